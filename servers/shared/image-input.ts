@@ -1,0 +1,68 @@
+// Loads an image argument given as a file path, a file:// URI or a data URL. The type comes
+// from the bytes (never the extension) and oversized images are refused before decoding.
+import { readFile } from 'node:fs/promises';
+import { fileTypeFromBuffer } from 'file-type';
+import sharp from 'sharp';
+import { resolveAllowedPath } from './allowed-roots.js';
+
+/** Refuse decompression bombs: 50 megapixels is far above any benchmark photo. */
+export const maxImagePixels = 50_000_000;
+
+const imageTypes = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif', 'image/tiff', 'image/bmp', 'image/avif']);
+
+export class ImageInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ImageInputError';
+  }
+}
+
+export interface LoadedImage {
+  bytes: Buffer;
+  mediaType: string;
+  width: number;
+  height: number;
+  /** Absolute path when the image came from a file, else undefined. */
+  path?: string;
+}
+
+function decodeDataUrl(input: string): Buffer {
+  const match = /^data:([^;,]*)(;base64)?,(.*)$/s.exec(input);
+  if (!match) throw new ImageInputError('malformed data URL (expected data:<type>;base64,<payload>)');
+  return match[2] ? Buffer.from(match[3] ?? '', 'base64') : Buffer.from(decodeURIComponent(match[3] ?? ''), 'utf8');
+}
+
+export async function checkImageBytes(bytes: Buffer, label: string): Promise<{ mediaType: string; width: number; height: number }> {
+  const detected = await fileTypeFromBuffer(bytes);
+  if (!detected || !imageTypes.has(detected.mime)) {
+    throw new ImageInputError(`${label} is not a supported image (detected ${detected?.mime ?? 'unknown data'})`);
+  }
+  let metadata: sharp.Metadata;
+  try {
+    metadata = await sharp(bytes, { limitInputPixels: maxImagePixels }).metadata();
+  } catch (error) {
+    throw new ImageInputError(`${label} could not be decoded: ${(error as Error).message}`);
+  }
+  const width = metadata.width ?? 0;
+  const height = metadata.height ?? 0;
+  if (width * height > maxImagePixels) {
+    throw new ImageInputError(`${label} is ${width}x${height} pixels, above the ${maxImagePixels} pixel limit`);
+  }
+  return { mediaType: detected.mime, width, height };
+}
+
+export async function loadImageInput(input: string): Promise<LoadedImage> {
+  if (typeof input !== 'string' || input.trim() === '') throw new ImageInputError('image argument is empty');
+  if (input.startsWith('data:')) {
+    const bytes = decodeDataUrl(input);
+    return { bytes, ...(await checkImageBytes(bytes, 'data URL')) };
+  }
+  const file = resolveAllowedPath(input.trim());
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (error) {
+    throw new ImageInputError(`cannot read image "${input}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  return { bytes, path: file, ...(await checkImageBytes(bytes, `"${input}"`)) };
+}

@@ -1,0 +1,123 @@
+// mcp_servers.json: the reference shape `{ "servers": { name: { command, args, env, disabled } } }`
+// plus `url` for Streamable HTTP servers and optional per-server timeouts.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { ConfigError } from '../errors/index.js';
+import type { EnvMap } from './env-file.js';
+import { formatIssues } from './zod-issues.js';
+
+const serverEntrySchema = z
+  .object({
+    command: z.string().min(1, 'expected a non-empty command').optional(),
+    args: z.array(z.string()).default([]),
+    env: z.record(z.string(), z.string()).default({}),
+    url: z.string().url('expected an http(s) URL').optional(),
+    headers: z.record(z.string(), z.string()).default({}),
+    disabled: z.boolean().default(false),
+    cwd: z.string().optional(),
+    startupTimeoutSec: z.number().positive().optional(),
+    callTimeoutSec: z.number().nonnegative().optional(),
+    /** Relative paths in `args` are resolved against the repo root unless this is false. */
+    resolveArgs: z.boolean().default(true),
+    _comment: z.string().optional(),
+    autoApprove: z.array(z.string()).optional(),
+  })
+  .loose()
+  .refine((entry) => Boolean(entry.command) !== Boolean(entry.url), {
+    message: 'expected exactly one of "command" (stdio) or "url" (Streamable HTTP)',
+  });
+
+const serversFileSchema = z.object({
+  servers: z.record(
+    z.string().regex(/^[A-Za-z0-9_.-]+$/, 'server names may use letters, digits, ".", "_" and "-"'),
+    serverEntrySchema,
+  ),
+});
+
+export type ServerEntry = z.output<typeof serverEntrySchema>;
+
+export interface ServerSpec {
+  name: string;
+  transport: 'stdio' | 'http';
+  command?: string;
+  args: string[];
+  env: Record<string, string>;
+  url?: string;
+  headers: Record<string, string>;
+  cwd: string;
+  startupTimeoutMs?: number;
+  callTimeoutMs?: number;
+}
+
+const variablePattern = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+/** Replaces `${VAR}` and `${VAR:-default}`; an unset variable without default is an error. */
+export function interpolate(value: string, env: EnvMap, where: string): string {
+  return value.replace(variablePattern, (_match, name: string, fallback: string | undefined) => {
+    const found = env[name];
+    if (found !== undefined && found !== '') return found;
+    if (fallback !== undefined) return fallback;
+    throw new ConfigError(`${where}: variable \${${name}} is not set (set it in the environment or .env, or write \${${name}:-default})`);
+  });
+}
+
+function looksLikeRelativePath(arg: string): boolean {
+  return !arg.startsWith('-') && !path.isAbsolute(arg) && /[\\/]/.test(arg) && !arg.includes('://');
+}
+
+export interface LoadServersOptions {
+  env: EnvMap;
+  root: string;
+  /** Include disabled servers in the result (for listing). */
+  includeDisabled?: boolean;
+}
+
+export function parseServersConfig(raw: unknown, file: string, options: LoadServersOptions): ServerSpec[] {
+  const parsed = serversFileSchema.safeParse(raw);
+  if (!parsed.success) throw new ConfigError(formatIssues(file, parsed.error.issues));
+  const specs: ServerSpec[] = [];
+  for (const [name, entry] of Object.entries(parsed.data.servers)) {
+    if (entry.disabled && !options.includeDisabled) continue;
+    const at = (key: string) => `${file}: at $.servers.${name}.${key}`;
+    const env = Object.fromEntries(
+      Object.entries(entry.env).map(([key, value]) => [key, interpolate(value, options.env, at(`env.${key}`))]),
+    );
+    const args = entry.args.map((arg, index) => {
+      const value = interpolate(arg, options.env, at(`args[${index}]`));
+      return entry.resolveArgs && looksLikeRelativePath(value) ? path.resolve(options.root, value) : value;
+    });
+    const command = entry.command === undefined ? undefined : interpolate(entry.command, options.env, at('command'));
+    specs.push({
+      name,
+      transport: entry.url ? 'http' : 'stdio',
+      ...(command !== undefined ? { command: command.includes('/') && !path.isAbsolute(command) ? path.resolve(options.root, command) : command } : {}),
+      args,
+      env,
+      ...(entry.url ? { url: interpolate(entry.url, options.env, at('url')) } : {}),
+      headers: Object.fromEntries(
+        Object.entries(entry.headers).map(([key, value]) => [key, interpolate(value, options.env, at(`headers.${key}`))]),
+      ),
+      cwd: entry.cwd ? path.resolve(options.root, entry.cwd) : options.root,
+      ...(entry.startupTimeoutSec !== undefined ? { startupTimeoutMs: entry.startupTimeoutSec * 1000 } : {}),
+      ...(entry.callTimeoutSec !== undefined ? { callTimeoutMs: entry.callTimeoutSec * 1000 } : {}),
+    });
+  }
+  return specs;
+}
+
+export function loadServersConfig(file: string, options: LoadServersOptions): ServerSpec[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`${file}: cannot read the server configuration (${(error as Error).message})`, { cause: error });
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`${file}: not valid JSON: ${(error as Error).message}`, { cause: error });
+  }
+  return parseServersConfig(raw, file, options);
+}

@@ -1,0 +1,3 @@
+export * from './content.js';
+export * from './messages.js';
+export * from './usage.js';

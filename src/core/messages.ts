@@ -1,0 +1,59 @@
+// Conversation shapes the agent keeps and every driver maps to its vendor's wire format.
+import type { ContentPart } from './content.js';
+
+/**
+ * A tool call as the model emitted it. `name` is the provider-facing function name
+ * (sanitised); the agent maps it back to the canonical `server/tool` name.
+ */
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** Parsed arguments; `undefined` when `argumentsError` is set. */
+  arguments: unknown;
+  /** The raw argument text as the model produced it, when the wire format carries text. */
+  argumentsText?: string;
+  /** Set when the model's argument JSON could not be parsed: a model error, never `{}`. */
+  argumentsError?: string;
+}
+
+export interface ToolResultItem {
+  callId: string;
+  /** Provider-facing function name of the call this answers. */
+  name: string;
+  content: ContentPart[];
+  isError: boolean;
+}
+
+export interface SystemMessage {
+  role: 'system';
+  content: string;
+}
+
+export interface UserMessage {
+  role: 'user';
+  content: ContentPart[];
+}
+
+export interface AssistantMessage {
+  role: 'assistant';
+  content: ContentPart[];
+  toolCalls: ToolCall[];
+}
+
+/** All results of one round of parallel calls travel together (Anthropic needs them in one turn). */
+export interface ToolResultsMessage {
+  role: 'tool';
+  results: ToolResultItem[];
+}
+
+export type Message = SystemMessage | UserMessage | AssistantMessage | ToolResultsMessage;
+
+export interface ToolDefinition {
+  /** Provider-safe function name (`[A-Za-z0-9_-]`, at most 64 characters). */
+  name: string;
+  /** Canonical `server/tool` name, for drivers such as replay that speak the benchmark's names. */
+  canonicalName: string;
+  description: string;
+  /** JSON Schema of the arguments, passed through from MCP. */
+  inputSchema: Record<string, unknown>;
+}

@@ -1,0 +1,96 @@
+// One base error with a machine-readable code; one subclass per domain, so callers can
+// decide by `instanceof` or `code` whether a failure stops a run, ends an episode, or is data.
+
+export class M3Error extends Error {
+  readonly code: string;
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
+/** Bad configuration or input files: stops the run before it starts. */
+export class ConfigError extends M3Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('config', message, options);
+  }
+}
+
+/** Bad task or ground-truth data (file, position, field). */
+export class TaskFileError extends M3Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('task_file', message, options);
+  }
+}
+
+export type ProviderErrorClass =
+  | 'rate_limit'
+  | 'transient'
+  | 'auth'
+  | 'invalid_request'
+  | 'context_length'
+  | 'fatal';
+
+/** A model provider failed; `errorClass` drives the retry policy. */
+export class ProviderError extends M3Error {
+  readonly errorClass: ProviderErrorClass;
+  readonly retryAfterMs: number | undefined;
+  readonly status: number | undefined;
+  constructor(
+    errorClass: ProviderErrorClass,
+    message: string,
+    options?: { cause?: unknown; retryAfterMs?: number; status?: number },
+  ) {
+    super(`provider_${errorClass}`, message, options);
+    this.errorClass = errorClass;
+    this.retryAfterMs = options?.retryAfterMs;
+    this.status = options?.status;
+  }
+}
+
+/** An MCP server could not start, died, or stopped answering. Infrastructure, not the model. */
+export class ServerError extends M3Error {
+  readonly server: string;
+  constructor(server: string, message: string, options?: { cause?: unknown; code?: string }) {
+    super(options?.code ?? 'server', message, options);
+    this.server = server;
+  }
+}
+
+/** One tool call failed (timeout, unknown tool, bad arguments). Goes back to the model as data. */
+export class ToolCallError extends M3Error {
+  constructor(code: 'tool_timeout' | 'unknown_tool' | 'invalid_arguments' | 'tool_failed', message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
+  }
+}
+
+export class EvaluationError extends M3Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('evaluation', message, options);
+  }
+}
+
+export class StoreError extends M3Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('store', message, options);
+  }
+}
+
+export class MediaError extends M3Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('media', message, options);
+  }
+}
+
+/** A task ran out of its wall-clock budget. */
+export class TaskTimeoutError extends M3Error {
+  constructor(message: string) {
+    super('task_timeout', message);
+  }
+}
+
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

@@ -1,0 +1,90 @@
+// The replay driver: an ordinary driver that answers each round with the next step of a known
+// trajectory as native parallel tool calls, then the final reply. Specs:
+//   replay:gt                         ground truth (the oracle; the grader's self-check)
+//   replay:noisy[?seed=1&drop=..]     seeded, perturbed ground truth (synthetic, for contrast)
+//   replay:gt?drop=0.2&noise=0.1...   explicit perturbation options
+//   replay:file=<predictions.json>    replays an existing prediction file
+import { ConfigError, ProviderError } from '../../errors/index.js';
+import { emptyUsage } from '../../core/usage.js';
+import type { ToolCall } from '../../core/messages.js';
+import { loadPredictions, indexById } from '../../tasks/load.js';
+import type { DriverContext } from '../registry.js';
+import type { GenerateRequest, GenerateResponse, ModelDriver } from '../types.js';
+import { planFromGroundTruth, planFromPrediction, type ReplayPlan } from './plan.js';
+import { perturbPlan, type PerturbOptions } from './perturb.js';
+
+const noisyDefaults: PerturbOptions = { seed: 1, drop: 0.2, noise: 0.25, wrong: 0.1, merge: false };
+
+function parseOptions(query: string, base: PerturbOptions | undefined, spec: string): PerturbOptions | undefined {
+  if (!query) return base;
+  const params = new URLSearchParams(query);
+  const options: PerturbOptions = { ...(base ?? { seed: 1, drop: 0, noise: 0, wrong: 0, merge: false }) };
+  for (const [key, value] of params) {
+    if (key === 'merge') options.merge = value === '1' || value === 'true';
+    else if (key === 'seed' || key === 'drop' || key === 'noise' || key === 'wrong') {
+      const number = Number(value);
+      if (!Number.isFinite(number) || (key !== 'seed' && (number < 0 || number > 1))) {
+        throw new ConfigError(`replay option ${key}=${value} in "${spec}" must be ${key === 'seed' ? 'a number' : 'between 0 and 1'}`);
+      }
+      options[key] = number;
+    } else throw new ConfigError(`unknown replay option "${key}" in "${spec}" (known: seed, drop, noise, wrong, merge)`);
+  }
+  return options;
+}
+
+function roundIndex(request: GenerateRequest): number {
+  return request.messages.filter((message) => message.role === 'assistant' && message.toolCalls.length > 0).length;
+}
+
+export async function createReplayDriver(model: string, context: DriverContext): Promise<ModelDriver> {
+  const [mode = '', query = ''] = model.split('?', 2);
+  let plans: Map<string, ReplayPlan>;
+  let perturb: PerturbOptions | undefined;
+  if (mode === 'gt' || mode === 'noisy') {
+    if (!context.groundTruth) throw new ConfigError(`replay:${mode} needs ground truth: pass --gt <file>`);
+    plans = new Map([...context.groundTruth].map(([id, task]) => [id, planFromGroundTruth(task)]));
+    perturb = parseOptions(query, mode === 'noisy' ? noisyDefaults : undefined, `replay:${model}`);
+  } else if (mode.startsWith('file=')) {
+    const file = mode.slice('file='.length);
+    plans = new Map([...indexById(loadPredictions(file)).byId].map(([id, prediction]) => [id, planFromPrediction(prediction)]));
+  } else {
+    throw new ConfigError(`unknown replay mode "${model}" (use replay:gt, replay:noisy or replay:file=<predictions.json>)`);
+  }
+
+  const planFor = (request: GenerateRequest): ReplayPlan => {
+    const taskId = request.context?.taskId ?? '';
+    const plan = plans.get(taskId);
+    if (!plan) throw new ProviderError('invalid_request', `replay:${model} has no trajectory for task "${taskId}"`);
+    if (!perturb) return plan;
+    return perturbPlan(plan, taskId, perturb, request.tools.map((tool) => tool.canonicalName));
+  };
+
+  return {
+    id: `replay:${model}`,
+    provider: 'replay',
+    model,
+    acceptsImages: true,
+    async generate(request, options): Promise<GenerateResponse> {
+      if (options?.signal?.aborted) throw options.signal.reason;
+      const plan = planFor(request);
+      const round = roundIndex(request);
+      const wantsText = request.toolChoice === 'none' || round >= plan.steps.length;
+      if (wantsText) {
+        return { text: plan.finalReply, toolCalls: [], stopReason: 'end', usage: emptyUsage(), latencyMs: 0, warnings: [] };
+      }
+      const byCanonical = new Map(request.tools.map((tool) => [tool.canonicalName, tool.name]));
+      const toolCalls: ToolCall[] = (plan.steps[round] ?? []).map((call, index) => ({
+        id: `replay_${round + 1}_${index + 1}`,
+        // A tool missing from the catalog keeps its canonical name so the record shows what was asked.
+        name: byCanonical.get(call.name) ?? call.name,
+        arguments: call.arguments,
+        argumentsText: JSON.stringify(call.arguments),
+      }));
+      return { text: '', toolCalls, stopReason: 'tool_calls', usage: emptyUsage(), latencyMs: 0, warnings: [] };
+    },
+    classifyError(error) {
+      if (error instanceof ProviderError) return { errorClass: error.errorClass, message: error.message };
+      return { errorClass: 'fatal', message: error instanceof Error ? error.message : String(error) };
+    },
+  };
+}

@@ -1,0 +1,65 @@
+// The seeded "noisy oracle": ground truth with controlled damage (dropped calls, argument noise,
+// wrong tools, merged steps), so reports can show the metrics discriminating. Clearly synthetic.
+import type { ReplayCall, ReplayPlan } from './plan.js';
+
+export interface PerturbOptions {
+  seed: number;
+  /** Probability of dropping each call. */
+  drop: number;
+  /** Probability of corrupting each call's argument values. */
+  noise: number;
+  /** Probability of replacing a call's tool with another tool of the catalog. */
+  wrong: number;
+  /** Merge all steps into one (destroys step structure). */
+  merge: boolean;
+}
+
+/** mulberry32: tiny, fast, and identical on every platform, which is all a seeded oracle needs. */
+export function createRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function hashText(text: string): number {
+  let hash = 2166136261;
+  for (let i = 0; i < text.length; i += 1) hash = Math.imul(hash ^ text.charCodeAt(i), 16777619);
+  return hash >>> 0;
+}
+
+function corrupt(value: unknown, random: () => number): unknown {
+  if (typeof value === 'number') return Math.round(value * (1.5 + random()) + 7);
+  if (typeof value === 'string') return `${value.split('').reverse().join('')}_x${Math.floor(random() * 1000)}`;
+  if (typeof value === 'boolean') return !value;
+  if (Array.isArray(value)) return value.map((item) => corrupt(item, random));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, corrupt(inner, random)]));
+  }
+  return value;
+}
+
+export function perturbPlan(plan: ReplayPlan, taskId: string, options: PerturbOptions, toolNames: readonly string[]): ReplayPlan {
+  // Seed per task so results do not depend on the order tasks run in.
+  const random = createRandom(options.seed ^ hashText(taskId));
+  let steps: ReplayCall[][] = plan.steps.map((calls) =>
+    calls
+      .filter(() => random() >= options.drop)
+      .map((call) => {
+        let next = call;
+        if (random() < options.noise) next = { ...next, arguments: corrupt(next.arguments, random) };
+        if (random() < options.wrong && toolNames.length > 1) {
+          const others = toolNames.filter((name) => name !== call.name);
+          next = { ...next, name: others[Math.floor(random() * others.length)] ?? call.name };
+        }
+        return next;
+      }),
+  );
+  steps = steps.filter((calls) => calls.length > 0);
+  if (options.merge && steps.length > 1) steps = [steps.flat()];
+  return { steps, finalReply: plan.finalReply };
+}

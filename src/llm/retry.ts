@@ -1,0 +1,119 @@
+// The harness owns retries: SDKs run with maxRetries 0, and this policy decides, per error
+// class, whether to wait and try again. Every attempt is reported so the store can keep it.
+import { ProviderError, type ProviderErrorClass } from '../errors/index.js';
+import type { GenerateOptions, GenerateRequest, GenerateResponse, ModelDriver } from './types.js';
+
+export interface RetryPolicy {
+  /** Retries after the first attempt (M3_LLM_MAX_RETRIES). */
+  maxRetries: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** Per-attempt timeout (M3_LLM_TIMEOUT); 0 disables. */
+  timeoutMs: number;
+}
+
+export interface AttemptRecord {
+  attempt: number;
+  startedAt: number;
+  latencyMs: number;
+  ok: boolean;
+  errorClass?: ProviderErrorClass;
+  message?: string;
+  waitMs?: number;
+}
+
+const retryable: ReadonlySet<ProviderErrorClass> = new Set(['rate_limit', 'transient']);
+
+export function backoffDelay(policy: RetryPolicy, attempt: number, retryAfterMs?: number): number {
+  if (retryAfterMs !== undefined && retryAfterMs >= 0) return Math.min(retryAfterMs, policy.maxDelayMs);
+  const exponential = policy.baseDelayMs * 2 ** (attempt - 1);
+  return Math.min(exponential, policy.maxDelayMs);
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function attemptSignal(outer: AbortSignal | undefined, timeoutMs: number): { signal: AbortSignal | undefined; timedOut: () => boolean; dispose: () => void } {
+  if (timeoutMs <= 0) return { signal: outer, timedOut: () => false, dispose: () => undefined };
+  const controller = new AbortController();
+  let expired = false;
+  const timer = setTimeout(() => {
+    expired = true;
+    controller.abort(new Error(`LLM request timed out after ${timeoutMs} ms`));
+  }, timeoutMs);
+  const onAbort = () => controller.abort(outer?.reason);
+  outer?.addEventListener('abort', onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    timedOut: () => expired,
+    dispose: () => {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
+/**
+ * Calls the driver with per-attempt timeout and retries for rate limits and transient errors.
+ * Throws a ProviderError (with the final class) when attempts are exhausted or the error is final.
+ */
+export async function generateWithRetry(
+  driver: ModelDriver,
+  request: GenerateRequest,
+  policy: RetryPolicy,
+  options: GenerateOptions & { onAttempt?: (record: AttemptRecord) => void } = {},
+): Promise<GenerateResponse & { attempts: AttemptRecord[] }> {
+  const attempts: AttemptRecord[] = [];
+  for (let attempt = 1; ; attempt += 1) {
+    const startedAt = Date.now();
+    const scoped = attemptSignal(options.signal, policy.timeoutMs);
+    try {
+      const response = await driver.generate(request, { signal: scoped.signal });
+      const record: AttemptRecord = { attempt, startedAt, latencyMs: Date.now() - startedAt, ok: true };
+      attempts.push(record);
+      options.onAttempt?.(record);
+      return { ...response, attempts };
+    } catch (error) {
+      if (options.signal?.aborted) throw options.signal.reason ?? error;
+      const classified = scoped.timedOut()
+        ? { errorClass: 'transient' as const, message: `${driver.id}: request timed out after ${policy.timeoutMs} ms` }
+        : driver.classifyError(error);
+      const canRetry = retryable.has(classified.errorClass) && attempt <= policy.maxRetries;
+      const waitMs = canRetry ? backoffDelay(policy, attempt, classified.retryAfterMs) : undefined;
+      const record: AttemptRecord = {
+        attempt,
+        startedAt,
+        latencyMs: Date.now() - startedAt,
+        ok: false,
+        errorClass: classified.errorClass,
+        message: classified.message,
+        ...(waitMs !== undefined ? { waitMs } : {}),
+      };
+      attempts.push(record);
+      options.onAttempt?.(record);
+      if (!canRetry) {
+        const finalError = new ProviderError(classified.errorClass, classified.message, {
+          cause: error,
+          ...(classified.retryAfterMs !== undefined ? { retryAfterMs: classified.retryAfterMs } : {}),
+        });
+        Object.assign(finalError, { attempts });
+        throw finalError;
+      }
+      await sleep(waitMs ?? 0, options.signal);
+    } finally {
+      scoped.dispose();
+    }
+  }
+}

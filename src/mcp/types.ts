@@ -1,0 +1,74 @@
+// What the rest of the harness sees of the MCP host: a catalog of tools under canonical
+// `server/tool` names, and a call that always resolves to a normalised result.
+import type { ContentPart } from '../core/content.js';
+
+export interface CatalogTool {
+  /** `server/tool`, the name the ground truth and predictions use. */
+  canonicalName: string;
+  server: string;
+  tool: string;
+  /** Provider-safe function name: `[A-Za-z0-9_-]{1,64}`, unique within the catalog. */
+  functionName: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+/** One MCP content item after normalisation. Images keep their base64 payload. */
+export type NormalizedContent =
+  | { type: 'text'; text: string }
+  | { type: 'image'; data: string; mimeType: string }
+  | { type: 'audio'; data: string; mimeType: string }
+  | { type: 'resource'; uri: string; mimeType?: string; text?: string; blob?: string }
+  | { type: 'resource_link'; uri: string; name?: string; mimeType?: string };
+
+export interface ToolCallOutcome {
+  canonicalName: string;
+  content: NormalizedContent[];
+  structuredContent?: unknown;
+  /** True when the server flagged the result as an error, or the call failed on our side. */
+  isError: boolean;
+  /** Set when the call never produced a server result: unknown tool, timeout, crash. */
+  errorCode?: 'unknown_tool' | 'tool_timeout' | 'server_crashed' | 'server_unavailable' | 'aborted' | 'protocol_error';
+  /** Reference-style result text (see `toResultText`). */
+  text: string;
+  durationMs: number;
+}
+
+export interface CallToolOptions {
+  signal?: AbortSignal;
+  /** Overrides the host default (M3_TOOL_CALL_TIMEOUT); 0 disables. */
+  timeoutMs?: number;
+}
+
+export interface ServerStatus {
+  name: string;
+  transport: 'stdio' | 'http';
+  state: 'starting' | 'ready' | 'failed' | 'restarting' | 'stopped';
+  toolCount: number;
+  startMs?: number;
+  error?: string;
+  restarts: number;
+  /** sha256 of the server's sorted tool list (names, descriptions, schemas). */
+  toolsHash?: string;
+}
+
+export interface ToolHost {
+  readonly tools: readonly CatalogTool[];
+  findByCanonical(name: string): CatalogTool | undefined;
+  findByFunctionName(name: string): CatalogTool | undefined;
+  callTool(canonicalName: string, args: Record<string, unknown>, options?: CallToolOptions): Promise<ToolCallOutcome>;
+  status(): ServerStatus[];
+  /** sha256 over every server's tool list: which tool surface a run saw. */
+  toolsHash(): string;
+  close(): Promise<void>;
+}
+
+export function contentToParts(content: readonly NormalizedContent[]): ContentPart[] {
+  const parts: ContentPart[] = [];
+  for (const item of content) {
+    if (item.type === 'text') parts.push({ type: 'text', text: item.text });
+    else if (item.type === 'resource' && item.text !== undefined) parts.push({ type: 'text', text: item.text });
+    else if (item.type === 'resource_link') parts.push({ type: 'text', text: `[resource] ${item.uri}` });
+  }
+  return parts;
+}

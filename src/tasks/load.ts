@@ -1,0 +1,67 @@
+// Loading the reference task formats: ground truth (array, or object keyed by id),
+// fuzzy task files, predictions, and a single combined file that carries both.
+import { z } from 'zod';
+import { TaskFileError } from '../errors/index.js';
+import { formatIssues } from '../config/zod-issues.js';
+import { loadJsonFile } from './load-json.js';
+import { fuzzyTaskSchema, gtTaskSchema, predictionSchema, type FuzzyTask, type GtTask, type Prediction } from './schemas.js';
+
+/** Accepts an array, or an object mapping id → record (the id is taken from the key if absent). */
+function toRecordList(raw: unknown, file: string, containerKeys: readonly string[] = []): unknown[] {
+  if (Array.isArray(raw)) return raw;
+  if (raw && typeof raw === 'object') {
+    for (const key of containerKeys) {
+      const inner = (raw as Record<string, unknown>)[key];
+      if (Array.isArray(inner)) return inner;
+    }
+    return Object.entries(raw as Record<string, unknown>).map(([key, value]) =>
+      value && typeof value === 'object' && !Array.isArray(value) && !('id' in value) ? { id: key, ...value } : value,
+    );
+  }
+  throw new TaskFileError(`${file}: expected a JSON array of tasks (or an object keyed by task id), got ${raw === null ? 'null' : typeof raw}`);
+}
+
+function parseList<T extends z.ZodType>(records: unknown[], schema: T, file: string): Array<z.output<T>> {
+  return records.map((record, index) => {
+    const parsed = schema.safeParse(record);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((issue) => ({ ...issue, path: [index, ...issue.path] }));
+      throw new TaskFileError(formatIssues(file, issues));
+    }
+    return parsed.data;
+  });
+}
+
+export interface Duplicate {
+  id: string;
+  count: number;
+}
+
+/** Duplicate ids keep the last occurrence (as the reference does) and are reported. */
+export function indexById<T extends { id: string }>(records: readonly T[]): { byId: Map<string, T>; duplicates: Duplicate[]; dropped: number } {
+  const byId = new Map<string, T>();
+  const counts = new Map<string, number>();
+  let dropped = 0;
+  for (const record of records) {
+    if (record.id === '') {
+      dropped += 1;
+      continue;
+    }
+    byId.set(record.id, record);
+    counts.set(record.id, (counts.get(record.id) ?? 0) + 1);
+  }
+  const duplicates = [...counts].filter(([, count]) => count > 1).map(([id, count]) => ({ id, count }));
+  return { byId, duplicates, dropped };
+}
+
+export function loadGroundTruth(file: string): GtTask[] {
+  return parseList(toRecordList(loadJsonFile(file), file), gtTaskSchema, file);
+}
+
+export function loadFuzzyTasks(file: string): FuzzyTask[] {
+  return parseList(toRecordList(loadJsonFile(file), file), fuzzyTaskSchema, file);
+}
+
+export function loadPredictions(file: string): Prediction[] {
+  return parseList(toRecordList(loadJsonFile(file), file, ['data', 'items', 'results', 'predictions']), predictionSchema, file);
+}
