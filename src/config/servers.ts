@@ -29,10 +29,13 @@ const serverEntrySchema = z
   });
 
 const serversFileSchema = z.object({
-  servers: z.record(
-    z.string().regex(/^[A-Za-z0-9_.-]+$/, 'server names may use letters, digits, ".", "_" and "-"'),
-    serverEntrySchema,
-  ),
+  servers: z.record(z.string(), serverEntrySchema).superRefine((servers, context) => {
+    for (const name of Object.keys(servers)) {
+      if (!/^[A-Za-z0-9_.-]+$/.test(name)) {
+        context.addIssue({ code: 'custom', path: [name], message: `server names may use letters, digits, ".", "_" and "-" (got "${name}")` });
+      }
+    }
+  }),
 });
 
 export type ServerEntry = z.output<typeof serverEntrySchema>;

@@ -68,10 +68,12 @@ export async function createReplayDriver(model: string, context: DriverContext):
       if (options?.signal?.aborted) throw options.signal.reason;
       const plan = planFor(request);
       const round = roundIndex(request);
-      const wantsText = request.toolChoice === 'none' || round >= plan.steps.length;
-      if (wantsText) {
-        return { text: plan.finalReply, toolCalls: [], stopReason: 'end', usage: emptyUsage(), latencyMs: 0, warnings: [] };
-      }
+      const textReply = (text: string): GenerateResponse => ({ text, toolCalls: [], stopReason: 'end', usage: emptyUsage(), latencyMs: 0, warnings: [] });
+      const purpose = request.context?.purpose;
+      // Unmerged stages: name the next step's tools when asked to plan; say "yes" once the plan is spent.
+      if (purpose === 'prepare') return textReply((plan.steps[round] ?? []).map((call) => `${call.name}: planned`).join('\n'));
+      if (purpose === 'end') return textReply(round >= plan.steps.length ? 'yes' : 'no');
+      if (request.toolChoice === 'none' || round >= plan.steps.length) return textReply(plan.finalReply);
       const byCanonical = new Map(request.tools.map((tool) => [tool.canonicalName, tool.name]));
       const toolCalls: ToolCall[] = (plan.steps[round] ?? []).map((call, index) => ({
         id: `replay_${round + 1}_${index + 1}`,

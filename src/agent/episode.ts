@@ -1,0 +1,151 @@
+// One episode: the bounded loop of the 2026 reference semantics. Each round is one native
+// tool-calling request (prepare and work merged unless M3_MERGE_PREPARE_WORK=0); the round ends
+// the episode when the model answers without tool calls (no end-stage request unless
+// M3_SKIP_END_STAGE=0); after max_step rounds a final-answer request without tools follows.
+import type { ImagePart } from '../core/content.js';
+import type { AssistantMessage, Message, ToolDefinition } from '../core/messages.js';
+import { addUsage, emptyUsage, type Usage } from '../core/usage.js';
+import { M3Error, ProviderError } from '../errors/index.js';
+import { generateWithRetry, type AttemptRecord } from '../llm/retry.js';
+import type { GenerateRequest, GenerateResponse, ModelDriver } from '../llm/types.js';
+import type { CatalogTool, ToolHost } from '../mcp/types.js';
+import { ArgumentChecker } from './argument-check.js';
+import { executeRound, type ExecutedCall } from './call-tools.js';
+import { safeEmit, type AgentEventListener } from './events.js';
+import { toolResultsMessage } from './history.js';
+import type { AgentOptions } from './options.js';
+import * as prompts from './prompts.js';
+import { rankTools } from './tool-ranking.js';
+
+export interface EpisodeInput {
+  taskId: string;
+  /** The question as given (recorded in predictions). */
+  question: string;
+  /** The full first user text: question plus the list of image paths tools can use. */
+  userText: string;
+  images: ImagePart[];
+  /** Working directory against which relative paths in tool results are resolved. */
+  cwd: string;
+}
+
+export interface RoundTrace {
+  round: number;
+  prepare: string;
+  calls: ExecutedCall[];
+  /** Round whose every call had unparseable arguments: the reference's "illegal" round. */
+  unparseable: boolean;
+  end: 'yes' | 'no';
+}
+
+export interface EpisodeTrace {
+  rounds: RoundTrace[];
+  finalReply: string;
+  usage: Usage;
+  modelCalls: number;
+  warnings: string[];
+}
+
+export class EpisodeFailure extends M3Error {
+  readonly trace: EpisodeTrace;
+  constructor(cause: unknown, trace: EpisodeTrace) {
+    super(cause instanceof M3Error ? cause.code : 'episode_failed', cause instanceof Error ? cause.message : String(cause), { cause });
+    this.trace = trace;
+  }
+}
+
+export interface EpisodeDeps {
+  driver: ModelDriver;
+  host: ToolHost;
+  options: AgentOptions;
+  onEvent?: AgentEventListener;
+  signal?: AbortSignal;
+}
+
+function toDefinitions(tools: readonly CatalogTool[]): ToolDefinition[] {
+  return tools.map((tool) => ({ name: tool.functionName, canonicalName: tool.canonicalName, description: tool.description, inputSchema: tool.inputSchema }));
+}
+
+export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promise<EpisodeTrace> {
+  const { driver, host, options } = deps;
+  const trace: EpisodeTrace = { rounds: [], finalReply: '', usage: emptyUsage(), modelCalls: 0, warnings: [] };
+  const checker = new ArgumentChecker();
+  const system = prompts.systemPrompt(options.maxStep, options.maxConcurrent);
+  const offered = rankTools(input.question, host.tools, options.topTools);
+  const history: Message[] = [{ role: 'user', content: [{ type: 'text', text: input.userText }, ...input.images] }];
+  safeEmit(deps.onEvent, { type: 'episode_start', taskId: input.taskId, question: input.question, images: input.images.map((image) => image.facts?.source ?? 'image') });
+
+  const ask = async (purpose: 'work' | 'prepare' | 'end' | 'final', round: number, instruction: string, tools: ToolDefinition[]): Promise<GenerateResponse> => {
+    const request: GenerateRequest = {
+      system: options.instructionRole === 'system' ? `${system}\n\n${instruction}` : system,
+      messages: options.instructionRole === 'user' ? [...history, { role: 'user', content: [{ type: 'text', text: instruction }] }] : history,
+      tools,
+      toolChoice: tools.length > 0 ? 'auto' : 'none',
+      maxTokens: options.maxNewTokens,
+      ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+      ...(options.seed !== undefined ? { seed: options.seed } : {}),
+      context: { taskId: input.taskId, round, purpose },
+    };
+    try {
+      const response = await generateWithRetry(driver, request, options.retry, deps.signal ? { signal: deps.signal } : {});
+      trace.modelCalls += 1;
+      trace.usage = addUsage(trace.usage, response.usage);
+      trace.warnings.push(...response.warnings);
+      safeEmit(deps.onEvent, {
+        type: 'model_call', taskId: input.taskId, round, purpose, usage: response.usage, latencyMs: response.latencyMs,
+        attempts: response.attempts, text: response.text, toolCallCount: response.toolCalls.length, warnings: response.warnings,
+        request: response.raw?.request ?? null, response: response.raw?.response ?? null,
+      });
+      return response;
+    } catch (error) {
+      const attempts = (error as { attempts?: AttemptRecord[] }).attempts ?? [];
+      safeEmit(deps.onEvent, {
+        type: 'model_call', taskId: input.taskId, round, purpose, usage: emptyUsage(), latencyMs: 0, attempts, text: '', toolCallCount: 0, warnings: [],
+        request: null, response: null,
+        error: { errorClass: error instanceof ProviderError ? error.errorClass : 'fatal', message: (error as Error).message },
+      });
+      throw new EpisodeFailure(error, trace);
+    }
+  };
+
+  let finished = false;
+  for (let round = 1; round <= options.maxStep && !finished; round += 1) {
+    safeEmit(deps.onEvent, { type: 'round_start', taskId: input.taskId, round });
+    let prepare = '';
+    let roundTools = toDefinitions(offered);
+    if (!options.mergePrepareWork) {
+      const planned = await ask('prepare', round, prompts.prepareInstruction(round, options.maxStep, offered), []);
+      prepare = prompts.stripThinking(planned.text);
+      const chosen = prompts.selectedTools(prepare, offered);
+      // Reference bug 1: unrecognised selections fell back to garbage; we fall back to ranking.
+      roundTools = toDefinitions(chosen.length > 0 ? chosen : rankTools(`${input.question} ${prepare}`, host.tools, Math.max(options.topTools, 8)));
+    }
+    const response = await ask('work', round, prompts.roundInstruction(round, options.maxStep, options.maxConcurrent), roundTools);
+    const text = prompts.stripThinking(response.text);
+    if (response.toolCalls.length === 0) {
+      trace.finalReply = text;
+      if (trace.rounds.length > 0) trace.rounds[trace.rounds.length - 1]!.end = 'yes';
+      finished = true;
+      break;
+    }
+    const assistant: AssistantMessage = { role: 'assistant', content: text ? [{ type: 'text', text }] : [], toolCalls: response.toolCalls };
+    const calls = await executeRound(response.toolCalls, {
+      taskId: input.taskId, round, host, options, checker, cwd: input.cwd,
+      ...(deps.signal ? { signal: deps.signal } : {}), ...(deps.onEvent ? { onEvent: deps.onEvent } : {}),
+    });
+    history.push(assistant, toolResultsMessage(calls, options.toolResultMaxChars));
+    const unparseable = response.toolCalls.every((call) => call.argumentsError !== undefined);
+    const roundTrace: RoundTrace = { round, prepare: prepare || text, calls, unparseable, end: 'no' };
+    trace.rounds.push(roundTrace);
+    if (!options.skipEndStage) {
+      const verdict = await ask('end', round, prompts.endInstruction, []);
+      roundTrace.end = prompts.parseEndVerdict(verdict.text);
+      finished = roundTrace.end === 'yes';
+    }
+  }
+  if (!trace.finalReply) {
+    const final = await ask('final', options.maxStep + 1, prompts.finalInstruction, []);
+    trace.finalReply = prompts.stripThinking(final.text);
+  }
+  safeEmit(deps.onEvent, { type: 'final', taskId: input.taskId, text: trace.finalReply, rounds: trace.rounds.length });
+  return trace;
+}

@@ -1,0 +1,53 @@
+// Typed events an episode emits while it runs: the demo streams them to the page, the runner
+// turns them into progress and store rows. Listeners must not throw (errors are swallowed).
+import type { ImageFacts } from '../core/content.js';
+import type { Usage } from '../core/usage.js';
+import type { AttemptRecord } from '../llm/retry.js';
+
+export type AgentEvent =
+  | { type: 'episode_start'; taskId: string; question: string; images: string[] }
+  | { type: 'round_start'; taskId: string; round: number }
+  | {
+      type: 'model_call';
+      taskId: string;
+      round: number;
+      purpose: 'work' | 'prepare' | 'end' | 'final';
+      usage: Usage;
+      latencyMs: number;
+      attempts: AttemptRecord[];
+      text: string;
+      toolCallCount: number;
+      warnings: string[];
+      request: unknown;
+      response: unknown;
+      error?: { errorClass: string; message: string };
+    }
+  | { type: 'tool_call_start'; taskId: string; round: number; index: number; callId: string; name: string; arguments: unknown }
+  | {
+      type: 'tool_call_end';
+      taskId: string;
+      round: number;
+      index: number;
+      callId: string;
+      name: string;
+      functionName: string;
+      arguments: unknown;
+      result: string;
+      isError: boolean;
+      errorCode?: string;
+      durationMs: number;
+      images: Array<ImageFacts & { mediaType: string; data?: string }>;
+    }
+  | { type: 'final'; taskId: string; text: string; rounds: number }
+  | { type: 'episode_error'; taskId: string; code: string; message: string };
+
+export type AgentEventListener = (event: AgentEvent) => void;
+
+export function safeEmit(listener: AgentEventListener | undefined, event: AgentEvent): void {
+  if (!listener) return;
+  try {
+    listener(event);
+  } catch {
+    // A broken listener (a closed browser tab, a full disk for logs) must not end the episode.
+  }
+}

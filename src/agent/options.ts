@@ -1,0 +1,59 @@
+// Everything that shapes one episode, gathered from CLI flags and M3_* switches in one place.
+import type { Switches } from '../config/switches.js';
+import type { ImagePolicy } from '../media/prepare-image.js';
+import type { RetryPolicy } from '../llm/retry.js';
+
+export interface AgentOptions {
+  /** Upper bound on tool-calling rounds (reference --max_step). */
+  maxStep: number;
+  /** Calls executed per round, all in parallel (reference --max_concurrent). */
+  maxConcurrent: number;
+  /** 0 = every tool; N = the N best tools by lexical ranking (reference TOP_TOOLS). */
+  topTools: number;
+  maxNewTokens: number;
+  mergePrepareWork: boolean;
+  skipEndStage: boolean;
+  instructionRole: 'user' | 'system';
+  /** Model-facing truncation of tool results; records keep the full text. 0 disables. */
+  toolResultMaxChars: number;
+  imagePolicy: ImagePolicy;
+  retry: RetryPolicy;
+  toolCallTimeoutMs: number;
+  temperature?: number;
+  seed?: number;
+  /** Folders from which image files named in tool results may be read and shown to the model. */
+  imageRoots: string[];
+}
+
+export interface LoopLimits {
+  maxStep: number;
+  maxConcurrent: number;
+  topTools: number;
+  maxNewTokens: number;
+  temperature?: number;
+  seed?: number;
+}
+
+export function agentOptionsFrom(switches: Switches, limits: LoopLimits, imageRoots: string[]): AgentOptions {
+  return {
+    maxStep: Math.max(1, limits.maxStep),
+    maxConcurrent: Math.max(1, limits.maxConcurrent),
+    topTools: Math.max(0, limits.topTools),
+    maxNewTokens: limits.maxNewTokens,
+    mergePrepareWork: switches.M3_MERGE_PREPARE_WORK,
+    skipEndStage: switches.M3_SKIP_END_STAGE,
+    instructionRole: switches.M3_INSTRUCTION_ROLE,
+    toolResultMaxChars: switches.M3_TOOL_RESULT_MAX_CHARS,
+    imagePolicy: { recodeOverKb: switches.M3_IMAGE_RECODE_OVER_KB, maxEdge: switches.M3_IMAGE_MAX_EDGE },
+    retry: {
+      maxRetries: switches.M3_LLM_MAX_RETRIES,
+      baseDelayMs: 1000,
+      maxDelayMs: 60_000,
+      timeoutMs: switches.M3_LLM_TIMEOUT * 1000,
+    },
+    toolCallTimeoutMs: switches.M3_TOOL_CALL_TIMEOUT * 1000,
+    ...(limits.temperature !== undefined ? { temperature: limits.temperature } : {}),
+    ...(limits.seed !== undefined ? { seed: limits.seed } : {}),
+    imageRoots,
+  };
+}

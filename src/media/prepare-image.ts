@@ -1,0 +1,66 @@
+// Turns image bytes into what a model receives: the type from magic bytes (never the name),
+// the longest edge capped and oversized payloads re-encoded (JPEG, or PNG when transparency
+// matters). The bytes on disk are never modified; every decision is recorded in ImageFacts.
+import { fileTypeFromBuffer } from 'file-type';
+import sharp from 'sharp';
+import type { ImagePart } from '../core/content.js';
+import { MediaError } from '../errors/index.js';
+
+export interface ImagePolicy {
+  /** Re-encode images larger than this many KiB; 0 disables re-encoding by size. */
+  recodeOverKb: number;
+  /** Longest edge sent to the model, in pixels; 0 disables resizing. */
+  maxEdge: number;
+}
+
+/** Types every vendor accepts as-is; anything else (bmp, tiff, avif...) is converted. */
+const transportTypes = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif']);
+const decodableTypes = new Set([...transportTypes, 'image/bmp', 'image/tiff', 'image/avif', 'image/heic']);
+const maxInputPixels = 50_000_000;
+
+export async function detectMediaType(bytes: Uint8Array): Promise<string | undefined> {
+  return (await fileTypeFromBuffer(bytes))?.mime;
+}
+
+async function hasVisibleTransparency(image: sharp.Sharp, metadata: sharp.Metadata): Promise<boolean> {
+  if (!metadata.hasAlpha) return false;
+  const stats = await image.stats();
+  return !stats.isOpaque;
+}
+
+export async function prepareImage(bytes: Buffer, source: string, policy: ImagePolicy): Promise<ImagePart> {
+  const detected = await detectMediaType(bytes);
+  if (!detected || !decodableTypes.has(detected)) {
+    throw new MediaError(`${source}: not an image (${detected ? `detected ${detected}` : 'unrecognised bytes'})`);
+  }
+  let metadata: sharp.Metadata;
+  try {
+    metadata = await sharp(bytes, { limitInputPixels: maxInputPixels }).metadata();
+  } catch (error) {
+    throw new MediaError(`${source}: corrupt or unreadable ${detected} image (${(error as Error).message})`, { cause: error });
+  }
+  const width = metadata.width ?? 0;
+  const height = metadata.height ?? 0;
+  const tooLarge = policy.recodeOverKb > 0 && bytes.length > policy.recodeOverKb * 1024;
+  const tooWide = policy.maxEdge > 0 && Math.max(width, height) > policy.maxEdge;
+  const facts = { source, originalBytes: bytes.length, originalMediaType: detected, width, height, sentBytes: bytes.length };
+  if (!tooLarge && !tooWide && transportTypes.has(detected)) {
+    return { type: 'image', mediaType: detected, data: bytes.toString('base64'), facts };
+  }
+  try {
+    let pipeline = sharp(bytes, { limitInputPixels: maxInputPixels, animated: false }).rotate();
+    if (tooWide) pipeline = pipeline.resize({ width: policy.maxEdge, height: policy.maxEdge, fit: 'inside', withoutEnlargement: true });
+    const keepAlpha = await hasVisibleTransparency(sharp(bytes, { limitInputPixels: maxInputPixels }), metadata);
+    const output = keepAlpha
+      ? await pipeline.png({ compressionLevel: 9, palette: tooLarge }).toBuffer({ resolveWithObject: true })
+      : await pipeline.flatten({ background: '#ffffff' }).jpeg({ quality: 85, mozjpeg: true }).toBuffer({ resolveWithObject: true });
+    return {
+      type: 'image',
+      mediaType: keepAlpha ? 'image/png' : 'image/jpeg',
+      data: output.data.toString('base64'),
+      facts: { ...facts, width: output.info.width, height: output.info.height, sentBytes: output.data.length },
+    };
+  } catch (error) {
+    throw new MediaError(`${source}: could not re-encode image (${(error as Error).message})`, { cause: error });
+  }
+}

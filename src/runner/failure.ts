@@ -1,0 +1,42 @@
+// Why an episode failed, and whose fault it was. Infrastructure failures (provider outage,
+// server crash, timeouts) are counted apart and excluded from model scores; model failures
+// (invalid requests the model caused, context overflow) count against the model.
+import { M3Error, ProviderError, ServerError, TaskTimeoutError, MediaError } from '../errors/index.js';
+
+export type EpisodeStatus = 'ok' | 'model_failure' | 'infra_failure' | 'timeout';
+
+export interface FailureVerdict {
+  status: Exclude<EpisodeStatus, 'ok'>;
+  kind: 'model' | 'infra';
+  code: string;
+  message: string;
+  /** Worth another attempt later (outages and timeouts), up to M3_MAX_TASK_REQUEUE. */
+  requeue: boolean;
+}
+
+function rootCause(error: unknown): unknown {
+  let current = error;
+  for (let depth = 0; depth < 5; depth += 1) {
+    const cause = (current as { cause?: unknown } | undefined)?.cause;
+    if (current instanceof ProviderError || current instanceof ServerError || current instanceof TaskTimeoutError || current instanceof MediaError) return current;
+    if (!cause) return current;
+    current = cause;
+  }
+  return current;
+}
+
+export function classifyFailure(error: unknown): FailureVerdict {
+  const cause = rootCause(error);
+  const message = cause instanceof Error ? cause.message : String(cause);
+  if (cause instanceof TaskTimeoutError) return { status: 'timeout', kind: 'infra', code: 'task_timeout', message, requeue: true };
+  if (cause instanceof ProviderError) {
+    if (cause.errorClass === 'invalid_request' || cause.errorClass === 'context_length') {
+      return { status: 'model_failure', kind: 'model', code: cause.code, message, requeue: false };
+    }
+    return { status: 'infra_failure', kind: 'infra', code: cause.code, message, requeue: cause.errorClass !== 'auth' };
+  }
+  if (cause instanceof ServerError) return { status: 'infra_failure', kind: 'infra', code: cause.code, message, requeue: true };
+  if (cause instanceof MediaError) return { status: 'infra_failure', kind: 'infra', code: 'bad_task_input', message, requeue: false };
+  if (cause instanceof M3Error) return { status: 'infra_failure', kind: 'infra', code: cause.code, message, requeue: false };
+  return { status: 'infra_failure', kind: 'infra', code: 'internal_error', message, requeue: true };
+}

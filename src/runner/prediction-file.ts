@@ -1,0 +1,52 @@
+// The reference prediction file: a JSON array in id-insertion order, rewritten in full after
+// every finished task through a temp file + fsync + rename, so a crash never leaves half a file.
+import { existsSync, mkdirSync, openSync, closeSync, fsyncSync, renameSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { loadPredictions } from '../tasks/load.js';
+import type { PredictionRecord } from '../tasks/schemas.js';
+
+export function writeJsonAtomic(file: string, value: unknown): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.tmp`;
+  const fd = openSync(temp, 'w');
+  try {
+    writeSync(fd, `${JSON.stringify(value, null, 2)}\n`);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(temp, file);
+}
+
+export class PredictionFile {
+  private readonly records = new Map<string, PredictionRecord>();
+
+  constructor(readonly file: string) {}
+
+  /** Loads an existing file (for --resume); unknown shapes fail with the file named. */
+  load(): number {
+    if (!existsSync(this.file)) return 0;
+    for (const record of loadPredictions(this.file)) this.records.set(record.id, record as unknown as PredictionRecord);
+    return this.records.size;
+  }
+
+  has(id: string): boolean {
+    return this.records.has(id);
+  }
+
+  ids(): string[] {
+    return [...this.records.keys()];
+  }
+
+  values(): PredictionRecord[] {
+    return [...this.records.values()];
+  }
+
+  put(record: PredictionRecord): void {
+    this.records.set(record.id, record);
+  }
+
+  save(): void {
+    writeJsonAtomic(this.file, [...this.records.values()]);
+  }
+}

@@ -1,0 +1,26 @@
+// What the batch runner needs from persistence. The SQLite store implements it (store-recorder.ts);
+// keeping the seam here lets the runner be tested and reasoned about without SQL.
+import type { AgentEvent } from '../agent/events.js';
+import type { Usage } from '../core/usage.js';
+import type { PredictionRecord } from '../tasks/schemas.js';
+import type { EpisodeStatus } from './failure.js';
+
+export interface EpisodeEnd {
+  status: EpisodeStatus;
+  failureKind: 'model' | 'infra' | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+  prediction: PredictionRecord | null;
+  usage: Usage;
+  rounds: number;
+  toolCalls: number;
+  costUsd: number | null;
+}
+
+export interface RunRecorder {
+  startEpisode(taskId: string, attempt: number): number;
+  observe(episodeId: number, event: AgentEvent): void;
+  finishEpisode(episodeId: number, end: EpisodeEnd): void;
+  /** Predictions of tasks already finished in this run (for --resume), by task id. */
+  finishedPredictions(): Map<string, PredictionRecord>;
+}

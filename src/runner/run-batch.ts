@@ -1,0 +1,112 @@
+// The batch: tasks pulled by N concurrent workers, each attempt under the task budget, failed
+// attempts requeued at most M3_MAX_TASK_REQUEUE times (outages and timeouts only), every
+// finished task written to the store first and then to the prediction file (atomically), so a
+// run killed at any point resumes without losing or duplicating a task.
+import { addUsage, emptyUsage, type Usage } from '../core/usage.js';
+import type { AgentEvent } from '../agent/events.js';
+import type { PredictionRecord } from '../tasks/schemas.js';
+import type { FailureVerdict } from './failure.js';
+import type { PredictionFile } from './prediction-file.js';
+import type { RunRecorder } from './recorder.js';
+import { runTask, type TaskEnvironment, type TaskOutcome } from './run-task.js';
+import type { RunnableTask } from './task-set.js';
+
+export interface BatchProgress {
+  total: number;
+  done: number;
+  failedModel: number;
+  failedInfra: number;
+  running: number;
+  requeued: number;
+  usage: Usage;
+}
+
+export interface BatchOptions {
+  concurrency: number;
+  maxRequeue: number;
+  recorder: RunRecorder;
+  predictions: PredictionFile;
+  onProgress?: (progress: BatchProgress, finished?: { taskId: string; outcome: TaskOutcome }) => void;
+  onEvent?: (event: AgentEvent) => void;
+  /** Price per episode, when a price table is known. */
+  costOf?: (usage: Usage) => number | null;
+  /** Stops pulling new tasks (running ones finish). */
+  signal?: AbortSignal;
+}
+
+export interface BatchResult {
+  progress: BatchProgress;
+  failures: Array<{ taskId: string; verdict: FailureVerdict; attempts: number }>;
+  skipped: string[];
+}
+
+export async function runBatch(tasks: readonly RunnableTask[], env: TaskEnvironment, options: BatchOptions): Promise<BatchResult> {
+  const finished = options.recorder.finishedPredictions();
+  for (const [id, prediction] of finished) if (!options.predictions.has(id)) options.predictions.put(prediction);
+  const skipped = tasks.filter((task) => options.predictions.has(task.id)).map((task) => task.id);
+  if (skipped.length > 0) options.predictions.save();
+  const queue = tasks.filter((task) => !options.predictions.has(task.id)).map((task) => ({ task, attempt: 1 }));
+  const progress: BatchProgress = { total: queue.length, done: 0, failedModel: 0, failedInfra: 0, running: 0, requeued: 0, usage: emptyUsage() };
+  const failures: BatchResult['failures'] = [];
+
+  const record = (taskId: string, episodeId: number, outcome: TaskOutcome) => {
+    const trace = outcome.trace;
+    const usage = trace?.usage ?? emptyUsage();
+    progress.usage = addUsage(progress.usage, usage);
+    const prediction: PredictionRecord | null = outcome.ok ? outcome.prediction : outcome.verdict.kind === 'model' ? (outcome.prediction ?? null) : null;
+    options.recorder.finishEpisode(episodeId, {
+      status: outcome.ok ? 'ok' : outcome.verdict.status,
+      failureKind: outcome.ok ? null : outcome.verdict.kind,
+      errorCode: outcome.ok ? null : outcome.verdict.code,
+      errorMessage: outcome.ok ? null : outcome.verdict.message,
+      prediction,
+      usage,
+      rounds: trace?.rounds.length ?? 0,
+      toolCalls: trace?.rounds.reduce((sum, round) => sum + round.calls.length, 0) ?? 0,
+      costUsd: options.costOf ? options.costOf(usage) : null,
+    });
+    // Model failures are the model's result and are scored (with whatever it did before failing);
+    // infrastructure failures are left out of the prediction file and counted apart.
+    if (prediction) {
+      options.predictions.put(outcome.ok ? prediction : { ...prediction, status: 'model_failure', error: outcome.ok ? undefined : outcome.verdict.message });
+      options.predictions.save();
+    }
+  };
+
+  const worker = async () => {
+    for (;;) {
+      if (options.signal?.aborted) return;
+      const item = queue.shift();
+      if (!item) return;
+      progress.running += 1;
+      options.onProgress?.({ ...progress });
+      const episodeId = options.recorder.startEpisode(item.task.id, item.attempt);
+      const outcome = await runTask(item.task, env, (event) => {
+        options.recorder.observe(episodeId, event);
+        options.onEvent?.(event);
+      });
+      progress.running -= 1;
+      if (!outcome.ok && outcome.verdict.requeue && item.attempt <= options.maxRequeue) {
+        options.recorder.finishEpisode(episodeId, {
+          status: outcome.verdict.status, failureKind: outcome.verdict.kind, errorCode: outcome.verdict.code,
+          errorMessage: `${outcome.verdict.message} (requeued)`, prediction: null, usage: outcome.trace?.usage ?? emptyUsage(),
+          rounds: outcome.trace?.rounds.length ?? 0, toolCalls: 0, costUsd: null,
+        });
+        progress.requeued += 1;
+        queue.push({ task: item.task, attempt: item.attempt + 1 });
+        options.onProgress?.({ ...progress }, { taskId: item.task.id, outcome });
+        continue;
+      }
+      record(item.task.id, episodeId, outcome);
+      progress.done += 1;
+      if (!outcome.ok) {
+        if (outcome.verdict.kind === 'model') progress.failedModel += 1;
+        else progress.failedInfra += 1;
+        failures.push({ taskId: item.task.id, verdict: outcome.verdict, attempts: item.attempt });
+      }
+      options.onProgress?.({ ...progress }, { taskId: item.task.id, outcome });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+  return { progress, failures, skipped };
+}
