@@ -51,12 +51,15 @@ export async function prepareImage(bytes: Buffer, source: string, policy: ImageP
     let pipeline = sharp(bytes, { limitInputPixels: maxInputPixels, animated: false }).rotate();
     if (tooWide) pipeline = pipeline.resize({ width: policy.maxEdge, height: policy.maxEdge, fit: 'inside', withoutEnlargement: true });
     const keepAlpha = await hasVisibleTransparency(sharp(bytes, { limitInputPixels: maxInputPixels }), metadata);
-    const output = keepAlpha
+    // Only a payload over the size budget switches format; a resize alone keeps PNG as PNG
+    // (screenshots and rendered text stay crisp) and everything else becomes JPEG.
+    const asPng = keepAlpha || (!tooLarge && detected === 'image/png');
+    const output = asPng
       ? await pipeline.png({ compressionLevel: 9, palette: tooLarge }).toBuffer({ resolveWithObject: true })
       : await pipeline.flatten({ background: '#ffffff' }).jpeg({ quality: 85, mozjpeg: true }).toBuffer({ resolveWithObject: true });
     return {
       type: 'image',
-      mediaType: keepAlpha ? 'image/png' : 'image/jpeg',
+      mediaType: asPng ? 'image/png' : 'image/jpeg',
       data: output.data.toString('base64'),
       facts: { ...facts, width: output.info.width, height: output.info.height, sentBytes: output.data.length },
     };

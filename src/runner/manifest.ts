@@ -31,7 +31,8 @@ export function packageVersions(root: string): Record<string, string> {
   for (const name of trackedPackages) {
     try {
       const file = require.resolve(`${name}/package.json`, { paths: [root] });
-      versions[name] = (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+      const version = (JSON.parse(readFileSync(file, 'utf8')) as { version?: unknown }).version;
+      if (typeof version === 'string') versions[name] = version;
     } catch {
       // Packages with export maps that hide package.json are simply not listed.
     }

@@ -42,6 +42,10 @@ export class PredictionFile {
     return [...this.records.values()];
   }
 
+  clear(): void {
+    this.records.clear();
+  }
+
   put(record: PredictionRecord): void {
     this.records.set(record.id, record);
   }

@@ -1,0 +1,155 @@
+// `m3 run`: produce predictions for one or more models over a task set.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { Command, InvalidArgumentError } from 'commander';
+import { loadProjectConfig } from '../../config/index.js';
+import { fromRepo, repoRoot } from '../../config/paths.js';
+import { ConfigError } from '../../errors/index.js';
+import { modelLabel } from '../../llm/registry.js';
+import { log } from '../../log/logger.js';
+import { registerSecretsFromEnv } from '../../log/redact.js';
+import { McpHost } from '../../mcp/index.js';
+import { runModel, type RunModelReport } from '../../runner/run-model.js';
+import { loadTaskSet, parseShard } from '../../runner/task-set.js';
+import { listRuns, openStore } from '../../store/index.js';
+
+export const defaultTasksFile = 'json/m3_local_tasks.json';
+export const defaultGtFile = 'json/m3_local_GT.json';
+
+function positiveInt(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0) throw new InvalidArgumentError('expected a whole number >= 0');
+  return parsed;
+}
+
+interface RunFlags {
+  model: string[];
+  tasks: string;
+  gt?: string;
+  imageDir?: string;
+  concurrency: number;
+  maxStep: number;
+  maxConcurrent: number;
+  topTools: number;
+  maxNewTokens: number;
+  temperature?: string;
+  seed?: number;
+  resume?: boolean;
+  overwrite?: boolean;
+  runId?: string;
+  output?: string;
+  resultsDir: string;
+  shard?: string;
+  store: string;
+  config?: string;
+  fuzzy: boolean;
+  allowMissingServers?: boolean;
+  json?: boolean;
+}
+
+function timestamp(): string {
+  return new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+}
+
+function resolveRunId(flags: RunFlags, envRunId: string, label: string, storeFile: string): string {
+  const base = flags.runId ?? (envRunId || undefined);
+  if (base) return `${base}.${label}`;
+  if (flags.resume) {
+    const store = openStore(storeFile);
+    try {
+      const latest = listRuns(store, { modelLabel: label, limit: 1 })[0];
+      if (!latest) throw new ConfigError(`--resume: no earlier run of ${label} in ${storeFile}; pass --run-id`);
+      return latest.runId;
+    } finally {
+      store.close();
+    }
+  }
+  return `${timestamp()}.${label}`;
+}
+
+function printSummary(reports: RunModelReport[], json: boolean | undefined): void {
+  if (json) {
+    process.stdout.write(`${JSON.stringify(reports.map((report) => ({ model: report.model, runId: report.runId, output: report.output, manifest: report.manifestFile, ...report.result.progress, skippedResumed: report.result.skipped.length, skippedForServers: report.skippedForServers.length })), null, 2)}\n`);
+    return;
+  }
+  process.stdout.write('model                          done  model-fail  infra-fail  tokens      predictions\n');
+  for (const report of reports) {
+    const p = report.result.progress;
+    process.stdout.write(
+      `${report.label.padEnd(30)} ${String(p.done).padStart(5)}  ${String(p.failedModel).padStart(10)}  ${String(p.failedInfra).padStart(10)}  ${String(p.usage.inputTokens + p.usage.outputTokens).padStart(10)}  ${path.relative(process.cwd(), report.output)}\n`,
+    );
+  }
+}
+
+export function registerRunCommand(program: Command): void {
+  program
+    .command('run')
+    .description('run models over a task set and write predictions (results/<model>_test_mcp_fuzzy.json) and the run store')
+    .option('--model <spec...>', 'provider:model, repeatable (replay:gt, replay:noisy, openai:gpt-4o, anthropic:..., gemini:..., ollama:...)', ['replay:gt'])
+    .option('--tasks <file>', 'task file (fuzzy tasks, or a combined file with ground truth)', defaultTasksFile)
+    .option('--gt <file>', 'ground-truth file (needed by replay models and the server check)')
+    .option('--image-dir <dir>', 'root for task image paths (default: M3_IMAGE_DIR, then the task file folder, then the repo)')
+    .option('--concurrency <n>', 'tasks run in parallel', positiveInt, 5)
+    .option('--max-step <n>', 'maximum rounds of tool calls per task', positiveInt, 6)
+    .option('--max-concurrent <n>', 'maximum parallel tool calls per round', positiveInt, 10)
+    .option('--top-tools <n>', 'offer only the N best-ranked tools (0 = all)', positiveInt, 0)
+    .option('--max-new-tokens <n>', 'generation cap per model request', positiveInt, 8192)
+    .option('--temperature <t>', 'sampling temperature (default: provider default)')
+    .option('--seed <n>', 'sampling seed where the provider supports it', positiveInt)
+    .option('--resume', 'continue a run: skip tasks already finished (same run id)')
+    .option('--overwrite', 'start again even if the prediction file exists')
+    .option('--run-id <id>', 'run id (default M3_RUN_ID or a timestamp); the model label is appended')
+    .option('--output <file>', 'prediction file (single model only)')
+    .option('--results-dir <dir>', 'where prediction files go', 'results')
+    .option('--shard <k/n>', 'run only the k-th of n deterministic slices of the tasks')
+    .option('--store <file>', 'SQLite run store', 'results/m3bench.sqlite')
+    .option('--config <file>', 'MCP server configuration', 'mcp_servers.json')
+    .option('--no-fuzzy', 'ask the explicit prompt instead of the fuzzy question')
+    .option('--allow-missing-servers', 'run tasks whose ground truth needs servers that are not running')
+    .option('--json', 'print the summary as JSON')
+    .action(async (flags: RunFlags) => {
+      const config = loadProjectConfig({ serversFile: path.resolve(flags.config ?? 'mcp_servers.json') });
+      registerSecretsFromEnv(config.env);
+      const models = flags.model.flatMap((entry) => entry.split(',')).map((entry) => entry.trim()).filter(Boolean);
+      if (flags.output && models.length > 1) throw new ConfigError('--output names one file: use it with a single --model');
+      const tasksFile = path.resolve(flags.tasks);
+      const gtFile = flags.gt ? path.resolve(flags.gt) : flags.tasks === defaultTasksFile && existsSync(fromRepo(defaultGtFile)) ? fromRepo(defaultGtFile) : undefined;
+      const taskSet = loadTaskSet({ tasksFile, ...(gtFile ? { gtFile } : {}), fuzzy: flags.fuzzy });
+      for (const warning of taskSet.warnings) log.warn(warning);
+      const imageDirs = [flags.imageDir ?? config.switches.M3_IMAGE_DIR, path.dirname(tasksFile), repoRoot].map((dir) => path.resolve(dir));
+      const storeFile = path.resolve(flags.store);
+      const resultsDir = path.resolve(flags.resultsDir);
+      const host = await McpHost.start(config.servers, {
+        callTimeoutMs: config.switches.M3_TOOL_CALL_TIMEOUT * 1000,
+        logDir: path.join(resultsDir, 'logs', 'servers'),
+      });
+      const store = openStore(storeFile);
+      const reports: RunModelReport[] = [];
+      try {
+        for (const model of models) {
+          const runId = resolveRunId(flags, config.switches.M3_RUN_ID, modelLabel(model), storeFile);
+          log.info(`run ${runId}: ${model} over ${taskSet.tasks.length} task(s) from ${path.relative(process.cwd(), tasksFile)}`);
+          const shard = parseShard(flags.shard);
+          reports.push(
+            await runModel(
+              {
+                model, taskSet, concurrency: Math.max(1, flags.concurrency), runId, resume: Boolean(flags.resume), overwrite: Boolean(flags.overwrite),
+                ...(flags.output ? { output: flags.output } : {}), resultsDir, ...(shard ? { shard } : {}), imageDirs,
+                allowMissingServers: Boolean(flags.allowMissingServers),
+                limits: {
+                  maxStep: flags.maxStep, maxConcurrent: flags.maxConcurrent, topTools: flags.topTools, maxNewTokens: flags.maxNewTokens,
+                  ...(flags.temperature !== undefined ? { temperature: Number(flags.temperature) } : {}),
+                  ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
+                },
+              },
+              { config, host, store, logger: log, root: repoRoot },
+            ),
+          );
+        }
+      } finally {
+        store.close();
+        await host.close();
+      }
+      printSummary(reports, flags.json);
+    });
+}

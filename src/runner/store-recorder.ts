@@ -1,0 +1,79 @@
+// The RunRecorder backed by the SQLite store: one episode row per attempt, a row per model
+// request and per tool call (images recorded as facts, never as payloads).
+import type { AgentEvent } from '../agent/events.js';
+import { episodesForRun, finishedTaskIds, finishEpisode, recordModelCall, recordToolCall, startEpisode, type Store } from '../store/index.js';
+import type { PredictionRecord } from '../tasks/schemas.js';
+import type { EpisodeEnd, RunRecorder } from './recorder.js';
+
+export class StoreRecorder implements RunRecorder {
+  constructor(
+    private readonly store: Store,
+    private readonly runId: string,
+    private readonly model: string,
+  ) {}
+
+  startEpisode(taskId: string, attempt: number): number {
+    return startEpisode(this.store, { runId: this.runId, taskId, model: this.model, attempt });
+  }
+
+  observe(episodeId: number, event: AgentEvent): void {
+    if (event.type === 'model_call') {
+      recordModelCall(this.store, {
+        episodeId,
+        round: event.round,
+        purpose: event.purpose,
+        request: event.request ?? undefined,
+        response: event.response ?? { text: event.text, toolCallCount: event.toolCallCount, warnings: event.warnings },
+        usage: event.usage,
+        latencyMs: event.latencyMs,
+        attempts: event.attempts,
+        ...(event.error ? { errorClass: event.error.errorClass, errorMessage: event.error.message } : {}),
+      });
+    } else if (event.type === 'tool_call_end') {
+      recordToolCall(this.store, {
+        episodeId,
+        round: event.round,
+        callIndex: event.index,
+        canonicalName: event.name || '(empty name)',
+        functionName: event.functionName,
+        arguments: event.arguments ?? null,
+        resultText: event.result,
+        isError: event.isError,
+        ...(event.errorCode ? { errorCode: event.errorCode } : {}),
+        durationMs: event.durationMs,
+        images: event.images.map((image) => ({
+          mediaType: image.mediaType,
+          originalMediaType: image.originalMediaType,
+          originalBytes: image.originalBytes,
+          sentBytes: image.sentBytes,
+          width: image.width,
+          height: image.height,
+          source: image.source,
+        })),
+      });
+    }
+  }
+
+  finishEpisode(episodeId: number, end: EpisodeEnd): void {
+    finishEpisode(this.store, episodeId, {
+      status: end.status,
+      ...(end.failureKind ? { failureKind: end.failureKind } : {}),
+      ...(end.errorCode ? { errorCode: end.errorCode } : {}),
+      ...(end.errorMessage ? { errorMessage: end.errorMessage } : {}),
+      rounds: end.rounds,
+      toolCallCount: end.toolCalls,
+      usage: end.usage,
+      ...(end.costUsd !== null ? { costUsd: end.costUsd } : {}),
+      ...(end.prediction ? { prediction: end.prediction as unknown as Record<string, unknown> } : {}),
+    });
+  }
+
+  finishedPredictions(): Map<string, PredictionRecord> {
+    const finished = new Set(finishedTaskIds(this.store, this.runId, this.model));
+    const predictions = new Map<string, PredictionRecord>();
+    for (const episode of episodesForRun(this.store, this.runId, { model: this.model })) {
+      if (finished.has(episode.taskId) && episode.prediction) predictions.set(episode.taskId, episode.prediction as unknown as PredictionRecord);
+    }
+    return predictions;
+  }
+}
