@@ -12,8 +12,10 @@ export class StoreRecorder implements RunRecorder {
     private readonly model: string,
   ) {}
 
-  startEpisode(taskId: string, attempt: number): number {
-    return startEpisode(this.store, { runId: this.runId, taskId, model: this.model, attempt });
+  startEpisode(taskId: string): number {
+    // The store numbers attempts itself, so a resumed run continues after attempts a killed
+    // process left behind instead of colliding with them.
+    return startEpisode(this.store, { runId: this.runId, taskId, model: this.model });
   }
 
   observe(episodeId: number, event: AgentEvent): void {

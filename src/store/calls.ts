@@ -1,0 +1,121 @@
+// Model calls and tool calls hang off an episode. Requests, responses and tool arguments are
+// stored as redacted JSON (inline base64 images in requests and responses are reduced to size
+// and hash); the attempts array keeps every retry the harness made.
+import type { ImagePart } from '../core/content.js';
+import { type Store, selectAll, statement, writeTransaction } from './connection.js';
+import { elideBase64, toJsonColumn, toOptional, toTextColumn, toTimeColumn } from './json-column.js';
+import { modelCallRowSchema, parseRows, toolCallRowSchema, type ModelCallRow, type ToolCallRow } from './rows.js';
+import { modelCallInputSchema, parseInput, toolCallInputSchema, type ImageRecord, type ModelCallInput, type ToolCallInput } from './schemas.js';
+
+const insertModelCallSql = `
+  INSERT INTO model_calls (episode_id, round, purpose, request, response, input_tokens, output_tokens,
+    cached_tokens, latency_ms, attempts, error_class, error_message, created_at)
+  VALUES (@episodeId, @round, @purpose, @request, @response, @inputTokens, @outputTokens,
+    @cachedTokens, @latencyMs, @attempts, @errorClass, @errorMessage, @createdAt)`;
+
+const insertToolCallSql = `
+  INSERT INTO tool_calls (episode_id, round, call_index, canonical_name, function_name, arguments,
+    result_text, is_error, error_code, duration_ms, images, created_at)
+  VALUES (@episodeId, @round, @callIndex, @canonicalName, @functionName, @arguments,
+    @resultText, @isError, @errorCode, @durationMs, @images, @createdAt)`;
+
+function explainCallConflict(episodeId: number) {
+  return (code: string): string | undefined => {
+    if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return `episode ${episodeId} does not exist; use the id startEpisode() returned`;
+    if (code === 'SQLITE_CONSTRAINT_UNIQUE') return `a tool call with this round and call index is already stored for episode ${episodeId}`;
+    return undefined;
+  };
+}
+
+/** Stores one model request/response exchange with its usage and retry attempts; returns its id. */
+export function recordModelCall(store: Store, input: ModelCallInput): number {
+  const where = `recordModelCall(episode ${String(input.episodeId)}, round ${String(input.round)})`;
+  const call = parseInput(modelCallInputSchema, input, where);
+  const params = {
+    episodeId: call.episodeId,
+    round: call.round,
+    purpose: call.purpose,
+    request: toJsonColumn(elideBase64(call.request)),
+    response: toJsonColumn(elideBase64(call.response)),
+    inputTokens: call.usage.inputTokens,
+    outputTokens: call.usage.outputTokens,
+    cachedTokens: call.usage.cachedTokens,
+    latencyMs: Math.round(call.latencyMs),
+    attempts: toJsonColumn(call.attempts),
+    errorClass: toOptional(call.errorClass),
+    errorMessage: toTextColumn(call.errorMessage),
+    createdAt: toTimeColumn(call.createdAt),
+  };
+  return writeTransaction(store, where, () => Number(statement(store, insertModelCallSql).run(params).lastInsertRowid), explainCallConflict(call.episodeId));
+}
+
+function toolCallParams(input: ToolCallInput) {
+  const where = `recordToolCall(episode ${String(input.episodeId)}, round ${String(input.round)}, call ${String(input.callIndex)})`;
+  const call = parseInput(toolCallInputSchema, input, where);
+  return {
+    where,
+    episodeId: call.episodeId,
+    params: {
+      episodeId: call.episodeId,
+      round: call.round,
+      callIndex: call.callIndex,
+      canonicalName: call.canonicalName,
+      functionName: toOptional(call.functionName),
+      // A call without arguments is stored as JSON null, not SQL NULL, so "absent" stays visible.
+      arguments: toJsonColumn(call.arguments ?? null),
+      resultText: toTextColumn(call.resultText) ?? '',
+      isError: call.isError ? 1 : 0,
+      errorCode: toOptional(call.errorCode),
+      durationMs: Math.round(call.durationMs),
+      images: toJsonColumn(call.images),
+      createdAt: toTimeColumn(call.createdAt),
+    },
+  };
+}
+
+/** Stores one tool call and its normalised result; returns its id. */
+export function recordToolCall(store: Store, input: ToolCallInput): number {
+  const { where, episodeId, params } = toolCallParams(input);
+  return writeTransaction(store, where, () => Number(statement(store, insertToolCallSql).run(params).lastInsertRowid), explainCallConflict(episodeId));
+}
+
+/** Stores a round of parallel tool calls in one transaction: all of them or none. */
+export function recordToolCalls(store: Store, inputs: readonly ToolCallInput[]): number[] {
+  const prepared = inputs.map((input) => toolCallParams(input));
+  const first = prepared[0];
+  if (!first) return [];
+  return writeTransaction(
+    store,
+    `recordToolCalls(episode ${first.episodeId}, ${prepared.length} calls)`,
+    () => prepared.map(({ params }) => Number(statement(store, insertToolCallSql).run(params).lastInsertRowid)),
+    explainCallConflict(first.episodeId),
+  );
+}
+
+export function modelCallsForEpisode(store: Store, episodeId: number): ModelCallRow[] {
+  const rows = selectAll(store, 'SELECT * FROM model_calls WHERE episode_id = ? ORDER BY round, id', episodeId);
+  return parseRows(modelCallRowSchema, rows, 'model_calls', store.file);
+}
+
+export function toolCallsForEpisode(store: Store, episodeId: number): ToolCallRow[] {
+  const rows = selectAll(store, 'SELECT * FROM tool_calls WHERE episode_id = ? ORDER BY round, call_index', episodeId);
+  return parseRows(toolCallRowSchema, rows, 'tool_calls', store.file);
+}
+
+/**
+ * The stored facts of an image as it was sent to the model. Without `facts` (an image the
+ * harness did not re-encode) the sizes come from the payload and the dimensions are unknown.
+ */
+export function toImageRecord(part: ImagePart): ImageRecord {
+  const sentBytes = Buffer.byteLength(part.data, 'base64');
+  if (!part.facts) return { mediaType: part.mediaType, originalBytes: sentBytes, sentBytes, width: null, height: null };
+  return {
+    mediaType: part.mediaType,
+    originalMediaType: part.facts.originalMediaType,
+    originalBytes: part.facts.originalBytes,
+    sentBytes: part.facts.sentBytes,
+    width: part.facts.width,
+    height: part.facts.height,
+    source: part.facts.source,
+  };
+}

@@ -1,0 +1,165 @@
+// The run store's connection seam: the only place that loads better-sqlite3. Opening a store
+// sets the pragmas that let several benchmark processes write one file (WAL, busy timeout),
+// applies pending migrations, and hands back an opaque handle; SQL stays inside src/store.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { StoreError, errorMessage } from '../errors/index.js';
+import { defaultMigrationsDir, loadMigrations, migrate, type Migration } from './migrations.js';
+
+export interface OpenStoreOptions {
+  /** Opens without writing: no migration, no pragma changes; the file must exist. */
+  readonly?: boolean;
+  /** How long a writer waits for another process's lock before failing (ms). */
+  busyTimeoutMs?: number;
+  /** Folder of numbered `.sql` migrations; defaults to `src/store/migrations` in the repo. */
+  migrationsDir?: string;
+}
+
+/** An open run store. Pass it to the typed functions of this module; close it when done. */
+export interface Store {
+  readonly file: string;
+  readonly readonly: boolean;
+  /** Schema version (PRAGMA user_version) after opening. */
+  readonly schemaVersion: number;
+  close(): void;
+}
+
+interface Handle {
+  db: Database.Database;
+  statements: Map<string, Database.Statement>;
+  busyTimeoutMs: number;
+}
+
+const handles = new WeakMap<Store, Handle>();
+
+export const defaultBusyTimeoutMs = 5000;
+
+/** Opens (and if needed creates and migrates) the SQLite run store at `file`. */
+export function openStore(file: string, options: OpenStoreOptions = {}): Store {
+  const readonly = options.readonly ?? false;
+  const migrations = loadMigrations(options.migrationsDir ?? defaultMigrationsDir());
+  const busyTimeoutMs = Math.max(0, Math.floor(options.busyTimeoutMs ?? defaultBusyTimeoutMs));
+  const db = connect(file, readonly);
+  try {
+    configure(db, readonly, busyTimeoutMs);
+    const schemaVersion = readonly ? checkReadonlyVersion(db, file, migrations) : migrate(db, file, migrations);
+    const store: Store = {
+      file,
+      readonly,
+      schemaVersion,
+      close: () => {
+        handles.delete(store);
+        if (db.open) db.close();
+      },
+    };
+    handles.set(store, { db, statements: new Map(), busyTimeoutMs });
+    return store;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+function connect(file: string, readonly: boolean): Database.Database {
+  try {
+    if (!readonly) mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    return new Database(file, { readonly, fileMustExist: readonly });
+  } catch (error) {
+    const hint = readonly ? 'check the path (a read-only open never creates the file)' : 'check that the folder is writable';
+    throw new StoreError(`cannot open run store ${file}: ${errorMessage(error)}; ${hint}`, { cause: error });
+  }
+}
+
+function configure(db: Database.Database, readonly: boolean, busyTimeoutMs: number): void {
+  // busy_timeout first: switching to WAL needs a lock that another process may hold briefly.
+  db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+  db.pragma('foreign_keys = ON');
+  if (readonly) return;
+  const mode = db.pragma('journal_mode = WAL', { simple: true });
+  if (String(mode).toLowerCase() !== 'wal') {
+    throw new StoreError(`run store ${db.name}: could not switch to WAL journal mode (got "${String(mode)}"); is it on a network file system?`);
+  }
+  db.pragma('synchronous = NORMAL');
+}
+
+function checkReadonlyVersion(db: Database.Database, file: string, migrations: readonly Migration[]): number {
+  const version = Number(db.pragma('user_version', { simple: true }));
+  const latest = migrations.length;
+  if (version > latest) {
+    throw new StoreError(`run store ${file} has schema version ${version}, newer than this m3bench knows (${latest}); upgrade m3bench to read it`);
+  }
+  if (version < latest) {
+    throw new StoreError(`run store ${file} has schema version ${version}, older than ${latest}; open it once for writing (any m3 run) to migrate it`);
+  }
+  return version;
+}
+
+function handleOf(store: Store): Handle {
+  const handle = handles.get(store);
+  if (!handle) throw new StoreError(`run store ${store.file} is closed; open it again with openStore()`);
+  return handle;
+}
+
+/** A cached prepared statement (internal to src/store). */
+export function statement(store: Store, sql: string): Database.Statement {
+  const handle = handleOf(store);
+  let prepared = handle.statements.get(sql);
+  if (!prepared) {
+    prepared = handle.db.prepare(sql);
+    handle.statements.set(sql, prepared);
+  }
+  return prepared;
+}
+
+/**
+ * Runs `work` in one write transaction: all of its rows land together or none do.
+ * BEGIN IMMEDIATE takes the write lock up front, so a concurrent writer waits on busy_timeout
+ * instead of failing mid-transaction with SQLITE_BUSY. A nested call becomes a savepoint.
+ */
+export function inTransaction<T>(store: Store, work: () => T): T {
+  const { db } = handleOf(store);
+  return db.transaction(work).immediate();
+}
+
+/**
+ * A write with a readable failure: `where` names the store function, and `explain` turns a
+ * SQLite error code (e.g. SQLITE_CONSTRAINT_UNIQUE) into a sentence that says how to fix it.
+ */
+export function writeTransaction<T>(store: Store, where: string, work: () => T, explain?: (code: string) => string | undefined): T {
+  const { busyTimeoutMs } = handleOf(store);
+  if (store.readonly) throw new StoreError(`${where}: run store ${store.file} was opened read-only; open it without { readonly: true } to write`);
+  try {
+    return inTransaction(store, work);
+  } catch (error) {
+    if (error instanceof StoreError) throw error;
+    const code = (error as { code?: unknown }).code;
+    const reason = (typeof code === 'string' ? (explain?.(code) ?? explainCommon(code, busyTimeoutMs)) : undefined) ?? errorMessage(error);
+    throw new StoreError(`${where} failed on run store ${store.file}: ${reason}`, { cause: error });
+  }
+}
+
+function explainCommon(code: string, busyTimeoutMs: number): string | undefined {
+  if (code.startsWith('SQLITE_BUSY')) {
+    return `another process held the write lock for more than ${busyTimeoutMs} ms; retry, or open the store with a larger busyTimeoutMs`;
+  }
+  if (code === 'SQLITE_FULL') return 'the disk is full; free space and resume the run';
+  if (code.startsWith('SQLITE_READONLY')) return 'the file or its folder is not writable by this process';
+  return undefined;
+}
+
+/** Reads rows with a cached statement (internal to src/store). */
+export function selectAll(store: Store, sql: string, ...params: unknown[]): unknown[] {
+  return statement(store, sql).all(...params);
+}
+
+/** Runs a PRAGMA and returns its rows (internal to src/store; used by checks and tests). */
+export function pragma(store: Store, source: string): unknown {
+  return handleOf(store).db.pragma(source);
+}
+
+/** `PRAGMA integrity_check`: "ok", or the problems SQLite found. */
+export function checkIntegrity(store: Store): string[] {
+  const rows = handleOf(store).db.pragma('integrity_check') as Array<{ integrity_check: string }>;
+  return rows.map((row) => row.integrity_check);
+}

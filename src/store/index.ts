@@ -1,0 +1,24 @@
+// The run store: the only module that speaks SQL. Everything else goes through these typed
+// functions, each taking the Store handle that openStore() returns.
+export { openStore, inTransaction, checkIntegrity, defaultBusyTimeoutMs, type Store, type OpenStoreOptions } from './connection.js';
+export { loadMigrations, defaultMigrationsDir, type Migration } from './migrations.js';
+export { createRun, finishRun, reopenRun, getRun, listRuns, type ListRunsOptions } from './runs.js';
+export { startEpisode, finishEpisode, getEpisode, episodesForRun, finishedTaskIds, failureKindOf, type EpisodeFilter } from './episodes.js';
+export { recordModelCall, recordToolCall, recordToolCalls, modelCallsForEpisode, toolCallsForEpisode, toImageRecord } from './calls.js';
+export { runSummary, type RunSummary, type EpisodeTotals, type StatusCounts } from './summary.js';
+export { recordScores, scoresFor, type ScoreFilter } from './scores.js';
+export type { EpisodeRow, ModelCallRow, RunRow, ScoreRow, ToolCallRow } from './rows.js';
+export type {
+  EpisodeFinish,
+  EpisodeStart,
+  EpisodeStatus,
+  FailureKind,
+  FinalEpisodeStatus,
+  ImageRecord,
+  ModelCallInput,
+  RunInput,
+  RunStatus,
+  ScoreInput,
+  ScoreLevel,
+  ToolCallInput,
+} from './schemas.js';

@@ -1,0 +1,204 @@
+// What the store hands back: rows read from SQLite, validated and mapped to camelCase.
+// A row that fails validation means the file was edited by hand or written by other code,
+// so the error names the table and the column.
+import { z } from 'zod';
+import { formatIssues } from '../config/zod-issues.js';
+import { StoreError } from '../errors/index.js';
+import { predictionSchema } from '../tasks/schemas.js';
+import { booleanColumn, jsonColumn, nullableJsonColumn } from './json-column.js';
+import {
+  attemptRecordSchema,
+  episodeStatusSchema,
+  failureKindSchema,
+  imageRecordSchema,
+  runStatusSchema,
+  scoreLevelSchema,
+} from './schemas.js';
+
+const text = z.string();
+const nullableText = z.string().nullable();
+const integer = z.number().int();
+
+export const runRowSchema = z
+  .object({
+    run_id: text,
+    model_spec: text,
+    model_label: text,
+    started_at: text,
+    finished_at: nullableText,
+    status: runStatusSchema,
+    config_hash: nullableText,
+    git_commit: nullableText,
+    package_versions: jsonColumn(z.record(z.string(), z.string())),
+    switches: jsonColumn(z.record(z.string(), z.unknown())),
+    tools_hash: nullableText,
+    tool_surface: jsonColumn(z.record(z.string(), z.string())),
+    manifest: nullableJsonColumn(z.unknown()),
+    seed: integer.nullable(),
+    task_file: nullableText,
+    gt_file: nullableText,
+  })
+  .transform((row) => ({
+    runId: row.run_id,
+    modelSpec: row.model_spec,
+    modelLabel: row.model_label,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+    status: row.status,
+    configHash: row.config_hash,
+    gitCommit: row.git_commit,
+    packageVersions: row.package_versions,
+    switches: row.switches,
+    toolsHash: row.tools_hash,
+    toolSurface: row.tool_surface,
+    manifest: row.manifest,
+    seed: row.seed,
+    taskFile: row.task_file,
+    gtFile: row.gt_file,
+  }));
+
+export const episodeRowSchema = z
+  .object({
+    id: integer,
+    run_id: text,
+    task_id: text,
+    model: text,
+    trial: integer,
+    attempt: integer,
+    status: episodeStatusSchema,
+    failure_kind: failureKindSchema.nullable(),
+    error_code: nullableText,
+    error_message: nullableText,
+    started_at: text,
+    finished_at: nullableText,
+    rounds: integer,
+    tool_call_count: integer,
+    input_tokens: integer,
+    output_tokens: integer,
+    cached_tokens: integer,
+    cost_usd: z.number().nullable(),
+    prediction: nullableJsonColumn(predictionSchema),
+  })
+  .transform((row) => ({
+    id: row.id,
+    runId: row.run_id,
+    taskId: row.task_id,
+    model: row.model,
+    trial: row.trial,
+    attempt: row.attempt,
+    status: row.status,
+    failureKind: row.failure_kind,
+    errorCode: row.error_code,
+    errorMessage: row.error_message,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+    rounds: row.rounds,
+    toolCallCount: row.tool_call_count,
+    usage: { inputTokens: row.input_tokens, outputTokens: row.output_tokens, cachedTokens: row.cached_tokens },
+    costUsd: row.cost_usd,
+    prediction: row.prediction,
+  }));
+
+export const modelCallRowSchema = z
+  .object({
+    id: integer,
+    episode_id: integer,
+    round: integer,
+    purpose: text,
+    request: nullableJsonColumn(z.unknown()),
+    response: nullableJsonColumn(z.unknown()),
+    input_tokens: integer,
+    output_tokens: integer,
+    cached_tokens: integer,
+    latency_ms: z.number(),
+    attempts: jsonColumn(z.array(attemptRecordSchema)),
+    error_class: nullableText,
+    error_message: nullableText,
+    created_at: text,
+  })
+  .transform((row) => ({
+    id: row.id,
+    episodeId: row.episode_id,
+    round: row.round,
+    purpose: row.purpose,
+    request: row.request,
+    response: row.response,
+    usage: { inputTokens: row.input_tokens, outputTokens: row.output_tokens, cachedTokens: row.cached_tokens },
+    latencyMs: row.latency_ms,
+    attempts: row.attempts,
+    errorClass: row.error_class,
+    errorMessage: row.error_message,
+    createdAt: row.created_at,
+  }));
+
+export const toolCallRowSchema = z
+  .object({
+    id: integer,
+    episode_id: integer,
+    round: integer,
+    call_index: integer,
+    canonical_name: text,
+    function_name: nullableText,
+    arguments: nullableJsonColumn(z.unknown()),
+    result_text: text,
+    is_error: booleanColumn,
+    error_code: nullableText,
+    duration_ms: z.number(),
+    images: jsonColumn(z.array(imageRecordSchema)),
+    created_at: text,
+  })
+  .transform((row) => ({
+    id: row.id,
+    episodeId: row.episode_id,
+    round: row.round,
+    callIndex: row.call_index,
+    canonicalName: row.canonical_name,
+    functionName: row.function_name,
+    arguments: row.arguments,
+    resultText: row.result_text,
+    isError: row.is_error,
+    errorCode: row.error_code,
+    durationMs: row.duration_ms,
+    images: row.images,
+    createdAt: row.created_at,
+  }));
+
+export const scoreRowSchema = z
+  .object({
+    id: integer,
+    run_id: nullableText,
+    model_label: nullableText,
+    task_id: nullableText,
+    level: scoreLevelSchema,
+    metric: text,
+    value: z.number().nullable(),
+    extra: nullableJsonColumn(z.unknown()),
+    created_at: text,
+  })
+  .transform((row) => ({
+    id: row.id,
+    runId: row.run_id,
+    modelLabel: row.model_label,
+    taskId: row.task_id,
+    level: row.level,
+    metric: row.metric,
+    value: row.value,
+    extra: row.extra,
+    createdAt: row.created_at,
+  }));
+
+export type RunRow = z.output<typeof runRowSchema>;
+export type EpisodeRow = z.output<typeof episodeRowSchema>;
+export type ModelCallRow = z.output<typeof modelCallRowSchema>;
+export type ToolCallRow = z.output<typeof toolCallRowSchema>;
+export type ScoreRow = z.output<typeof scoreRowSchema>;
+
+/** Validates rows read from `table`; the error names the store file, table and column. */
+export function parseRows<T extends z.ZodType>(schema: T, rows: unknown[], table: string, file: string): Array<z.output<T>> {
+  return rows.map((row) => {
+    const result = schema.safeParse(row);
+    if (result.success) return result.data;
+    const id = row && typeof row === 'object' ? ((row as Record<string, unknown>).id ?? (row as Record<string, unknown>).run_id) : undefined;
+    throw new StoreError(`run store ${file} holds an unreadable ${table} row (id ${String(id)}):\n${formatIssues(table, result.error.issues)}`);
+  });
+}

@@ -1,0 +1,163 @@
+// What callers hand to the store. Inputs are validated here, at the store's boundary, so a bad
+// status or a negative token count is reported by field instead of as a bare SQLite constraint.
+import { z } from 'zod';
+import { formatIssues } from '../config/zod-issues.js';
+import { StoreError } from '../errors/index.js';
+import type { AttemptRecord } from '../llm/retry.js';
+import { predictionSchema } from '../tasks/schemas.js';
+
+const count = z.number().int().nonnegative();
+const optionalText = z.string().optional();
+
+export const runStatusSchema = z.enum(['running', 'finished', 'failed', 'interrupted']);
+export const episodeStatusSchema = z.enum(['ok', 'model_failure', 'infra_failure', 'timeout', 'running']);
+export const finalEpisodeStatusSchema = episodeStatusSchema.exclude(['running']);
+export const failureKindSchema = z.enum(['model', 'infra']);
+export const scoreLevelSchema = z.enum(['step', 'call', 'final']);
+
+export const usageSchema = z.object({ inputTokens: count, outputTokens: count, cachedTokens: count });
+
+export const runInputSchema = z.strictObject({
+  runId: z.string().trim().min(1, 'expected a non-empty run id'),
+  /** `provider:model` as given on the command line (comma-joined when a run has several). */
+  modelSpec: z.string().min(1),
+  /** Short label used in result file names and reports. */
+  modelLabel: z.string().min(1),
+  startedAt: z.date().optional(),
+  configHash: optionalText,
+  gitCommit: optionalText,
+  packageVersions: z.record(z.string(), z.string()).default({}),
+  switches: z.record(z.string(), z.unknown()).default({}),
+  toolsHash: optionalText,
+  /** Per-server sha256 of the tool list the run saw. */
+  toolSurface: z.record(z.string(), z.string()).default({}),
+  manifest: z.unknown().optional(),
+  seed: z.number().int().optional(),
+  taskFile: optionalText,
+  gtFile: optionalText,
+});
+
+export const episodeStartSchema = z.strictObject({
+  runId: z.string().min(1),
+  taskId: z.string().min(1),
+  model: z.string().min(1),
+  trial: z.number().int().min(1).default(1),
+  /** Omitted: the next free attempt number of (run, task, model, trial). */
+  attempt: z.number().int().min(1).optional(),
+  startedAt: z.date().optional(),
+});
+
+export const episodeFinishSchema = z.strictObject({
+  status: finalEpisodeStatusSchema,
+  /** Derived from the status except for `timeout`, where the caller says whose fault it was. */
+  failureKind: failureKindSchema.optional(),
+  errorCode: optionalText,
+  errorMessage: optionalText,
+  finishedAt: z.date().optional(),
+  rounds: count.default(0),
+  toolCallCount: count.default(0),
+  usage: usageSchema.default({ inputTokens: 0, outputTokens: 0, cachedTokens: 0 }),
+  costUsd: z.number().nonnegative().optional(),
+  /** The reference prediction record (spec 1.3) this episode produced. */
+  prediction: z
+    .record(z.string(), z.unknown())
+    .superRefine((value, context) => {
+      // Checked against the reader's schema, so a stored record can always be read back; the
+      // record itself is stored as given (the reader's defaults are not written into it).
+      const result = predictionSchema.safeParse(value);
+      if (!result.success) for (const issue of result.error.issues) context.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+    })
+    .optional(),
+});
+
+export const attemptRecordSchema = z.strictObject({
+  attempt: z.number().int().min(1),
+  startedAt: z.number(),
+  latencyMs: z.number().nonnegative(),
+  ok: z.boolean(),
+  errorClass: z.enum(['rate_limit', 'transient', 'auth', 'invalid_request', 'context_length', 'fatal']).optional(),
+  message: z.string().optional(),
+  waitMs: z.number().nonnegative().optional(),
+});
+
+export const modelCallInputSchema = z.strictObject({
+  episodeId: z.number().int().positive(),
+  round: count,
+  /** Which request of the round this was: work, prepare, end, final, judge. */
+  purpose: z.string().min(1),
+  request: z.unknown().optional(),
+  response: z.unknown().optional(),
+  usage: usageSchema.default({ inputTokens: 0, outputTokens: 0, cachedTokens: 0 }),
+  latencyMs: z.number().nonnegative().default(0),
+  attempts: z.array(attemptRecordSchema).default([]),
+  errorClass: optionalText,
+  errorMessage: optionalText,
+  createdAt: z.date().optional(),
+});
+
+/** Facts about one image a tool returned, as it was prepared for the model. */
+export const imageRecordSchema = z.strictObject({
+  mediaType: z.string().min(1),
+  originalMediaType: z.string().optional(),
+  originalBytes: count,
+  sentBytes: count,
+  width: count.nullable(),
+  height: count.nullable(),
+  source: z.string().optional(),
+});
+
+export const toolCallInputSchema = z.strictObject({
+  episodeId: z.number().int().positive(),
+  round: count,
+  /** Position of the call within its round of parallel calls. */
+  callIndex: count,
+  canonicalName: z.string().min(1),
+  functionName: optionalText,
+  arguments: z.unknown(),
+  resultText: z.string().default(''),
+  isError: z.boolean().default(false),
+  errorCode: optionalText,
+  durationMs: z.number().nonnegative().default(0),
+  images: z.array(imageRecordSchema).default([]),
+  createdAt: z.date().optional(),
+});
+
+export const scoreInputSchema = z
+  .strictObject({
+    runId: optionalText,
+    modelLabel: optionalText,
+    /** `null` or absent for aggregate scores over all tasks. */
+    taskId: z.string().min(1).nullish(),
+    level: scoreLevelSchema,
+    metric: z.string().min(1),
+    value: z.number().nullable(),
+    extra: z.unknown().optional(),
+    createdAt: z.date().optional(),
+  })
+  .refine((score) => score.runId !== undefined || score.modelLabel !== undefined, {
+    message: 'a score needs a runId or a modelLabel to belong to',
+  });
+
+export type RunStatus = z.output<typeof runStatusSchema>;
+export type EpisodeStatus = z.output<typeof episodeStatusSchema>;
+export type FinalEpisodeStatus = z.output<typeof finalEpisodeStatusSchema>;
+export type FailureKind = z.output<typeof failureKindSchema>;
+export type ScoreLevel = z.output<typeof scoreLevelSchema>;
+export type RunInput = z.input<typeof runInputSchema>;
+export type EpisodeStart = z.input<typeof episodeStartSchema>;
+export type EpisodeFinish = z.input<typeof episodeFinishSchema>;
+export type ModelCallInput = z.input<typeof modelCallInputSchema>;
+export type ToolCallInput = z.input<typeof toolCallInputSchema>;
+export type ImageRecord = z.output<typeof imageRecordSchema>;
+export type ScoreInput = z.input<typeof scoreInputSchema>;
+
+/** Validates a caller's input; the error names the store function and the offending field. */
+export function parseInput<T extends z.ZodType>(schema: T, value: unknown, where: string): z.output<T> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw new StoreError(`invalid input to the run store:\n${formatIssues(where, result.error.issues)}`);
+}
+
+// The retry policy's records must fit the schema that stores them; this fails to compile if not.
+const attemptsFit: AttemptRecord extends z.input<typeof attemptRecordSchema> ? true : never = true;
+void attemptsFit;
