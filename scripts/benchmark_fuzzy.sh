@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Runs the benchmark: predictions for every model in M3_MODELS over the task suite, then (unless
+# M3_SKIP_EVAL=1) the three evaluation layers and the report. With no key and no arguments this
+# is the embedded default: the replay oracle and the seeded noisy oracle over the bundled suite.
+#
+#   bash scripts/benchmark_fuzzy.sh                     # embedded default
+#   M3_MODELS="openai:gpt-4o" bash scripts/benchmark_fuzzy.sh
+#   bash scripts/benchmark_fuzzy.sh --resume --run-id nightly   # extra flags go to `m3 run`
+#
+# Knobs (environment): M3_MODELS, M3_TASKS, M3_GT, M3_IMAGE_DIR, M3_MAX_STEP, M3_MAX_CONCURRENT,
+# M3_CONCURRENCY, M3_TOP_TOOLS, M3_MAX_NEW_TOKENS, M3_SKIP_ASSETS=1, M3_SKIP_EVAL=1, M3_RESULTS_DIR.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source scripts/lib.sh
+
+MODELS="${M3_MODELS:-replay:gt replay:noisy}"
+if [[ -f json/m3_local_tasks.json ]]; then
+  DEFAULT_TASKS=json/m3_local_tasks.json DEFAULT_GT=json/m3_local_GT.json
+else
+  DEFAULT_TASKS=test/fixtures/tasks/math-gt.json DEFAULT_GT=test/fixtures/tasks/math-gt.json
+fi
+TASKS="${M3_TASKS:-$DEFAULT_TASKS}"
+GT="${M3_GT:-$DEFAULT_GT}"
+RESULTS_DIR="${M3_RESULTS_DIR:-results}"
+
+if [[ "${M3_SKIP_ASSETS:-0}" != 1 ]] && m3_has_command assets; then
+  m3 assets pull
+fi
+
+# Replay models need ground truth; real models get it too so the server check can warn early.
+read -r -a model_list <<< "$MODELS"
+m3 run --model "${model_list[@]}" --tasks "$TASKS" --gt "$GT" \
+  --image-dir "${M3_IMAGE_DIR:-media}" \
+  --max-step "${M3_MAX_STEP:-6}" --max-concurrent "${M3_MAX_CONCURRENT:-10}" \
+  --concurrency "${M3_CONCURRENCY:-5}" --top-tools "${M3_TOP_TOOLS:-0}" \
+  --max-new-tokens "${M3_MAX_NEW_TOKENS:-8192}" --results-dir "$RESULTS_DIR" \
+  "${@:---overwrite}"
+
+if [[ "${M3_SKIP_EVAL:-0}" == 1 ]]; then
+  exit 0
+fi
+export M3_GT_PATH="$GT" M3_RESULTS_DIR="$RESULTS_DIR"
+export M3_MODEL_LABELS="$(for model in "${model_list[@]}"; do m3_label "$model"; done | tr '\n' ' ')"
+for stage in step call final_answer; do
+  if [[ -f "scripts/evaluate_${stage}.sh" ]]; then bash "scripts/evaluate_${stage}.sh"; fi
+done

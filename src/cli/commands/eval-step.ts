@@ -1,0 +1,91 @@
+// `m3 eval step`: step-level evaluation of one prediction file against the ground truth
+// (spec section 3). Human summary on stderr, one JSON line on stdout, files in --output-dir.
+import path from 'node:path';
+import type { Command } from 'commander';
+import { loadEnvironment } from '../../config/env-file.js';
+import { ConfigError } from '../../errors/index.js';
+import { createEmbedder, DEFAULT_EMBEDDER } from '../../eval/embed/registry.js';
+import { runStepFiles } from '../../eval/step/run.js';
+import { formatConsoleSummary, formatJsonSummary } from '../../eval/step/summary.js';
+import { log } from '../../log/logger.js';
+import { getOrCreateEvalCommand } from './eval-group.js';
+
+interface EvalStepOptions {
+  gt: string;
+  pred: string;
+  outputDir: string;
+  referenceCompat?: boolean;
+  embeddingCache?: string;
+  cacheFormat: string;
+  embedder: string;
+  embeddingKeyEnv: string;
+  embeddingTimeout: string;
+  tauStrong: string;
+  tauWeak: string;
+  roundCap: string;
+  json?: boolean;
+}
+
+function parseNumberOption(name: string, value: string): number {
+  const parsed = Number(value);
+  if (value.trim() === '' || !Number.isFinite(parsed)) throw new ConfigError(`${name}: expected a number, got "${value}"`);
+  return parsed;
+}
+
+/** Registers `m3 eval step` under the shared `eval` parent. */
+export function registerEvalStepCommand(program: Command): void {
+  addEvalStepCommand(getOrCreateEvalCommand(program));
+}
+
+/** Attaches the `step` sub-command to an existing `eval` command. */
+export function addEvalStepCommand(evalCommand: Command): void {
+  evalCommand
+    .command('step')
+    .description('step-level evaluation: bucketed Hungarian matching of tool calls, recall/precision/similarity/structure metrics')
+    .requiredOption('--gt <file>', 'ground-truth file (e.g. json/test_mcp_GT.json)')
+    .requiredOption('--pred <file>', 'prediction file (e.g. results/<model>_test_mcp_fuzzy.json)')
+    .requiredOption('--output-dir <dir>', 'where results_eval.json, results_eval.csv, *_matches.json and the cache go')
+    .option('--reference-compat', 'reproduce the reference exactly: GT ids without a prediction are ignored instead of scored as empty')
+    .option('--embedding-cache <file>', 'embedding cache file (default <output-dir>/.emb_cache.json)')
+    .option('--cache-format <format>', 'keyed (m3bench, per-embedder) or reference (flat text → vector, trusted for the named --embedder)', 'keyed')
+    .option('--embedder <spec>', `${DEFAULT_EMBEDDER} | ${DEFAULT_EMBEDDER}/<dimension> | openai-compatible:<model>@<baseUrl>`, DEFAULT_EMBEDDER)
+    .option('--embedding-key-env <name>', 'environment variable holding the API key of an openai-compatible embedder', 'OPENAI_API_KEY')
+    .option('--embedding-timeout <seconds>', 'timeout per embedding request', '60')
+    .option('--tau-strong <number>', 'strong-match threshold', '0.8')
+    .option('--tau-weak <number>', 'weak-match (acceptance) threshold', '0.6')
+    .option('--round-cap <n>', 'report GT steps with more parallel calls than this per-round cap; 0 disables', '10')
+    .option('--json', 'print the full results_eval.json aggregate on stdout instead of the one-line summary')
+    .action(async (options: EvalStepOptions) => {
+      if (options.cacheFormat !== 'keyed' && options.cacheFormat !== 'reference') {
+        throw new ConfigError(`--cache-format: expected "keyed" or "reference", got "${options.cacheFormat}"`);
+      }
+      if (options.cacheFormat === 'reference' && !options.embeddingCache) {
+        throw new ConfigError('--cache-format reference needs --embedding-cache <file> naming the reference cache to reuse');
+      }
+      const roundCap = parseNumberOption('--round-cap', options.roundCap);
+      const embedder = createEmbedder(options.embedder, {
+        env: loadEnvironment(),
+        apiKeyEnv: options.embeddingKeyEnv,
+        timeoutMs: parseNumberOption('--embedding-timeout', options.embeddingTimeout) * 1000,
+      });
+      const outputDir = path.resolve(options.outputDir);
+      const result = await runStepFiles({
+        gtFile: path.resolve(options.gt),
+        predFile: path.resolve(options.pred),
+        outputDir,
+        embedder,
+        mode: options.referenceCompat ? 'reference-compat' : 'default',
+        thresholds: { tauStrong: parseNumberOption('--tau-strong', options.tauStrong), tauWeak: parseNumberOption('--tau-weak', options.tauWeak) },
+        ...(options.embeddingCache ? { cacheFile: path.resolve(options.embeddingCache) } : {}),
+        cacheFormat: options.cacheFormat,
+        roundCap,
+        warn: (message) => log.warn(message),
+      });
+      process.stderr.write(formatConsoleSummary(result.evaluation, outputDir, result.cache.stats));
+      if (options.json) {
+        process.stdout.write(`${JSON.stringify(result.evaluation.aggregate, null, 2)}\n`);
+        return;
+      }
+      process.stdout.write(formatJsonSummary(result.evaluation, { outputDir, embedder: embedder.id, cache: result.cache.stats }));
+    });
+}

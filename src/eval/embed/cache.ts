@@ -1,0 +1,152 @@
+// The embedding cache file (spec 1.5 `.emb_cache.json`), loaded before embedding and rewritten
+// after. Two formats:
+//   keyed (default)  {"format":"m3bench-embedding-cache","version":1,
+//                     "embedders":{"<embedder id>":{"<text>":[floats...]}}}
+//                    Vectors are looked up only under the current embedder's id, so switching
+//                    encoders never reuses stale vectors (fix list 32); sections of other
+//                    embedders are kept untouched when the file is rewritten.
+//   reference        the reference's flat {"<text>":[floats...]}. It records no encoder, so it is
+//                    used only when the user asks for it explicitly and names the embedder that
+//                    produced it; vectors whose length differs from that embedder's are ignored.
+// A file in the other format than the one requested is refused with an explanation rather than
+// silently reused or overwritten. An unreadable or corrupt file is reported and replaced.
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { ConfigError } from '../../errors/index.js';
+import type { Embedder } from './types.js';
+
+export type CacheFormat = 'keyed' | 'reference';
+export const CACHE_FORMAT_TAG = 'm3bench-embedding-cache';
+
+const vectorTable = z.record(z.string(), z.array(z.number()));
+const keyedSchema = z.object({ format: z.literal(CACHE_FORMAT_TAG), version: z.literal(1), embedders: z.record(z.string(), vectorTable) });
+
+export interface CacheStats {
+  file: string;
+  format: CacheFormat;
+  embedder: string;
+  /** Entries available for this embedder when the file was read. */
+  loaded: number;
+  /** Lookups (distinct texts) answered from the cache. */
+  hits: number;
+  /** Distinct texts that had to be embedded. */
+  misses: number;
+  /** Entries skipped because their length differs from the embedder's dimension. */
+  rejected: number;
+  /** Entries in the file for other embedders (kept, never used). */
+  otherEmbedders: number;
+  written: number;
+  warnings: string[];
+}
+
+export class EmbeddingCache {
+  private readonly sections: Record<string, Record<string, number[]>>;
+  private readonly current: Record<string, number[]>;
+  readonly stats: CacheStats;
+
+  private constructor(file: string, format: CacheFormat, embedderId: string, sections: Record<string, Record<string, number[]>>, warnings: string[]) {
+    this.sections = sections;
+    this.current = sections[embedderId] ?? {};
+    this.sections[embedderId] = this.current;
+    const otherEmbedders = Object.entries(sections).filter(([id]) => id !== embedderId).reduce((sum, [, table]) => sum + Object.keys(table).length, 0);
+    this.stats = { file, format, embedder: embedderId, loaded: Object.keys(this.current).length, hits: 0, misses: 0, rejected: 0, otherEmbedders, written: 0, warnings };
+  }
+
+  /** Reads `file` if it exists; throws a ConfigError when it is in the other format. */
+  static load(file: string, format: CacheFormat, embedderId: string): EmbeddingCache {
+    const warnings: string[] = [];
+    if (!existsSync(file)) return new EmbeddingCache(file, format, embedderId, {}, warnings);
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (error) {
+      warnings.push(`${file}: unreadable embedding cache ignored and replaced (${(error as Error).message})`);
+      return new EmbeddingCache(file, format, embedderId, {}, warnings);
+    }
+    const isKeyed = Boolean(raw && typeof raw === 'object' && (raw as { format?: unknown }).format === CACHE_FORMAT_TAG);
+    if (format === 'keyed') {
+      if (!isKeyed) {
+        throw new ConfigError(
+          `${file} is not an m3bench embedding cache; it looks like a reference-format cache (text → vector) that does not record its encoder. ` +
+            'To reuse it pass --cache-format reference together with --embedder <the encoder that wrote it>; ' +
+            'to keep it untouched pass --embedding-cache <another file>.',
+        );
+      }
+      const parsed = keyedSchema.safeParse(raw);
+      if (!parsed.success) {
+        warnings.push(`${file}: malformed m3bench embedding cache ignored and replaced (${parsed.error.issues[0]?.message ?? 'invalid'})`);
+        return new EmbeddingCache(file, format, embedderId, {}, warnings);
+      }
+      return new EmbeddingCache(file, format, embedderId, parsed.data.embedders, warnings);
+    }
+    if (isKeyed) {
+      throw new ConfigError(`${file} is an m3bench keyed embedding cache, not a reference-format cache; drop --cache-format reference to use it.`);
+    }
+    const parsed = vectorTable.safeParse(raw);
+    if (!parsed.success) {
+      warnings.push(`${file}: reference-format cache is not an object of text → number[]; ignored and replaced`);
+      return new EmbeddingCache(file, format, embedderId, {}, warnings);
+    }
+    return new EmbeddingCache(file, format, embedderId, { [embedderId]: parsed.data }, warnings);
+  }
+
+  /** In-memory cache (no file), e.g. for tests and the benchmark. */
+  static memory(embedderId: string): EmbeddingCache {
+    return new EmbeddingCache('', 'keyed', embedderId, {}, []);
+  }
+
+  lookup(text: string, dimension: number): Float32Array | undefined {
+    const stored = Object.prototype.hasOwnProperty.call(this.current, text) ? this.current[text] : undefined;
+    if (!stored) return undefined;
+    if (dimension > 0 && stored.length !== dimension) {
+      this.stats.rejected += 1;
+      return undefined;
+    }
+    return Float32Array.from(stored);
+  }
+
+  store(text: string, vector: Float32Array): void {
+    this.current[text] = Array.from(vector);
+  }
+
+  /** Writes the file atomically (tmp + rename), compact JSON like the reference. */
+  save(): void {
+    if (!this.stats.file) return;
+    const body = this.stats.format === 'keyed' ? { format: CACHE_FORMAT_TAG, version: 1, embedders: this.sections } : this.current;
+    mkdirSync(path.dirname(this.stats.file), { recursive: true });
+    const temporary = `${this.stats.file}.tmp`;
+    writeFileSync(temporary, JSON.stringify(body));
+    renameSync(temporary, this.stats.file);
+    this.stats.written = Object.keys(this.current).length;
+  }
+}
+
+/**
+ * Embeds the distinct texts, answering from the cache first; new vectors are added to it.
+ * Returns text → vector for every input text.
+ */
+export async function embedTexts(embedder: Embedder, texts: Iterable<string>, cache: EmbeddingCache): Promise<Map<string, Float32Array>> {
+  const vectors = new Map<string, Float32Array>();
+  const missing: string[] = [];
+  for (const text of new Set(texts)) {
+    const cached = cache.lookup(text, embedder.dimension);
+    if (cached) {
+      vectors.set(text, cached);
+      cache.stats.hits += 1;
+    } else {
+      missing.push(text);
+    }
+  }
+  cache.stats.misses += missing.length;
+  if (missing.length > 0) {
+    const fresh = await embedder.embed(missing);
+    missing.forEach((text, index) => {
+      const vector = fresh[index];
+      if (!vector) return;
+      vectors.set(text, vector);
+      cache.store(text, vector);
+    });
+  }
+  return vectors;
+}

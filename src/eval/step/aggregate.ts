@@ -1,0 +1,152 @@
+// Aggregation across the tasks of one model (spec 3.7) and the per-type breakdown of the
+// console summary (3.8). Reference keys keep their reference formulas; what differs between
+// modes is only which ids are in `per_id`:
+//   default mode      every GT id; an id without a prediction is scored as an empty trajectory
+//                     (all its metrics 0), so a model that skips hard tasks is not rewarded.
+//   reference-compat  only ids present in both files, exactly like the reference.
+// `aggregate.coverage` always reports evaluated / total GT ids and the missing and extra ids.
+// `aggregate.corrected` holds the corrected metrics (never replacing a reference key):
+//   order_consistency_fixed  GT-call-weighted mean of the per-task fixed order metric;
+//   recall_success           Σ matches whose predicted call did not fail / Σ GT calls;
+//   recall_all_ids           Σ matched / Σ GT calls over *all* GT ids (missing ids count as 0);
+//   precision_all_ids        mean over *all* GT ids of per-task precision (missing ids count
+//                            as 0). Macro, because micro precision cannot see missing ids: they
+//                            add no predicted calls.
+import { safeDiv, type TaskScore } from './metrics.js';
+
+export type StepMode = 'default' | 'reference-compat';
+
+export interface Coverage {
+  gt_ids: number;
+  predicted_ids: number;
+  evaluated_ids: number;
+  coverage: number;
+  missing_ids: string[];
+  extra_ids: string[];
+}
+
+export interface CorrectedAggregate {
+  order_consistency_fixed: number;
+  recall_success: number;
+  matched_success: number;
+  recall_all_ids: number;
+  precision_all_ids: number;
+}
+
+export interface StepAggregate {
+  num_ids: number;
+  total_gt_calls: number;
+  total_pred_calls: number;
+  matched: number;
+  recall: number;
+  precision: number;
+  avg_sim_all_cov: number;
+  avg_sim_strong_cov: number;
+  step_coherence_cov: number;
+  order_consistency_cov: number;
+  merge_purity_cov: number;
+  avg_Rounds: number;
+  avg_tool_calls: number;
+  mode: StepMode;
+  coverage: Coverage;
+  corrected: CorrectedAggregate;
+}
+
+export const weightedKeys = ['avg_sim_all_cov', 'avg_sim_strong_cov', 'step_coherence_cov', 'order_consistency_cov', 'merge_purity_cov'] as const;
+
+function sum(values: Iterable<number>): number {
+  let total = 0;
+  for (const value of values) total += value;
+  return total;
+}
+
+function distinctMatchedPredictions(score: TaskScore): number {
+  const matches = 'matches' in score.details ? score.details.matches : [];
+  return new Set(matches.map((match) => match.pred_call_index)).size;
+}
+
+export interface AggregateInput {
+  perId: readonly TaskScore[];
+  /** Number of predicted steps (rounds) per id in `perId`. */
+  rounds: ReadonlyMap<string, number>;
+  mode: StepMode;
+  coverage: Coverage;
+  /** GT call counts of GT ids that are not in `perId` (reference-compat leaves them out). */
+  gtCallsOutside: ReadonlyMap<string, number>;
+}
+
+export function aggregateScores(input: AggregateInput): StepAggregate {
+  const { perId } = input;
+  const totalGt = sum(perId.map((score) => score.total_gt_calls));
+  const totalPred = sum(perId.map((score) => score.total_pred_calls));
+  const matched = sum(perId.map((score) => score.matched));
+  const weighted = (pick: (score: TaskScore) => number) => safeDiv(sum(perId.map((score) => pick(score) * score.total_gt_calls)), totalGt);
+  const matchedSuccess = sum(perId.map((score) => score.corrected.matched_success));
+  const outsideGt = sum(input.gtCallsOutside.values());
+  const precisionSum = sum(perId.map((score) => score.precision));
+  return {
+    num_ids: perId.length,
+    total_gt_calls: totalGt,
+    total_pred_calls: totalPred,
+    matched,
+    recall: safeDiv(matched, totalGt),
+    precision: safeDiv(sum(perId.map(distinctMatchedPredictions)), totalPred),
+    avg_sim_all_cov: weighted((score) => score.avg_sim_all_cov),
+    avg_sim_strong_cov: weighted((score) => score.avg_sim_strong_cov),
+    step_coherence_cov: weighted((score) => score.step_coherence_cov),
+    order_consistency_cov: weighted((score) => score.order_consistency_cov),
+    merge_purity_cov: weighted((score) => score.merge_purity_cov),
+    avg_Rounds: safeDiv(sum(perId.map((score) => input.rounds.get(score.id) ?? 0)), perId.length),
+    avg_tool_calls: safeDiv(totalPred, perId.length),
+    mode: input.mode,
+    coverage: input.coverage,
+    corrected: {
+      order_consistency_fixed: weighted((score) => score.corrected.order_consistency_fixed),
+      recall_success: safeDiv(matchedSuccess, totalGt),
+      matched_success: matchedSuccess,
+      recall_all_ids: safeDiv(matched, totalGt + outsideGt),
+      precision_all_ids: safeDiv(precisionSum, perId.length + input.gtCallsOutside.size),
+    },
+  };
+}
+
+export interface TypeSummary {
+  type: string;
+  tasks: number;
+  gt_calls: number;
+  recall: number;
+  precision: number;
+  step_coherence_cov: number;
+  order_consistency_cov: number;
+  merge_purity_cov: number;
+}
+
+/** Per task type, GT-call-weighted means (the reference's "Top N Types"), in first-seen order. */
+export function summariseByType(perId: readonly TaskScore[], typeOf: (id: string) => string): TypeSummary[] {
+  const groups = new Map<string, TaskScore[]>();
+  for (const score of perId) {
+    const type = typeOf(score.id);
+    const group = groups.get(type);
+    if (group) group.push(score);
+    else groups.set(type, [score]);
+  }
+  return [...groups].map(([type, scores]) => {
+    const weight = sum(scores.map((score) => score.total_gt_calls));
+    const weighted = (pick: (score: TaskScore) => number) => safeDiv(sum(scores.map((score) => pick(score) * score.total_gt_calls)), weight);
+    return {
+      type,
+      tasks: scores.length,
+      gt_calls: weight,
+      recall: safeDiv(sum(scores.map((score) => score.matched)), weight),
+      precision: safeDiv(sum(scores.map(distinctMatchedPredictions)), sum(scores.map((score) => score.total_pred_calls))),
+      step_coherence_cov: weighted((score) => score.step_coherence_cov),
+      order_consistency_cov: weighted((score) => score.order_consistency_cov),
+      merge_purity_cov: weighted((score) => score.merge_purity_cov),
+    };
+  });
+}
+
+/** The N worst types for one metric, ascending; a stable sort keeps first-seen order on ties. */
+export function worstTypes(summaries: readonly TypeSummary[], key: 'step_coherence_cov' | 'order_consistency_cov' | 'merge_purity_cov', count = 10): TypeSummary[] {
+  return [...summaries].sort((a, b) => a[key] - b[key]).slice(0, count);
+}

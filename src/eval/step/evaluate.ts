@@ -1,0 +1,96 @@
+// The step evaluator as a pure function over trajectories plus an injected similarity
+// (`evaluateStep`), and the embedding-backed wrapper the CLI uses (`runStepEvaluation`).
+// Id alignment (spec 3.1): ids compared as strings, evaluated in ascending order; see
+// aggregate.ts for what the default and reference-compat modes do with missing ids.
+import type { Embedder } from '../embed/types.js';
+import { EmbeddingCache, embedTexts } from '../embed/cache.js';
+import { aggregateScores, summariseByType, type Coverage, type StepAggregate, type StepMode, type TypeSummary } from './aggregate.js';
+import { defaultThresholds, scoreTask, type StepThresholds, type TaskScore } from './metrics.js';
+import { compareCodePoints } from './serialize.js';
+import { createEmbeddingSimilarity, type TaskSimilarity } from './similarity.js';
+import type { Trajectory } from './trajectory.js';
+
+export interface StepEvaluationOptions {
+  thresholds?: StepThresholds;
+  mode?: StepMode;
+}
+
+export interface StepEvaluation {
+  aggregate: StepAggregate;
+  perId: TaskScore[];
+  perType: TypeSummary[];
+  thresholds: StepThresholds;
+  /** The trajectories each per-id score was computed from (empty ones for missing ids). */
+  pairs: Map<string, { gt: Trajectory; pred: Trajectory }>;
+}
+
+export function emptyTrajectory(id: string, type = 'UNKNOWN'): Trajectory {
+  return { id, type, stepCount: 0, calls: [] };
+}
+
+function sortedIds(ids: Iterable<string>): string[] {
+  return [...ids].sort(compareCodePoints);
+}
+
+export function computeCoverage(gt: ReadonlyMap<string, Trajectory>, pred: ReadonlyMap<string, Trajectory>): Coverage {
+  const missing = sortedIds([...gt.keys()].filter((id) => !pred.has(id)));
+  const extra = sortedIds([...pred.keys()].filter((id) => !gt.has(id)));
+  const evaluated = gt.size - missing.length;
+  return { gt_ids: gt.size, predicted_ids: pred.size, evaluated_ids: evaluated, coverage: gt.size ? evaluated / gt.size : 0, missing_ids: missing, extra_ids: extra };
+}
+
+/** Which (gt, pred) pairs a mode scores, in evaluation order. */
+export function planPairs(gt: ReadonlyMap<string, Trajectory>, pred: ReadonlyMap<string, Trajectory>, mode: StepMode): Map<string, { gt: Trajectory; pred: Trajectory }> {
+  const pairs = new Map<string, { gt: Trajectory; pred: Trajectory }>();
+  const ids = mode === 'reference-compat' ? [...gt.keys()].filter((id) => pred.has(id)) : [...gt.keys()];
+  for (const id of sortedIds(ids)) {
+    const gtTrajectory = gt.get(id) as Trajectory;
+    pairs.set(id, { gt: gtTrajectory, pred: pred.get(id) ?? emptyTrajectory(id, gtTrajectory.type) });
+  }
+  return pairs;
+}
+
+export function evaluateStep(
+  gt: ReadonlyMap<string, Trajectory>,
+  pred: ReadonlyMap<string, Trajectory>,
+  similarity: TaskSimilarity,
+  options: StepEvaluationOptions = {},
+): StepEvaluation {
+  const thresholds = options.thresholds ?? defaultThresholds;
+  const mode = options.mode ?? 'default';
+  const pairs = planPairs(gt, pred, mode);
+  const perId: TaskScore[] = [];
+  const rounds = new Map<string, number>();
+  for (const [id, pair] of pairs) {
+    const missing = !pred.has(id);
+    perId.push(scoreTask(pair.gt, pair.pred, similarity(pair.gt, pair.pred), thresholds, missing));
+    rounds.set(id, pair.pred.stepCount);
+  }
+  const gtCallsOutside = new Map<string, number>();
+  for (const [id, trajectory] of gt) if (!pairs.has(id)) gtCallsOutside.set(id, trajectory.calls.length);
+  const aggregate = aggregateScores({ perId, rounds, mode, coverage: computeCoverage(gt, pred), gtCallsOutside });
+  const perType = summariseByType(perId, (id) => gt.get(id)?.type ?? 'UNKNOWN');
+  return { aggregate, perId, perType, thresholds, pairs };
+}
+
+export interface RunStepEvaluationInput extends StepEvaluationOptions {
+  gt: ReadonlyMap<string, Trajectory>;
+  pred: ReadonlyMap<string, Trajectory>;
+  embedder: Embedder;
+  /** Defaults to an in-memory cache (nothing read or written). */
+  cache?: EmbeddingCache;
+}
+
+/** Embeds every argument text once (cache first), then evaluates. */
+export async function runStepEvaluation(input: RunStepEvaluationInput): Promise<StepEvaluation & { cache: EmbeddingCache }> {
+  const cache = input.cache ?? EmbeddingCache.memory(input.embedder.id);
+  const pairs = planPairs(input.gt, input.pred, input.mode ?? 'default');
+  const texts: string[] = [];
+  for (const pair of pairs.values()) {
+    for (const call of pair.gt.calls) texts.push(call.text);
+    for (const call of pair.pred.calls) texts.push(call.text);
+  }
+  const vectors = await embedTexts(input.embedder, texts, cache);
+  const evaluation = evaluateStep(input.gt, input.pred, createEmbeddingSimilarity(vectors), input);
+  return { ...evaluation, cache };
+}

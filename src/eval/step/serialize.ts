@@ -1,0 +1,101 @@
+// Call-argument serialisation for the step evaluator (spec 3.2): byte-identical to Python's
+// `json.dumps(args, sort_keys=True, separators=(',', ':'), ensure_ascii=False)`, so the texts we
+// embed (and the embedding-cache keys) are the reference's texts.
+//
+// Numbers are the delicate part. Files are parsed with lossless-json, so every number arrives
+// as its source text (`LosslessNumber`); Python's `json.loads` turns text without `.`/`e`/`E` into an
+// int (printed exactly, any size) and everything else into a float printed with `repr`
+// (`2.0`, `1e-05`, `1e+16`, `0.0001`). Plain JS numbers (values built in memory, e.g. by the
+// perturbation module) are printed as ints when they are safe integers and as Python floats
+// otherwise: a plain `2` cannot remember whether its source said `2` or `2.0`.
+//
+// Known, documented difference: a lone UTF-16 surrogate in a string is escaped as `\udXXX` (as
+// JSON.stringify does); Python would emit it raw and then fail to encode the text as UTF-8.
+import { isLosslessNumber, parse as parseLossless, type LosslessNumber } from 'lossless-json';
+
+/** Python `repr(float)` for a double: shortest round-trip digits, exponent form outside [1e-4, 1e16). */
+export function formatPythonFloat(value: number): string {
+  if (Number.isNaN(value)) return 'NaN';
+  if (value === Infinity) return 'Infinity';
+  if (value === -Infinity) return '-Infinity';
+  if (value === 0) return Object.is(value, -0) ? '-0.0' : '0.0';
+  const match = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(value.toExponential());
+  if (!match) throw new Error(`cannot format ${value} as a Python float`);
+  const [, sign = '', lead = '', rest = '', exponentText = '0'] = match;
+  const exponent = Number(exponentText);
+  if (exponent < -4 || exponent >= 16) {
+    const mantissa = rest === '' ? lead : `${lead}.${rest}`;
+    const magnitude = String(Math.abs(exponent)).padStart(2, '0');
+    return `${sign}${mantissa}e${exponent < 0 ? '-' : '+'}${magnitude}`;
+  }
+  const digits = lead + rest;
+  if (exponent < 0) return `${sign}0.${'0'.repeat(-exponent - 1)}${digits}`;
+  const integerPart = digits.padEnd(exponent + 1, '0').slice(0, exponent + 1);
+  const fraction = digits.slice(exponent + 1);
+  return `${sign}${integerPart}.${fraction === '' ? '0' : fraction}`;
+}
+
+/** What Python's `json.loads` + `json.dumps` make of a JSON number literal. */
+export function formatPythonNumberText(text: string): string {
+  if (!/[.eE]/.test(text)) return BigInt(text).toString();
+  return formatPythonFloat(Number(text));
+}
+
+function formatJsNumber(value: number): string {
+  if (Number.isSafeInteger(value)) return String(value === 0 ? 0 : value);
+  return formatPythonFloat(value);
+}
+
+/**
+ * Orders strings by Unicode code point (Python's `sort_keys`), not by UTF-16 code unit (JS's
+ * default): surrogates are shifted above U+E000–U+FFFF so astral characters sort last.
+ */
+export function compareCodePoints(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  for (let index = 0; index < length; index += 1) {
+    const left = a.charCodeAt(index);
+    const right = b.charCodeAt(index);
+    if (left !== right) return codeUnitRank(left) - codeUnitRank(right);
+  }
+  return a.length - b.length;
+}
+
+function codeUnitRank(unit: number): number {
+  if (unit >= 0xd800 && unit <= 0xdfff) return unit + 0x2000;
+  if (unit >= 0xe000) return unit - 0x800;
+  return unit;
+}
+
+/** Canonical Python-compatible JSON text of an arguments value; `undefined` (missing) → `null`. */
+export function serializeArguments(value: unknown): string {
+  if (value === undefined || value === null) return 'null';
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value === 'number') return formatJsNumber(value);
+  if (typeof value === 'bigint') return value.toString();
+  if (isLosslessNumber(value)) return formatPythonNumberText((value as LosslessNumber).value);
+  if (Array.isArray(value)) return `[${value.map((item) => serializeArguments(item)).join(',')}]`;
+  if (typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, item]) => item !== undefined)
+      .sort(([left], [right]) => compareCodePoints(left, right));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${serializeArguments(item)}`).join(',')}}`;
+  }
+  // Functions and symbols cannot come from JSON; Python falls back to str(), so do we.
+  return JSON.stringify(String(value));
+}
+
+/** Parses JSON keeping number text; duplicate keys keep the last value, as Python does. */
+export function parseLosslessJson(text: string): unknown {
+  return parseLossless(text, null, { onDuplicateKey: ({ newValue }) => newValue });
+}
+
+/** Converts lossless numbers back to plain JS numbers (for code that only needs values). */
+export function toPlainJson(value: unknown): unknown {
+  if (isLosslessNumber(value)) return Number((value as LosslessNumber).value);
+  if (Array.isArray(value)) return value.map((item) => toPlainJson(item));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([key, item]) => [key, toPlainJson(item)]));
+  }
+  return value;
+}

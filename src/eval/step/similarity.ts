@@ -1,0 +1,47 @@
+// Similarity of calls (spec 3.4): cosine of argument-text embeddings,
+// S = (e_g / (|e_g| + 1e-8)) . (e_p / (|e_p| + 1e-8)), clipped to [-1, 1]. The evaluator takes a
+// `TaskSimilarity` so tests can inject similarities directly (the golden example of spec 3.9).
+import type { Trajectory } from './trajectory.js';
+
+/** Returns sims[g][p] for the flat GT calls (rows) and flat predicted calls (columns) of one task. */
+export type TaskSimilarity = (gt: Trajectory, pred: Trajectory) => number[][];
+
+export const COSINE_EPSILON = 1e-8;
+
+function scaled(vector: Float32Array): Float64Array {
+  let total = 0;
+  for (const value of vector) total += value * value;
+  const denominator = Math.sqrt(total) + COSINE_EPSILON;
+  return Float64Array.from(vector, (value) => value / denominator);
+}
+
+function dot(a: Float64Array, b: Float64Array): number {
+  const length = Math.min(a.length, b.length);
+  let total = 0;
+  for (let index = 0; index < length; index += 1) total += (a[index] ?? 0) * (b[index] ?? 0);
+  return total;
+}
+
+export function cosineSimilarity(a: Float32Array, b: Float32Array): number {
+  return Math.max(-1, Math.min(1, dot(scaled(a), scaled(b))));
+}
+
+/** Similarity from precomputed text → vector embeddings (every call text must be present). */
+export function createEmbeddingSimilarity(vectors: ReadonlyMap<string, Float32Array>): TaskSimilarity {
+  const unit = new Map<string, Float64Array>();
+  const lookup = (text: string): Float64Array => {
+    let value = unit.get(text);
+    if (!value) {
+      const vector = vectors.get(text);
+      if (!vector) throw new Error(`no embedding for argument text ${JSON.stringify(text.slice(0, 80))}`);
+      value = scaled(vector);
+      unit.set(text, value);
+    }
+    return value;
+  };
+  return (gt, pred) =>
+    gt.calls.map((gtCall) => {
+      const left = lookup(gtCall.text);
+      return pred.calls.map((predCall) => Math.max(-1, Math.min(1, dot(left, lookup(predCall.text)))));
+    });
+}
