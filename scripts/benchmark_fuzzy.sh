@@ -39,8 +39,13 @@ m3 run --model "${model_list[@]}" --tasks "$TASKS" --gt "$GT" \
 if [[ "${M3_SKIP_EVAL:-0}" == 1 ]]; then
   exit 0
 fi
-export M3_GT_PATH="$GT" M3_RESULTS_DIR="$RESULTS_DIR"
-export M3_MODEL_LABELS="$(for model in "${model_list[@]}"; do m3_label "$model"; done | tr '\n' ' ')"
+# The evaluation scripts take result-file labels (replay:gt -> replay-gt), like the reference's model lists.
+labels="$(for model in "${model_list[@]}"; do m3_label "$model"; done | tr '\n' ' ')"
 for stage in step call final_answer; do
-  if [[ -f "scripts/evaluate_${stage}.sh" ]]; then bash "scripts/evaluate_${stage}.sh"; fi
+  if [[ -f "scripts/evaluate_${stage}.sh" ]]; then
+    M3_MODELS="$labels" GT_PATH="$GT" M3_RESULTS_DIR="$RESULTS_DIR" M3_SKIP_REPORT=1 bash "scripts/evaluate_${stage}.sh"
+  fi
 done
+if m3_has_command report; then
+  m3 report --results "$RESULTS_DIR" --models "${labels// /,}"
+fi

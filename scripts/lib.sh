@@ -1,7 +1,8 @@
 # Shared helpers for the scripts in this folder (sourced, not run).
-# `m3` runs the CLI from dist/ when it was built, otherwise from source through tsx.
+# `m3` runs the CLI from source through tsx, or from dist/ with M3_USE_DIST=1 (after `npm run
+# build`); source is the default so an edited checkout never runs a stale build.
 m3() {
-  if [[ -f dist/src/cli/main.js && "${M3_FROM_SOURCE:-0}" != 1 ]]; then
+  if [[ "${M3_USE_DIST:-0}" == 1 ]]; then
     node dist/src/cli/main.js "$@"
   else
     node --import tsx src/cli/main.ts "$@"

@@ -23,6 +23,21 @@ export class ArgumentChecker {
   }
 }
 
+const checkers = new WeakMap<object, ArgumentChecker>();
+
+/**
+ * One checker per tool host, shared by every episode: building an Ajv instance and compiling
+ * a schema costs tens of milliseconds, far more than a tool round-trip.
+ */
+export function checkerFor(host: object): ArgumentChecker {
+  let checker = checkers.get(host);
+  if (!checker) {
+    checker = new ArgumentChecker();
+    checkers.set(host, checker);
+  }
+  return checker;
+}
+
 /** Normalises what the model sent into an argument object, or explains why it cannot be one. */
 export function toArgumentObject(value: unknown): { args: Record<string, unknown> } | { error: string } {
   if (value === undefined || value === null || value === '') return { args: {} };

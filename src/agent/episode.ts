@@ -9,7 +9,7 @@ import { M3Error, ProviderError } from '../errors/index.js';
 import { generateWithRetry, type AttemptRecord } from '../llm/retry.js';
 import type { GenerateRequest, GenerateResponse, ModelDriver } from '../llm/types.js';
 import type { CatalogTool, ToolHost } from '../mcp/types.js';
-import { ArgumentChecker } from './argument-check.js';
+import { checkerFor } from './argument-check.js';
 import { executeRound, type ExecutedCall } from './call-tools.js';
 import { safeEmit, type AgentEventListener } from './events.js';
 import { toolResultsMessage } from './history.js';
@@ -68,7 +68,7 @@ function toDefinitions(tools: readonly CatalogTool[]): ToolDefinition[] {
 export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promise<EpisodeTrace> {
   const { driver, host, options } = deps;
   const trace: EpisodeTrace = { rounds: [], finalReply: '', usage: emptyUsage(), modelCalls: 0, warnings: [] };
-  const checker = new ArgumentChecker();
+  const checker = checkerFor(host);
   const system = prompts.systemPrompt(options.maxStep, options.maxConcurrent);
   const offered = rankTools(input.question, host.tools, options.topTools);
   const history: Message[] = [{ role: 'user', content: [{ type: 'text', text: input.userText }, ...input.images] }];

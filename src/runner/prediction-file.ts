@@ -1,6 +1,7 @@
 // The reference prediction file: a JSON array in id-insertion order, rewritten in full after
 // every finished task through a temp file + fsync + rename, so a crash never leaves half a file.
 import { existsSync, mkdirSync, openSync, closeSync, fsyncSync, renameSync, writeSync } from 'node:fs';
+import { mkdir, open, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { loadPredictions } from '../tasks/load.js';
 import type { PredictionRecord } from '../tasks/schemas.js';
@@ -18,8 +19,23 @@ export function writeJsonAtomic(file: string, value: unknown): void {
   renameSync(temp, file);
 }
 
+async function writeJsonAtomicAsync(file: string, value: unknown): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.tmp`;
+  const handle = await open(temp, 'w');
+  try {
+    await handle.writeFile(`${JSON.stringify(value, null, 2)}\n`);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(temp, file);
+}
+
 export class PredictionFile {
   private readonly records = new Map<string, PredictionRecord>();
+  private writing: Promise<void> | undefined;
+  private dirty = false;
 
   constructor(readonly file: string) {}
 
@@ -52,5 +68,28 @@ export class PredictionFile {
 
   save(): void {
     writeJsonAtomic(this.file, [...this.records.values()]);
+  }
+
+  /**
+   * Schedules a rewrite without blocking the event loop; bursts of finished tasks coalesce into
+   * one write. The store holds every finished prediction first, so a crash between two writes
+   * loses nothing: --resume restores the file from the store.
+   */
+  saveSoon(): void {
+    this.dirty = true;
+    if (this.writing) return;
+    this.writing = (async () => {
+      while (this.dirty) {
+        this.dirty = false;
+        await writeJsonAtomicAsync(this.file, [...this.records.values()]);
+      }
+    })().finally(() => {
+      this.writing = undefined;
+    });
+  }
+
+  /** Waits for scheduled writes; call before reading the file or exiting. */
+  async flush(): Promise<void> {
+    while (this.writing) await this.writing;
   }
 }

@@ -69,7 +69,7 @@ export async function runBatch(tasks: readonly RunnableTask[], env: TaskEnvironm
     // infrastructure failures are left out of the prediction file and counted apart.
     if (prediction) {
       options.predictions.put(outcome.ok ? prediction : { ...prediction, status: 'model_failure', error: outcome.ok ? undefined : outcome.verdict.message });
-      options.predictions.save();
+      options.predictions.saveSoon();
     }
   };
 
@@ -108,5 +108,6 @@ export async function runBatch(tasks: readonly RunnableTask[], env: TaskEnvironm
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+  await options.predictions.flush();
   return { progress, failures, skipped };
 }

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Final-answer evaluation of every model's predictions (the reference
+# scripts/evaluate_final_answer.sh): with judges, `m3 eval final` writes
+# results/<model>/taskcompletion.json (resumable); without judges it writes the deterministic
+# proxies to results/<model>/final_proxy.json. Then the report is rebuilt.
+#
+# Environment:
+#   M3_MODELS        models to evaluate (space- or comma-separated); default: every
+#                    <results>/*_test_mcp_fuzzy.json found
+#   GT_PATH          ground truth; default json/test_mcp_GT.json, else json/m3_local_GT.json
+#   PRED_DIR         where predictions are read (default: $M3_RESULTS_DIR)
+#   M3_RESULTS_DIR   where outputs are written (default: results)
+#   M3_JUDGES        comma-separated provider:model judges, or "default" for the reference's four
+#                    (openai:gpt-5-mini,gemini:gemini-2.5-flash,deepseek:deepseek-chat,
+#                    xai:grok-4-fast-reasoning); unset: proxies only, clearly labelled as such
+#   M3_SAVE_DIR      where the report is written (default: save)
+#   M3_SKIP_REPORT   set to 1 to skip the report step
+# Extra arguments are passed to every `m3 eval final` (e.g. --proxy, --lenient, --concurrency 4).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+results_dir="${M3_RESULTS_DIR:-results}"
+save_dir="${M3_SAVE_DIR:-save}"
+pred_dir="${PRED_DIR:-$results_dir}"
+
+if [[ -n "${GT_PATH:-}" ]]; then
+  gt_path="$GT_PATH"
+elif [[ -f json/test_mcp_GT.json ]]; then
+  gt_path="json/test_mcp_GT.json"
+elif [[ -f json/m3_local_GT.json ]]; then
+  gt_path="json/m3_local_GT.json"
+else
+  echo "evaluate_final_answer.sh: no ground truth found: put it at json/test_mcp_GT.json (or json/m3_local_GT.json), or set GT_PATH" >&2
+  exit 2
+fi
+if [[ ! -f "$gt_path" ]]; then
+  echo "evaluate_final_answer.sh: GT_PATH=$gt_path does not exist" >&2
+  exit 2
+fi
+
+if [[ -f dist/src/cli/main.js ]]; then
+  m3=(node dist/src/cli/main.js)
+else
+  m3=(npx --no-install tsx src/cli/main.ts)
+fi
+
+judge_args=()
+if [[ -n "${M3_JUDGES:-}" ]]; then
+  judge_args=(--judges "$M3_JUDGES")
+else
+  echo "evaluate_final_answer.sh: M3_JUDGES is not set: computing deterministic proxies (final_proxy.json), not judge scores" >&2
+fi
+
+models=()
+if [[ -n "${M3_MODELS:-}" ]]; then
+  read -r -a models <<<"${M3_MODELS//,/ }"
+else
+  shopt -s nullglob
+  for file in "$pred_dir"/*_test_mcp_fuzzy.json; do
+    name="$(basename "$file")"
+    models+=("${name%_test_mcp_fuzzy.json}")
+  done
+  shopt -u nullglob
+fi
+if [[ ${#models[@]} -eq 0 ]]; then
+  echo "evaluate_final_answer.sh: no predictions found ($pred_dir/*_test_mcp_fuzzy.json); run scripts/benchmark_fuzzy.sh first or set M3_MODELS" >&2
+  exit 1
+fi
+
+evaluated=0
+failed=()
+for model in "${models[@]}"; do
+  pred="$pred_dir/${model}_test_mcp_fuzzy.json"
+  if [[ ! -f "$pred" ]]; then
+    echo "evaluate_final_answer.sh: skipping $model: no predictions at $pred" >&2
+    continue
+  fi
+  echo "evaluate_final_answer.sh: $model (GT $gt_path)" >&2
+  if "${m3[@]}" eval final --gt "$gt_path" --pred "$pred" \
+    --out "$results_dir/$model/taskcompletion.json" --proxy-out "$results_dir/$model/final_proxy.json" \
+    ${judge_args[@]+"${judge_args[@]}"} "$@"; then
+    evaluated=$((evaluated + 1))
+  else
+    failed+=("$model")
+  fi
+done
+
+if [[ "${M3_SKIP_REPORT:-0}" != "1" && $evaluated -gt 0 ]]; then
+  "${m3[@]}" report --results "$results_dir" --save "$save_dir" --gt "$gt_path"
+fi
+
+if [[ ${#failed[@]} -gt 0 ]]; then
+  echo "evaluate_final_answer.sh: evaluation failed for: ${failed[*]}" >&2
+  exit 1
+fi
+echo "evaluate_final_answer.sh: evaluated $evaluated model(s)" >&2

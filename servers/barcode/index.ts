@@ -1,0 +1,16 @@
+// Entry point of the `pyzbar-mcp` MCP server (stdio). Diagnostics go to stderr: stdout carries MCP only.
+import { runStdioServer } from '../shared/run-stdio.js';
+import { prepareDecoder } from './decode.js';
+import { createBarcodeServer } from './server.js';
+
+try {
+  await runStdioServer(createBarcodeServer());
+  // Compile the reader's WebAssembly while the host lists tools; a failure is reported again by
+  // the first scan, so here it is only logged.
+  prepareDecoder().catch((error: unknown) => {
+    process.stderr.write(`pyzbar-mcp: decoder preload failed: ${(error as Error).message}\n`);
+  });
+} catch (error) {
+  process.stderr.write(`pyzbar-mcp: failed to start: ${(error as Error).stack ?? String(error)}\n`);
+  process.exit(1);
+}

@@ -1,0 +1,55 @@
+// `scan_barcode`: one or many images, each answered on its own, so one missing file does not
+// hide the codes found in the others. Only when every image fails is the call an error.
+import { loadImageInput } from '../shared/image-input.js';
+import { type DecodedCode, decodeImage } from './decode.js';
+import { BarcodeArgumentError, toReaderFormats } from './formats.js';
+
+export interface ImageScan {
+  path: string;
+  codes: DecodedCode[];
+  error?: string;
+}
+
+/**
+ * Accepts one path, a list of paths, or a JSON-encoded list (models sometimes send the list as
+ * a string, and the reference's pyzbar tool accepted both shapes).
+ */
+export function toPathList(imagePaths: string | readonly string[]): string[] {
+  let list: unknown = imagePaths;
+  if (typeof imagePaths === 'string' && imagePaths.trim().startsWith('[')) {
+    try {
+      list = JSON.parse(imagePaths);
+    } catch {
+      throw new BarcodeArgumentError(`image_paths looks like a JSON list but does not parse: ${imagePaths.slice(0, 200)}`);
+    }
+  }
+  const paths = (Array.isArray(list) ? list : [list]).filter((entry): entry is string => typeof entry === 'string' && entry.trim() !== '');
+  if (paths.length === 0) throw new BarcodeArgumentError('image_paths is empty: pass an image path (under media/) or a list of paths');
+  return paths.map((entry) => entry.trim());
+}
+
+async function scanOne(imagePath: string, formats: readonly string[]): Promise<ImageScan> {
+  try {
+    const image = await loadImageInput(imagePath);
+    return { path: imagePath, codes: await decodeImage(image.bytes, formats) };
+  } catch (error) {
+    return { path: imagePath, codes: [], error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+export class AllImagesFailedError extends Error {
+  constructor(scans: readonly ImageScan[]) {
+    super(`no image could be scanned: ${scans.map((scan) => `"${scan.path}": ${scan.error ?? 'unknown error'}`).join('; ')}`);
+    this.name = 'AllImagesFailedError';
+  }
+}
+
+export async function scanImages(imagePaths: string | readonly string[], formats?: readonly string[]): Promise<ImageScan[]> {
+  const paths = toPathList(imagePaths);
+  const readerFormats = toReaderFormats(formats);
+  const scans: ImageScan[] = [];
+  // One at a time: the reader is a single WebAssembly instance and decoding is CPU-bound.
+  for (const imagePath of paths) scans.push(await scanOne(imagePath, readerFormats));
+  if (scans.every((scan) => scan.error !== undefined)) throw new AllImagesFailedError(scans);
+  return scans;
+}
