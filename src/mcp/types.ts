@@ -36,7 +36,7 @@ export interface ToolCallOutcome {
 
 export interface CallToolOptions {
   signal?: AbortSignal;
-  /** Overrides the host default (M3_TOOL_CALL_TIMEOUT); 0 disables. */
+  /** Overrides the host default (M3_TOOL_CALL_TIMEOUT); 0 disables. A server's configured `callTimeoutSec` wins over both. */
   timeoutMs?: number;
 }
 
@@ -50,6 +50,12 @@ export interface ServerStatus {
   restarts: number;
   /** sha256 of the server's sorted tool list (names, descriptions, schemas). */
   toolsHash?: string;
+  /** Process id of the live stdio child, if any. */
+  pid?: number;
+  /** Where the server's stderr is appended (when the host was given a log directory). */
+  logFile?: string;
+  /** The last stderr lines (redacted), oldest first. */
+  stderrTail?: string[];
 }
 
 export interface ToolHost {

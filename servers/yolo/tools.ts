@@ -1,0 +1,158 @@
+// The mcp-yolo tools. Names and arguments follow the reference cloud detector (dinox-mcp):
+// detect-all-objects {imageFileUri, includeDescription}, detect-objects-by-text {imageFileUri,
+// textPrompt, includeDescription}, visualize-detection-result {imageFileUri, detections, ...};
+// extra optional arguments: annotate (PNG with boxes drawn) and scoreThreshold.
+import { writeFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { resolveAllowedPath } from '../shared/allowed-roots.js';
+import { loadImageInput, type LoadedImage } from '../shared/image-input.js';
+import { guarded, jsonResult } from '../shared/tool-result.js';
+import { drawBoxes, type DrawnBox } from './annotate.js';
+import { defaultScoreThreshold, detectObjects, getSession } from './detector.js';
+import { cocoLabels, type CocoLabel } from './labels.js';
+import { mapPromptToClasses } from './prompt-classes.js';
+import { createDetectionPayload, createTextDetectionPayload, type DetectionPayload } from './result.js';
+
+const imageFileUri = z
+  .string()
+  .describe('The image: a file path (relative to the repository root or absolute, inside the allowed folders), a file:// URI, or a data: URL');
+const includeDescription = z.boolean().optional().describe('Add a one-line description to each object, e.g. "dog at (133,205)-(323,543), 85%"');
+const annotate = z.boolean().optional().describe('Also return the image with the boxes and labels drawn, as PNG image content (default false)');
+const scoreThreshold = z
+  .number()
+  .min(0)
+  .max(1)
+  .optional()
+  .describe(`Keep objects whose score (objectness x class probability) is above this; default ${defaultScoreThreshold}`);
+
+function sourceLabel(input: string, image: LoadedImage): string {
+  return image.path ?? (input.startsWith('data:') ? 'data URL' : input);
+}
+
+/** Draws exactly the reported objects, so the picture and the JSON always agree. */
+async function finish(payload: DetectionPayload, image: LoadedImage, drawn: boolean): Promise<CallToolResult> {
+  if (!drawn) return jsonResult(payload);
+  const boxes: DrawnBox[] = payload.objects.map((object) => ({
+    ...object.bbox,
+    label: `${object.category} ${Math.round(object.score * 100)}%`,
+    colourKey: cocoLabels.indexOf(object.category as CocoLabel),
+  }));
+  const { png } = await drawBoxes(image.bytes, boxes);
+  return jsonResult({ ...payload, annotated: true }, [{ data: png, mimeType: 'image/png' }]);
+}
+
+interface DetectArgs {
+  imageFileUri: string;
+  includeDescription?: boolean | undefined;
+  annotate?: boolean | undefined;
+  scoreThreshold?: number | undefined;
+}
+
+async function runDetection(args: DetectArgs) {
+  const image = await loadImageInput(args.imageFileUri);
+  const scoreThreshold = args.scoreThreshold ?? defaultScoreThreshold;
+  const run = await detectObjects(await getSession(), image.bytes, scoreThreshold);
+  const frame = { source: sourceLabel(args.imageFileUri, image), width: run.width, height: run.height };
+  return { image, run, frame, options: { includeDescription: args.includeDescription ?? false, scoreThreshold } };
+}
+
+async function detectAll(args: DetectArgs): Promise<CallToolResult> {
+  const { image, run, frame, options } = await runDetection(args);
+  return finish(createDetectionPayload(run.detections, frame, options), image, args.annotate ?? false);
+}
+
+async function detectByText(args: DetectArgs & { textPrompt: string }): Promise<CallToolResult> {
+  const mapping = mapPromptToClasses(args.textPrompt);
+  if (mapping.matched.length === 0 && mapping.unsupported.length === 0) {
+    throw new Error('textPrompt is empty: name the objects to find, separated by "." (e.g. "person.dog.car")');
+  }
+  const { image, run, frame, options } = await runDetection(args);
+  return finish(createTextDetectionPayload(run.detections, frame, args.textPrompt, mapping, options), image, args.annotate ?? false);
+}
+
+// The reference's {xmin, ymin, xmax, ymax}, or the {x1, y1, x2, y2} our detectors return, so a
+// detection result can be passed straight back in.
+const givenDetection = z.object({
+  name: z.string().min(1),
+  bbox: z.union([
+    z.object({ xmin: z.number(), ymin: z.number(), xmax: z.number(), ymax: z.number() }),
+    z.object({ x1: z.number(), y1: z.number(), x2: z.number(), y2: z.number() }),
+  ]),
+});
+
+function toCorners(bbox: z.output<typeof givenDetection>['bbox']): { x1: number; y1: number; x2: number; y2: number } {
+  const [ax, ay, bx, by] = 'xmin' in bbox ? [bbox.xmin, bbox.ymin, bbox.xmax, bbox.ymax] : [bbox.x1, bbox.y1, bbox.x2, bbox.y2];
+  return { x1: Math.min(ax, bx), y1: Math.min(ay, by), x2: Math.max(ax, bx), y2: Math.max(ay, by) };
+}
+
+async function visualize(args: {
+  imageFileUri: string;
+  detections: Array<z.output<typeof givenDetection>>;
+  fontSize?: number | undefined;
+  boxThickness?: number | undefined;
+  showLabels?: boolean | undefined;
+  outputPath?: string | undefined;
+}): Promise<CallToolResult> {
+  const image = await loadImageInput(args.imageFileUri);
+  const boxes = args.detections.map((detection) => ({ label: detection.name, ...toCorners(detection.bbox) }));
+  const drawn = await drawBoxes(image.bytes, boxes, {
+    ...(args.fontSize !== undefined ? { fontSize: args.fontSize } : {}),
+    ...(args.boxThickness !== undefined ? { boxThickness: args.boxThickness } : {}),
+    ...(args.showLabels !== undefined ? { showLabels: args.showLabels } : {}),
+  });
+  let savedTo: string | undefined;
+  if (args.outputPath) {
+    savedTo = resolveAllowedPath(args.outputPath);
+    await mkdir(path.dirname(savedTo), { recursive: true });
+    await writeFile(savedTo, drawn.png);
+  }
+  const outside = boxes.filter((box) => box.x2 <= 0 || box.y2 <= 0 || box.x1 >= drawn.width || box.y1 >= drawn.height);
+  return jsonResult(
+    {
+      image: { source: sourceLabel(args.imageFileUri, image), width: drawn.width, height: drawn.height },
+      drawn: boxes.length,
+      ...(outside.length > 0 ? { outsideImage: outside.map((box) => `${box.label} at (${box.x1},${box.y1})-(${box.x2},${box.y2})`) } : {}),
+      ...(savedTo ? { savedTo } : {}),
+    },
+    [{ data: drawn.png, mimeType: 'image/png' }],
+  );
+}
+
+export function registerYoloTools(server: McpServer): void {
+  server.registerTool(
+    'detect-all-objects',
+    {
+      description:
+        'Detect every object of the 80 COCO classes (people, vehicles, animals, food, household items, ...) in an image with YOLOX-Nano; returns categories, per-category counts and pixel boxes.',
+      inputSchema: { imageFileUri, includeDescription, annotate, scoreThreshold },
+    },
+    (args) => guarded(() => detectAll(args)),
+  );
+  server.registerTool(
+    'detect-objects-by-text',
+    {
+      description:
+        'Detect the objects named in a prompt ("person.dog.car"; "." "," or "and" separate terms). Terms are mapped onto the 80 COCO classes (synonyms and plurals understood); terms outside that vocabulary are listed as unsupported, not searched.',
+      inputSchema: { imageFileUri, textPrompt: z.string().describe('Object names separated by "."'), includeDescription, annotate, scoreThreshold },
+    },
+    (args) => guarded(() => detectByText(args)),
+  );
+  server.registerTool(
+    'visualize-detection-result',
+    {
+      description: 'Draw the given boxes and labels onto the image; returns the PNG and, with outputPath, saves it there.',
+      inputSchema: {
+        imageFileUri,
+        detections: z.array(givenDetection).describe('Boxes to draw: [{name, bbox: {xmin, ymin, xmax, ymax}}] (or bbox {x1, y1, x2, y2}) in image pixels'),
+        fontSize: z.number().positive().max(200).optional(),
+        boxThickness: z.number().positive().max(100).optional(),
+        showLabels: z.boolean().optional(),
+        outputPath: z.string().optional().describe('Where to save the PNG (inside the allowed folders, e.g. media/out.png)'),
+      },
+    },
+    (args) => guarded(() => visualize(args)),
+  );
+}

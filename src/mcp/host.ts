@@ -1,0 +1,133 @@
+// The MCP host: starts every configured server in parallel, builds one catalog of
+// `server/tool` names (with provider-safe function names), routes calls and normalises results.
+// A server that fails to start is reported in status() and the others keep working, unless
+// the caller asks for `requireAll` (e.g. `m3 servers check`).
+import type { ServerSpec } from '../config/servers.js';
+import { ServerError } from '../errors/index.js';
+import { log, type Logger } from '../log/logger.js';
+import { FunctionNameTable } from './function-names.js';
+import { normalizeContent, toResultText } from './normalize-content.js';
+import { defaultRestartPolicy, ServerConnection, type CallAttempt, type RestartPolicy } from './server-connection.js';
+import { hashToolSurface } from './tools-hash.js';
+import type { CallToolOptions, CatalogTool, ServerStatus, ToolCallOutcome, ToolHost } from './types.js';
+
+export interface HostOptions {
+  /** Default per-call timeout in ms (from M3_TOOL_CALL_TIMEOUT); 0 disables. Default 60 s. */
+  callTimeoutMs?: number;
+  /** Default per-server startup timeout in ms (initialize + tools/list). Default 30 s. */
+  startupTimeoutMs?: number;
+  /** Fail (and close everything) if any server does not start. */
+  requireAll?: boolean;
+  /** One `<server>.stderr.log` per server is appended here; without it only the tail is kept. */
+  logDir?: string;
+  /** Where the child base variables (PATH, HOME, ...) are read from. Default process.env. */
+  parentEnv?: Record<string, string | undefined>;
+  /** Extra variables for every stdio server (below each server's own env). */
+  sharedEnv?: Record<string, string>;
+  restart?: Partial<RestartPolicy>;
+  logger?: Logger;
+}
+
+export const defaultCallTimeoutMs = 60_000;
+export const defaultStartupTimeoutMs = 30_000;
+
+export class McpHost implements ToolHost {
+  readonly tools: readonly CatalogTool[];
+  private readonly byCanonical: Map<string, CatalogTool>;
+  private readonly byFunction: Map<string, CatalogTool>;
+  private readonly surfaceHash: string;
+
+  private constructor(private readonly connections: ServerConnection[]) {
+    const ready = connections.filter((connection) => connection.state === 'ready');
+    const entries = ready.flatMap((connection) => connection.tools.map((tool) => ({ connection, tool })));
+    const names = new FunctionNameTable(entries.map(({ connection, tool }) => `${connection.spec.name}/${tool.name}`));
+    this.tools = entries.map(({ connection, tool }) => {
+      const canonicalName = `${connection.spec.name}/${tool.name}`;
+      return {
+        canonicalName,
+        server: connection.spec.name,
+        tool: tool.name,
+        functionName: names.functionNameOf(canonicalName) ?? canonicalName,
+        description: tool.description ?? '',
+        inputSchema: tool.inputSchema as Record<string, unknown>,
+      };
+    });
+    this.byCanonical = new Map(this.tools.map((tool) => [tool.canonicalName, tool]));
+    this.byFunction = new Map(this.tools.map((tool) => [tool.functionName, tool]));
+    this.surfaceHash = hashToolSurface(ready.map((connection) => ({ name: connection.spec.name, tools: connection.tools })));
+  }
+
+  /** Starts all servers in parallel and resolves once each is ready or has failed. */
+  static async start(specs: readonly ServerSpec[], options: HostOptions = {}): Promise<McpHost> {
+    const seen = new Set<string>();
+    for (const spec of specs) {
+      if (seen.has(spec.name)) throw new ServerError(spec.name, `server "${spec.name}" is configured twice`, { code: 'server_config' });
+      seen.add(spec.name);
+    }
+    const connectionOptions = {
+      startupTimeoutMs: options.startupTimeoutMs ?? defaultStartupTimeoutMs,
+      callTimeoutMs: options.callTimeoutMs ?? defaultCallTimeoutMs,
+      logDir: options.logDir,
+      parentEnv: options.parentEnv ?? process.env,
+      sharedEnv: options.sharedEnv ?? {},
+      restart: { ...defaultRestartPolicy, ...options.restart },
+      logger: options.logger ?? log,
+    };
+    const connections = specs.map((spec) => new ServerConnection(spec, connectionOptions));
+    await Promise.all(connections.map((connection) => connection.start()));
+    const host = new McpHost(connections);
+    const failed = connections.filter((connection) => connection.state === 'failed');
+    for (const connection of failed) connectionOptions.logger.warn(connection.error ?? `server "${connection.spec.name}" failed`);
+    if (options.requireAll && failed.length > 0) {
+      await host.close();
+      const names = failed.map((connection) => connection.spec.name).join(', ');
+      throw new ServerError(failed[0]?.spec.name ?? '', `${failed.length} MCP server(s) failed to start: ${names}\n${failed.map((c) => c.error).join('\n')}`, {
+        code: 'server_start',
+      });
+    }
+    return host;
+  }
+
+  findByCanonical(name: string): CatalogTool | undefined {
+    return this.byCanonical.get(name);
+  }
+
+  findByFunctionName(name: string): CatalogTool | undefined {
+    return this.byFunction.get(name);
+  }
+
+  async callTool(canonicalName: string, args: Record<string, unknown>, options: CallToolOptions = {}): Promise<ToolCallOutcome> {
+    const began = performance.now();
+    const tool = this.byCanonical.get(canonicalName);
+    const connection = tool && this.connections.find((candidate) => candidate.spec.name === tool.server);
+    const attempt: CallAttempt =
+      tool && connection
+        ? await connection.call(tool.tool, args, options)
+        : { ok: false, errorCode: 'unknown_tool', message: `Unknown tool: ${canonicalName}` };
+    return toOutcome(canonicalName, attempt, Math.round(performance.now() - began));
+  }
+
+  status(): ServerStatus[] {
+    return this.connections.map((connection) => connection.status());
+  }
+
+  toolsHash(): string {
+    return this.surfaceHash;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.connections.map((connection) => connection.close()));
+  }
+}
+
+function toOutcome(canonicalName: string, attempt: CallAttempt, durationMs: number): ToolCallOutcome {
+  if (!attempt.ok) {
+    const content = [{ type: 'text' as const, text: attempt.message }];
+    return { canonicalName, content, isError: true, errorCode: attempt.errorCode, text: toResultText({ content, isError: true }), durationMs };
+  }
+  const content = normalizeContent(attempt.result.content);
+  const isError = attempt.result.isError === true;
+  const structured = attempt.result.structuredContent;
+  const outcome = { content, isError, ...(structured !== undefined ? { structuredContent: structured } : {}) };
+  return { canonicalName, ...outcome, text: toResultText(outcome), durationMs };
+}

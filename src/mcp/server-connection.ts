@@ -1,0 +1,249 @@
+// One configured server over its whole life: first start, tool calls with timeouts, crash
+// detection and background restarts with exponential backoff. Calls never throw: every
+// failure becomes a `CallAttempt` with an error code the host turns into a tool result.
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerSpec } from '../config/servers.js';
+import { errorMessage } from '../errors/index.js';
+import type { Logger } from '../log/logger.js';
+import { describeExit, ServerSession, type SessionEnd } from './server-session.js';
+import { StderrLog } from './stderr-log.js';
+import { hashServerTools } from './tools-hash.js';
+import type { ServerStatus, ToolCallOutcome } from './types.js';
+
+export interface RestartPolicy {
+  /** Restart attempts in a row before the server is given up (marked failed). */
+  maxAttempts: number;
+  initialDelayMs: number;
+  maxDelayMs: number;
+  /** How long a call waits for a restarting server before answering `server_unavailable`. */
+  waitMs: number;
+  /** A server that ran this long since its last (re)start gets a fresh attempt budget. */
+  stableAfterMs: number;
+}
+
+export const defaultRestartPolicy: RestartPolicy = { maxAttempts: 5, initialDelayMs: 250, maxDelayMs: 8000, waitMs: 15_000, stableAfterMs: 30_000 };
+
+export interface ConnectionOptions {
+  startupTimeoutMs: number;
+  callTimeoutMs: number;
+  logDir: string | undefined;
+  parentEnv: Record<string, string | undefined>;
+  sharedEnv: Record<string, string>;
+  restart: RestartPolicy;
+  logger: Logger;
+}
+
+export type CallAttempt =
+  | { ok: true; result: CallToolResult }
+  | { ok: false; errorCode: NonNullable<ToolCallOutcome['errorCode']>; message: string };
+
+/** setTimeout cannot wait longer than 2^31-1 ms; "no timeout" uses that. */
+const maxTimerMs = 2_147_483_647;
+
+/** Resolves after `ms`, or early when `signal` aborts (close() must not wait out a backoff). */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    timer.unref();
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    }, { once: true });
+  });
+}
+
+export class ServerConnection {
+  state: ServerStatus['state'] = 'starting';
+  /** The tool list from the first successful start: the catalog the run uses. */
+  tools: Tool[] = [];
+  toolsHash: string | undefined;
+  startMs: number | undefined;
+  error: string | undefined;
+  restarts = 0;
+  private session: ServerSession | undefined;
+  private consecutiveRestarts = 0;
+  private readySince = 0;
+  private restarting: Promise<void> | undefined;
+  private closed = false;
+  private readonly closing = new AbortController();
+  readonly stderrLog: StderrLog;
+
+  constructor(
+    readonly spec: ServerSpec,
+    private readonly options: ConnectionOptions,
+  ) {
+    this.stderrLog = new StderrLog(options.logDir, spec.name);
+  }
+
+  private get startupTimeoutMs(): number {
+    return this.spec.startupTimeoutMs ?? this.options.startupTimeoutMs;
+  }
+
+  /** First start. Never throws: a failure is recorded in `state`/`error` for status(). */
+  async start(): Promise<void> {
+    const began = performance.now();
+    try {
+      const session = await this.openSession();
+      this.tools = dedupeTools(session.tools, this.spec.name, this.options.logger);
+      this.toolsHash = hashServerTools(this.tools);
+      this.state = 'ready';
+    } catch (error) {
+      this.state = 'failed';
+      this.error = errorMessage(error);
+    } finally {
+      this.startMs = Math.round(performance.now() - began);
+    }
+  }
+
+  private async openSession(): Promise<ServerSession> {
+    const session = await ServerSession.open(this.spec, {
+      startupTimeoutMs: this.startupTimeoutMs,
+      parentEnv: this.options.parentEnv,
+      sharedEnv: this.options.sharedEnv,
+      stderrLog: this.stderrLog,
+      signal: this.closing.signal,
+    });
+    if (this.closed) {
+      await session.close();
+      throw new Error(`server "${this.spec.name}" was closed while starting`);
+    }
+    this.session = session;
+    this.readySince = Date.now();
+    void session.ended.then((end) => this.onSessionEnded(session, end));
+    return session;
+  }
+
+  private onSessionEnded(session: ServerSession, end: SessionEnd): void {
+    if (end.intentional || this.closed || session !== this.session) return;
+    this.session = undefined;
+    if (Date.now() - this.readySince >= this.options.restart.stableAfterMs) this.consecutiveRestarts = 0;
+    this.options.logger.warn(`mcp server "${this.spec.name}" ${crashSummary(this.spec.name, end)}; restarting`);
+    this.state = 'restarting';
+    this.restarting = this.restartLoop();
+  }
+
+  private async restartLoop(): Promise<void> {
+    const policy = this.options.restart;
+    while (!this.closed) {
+      if (this.consecutiveRestarts >= policy.maxAttempts) {
+        this.state = 'failed';
+        this.error = `server "${this.spec.name}" gave up after ${policy.maxAttempts} restart attempts in a row; last error: ${this.error ?? 'crashed'}`;
+        this.options.logger.error(this.error);
+        return;
+      }
+      await sleep(Math.min(policy.initialDelayMs * 2 ** this.consecutiveRestarts, policy.maxDelayMs), this.closing.signal);
+      if (this.closed) return;
+      this.consecutiveRestarts += 1;
+      this.restarts += 1;
+      try {
+        const session = await this.openSession();
+        if (hashServerTools(session.tools) !== this.toolsHash) {
+          this.options.logger.warn(`mcp server "${this.spec.name}" lists different tools after its restart; the catalog keeps the first list`);
+        }
+        this.state = 'ready';
+        this.error = undefined;
+        return;
+      } catch (error) {
+        this.error = errorMessage(error);
+      }
+    }
+  }
+
+  /** Waits (bounded) for a restart in progress; returns the live session or undefined. */
+  private async liveSession(waitMs: number, signal: AbortSignal | undefined): Promise<ServerSession | undefined> {
+    // Dropped but not yet processed (stderr still draining): let onSessionEnded switch to restarting.
+    const current = this.session;
+    if (current && !current.connected) await current.ended;
+    if (this.state === 'restarting' && this.restarting) {
+      const aborted = new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve(), { once: true }));
+      await Promise.race([this.restarting, sleep(waitMs), aborted]);
+    }
+    return this.state === 'ready' ? this.session : undefined;
+  }
+
+  async call(tool: string, args: Record<string, unknown>, options: { signal?: AbortSignal; timeoutMs?: number }): Promise<CallAttempt> {
+    // A server's configured callTimeoutSec is the most specific setting (a slow OCR server), so it
+    // wins over the per-call value, which callers usually fill from M3_TOOL_CALL_TIMEOUT.
+    const timeoutMs = this.spec.callTimeoutMs ?? options.timeoutMs ?? this.options.callTimeoutMs;
+    const deadline = timeoutMs > 0 ? Date.now() + timeoutMs : Number.POSITIVE_INFINITY;
+    const session = await this.liveSession(Math.min(this.options.restart.waitMs, Math.max(0, deadline - Date.now())), options.signal);
+    if (options.signal?.aborted) return { ok: false, errorCode: 'aborted', message: `call to ${this.spec.name}/${tool} was aborted` };
+    if (!session) return { ok: false, errorCode: 'server_unavailable', message: this.unavailableMessage() };
+    const remaining = Math.min(maxTimerMs, Math.max(1, deadline - Date.now()));
+    try {
+      const result = (await session.mcpClient.callTool({ name: tool, arguments: args }, undefined, {
+        timeout: remaining,
+        ...(options.signal ? { signal: options.signal } : {}),
+      })) as CallToolResult;
+      return { ok: true, result };
+    } catch (error) {
+      return this.classifyFailure(error, session, tool, timeoutMs, options.signal);
+    }
+  }
+
+  private async classifyFailure(error: unknown, session: ServerSession, tool: string, timeoutMs: number, signal: AbortSignal | undefined): Promise<CallAttempt> {
+    const name = `${this.spec.name}/${tool}`;
+    if (signal?.aborted) return { ok: false, errorCode: 'aborted', message: `call to ${name} was aborted` };
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+      return { ok: false, errorCode: 'tool_timeout', message: `${name} did not answer within ${timeoutMs} ms (timeout; the request was cancelled)` };
+    }
+    if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed && this.spec.transport === 'stdio') {
+      const end = await session.ended;
+      if (end.intentional) return { ok: false, errorCode: 'server_unavailable', message: `${name}: the server was closed while the call was running` };
+      return { ok: false, errorCode: 'server_crashed', message: `${crashSummary(this.spec.name, end)} during ${name}${this.stderrLog.tailText()}` };
+    }
+    if (error instanceof McpError) return { ok: false, errorCode: 'protocol_error', message: `${name}: ${error.message}` };
+    return { ok: false, errorCode: 'server_unavailable', message: `${name}: server unreachable: ${errorMessage(error)}` };
+  }
+
+  private unavailableMessage(): string {
+    if (this.state === 'restarting') return `server "${this.spec.name}" is restarting after a crash and was not ready in time (restart ${this.restarts})`;
+    if (this.state === 'stopped') return `server "${this.spec.name}" is stopped (the host was closed)`;
+    return `server "${this.spec.name}" is unavailable: ${this.error ?? 'not started'}`;
+  }
+
+  status(): ServerStatus {
+    return {
+      name: this.spec.name,
+      transport: this.spec.transport,
+      state: this.state,
+      toolCount: this.tools.length,
+      ...(this.startMs !== undefined ? { startMs: this.startMs } : {}),
+      ...(this.error !== undefined ? { error: this.error } : {}),
+      restarts: this.restarts,
+      ...(this.toolsHash !== undefined ? { toolsHash: this.toolsHash } : {}),
+      ...(this.session?.pid !== undefined ? { pid: this.session.pid } : {}),
+      ...(this.stderrLog.file !== undefined ? { logFile: this.stderrLog.file } : {}),
+      stderrTail: this.stderrLog.tail(),
+    };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.closing.abort();
+    // A restart in flight may be spawning a child right now; wait for it so none outlives close().
+    await this.restarting;
+    const session = this.session;
+    this.session = undefined;
+    if (session) await session.close();
+    if (this.state !== 'failed') this.state = 'stopped';
+    await this.stderrLog.close();
+  }
+}
+
+function crashSummary(server: string, end: SessionEnd): string {
+  return `server "${server}" exited unexpectedly (${describeExit(end)})`;
+}
+
+function dedupeTools(tools: Tool[], server: string, logger: Logger): Tool[] {
+  const seen = new Set<string>();
+  return tools.filter((tool) => {
+    if (seen.has(tool.name)) {
+      logger.warn(`mcp server "${server}" lists tool "${tool.name}" twice; keeping the first`);
+      return false;
+    }
+    seen.add(tool.name);
+    return true;
+  });
+}

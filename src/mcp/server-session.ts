@@ -1,0 +1,206 @@
+// One live connection to one MCP server: spawn (stdio) or connect (Streamable HTTP), initialize,
+// list every tool page, and report how the connection ended. Lifecycle policy (restarts,
+// call routing) lives in server-connection.ts; this file only knows a single attempt.
+import type { ChildProcess } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerSpec } from '../config/servers.js';
+import { ServerError, errorMessage } from '../errors/index.js';
+import { createChildEnv } from './child-env.js';
+import type { StderrLog } from './stderr-log.js';
+
+export interface SessionOptions {
+  startupTimeoutMs: number;
+  parentEnv: Record<string, string | undefined>;
+  sharedEnv?: Record<string, string>;
+  stderrLog: StderrLog;
+  /** Aborts a start in progress (the host is closing). */
+  signal?: AbortSignal;
+}
+
+export interface SessionEnd {
+  /** True when close() was called by us; false for a crash or a dropped connection. */
+  intentional: boolean;
+  exitCode: number | null;
+  signal: string | null;
+}
+
+/** Upper bound on waiting for a dead child's last stderr lines before reporting. */
+const stderrDrainMs = 250;
+const maxToolPages = 1000;
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
+export function describeCommand(spec: ServerSpec): string {
+  return spec.transport === 'http' ? String(spec.url) : [spec.command, ...spec.args].join(' ');
+}
+
+export function describeExit(end: Pick<SessionEnd, 'exitCode' | 'signal'>): string {
+  if (end.signal) return `killed by ${end.signal}`;
+  if (end.exitCode !== null) return `exit code ${end.exitCode}`;
+  return 'exit status unknown';
+}
+
+export class ServerSession {
+  tools: Tool[] = [];
+  pid: number | undefined;
+  /** Resolves once, when the connection is gone (and the child's stderr has drained). */
+  readonly ended: Promise<SessionEnd>;
+  private resolveEnded!: (end: SessionEnd) => void;
+  private closing = false;
+  private disconnected = false;
+  private finishing: Promise<void> | undefined;
+  private exit: { code: number | null; signal: string | null } | undefined;
+  private stderrDone: Promise<void> = Promise.resolve();
+  private readonly client = new Client({ name: 'm3bench', version: '0.1.0' }, { capabilities: {} });
+  private readonly transport: Transport;
+
+  private constructor(
+    readonly spec: ServerSpec,
+    private readonly options: SessionOptions,
+  ) {
+    this.ended = new Promise((resolve) => {
+      this.resolveEnded = resolve;
+    });
+    this.transport = spec.transport === 'http' ? this.createHttpTransport() : this.createStdioTransport();
+    this.client.onclose = () => {
+      this.disconnected = true;
+      void this.finish();
+    };
+  }
+
+  /** False from the moment the connection drops, before `ended` settles (stderr drain). */
+  get connected(): boolean {
+    return !this.disconnected;
+  }
+
+  /** Starts one attempt; throws a ServerError (with stderr tail) if it is not ready in time. */
+  static async open(spec: ServerSpec, options: SessionOptions): Promise<ServerSession> {
+    const session = new ServerSession(spec, options);
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`no answer to initialize/tools/list within ${options.startupTimeoutMs} ms`)),
+        options.startupTimeoutMs,
+      );
+      if (options.signal?.aborted) reject(new Error('start cancelled: the host is closing'));
+      options.signal?.addEventListener('abort', () => reject(new Error('start cancelled: the host is closing')), { once: true });
+    });
+    try {
+      await Promise.race([session.connect(), timedOut]);
+      return session;
+    } catch (error) {
+      await session.close();
+      throw session.startError(error);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private createStdioTransport(): Transport {
+    const spec = this.spec;
+    if (!spec.command) throw new ServerError(spec.name, `server "${spec.name}": no command configured`);
+    const transport = new StdioClientTransport({
+      command: spec.command,
+      args: spec.args,
+      env: createChildEnv({ parentEnv: this.options.parentEnv, sharedEnv: this.options.sharedEnv ?? {}, serverEnv: spec.env }),
+      cwd: spec.cwd,
+      stderr: 'pipe',
+    });
+    // With stderr: 'pipe' this is a PassThrough available before start, so no early line is lost.
+    if (transport.stderr) this.stderrDone = this.options.stderrLog.attach(transport.stderr as Readable);
+    const start = transport.start.bind(transport);
+    transport.start = async () => {
+      await start();
+      this.pid = transport.pid ?? undefined;
+      this.options.stderrLog.note(`started pid ${this.pid ?? '?'}: ${describeCommand(spec)}`);
+      // The SDK does not expose the exit status; its child handle is private. Read it when
+      // present so crash reports can say "exit code 3" / "killed by SIGKILL", else say unknown.
+      const child = (transport as unknown as { _process?: ChildProcess })._process;
+      child?.once('exit', (code, signal) => {
+        this.exit = { code, signal };
+      });
+    };
+    return transport;
+  }
+
+  private createHttpTransport(): Transport {
+    const spec = this.spec;
+    if (!spec.url) throw new ServerError(spec.name, `server "${spec.name}": no url configured`);
+    return new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers: spec.headers } });
+  }
+
+  private async connect(): Promise<void> {
+    await this.client.connect(this.transport);
+    this.tools = await this.listAllTools();
+  }
+
+  /** `tools/list` following `nextCursor` (the reference read only the first page). */
+  private async listAllTools(): Promise<Tool[]> {
+    const tools: Tool[] = [];
+    const seenCursors = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 0; page < maxToolPages; page += 1) {
+      const result = await this.client.listTools(cursor === undefined ? undefined : { cursor });
+      tools.push(...result.tools);
+      cursor = result.nextCursor;
+      if (cursor === undefined) break;
+      if (seenCursors.has(cursor)) throw new Error(`tools/list returned cursor "${cursor}" twice (pagination loop)`);
+      seenCursors.add(cursor);
+    }
+    // listTools() caches output-schema validators for the last page only; give it every page.
+    const cacheable = this.client as unknown as { cacheToolMetadata?: (all: Tool[]) => void };
+    cacheable.cacheToolMetadata?.(tools);
+    return tools;
+  }
+
+  get mcpClient(): Client {
+    return this.client;
+  }
+
+  /** Runs once per session, from the SDK's onclose (crash) or from close() (intentional). */
+  private finish(): Promise<void> {
+    this.finishing ??= (async () => {
+      const intentional = this.closing;
+      await Promise.race([this.stderrDone, delay(stderrDrainMs)]);
+      const end = { intentional, exitCode: this.exit?.code ?? null, signal: this.exit?.signal ?? null };
+      this.options.stderrLog.note(intentional ? 'closed' : `connection lost (${describeExit(end)})`);
+      this.resolveEnded(end);
+    })();
+    return this.finishing;
+  }
+
+  private startError(error: unknown): ServerError {
+    const code = (error as NodeJS.ErrnoException | undefined)?.code;
+    let reason = errorMessage(error);
+    if (code === 'ENOENT') reason = `command "${this.spec.command}" not found (ENOENT); check servers.${this.spec.name}.command in the server configuration`;
+    else if (code === 'EACCES') reason = `command "${this.spec.command}" is not executable (EACCES)`;
+    else if (this.exit) reason = `${reason} (process ${describeExit({ exitCode: this.exit.code, signal: this.exit.signal })})`;
+    return new ServerError(
+      this.spec.name,
+      `server "${this.spec.name}" failed to start: ${reason}\n  command: ${describeCommand(this.spec)}${this.options.stderrLog.tailText()}`,
+      { cause: error, code: 'server_start' },
+    );
+  }
+
+  /** Closes the client and the child (stdin end, then SIGTERM, then SIGKILL inside the SDK). */
+  async close(): Promise<void> {
+    this.closing = true;
+    try {
+      await this.client.close();
+    } catch {
+      // Closing an already-dead connection may throw; the child is gone either way.
+    }
+    try {
+      await this.transport.close();
+    } catch {
+      // Same: nothing left to close.
+    }
+    // A spawn that failed (ENOENT) never fires onclose; make sure `ended` still settles.
+    await this.finish();
+  }
+}

@@ -1,0 +1,108 @@
+// `m3 servers check|list-tools` as a real CLI process against the repo's mcp_servers.json and
+// against throw-away configurations.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../support/shared-assets.js';
+import { fixtureFile, tsxLoaderUrl } from '../support/fixture-servers/fixture-spec.js';
+
+interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function runCli(args: string[]): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/main.ts', ...args],
+      { cwd: repoRoot, timeout: 240_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, M3_LOG_LEVEL: 'warn' } },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+let workDir: string;
+beforeAll(() => {
+  workDir = mkdtempSync(path.join(os.tmpdir(), 'm3-cli-servers-'));
+});
+afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+
+function writeConfig(name: string, servers: Record<string, unknown>): string {
+  const file = path.join(workDir, name);
+  writeFileSync(file, JSON.stringify({ servers }, null, 2));
+  return file;
+}
+
+describe('m3 servers check', { timeout: 240_000 }, () => {
+  it('passes against the repository mcp_servers.json and prints the math row with its smoke result', async () => {
+    const result = await runCli(['servers', 'check', '--smoke', '--startup-timeout', '120']);
+    expect(result.stderr).not.toMatch(/m3: /);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^server\s+status\s+tools\s+start ms\s+smoke$/m);
+    expect(result.stdout).toMatch(/^math\s+OK\s+22\s+\d+\s+ok: math\/add → 5$/m);
+    expect(result.stdout).toMatch(/\d+ ok, 0 failed, \d+ skipped/);
+  });
+
+  it('fails with a non-zero exit code naming a server whose command does not exist, and skips disabled ones', async () => {
+    const config = writeConfig('broken.json', {
+      ghost: { command: 'm3-no-such-binary-xyz', args: [], env: {} },
+      resting: { command: 'm3-also-missing', disabled: true },
+      echo: { command: process.execPath, args: ['--import', tsxLoaderUrl, fixtureFile('echo')], env: {} },
+    });
+    const result = await runCli(['servers', 'check', '--config', config, '--smoke', '--startup-timeout', '120']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/^ghost\s+FAILED\s+0\s+\d+\s+not run$/m);
+    expect(result.stdout).toMatch(/^resting\s+SKIPPED\s+0\s+$/m);
+    expect(result.stdout).toMatch(/^echo\s+OK\s+7\s+\d+\s+none defined$/m);
+    expect(result.stdout).toContain('ghost: server "ghost" failed to start: command "m3-no-such-binary-xyz" not found (ENOENT)');
+    expect(result.stdout).toContain('1 ok, 1 failed, 1 skipped');
+  });
+
+  it('prints JSON rows with --json', async () => {
+    const config = writeConfig('json.json', {
+      echo: { command: process.execPath, args: ['--import', tsxLoaderUrl, fixtureFile('echo')], env: {} },
+      // resolveArgs: false, or the config loader would take the script (it contains "/") for a path.
+      dead: { command: process.execPath, args: ['-e', 'process.stderr.write("cannot load model weights\\n"); process.exit(2)'], resolveArgs: false },
+    });
+    const result = await runCli(['servers', 'check', '--config', config, '--json', '--startup-timeout', '120']);
+    expect(result.code).toBe(1);
+    const parsed = JSON.parse(result.stdout) as { servers: Array<{ server: string; status: string; tools: number; error?: string }> };
+    expect(parsed.servers.map((row) => [row.server, row.status, row.tools])).toEqual([
+      ['echo', 'OK', 7],
+      ['dead', 'FAILED', 0],
+    ]);
+    expect(parsed.servers[1]?.error).toContain('exit code 2');
+    expect(parsed.servers[1]?.error).toContain('cannot load model weights');
+  });
+
+  it('reports an unreadable configuration as a config error (exit 2)', async () => {
+    const result = await runCli(['servers', 'check', '--config', path.join(workDir, 'missing.json')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('cannot read the server configuration');
+  });
+});
+
+describe('m3 servers list-tools', { timeout: 240_000 }, () => {
+  it('lists one server as JSON with canonical and function names', async () => {
+    const result = await runCli(['servers', 'list-tools', '--server', 'math', '--json', '--startup-timeout', '120']);
+    expect(result.code, result.stderr).toBe(0);
+    const parsed = JSON.parse(result.stdout) as { toolsHash: string; tools: Array<{ canonicalName: string; functionName: string }>; servers: Array<{ name: string; state: string }> };
+    expect(parsed.servers).toEqual([expect.objectContaining({ name: 'math', state: 'ready' })]);
+    expect(parsed.tools).toHaveLength(22);
+    expect(parsed.tools.find((tool) => tool.canonicalName === 'math/multiply')?.functionName).toBe('math__multiply');
+    expect(parsed.toolsHash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('names the known servers when --server is unknown', async () => {
+    const result = await runCli(['servers', 'list-tools', '--server', 'nope']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--server nope: no such server in .*mcp_servers\.json \(known: .*math/);
+  });
+});

@@ -1,0 +1,51 @@
+// Fixture MCP server "image": returns a PNG (generated with sharp) as MCP image content, and
+// writes a PNG under a given folder with a misleading `.txt` name, answering the reference-style
+// `{"images": [path]}` text, so media-type detection from bytes can be tested end to end.
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import sharp from 'sharp';
+import { z } from 'zod';
+import { runStdioServer } from '../../../servers/shared/run-stdio.js';
+
+const server = new McpServer({ name: 'image-fixture', version: '1.0.0' });
+
+const colorSchema = z.object({ r: z.number().int().min(0).max(255), g: z.number().int().min(0).max(255), b: z.number().int().min(0).max(255) });
+const defaultColor = { r: 200, g: 30, b: 30 };
+
+function renderPng(width: number, height: number, color: { r: number; g: number; b: number }): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: color } }).png().toBuffer();
+}
+
+server.registerTool(
+  'make_image',
+  {
+    description: 'Returns a solid-colour PNG as image content.',
+    inputSchema: { width: z.number().int().min(1).max(4096), height: z.number().int().min(1).max(4096), color: colorSchema.optional() },
+  },
+  async ({ width, height, color }) => {
+    const png = await renderPng(width, height, color ?? defaultColor);
+    return {
+      content: [
+        { type: 'text', text: `rendered ${width}x${height}` },
+        { type: 'image', data: png.toString('base64'), mimeType: 'image/png' },
+      ],
+    };
+  },
+);
+
+server.registerTool(
+  'write_image',
+  {
+    description: 'Writes a PNG named `<name>.txt` under `dir` and returns {"images": [path]}.',
+    inputSchema: { dir: z.string().min(1), name: z.string().regex(/^[A-Za-z0-9_-]+$/).optional(), width: z.number().int().min(1).max(4096).optional() },
+  },
+  async ({ dir, name, width }) => {
+    await mkdir(dir, { recursive: true });
+    const file = path.resolve(dir, `${name ?? 'picture'}.txt`);
+    await writeFile(file, await renderPng(width ?? 32, width ?? 32, { r: 20, g: 120, b: 220 }));
+    return { content: [{ type: 'text', text: JSON.stringify({ images: [file] }) }] };
+  },
+);
+
+await runStdioServer(server);
