@@ -42,6 +42,7 @@ interface RunFlags {
   shard?: string;
   store: string;
   config?: string;
+  startupTimeout: number;
   fuzzy: boolean;
   allowMissingServers?: boolean;
   json?: boolean;
@@ -104,6 +105,7 @@ export function registerRunCommand(program: Command): void {
     .option('--shard <k/n>', 'run only the k-th of n deterministic slices of the tasks')
     .option('--store <file>', 'SQLite run store', 'results/m3bench.sqlite')
     .option('--config <file>', 'MCP server configuration', 'mcp_servers.json')
+    .option('--startup-timeout <s>', 'seconds each MCP server may take to start (OCR loads large models)', positiveInt, 120)
     .option('--no-fuzzy', 'ask the explicit prompt instead of the fuzzy question')
     .option('--allow-missing-servers', 'run tasks whose ground truth needs servers that are not running')
     .option('--json', 'print the summary as JSON')
@@ -121,6 +123,7 @@ export function registerRunCommand(program: Command): void {
       const resultsDir = path.resolve(flags.resultsDir);
       const host = await McpHost.start(config.servers, {
         callTimeoutMs: config.switches.M3_TOOL_CALL_TIMEOUT * 1000,
+        startupTimeoutMs: flags.startupTimeout * 1000,
         logDir: path.join(resultsDir, 'logs', 'servers'),
       });
       const store = openStore(storeFile);
