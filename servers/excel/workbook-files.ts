@@ -1,0 +1,105 @@
+// Workbook files on disk: where a `filepath` argument points, and safe read-modify-write.
+// Relative paths are relative to EXCEL_FILES_PATH (default the repository's media/); like the
+// ppt server, a leading "media/" is dropped because the ground truth writes paths relative to
+// the reference's working directory ("./media/x.xlsx" means <files dir>/x.xlsx). Absolute
+// paths must lie inside the allowed roots. Calls on one file are serialised: the ground truth
+// creates two worksheets of one workbook in parallel, which would otherwise lose one of them.
+import { randomUUID } from 'node:crypto';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ExcelJS from 'exceljs';
+import { allowedRoots, resolveAllowedPath } from '../shared/allowed-roots.js';
+
+export function filesDir(env: NodeJS.ProcessEnv = process.env): string {
+  const media = allowedRoots(env)[0] ?? path.resolve('media');
+  const configured = env.EXCEL_FILES_PATH?.trim();
+  return configured ? path.resolve(path.dirname(media), configured) : media;
+}
+
+export function resolveWorkbookPath(input: string, baseDir: string = filesDir()): string {
+  let raw = input.trim();
+  if (raw.startsWith('file://')) {
+    try {
+      raw = fileURLToPath(raw);
+    } catch {
+      raw = raw.slice('file://'.length);
+    }
+  }
+  if (raw === '') throw new Error('filepath is empty: give an .xlsx file name, e.g. "report.xlsx"');
+  let target: string;
+  if (path.isAbsolute(raw)) {
+    target = resolveAllowedPath(raw);
+  } else {
+    const segments = path.normalize(raw).split(/[\\/]/);
+    const relative = segments[0] === 'media' && segments.length > 1 ? segments.slice(1).join(path.sep) : segments.join(path.sep);
+    target = resolveAllowedPath(path.join(baseDir, relative));
+  }
+  const extension = path.extname(target).toLowerCase();
+  if (extension === '') return `${target}.xlsx`;
+  if (extension !== '.xlsx') throw new Error(`filepath "${input}": this server reads and writes .xlsx workbooks, not ${extension}`);
+  return target;
+}
+
+const queues = new Map<string, Promise<unknown>>();
+
+/** Runs `body` after every earlier call on the same file has finished. */
+export function withFileLock<T>(file: string, body: () => Promise<T>): Promise<T> {
+  const previous = queues.get(file) ?? Promise.resolve();
+  const next = previous.catch(() => undefined).then(body);
+  queues.set(file, next);
+  void next.finally(() => {
+    if (queues.get(file) === next) queues.delete(file);
+  }).catch(() => undefined);
+  return next;
+}
+
+export async function loadWorkbook(file: string, argument: string): Promise<ExcelJS.Workbook> {
+  if (!(await fileExists(file))) throw new Error(`workbook "${argument}" does not exist (${file}); create it with create_workbook first`);
+  const workbook = new ExcelJS.Workbook();
+  try {
+    await workbook.xlsx.readFile(file);
+  } catch (error) {
+    throw new Error(`cannot read workbook "${argument}" (${file}): ${(error as Error).message} — is it a valid .xlsx file?`);
+  }
+  return workbook;
+}
+
+/** Writes through a temporary file and a rename, so a crash never leaves half a workbook. */
+export async function saveWorkbook(workbook: ExcelJS.Workbook, file: string): Promise<void> {
+  // exceljs stores formulas without results; ask Excel to compute them when it opens the file.
+  workbook.calcProperties.fullCalcOnLoad = true;
+  const bytes = Buffer.from(await workbook.xlsx.writeBuffer());
+  await mkdir(path.dirname(file), { recursive: true });
+  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${randomUUID().slice(0, 8)}.tmp`);
+  try {
+    await writeFile(temporary, bytes);
+    await rename(temporary, file);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw new Error(`cannot write workbook ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
+export async function fileExists(file: string): Promise<boolean> {
+  try {
+    return (await stat(file)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+export function sheetOf(workbook: ExcelJS.Workbook, name: string, file: string): ExcelJS.Worksheet {
+  const sheet = workbook.getWorksheet(name);
+  if (!sheet) {
+    const names = workbook.worksheets.map((entry) => entry.name);
+    throw new Error(`sheet "${name}" not found in ${path.basename(file)}; sheets: ${names.join(', ') || '(none)'}`);
+  }
+  return sheet;
+}
+
+/** Excel's rules for sheet names, checked before exceljs would fail less clearly. */
+export function checkSheetName(name: string): void {
+  if (name.length === 0 || name.length > 31) throw new Error(`sheet_name "${name}" must be 1 to 31 characters long`);
+  if (/[[\]:*?/\\]/.test(name)) throw new Error(`sheet_name "${name}" may not contain any of [ ] : * ? / \\`);
+}

@@ -1,0 +1,171 @@
+// The in-memory presentation model. pptxgenjs only writes at save time and cannot read a
+// deck back, so the server keeps its own description of every slide (positions in inches on
+// a 13.33 x 7.5 in widescreen slide) and renders it on save. Presentations are keyed by id;
+// the current one is the last created (or switched to), as in the reference server.
+import { randomUUID } from 'node:crypto';
+
+export const slideWidth = 13.333;
+export const slideHeight = 7.5;
+
+export interface Box {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+export interface TextStyle {
+  fontSize?: number;
+  fontName?: string;
+  bold?: boolean;
+  italic?: boolean;
+  underline?: boolean;
+  /** Hex RRGGBB */
+  color?: string;
+  bgColor?: string;
+  align?: 'left' | 'center' | 'right' | 'justify';
+  valign?: 'top' | 'middle' | 'bottom';
+  autoFit?: boolean;
+}
+
+export interface TextRun extends Omit<TextStyle, 'align' | 'valign' | 'autoFit' | 'bgColor'> {
+  text: string;
+}
+
+export interface TextElement {
+  kind: 'text';
+  role: 'title' | 'subtitle' | 'body' | 'textbox';
+  box: Box;
+  runs: TextRun[];
+  style: TextStyle;
+}
+
+export interface ImageElement {
+  kind: 'image';
+  box: Box;
+  data: Buffer;
+  mediaType: string;
+  source: string;
+}
+
+export interface ShapeElement {
+  kind: 'shape';
+  box: Box;
+  fill: string;
+}
+
+export interface ChartElement {
+  kind: 'chart';
+  box: Box;
+  chartType: 'bar' | 'line' | 'pie' | 'area' | 'doughnut';
+  categories: string[];
+  series: Array<{ name: string; values: number[] }>;
+  title?: string;
+}
+
+export type SlideElement = TextElement | ImageElement | ShapeElement | ChartElement;
+
+export type Background =
+  | { type: 'solid'; color: string }
+  | { type: 'gradient'; colors: [string, string]; direction: 'horizontal' | 'vertical' | 'diagonal' };
+
+export interface Slide {
+  layoutIndex: number;
+  layoutName: string;
+  background?: Background;
+  elements: SlideElement[];
+}
+
+export interface CoreProperties {
+  title?: string;
+  subject?: string;
+  author?: string;
+  keywords?: string;
+  comments?: string;
+}
+
+export interface Presentation {
+  id: string;
+  slides: Slide[];
+  properties: CoreProperties;
+  savedTo?: string;
+}
+
+export class PresentationStore {
+  private readonly presentations = new Map<string, Presentation>();
+  private currentId: string | undefined;
+
+  /** Creates (or replaces) a presentation and makes it current. */
+  create(id: string | undefined): { presentation: Presentation; replaced: boolean } {
+    const chosen = id ?? this.freshId();
+    const replaced = this.presentations.has(chosen);
+    const presentation: Presentation = { id: chosen, slides: [], properties: {} };
+    this.presentations.set(chosen, presentation);
+    this.currentId = chosen;
+    return { presentation, replaced };
+  }
+
+  /** Random ids: concurrent tasks sharing one server never pick the same one. */
+  private freshId(): string {
+    for (;;) {
+      const id = `presentation_${randomUUID().slice(0, 8)}`;
+      if (!this.presentations.has(id)) return id;
+    }
+  }
+
+  get(id: string | null | undefined): Presentation {
+    const wanted = id ?? this.currentId;
+    if (wanted === undefined) {
+      throw new Error('no presentation is open: call create_presentation first (or pass presentation_id)');
+    }
+    const found = this.presentations.get(wanted);
+    if (!found) {
+      const known = [...this.presentations.keys()];
+      throw new Error(
+        `presentation "${wanted}" not found; open presentations: ${known.length > 0 ? known.join(', ') : '(none)'} — create it with create_presentation {"id": "${wanted}"}`,
+      );
+    }
+    return found;
+  }
+
+  switchTo(id: string): Presentation {
+    const presentation = this.get(id);
+    this.currentId = id;
+    return presentation;
+  }
+
+  list(): Array<{ id: string; slide_count: number; current: boolean; saved_to?: string }> {
+    return [...this.presentations.values()].map((presentation) => ({
+      id: presentation.id,
+      slide_count: presentation.slides.length,
+      current: presentation.id === this.currentId,
+      ...(presentation.savedTo ? { saved_to: presentation.savedTo } : {}),
+    }));
+  }
+}
+
+export function slideAt(presentation: Presentation, index: number): Slide {
+  const slide = presentation.slides[index];
+  if (!slide) {
+    const count = presentation.slides.length;
+    throw new Error(
+      `slide_index ${index} is out of range: presentation "${presentation.id}" has ${count} slide${count === 1 ? '' : 's'}${count > 0 ? ` (valid 0..${count - 1}, counting from 0)` : ' (add one with add_slide first)'}`,
+    );
+  }
+  return slide;
+}
+
+export function textOf(element: TextElement): string {
+  return element.runs.map((run) => run.text).join('');
+}
+
+/** Hex RRGGBB from an [r, g, b] list (PowerPoint colours are RGB, unlike OpenCV). */
+export function toHex(rgb: readonly number[] | null | undefined): string | undefined {
+  if (!rgb) return undefined;
+  if (rgb.length < 3) throw new Error(`colour ${JSON.stringify(rgb)} must be [r, g, b] with values 0-255`);
+  return rgb
+    .slice(0, 3)
+    .map((channel) => Math.max(0, Math.min(255, Math.round(channel))).toString(16).padStart(2, '0'))
+    .join('')
+    .toUpperCase();
+}

@@ -1,0 +1,203 @@
+// The PowerPoint server as a real child process over MCP stdio: build decks with the
+// ground-truth argument shapes, save them, and read the .pptx back with jszip.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import JSZip from 'jszip';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertAssetsInCi, missingAssetsMessage, repoRoot, sharedAssetsDir } from '../support/shared-assets.js';
+
+let client: Client;
+let work: string;
+const assets = sharedAssetsDir();
+
+async function call(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; text: string; json: Record<string, unknown> }> {
+  const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: Array<{ type: string; text?: string }> };
+  const text = result.content.find((part) => part.type === 'text')?.text ?? '';
+  let json: Record<string, unknown> = {};
+  try {
+    json = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    // error answers are plain text
+  }
+  return { isError: result.isError === true, text, json };
+}
+
+async function ok(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const answer = await call(name, args);
+  if (answer.isError) throw new Error(`${name} failed: ${answer.text}`);
+  return answer.json;
+}
+
+interface Deck {
+  slides: string[];
+  media: Buffer[];
+  zip: JSZip;
+}
+
+function decodeXml(text: string): string {
+  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+}
+
+/** Slide texts (all <a:t> runs joined per slide, in slide order) and embedded media. */
+async function readDeck(file: string): Promise<Deck> {
+  const zip = await JSZip.loadAsync(await readFile(file));
+  const slideNames = Object.keys(zip.files)
+    .filter((name) => /^ppt\/slides\/slide\d+\.xml$/.test(name))
+    .sort((a, b) => Number(/(\d+)\.xml$/.exec(a)?.[1]) - Number(/(\d+)\.xml$/.exec(b)?.[1]));
+  const slides = await Promise.all(
+    slideNames.map(async (name) => {
+      const xml = (await zip.file(name)?.async('string')) ?? '';
+      return [...xml.matchAll(/<a:t>([^<]*)<\/a:t>/g)].map((match) => decodeXml(match[1] ?? '')).join(' ');
+    }),
+  );
+  const mediaNames = Object.keys(zip.files).filter((name) => name.startsWith('ppt/media/') && !zip.files[name]?.dir);
+  const media = await Promise.all(mediaNames.map(async (name) => (await zip.file(name)?.async('nodebuffer')) ?? Buffer.alloc(0)));
+  return { slides, media, zip };
+}
+
+beforeAll(async () => {
+  assertAssetsInCi();
+  work = await mkdtemp(path.join(tmpdir(), 'm3-ppt-'));
+  client = new Client({ name: 'ppt-test', version: '0.0.0' });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: ['--import', 'tsx', 'servers/ppt/index.ts'],
+      cwd: repoRoot,
+      env: { ...getDefaultEnvironment(), M3_ALLOWED_ROOTS: [work, ...(assets ? [assets] : [])].join(path.delimiter), PPT_OUTPUT_DIR: work },
+      stderr: 'pipe',
+    }),
+  );
+  await sharp({ create: { width: 320, height: 200, channels: 3, background: '#2a7fff' } }).png().toFile(path.join(work, 'chart.png'));
+});
+
+afterAll(async () => {
+  await client?.close();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+describe('ppt server', () => {
+  it('builds a deck from ground-truth shaped calls and saves a readable .pptx', async () => {
+    expect(await ok('create_presentation', { id: 'hazard_highlights' })).toMatchObject({ presentation_id: 'hazard_highlights' });
+    const added = await ok('add_slide', { layout_index: 1, title: 'Construction Site Hazards', background_type: 'professional_gradient', color_scheme: 'blue_gray', presentation_id: 'hazard_highlights' });
+    expect(added).toMatchObject({ slide_index: 0, slide_count: 1, layout: 'Title and Content' });
+    expect(String((added.warnings as string[])[0])).toContain('blue_gray');
+
+    const picture = path.join(work, 'chart.png');
+    const image = await ok('manage_image', { slide_index: 0, operation: 'add', image_source: picture, source_type: 'file', left: 0.5, top: 1.5, width: 8.5, height: 4.8, presentation_id: 'hazard_highlights' });
+    expect(image).toMatchObject({ shape_index: 1, box: { left: 0.5, top: 1.5, width: 8.5, height: 4.8 } });
+
+    const template = await ok('create_slide_from_template', {
+      template_id: 'title_slide',
+      color_scheme: 'corporate_gray',
+      presentation_id: 'hazard_highlights',
+      content_mapping: { title: 'Modeling Collective Curiosity', subtitle: 'An Empirical Investigation', body: 'Question: hot threads?', footer: 'unused' },
+    });
+    expect(template).toMatchObject({ slide_index: 1, filled: ['title', 'subtitle', 'body'], ignored_keys: ['footer'] });
+    const text = await ok('manage_text', { operation: 'add', slide_index: 1, left: 1.0, top: 5.1, width: 11.0, height: 1.0, text: 'Answer: three examples & more', bold: true, color: [85, 107, 47], auto_fit: true, presentation_id: 'hazard_highlights' });
+    expect(text.fits).toBe(true);
+
+    const saved = await ok('save_presentation', { file_path: './media/construction_hazards_report.pptx', presentation_id: 'hazard_highlights' });
+    expect(saved.file_path).toBe(path.join(work, 'construction_hazards_report.pptx'));
+
+    const deck = await readDeck(path.join(work, 'construction_hazards_report.pptx'));
+    expect(deck.slides).toHaveLength(2);
+    expect(deck.slides[0]).toContain('Construction Site Hazards');
+    expect(deck.slides[1]).toContain('Modeling Collective Curiosity');
+    expect(deck.slides[1]).toContain('An Empirical Investigation');
+    expect(deck.slides[1]).toContain('Answer: three examples & more');
+    expect(deck.slides[1]).not.toContain('unused');
+    const original = await readFile(picture);
+    expect(deck.media.some((bytes) => bytes.equals(original))).toBe(true);
+    const slideXml = (await deck.zip.file('ppt/slides/slide2.xml')?.async('string')) ?? '';
+    expect(slideXml).toContain('556B2F'); // [85, 107, 47] as RGB hex
+  });
+
+  it('keeps interleaved presentations apart and defaults to the last created', async () => {
+    await ok('create_presentation', { id: 'deck_a' });
+    const second = await ok('create_presentation', {});
+    const generatedId = String(second.presentation_id);
+    expect(generatedId).toMatch(/^presentation_[0-9a-f]{8}$/);
+    const third = await ok('create_presentation', {});
+    expect(third.presentation_id).not.toBe(generatedId);
+    await ok('switch_presentation', { presentation_id: generatedId });
+
+    await ok('add_slide', { layout_index: 5, title: 'Alpha slide', presentation_id: 'deck_a' });
+    await ok('add_slide', { layout_index: 5, title: 'Beta slide' }); // current = generated deck
+    await ok('manage_text', { operation: 'add', slide_index: 0, text: 'alpha body', presentation_id: 'deck_a' });
+    await ok('manage_text', { operation: 'add', slide_index: 0, text: 'beta body', presentation_id: generatedId });
+    await ok('save_presentation', { file_path: 'a.pptx', presentation_id: 'deck_a' });
+    await ok('save_presentation', { file_path: 'b', presentation_id: generatedId });
+
+    const a = await readDeck(path.join(work, 'a.pptx'));
+    const b = await readDeck(path.join(work, 'b.pptx'));
+    expect(a.slides).toHaveLength(1);
+    expect(b.slides).toHaveLength(1);
+    expect(a.slides[0]).toContain('Alpha slide');
+    expect(a.slides[0]).toContain('alpha body');
+    expect(a.slides[0]).not.toContain('beta');
+    expect(b.slides[0]).toContain('Beta slide');
+    expect(b.slides[0]).not.toContain('alpha');
+
+    const listed = (await ok('list_presentations', {})).presentations as Array<{ id: string; current: boolean; slide_count: number }>;
+    expect(listed.find((entry) => entry.current)?.id).toBe(generatedId);
+    const extracted = await ok('extract_presentation_text', { presentation_id: 'deck_a' });
+    expect(extracted.all_text).toBe('Alpha slide\nalpha body');
+  });
+
+  it('formats text, validates fit and renders a chart template', async () => {
+    await ok('create_presentation', { id: 'deck_format' });
+    await ok('add_slide', { layout_index: 6 });
+    const added = await ok('manage_text', { operation: 'add', slide_index: 0, left: 1, top: 1, width: 3, height: 0.6, text: 'A long sentence that cannot fit in a small box at a large size', font_size: 40, min_font_size: 10 });
+    expect(Number(added.font_size)).toBeLessThan(40);
+    const check = await ok('manage_text', { operation: 'validate', slide_index: 0, shape_index: 0, font_size: 40 });
+    expect(check).toMatchObject({ fits: false });
+    await ok('manage_text', { operation: 'format_runs', slide_index: 0, shape_index: 0, text_runs: [{ text: 'Bold part ', bold: true }, { text: 'red part', color: [255, 0, 0] }] });
+    const logo = await sharp({ create: { width: 40, height: 20, channels: 3, background: '#ff8800' } }).png().toBuffer();
+    const placed = await ok('manage_image', { slide_index: 0, operation: 'add', image_source: logo.toString('base64'), source_type: 'base64', left: 9, top: 6, width: 2 });
+    expect(placed.box).toEqual({ left: 9, top: 6, width: 2, height: 1 }); // height from the 2:1 aspect ratio
+    await ok('create_slide_from_template', { template_id: 'chart_slide', content_mapping: { title: 'Sales', chart: { type: 'bar', categories: ['Q1', 'Q2'], series: [{ name: 'EU', values: [3, 5] }] } } });
+    await ok('save_presentation', { file_path: 'format.pptx' });
+    const deck = await readDeck(path.join(work, 'format.pptx'));
+    expect(deck.slides[0]).toBe('Bold part  red part');
+    expect((await deck.zip.file('ppt/slides/slide1.xml')?.async('string')) ?? '').toContain('FF0000');
+    expect(Object.keys(deck.zip.files).some((name) => /^ppt\/charts\/chart\d+\.xml$/.test(name))).toBe(true);
+    expect(deck.media.some((bytes) => bytes.equals(logo))).toBe(true);
+  });
+
+  it('answers bad input with clear errors', async () => {
+    await ok('create_presentation', { id: 'deck_errors' });
+    const range = await call('manage_image', { slide_index: 1, operation: 'add', image_source: path.join(work, 'chart.png') });
+    expect(range.isError).toBe(true);
+    expect(range.text).toContain('slide_index 1 is out of range');
+    const unknown = await call('add_slide', { title: 'x', presentation_id: 'no_such_deck' });
+    expect(unknown.text).toContain('presentation "no_such_deck" not found');
+    const template = await call('create_slide_from_template', { template_id: 'bogus' });
+    expect(template.text).toContain('unknown template_id "bogus"');
+    const outside = await call('save_presentation', { file_path: '/etc/m3-deck.pptx' });
+    expect(outside.isError).toBe(true);
+    expect(outside.text).toContain('outside the allowed folders');
+    const traversal = await call('save_presentation', { file_path: '../../../../etc/m3-deck.pptx' });
+    expect(traversal.text).toContain('outside the allowed folders');
+  });
+
+  it.skipIf(!assets)(`embeds a real photo through a template${assets ? '' : ` (${missingAssetsMessage})`}`, async () => {
+    const photo = path.join(assets ?? '', 'images/detection/beagles.jpg');
+    await ok('create_presentation', { id: 'deck_photo' });
+    const built = await ok('create_slide_from_template', { template_id: 'text_with_image', content_mapping: { title: 'Beagles', content: 'Two dogs' }, image_paths: { image: photo } });
+    expect(built.filled).toEqual(['title', 'content', 'image']);
+    await ok('save_presentation', { file_path: 'photo.pptx' });
+    const deck = await readDeck(path.join(work, 'photo.pptx'));
+    const photoBytes = await readFile(photo);
+    const meta = await sharp(photoBytes).metadata();
+    const embedded = deck.media.find((bytes) => bytes.equals(photoBytes));
+    // Upright photos are embedded byte for byte; rotated ones are re-encoded upright.
+    if ((meta.orientation ?? 1) === 1) expect(embedded).toBeDefined();
+    else expect(deck.media.length).toBeGreaterThan(1);
+    expect(deck.slides[0]).toContain('Two dogs');
+  });
+});
