@@ -1,0 +1,47 @@
+// Anthropic Messages driver (`anthropic:<model>`). Thin SDK wiring: mapping lives in
+// request.ts / response.ts, key and base URL (ANTHROPIC_BASE_URL) come from config,
+// retries are the harness's (SDK maxRetries 0), errors are classified like OpenAI's.
+import Anthropic from '@anthropic-ai/sdk';
+import { endpointHint, resolveEndpoint } from '../../config/providers.js';
+import { classifyStainlessError, type FailureContext } from '../openai/errors.js';
+import { sdkLogger, sdkTimeout } from '../openai/sdk-options.js';
+import type { DriverContext } from '../registry.js';
+import type { ModelDriver } from '../types.js';
+import { toAnthropicRequest } from './request.js';
+import { fromAnthropicResponse } from './response.js';
+
+export async function createAnthropicDriver(model: string, context: DriverContext): Promise<ModelDriver> {
+  const id = `anthropic:${model}`;
+  const endpoint = resolveEndpoint('anthropic', context.env, id);
+  const client = new Anthropic({
+    apiKey: endpoint.apiKey ?? null,
+    baseURL: endpoint.baseUrl,
+    maxRetries: 0,
+    // An explicit timeout also stops the SDK from refusing long non-streaming requests.
+    timeout: sdkTimeout(context.timeoutMs),
+    logLevel: 'warn',
+    logger: sdkLogger('anthropic-sdk'),
+    openTelemetry: false,
+  });
+  const failure: FailureContext = { spec: id, hint: endpointHint(endpoint) };
+
+  return {
+    id,
+    provider: 'anthropic',
+    model,
+    acceptsImages: true,
+    async generate(request, options) {
+      const startedAt = Date.now();
+      const { body, warnings } = toAnthropicRequest(request, model);
+      const response = await client.messages.create(body, options?.signal ? { signal: options.signal } : {});
+      const mapped = fromAnthropicResponse(response, { spec: id });
+      return {
+        ...mapped,
+        warnings: [...warnings, ...mapped.warnings],
+        latencyMs: Date.now() - startedAt,
+        raw: { request: body, response },
+      };
+    },
+    classifyError: (error) => classifyStainlessError(error, Anthropic, failure),
+  };
+}

@@ -1,0 +1,74 @@
+// Anthropic Messages response → neutral response. Pure. Thinking blocks stay out of the text;
+// usage counts every input token (uncached + cache reads + cache writes), cached = cache reads.
+import { z } from 'zod';
+import type { ToolCall } from '../../core/messages.js';
+import { ProviderError } from '../../errors/index.js';
+import { checkArgumentsValue } from '../openai/tool-arguments.js';
+import type { MappedResponse } from '../openai/response.js';
+import type { StopReason } from '../types.js';
+
+const blockSchema = z.union([
+  z.object({ type: z.literal('text'), text: z.string() }),
+  z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.unknown() }),
+  // thinking, redacted_thinking, server tool blocks: not part of the visible answer.
+  z.looseObject({ type: z.string() }),
+]);
+
+const responseSchema = z.object({
+  content: z.array(blockSchema),
+  stop_reason: z.string().nullish(),
+  usage: z
+    .object({
+      input_tokens: z.number().nullish(),
+      output_tokens: z.number().nullish(),
+      cache_read_input_tokens: z.number().nullish(),
+      cache_creation_input_tokens: z.number().nullish(),
+    })
+    .nullish(),
+});
+
+function toStopReason(reason: string | null | undefined, hasCalls: boolean): StopReason {
+  if (hasCalls || reason === 'tool_use') return 'tool_calls';
+  if (reason === 'end_turn' || reason === 'stop_sequence') return 'end';
+  if (reason === 'max_tokens') return 'max_tokens';
+  return 'other';
+}
+
+export function fromAnthropicResponse(body: unknown, options: { spec: string }): MappedResponse {
+  const parsed = responseSchema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ProviderError('fatal', `${options.spec}: unexpected Messages response (${issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'invalid'})`);
+  }
+  const texts: string[] = [];
+  const toolCalls: ToolCall[] = [];
+  const warnings: string[] = [];
+  for (const block of parsed.data.content) {
+    if (block.type === 'text' && 'text' in block) texts.push(block.text as string);
+    else if (block.type === 'tool_use' && 'id' in block && 'name' in block) {
+      const { id, name, input } = block as { id: string; name: string; input: unknown };
+      const checked = checkArgumentsValue(input);
+      if (checked.argumentsError) warnings.push(`tool call ${id} (${name}): ${checked.argumentsError}`);
+      toolCalls.push({
+        id,
+        name,
+        arguments: checked.arguments,
+        argumentsText: typeof input === 'string' ? input : JSON.stringify(input ?? {}),
+        ...(checked.argumentsError ? { argumentsError: checked.argumentsError } : {}),
+      });
+    }
+  }
+  const usage = parsed.data.usage;
+  const cacheReads = usage?.cache_read_input_tokens ?? 0;
+  return {
+    text: texts.join('\n').trim(),
+    toolCalls,
+    stopReason: toStopReason(parsed.data.stop_reason, toolCalls.length > 0),
+    usage: {
+      inputTokens: (usage?.input_tokens ?? 0) + cacheReads + (usage?.cache_creation_input_tokens ?? 0),
+      outputTokens: usage?.output_tokens ?? 0,
+      cachedTokens: cacheReads,
+    },
+    warnings,
+  };
+}

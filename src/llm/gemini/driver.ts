@@ -1,0 +1,76 @@
+// Gemini driver (`gemini:<model>`) on @google/genai. Thin SDK wiring: mapping lives in
+// request.ts / response.ts; key (GEMINI_API_KEY or GOOGLE_API_KEY) and base URL
+// (GEMINI_BASE_URL → httpOptions.baseUrl) come from config; SDK retries off (one attempt).
+// The SDK's errors drop response headers, so each call wraps fetch to keep them for retry-after.
+import { ApiError, GoogleGenAI } from '@google/genai';
+import { endpointHint, resolveEndpoint } from '../../config/providers.js';
+import { ProviderError } from '../../errors/index.js';
+import type { FailureContext } from '../openai/errors.js';
+import { sdkTimeout } from '../openai/sdk-options.js';
+import { roundOf } from '../openai/tool-arguments.js';
+import type { DriverContext } from '../registry.js';
+import type { ModelDriver } from '../types.js';
+import { classifyGeminiError } from './errors.js';
+import { toGeminiRequest } from './request.js';
+import { fromGeminiResponse } from './response.js';
+
+export async function createGeminiDriver(model: string, context: DriverContext): Promise<ModelDriver> {
+  const id = `gemini:${model}`;
+  const endpoint = resolveEndpoint('gemini', context.env, id);
+  const timeoutMs = sdkTimeout(context.timeoutMs);
+  const client = new GoogleGenAI({
+    apiKey: endpoint.apiKey ?? '',
+    vertexai: false,
+    httpOptions: { baseUrl: endpoint.baseUrl, timeout: timeoutMs, retryOptions: { attempts: 1 } },
+  });
+  const failure: FailureContext = { spec: id, hint: endpointHint(endpoint) };
+
+  return {
+    id,
+    provider: 'gemini',
+    model,
+    acceptsImages: true,
+    async generate(request, options) {
+      const startedAt = Date.now();
+      const { params, warnings } = toGeminiRequest(request, model);
+      let failedHeaders: Headers | undefined;
+      const recordingFetch: typeof fetch = async (input, init) => {
+        const response = await fetch(input, init);
+        if (!response.ok) failedHeaders = response.headers;
+        return response;
+      };
+      let response;
+      try {
+        response = await client.models.generateContent({
+          ...params,
+          config: {
+            ...params.config,
+            httpOptions: { fetch: recordingFetch },
+            ...(options?.signal ? { abortSignal: options.signal } : {}),
+          },
+        });
+      } catch (error) {
+        // The SDK aborts on its own timer without saying so; name it a timeout.
+        const elapsed = Date.now() - startedAt;
+        if (error instanceof Error && error.name === 'AbortError' && !options?.signal?.aborted && elapsed >= timeoutMs - 50) {
+          throw new ProviderError('transient', `${id}: request timed out after ${timeoutMs} ms`, { cause: error });
+        }
+        const classified = classifyGeminiError({ error, ...(failedHeaders ? { headers: failedHeaders } : {}) }, ApiError, failure);
+        throw new ProviderError(classified.errorClass, classified.message, {
+          cause: error,
+          ...(classified.retryAfterMs !== undefined ? { retryAfterMs: classified.retryAfterMs } : {}),
+          ...(typeof (error as { status?: unknown }).status === 'number' ? { status: (error as { status: number }).status } : {}),
+        });
+      }
+      const { sdkHttpResponse: _transport, ...body } = response;
+      const mapped = fromGeminiResponse(body, { round: roundOf(request.messages), spec: id });
+      return {
+        ...mapped,
+        warnings: [...warnings, ...mapped.warnings],
+        latencyMs: Date.now() - startedAt,
+        raw: { request: params, response: body },
+      };
+    },
+    classifyError: (error) => classifyGeminiError({ error }, ApiError, failure),
+  };
+}

@@ -1,0 +1,95 @@
+// generateContent response → neutral response. Pure. Thought parts stay out of the text;
+// calls without an API id get `<name>_<round>_<index>`; thought signatures ride along on the
+// ToolCall (see request.ts) so the next request can return them.
+import { z } from 'zod';
+import type { ToolCall } from '../../core/messages.js';
+import { checkArgumentsValue, synthesizeCallId } from '../openai/tool-arguments.js';
+import type { MappedResponse } from '../openai/response.js';
+import { ProviderError } from '../../errors/index.js';
+import type { StopReason } from '../types.js';
+import { thoughtSignatureKey } from './request.js';
+
+const partSchema = z.looseObject({
+  text: z.string().nullish(),
+  thought: z.boolean().nullish(),
+  thoughtSignature: z.string().nullish(),
+  functionCall: z.object({ id: z.string().nullish(), name: z.string(), args: z.unknown() }).nullish(),
+});
+
+const responseSchema = z.object({
+  candidates: z
+    .array(
+      z.object({
+        content: z.object({ parts: z.array(partSchema).nullish() }).nullish(),
+        finishReason: z.string().nullish(),
+        finishMessage: z.string().nullish(),
+      }),
+    )
+    .nullish(),
+  promptFeedback: z.object({ blockReason: z.string().nullish(), blockReasonMessage: z.string().nullish() }).nullish(),
+  usageMetadata: z
+    .object({
+      promptTokenCount: z.number().nullish(),
+      candidatesTokenCount: z.number().nullish(),
+      thoughtsTokenCount: z.number().nullish(),
+      cachedContentTokenCount: z.number().nullish(),
+    })
+    .nullish(),
+});
+
+function toStopReason(reason: string | null | undefined, hasCalls: boolean): StopReason {
+  if (hasCalls) return 'tool_calls';
+  if (reason === 'STOP') return 'end';
+  if (reason === 'MAX_TOKENS') return 'max_tokens';
+  return 'other';
+}
+
+export function fromGeminiResponse(body: unknown, options: { round: number; spec: string }): MappedResponse {
+  const parsed = responseSchema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ProviderError('fatal', `${options.spec}: unexpected generateContent response (${issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'invalid'})`);
+  }
+  const { candidates, promptFeedback, usageMetadata } = parsed.data;
+  const candidate = candidates?.[0];
+  const warnings: string[] = [];
+  if (!candidate) {
+    const reason = promptFeedback?.blockReason ?? 'no reason given';
+    warnings.push(`the response has no candidates (prompt blocked: ${reason}${promptFeedback?.blockReasonMessage ? `, ${promptFeedback.blockReasonMessage}` : ''})`);
+  } else if (candidate.finishReason && !['STOP', 'MAX_TOKENS'].includes(candidate.finishReason)) {
+    warnings.push(`generation ended with ${candidate.finishReason}${candidate.finishMessage ? `: ${candidate.finishMessage}` : ''}`);
+  }
+  const texts: string[] = [];
+  const toolCalls: ToolCall[] = [];
+  for (const part of candidate?.content?.parts ?? []) {
+    if (part.functionCall) {
+      const { name, args, id } = part.functionCall;
+      const callId = id || synthesizeCallId(name, options.round, toolCalls.length);
+      const checked = checkArgumentsValue(args);
+      if (checked.argumentsError) warnings.push(`tool call ${callId} (${name}): ${checked.argumentsError}`);
+      const call: ToolCall = {
+        id: callId,
+        name,
+        arguments: checked.arguments,
+        argumentsText: typeof args === 'string' ? args : JSON.stringify(args ?? {}),
+        ...(checked.argumentsError ? { argumentsError: checked.argumentsError } : {}),
+      };
+      if (part.thoughtSignature) Object.assign(call, { [thoughtSignatureKey]: part.thoughtSignature });
+      toolCalls.push(call);
+    } else if (part.text && !part.thought) {
+      texts.push(part.text);
+    }
+  }
+  return {
+    text: texts.join('').trim(),
+    toolCalls,
+    stopReason: toStopReason(candidate?.finishReason, toolCalls.length > 0),
+    usage: {
+      inputTokens: usageMetadata?.promptTokenCount ?? 0,
+      // Thinking tokens are billed as output.
+      outputTokens: (usageMetadata?.candidatesTokenCount ?? 0) + (usageMetadata?.thoughtsTokenCount ?? 0),
+      cachedTokens: usageMetadata?.cachedContentTokenCount ?? 0,
+    },
+    warnings,
+  };
+}

@@ -1,0 +1,121 @@
+// Neutral request → Chat Completions body. Pure: no SDK runtime, no I/O.
+// OpenAI `tool` messages carry text only, so images returned by tools travel in one `user`
+// message placed right after the tool messages of that round, each labelled with its call.
+import type OpenAI from 'openai';
+import { imagesOf, textOf, type ContentPart, type ImagePart } from '../../core/content.js';
+import type { AssistantMessage, Message, ToolCall, ToolResultsMessage } from '../../core/messages.js';
+import type { ChatPreset } from '../presets.js';
+import type { GenerateRequest } from '../types.js';
+
+type ChatMessage = OpenAI.Chat.ChatCompletionMessageParam;
+type ContentPartParam = OpenAI.Chat.ChatCompletionContentPart;
+export type ChatRequestBody = OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
+
+export function toDataUrl(image: ImagePart): string {
+  return `data:${image.mediaType};base64,${image.data}`;
+}
+
+export function imagePlaceholder(preset: ChatPreset): string {
+  return `[image omitted: ${preset.name} models here take text only]`;
+}
+
+class Mapping {
+  readonly warnings: string[] = [];
+  private omitted = 0;
+  constructor(readonly preset: ChatPreset) {}
+
+  /** Text parts stay text; images become data-URL parts, or placeholders for text-only models. */
+  userContent(parts: readonly ContentPart[]): string | ContentPartParam[] {
+    if (imagesOf(parts).length === 0) return textOf(parts);
+    if (!this.preset.acceptsImages) {
+      this.omitted += imagesOf(parts).length;
+      return parts.map((part) => (part.type === 'text' ? part.text : imagePlaceholder(this.preset))).join('\n');
+    }
+    return parts.map((part): ContentPartParam =>
+      part.type === 'text' ? { type: 'text', text: part.text } : { type: 'image_url', image_url: { url: toDataUrl(part) } },
+    );
+  }
+
+  private argumentsOf(call: ToolCall): string {
+    if (call.argumentsError) return this.preset.replayMalformedArguments && call.argumentsText !== undefined ? call.argumentsText : '{}';
+    return call.argumentsText ?? JSON.stringify(call.arguments ?? {});
+  }
+
+  assistant(message: AssistantMessage): ChatMessage {
+    const text = textOf(message.content);
+    if (message.toolCalls.length === 0) return { role: 'assistant', content: text };
+    return {
+      role: 'assistant',
+      content: text || null,
+      tool_calls: message.toolCalls.map((call) => ({
+        id: call.id,
+        type: 'function' as const,
+        function: { name: call.name, arguments: this.argumentsOf(call) },
+      })),
+    };
+  }
+
+  toolResults(message: ToolResultsMessage): ChatMessage[] {
+    const toolMessages: ChatMessage[] = [];
+    const followUp: ContentPartParam[] = [];
+    for (const result of message.results) {
+      const images = imagesOf(result.content);
+      let text = textOf(result.content);
+      if (images.length > 0 && this.preset.acceptsImages) {
+        text = `${text}${text ? '\n' : ''}(${images.length} image${images.length > 1 ? 's' : ''} returned; shown in the next message)`;
+        images.forEach((image, index) => {
+          const label = images.length > 1 ? `Image ${index + 1} of ${images.length}` : 'Image';
+          followUp.push({ type: 'text', text: `${label} from tool call ${result.callId} (${result.name}):` });
+          followUp.push({ type: 'image_url', image_url: { url: toDataUrl(image) } });
+        });
+      } else if (images.length > 0) {
+        this.omitted += images.length;
+        text = `${text}${text ? '\n' : ''}${images.map(() => imagePlaceholder(this.preset)).join('\n')}`;
+      }
+      const body = text || '(no output)';
+      toolMessages.push({ role: 'tool', tool_call_id: result.callId, content: result.isError ? `Error: ${body}` : body });
+    }
+    if (followUp.length > 0) toolMessages.push({ role: 'user', content: followUp });
+    return toolMessages;
+  }
+
+  message(message: Message): ChatMessage[] {
+    switch (message.role) {
+      case 'system':
+        return [{ role: 'system', content: message.content }];
+      case 'user':
+        return [{ role: 'user', content: this.userContent(message.content) }];
+      case 'assistant':
+        return [this.assistant(message)];
+      case 'tool':
+        return this.toolResults(message);
+    }
+  }
+
+  finish(): string[] {
+    if (this.omitted > 0) {
+      this.warnings.push(`${this.omitted} image(s) replaced by a text placeholder: the ${this.preset.name} preset is text-only`);
+    }
+    return this.warnings;
+  }
+}
+
+export function toOpenAiRequest(request: GenerateRequest, model: string, preset: ChatPreset): { body: ChatRequestBody; warnings: string[] } {
+  const mapping = new Mapping(preset);
+  const messages: ChatMessage[] = [];
+  if (request.system) messages.push({ role: 'system', content: request.system });
+  for (const message of request.messages) messages.push(...mapping.message(message));
+
+  const body: ChatRequestBody = { model, messages, [preset.maxTokensField]: request.maxTokens };
+  if (request.tools.length > 0) {
+    body.tools = request.tools.map((tool) => ({
+      type: 'function' as const,
+      function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
+    }));
+    if (request.toolChoice === 'none') body.tool_choice = 'none';
+    else if (preset.sendParallelToolCalls) body.parallel_tool_calls = true;
+  }
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.seed !== undefined) body.seed = request.seed;
+  return { body, warnings: mapping.finish() };
+}

@@ -1,0 +1,104 @@
+// Chat Completions body → neutral response. Pure. Validates the parts we read (compatible
+// servers differ), keeps provider reasoning (`reasoning_content`, `<think>` blocks) out of the
+// visible text, and reports unparsable tool arguments instead of guessing.
+import { z } from 'zod';
+import type { ToolCall } from '../../core/messages.js';
+import { ProviderError } from '../../errors/index.js';
+import type { GenerateResponse, StopReason } from '../types.js';
+import { checkArgumentsValue, parseArgumentsText, synthesizeCallId } from './tool-arguments.js';
+
+const toolCallSchema = z.object({
+  id: z.string().nullish(),
+  function: z.object({
+    name: z.string(),
+    // Some servers send an object instead of JSON text.
+    arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).nullish(),
+  }),
+});
+
+const responseSchema = z.object({
+  choices: z
+    .array(
+      z.object({
+        message: z.object({
+          content: z.string().nullish(),
+          refusal: z.string().nullish(),
+          tool_calls: z.array(toolCallSchema).nullish(),
+        }),
+        finish_reason: z.string().nullish(),
+      }),
+    )
+    .min(1, 'the response has no choices'),
+  usage: z
+    .object({
+      prompt_tokens: z.number().nullish(),
+      completion_tokens: z.number().nullish(),
+      prompt_tokens_details: z.object({ cached_tokens: z.number().nullish() }).nullish(),
+    })
+    .nullish(),
+});
+
+/** Removes `<think>…</think>` blocks, and a leading reasoning run whose opening tag the template ate. */
+export function stripThinking(text: string): string {
+  let out = text.replace(/<think>[\s\S]*?<\/think>/g, '');
+  const danglingClose = out.indexOf('</think>');
+  if (danglingClose >= 0 && !out.slice(0, danglingClose).includes('<think>')) out = out.slice(danglingClose + '</think>'.length);
+  const danglingOpen = out.indexOf('<think>');
+  if (danglingOpen >= 0) out = out.slice(0, danglingOpen);
+  return out.trim();
+}
+
+function toStopReason(finishReason: string | null | undefined, hasCalls: boolean): StopReason {
+  if (hasCalls) return 'tool_calls';
+  if (finishReason === 'stop') return 'end';
+  if (finishReason === 'length') return 'max_tokens';
+  if (finishReason === 'tool_calls' || finishReason === 'function_call') return 'tool_calls';
+  return 'other';
+}
+
+export type MappedResponse = Omit<GenerateResponse, 'latencyMs' | 'raw'>;
+
+export function fromOpenAiResponse(body: unknown, options: { round: number; spec: string }): MappedResponse {
+  const parsed = responseSchema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ProviderError(
+      'fatal',
+      `${options.spec}: unexpected Chat Completions response (${issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'invalid'})`,
+    );
+  }
+  const [choice] = parsed.data.choices;
+  const message = choice!.message;
+  const warnings: string[] = [];
+  const toolCalls: ToolCall[] = (message.tool_calls ?? []).map((call, index) => {
+    const raw = call.function.arguments;
+    const argumentsText = typeof raw === 'string' ? raw : JSON.stringify(raw ?? {});
+    const parsedArguments = typeof raw === 'string' ? parseArgumentsText(raw) : checkArgumentsValue(raw ?? {});
+    const id = call.id || synthesizeCallId(call.function.name, options.round, index);
+    if (parsedArguments.argumentsError) warnings.push(`tool call ${id} (${call.function.name}): ${parsedArguments.argumentsError}`);
+    return {
+      id,
+      name: call.function.name,
+      arguments: parsedArguments.arguments,
+      argumentsText,
+      ...(parsedArguments.argumentsError ? { argumentsError: parsedArguments.argumentsError } : {}),
+    };
+  });
+  let text = stripThinking(message.content ?? '');
+  if (!text && message.refusal) {
+    text = message.refusal;
+    warnings.push('the model refused the request');
+  }
+  const usage = parsed.data.usage;
+  return {
+    text,
+    toolCalls,
+    stopReason: toStopReason(choice!.finish_reason, toolCalls.length > 0),
+    usage: {
+      inputTokens: usage?.prompt_tokens ?? 0,
+      outputTokens: usage?.completion_tokens ?? 0,
+      cachedTokens: usage?.prompt_tokens_details?.cached_tokens ?? 0,
+    },
+    warnings,
+  };
+}

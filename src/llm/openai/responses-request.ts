@@ -1,0 +1,58 @@
+// Neutral request → OpenAI Responses API body (`openai-responses:<model>`). Pure. Unlike Chat
+// Completions, a `function_call_output` can hold images, so tool images stay with their call.
+// Stateless: `store: false`, the whole history is sent each time.
+import type OpenAI from 'openai';
+import type { ContentPart } from '../../core/content.js';
+import type { Message } from '../../core/messages.js';
+import type { GenerateRequest } from '../types.js';
+import { toDataUrl } from './request.js';
+
+type InputItem = OpenAI.Responses.ResponseInputItem;
+type InputContent = OpenAI.Responses.ResponseInputText | OpenAI.Responses.ResponseInputImage;
+export type ResponsesRequestBody = OpenAI.Responses.ResponseCreateParamsNonStreaming;
+
+function inputContent(parts: readonly ContentPart[]): InputContent[] {
+  return parts.flatMap((part): InputContent[] => {
+    if (part.type === 'image') return [{ type: 'input_image', image_url: toDataUrl(part), detail: 'auto' }];
+    return part.text ? [{ type: 'input_text', text: part.text }] : [];
+  });
+}
+
+function toItems(message: Exclude<Message, { role: 'system' }>): InputItem[] {
+  if (message.role === 'user') return [{ role: 'user', content: inputContent(message.content) }];
+  if (message.role === 'assistant') {
+    const text = message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
+    const items: InputItem[] = text ? [{ role: 'assistant', content: text }] : [];
+    for (const call of message.toolCalls) {
+      // Unparsable argument text is replayed as the model wrote it; the API stores it as a string.
+      items.push({ type: 'function_call', call_id: call.id, name: call.name, arguments: call.argumentsText ?? JSON.stringify(call.arguments ?? {}) });
+    }
+    return items;
+  }
+  return message.results.map((result): InputItem => {
+    const content = inputContent(result.content);
+    const onlyText = content.every((part) => part.type === 'input_text');
+    const text = content.flatMap((part) => (part.type === 'input_text' ? [part.text] : [])).join('\n') || '(no output)';
+    const prefixed = result.isError ? `Error: ${text}` : text;
+    if (onlyText) return { type: 'function_call_output', call_id: result.callId, output: prefixed };
+    return { type: 'function_call_output', call_id: result.callId, output: result.isError ? [{ type: 'input_text', text: 'Error:' }, ...content] : content };
+  });
+}
+
+export function toResponsesRequest(request: GenerateRequest, model: string): { body: ResponsesRequestBody; warnings: string[] } {
+  const warnings: string[] = [];
+  const instructions = [request.system ?? '', ...request.messages.flatMap((message) => (message.role === 'system' ? [message.content] : []))]
+    .filter((text) => text.trim())
+    .join('\n\n');
+  const input = request.messages.flatMap((message) => (message.role === 'system' ? [] : toItems(message)));
+  const body: ResponsesRequestBody = { model, input, max_output_tokens: request.maxTokens, store: false };
+  if (instructions) body.instructions = instructions;
+  if (request.tools.length > 0) {
+    body.tools = request.tools.map((tool) => ({ type: 'function' as const, name: tool.name, description: tool.description, parameters: tool.inputSchema, strict: false }));
+    if (request.toolChoice === 'none') body.tool_choice = 'none';
+    else body.parallel_tool_calls = true;
+  }
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.seed !== undefined) warnings.push(`seed ${request.seed} ignored: the Responses API does not take a seed`);
+  return { body, warnings };
+}

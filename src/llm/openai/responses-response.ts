@@ -1,0 +1,81 @@
+// Responses API body → neutral response. Pure. Reasoning items stay out of the text; function
+// calls keep their `call_id` (the id results must quote); argument text is parsed strictly.
+import { z } from 'zod';
+import type { ToolCall } from '../../core/messages.js';
+import { ProviderError } from '../../errors/index.js';
+import type { StopReason } from '../types.js';
+import type { MappedResponse } from './response.js';
+import { parseArgumentsText } from './tool-arguments.js';
+
+const outputItem = z.union([
+  z.object({
+    type: z.literal('message'),
+    content: z.array(z.looseObject({ type: z.string(), text: z.string().optional(), refusal: z.string().optional() })),
+  }),
+  z.object({ type: z.literal('function_call'), call_id: z.string(), name: z.string(), arguments: z.string() }),
+  z.looseObject({ type: z.string() }),
+]);
+
+const responseSchema = z.object({
+  status: z.string().nullish(),
+  incomplete_details: z.object({ reason: z.string().nullish() }).nullish(),
+  output: z.array(outputItem),
+  usage: z
+    .object({
+      input_tokens: z.number().nullish(),
+      output_tokens: z.number().nullish(),
+      input_tokens_details: z.object({ cached_tokens: z.number().nullish() }).nullish(),
+    })
+    .nullish(),
+});
+
+function toStopReason(status: string | null | undefined, reason: string | null | undefined, hasCalls: boolean): StopReason {
+  if (hasCalls) return 'tool_calls';
+  if (status === 'incomplete' && reason === 'max_output_tokens') return 'max_tokens';
+  return status === 'completed' ? 'end' : 'other';
+}
+
+export function fromResponsesResponse(body: unknown, options: { spec: string }): MappedResponse {
+  const parsed = responseSchema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ProviderError('fatal', `${options.spec}: unexpected Responses API response (${issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'invalid'})`);
+  }
+  const texts: string[] = [];
+  const toolCalls: ToolCall[] = [];
+  const warnings: string[] = [];
+  for (const item of parsed.data.output) {
+    if (item.type === 'message' && 'content' in item && Array.isArray(item.content)) {
+      for (const part of item.content as Array<{ type: string; text?: string; refusal?: string }>) {
+        if (part.type === 'output_text' && part.text) texts.push(part.text);
+        if (part.type === 'refusal' && part.refusal) {
+          texts.push(part.refusal);
+          warnings.push('the model refused the request');
+        }
+      }
+    } else if (item.type === 'function_call' && 'call_id' in item) {
+      const call = item as { call_id: string; name: string; arguments: string };
+      const parsedArguments = parseArgumentsText(call.arguments);
+      if (parsedArguments.argumentsError) warnings.push(`tool call ${call.call_id} (${call.name}): ${parsedArguments.argumentsError}`);
+      toolCalls.push({
+        id: call.call_id,
+        name: call.name,
+        arguments: parsedArguments.arguments,
+        argumentsText: call.arguments,
+        ...(parsedArguments.argumentsError ? { argumentsError: parsedArguments.argumentsError } : {}),
+      });
+    }
+  }
+  const { usage, status, incomplete_details: incomplete } = parsed.data;
+  return {
+    text: texts.join('\n').trim(),
+    toolCalls,
+    stopReason: toStopReason(status, incomplete?.reason, toolCalls.length > 0),
+    usage: {
+      inputTokens: usage?.input_tokens ?? 0,
+      outputTokens: usage?.output_tokens ?? 0,
+      cachedTokens: usage?.input_tokens_details?.cached_tokens ?? 0,
+    },
+    warnings,
+  };
+}

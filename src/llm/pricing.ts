@@ -1,0 +1,101 @@
+// Optional cost accounting: USD per million input / output / cached-input tokens.
+// A small default table covers a few well-known models; M3_PRICE_TABLE names a JSON file
+// ({"<model or provider:model>": {"input": 2.5, "output": 10, "cached": 1.25}}) whose entries
+// override and extend it. Unknown models cost `undefined`, never a guess.
+// Usage semantics (see the drivers): inputTokens includes cached tokens; cachedTokens is the
+// part served from the provider's prompt cache, billed at the cached price.
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import type { EnvMap } from '../config/env-file.js';
+import { formatIssues } from '../config/zod-issues.js';
+import type { Usage } from '../core/usage.js';
+import { ConfigError } from '../errors/index.js';
+
+const priceSchema = z.strictObject({
+  input: z.number().nonnegative(),
+  output: z.number().nonnegative(),
+  /** Cached input tokens; defaults to the input price (no discount). */
+  cached: z.number().nonnegative().optional(),
+});
+const tableSchema = z.record(z.string().min(1), priceSchema);
+
+export type Price = z.infer<typeof priceSchema>;
+export type PriceTable = ReadonlyMap<string, Price>;
+
+/** List prices in USD per million tokens as published in 2025; override them with M3_PRICE_TABLE. */
+export const defaultPrices: Readonly<Record<string, Price>> = {
+  'gpt-4o': { input: 2.5, output: 10, cached: 1.25 },
+  'gpt-4o-mini': { input: 0.15, output: 0.6, cached: 0.075 },
+  'gpt-4.1': { input: 2, output: 8, cached: 0.5 },
+  'gpt-4.1-mini': { input: 0.4, output: 1.6, cached: 0.1 },
+  'gpt-5': { input: 1.25, output: 10, cached: 0.125 },
+  'gpt-5-mini': { input: 0.25, output: 2, cached: 0.025 },
+  'claude-sonnet-4': { input: 3, output: 15, cached: 0.3 },
+  'claude-sonnet-4-5': { input: 3, output: 15, cached: 0.3 },
+  'claude-opus-4-1': { input: 15, output: 75, cached: 1.5 },
+  'claude-haiku-4-5': { input: 1, output: 5, cached: 0.1 },
+  'gemini-2.5-pro': { input: 1.25, output: 10, cached: 0.31 },
+  'gemini-2.5-flash': { input: 0.3, output: 2.5, cached: 0.075 },
+  'deepseek-chat': { input: 0.56, output: 1.68, cached: 0.07 },
+};
+
+export const defaultPriceTable: PriceTable = new Map(Object.entries(defaultPrices));
+
+/** Validates a price table read from `file` (a JSON value). */
+export function parsePriceTable(value: unknown, file: string): Record<string, Price> {
+  const parsed = tableSchema.safeParse(value);
+  if (!parsed.success) {
+    throw new ConfigError(
+      `invalid price table (expected {"<model>": {"input": <USD per 1M>, "output": <USD per 1M>, "cached"?: <USD per 1M>}}):\n${formatIssues(file, parsed.error.issues)}`,
+    );
+  }
+  return parsed.data;
+}
+
+/** The default table, overlaid by the file named in M3_PRICE_TABLE (if set). */
+export function loadPriceTable(env: EnvMap): PriceTable {
+  const file = env.M3_PRICE_TABLE?.trim();
+  if (!file) return defaultPriceTable;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`M3_PRICE_TABLE=${file}: cannot read the file (${error instanceof Error ? error.message : String(error)})`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`M3_PRICE_TABLE=${file}: not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+  return new Map([...defaultPriceTable, ...Object.entries(parsePriceTable(json, file))]);
+}
+
+// Dated or versioned releases of a priced model: gpt-4o-2024-08-06, claude-haiku-4-5-20251001,
+// gemini-2.5-flash-preview-05-20, gemini-2.0-flash-001. Other suffixes (gpt-5-nano) stay unknown.
+const releaseSuffix = /^-(\d{4}-\d{2}-\d{2}|\d{8}|\d{3}|latest|preview[-\w.]*|exp[-\w.]*)$/;
+
+/** Finds the price of `provider:model`, `model`, or a dated release of a listed model. */
+export function findPrice(spec: string, table: PriceTable = defaultPriceTable): { key: string; price: Price } | undefined {
+  const colon = spec.indexOf(':');
+  const model = colon >= 0 ? spec.slice(colon + 1) : spec;
+  for (const key of [spec, model]) {
+    const price = table.get(key);
+    if (price) return { key, price };
+  }
+  let best: { key: string; price: Price } | undefined;
+  for (const [key, price] of table) {
+    if (model.startsWith(key) && releaseSuffix.test(model.slice(key.length)) && key.length > (best?.key.length ?? 0)) best = { key, price };
+  }
+  return best;
+}
+
+/** Cost in USD of one request (or a sum of usages), or undefined when the model has no price. */
+export function costUsd(spec: string, usage: Usage, table: PriceTable = defaultPriceTable): number | undefined {
+  const found = findPrice(spec, table);
+  if (!found) return undefined;
+  const { price } = found;
+  const cached = Math.min(usage.cachedTokens, usage.inputTokens);
+  const uncached = usage.inputTokens - cached;
+  return (uncached * price.input + cached * (price.cached ?? price.input) + usage.outputTokens * price.output) / 1_000_000;
+}

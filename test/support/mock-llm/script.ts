@@ -1,0 +1,75 @@
+// The mock's script: a queue of vendor-neutral turns, each rendered into whichever wire format
+// the request arrives in, plus per-turn faults. Validated with zod so a bad script file fails
+// with the path of the bad field.
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+
+export const mockToolCallSchema = z.strictObject({
+  name: z.string().min(1),
+  /** The arguments as a JSON value (normally an object). */
+  arguments: z.unknown().optional(),
+  /** Exact argument text, for malformed-argument faults; wins over `arguments`. */
+  rawArguments: z.string().optional(),
+  /** Call id to send; by default the mock invents one (Gemini: none, as the API does). */
+  id: z.string().optional(),
+});
+
+export const mockFaultSchema = z.discriminatedUnion('kind', [
+  z.strictObject({
+    kind: z.literal('status'),
+    status: z.number().int().min(400).max(599),
+    retryAfterSeconds: z.number().nonnegative().optional(),
+    retryAfterMs: z.number().nonnegative().optional(),
+    message: z.string().optional(),
+  }),
+  /** Destroy the socket: before any byte, or after part of the body. */
+  z.strictObject({ kind: z.literal('drop'), when: z.enum(['before-headers', 'mid-body']).optional() }),
+  /** A 200 whose body is truncated JSON. */
+  z.strictObject({ kind: z.literal('invalid_json') }),
+]);
+
+const tokenCount = z.number().int().nonnegative();
+
+export const mockTurnSchema = z.strictObject({
+  text: z.string().optional(),
+  /** Provider reasoning: OpenAI `reasoning_content`, Anthropic thinking, Gemini thought parts. */
+  reasoning: z.string().optional(),
+  toolCalls: z.array(mockToolCallSchema).optional(),
+  usage: z.strictObject({ inputTokens: tokenCount, outputTokens: tokenCount, cachedTokens: tokenCount.optional() }).optional(),
+  stopReason: z.enum(['end', 'max_tokens']).optional(),
+  /** Wait this long before answering (slow replies, timeouts). */
+  delayMs: z.number().int().nonnegative().optional(),
+  fault: mockFaultSchema.optional(),
+});
+
+export const mockScriptSchema = z.strictObject({
+  turns: z.array(mockTurnSchema).default([]),
+  /** Answer used when the queue is empty; without it an empty queue is an HTTP 500. */
+  fallback: mockTurnSchema.optional(),
+  /** Ids listed by GET /v1/models. */
+  models: z.array(z.string().min(1)).optional(),
+});
+
+export type MockToolCall = z.infer<typeof mockToolCallSchema>;
+export type MockFault = z.infer<typeof mockFaultSchema>;
+export type MockTurn = z.infer<typeof mockTurnSchema>;
+export type MockScript = z.infer<typeof mockScriptSchema>;
+
+export function parseMockScript(value: unknown, source: string): MockScript {
+  const parsed = mockScriptSchema.safeParse(value);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `${source}: at $.${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`invalid mock LLM script:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}
+
+export function loadMockScript(file: string): MockScript {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new Error(`cannot read mock LLM script ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return parseMockScript(json, file);
+}

@@ -1,0 +1,207 @@
+// A real node:http server on 127.0.0.1 that speaks the OpenAI, Anthropic and Gemini wire
+// formats. It answers from a queue of neutral turns (or a respond hook), records every request
+// with secrets reduced to fingerprints, rejects requests a real API would reject (HTTP 400,
+// recorded as invalid, queue untouched), and injects faults per turn.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { applyFault, credentialOf, delay, keyFingerprint, readBody, routeOf, secretHeaders, sendEvents, sendJson, sendText, type Endpoint, type Route } from './http-plumbing.js';
+import { mockTurnSchema, type MockFault, type MockTurn } from './script.js';
+import type { Vendor } from './wire-common.js';
+import { openAiWire, renderEmbeddings, validateEmbeddingRequest } from './wire-openai.js';
+
+export { keyFingerprint };
+
+export interface RecordedRequest {
+  /** 1-based, over all requests. */
+  sequence: number;
+  vendor: Vendor | 'unknown';
+  endpoint: Endpoint;
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  model?: string;
+  stream: boolean;
+  /** Request headers with credentials replaced by "[REDACTED]". */
+  headers: Record<string, string>;
+  /** `keyFingerprint` of the credential sent, if any. */
+  authFingerprint?: string;
+  /** Parsed JSON body (the raw text when it did not parse). */
+  body: unknown;
+  valid: boolean;
+  issues: string[];
+  /** 0-based index of the script turn that answered (queue order), when one did. */
+  turnIndex?: number;
+  outcome: 'ok' | 'fault' | 'invalid' | 'exhausted' | 'not_found' | 'client_gone';
+  receivedAt: number;
+}
+
+export interface MockLlmOptions {
+  turns?: MockTurn[];
+  fallback?: MockTurn;
+  /** Consulted before the queue; return undefined to fall through to it. */
+  respond?: (request: RecordedRequest) => MockTurn | undefined;
+  models?: string[];
+  embeddingDimensions?: number;
+  port?: number;
+  /** Called once per request when its answer has been sent (or the client left). */
+  onRequest?: (request: RecordedRequest) => void;
+}
+
+export interface MockLlm {
+  /** http://127.0.0.1:<port>: the Anthropic and Gemini base URL. */
+  url: string;
+  /** `${url}/v1`: the OpenAI base URL. */
+  openAiBaseUrl: string;
+  enqueue(...turns: MockTurn[]): void;
+  /** Faults for the next embeddings requests, one per request (embeddings never use the turn queue). */
+  failEmbeddings(...faults: MockFault[]): void;
+  /** Every request so far, in arrival order (a live array). */
+  requests: RecordedRequest[];
+  /** Generation requests only (chat, messages, generateContent). */
+  generations(): RecordedRequest[];
+  /** Turns still queued. */
+  pending(): number;
+  close(): Promise<void>;
+}
+
+function recordOf(request: http.IncomingMessage, url: URL, route: Route, text: string, sequence: number): RecordedRequest {
+  const credential = credentialOf(request, url);
+  return {
+    sequence,
+    vendor: route.vendor,
+    endpoint: route.endpoint,
+    method: request.method ?? 'GET',
+    path: url.pathname,
+    query: Object.fromEntries([...url.searchParams].map(([key, value]) => [key, key === 'key' ? '[REDACTED]' : value])),
+    stream: false,
+    headers: Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, secretHeaders.has(name) ? '[REDACTED]' : String(value)])),
+    ...(credential ? { authFingerprint: keyFingerprint(credential) } : {}),
+    body: text,
+    valid: true,
+    issues: [],
+    outcome: 'ok',
+    receivedAt: Date.now(),
+  };
+}
+
+class MockLlmServer {
+  readonly requests: RecordedRequest[] = [];
+  readonly queue: MockTurn[];
+  readonly embeddingFaults: MockFault[] = [];
+  private consumed = 0;
+
+  constructor(private readonly options: MockLlmOptions) {
+    this.queue = (options.turns ?? []).map((turn) => mockTurnSchema.parse(turn));
+  }
+
+  private nextTurn(record: RecordedRequest): MockTurn | undefined {
+    const scripted = this.options.respond?.(record);
+    if (scripted) return mockTurnSchema.parse(scripted);
+    const turn = this.queue.shift();
+    if (!turn) return this.options.fallback;
+    record.turnIndex = this.consumed;
+    this.consumed += 1;
+    return turn;
+  }
+
+  async handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    const route = routeOf(request.method ?? 'GET', url.pathname);
+    const text = await readBody(request);
+    const record = recordOf(request, url, route, text, this.requests.length + 1);
+    this.requests.push(record);
+    const closed = new AbortController();
+    response.on('close', () => {
+      closed.abort();
+      this.options.onRequest?.(record);
+    });
+    if (route.endpoint === 'unknown') {
+      Object.assign(record, { valid: false, outcome: 'not_found' });
+      return sendJson(response, 404, { error: { message: `mock LLM: no route for ${record.method} ${record.path}` } });
+    }
+    if (route.endpoint === 'models') {
+      const models = this.options.models ?? ['mock-model'];
+      return sendJson(response, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'mock-llm' })) });
+    }
+    try {
+      record.body = JSON.parse(text) as unknown;
+    } catch {
+      Object.assign(record, { valid: false, outcome: 'invalid', issues: ['request body is not valid JSON'] });
+      return sendJson(response, 400, route.wire.renderError(400, 'mock LLM: request body is not valid JSON'));
+    }
+    if (route.endpoint === 'embeddings') return this.embeddings(route, record, response);
+    return this.generate(route, record, response, closed.signal);
+  }
+
+  private reject(record: RecordedRequest, response: http.ServerResponse, route: Route, what: string): void {
+    Object.assign(record, { valid: false, outcome: 'invalid' });
+    sendJson(response, 400, route.wire.renderError(400, `mock LLM: invalid ${what} request: ${record.issues.join('; ')}`));
+  }
+
+  private embeddings(route: Route, record: RecordedRequest, response: http.ServerResponse): void {
+    record.model = String((record.body as { model?: unknown }).model ?? '');
+    record.issues = validateEmbeddingRequest(record.body);
+    if (record.issues.length > 0) return this.reject(record, response, route, 'embeddings');
+    const json = JSON.stringify(renderEmbeddings(record.body, this.options.embeddingDimensions ?? 64));
+    const fault = this.embeddingFaults.shift();
+    if (!fault) return sendText(response, 200, json);
+    record.outcome = 'fault';
+    applyFault(fault, openAiWire, response, { json, frames: undefined });
+  }
+
+  private async generate(route: Route, record: RecordedRequest, response: http.ServerResponse, closed: AbortSignal): Promise<void> {
+    const { wire } = route;
+    record.model = wire.modelOf(record.body, route.pathModel);
+    record.stream = wire.wantsStream(record.body, route.streamPath ?? false);
+    record.issues = wire.validate(record.body);
+    if (record.issues.length > 0) return this.reject(record, response, route, wire.vendor);
+    const turn = this.nextTurn(record);
+    if (!turn) {
+      record.outcome = 'exhausted';
+      return sendJson(response, 500, wire.renderError(500, 'mock LLM: no scripted turn left (enqueue more turns or set a fallback)'));
+    }
+    if (turn.delayMs && !(await delay(turn.delayMs, closed))) {
+      record.outcome = 'client_gone';
+      return;
+    }
+    const context = { model: record.model, sequence: record.sequence };
+    const json = JSON.stringify(wire.renderJson(turn, context));
+    const frames = record.stream ? wire.renderStream(turn, context, record.body) : undefined;
+    if (turn.fault) {
+      record.outcome = 'fault';
+      return applyFault(turn.fault, wire, response, { json, frames });
+    }
+    if (frames) return sendEvents(response, frames);
+    sendText(response, 200, json);
+  }
+}
+
+export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLlm> {
+  const mock = new MockLlmServer(options);
+  const server = http.createServer((request, response) => {
+    mock.handle(request, response).catch((error: unknown) => {
+      process.stderr.write(`mock LLM: handler failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+      if (!response.headersSent) sendJson(response, 500, { error: { message: 'mock LLM internal error' } });
+      else response.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    openAiBaseUrl: `${url}/v1`,
+    enqueue: (...turns) => mock.queue.push(...turns.map((turn) => mockTurnSchema.parse(turn))),
+    failEmbeddings: (...faults) => mock.embeddingFaults.push(...faults),
+    requests: mock.requests,
+    generations: () => mock.requests.filter((request) => request.endpoint === 'generate'),
+    pending: () => mock.queue.length,
+    // Closing the connections fires each response's close event, which cancels pending delays.
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
