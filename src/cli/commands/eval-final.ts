@@ -1,0 +1,101 @@
+// `m3 eval final`: final-answer evaluation (spec 5). With --judges, an LLM judge ensemble
+// writes results/<model>/taskcompletion.json (resumable); without judges, or with --proxy,
+// deterministic proxies against the GT final_reply go to results/<model>/final_proxy.json.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { loadEnvironment } from '../../config/env-file.js';
+import { parseSwitches } from '../../config/switches.js';
+import { defaultOutputFile, writeJsonFile } from '../../eval/call/output.js';
+import { evaluateFinalAnswers } from '../../eval/final/evaluate.js';
+import { judgeRetryPolicy, loadPromptFile, parseJudgeList } from '../../eval/final/judge-kit.js';
+import { loadTaskCompletion, taskEntries } from '../../eval/final/output.js';
+import { evaluateProxies } from '../../eval/final/proxies.js';
+import { createDriver } from '../../llm/registry.js';
+import { log } from '../../log/logger.js';
+import { loadGroundTruth, loadPredictions } from '../../tasks/load.js';
+import { nonNegativeInteger, positiveInteger } from './eval-call.js';
+import { getOrCreateEvalCommand } from './eval-group.js';
+
+/** The reference's four-judge ensemble (spec 5.1), as provider:model specs. */
+export const defaultJudges = ['openai:gpt-5-mini', 'gemini:gemini-2.5-flash', 'deepseek:deepseek-chat', 'xai:grok-4-fast-reasoning'];
+
+interface EvalFinalOptions {
+  gt: string;
+  pred: string;
+  out?: string;
+  judges?: string;
+  proxy?: boolean;
+  proxyOut?: string;
+  lenient?: boolean;
+  resume: boolean;
+  attempts: number;
+  retryDelay: number;
+  concurrency: number;
+  maxTokens: number;
+  maxResultChars: number;
+}
+
+async function runJudges(options: EvalFinalOptions, files: { gt: string; predictions: string }, judgeSpecs: string[]): Promise<void> {
+  const outFile = path.resolve(options.out ?? defaultOutputFile(files.predictions, 'taskcompletion.json'));
+  if (judgeSpecs.length < 3) log.warn(`${judgeSpecs.length} judge(s): the trimmed mean drops min and max only with more than 2 judges (the reference used 4)`);
+  if (options.lenient) log.warn('--lenient: replies without \\boxed{} fall back to their last number; such scores are flagged parse=lenient_last_number');
+  const env = loadEnvironment();
+  const switches = parseSwitches(env);
+  const judges = await Promise.all(judgeSpecs.map((spec) => createDriver(spec, { env, timeoutMs: switches.M3_LLM_TIMEOUT * 1000 })));
+  const previous = options.resume && existsSync(outFile) ? taskEntries(loadTaskCompletion(outFile)) : undefined;
+  if (previous) log.info(`resuming: ${Object.keys(previous).length} task(s) already scored in ${outFile}`);
+  const output = await evaluateFinalAnswers(loadGroundTruth(files.gt), loadPredictions(files.predictions), {
+    judges,
+    prompts: { taskCompletion: loadPromptFile('task-completion.md'), informationGrounding: loadPromptFile('information-grounding.md') },
+    attempts: options.attempts,
+    lenient: options.lenient ?? false,
+    retryPolicy: judgeRetryPolicy(switches),
+    maxTokens: options.maxTokens,
+    retryDelayMs: options.retryDelay * 1000,
+    maxResultChars: options.maxResultChars,
+    concurrency: options.concurrency,
+    files,
+    ...(previous ? { previous } : {}),
+    checkpoint: (partial) => writeJsonFile(outFile, partial),
+    onTask: (id, entry, failures) => {
+      if (entry) log.info(`${id}: TC ${entry.final.toFixed(3)} [${entry.judges.map((judge) => judge.score.toFixed(2)).join(', ')}]  IG ${entry.info_grounding?.final.toFixed(3) ?? '-'}`);
+      for (const failure of failures) log.warn(`${id}: ${failure.metric} judge ${failure.judge} failed: ${failure.reason}`);
+    },
+  });
+  writeJsonFile(outFile, output);
+  process.stdout.write(`${JSON.stringify({ wrote: outFile, ...output.aggregate })}\n`);
+}
+
+function runProxies(options: EvalFinalOptions, files: { gt: string; predictions: string }): void {
+  const outFile = path.resolve(options.proxyOut ?? defaultOutputFile(files.predictions, 'final_proxy.json'));
+  const output = evaluateProxies(loadGroundTruth(files.gt), loadPredictions(files.predictions), files);
+  writeJsonFile(outFile, output);
+  log.info(`final-answer proxies (not judge scores): ${output.aggregate.num_scored}/${output.aggregate.num_total} tasks with a prediction`);
+  process.stdout.write(`${JSON.stringify({ wrote: outFile, kind: 'proxy', ...output.aggregate })}\n`);
+}
+
+export function registerEvalFinalCommand(program: Command): void {
+  getOrCreateEvalCommand(program)
+    .command('final')
+    .description('final-answer evaluation: judge ensemble (task completion, information grounding) or deterministic proxies')
+    .requiredOption('--gt <file>', 'ground-truth file (e.g. json/test_mcp_GT.json)')
+    .requiredOption('--pred <file>', 'prediction file (e.g. results/<model>_test_mcp_fuzzy.json)')
+    .option('--out <file>', 'judge output (default results/<model>/taskcompletion.json beside the predictions)')
+    .option('--judges <list>', `comma-separated provider:model judges, or "default" (${defaultJudges.join(',')}); without it only proxies are computed`)
+    .option('--proxy', 'also compute the deterministic proxies when judges are given')
+    .option('--proxy-out <file>', 'proxy output (default results/<model>/final_proxy.json)')
+    .option('--lenient', 'accept a reply without \\boxed{} by its last number (flagged in the output)')
+    .option('--no-resume', 'judge every task again instead of keeping the scores already in --out')
+    .option('--attempts <n>', 'replies tried per judge and metric before the task is listed as a judge failure', positiveInteger, 5)
+    .option('--retry-delay <seconds>', 'wait between attempts after a malformed reply', nonNegativeInteger, 2)
+    .option('--concurrency <n>', 'tasks judged at once (each asks all judges in parallel)', positiveInteger, 2)
+    .option('--max-tokens <n>', 'output token budget per judge request', positiveInteger, 4096)
+    .option('--max-result-chars <n>', 'cut each tool result to this many characters for the judges; 0 disables', nonNegativeInteger, 2000)
+    .action(async (options: EvalFinalOptions) => {
+      const files = { gt: path.resolve(options.gt), predictions: path.resolve(options.pred) };
+      const judgeSpecs = options.judges ? (options.judges.trim() === 'default' ? defaultJudges : parseJudgeList(options.judges, '--judges')) : [];
+      if (judgeSpecs.length > 0) await runJudges(options, files, judgeSpecs);
+      if (judgeSpecs.length === 0 || options.proxy) runProxies(options, files);
+    });
+}

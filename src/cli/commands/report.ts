@@ -1,0 +1,48 @@
+// `m3 report`: tables, charts and report.html from every model's evaluation outputs.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { fromRepo } from '../../config/paths.js';
+import { log } from '../../log/logger.js';
+
+interface ReportOptions {
+  results: string;
+  save: string;
+  models?: string;
+  catalog?: string;
+  gt?: string;
+}
+
+/** Ground truth for the per-tier table: the reference file, else the bundled local suite. */
+function defaultGtFile(): string | undefined {
+  return [fromRepo('json', 'test_mcp_GT.json'), fromRepo('json', 'm3_local_GT.json')].find((file) => existsSync(file));
+}
+
+export function registerReportCommand(program: Command): void {
+  program
+    .command('report')
+    .description('leaderboard CSVs, Markdown tables, PNG + SVG charts and save/report.html from results/<model>/ outputs')
+    .option('--results <dir>', 'results folder holding one sub-folder per model', 'results')
+    .option('--save <dir>', 'where figures, tables and report.html are written', 'save')
+    .option('--models <list>', 'comma-separated model folder names (default: every model found)')
+    .option('--catalog <file>', 'tool list for the tools-per-server chart (m3 servers list-tools --json output or a catalog file; default save/mcp_tools_with_desc.json if present)')
+    .option('--gt <file>', 'ground truth with tier fields, for the per-tier table (default json/test_mcp_GT.json or json/m3_local_GT.json)')
+    .action(async (options: ReportOptions) => {
+      // Loaded on use: the report is the only command that needs the native canvas.
+      const { buildReport, defaultCatalogFile } = await import('../../report/build-report.js');
+      const saveDir = path.resolve(options.save);
+      const catalogFile = options.catalog ? path.resolve(options.catalog) : defaultCatalogFile(saveDir);
+      const gtFile = options.gt ? path.resolve(options.gt) : defaultGtFile();
+      const models = options.models?.split(',').map((name) => name.trim()).filter((name) => name !== '');
+      const result = await buildReport({
+        resultsDir: path.resolve(options.results),
+        saveDir,
+        ...(models ? { models } : {}),
+        ...(catalogFile ? { catalogFile } : {}),
+        ...(gtFile ? { gtFile } : {}),
+      });
+      if (result.missing.length > 0) log.warn(`no evaluation outputs for: ${result.missing.join(', ')}`);
+      log.info(`report for ${result.models.length} model(s): ${result.html}`);
+      process.stdout.write(`${JSON.stringify({ html: result.html, models: result.models, missing: result.missing, files: result.files })}\n`);
+    });
+}

@@ -1,0 +1,113 @@
+// Call-level evaluation of one prediction file (spec 4): per-task illegal calling, then every
+// executed call labelled by the rules, with the LLM judge only for what the rules leave open.
+import type { Prediction } from '../../tasks/schemas.js';
+import { mapWithConcurrency } from '../final/judge-kit.js';
+import type { ToolCatalog } from './catalog.js';
+import { judgeCall, type CallJudgeOptions } from './judge.js';
+import type { CallAnalysis, CallLabelRecord } from './output.js';
+import { resultText } from './result-patterns.js';
+import { classifyCallByRules, SchemaValidators, type RuleVerdict } from './rules.js';
+
+export interface EvaluateCallsOptions {
+  catalog?: ToolCatalog;
+  judge?: CallJudgeOptions;
+  /** Judge requests in flight at once. */
+  concurrency?: number;
+  predictionsFile?: string;
+  onProgress?: (done: number, total: number) => void;
+}
+
+interface FlatCall {
+  id: string;
+  step: number;
+  index: number;
+  name: unknown;
+  arguments: unknown;
+  result: unknown;
+}
+
+/**
+ * A task shows illegal calling when any round's `work.tool_calls` is an empty list: the model's
+ * tool-call output could not be used (spec 4.2). Our agent writes no round for a plain final
+ * answer, so an empty round is always a failed one, as in the reference.
+ */
+export function hasIllegalCalling(prediction: Prediction): boolean {
+  return prediction.dialogue.some((round) => round.work.tool_calls.length === 0);
+}
+
+function flattenCalls(predictions: readonly Prediction[]): FlatCall[] {
+  return predictions.flatMap((prediction) =>
+    prediction.steps.flatMap((step, stepIndex) =>
+      step.calls.map((call, index) => ({
+        id: prediction.id,
+        step: step.step ?? stepIndex + 1,
+        index,
+        name: call.name,
+        arguments: call.arguments,
+        result: call.result,
+      })),
+    ),
+  );
+}
+
+function recordFromVerdict(call: FlatCall, verdict: RuleVerdict): CallLabelRecord {
+  const base = { id: call.id, step: call.step, index: call.index, name: typeof call.name === 'string' ? call.name : null };
+  if (verdict.kind === 'decided') {
+    return { ...base, label: verdict.label, source: 'rule', rule: verdict.rule, ...(verdict.detail ? { detail: verdict.detail } : {}) };
+  }
+  if (verdict.kind === 'infrastructure') {
+    return { ...base, label: 'unclassified', source: 'rule', rule: verdict.rule, detail: verdict.detail, reason: 'infrastructure' };
+  }
+  return { ...base, label: verdict.fallback, source: 'fallback', rule: verdict.rule, detail: verdict.detail };
+}
+
+async function judgeUndecided(call: FlatCall, record: CallLabelRecord, judge: CallJudgeOptions): Promise<CallLabelRecord> {
+  const judgement = await judgeCall({ id: call.id, name: call.name, arguments: call.arguments, result: resultText(call.result) }, judge);
+  const votes = judgement.attempts.flatMap((attempt) => (attempt.vote !== undefined ? [attempt.vote] : []));
+  const judgeInfo = { model: judgement.judge, votes, attempts: judgement.attempts, ...(judgement.failure ? { failure: judgement.failure } : {}) };
+  if (judgement.label) return { ...record, label: judgement.label, source: 'judge', judge: judgeInfo };
+  return { ...record, label: 'unclassified', source: 'judge', reason: 'judge_failed', judge: judgeInfo };
+}
+
+export function summariseCalls(predictions: readonly Prediction[], records: readonly CallLabelRecord[], meta: CallAnalysis['meta']): CallAnalysis {
+  const counters = { unknown_tool: 0, invalid_arguments: 0, resource_not_found: 0, success: 0 };
+  const reasons = { infrastructure: 0, judge_failed: 0 };
+  for (const record of records) {
+    if (record.label === 'unclassified') reasons[record.reason ?? 'judge_failed'] += 1;
+    else counters[record.label] += 1;
+  }
+  const illegalIds = [...new Set(predictions.filter(hasIllegalCalling).map((prediction) => prediction.id))];
+  return {
+    illegal_calling: illegalIds.length,
+    ...counters,
+    units: { illegal_calling: 'tasks', unknown_tool: 'calls', invalid_arguments: 'calls', resource_not_found: 'calls', success: 'calls', unclassified: 'calls' },
+    totals: { tasks: new Set(predictions.map((prediction) => prediction.id)).size, calls: records.length },
+    unclassified: reasons.infrastructure + reasons.judge_failed,
+    unclassified_reasons: reasons,
+    illegal_calling_ids: illegalIds,
+    per_call: [...records],
+    meta,
+  };
+}
+
+export async function evaluateCalls(predictions: readonly Prediction[], options: EvaluateCallsOptions = {}): Promise<CallAnalysis> {
+  const validators = new SchemaValidators();
+  const calls = flattenCalls(predictions);
+  const records = calls.map((call) => recordFromVerdict(call, classifyCallByRules(call, options.catalog, validators)));
+  const open = records.flatMap((record, position) => (record.source === 'fallback' ? [position] : []));
+  const judge = options.judge;
+  if (judge && open.length > 0) {
+    let done = 0;
+    await mapWithConcurrency(open, options.concurrency ?? 4, async (position) => {
+      records[position] = await judgeUndecided(calls[position] as FlatCall, records[position] as CallLabelRecord, judge);
+      done += 1;
+      options.onProgress?.(done, open.length);
+    });
+  }
+  return summariseCalls(predictions, records, {
+    predictions: options.predictionsFile ?? '',
+    catalog: options.catalog?.source ?? null,
+    judge: judge?.driver.id ?? null,
+    generated_at: new Date().toISOString(),
+  });
+}

@@ -1,0 +1,97 @@
+// The shape of `results/<model>/callanalysis.json`: the five reference counters at top level
+// (spec 1.6) so old readers keep working, plus clearly separate extras: units, per-call labels
+// with their source, and unclassified calls (bugs 34-36).
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { formatIssues } from '../../config/zod-issues.js';
+import { EvaluationError } from '../../errors/index.js';
+import { loadJsonFile } from '../../tasks/load-json.js';
+import type { JudgeAttempt } from './judge.js';
+import type { CallCategory } from './rules.js';
+
+export type CallLabel = CallCategory | 'unclassified';
+
+export interface CallLabelRecord {
+  id: string;
+  /** 1-based step number as recorded in the prediction (array position + 1 if absent). */
+  step: number;
+  /** 0-based position of the call inside its step. */
+  index: number;
+  name: string | null;
+  label: CallLabel;
+  /** `rule`: decided by a rule; `judge`: by the LLM judge; `fallback`: undecided, no judge configured. */
+  source: 'rule' | 'judge' | 'fallback' | 'none';
+  rule?: string;
+  detail?: string;
+  /** Why a call is unclassified: an infrastructure failure, or a judge that gave no usable answer. */
+  reason?: 'infrastructure' | 'judge_failed';
+  judge?: { model: string; votes: number[]; attempts: JudgeAttempt[]; failure?: string };
+}
+
+export interface CallAnalysis {
+  illegal_calling: number;
+  unknown_tool: number;
+  invalid_arguments: number;
+  resource_not_found: number;
+  success: number;
+  units: {
+    illegal_calling: 'tasks';
+    unknown_tool: 'calls';
+    invalid_arguments: 'calls';
+    resource_not_found: 'calls';
+    success: 'calls';
+    unclassified: 'calls';
+  };
+  totals: { tasks: number; calls: number };
+  unclassified: number;
+  unclassified_reasons: { infrastructure: number; judge_failed: number };
+  illegal_calling_ids: string[];
+  per_call: CallLabelRecord[];
+  meta: { predictions: string; catalog: string | null; judge: string | null; generated_at: string };
+}
+
+const count = z.number().int().nonnegative();
+
+/** What readers (the report) need; everything beyond the five counters is optional. */
+export const callAnalysisFileSchema = z
+  .object({
+    illegal_calling: count,
+    unknown_tool: count,
+    invalid_arguments: count,
+    resource_not_found: count,
+    success: count,
+    unclassified: count.optional(),
+    totals: z.object({ tasks: count, calls: count }).optional(),
+  })
+  .loose();
+
+export type CallAnalysisFile = z.output<typeof callAnalysisFileSchema>;
+
+export function loadCallAnalysis(file: string): CallAnalysisFile {
+  const parsed = callAnalysisFileSchema.safeParse(loadJsonFile(file));
+  if (!parsed.success) throw new EvaluationError(formatIssues(file, parsed.error.issues));
+  return parsed.data;
+}
+
+/** Writes pretty JSON (non-ASCII kept) through a temp file, so readers never see half a file. */
+export function writeJsonFile(file: string, value: unknown): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const temporary = `${file}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(value, null, 2)}\n`, 'utf8');
+  renameSync(temporary, file);
+}
+
+/**
+ * The model name of a prediction file: `results/gpt-5_test_mcp_fuzzy.json` → `gpt-5`
+ * (the reference naming), any other `name.json` → `name`.
+ */
+export function modelNameFromPredictionFile(predFile: string): string {
+  const base = path.basename(predFile);
+  return base.endsWith('_test_mcp_fuzzy.json') ? base.slice(0, -'_test_mcp_fuzzy.json'.length) : base.replace(/\.json$/i, '');
+}
+
+/** `results/<model>/<fileName>` beside the prediction file. */
+export function defaultOutputFile(predFile: string, fileName: string): string {
+  return path.join(path.dirname(predFile), modelNameFromPredictionFile(predFile), fileName);
+}

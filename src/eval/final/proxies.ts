@@ -1,0 +1,146 @@
+// Deterministic stand-ins for the judges when none is configured: the prediction's final reply
+// against the GT `final_reply`. They are proxies, written to their own file and never mixed
+// into judge scores.
+//
+// - token F1: bag-of-tokens overlap (lower-cased runs of letters/digits), as in SQuAD.
+// - ROUGE-L: F1 of the longest common token subsequence.
+// - number recall: share of GT numbers found in the prediction, after normalising separators
+//   and trailing zeros ("1,234.50" = "1234.5"); null when the GT has no numbers.
+// - entity recall: share of GT entities found (case-insensitive substring) in the prediction.
+//   An entity is a double-quoted string (straight or curly; single quotes are too often
+//   apostrophes), or a run of capitalised words; a lone capitalised function
+//   word ("The", "This", ...) is not one. Null when the GT has none.
+// A task whose GT final reply is empty has no reference and scores null everywhere.
+import { indexById } from '../../tasks/load.js';
+import type { GtTask, Prediction } from '../../tasks/schemas.js';
+import { proxyMetricNames, type FinalProxyOutput, type ProxyMetric, type ProxyTaskScores } from './output.js';
+import { meanSkippingMissing } from './scores.js';
+
+export function tokenize(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+export function tokenF1(prediction: string, reference: string): number {
+  const predicted = tokenize(prediction);
+  const expected = tokenize(reference);
+  if (predicted.length === 0 || expected.length === 0) return predicted.length === expected.length ? 1 : 0;
+  const counts = new Map<string, number>();
+  for (const token of expected) counts.set(token, (counts.get(token) ?? 0) + 1);
+  let overlap = 0;
+  for (const token of predicted) {
+    const left = counts.get(token) ?? 0;
+    if (left > 0) {
+      overlap += 1;
+      counts.set(token, left - 1);
+    }
+  }
+  if (overlap === 0) return 0;
+  const precision = overlap / predicted.length;
+  const recall = overlap / expected.length;
+  return (2 * precision * recall) / (precision + recall);
+}
+
+function lcsLength(a: readonly string[], b: readonly string[]): number {
+  let previous = new Array<number>(b.length + 1).fill(0);
+  for (const tokenA of a) {
+    const current = new Array<number>(b.length + 1).fill(0);
+    for (let j = 1; j <= b.length; j += 1) {
+      current[j] = tokenA === b[j - 1] ? (previous[j - 1] ?? 0) + 1 : Math.max(previous[j] ?? 0, current[j - 1] ?? 0);
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}
+
+export function rougeL(prediction: string, reference: string): number {
+  const predicted = tokenize(prediction);
+  const expected = tokenize(reference);
+  if (predicted.length === 0 || expected.length === 0) return predicted.length === expected.length ? 1 : 0;
+  const lcs = lcsLength(predicted, expected);
+  if (lcs === 0) return 0;
+  const precision = lcs / predicted.length;
+  const recall = lcs / expected.length;
+  return (2 * precision * recall) / (precision + recall);
+}
+
+/** Numbers as canonical strings: `1,234.50` → `1234.5`, `-3` → `-3`, `07` → `7`. */
+export function extractNumbers(text: string): Set<string> {
+  const found = new Set<string>();
+  // A minus sign counts only at the start or after a space/bracket, so "2024-01" is 2024 and 1.
+  const pattern = /(?:(?<=^|[\s([{:=])(-))?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)/g;
+  for (const match of text.matchAll(pattern)) {
+    const value = Number((match[2] ?? '').replace(/,/g, ''));
+    if (Number.isFinite(value)) found.add(String(match[1] ? -value : value));
+  }
+  return found;
+}
+
+const functionWords = new Set(['the', 'a', 'an', 'this', 'that', 'these', 'those', 'it', 'its', 'i', 'we', 'you', 'he', 'she', 'they', 'here', 'there', 'in', 'on', 'at', 'for', 'to', 'of', 'and', 'or', 'but', 'if', 'as', 'by', 'with', 'from', 'based', 'yes', 'no', 'note', 'total', 'however', 'also', 'please']);
+
+export function extractEntities(text: string): Set<string> {
+  const found = new Set<string>();
+  for (const match of text.matchAll(/"([^"\n]{2,80})"|“([^”\n]{2,80})”/gu)) {
+    const quoted = (match[1] ?? match[2] ?? '').trim();
+    if (quoted) found.add(quoted.toLowerCase());
+  }
+  // A dot stays inside a word only before a letter ("U.S"), so "Paris. It" is two runs.
+  const word = "\\p{Lu}(?:[\\p{L}\\p{N}'&-]|\\.(?=\\p{L}))*";
+  for (const match of text.matchAll(new RegExp(`${word}(?:[ \\t]+${word})*`, 'gu'))) {
+    const words = match[0].replace(/['-]+$/, '').split(/[ \t]+/);
+    while (words.length > 0 && functionWords.has((words[0] ?? '').toLowerCase())) words.shift();
+    const entity = words.join(' ');
+    if (entity.length >= 2) found.add(entity.toLowerCase());
+  }
+  return found;
+}
+
+function recallOf(expected: ReadonlySet<string>, isFound: (item: string) => boolean): number | null {
+  if (expected.size === 0) return null;
+  let hits = 0;
+  for (const item of expected) if (isFound(item)) hits += 1;
+  return hits / expected.size;
+}
+
+export function proxyScores(prediction: string, reference: string): ProxyTaskScores {
+  if (reference.trim() === '') return { token_f1: null, rouge_l: null, number_recall: null, entity_recall: null };
+  const predictedNumbers = extractNumbers(prediction);
+  const haystack = prediction.toLowerCase().replace(/\s+/g, ' ');
+  return {
+    token_f1: tokenF1(prediction, reference),
+    rouge_l: rougeL(prediction, reference),
+    number_recall: recallOf(extractNumbers(reference), (item) => predictedNumbers.has(item)),
+    entity_recall: recallOf(extractEntities(reference), (item) => haystack.includes(item.replace(/\s+/g, ' '))),
+  };
+}
+
+export function evaluateProxies(groundTruth: readonly GtTask[], predictions: readonly Prediction[], files?: { gt: string; predictions: string }): FinalProxyOutput {
+  const { byId: gtById } = indexById(groundTruth);
+  const { byId: predictionById } = indexById(predictions);
+  const perId: Record<string, ProxyTaskScores> = {};
+  const missing: string[] = [];
+  for (const [id, gt] of gtById) {
+    const prediction = predictionById.get(id);
+    if (!prediction) missing.push(id);
+    else perId[id] = proxyScores(prediction.final_reply, gt.final_reply);
+  }
+  const total = gtById.size;
+  const metric = (name: ProxyMetric) => Object.values(perId).map((scores) => scores[name]);
+  const aggregate = { num_total: total, num_scored: Object.keys(perId).length } as FinalProxyOutput['aggregate'];
+  for (const name of proxyMetricNames) {
+    const values = metric(name);
+    const mean = meanSkippingMissing(values);
+    aggregate[name] = Number.isNaN(mean) ? null : mean;
+    // Over all GT ids that have a reference: missing predictions count as 0.
+    const withReference = [...gtById.values()].filter((gt) => gt.final_reply.trim() !== '' && (name !== 'number_recall' || extractNumbers(gt.final_reply).size > 0) && (name !== 'entity_recall' || extractEntities(gt.final_reply).size > 0)).length;
+    const sum = values.reduce<number>((total, value) => total + (value ?? 0), 0);
+    aggregate[`${name}_all`] = withReference === 0 ? null : sum / withReference;
+  }
+  return {
+    kind: 'proxy',
+    note: 'Deterministic proxies against the GT final_reply (token F1, ROUGE-L, number and entity recall). They are not judge scores and must not be compared with completion_rate.',
+    aggregate,
+    per_id: perId,
+    missing_predictions: missing,
+    meta: { gt: files?.gt ?? '', predictions: files?.predictions ?? '', generated_at: new Date().toISOString() },
+  };
+}

@@ -1,0 +1,112 @@
+// `m3 report`: reads every model's evaluation outputs, writes the leaderboard CSVs, Markdown
+// tables, PNG + SVG figures and one self-contained `report.html` into the save folder.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { loadToolCatalog, type ToolCatalog } from '../eval/call/catalog.js';
+import { EvaluationError } from '../errors/index.js';
+import {
+  callDonutFigure,
+  finalJudgeFigure,
+  finalProxyFigure,
+  illegalCallingFigure,
+  leaderboardFigure,
+  stepMetricsFigure,
+  toolCategoryFigure,
+  toolsPerServerFigure,
+  type FigureSpec,
+} from './chart-configs.js';
+import { renderHtml, type HtmlSection } from './html.js';
+import { buildLeaderboard, roundsCsv, stepEvalCsv } from './leaderboard.js';
+import { loadAllResults, type ModelResults } from './load-results.js';
+import { writeFigure, type RenderedFigure } from './render-chart.js';
+import { callTable, finalJudgeTable, finalProxyTable, leaderboardTable, roundsTable, toMarkdown, toolsTable, type Table } from './tables.js';
+import { buildTierRows, loadTiers, tierTable } from './tiers.js';
+
+export interface ReportOptions {
+  resultsDir: string;
+  saveDir: string;
+  models?: string[];
+  /** Tool list for the tools-per-server figure (live `m3 servers list-tools --json` or a catalog file). */
+  catalogFile?: string;
+  /** Ground truth with `tier` fields, for the per-tier table. */
+  gtFile?: string;
+}
+
+export interface ReportResult {
+  files: string[];
+  models: string[];
+  missing: string[];
+  html: string;
+}
+
+async function renderSection(title: string, tables: Array<Table | undefined>, specs: Array<FigureSpec | undefined>, saveDir: string, extras: Partial<HtmlSection> = {}): Promise<{ section: HtmlSection; rendered: RenderedFigure[] }> {
+  const rendered: RenderedFigure[] = [];
+  for (const spec of specs) if (spec) rendered.push(await writeFigure(spec, saveDir));
+  const figures = rendered.map((figure) => ({
+    title: figure.spec.title,
+    pngBase64: readFileSync(figure.png).toString('base64'),
+    svgFile: path.relative(saveDir, figure.svg),
+  }));
+  return { section: { title, tables: tables.filter((table): table is Table => table !== undefined), figures, ...extras }, rendered };
+}
+
+function predictionFiles(resultsDir: string, models: readonly ModelResults[]): string[] {
+  return models.map((results) => path.join(resultsDir, `${results.model}_test_mcp_fuzzy.json`));
+}
+
+export async function buildReport(options: ReportOptions): Promise<ReportResult> {
+  const { models, missing } = loadAllResults(options.resultsDir, options.models);
+  const catalog: ToolCatalog | undefined = options.catalogFile ? loadToolCatalog(options.catalogFile) : undefined;
+  if (models.length === 0 && !catalog) {
+    throw new EvaluationError(
+      `no evaluation results under ${options.resultsDir} (expected <model>/results_eval.json, taskcompletion.json, callanalysis.json or final_proxy.json; run m3 eval step|call|final first) and no --catalog given`,
+    );
+  }
+  mkdirSync(options.saveDir, { recursive: true });
+  const files: string[] = [];
+  const write = (name: string, text: string) => {
+    const file = path.join(options.saveDir, name);
+    writeFileSync(file, text, 'utf8');
+    files.push(file);
+  };
+
+  const rows = buildLeaderboard(models);
+  write('step_eval_result.csv', stepEvalCsv(rows));
+  write('avg_rounds_tool_calls.csv', roundsCsv(rows));
+
+  const tiers = loadTiers([...(options.gtFile ? [options.gtFile] : []), ...predictionFiles(options.resultsDir, models)]);
+  const tables = {
+    leaderboard: rows.length > 0 ? leaderboardTable(rows) : undefined,
+    rounds: rows.length > 0 ? roundsTable(rows) : undefined,
+    calls: callTable(models),
+    judges: finalJudgeTable(models),
+    proxies: finalProxyTable(models),
+    tools: catalog ? toolsTable(catalog) : undefined,
+    tiers: tierTable(buildTierRows(models, tiers)),
+  };
+  const markdown = Object.values(tables).filter((table): table is Table => table !== undefined).map(toMarkdown);
+  write('report.md', `# m3bench report\n\n${markdown.join('\n')}`);
+
+  const parts = [
+    await renderSection('Step-level evaluation', [tables.leaderboard, tables.rounds], rows.length > 0 ? [leaderboardFigure(rows), stepMetricsFigure(rows)] : [], options.saveDir),
+    await renderSection('Call-level evaluation', [tables.calls], [illegalCallingFigure(models), ...models.map(callDonutFigure)], options.saveDir, { grid: true }),
+    await renderSection('Final answer', [tables.judges, tables.proxies], [finalJudgeFigure(models), finalProxyFigure(models)], options.saveDir, {
+      notes: ['Judge scores and proxies are shown apart: proxies compare the final reply with the GT final_reply and are not judge scores.'],
+    }),
+    await renderSection('Per-tier breakdown', [tables.tiers], [], options.saveDir),
+    await renderSection('Tools', [tables.tools], catalog ? [toolsPerServerFigure(catalog), toolCategoryFigure(catalog)] : [], options.saveDir),
+  ];
+  for (const part of parts) for (const figure of part.rendered) files.push(figure.png, figure.svg);
+
+  const sections = parts.map((part) => part.section).filter((section) => section.tables.length > 0 || section.figures.length > 0);
+  const downloads = ['step_eval_result.csv', 'avg_rounds_tool_calls.csv', 'report.md'];
+  const html = renderHtml({ title: 'm3bench report', generatedAt: new Date().toISOString(), sections, downloads, missingModels: missing });
+  write('report.html', html);
+  return { files, models: models.map((results) => results.model), missing, html: path.join(options.saveDir, 'report.html') };
+}
+
+/** The default catalog for reports: the reference-style catalog file in save/, when present. */
+export function defaultCatalogFile(saveDir: string): string | undefined {
+  const file = path.join(saveDir, 'mcp_tools_with_desc.json');
+  return existsSync(file) ? file : undefined;
+}

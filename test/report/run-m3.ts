@@ -1,0 +1,32 @@
+// Runs the real `m3` CLI or a script as a child process, asynchronously, so a mock LLM server
+// in the test process keeps answering while the child runs.
+import { spawn } from 'node:child_process';
+import { repoRoot } from '../support/shared-assets.js';
+
+export interface RunResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runCommand(command: string, args: readonly string[], env: Record<string, string> = {}): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: repoRoot, env: { ...process.env, M3_LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+export function runM3(args: readonly string[], env: Record<string, string> = {}): Promise<RunResult> {
+  return runCommand(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], env);
+}
+
+/** The last stdout line as JSON: every m3 eval / report command ends with one. */
+export function lastJsonLine(result: RunResult): Record<string, unknown> {
+  const lines = result.stdout.trim().split('\n');
+  return JSON.parse(lines[lines.length - 1] ?? '{}') as Record<string, unknown>;
+}
