@@ -3,7 +3,15 @@
 // options, calls into the library and prints; logs and progress go to stderr, results to stdout.
 import { Command } from 'commander';
 import { M3Error } from '../errors/index.js';
+import { registerAssetsCommands } from './commands/assets.js';
 import { registerConfigCommands } from './commands/config.js';
+import { registerMergeCommand } from './commands/merge.js';
+import { registerRunCommand } from './commands/run.js';
+import { registerEvalStepCommand } from './commands/eval-step.js';
+import { registerEvalCallCommand } from './commands/eval-call.js';
+import { registerEvalFinalCommand } from './commands/eval-final.js';
+import { registerReportCommand } from './commands/report.js';
+import { registerServersCommands } from './commands/servers.js';
 
 const program = new Command();
 program
@@ -13,6 +21,14 @@ program
   .configureOutput({ writeErr: (text) => process.stderr.write(text) });
 
 registerConfigCommands(program);
+registerRunCommand(program);
+registerMergeCommand(program);
+registerAssetsCommands(program);
+registerEvalStepCommand(program);
+registerEvalCallCommand(program);
+registerEvalFinalCommand(program);
+registerReportCommand(program);
+registerServersCommands(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof M3Error) {
