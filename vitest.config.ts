@@ -11,5 +11,6 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     setupFiles: ['test/support/setup-no-network.ts'],
+    globalSetup: ['test/support/global-setup.ts'],
   },
 });

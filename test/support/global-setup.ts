@@ -1,0 +1,16 @@
+// Runs once before the test suite: when the shared asset mirror is present, make sure the
+// repo's media/assets/ holds the model and photos (copied and sha256-checked by the project's
+// own asset manager), so `npm test` works on a fresh clone without a separate pull step.
+import { pullAssets } from '../../src/assets/index.js';
+import { sharedAssetsDir } from './shared-assets.js';
+
+export default async function setup(): Promise<void> {
+  const mirror = sharedAssetsDir();
+  if (!mirror) {
+    process.stderr.write('[test setup] no asset mirror found (set M3_ASSET_MIRROR); vision tests will skip\n');
+    return;
+  }
+  const results = await pullAssets({ mirror });
+  const copied = results.filter((result) => result.action !== 'present').length;
+  if (copied > 0) process.stderr.write(`[test setup] pulled ${copied} asset(s) from ${mirror} into media/assets/\n`);
+}
