@@ -40,12 +40,16 @@ if [[ "${M3_SKIP_EVAL:-0}" == 1 ]]; then
   exit 0
 fi
 # The evaluation scripts take result-file labels (replay:gt -> replay-gt), like the reference's model lists.
-labels="$(for model in "${model_list[@]}"; do m3_label "$model"; done | tr '\n' ' ')"
+labels="$(for model in "${model_list[@]}"; do m3_label "$model"; echo; done | tr '\n' ' ')"
 for stage in step call final_answer; do
   if [[ -f "scripts/evaluate_${stage}.sh" ]]; then
-    M3_MODELS="$labels" GT_PATH="$GT" M3_RESULTS_DIR="$RESULTS_DIR" M3_SKIP_REPORT=1 bash "scripts/evaluate_${stage}.sh"
+    M3_MODELS="$labels" GT_PATH="$GT" M3_RESULTS_DIR="$RESULTS_DIR" M3_CATALOG="$RESULTS_DIR/tools_catalog.json" \
+      M3_SKIP_REPORT=1 bash "scripts/evaluate_${stage}.sh"
   fi
 done
 if m3_has_command report; then
-  m3 report --results "$RESULTS_DIR" --models "${labels// /,}"
+  m3 report --results "$RESULTS_DIR" --save "${M3_SAVE_DIR:-save}" --gt "$GT" \
+    --catalog "$RESULTS_DIR/tools_catalog.json" --models "$(echo $labels | tr ' ' ',')"
 fi
+echo
+m3 summary --results "$RESULTS_DIR" --save "${M3_SAVE_DIR:-save}" --models "$(echo $labels | tr ' ' ',')"

@@ -23,10 +23,10 @@ results_dir="${M3_RESULTS_DIR:-results}"
 save_dir="${M3_SAVE_DIR:-save}"
 pred_dir="${PRED_DIR:-$results_dir}"
 
-if [[ -f dist/src/cli/main.js ]]; then
+if [[ "${M3_USE_DIST:-0}" == 1 ]]; then
   m3=(node dist/src/cli/main.js)
 else
-  m3=(npx --no-install tsx src/cli/main.ts)
+  m3=(node --import tsx src/cli/main.ts)
 fi
 
 catalog_args=()

@@ -38,10 +38,10 @@ if [[ ! -f "$gt_path" ]]; then
   exit 2
 fi
 
-if [[ -f dist/src/cli/main.js ]]; then
+if [[ "${M3_USE_DIST:-0}" == 1 ]]; then
   m3=(node dist/src/cli/main.js)
 else
-  m3=(npx --no-install tsx src/cli/main.ts)
+  m3=(node --import tsx src/cli/main.ts)
 fi
 
 judge_args=()

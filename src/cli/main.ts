@@ -12,6 +12,8 @@ import { registerEvalCallCommand } from './commands/eval-call.js';
 import { registerEvalFinalCommand } from './commands/eval-final.js';
 import { registerReportCommand } from './commands/report.js';
 import { registerServersCommands } from './commands/servers.js';
+import { registerSummaryCommand } from './commands/summary.js';
+import { registerTasksCommands } from './commands/tasks.js';
 
 const program = new Command();
 program
@@ -29,6 +31,8 @@ registerEvalCallCommand(program);
 registerEvalFinalCommand(program);
 registerReportCommand(program);
 registerServersCommands(program);
+registerSummaryCommand(program);
+registerTasksCommands(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof M3Error) {

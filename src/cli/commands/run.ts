@@ -9,6 +9,7 @@ import { modelLabel } from '../../llm/registry.js';
 import { log } from '../../log/logger.js';
 import { registerSecretsFromEnv } from '../../log/redact.js';
 import { McpHost } from '../../mcp/index.js';
+import { writeJsonAtomic } from '../../runner/prediction-file.js';
 import { runModel, type RunModelReport } from '../../runner/run-model.js';
 import { loadTaskSet, parseShard } from '../../runner/task-set.js';
 import { listRuns, openStore } from '../../store/index.js';
@@ -40,7 +41,7 @@ interface RunFlags {
   output?: string;
   resultsDir: string;
   shard?: string;
-  store: string;
+  store?: string;
   config?: string;
   startupTimeout: number;
   fuzzy: boolean;
@@ -103,7 +104,7 @@ export function registerRunCommand(program: Command): void {
     .option('--output <file>', 'prediction file (single model only)')
     .option('--results-dir <dir>', 'where prediction files go', 'results')
     .option('--shard <k/n>', 'run only the k-th of n deterministic slices of the tasks')
-    .option('--store <file>', 'SQLite run store', 'results/m3bench.sqlite')
+    .option('--store <file>', 'SQLite run store (default: <results-dir>/m3bench.sqlite)')
     .option('--config <file>', 'MCP server configuration', 'mcp_servers.json')
     .option('--startup-timeout <s>', 'seconds each MCP server may take to start (OCR loads large models)', positiveInt, 120)
     .option('--no-fuzzy', 'ask the explicit prompt instead of the fuzzy question')
@@ -119,13 +120,15 @@ export function registerRunCommand(program: Command): void {
       const taskSet = loadTaskSet({ tasksFile, ...(gtFile ? { gtFile } : {}), fuzzy: flags.fuzzy });
       for (const warning of taskSet.warnings) log.warn(warning);
       const imageDirs = [flags.imageDir ?? config.switches.M3_IMAGE_DIR, path.dirname(tasksFile), repoRoot].map((dir) => path.resolve(dir));
-      const storeFile = path.resolve(flags.store);
       const resultsDir = path.resolve(flags.resultsDir);
+      const storeFile = path.resolve(flags.store ?? path.join(resultsDir, 'm3bench.sqlite'));
       const host = await McpHost.start(config.servers, {
         callTimeoutMs: config.switches.M3_TOOL_CALL_TIMEOUT * 1000,
         startupTimeoutMs: flags.startupTimeout * 1000,
         logDir: path.join(resultsDir, 'logs', 'servers'),
       });
+      // The live tool surface, for call-level evaluation and the tools-per-server chart.
+      writeJsonAtomic(path.join(resultsDir, 'tools_catalog.json'), { toolsHash: host.toolsHash(), servers: host.status(), tools: host.tools });
       const store = openStore(storeFile);
       const reports: RunModelReport[] = [];
       try {
