@@ -44,7 +44,7 @@ labels="$(for model in "${model_list[@]}"; do m3_label "$model"; echo; done | tr
 for stage in step call final_answer; do
   if [[ -f "scripts/evaluate_${stage}.sh" ]]; then
     M3_MODELS="$labels" GT_PATH="$GT" M3_RESULTS_DIR="$RESULTS_DIR" M3_CATALOG="$RESULTS_DIR/tools_catalog.json" \
-      M3_SKIP_REPORT=1 bash "scripts/evaluate_${stage}.sh"
+      M3_SKIP_REPORT=1 M3_FORCE=1 bash "scripts/evaluate_${stage}.sh"
   fi
 done
 if m3_has_command report; then

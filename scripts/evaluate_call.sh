@@ -18,16 +18,12 @@
 # Extra arguments are passed to every `m3 eval call` (e.g. --attempts 5).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source scripts/lib.sh
 
 results_dir="${M3_RESULTS_DIR:-results}"
 save_dir="${M3_SAVE_DIR:-save}"
 pred_dir="${PRED_DIR:-$results_dir}"
 
-if [[ "${M3_USE_DIST:-0}" == 1 ]]; then
-  m3=(node dist/src/cli/main.js)
-else
-  m3=(node --import tsx src/cli/main.ts)
-fi
 
 catalog_args=()
 if [[ -n "${M3_CATALOG:-}" ]]; then
@@ -44,21 +40,7 @@ if [[ -n "${M3_CALL_JUDGE:-}" ]]; then
   judge_args=(--judge "$M3_CALL_JUDGE")
 fi
 
-models=()
-if [[ -n "${M3_MODELS:-}" ]]; then
-  read -r -a models <<<"${M3_MODELS//,/ }"
-else
-  shopt -s nullglob
-  for file in "$pred_dir"/*_test_mcp_fuzzy.json; do
-    name="$(basename "$file")"
-    models+=("${name%_test_mcp_fuzzy.json}")
-  done
-  shopt -u nullglob
-fi
-if [[ ${#models[@]} -eq 0 ]]; then
-  echo "evaluate_call.sh: no predictions found ($pred_dir/*_test_mcp_fuzzy.json); run scripts/benchmark_fuzzy.sh first or set M3_MODELS" >&2
-  exit 1
-fi
+m3_model_list evaluate_call.sh "$pred_dir"
 
 evaluated=0
 failed=()
@@ -74,7 +56,7 @@ for model in "${models[@]}"; do
     continue
   fi
   echo "evaluate_call.sh: $model" >&2
-  if "${m3[@]}" eval call --pred "$pred" --out "$out" ${catalog_args[@]+"${catalog_args[@]}"} ${judge_args[@]+"${judge_args[@]}"} "$@"; then
+  if m3 eval call --pred "$pred" --out "$out" ${catalog_args[@]+"${catalog_args[@]}"} ${judge_args[@]+"${judge_args[@]}"} "$@"; then
     evaluated=$((evaluated + 1))
   else
     failed+=("$model")
@@ -82,7 +64,7 @@ for model in "${models[@]}"; do
 done
 
 if [[ "${M3_SKIP_REPORT:-0}" != "1" ]]; then
-  "${m3[@]}" report --results "$results_dir" --save "$save_dir" ${catalog_args[@]+"${catalog_args[@]}"}
+  m3 report --results "$results_dir" --save "$save_dir" ${catalog_args[@]+"${catalog_args[@]}"}
 fi
 
 if [[ ${#failed[@]} -gt 0 ]]; then

@@ -18,31 +18,14 @@
 # Extra arguments are passed to every `m3 eval final` (e.g. --proxy, --lenient, --concurrency 4).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source scripts/lib.sh
 
 results_dir="${M3_RESULTS_DIR:-results}"
 save_dir="${M3_SAVE_DIR:-save}"
 pred_dir="${PRED_DIR:-$results_dir}"
 
-if [[ -n "${GT_PATH:-}" ]]; then
-  gt_path="$GT_PATH"
-elif [[ -f json/test_mcp_GT.json ]]; then
-  gt_path="json/test_mcp_GT.json"
-elif [[ -f json/m3_local_GT.json ]]; then
-  gt_path="json/m3_local_GT.json"
-else
-  echo "evaluate_final_answer.sh: no ground truth found: put it at json/test_mcp_GT.json (or json/m3_local_GT.json), or set GT_PATH" >&2
-  exit 2
-fi
-if [[ ! -f "$gt_path" ]]; then
-  echo "evaluate_final_answer.sh: GT_PATH=$gt_path does not exist" >&2
-  exit 2
-fi
+m3_resolve_gt evaluate_final_answer.sh
 
-if [[ "${M3_USE_DIST:-0}" == 1 ]]; then
-  m3=(node dist/src/cli/main.js)
-else
-  m3=(node --import tsx src/cli/main.ts)
-fi
 
 judge_args=()
 if [[ -n "${M3_JUDGES:-}" ]]; then
@@ -51,21 +34,7 @@ else
   echo "evaluate_final_answer.sh: M3_JUDGES is not set: computing deterministic proxies (final_proxy.json), not judge scores" >&2
 fi
 
-models=()
-if [[ -n "${M3_MODELS:-}" ]]; then
-  read -r -a models <<<"${M3_MODELS//,/ }"
-else
-  shopt -s nullglob
-  for file in "$pred_dir"/*_test_mcp_fuzzy.json; do
-    name="$(basename "$file")"
-    models+=("${name%_test_mcp_fuzzy.json}")
-  done
-  shopt -u nullglob
-fi
-if [[ ${#models[@]} -eq 0 ]]; then
-  echo "evaluate_final_answer.sh: no predictions found ($pred_dir/*_test_mcp_fuzzy.json); run scripts/benchmark_fuzzy.sh first or set M3_MODELS" >&2
-  exit 1
-fi
+m3_model_list evaluate_final_answer.sh "$pred_dir"
 
 evaluated=0
 failed=()
@@ -76,7 +45,7 @@ for model in "${models[@]}"; do
     continue
   fi
   echo "evaluate_final_answer.sh: $model (GT $gt_path)" >&2
-  if "${m3[@]}" eval final --gt "$gt_path" --pred "$pred" \
+  if m3 eval final --gt "$gt_path" --pred "$pred" \
     --out "$results_dir/$model/taskcompletion.json" --proxy-out "$results_dir/$model/final_proxy.json" \
     ${judge_args[@]+"${judge_args[@]}"} "$@"; then
     evaluated=$((evaluated + 1))
@@ -86,7 +55,7 @@ for model in "${models[@]}"; do
 done
 
 if [[ "${M3_SKIP_REPORT:-0}" != "1" && $evaluated -gt 0 ]]; then
-  "${m3[@]}" report --results "$results_dir" --save "$save_dir" --gt "$gt_path"
+  m3 report --results "$results_dir" --save "$save_dir" --gt "$gt_path"
 fi
 
 if [[ ${#failed[@]} -gt 0 ]]; then

@@ -13,45 +13,14 @@
 # Extra arguments are passed to every `m3 eval step` (e.g. --reference-compat, --embedder ...).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source scripts/lib.sh
 
 results_dir="${M3_RESULTS_DIR:-results}"
 
-if [[ -n "${GT_PATH:-}" ]]; then
-  gt_path="$GT_PATH"
-elif [[ -f json/test_mcp_GT.json ]]; then
-  gt_path="json/test_mcp_GT.json"
-elif [[ -f json/m3_local_GT.json ]]; then
-  gt_path="json/m3_local_GT.json"
-else
-  echo "evaluate_step.sh: no ground truth found: put it at json/test_mcp_GT.json (or json/m3_local_GT.json), or set GT_PATH" >&2
-  exit 2
-fi
-if [[ ! -f "$gt_path" ]]; then
-  echo "evaluate_step.sh: GT_PATH=$gt_path does not exist" >&2
-  exit 2
-fi
+m3_resolve_gt evaluate_step.sh
 
-if [[ "${M3_USE_DIST:-0}" == 1 ]]; then
-  m3=(node dist/src/cli/main.js)
-else
-  m3=(node --import tsx src/cli/main.ts)
-fi
 
-models=()
-if [[ -n "${M3_MODELS:-}" ]]; then
-  read -r -a models <<<"${M3_MODELS//,/ }"
-else
-  shopt -s nullglob
-  for file in "$results_dir"/*_test_mcp_fuzzy.json; do
-    name="$(basename "$file")"
-    models+=("${name%_test_mcp_fuzzy.json}")
-  done
-  shopt -u nullglob
-fi
-if [[ ${#models[@]} -eq 0 ]]; then
-  echo "evaluate_step.sh: no predictions found ($results_dir/*_test_mcp_fuzzy.json); run scripts/benchmark_fuzzy.sh first or set M3_MODELS" >&2
-  exit 1
-fi
+m3_model_list evaluate_step.sh "$results_dir"
 
 evaluated=0
 failed=()
@@ -62,7 +31,7 @@ for model in "${models[@]}"; do
     continue
   fi
   echo "evaluate_step.sh: $model (GT $gt_path)" >&2
-  if "${m3[@]}" eval step --gt "$gt_path" --pred "$pred" --output-dir "$results_dir/$model" "$@"; then
+  if m3 eval step --gt "$gt_path" --pred "$pred" --output-dir "$results_dir/$model" "$@"; then
     evaluated=$((evaluated + 1))
   else
     failed+=("$model")
@@ -70,8 +39,8 @@ for model in "${models[@]}"; do
 done
 
 if [[ "${M3_SKIP_REPORT:-0}" != "1" && $evaluated -gt 0 ]]; then
-  if "${m3[@]}" --help 2>/dev/null | grep -Eq '^[[:space:]]+report\b'; then
-    "${m3[@]}" report
+  if m3 --help 2>/dev/null | grep -Eq '^[[:space:]]+report\b'; then
+    m3 report
   else
     echo "evaluate_step.sh: no \`m3 report\` command in this checkout; skipping the report" >&2
   fi

@@ -24,3 +24,44 @@ m3_label() {
     process.stdout.write(base.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+\$/g, '') || provider);
   " "$1"
 }
+
+# Sets `gt_path` from GT_PATH, else the original GT, else the bundled local suite; exits on failure.
+m3_resolve_gt() {
+  local script="$1"
+  if [[ -n "${GT_PATH:-}" ]]; then
+    gt_path="$GT_PATH"
+  elif [[ -f json/test_mcp_GT.json ]]; then
+    gt_path="json/test_mcp_GT.json"
+  elif [[ -f json/m3_local_GT.json ]]; then
+    gt_path="json/m3_local_GT.json"
+  else
+    echo "$script: no ground truth found: put it at json/test_mcp_GT.json (or json/m3_local_GT.json), or set GT_PATH" >&2
+    exit 2
+  fi
+  if [[ ! -f "$gt_path" ]]; then
+    echo "$script: GT_PATH=$gt_path does not exist" >&2
+    exit 2
+  fi
+}
+
+# Sets `models` from M3_MODELS (labels, space- or comma-separated), else every
+# <pred_dir>/*_test_mcp_fuzzy.json; exits when there is nothing to evaluate.
+m3_model_list() {
+  local script="$1" pred_dir="$2"
+  models=()
+  if [[ -n "${M3_MODELS:-}" ]]; then
+    read -r -a models <<<"${M3_MODELS//,/ }"
+  else
+    shopt -s nullglob
+    local file name
+    for file in "$pred_dir"/*_test_mcp_fuzzy.json; do
+      name="$(basename "$file")"
+      models+=("${name%_test_mcp_fuzzy.json}")
+    done
+    shopt -u nullglob
+  fi
+  if [[ ${#models[@]} -eq 0 ]]; then
+    echo "$script: no predictions found ($pred_dir/*_test_mcp_fuzzy.json); run scripts/benchmark_fuzzy.sh first or set M3_MODELS" >&2
+    exit 1
+  fi
+}

@@ -2,6 +2,7 @@
 // Schemas are tolerant where the real data is defective (missing `arguments`, odd step numbers,
 // stray fields) and strict where a wrong type would silently corrupt a metric.
 import { z } from 'zod';
+import { factSchema } from './facts.js';
 
 /** Ids are compared as strings everywhere; numeric ids in hand-written files are accepted. */
 const taskId = z.union([z.string(), z.number()]).transform((value) => String(value).trim());
@@ -21,7 +22,7 @@ export const stepSchema = z
   })
   .loose();
 
-/** Local-suite extras: the tier of a task and the facts its final reply must be backed by. */
+/** Local-suite extras: the tier of a task and the facts its final reply must be backed by (see facts.ts). */
 export const tierSchema = z.enum(['basic', 'chain', 'parallel', 'conditional', 'exception']);
 
 export const gtTaskSchema = z
@@ -34,7 +35,7 @@ export const gtTaskSchema = z
     steps: z.array(stepSchema).default([]),
     final_reply: z.string().default(''),
     tier: tierSchema.optional(),
-    facts: z.array(z.unknown()).optional(),
+    facts: z.array(factSchema).optional(),
   })
   .loose();
 

@@ -34,7 +34,13 @@ function hashText(text: string): number {
 
 function corrupt(value: unknown, random: () => number): unknown {
   if (typeof value === 'number') return Math.round(value * (1.5 + random()) + 7);
-  if (typeof value === 'string') return `${value.split('').reverse().join('')}_x${Math.floor(random() * 1000)}`;
+  if (typeof value === 'string') {
+    // Paths keep their folder and extension, so a corrupted output path still lands in the task's
+    // (git-ignored) output folder instead of scattering files through media/.
+    const path = /^(.*\/)([^/]*?)(\.[A-Za-z0-9]{1,5})?$/.exec(value);
+    if (path && value.includes('/')) return `${path[1]}${path[2]}_x${Math.floor(random() * 1000)}${path[3] ?? ''}`;
+    return `${value.split('').reverse().join('')}_x${Math.floor(random() * 1000)}`;
+  }
   if (typeof value === 'boolean') return !value;
   if (Array.isArray(value)) return value.map((item) => corrupt(item, random));
   if (value && typeof value === 'object') {

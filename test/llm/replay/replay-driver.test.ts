@@ -78,3 +78,13 @@ describe('replay driver', () => {
     expect(noisy.steps.flat()[0]?.arguments).not.toEqual(plan.steps[0]?.[0]?.arguments);
   });
 });
+
+describe('noisy oracle argument corruption', () => {
+  it('keeps the folder and extension of corrupted paths', () => {
+    const plan = { steps: [[{ name: 'excel/create_workbook', arguments: { filepath: './media/outputs/L1/people.xlsx', title: 'People' } }]], finalReply: 'r' };
+    const [call] = perturbPlan(plan, 't', { seed: 2, drop: 0, noise: 1, wrong: 0, merge: false }, ['excel/create_workbook']).steps.flat();
+    const args = call?.arguments as { filepath: string; title: string };
+    expect(args.filepath).toMatch(/^\.\/media\/outputs\/L1\/people_x\d+\.xlsx$/);
+    expect(args.title).toMatch(/^elpoeP_x\d+$/);
+  });
+});

@@ -1,0 +1,70 @@
+// The main job end to end: `bash scripts/benchmark_fuzzy.sh` with its defaults (the embedded
+// default: oracle + noisy oracle over the bundled local suite, real servers, all three
+// evaluation layers, report), into a temporary results/save folder.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { episodesForRun, listRuns, openStore } from '../../src/store/index.js';
+import { assertAssetsInCi, missingAssetsMessage, repoRoot, sharedAssetsDir } from '../support/shared-assets.js';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-bench-e2e-'));
+const resultsDir = path.join(dir, 'results');
+const saveDir = path.join(dir, 'save');
+const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
+
+assertAssetsInCi();
+const suite = readJson(path.join(repoRoot, 'json/m3_local_GT.json')) as Array<{ id: string; tier: string }>;
+
+describe.skipIf(!sharedAssetsDir())(`npm run bench (embedded default)${sharedAssetsDir() ? '' : ` — ${missingAssetsMessage}`}`, () => {
+  it('predicts, evaluates and reports the oracle and the noisy oracle', async () => {
+    const child = spawn('bash', ['scripts/benchmark_fuzzy.sh'], {
+      cwd: repoRoot,
+      env: { ...process.env, CI: '1', M3_RESULTS_DIR: resultsDir, M3_SAVE_DIR: saveDir, M3_SKIP_ASSETS: '1' },
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += String(chunk)));
+    child.stderr.on('data', (chunk) => (output += String(chunk)));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code, output.slice(-4000)).toBe(0);
+
+    for (const label of ['replay-gt', 'replay-noisy']) {
+      const predictions = readJson(path.join(resultsDir, `${label}_test_mcp_fuzzy.json`)) as Array<{ id: string }>;
+      expect(predictions.map((record) => record.id).sort()).toEqual(suite.map((task) => task.id).sort());
+      for (const file of ['results_eval.json', 'results_eval.csv', 'callanalysis.json', 'final_proxy.json']) {
+        expect(existsSync(path.join(resultsDir, label, file)), `${label}/${file}`).toBe(true);
+      }
+    }
+    const oracle = readJson(path.join(resultsDir, 'replay-gt', 'results_eval.json')).aggregate;
+    const noisy = readJson(path.join(resultsDir, 'replay-noisy', 'results_eval.json')).aggregate;
+    expect(oracle.recall).toBe(1);
+    expect(oracle.precision).toBe(1);
+    expect(oracle.avg_sim_all_cov).toBeCloseTo(1, 6);
+    // The noisy oracle drops calls, corrupts arguments and swaps tools: each hits these metrics.
+    expect(noisy.recall).toBeLessThan(oracle.recall);
+    expect(noisy.avg_sim_all_cov).toBeLessThan(oracle.avg_sim_all_cov);
+    expect(noisy.precision).toBeLessThan(oracle.precision);
+    const oracleCalls = readJson(path.join(resultsDir, 'replay-gt', 'callanalysis.json'));
+    expect(oracleCalls.unknown_tool + oracleCalls.invalid_arguments).toBe(0);
+
+    const store = openStore(path.join(resultsDir, 'm3bench.sqlite'), { readonly: true });
+    try {
+      const run = listRuns(store, { modelLabel: 'replay-gt' })[0];
+      expect(run?.status).toBe('finished');
+      const ok = episodesForRun(store, run!.runId, { status: 'ok' });
+      expect(new Set(ok.map((episode) => episode.taskId)).size).toBe(suite.length);
+    } finally {
+      store.close();
+    }
+
+    const html = readFileSync(path.join(saveDir, 'report.html'), 'utf8');
+    for (const tier of new Set(suite.map((task) => task.tier))) expect(html).toContain(tier);
+    expect(html.toLowerCase()).toContain('tier');
+    for (const figure of ['metrics_mllm_step_eval.png', 'step_metrics_grouped.svg', 'mcp_tools_per_server.png']) {
+      expect(existsSync(path.join(saveDir, figure)), figure).toBe(true);
+    }
+    expect(output).toContain('replay-gt');
+    expect(output).toContain('report.html');
+  }, 900_000);
+});
