@@ -67,5 +67,7 @@ export function perturbPlan(plan: ReplayPlan, taskId: string, options: PerturbOp
   );
   steps = steps.filter((calls) => calls.length > 0);
   if (options.merge && steps.length > 1) steps = [steps.flat()];
-  return { steps, finalReply: plan.finalReply };
+  // A noisy answer gets its numbers wrong, so the final-answer proxies see the damage too.
+  const finalReply = random() < options.noise ? plan.finalReply.replace(/\d+(\.\d+)?/g, (number) => String(Number(number) + 1)) : plan.finalReply;
+  return { steps, finalReply };
 }
