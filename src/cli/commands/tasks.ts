@@ -1,0 +1,115 @@
+// `m3 tasks verify` (replay a suite's ground truth on the live servers and check its facts) and
+// `m3 tasks list` (counts per tier and type). Reports go to stdout, progress to stderr; a failed
+// verification sets a non-zero exit code.
+import path from 'node:path';
+import { type Command, InvalidArgumentError } from 'commander';
+import { loadProjectConfig } from '../../config/index.js';
+import { fromRepo, repoRoot } from '../../config/paths.js';
+import { ConfigError } from '../../errors/index.js';
+import { createLogger } from '../../log/logger.js';
+import { registerSecretsFromEnv } from '../../log/redact.js';
+import { McpHost } from '../../mcp/host.js';
+import { formatSuiteSummary, formatVerifyReport, summariseSuite } from '../../tasks/verify-report.js';
+import { loadSuite, selectIds } from '../../tasks/verify-static.js';
+import { serversUsed, verifySuite, type TaskVerdict } from '../../tasks/verify.js';
+
+const defaultGt = 'json/m3_local_GT.json';
+const defaultTasks = 'json/m3_local_tasks.json';
+
+interface SuiteFlags {
+  gt: string;
+  tasks: string;
+  json?: boolean;
+}
+
+interface VerifyFlags extends SuiteFlags {
+  config?: string;
+  only?: string[];
+  concurrency: number;
+  startupTimeout: number;
+}
+
+function positiveInteger(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1) throw new InvalidArgumentError('expected a whole number >= 1');
+  return parsed;
+}
+
+function seconds(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed <= 0) throw new InvalidArgumentError('expected a number of seconds > 0');
+  return parsed;
+}
+
+function idList(value: string, previous: string[] = []): string[] {
+  return [...previous, ...value.split(',').map((id) => id.trim()).filter(Boolean)];
+}
+
+function resolveFile(file: string): string {
+  return path.isAbsolute(file) ? file : path.resolve(file);
+}
+
+function progressLine(verdict: TaskVerdict): void {
+  const detail = verdict.status === 'passed' ? `${verdict.factsHeld}/${verdict.facts} facts` : (verdict.problems[0] ?? 'failed');
+  process.stderr.write(`${verdict.status === 'passed' ? 'ok    ' : 'FAILED'} ${verdict.id} (${(verdict.durationMs / 1000).toFixed(1)} s) ${detail.slice(0, 160)}\n`);
+}
+
+async function runVerify(flags: VerifyFlags): Promise<boolean> {
+  const suite = loadSuite(resolveFile(flags.gt), resolveFile(flags.tasks));
+  const ids = selectIds(suite, flags.only);
+  const config = loadProjectConfig(flags.config ? { serversFile: resolveFile(flags.config) } : {});
+  registerSecretsFromEnv(config.env);
+  const needed = serversUsed(suite.gt.filter((task) => ids.includes(task.id)));
+  const configured = new Set(config.servers.map((spec) => spec.name));
+  const missing = needed.filter((name) => !configured.has(name));
+  if (missing.length > 0) throw new ConfigError(`the suite calls server(s) ${missing.join(', ')}, which ${config.serversFile} does not configure (or disables)`);
+  process.stderr.write(`m3 tasks verify: starting ${needed.length} server(s) for ${ids.length} task(s): ${needed.join(', ')}\n`);
+  const host = await McpHost.start(
+    config.servers.filter((spec) => needed.includes(spec.name)),
+    { callTimeoutMs: config.switches.M3_TOOL_CALL_TIMEOUT * 1000, startupTimeoutMs: flags.startupTimeout * 1000, logger: createLogger('error') },
+  );
+  try {
+    const unavailable = new Map(host.status().filter((status) => status.state !== 'ready').map((status) => [status.name, status.error ?? status.state]));
+    const report = await verifySuite({
+      suite,
+      host,
+      root: repoRoot,
+      only: flags.only,
+      concurrency: flags.concurrency,
+      unavailable,
+      serverNames: config.servers.map((spec) => spec.name),
+      onTask: flags.json ? undefined : progressLine,
+    });
+    process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatVerifyReport(report));
+    return report.passed;
+  } finally {
+    await host.close();
+  }
+}
+
+export function registerTasksCommands(program: Command): void {
+  const tasks = program.command('tasks').description('inspect and verify task suites (ground truth + fuzzy tasks)');
+  tasks
+    .command('verify')
+    .description('replay every GT call on the live servers, check schemas, failures and facts; non-zero exit if any task fails')
+    .option('--gt <file>', 'ground-truth file', fromRepo(defaultGt))
+    .option('--tasks <file>', 'fuzzy task file', fromRepo(defaultTasks))
+    .option('--config <file>', 'server configuration file (default: mcp_servers.json in the repo)')
+    .option('--only <ids>', 'comma-separated task ids (repeatable)', idList)
+    .option('--concurrency <n>', 'tasks replayed at the same time', positiveInteger, 2)
+    .option('--startup-timeout <seconds>', 'per-server startup timeout', seconds, 120)
+    .option('--json', 'print the full report as JSON')
+    .action(async (flags: VerifyFlags) => {
+      if (!(await runVerify(flags))) process.exitCode = 1;
+    });
+  tasks
+    .command('list')
+    .description('count the tasks of a suite per tier and type')
+    .option('--gt <file>', 'ground-truth file', fromRepo(defaultGt))
+    .option('--tasks <file>', 'fuzzy task file', fromRepo(defaultTasks))
+    .option('--json', 'print the counts as JSON')
+    .action((flags: SuiteFlags) => {
+      const summary = summariseSuite(loadSuite(resolveFile(flags.gt), resolveFile(flags.tasks)));
+      process.stdout.write(flags.json ? `${JSON.stringify(summary, null, 2)}\n` : formatSuiteSummary(summary));
+    });
+}
