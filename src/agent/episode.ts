@@ -26,6 +26,8 @@ export interface EpisodeInput {
   images: ImagePart[];
   /** Working directory against which relative paths in tool results are resolved. */
   cwd: string;
+  /** Earlier turns of a conversation (the demo's multi-turn sessions), placed before the new user turn. */
+  priorMessages?: Message[];
 }
 
 export interface RoundTrace {
@@ -71,7 +73,7 @@ export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promis
   const checker = checkerFor(host);
   const system = prompts.systemPrompt(options.maxStep, options.maxConcurrent);
   const offered = rankTools(input.question, host.tools, options.topTools);
-  const history: Message[] = [{ role: 'user', content: [{ type: 'text', text: input.userText }, ...input.images] }];
+  const history: Message[] = [...(input.priorMessages ?? []), { role: 'user', content: [{ type: 'text', text: input.userText }, ...input.images] }];
   safeEmit(deps.onEvent, { type: 'episode_start', taskId: input.taskId, question: input.question, images: input.images.map((image) => image.facts?.source ?? 'image') });
 
   const ask = async (purpose: 'work' | 'prepare' | 'end' | 'final', round: number, instruction: string, tools: ToolDefinition[]): Promise<GenerateResponse> => {

@@ -9,7 +9,8 @@ import { loadImageFile } from '../media/load-image.js';
 import { prepareImage, type ImagePolicy } from '../media/prepare-image.js';
 
 const maxImagesPerCall = 4;
-const pathKeys = ['output_path', 'outputPath', 'path', 'file_path', 'image_path', 'saved_path'];
+// Only keys that name a file the tool wrote: a plain `path` often echoes the input (get_metadata).
+const pathKeys = ['output_path', 'outputPath', 'file_path', 'saved_path'];
 
 function namedPaths(text: string): string[] {
   let parsed: unknown;

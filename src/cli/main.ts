@@ -14,6 +14,7 @@ import { registerReportCommand } from './commands/report.js';
 import { registerServersCommands } from './commands/servers.js';
 import { registerSummaryCommand } from './commands/summary.js';
 import { registerTasksCommands } from './commands/tasks.js';
+import { registerDemoCommand } from './commands/demo.js';
 
 const program = new Command();
 program
@@ -33,6 +34,7 @@ registerReportCommand(program);
 registerServersCommands(program);
 registerSummaryCommand(program);
 registerTasksCommands(program);
+registerDemoCommand(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof M3Error) {

@@ -1,0 +1,176 @@
+// The demo page: loads the configuration, opens (or resumes) a session, streams its events
+// into the conversation, and wires the composer, the settings and the tool playground.
+import { api } from './api.js';
+import { createComposer } from './composer.js';
+import { h } from './dom.js';
+import { createPlayground } from './playground.js';
+import { Conversation } from './timeline.js';
+
+const sessionKey = 'm3demo.session';
+const state = { config: null, sessionId: null, images: new Map(), running: null, events: null };
+
+function showGlobalError(message) {
+  const banner = document.getElementById('global-error');
+  banner.textContent = message;
+  banner.hidden = !message;
+}
+
+function rememberImages(images) {
+  for (const image of images ?? []) state.images.set(image.id, image);
+  playground?.refreshPickers();
+}
+
+function selectedServers() {
+  return [...document.querySelectorAll('#servers input[type=checkbox]:checked')].map((box) => box.value);
+}
+
+function usableModel() {
+  const select = document.getElementById('model');
+  const model = state.config.models.find((entry) => entry.id === select.value);
+  if (!model) return { ok: false, reason: state.config.note ?? 'No model is configured' };
+  if (!model.available) return { ok: false, reason: `${model.id} cannot be used: ${model.error}` };
+  return { ok: true, model: model.id };
+}
+
+function renderSettings(config) {
+  const select = document.getElementById('model');
+  select.replaceChildren(
+    ...config.models.map((model) => h('option', { value: model.id, disabled: !model.available, title: model.error ?? '' }, model.available ? model.id : `${model.id} (unavailable)`)),
+  );
+  if (config.models.length === 0) select.append(h('option', { value: '' }, 'no model configured'));
+  const firstUsable = config.models.find((model) => model.available);
+  if (firstUsable) select.value = firstUsable.id;
+  const unavailable = config.models.filter((model) => !model.available).map((model) => `${model.id}: ${model.error}`);
+  const note = [config.note, ...unavailable].filter(Boolean).join('\n');
+  const banner = document.getElementById('model-note');
+  banner.textContent = note;
+  banner.hidden = !note;
+  const loop = config.loop;
+  document.getElementById('loop-info').textContent = `Up to ${loop.maxStep} rounds, ${loop.maxConcurrent} parallel calls per round${loop.topTools > 0 ? `, ${loop.topTools} best-ranked tools` : ''}.`;
+  document.getElementById('servers').replaceChildren(
+    ...config.servers.map((server) =>
+      h(
+        'li',
+        {},
+        h(
+          'label',
+          { title: server.error ?? '' },
+          h('input', { type: 'checkbox', value: server.name, checked: server.state === 'ready', disabled: server.state !== 'ready' }),
+          server.name,
+          server.state === 'ready' ? h('span', { class: 'count' }, `${server.toolCount} tools`) : h('span', { class: 'failed count' }, server.state),
+        ),
+      ),
+    ),
+  );
+  select.addEventListener('change', () => composer.refresh());
+  document.getElementById('servers-toggle-all').addEventListener('click', () => {
+    const boxes = [...document.querySelectorAll('#servers input[type=checkbox]:not(:disabled)')];
+    const anyOff = boxes.some((box) => !box.checked);
+    for (const box of boxes) box.checked = anyOff;
+  });
+}
+
+function handleEvent(event) {
+  if (event.type === 'user_message') {
+    rememberImages(event.images);
+    state.running = event.episodeId;
+    composer.setRunning(event.episodeId);
+  }
+  if (event.type === 'tool_call_end') rememberImages(event.images);
+  if (event.type === 'episode_end' && state.running === event.episodeId) {
+    state.running = null;
+    composer.setRunning(null);
+  }
+  conversation.handle(event);
+}
+
+function connectEvents(sessionId) {
+  state.events?.close();
+  // after=0 replays the session's buffered events, so a reload shows the conversation again.
+  const source = new EventSource(`/api/sessions/${encodeURIComponent(sessionId)}/events?after=0`);
+  source.onmessage = (message) => {
+    try {
+      handleEvent(JSON.parse(message.data));
+    } catch (error) {
+      showGlobalError(`Could not show an event: ${error.message}`);
+    }
+  };
+  source.onopen = () => showGlobalError('');
+  source.onerror = () => {
+    if (source.readyState === EventSource.CLOSED) showGlobalError('The live connection to the demo server was lost. Reload the page once the server is running again.');
+    else showGlobalError('Reconnecting to the demo server…');
+  };
+  state.events = source;
+}
+
+async function openSession(fresh) {
+  let session = null;
+  const remembered = fresh ? null : localStorage.getItem(sessionKey);
+  if (remembered) {
+    try {
+      session = await api.session(remembered);
+    } catch (error) {
+      if (error.status !== 404) throw error;
+    }
+  }
+  session ??= await api.createSession();
+  localStorage.setItem(sessionKey, session.id);
+  state.sessionId = session.id;
+  state.images = new Map();
+  state.running = null;
+  conversation.clear();
+  composer.setRunning(null);
+  rememberImages(session.images);
+  document.getElementById('session-id').textContent = session.id;
+  connectEvents(session.id);
+}
+
+function setupTabs() {
+  const tabs = [...document.querySelectorAll('[role=tab]')];
+  for (const tab of tabs) {
+    tab.addEventListener('click', () => {
+      for (const other of tabs) {
+        const selected = other === tab;
+        other.setAttribute('aria-selected', String(selected));
+        document.getElementById(other.getAttribute('aria-controls')).hidden = !selected;
+      }
+    });
+  }
+}
+
+async function upload(file) {
+  const image = await api.uploadImage(state.sessionId, file);
+  rememberImages([image]);
+  return image;
+}
+
+let composer;
+let conversation;
+let playground;
+
+async function main() {
+  setupTabs();
+  const [config, catalog] = await Promise.all([api.config(), api.tools()]);
+  state.config = config;
+  conversation = new Conversation(document.getElementById('conversation'), { emptyState: document.getElementById('empty-state') });
+  composer = createComposer({
+    limits: config.limits,
+    upload,
+    canSend: usableModel,
+    send: (text, imageIds) => api.sendMessage(state.sessionId, { text, model: usableModel().model, servers: selectedServers(), imageIds }),
+    cancel: (episodeId) => api.cancel(state.sessionId, episodeId ?? undefined),
+  });
+  renderSettings(config);
+  playground = createPlayground({
+    tools: catalog.tools,
+    sessionId: () => state.sessionId,
+    images: () => [...state.images.values()],
+    onImages: rememberImages,
+    upload,
+  });
+  document.getElementById('new-session').addEventListener('click', () => openSession(true).catch((error) => showGlobalError(error.message)));
+  await openSession(false);
+  composer.refresh();
+}
+
+main().catch((error) => showGlobalError(`The demo could not start: ${error.message}`));

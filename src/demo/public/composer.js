@@ -1,0 +1,144 @@
+// The message composer: images by drag-and-drop or picker (uploaded at once, so a bad file is
+// reported before sending), the text, Send (or Ctrl/Cmd+Enter) and Cancel.
+import { formatBytes, h } from './dom.js';
+
+export function createComposer({ limits, upload, send, cancel, canSend }) {
+  const form = document.getElementById('composer');
+  const text = document.getElementById('message');
+  const dropZone = document.getElementById('drop-zone');
+  const fileInput = document.getElementById('file-input');
+  const pendingList = document.getElementById('pending-images');
+  const error = document.getElementById('composer-error');
+  const sendButton = document.getElementById('send');
+  const cancelButton = document.getElementById('cancel');
+  document.getElementById('upload-hint').textContent = `Up to ${limits.maxImagesPerMessage} images, ${formatBytes(limits.maxUploadBytes)} each`;
+  let pending = [];
+  let running = null;
+
+  const showError = (message) => {
+    error.textContent = message;
+    error.hidden = !message;
+  };
+
+  const refresh = () => {
+    const uploading = pending.some((item) => item.status === 'uploading');
+    const ready = canSend();
+    sendButton.disabled = Boolean(running) || uploading || !ready.ok;
+    sendButton.title = running ? 'A message is running' : uploading ? 'Images are still uploading' : ready.ok ? 'Send (Ctrl/⌘+Enter)' : ready.reason;
+    cancelButton.disabled = !running;
+  };
+
+  const renderPending = () => {
+    pendingList.replaceChildren(
+      ...pending.map((item) =>
+        h(
+          'div',
+          { class: `pending ${item.status}`, title: item.file.name },
+          h('img', { src: item.preview, alt: `attachment ${item.file.name}` }),
+          h('button', { type: 'button', class: 'remove', 'aria-label': `Remove ${item.file.name}`, onclick: () => remove(item) }, '×'),
+        ),
+      ),
+    );
+    refresh();
+  };
+
+  const remove = (item) => {
+    URL.revokeObjectURL(item.preview);
+    pending = pending.filter((entry) => entry !== item);
+    renderPending();
+  };
+
+  const addFiles = async (files) => {
+    const problems = [];
+    for (const file of files) {
+      if (pending.length >= limits.maxImagesPerMessage) {
+        problems.push(`${file.name}: at most ${limits.maxImagesPerMessage} images per message`);
+        continue;
+      }
+      if (file.size > limits.maxUploadBytes) {
+        problems.push(`${file.name} is too large: ${formatBytes(file.size)} (the limit is ${formatBytes(limits.maxUploadBytes)})`);
+        continue;
+      }
+      const item = { file, preview: URL.createObjectURL(file), status: 'uploading', image: null };
+      pending.push(item);
+      renderPending();
+      upload(file)
+        .then((image) => {
+          item.image = image;
+          item.status = 'ready';
+        })
+        .catch((problem) => {
+          showError(`${file.name}: ${problem.message}`);
+          remove(item);
+        })
+        .finally(renderPending);
+    }
+    showError(problems.join('\n'));
+  };
+
+  const submit = async () => {
+    if (sendButton.disabled) return;
+    const message = text.value.trim();
+    if (!message) return showError('Write a question first.');
+    showError('');
+    sendButton.disabled = true;
+    try {
+      const imageIds = pending.filter((item) => item.image).map((item) => item.image.id);
+      const started = await send(message, imageIds);
+      running = started.episodeId;
+      text.value = '';
+      for (const item of pending) URL.revokeObjectURL(item.preview);
+      pending = [];
+      renderPending();
+    } catch (problem) {
+      showError(problem.message);
+    } finally {
+      refresh();
+    }
+  };
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void submit();
+  });
+  text.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      void submit();
+    }
+  });
+  cancelButton.addEventListener('click', async () => {
+    cancelButton.disabled = true;
+    try {
+      await cancel(running);
+    } catch (problem) {
+      showError(`Cancel failed: ${problem.message}`);
+      cancelButton.disabled = false;
+    }
+  });
+  fileInput.addEventListener('change', () => {
+    const files = [...fileInput.files];
+    fileInput.value = '';
+    void addFiles(files);
+  });
+  for (const name of ['dragenter', 'dragover']) {
+    dropZone.addEventListener(name, (event) => {
+      event.preventDefault();
+      dropZone.classList.add('dragging');
+    });
+  }
+  for (const name of ['dragleave', 'drop']) dropZone.addEventListener(name, () => dropZone.classList.remove('dragging'));
+  dropZone.addEventListener('drop', (event) => {
+    event.preventDefault();
+    void addFiles([...(event.dataTransfer?.files ?? [])]);
+  });
+
+  return {
+    setRunning(episodeId) {
+      running = episodeId;
+      refresh();
+    },
+    refresh,
+    showError,
+  };
+}

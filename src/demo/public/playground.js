@@ -1,0 +1,107 @@
+// The tool playground tab: server and tool pickers, a form generated from the tool's input
+// schema, a direct call through the demo's MCP host, and the result text and images.
+import { api } from './api.js';
+import { collapsible, formatMs, h, imageGrid } from './dom.js';
+import { renderSchemaForm } from './schema-form.js';
+
+export function createPlayground({ tools, sessionId, images, onImages, upload }) {
+  const serverSelect = document.getElementById('pg-server');
+  const toolSelect = document.getElementById('pg-tool');
+  const description = document.getElementById('pg-description');
+  const form = document.getElementById('pg-form');
+  const error = document.getElementById('pg-error');
+  const result = document.getElementById('pg-result');
+  const callButton = document.getElementById('pg-call');
+  const fileInput = document.getElementById('pg-file-input');
+  let readArguments = () => ({});
+
+  const byServer = new Map();
+  for (const tool of tools) byServer.set(tool.server, [...(byServer.get(tool.server) ?? []), tool]);
+  serverSelect.replaceChildren(...[...byServer.keys()].map((server) => h('option', { value: server }, `${server} (${byServer.get(server).length})`)));
+  if (byServer.size === 0) serverSelect.append(h('option', { value: '' }, 'no MCP server is running'));
+
+  const showError = (message) => {
+    error.textContent = message;
+    error.hidden = !message;
+  };
+
+  const selectedTool = () => tools.find((tool) => tool.name === toolSelect.value);
+
+  const renderForm = () => {
+    const tool = selectedTool();
+    description.textContent = tool?.description ?? '';
+    readArguments = tool ? renderSchemaForm(form, tool.inputSchema, images()) : () => ({});
+    if (!tool) form.replaceChildren();
+    showError('');
+  };
+
+  const renderTools = () => {
+    const list = byServer.get(serverSelect.value) ?? [];
+    toolSelect.replaceChildren(...list.map((tool) => h('option', { value: tool.name }, tool.tool)));
+    renderForm();
+  };
+
+  /** Keeps typed values but refreshes the image pickers when new images arrive. */
+  const refreshPickers = () => {
+    const values = new Map([...form.elements].filter((element) => element.name).map((element) => [element.name, element.value]));
+    renderForm();
+    for (const [name, value] of values) {
+      const element = form.elements.namedItem(name);
+      if (element) element.value = value;
+    }
+  };
+
+  const call = async () => {
+    const tool = selectedTool();
+    if (!tool) return showError('Choose a tool first.');
+    let args;
+    try {
+      args = readArguments();
+    } catch (problem) {
+      return showError(problem.message);
+    }
+    showError('');
+    callButton.disabled = true;
+    callButton.textContent = 'Calling…';
+    const started = performance.now();
+    try {
+      const outcome = await api.callTool(sessionId(), tool.name, args);
+      onImages(outcome.images);
+      result.replaceChildren(
+        h('h2', {}, outcome.tool, h('span', { class: `badge ${outcome.isError ? 'error' : 'ok'}` }, outcome.isError ? (outcome.errorCode ?? 'error') : 'ok'), h('span', { class: 'muted small' }, formatMs(outcome.durationMs))),
+        h('div', { class: 'label muted small' }, 'arguments'),
+        h('pre', {}, JSON.stringify(args, null, 2)),
+        h('div', { class: 'label muted small' }, 'result'),
+        collapsible(outcome.text, { limit: 4000 }),
+        imageGrid(outcome.images),
+      );
+      result.hidden = false;
+    } catch (problem) {
+      showError(`The call failed after ${formatMs(performance.now() - started)}: ${problem.message}`);
+    } finally {
+      callButton.disabled = false;
+      callButton.textContent = 'Call tool';
+    }
+  };
+
+  serverSelect.addEventListener('change', renderTools);
+  toolSelect.addEventListener('change', renderForm);
+  callButton.addEventListener('click', call);
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void call();
+  });
+  fileInput.addEventListener('change', async () => {
+    const files = [...fileInput.files];
+    fileInput.value = '';
+    for (const file of files) {
+      try {
+        await upload(file);
+      } catch (problem) {
+        showError(`${file.name}: ${problem.message}`);
+      }
+    }
+  });
+  renderTools();
+  return { refreshPickers };
+}

@@ -1,0 +1,156 @@
+// The conversation view: one turn per episode, built only from the server-sent events, so a
+// reload (which replays the session's buffered events) rebuilds exactly what was shown live.
+import { append, collapsible, formatMs, h, imageGrid } from './dom.js';
+
+export class Conversation {
+  constructor(list, { onEpisodeEnd, emptyState }) {
+    this.list = list;
+    this.emptyState = emptyState;
+    this.onEpisodeEnd = onEpisodeEnd;
+    this.episodes = new Map();
+  }
+
+  clear() {
+    for (const episode of this.episodes.values()) episode.root.remove();
+    this.episodes.clear();
+    this.emptyState.hidden = false;
+  }
+
+  handle(event) {
+    const episode = this.episode(event.episodeId, event);
+    switch (event.type) {
+      case 'user_message':
+        return this.userMessage(episode, event);
+      case 'round_start':
+        this.round(episode, event.round);
+        return this.status(episode, `Round ${event.round}: waiting for the model…`);
+      case 'model_call':
+        return this.modelCall(episode, event);
+      case 'tool_call_start':
+        return this.toolStart(episode, event);
+      case 'tool_call_end':
+        return this.toolEnd(episode, event);
+      case 'final':
+        return this.final(episode, event);
+      case 'episode_end':
+        return this.end(episode, event);
+      default:
+        return undefined;
+    }
+  }
+
+  episode(id) {
+    let episode = this.episodes.get(id);
+    if (!episode) {
+      const user = h('div', { class: 'bubble user' });
+      const timeline = h('div', { class: 'timeline', 'aria-label': 'Timeline' });
+      const statusText = h('span', {}, 'Starting…');
+      const status = h('div', { class: 'status-line' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), statusText);
+      timeline.append(status);
+      const root = h('li', { class: 'turn', dataset: { episode: id } }, user, timeline);
+      episode = { id, root, user, timeline, status, statusText, rounds: new Map(), calls: new Map(), finished: false };
+      this.episodes.set(id, episode);
+      this.emptyState.hidden = true;
+      this.list.append(root);
+    }
+    return episode;
+  }
+
+  userMessage(episode, event) {
+    append(
+      episode.user,
+      h('div', { class: 'user-text' }, event.text),
+      imageGrid(event.images),
+      h('div', { class: 'meta' }, `${event.model} · ${event.servers.length} server${event.servers.length === 1 ? '' : 's'}`),
+    );
+    episode.root.scrollIntoView({ block: 'end', behavior: 'smooth' });
+  }
+
+  status(episode, text) {
+    if (!episode.finished) episode.statusText.textContent = text;
+  }
+
+  round(episode, number) {
+    let round = episode.rounds.get(number);
+    if (!round) {
+      const modelLine = h('div', { class: 'model-line' });
+      const calls = h('div', { class: 'calls' });
+      const root = h('section', { class: 'round', dataset: { round: number } }, h('h3', {}, `Round ${number}`), modelLine, calls);
+      episode.timeline.insertBefore(root, episode.status);
+      round = { root, modelLine, calls };
+      episode.rounds.set(number, round);
+    }
+    return round;
+  }
+
+  modelCall(episode, event) {
+    const tokens = `${event.usage.inputTokens.toLocaleString()} → ${event.usage.outputTokens.toLocaleString()} tokens`;
+    const retries = event.attempts > 1 ? ` · ${event.attempts} attempts` : '';
+    if (event.purpose === 'final') {
+      this.status(episode, 'Writing the final answer…');
+      return;
+    }
+    const round = this.round(episode, event.round);
+    if (event.error) {
+      append(round.modelLine, h('div', { class: 'inline-error' }, `Model error (${event.error.errorClass}): ${event.error.message}`));
+      return;
+    }
+    const calls = event.toolCallCount > 0 ? `${event.toolCallCount} tool call${event.toolCallCount === 1 ? '' : 's'}` : 'no tool calls: answering';
+    round.modelLine.textContent = `Model${event.purpose === 'work' ? '' : ` (${event.purpose} stage)`} answered in ${formatMs(event.latencyMs)} · ${tokens}${retries} · ${calls}`;
+    if (event.text && event.toolCallCount > 0) round.root.insertBefore(h('p', { class: 'model-text' }, event.text), round.calls);
+    this.status(episode, event.toolCallCount > 0 ? `Round ${event.round}: running ${calls}…` : 'Answer received');
+  }
+
+  callCard(episode, event) {
+    const key = `${event.round}:${event.index}`;
+    let card = episode.calls.get(key);
+    if (!card) {
+      const badge = h('span', { class: 'badge running' }, 'running');
+      const duration = h('span', { class: 'duration' });
+      const body = h('div', { class: 'call-body' });
+      const root = h(
+        'article',
+        { class: 'call', dataset: { tool: event.name, round: event.round, index: event.index } },
+        h('header', {}, h('span', { class: 'name' }, event.name), badge, duration),
+        h('div', { class: 'label' }, 'arguments'),
+        collapsible(event.arguments, { limit: 400, label: 'arguments', className: 'arguments' }),
+        body,
+      );
+      this.round(episode, event.round).calls.append(root);
+      card = { root, badge, duration, body };
+      episode.calls.set(key, card);
+    }
+    return card;
+  }
+
+  toolStart(episode, event) {
+    this.callCard(episode, event);
+  }
+
+  toolEnd(episode, event) {
+    const card = this.callCard(episode, event);
+    card.badge.className = `badge ${event.isError ? 'error' : 'ok'}`;
+    card.badge.textContent = event.isError ? (event.errorCode ?? 'error') : 'ok';
+    card.root.classList.toggle('error', event.isError);
+    card.duration.textContent = formatMs(event.durationMs);
+    append(card.body, h('div', { class: 'label' }, 'result'), collapsible(event.result, { label: 'result' }), imageGrid(event.images));
+  }
+
+  final(episode, event) {
+    if (episode.answer) return;
+    episode.answer = h('div', { class: 'bubble answer' }, h('h3', {}, 'Answer'), event.text || '(the model gave an empty answer)');
+    episode.root.append(episode.answer);
+  }
+
+  end(episode, event) {
+    episode.finished = true;
+    episode.status.remove();
+    if (event.status === 'ok' && !episode.answer) this.final(episode, { text: event.reply });
+    if (event.status === 'cancelled') episode.root.append(h('div', { class: 'bubble cancelled' }, 'Cancelled. The model and any running tools were stopped.'));
+    if (event.status === 'error') {
+      episode.root.append(h('div', { class: 'bubble failed', role: 'alert' }, h('strong', {}, `Failed (${event.error?.code ?? 'error'}): `), event.error?.message ?? 'unknown error'));
+    }
+    episode.root.append(h('div', { class: 'meta' }, `${event.status} · ${formatMs(event.durationMs)}${event.logFile ? ` · log ${event.logFile}` : ''}`));
+    this.onEpisodeEnd?.(event);
+  }
+}

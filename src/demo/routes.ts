@@ -1,0 +1,151 @@
+// The demo's JSON API. Every route is listed here with its method; state-changing routes are
+// POSTs and pass the same-origin guard in server.ts before they get here.
+//   GET  /api/config                          models (ids only), servers, limits, notes
+//   GET  /api/tools                           the tool catalog with input schemas
+//   POST /api/sessions                        a new session
+//   GET  /api/sessions/:id                    its turns, images and whether a message runs
+//   POST /api/sessions/:id/images             one image as the raw request body
+//   GET  /api/sessions/:id/images/:imageId    an image of the session, by its generated id
+//   GET  /api/sessions/:id/events             server-sent events (the live timeline)
+//   POST /api/sessions/:id/messages           start a message (one episode)
+//   POST /api/sessions/:id/cancel             abort the running message
+//   POST /api/tools/call                      the tool playground
+import { readFile } from 'node:fs/promises';
+import type http from 'node:http';
+import { z } from 'zod';
+import { createMessageSchema, startMessage } from './chat.js';
+import type { DemoContext } from './context.js';
+import { openEventStream, type OpenStreams } from './event-stream.js';
+import { HttpError, readBody, readJson, securityHeaders, sendJson } from './http-kit.js';
+import { callToolFromPage, toolCallSchema } from './playground.js';
+import { imageIdPattern, storeSessionImage, toPageImage } from './session-images.js';
+import type { Session } from './sessions.js';
+
+export interface RouteContext extends DemoContext {
+  streams: Set<http.ServerResponse> & OpenStreams;
+}
+
+type Handler = (route: RouteContext, request: http.IncomingMessage, response: http.ServerResponse, params: string[], url: URL) => Promise<void>;
+
+interface Route {
+  method: 'GET' | 'POST';
+  pattern: RegExp;
+  handler: Handler;
+}
+
+function sessionOf(route: RouteContext, id: string | undefined): Session {
+  const session = id ? route.sessions.get(id) : undefined;
+  if (!session) throw new HttpError(404, `session "${id ?? ''}" not found (the demo may have restarted): reload the page to start a new session`, 'unknown_session');
+  return session;
+}
+
+function configOf(route: RouteContext): unknown {
+  return {
+    models: route.models.models.map((model) => ({ id: model.id, available: Boolean(model.driver), ...(model.error ? { error: model.error } : {}) })),
+    ...(route.models.note ? { note: route.models.note } : {}),
+    servers: route.host.status().map((server) => ({ name: server.name, state: server.state, toolCount: server.toolCount, ...(server.error ? { error: server.error } : {}) })),
+    loop: route.loopLimits,
+    limits: { maxUploadBytes: route.limits.maxUploadBytes, maxImagesPerMessage: route.limits.maxImagesPerMessage, maxMessageChars: route.limits.maxMessageChars, maxTurns: route.limits.maxTurns },
+  };
+}
+
+function sessionState(session: Session): unknown {
+  return {
+    id: session.id,
+    lastEventId: session.lastEventId,
+    running: session.running?.episodeId ?? null,
+    turns: session.turns.map((turn) => ({ episodeId: turn.episodeId, question: turn.question, reply: turn.reply, status: turn.status, model: turn.model, imageIds: turn.imageIds })),
+    images: [...session.images.values()].map(toPageImage),
+  };
+}
+
+const routes: Route[] = [
+  { method: 'GET', pattern: /^\/api\/config$/, handler: async (route, _request, response) => sendJson(response, 200, configOf(route)) },
+  {
+    method: 'GET',
+    pattern: /^\/api\/tools$/,
+    handler: async (route, _request, response) =>
+      sendJson(response, 200, { tools: route.host.tools.map((tool) => ({ name: tool.canonicalName, server: tool.server, tool: tool.tool, description: tool.description, inputSchema: tool.inputSchema })) }),
+  },
+  {
+    method: 'POST',
+    pattern: /^\/api\/sessions$/,
+    handler: async (route, request, response) => {
+      await readBody(request, 1024, 'the request');
+      sendJson(response, 201, sessionState(route.sessions.create()));
+    },
+  },
+  { method: 'GET', pattern: /^\/api\/sessions\/([^/]+)$/, handler: async (route, _request, response, [id]) => sendJson(response, 200, sessionState(sessionOf(route, id))) },
+  {
+    method: 'POST',
+    pattern: /^\/api\/sessions\/([^/]+)\/images$/,
+    handler: async (route, request, response, [id]) => {
+      const session = sessionOf(route, id);
+      const bytes = await readBody(request, route.limits.maxUploadBytes, 'the upload');
+      const image = await storeSessionImage(session, bytes, { kind: 'upload', source: 'upload' }, route.images);
+      sendJson(response, 201, toPageImage(image));
+    },
+  },
+  {
+    method: 'GET',
+    pattern: /^\/api\/sessions\/([^/]+)\/images\/([^/]+)$/,
+    handler: async (route, _request, response, [id, imageId]) => {
+      const session = sessionOf(route, id);
+      // Only ids this session generated are served; the id is looked up, never joined onto a path.
+      const image = imageId && imageIdPattern.test(imageId) ? session.images.get(imageId) : undefined;
+      if (!image) throw new HttpError(404, `no image "${imageId ?? ''}" in this session`, 'unknown_image');
+      const body = await readFile(image.file);
+      response.writeHead(200, { ...securityHeaders, 'content-type': image.mediaType, 'content-length': body.length, 'cache-control': 'private, max-age=3600' });
+      response.end(body);
+    },
+  },
+  { method: 'GET', pattern: /^\/api\/sessions\/([^/]+)\/events$/, handler: async (route, request, response, [id], url) => openEventStream(request, response, url, sessionOf(route, id), route.streams) },
+  {
+    method: 'POST',
+    pattern: /^\/api\/sessions\/([^/]+)\/messages$/,
+    handler: async (route, request, response, [id]) => {
+      const session = sessionOf(route, id);
+      const body = await readJson(request, createMessageSchema(route.limits.maxMessageChars, route.limits.maxImagesPerMessage), route.limits.maxJsonBytes, 'the message');
+      sendJson(response, 202, startMessage(route, session, body));
+    },
+  },
+  {
+    method: 'POST',
+    pattern: /^\/api\/sessions\/([^/]+)\/cancel$/,
+    handler: async (route, request, response, [id]) => {
+      const session = sessionOf(route, id);
+      const body = await readJson(request, z.strictObject({ episodeId: z.string().optional() }), 1024, 'the cancel request');
+      const running = session.running;
+      const matches = running && (body.episodeId === undefined || body.episodeId === running.episodeId);
+      if (matches) running.controller.abort(new Error('cancelled by the user'));
+      sendJson(response, 200, { cancelled: Boolean(matches), episodeId: running?.episodeId ?? null });
+    },
+  },
+  {
+    method: 'POST',
+    pattern: /^\/api\/tools\/call$/,
+    handler: async (route, request, response) => {
+      const body = await readJson(request, toolCallSchema, route.limits.maxJsonBytes, 'the tool call');
+      const session = sessionOf(route, body.sessionId);
+      const gone = new AbortController();
+      response.on('close', () => gone.abort());
+      sendJson(response, 200, await callToolFromPage(route, session, body, gone.signal));
+    },
+  },
+];
+
+/** Dispatches an /api/ request; throws HttpError 404/405 when nothing matches. */
+export async function handleApi(route: RouteContext, request: http.IncomingMessage, response: http.ServerResponse, url: URL): Promise<void> {
+  const method = request.method ?? 'GET';
+  const matching = routes.filter((entry) => entry.pattern.test(url.pathname));
+  if (matching.length === 0) throw new HttpError(404, `no API route ${url.pathname}`, 'not_found');
+  const entry = matching.find((candidate) => candidate.method === method || (method === 'HEAD' && candidate.method === 'GET'));
+  if (!entry) throw new HttpError(405, `${method} is not allowed on ${url.pathname} (use ${matching.map((candidate) => candidate.method).join(' or ')})`, 'method_not_allowed');
+  let params: string[];
+  try {
+    params = (entry.pattern.exec(url.pathname) ?? []).slice(1).map((param) => decodeURIComponent(param));
+  } catch {
+    throw new HttpError(400, `malformed percent-encoding in ${url.pathname}`, 'bad_path');
+  }
+  await entry.handler(route, request, response, params, url);
+}

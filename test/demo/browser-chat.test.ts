@@ -1,0 +1,154 @@
+// The demo page in a real browser: upload a real photo, ask, and watch the mock model call the
+// YOLO detector (annotate: true) through the live timeline, then answer; the same at phone
+// width; and Cancel on a slow model. Screenshots go to test-artifacts/.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertAssetsInCi, missingAssetsMessage, sharedAssetsDir } from '../support/shared-assets.js';
+import { artifactPath, assertChromiumInCi, hasChromium, launchBrowser, missingChromiumMessage, type TestBrowser } from './browser.js';
+import { startDemoHarness, testApiKey, type DemoHarness } from './demo-harness.js';
+
+assertChromiumInCi();
+assertAssetsInCi();
+const assets = sharedAssetsDir();
+const skipReason = !hasChromium ? missingChromiumMessage : !assets ? missingAssetsMessage : '';
+
+interface ChatBody {
+  messages: Array<{ role: string; content: unknown }>;
+}
+
+describe.skipIf(skipReason !== '')(`demo chat in Chromium${skipReason ? ` (skipped: ${skipReason})` : ''}`, () => {
+  let harness: DemoHarness;
+  let browser: TestBrowser;
+  const bodies: string[] = [];
+  const dogPhoto = path.join(assets ?? '', 'images', 'detection', 'dog_bicycle_car.jpg');
+
+  beforeAll(async () => {
+    harness = await startDemoHarness({ servers: ['mcp-yolo', 'math', 'imagesorcery-mcp'] });
+    browser = await launchBrowser();
+    browser.context.on('response', (response) => {
+      if (!response.headers()['content-type']?.startsWith('text/event-stream')) void response.text().then((text) => bodies.push(text), () => undefined);
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await harness?.close();
+  });
+
+  async function openPage(): Promise<{ page: Page; sessionId: string }> {
+    const page = await browser.context.newPage();
+    await page.goto(harness.url);
+    await expect.poll(() => page.textContent('#session-id')).toMatch(/^[A-Za-z0-9_-]{8,}$/);
+    return { page, sessionId: (await page.textContent('#session-id')) ?? '' };
+  }
+
+  async function uploadedPath(sessionId: string): Promise<string> {
+    const state = (await (await fetch(`${harness.url}api/sessions/${sessionId}`)).json()) as { images: Array<{ path: string; source: string }> };
+    const upload = state.images.find((image) => image.source === 'upload');
+    if (!upload) throw new Error('no uploaded image in the session');
+    return upload.path;
+  }
+
+  it('streams a detection round with the annotated image, then the answer', async () => {
+    const { page, sessionId } = await openPage();
+    await page.setInputFiles('#file-input', dogPhoto);
+    await page.locator('.pending.ready').waitFor({ timeout: 15_000 });
+    const imagePath = await uploadedPath(sessionId);
+    expect(imagePath).toMatch(new RegExp(`^\\./media/uploads/test-[0-9a-f]+/${sessionId}/[0-9a-f]{16}\\.jpg$`));
+    const answer = 'A dog is sitting on the porch in front of a bicycle, and a car is parked behind them. I drew boxes around all three.';
+    harness.mock.enqueue(
+      { text: 'Let me look at the photo.', toolCalls: [{ name: harness.functionName('mcp-yolo/detect-all-objects'), arguments: { imageFileUri: imagePath, annotate: true } }] },
+      { text: answer },
+    );
+    await page.fill('#message', 'What is in this photo? Show me where.');
+    await page.press('#message', 'Control+Enter');
+
+    const call = page.locator('.call[data-tool="mcp-yolo/detect-all-objects"]');
+    await call.locator('.badge.ok').waitFor({ timeout: 60_000 });
+    await expect.poll(() => call.locator('pre.arguments').textContent()).toContain('"annotate": true');
+    // The long detection result is shown pretty-printed, first lines only, until expanded.
+    const more = call.locator('.call-body button.more');
+    expect(await more.textContent()).toMatch(/^Show all result \(\d+ lines/);
+    await more.click();
+    const result = (await call.locator('.call-body pre.result-text').textContent()) ?? '';
+    expect(result).toContain('"category": "dog"');
+    expect(result).toContain('"category": "bicycle"');
+    expect(result).toMatch(/\n\[image: image\/png, \d+ bytes\]$/);
+    const annotated = call.locator('.call-body img');
+    await expect.poll(() => annotated.evaluate((image: { complete: boolean; naturalWidth: number }) => image.complete && image.naturalWidth)).toBe(768);
+    await page.locator('.bubble.answer').waitFor();
+    expect(await page.textContent('.bubble.answer')).toContain(answer);
+    expect(await page.textContent('.round .model-text')).toBe('Let me look at the photo.');
+    expect(await page.locator('.bubble.user img').count()).toBe(1);
+    expect(await page.isEnabled('#send')).toBe(true);
+
+    // The annotated image went back to the model too, as an image.
+    const followUp = harness.mock.generations().at(-1)?.body as ChatBody;
+    const afterTool = followUp.messages.slice(followUp.messages.findIndex((message) => message.role === 'tool'));
+    expect(afterTool.length).toBeGreaterThan(1);
+    expect(JSON.stringify(afterTool)).toMatch(/data:image\/(png|jpeg);base64,/);
+
+    // A viewport as tall as the page, so the sticky composer sits at the bottom of the picture.
+    await page.setViewportSize({ width: 1280, height: await page.evaluate<number>('document.documentElement.scrollHeight') });
+    await page.screenshot({ path: artifactPath('demo-chat.png') });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect.poll(() => page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    expect(await page.isVisible('#send')).toBe(true);
+    await page.screenshot({ path: artifactPath('demo-chat-390.png'), fullPage: true });
+    expect(existsSync(artifactPath('demo-chat.png'))).toBe(true);
+    await page.close();
+  });
+
+  it('Cancel stops a slow episode and the page says so', async () => {
+    const { page } = await openPage();
+    harness.mock.enqueue({ text: 'too late', delayMs: 30_000 });
+    await page.fill('#message', 'Think about it for a long time.');
+    await page.click('#send');
+    await page.locator('.status-line').waitFor();
+    await expect.poll(() => page.isEnabled('#cancel')).toBe(true);
+    const began = Date.now();
+    await page.click('#cancel');
+    await page.locator('.bubble.cancelled').waitFor({ timeout: 10_000 });
+    expect(Date.now() - began).toBeLessThan(5000);
+    await expect.poll(() => page.isEnabled('#cancel')).toBe(false);
+    await page.fill('#message', 'again');
+    expect(await page.isEnabled('#send')).toBe(true);
+    await page.close();
+  });
+
+  it('shows a tool error on its call and a model error as the failed end of the turn', async () => {
+    const { page } = await openPage();
+    await page.click('#new-session');
+    await expect.poll(() => page.locator('.turn').count()).toBe(0);
+    harness.mock.enqueue(
+      { toolCalls: [{ name: harness.functionName('math/division'), arguments: { numerator: 1, denominator: 0 } }] },
+      { fault: { kind: 'status', status: 401, message: 'invalid api key' } },
+    );
+    await page.fill('#message', 'What is 1 divided by 0?');
+    await page.click('#send');
+    const call = page.locator('.call[data-tool="math/division"]');
+    await call.locator('.badge.error').waitFor({ timeout: 20_000 });
+    expect(await call.locator('pre.result-text').textContent()).toContain('cannot divide by zero');
+    await page.locator('.bubble.failed').waitFor({ timeout: 20_000 });
+    expect(await page.textContent('.bubble.failed')).toMatch(/^Failed \(provider_auth\): .*401/);
+    // The turn is over: the session takes the next message, and an empty one is explained, not sent.
+    await expect.poll(() => page.isEnabled('#send')).toBe(true);
+    await page.click('#send');
+    expect(await page.textContent('#composer-error')).toBe('Write a question first.');
+    await page.close();
+  });
+
+  it('a reload shows the session again from the replayed events', async () => {
+    const { page, sessionId } = await openPage();
+    await page.reload();
+    await expect.poll(() => page.textContent('#session-id')).toBe(sessionId);
+    await expect.poll(() => page.locator('.turn').count()).toBeGreaterThanOrEqual(1);
+    await page.close();
+  });
+
+  it('never sent the API key to the browser', () => {
+    expect(bodies.length).toBeGreaterThan(10);
+    for (const body of bodies) expect(body).not.toContain(testApiKey);
+  });
+});

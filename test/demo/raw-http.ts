@@ -1,0 +1,31 @@
+// A raw HTTP client for the demo tests: paths go out byte for byte (no URL normalisation, so
+// `..%2f` and `/../` reach the server as written) and any header can be set, Host included.
+import http from 'node:http';
+
+export interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+  text: string;
+  json<T = Record<string, unknown>>(): T;
+}
+
+export function rawRequest(baseUrl: string, options: { method?: string; path: string; headers?: Record<string, string>; body?: Buffer | string }): Promise<RawResponse> {
+  const base = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      { host: base.hostname, port: base.port, method: options.method ?? 'GET', path: options.path, headers: { ...(options.headers ?? {}) }, setHost: !options.headers?.host },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const body = Buffer.concat(chunks);
+          const text = body.toString('utf8');
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body, text, json: <T>() => JSON.parse(text) as T });
+        });
+      },
+    );
+    request.on('error', reject);
+    request.end(options.body);
+  });
+}
