@@ -11,7 +11,7 @@ import { ConfigError, errorMessage } from '../errors/index.js';
 import { log, type Logger } from '../log/logger.js';
 import type { ToolHost } from '../mcp/types.js';
 import type { Store } from '../store/index.js';
-import { defaultDemoLimits, type DemoContext, type DemoLimits } from './context.js';
+import { defaultDemoLimits, type DemoLimits } from './context.js';
 import { DemoRecorder } from './demo-recorder.js';
 import { HttpError, sendError } from './http-kit.js';
 import type { ModelChoice } from './models.js';

@@ -1,36 +1,11 @@
 // The reference prediction file: a JSON array in id-insertion order, rewritten in full after
 // every finished task through a temp file + fsync + rename, so a crash never leaves half a file.
-import { existsSync, mkdirSync, openSync, closeSync, fsyncSync, renameSync, writeSync } from 'node:fs';
-import { mkdir, open, rename } from 'node:fs/promises';
-import path from 'node:path';
+import { existsSync } from 'node:fs';
 import { loadPredictions } from '../tasks/load.js';
 import type { PredictionRecord } from '../tasks/schemas.js';
+import { writeJsonAtomic, writeJsonAtomicAsync } from '../tasks/write-json.js';
 
-export function writeJsonAtomic(file: string, value: unknown): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.tmp`;
-  const fd = openSync(temp, 'w');
-  try {
-    writeSync(fd, `${JSON.stringify(value, null, 2)}\n`);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temp, file);
-}
-
-async function writeJsonAtomicAsync(file: string, value: unknown): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.tmp`;
-  const handle = await open(temp, 'w');
-  try {
-    await handle.writeFile(`${JSON.stringify(value, null, 2)}\n`);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await rename(temp, file);
-}
+export { writeJsonAtomic } from '../tasks/write-json.js';
 
 export class PredictionFile {
   private readonly records = new Map<string, PredictionRecord>();

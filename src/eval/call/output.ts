@@ -1,7 +1,6 @@
 // The shape of `results/<model>/callanalysis.json`: the five reference counters at top level
 // (spec 1.6) so old readers keep working, plus clearly separate extras: units, per-call labels
 // with their source, and unclassified calls (bugs 34-36).
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { formatIssues } from '../../config/zod-issues.js';
@@ -74,13 +73,7 @@ export function loadCallAnalysis(file: string): CallAnalysisFile {
   return parsed.data;
 }
 
-/** Writes pretty JSON (non-ASCII kept) through a temp file, so readers never see half a file. */
-export function writeJsonFile(file: string, value: unknown): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const temporary = `${file}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(value, null, 2)}\n`, 'utf8');
-  renameSync(temporary, file);
-}
+export { writeJsonAtomic as writeJsonFile } from '../../tasks/write-json.js';
 
 /**
  * The model name of a prediction file: `results/gpt-5_test_mcp_fuzzy.json` → `gpt-5`

@@ -10,8 +10,8 @@
 //                    produced it; vectors whose length differs from that embedder's are ignored.
 // A file in the other format than the one requested is refused with an explanation rather than
 // silently reused or overwritten. An unreadable or corrupt file is reported and replaced.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { writeFileAtomic } from '../../tasks/write-json.js';
 import { z } from 'zod';
 import { ConfigError } from '../../errors/index.js';
 import type { Embedder } from './types.js';
@@ -114,10 +114,7 @@ export class EmbeddingCache {
   save(): void {
     if (!this.stats.file) return;
     const body = this.stats.format === 'keyed' ? { format: CACHE_FORMAT_TAG, version: 1, embedders: this.sections } : this.current;
-    mkdirSync(path.dirname(this.stats.file), { recursive: true });
-    const temporary = `${this.stats.file}.tmp`;
-    writeFileSync(temporary, JSON.stringify(body));
-    renameSync(temporary, this.stats.file);
+    writeFileAtomic(this.stats.file, JSON.stringify(body));
     this.stats.written = Object.keys(this.current).length;
   }
 }

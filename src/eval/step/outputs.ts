@@ -5,7 +5,8 @@
 //                            (`1.0`, not `1`) and csv-module line ends (\r\n)
 //   strong_matches.json / weak_matches.json / unmatched_predictions.json
 // Arguments are written with lossless-json so numbers keep their source text (`2.0`).
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
+import { writeFileAtomic } from '../../tasks/write-json.js';
 import path from 'node:path';
 import { stringify as stringifyLossless } from 'lossless-json';
 import type { CacheStats } from '../embed/cache.js';
@@ -45,11 +46,6 @@ export interface StepOutputExtras {
   gtChecks?: GtChecks;
 }
 
-function writeAtomic(file: string, text: string): void {
-  const temporary = `${file}.tmp`;
-  writeFileSync(temporary, text);
-  renameSync(temporary, file);
-}
 
 function csvField(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
@@ -119,12 +115,12 @@ export function buildResultsDocument(evaluation: StepEvaluation, extras: StepOut
 export function writeStepOutputs(outputDir: string, evaluation: StepEvaluation, extras: StepOutputExtras): Record<keyof typeof OUTPUT_FILES, string> {
   mkdirSync(outputDir, { recursive: true });
   const paths = Object.fromEntries(Object.entries(OUTPUT_FILES).map(([key, name]) => [key, path.join(outputDir, name)])) as Record<keyof typeof OUTPUT_FILES, string>;
-  writeAtomic(paths.results, `${JSON.stringify(buildResultsDocument(evaluation, extras), null, 2)}\n`);
-  writeAtomic(paths.csv, toCsv(evaluation.perId));
+  writeFileAtomic(paths.results, `${JSON.stringify(buildResultsDocument(evaluation, extras), null, 2)}\n`);
+  writeFileAtomic(paths.csv, toCsv(evaluation.perId));
   const files = collectMatchFiles(evaluation);
-  writeAtomic(paths.strong, `${stringifyLossless(files.strong, undefined, 2) ?? '[]'}\n`);
-  writeAtomic(paths.weak, `${stringifyLossless(files.weak, undefined, 2) ?? '[]'}\n`);
-  writeAtomic(paths.unmatched, `${stringifyLossless(files.unmatched, undefined, 2) ?? '[]'}\n`);
+  writeFileAtomic(paths.strong, `${stringifyLossless(files.strong, undefined, 2) ?? '[]'}\n`);
+  writeFileAtomic(paths.weak, `${stringifyLossless(files.weak, undefined, 2) ?? '[]'}\n`);
+  writeFileAtomic(paths.unmatched, `${stringifyLossless(files.unmatched, undefined, 2) ?? '[]'}\n`);
   if (extras.cache.file) paths.cache = extras.cache.file;
   return paths;
 }
