@@ -94,6 +94,9 @@ describe('m3 demo as a process', () => {
     expect(servers.length).toBeGreaterThan(0);
     demo.child.kill('SIGTERM');
     expect(await demo.exit).toBe(0);
+    // A killed child can take a moment to be reaped after its parent exits; allow a short grace.
+    const deadline = Date.now() + 5000;
+    while (servers.some(alive) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(servers.filter(alive)).toEqual([]);
     expect(demo.stderr()).toMatch(/SIGTERM received, shutting down/);
     const store = openStore(storeFile, { readonly: true });
