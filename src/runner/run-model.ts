@@ -39,7 +39,6 @@ export interface RunModelReport {
   output: string;
   manifestFile: string;
   result: BatchResult;
-  skippedForServers: string[];
 }
 
 export function defaultOutputFile(resultsDir: string, label: string, shard?: { index: number; count: number }): string {
@@ -83,13 +82,14 @@ export async function runModel(request: RunModelRequest, deps: { config: Project
   const options = agentOptionsFrom(switches, request.limits, [path.join(deps.root, 'media')]);
   const driver = await createDriver(request.model, { env: config.env, groundTruth: request.taskSet.groundTruth, timeoutMs: options.retry.timeoutMs });
   const available = new Set(host.tools.map((tool) => tool.server));
-  const tasks = selectShard(request.taskSet.tasks, request.shard).filter((task) => {
+  // A task whose ground truth needs a server that is not running fails up front (recorded,
+  // counted as infrastructure) instead of silently scoring against tools it never had.
+  const tasks = selectShard(request.taskSet.tasks, request.shard).map((task) => {
     const missing = serversNeeded(request.taskSet.groundTruth.get(task.id)).filter((server) => !available.has(server));
-    if (missing.length === 0 || request.allowMissingServers) return true;
-    logger.warn(`task ${task.id} skipped: its ground truth uses server(s) not running here: ${missing.join(', ')} (--allow-missing-servers runs it anyway)`);
-    return false;
+    return missing.length === 0 || request.allowMissingServers ? task : { ...task, missingServers: missing };
   });
-  const skippedForServers = selectShard(request.taskSet.tasks, request.shard).filter((task) => !tasks.includes(task)).map((task) => task.id);
+  const unavailable = tasks.filter((task) => task.missingServers).length;
+  if (unavailable > 0) logger.warn(`${unavailable} task(s) need servers that are not running; they are recorded as failures (--allow-missing-servers runs them anyway)`);
   const manifest: RunManifest = {
     runId: request.runId, model: request.model, modelLabel: label, startedAt: new Date().toISOString(),
     configHash: configHash({ servers: config.servers, switches, limits: request.limits }), serversFile: config.serversFile,
@@ -122,9 +122,9 @@ export async function runModel(request: RunModelRequest, deps: { config: Project
   stats.flush();
   const manifestFile = output.replace(/\.json$/i, '.manifest.json');
   manifest.finishedAt = new Date().toISOString();
-  manifest.counts = { tasks: tasks.length, skippedResumed: result.skipped.length, skippedForServers: skippedForServers.length, done: result.progress.done, modelFailures: result.progress.failedModel, infraFailures: result.progress.failedInfra, requeued: result.progress.requeued };
+  manifest.counts = { tasks: tasks.length, skippedResumed: result.skipped.length, done: result.progress.done, modelFailures: result.progress.failedModel, infraFailures: result.progress.failedInfra, requeued: result.progress.requeued };
   manifest.failures = result.failures.map((failure) => ({ taskId: failure.taskId, status: failure.verdict.status, code: failure.verdict.code, message: failure.verdict.message, attempts: failure.attempts }));
   writeJsonAtomic(manifestFile, manifest);
   finishRun(store, request.runId, 'finished');
-  return { model: request.model, label, runId: request.runId, output, manifestFile, result, skippedForServers };
+  return { model: request.model, label, runId: request.runId, output, manifestFile, result };
 }

@@ -58,6 +58,13 @@ export async function runTask(task: RunnableTask, env: TaskEnvironment, onEvent?
   const started = Date.now();
   const elapsed = () => Date.now() - started;
   try {
+    if (task.missingServers && task.missingServers.length > 0) {
+      const verdict: FailureVerdict = {
+        status: 'infra_failure', kind: 'infra', code: 'unknown_server', requeue: false,
+        message: `task ${task.id}: its ground truth uses server(s) that are not running: ${task.missingServers.join(', ')} (add them to mcp_servers.json, or pass --allow-missing-servers to run it anyway)`,
+      };
+      return { ok: false, verdict, durationMs: elapsed() };
+    }
     const { found, missing } = resolveTaskImages(task.image, env.imageSearchDirs);
     if (missing.length > 0) {
       const verdict: FailureVerdict = {

@@ -11,6 +11,8 @@ export interface RunnableTask {
   image: string | string[] | undefined;
   type: string | undefined;
   tier: Tier | undefined;
+  /** Servers the task's ground truth needs that are not running: the task fails up front. */
+  missingServers?: string[];
   /** The text the model is asked (fuzzy question, or the explicit prompt in non-fuzzy mode). */
   question: string;
 }

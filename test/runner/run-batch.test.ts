@@ -114,6 +114,15 @@ describe('batch runner', () => {
     expect(result.failures[0]?.verdict.message).toContain('images/absent.png');
   });
 
+  it('fails a task whose ground truth needs a server that is not running, without requeue', async () => {
+    const driver = scriptedDriver();
+    const { result } = await batch('server-run', [{ ...task('ok-4'), missingServers: ['weather'] }, task('ok-5')], driver);
+    expect(result.progress).toMatchObject({ done: 2, failedInfra: 1, requeued: 0 });
+    expect(result.failures[0]?.verdict).toMatchObject({ code: 'unknown_server', kind: 'infra' });
+    expect(result.failures[0]?.verdict.message).toContain('weather');
+    expect(driver.calls.has('ok-4')).toBe(false);
+  });
+
   it('skips tasks already finished in the store on resume and restores their predictions', async () => {
     const driver = scriptedDriver();
     await batch('resume-run', [task('ok-a'), task('ok-b')], driver);

@@ -71,7 +71,7 @@ function resolveRunId(flags: RunFlags, envRunId: string, label: string, storeFil
 
 function printSummary(reports: RunModelReport[], json: boolean | undefined): void {
   if (json) {
-    process.stdout.write(`${JSON.stringify(reports.map((report) => ({ model: report.model, runId: report.runId, output: report.output, manifest: report.manifestFile, ...report.result.progress, skippedResumed: report.result.skipped.length, skippedForServers: report.skippedForServers.length })), null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(reports.map((report) => ({ model: report.model, runId: report.runId, output: report.output, manifest: report.manifestFile, ...report.result.progress, skippedResumed: report.result.skipped.length })), null, 2)}\n`);
     return;
   }
   process.stdout.write('model                          done  model-fail  infra-fail  tokens      predictions\n');
@@ -125,7 +125,7 @@ export function registerRunCommand(program: Command): void {
       const host = await McpHost.start(config.servers, {
         callTimeoutMs: config.switches.M3_TOOL_CALL_TIMEOUT * 1000,
         startupTimeoutMs: flags.startupTimeout * 1000,
-        logDir: path.join(resultsDir, 'logs', 'servers'),
+        logDir: path.join(resultsDir, 'logs', `servers-${timestamp()}`),
       });
       // The live tool surface, for call-level evaluation and the tools-per-server chart.
       writeJsonAtomic(path.join(resultsDir, 'tools_catalog.json'), { toolsHash: host.toolsHash(), servers: host.status(), tools: host.tools });
