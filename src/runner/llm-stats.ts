@@ -1,6 +1,7 @@
 // M3_LLM_STATS counters: requests, tokens and image bytes, flushed to M3_LLM_STATS_FILE every
 // N requests so a run killed by a signal still leaves numbers behind.
 import type { AgentEvent } from '../agent/events.js';
+import type { Usage as AgentUsage } from '../core/usage.js';
 import { writeJsonAtomic } from './prediction-file.js';
 
 export interface LlmStatsCounters {
@@ -15,16 +16,22 @@ export interface LlmStatsCounters {
   imageBytesSent: number;
   toolCalls: number;
   toolErrors: number;
+  /** Sum over priced requests; stays 0 when the model has no price in the table. */
+  costUsd: number;
 }
 
 export class LlmStats {
   readonly counters: LlmStatsCounters = {
     requests: 0, failedRequests: 0, attempts: 0, inputTokens: 0, outputTokens: 0, cachedTokens: 0,
-    imagesFromTools: 0, imageBytesOriginal: 0, imageBytesSent: 0, toolCalls: 0, toolErrors: 0,
+    imagesFromTools: 0, imageBytesOriginal: 0, imageBytesSent: 0, toolCalls: 0, toolErrors: 0, costUsd: 0,
   };
   private sinceFlush = 0;
 
-  constructor(private readonly file: string | undefined, private readonly flushEvery: number) {}
+  constructor(
+    private readonly file: string | undefined,
+    private readonly flushEvery: number,
+    private readonly costOf: (usage: AgentUsage) => number | null = () => null,
+  ) {}
 
   observe(event: AgentEvent): void {
     if (event.type === 'model_call') {
@@ -34,6 +41,7 @@ export class LlmStats {
       this.counters.inputTokens += event.usage.inputTokens;
       this.counters.outputTokens += event.usage.outputTokens;
       this.counters.cachedTokens += event.usage.cachedTokens;
+      this.counters.costUsd += this.costOf(event.usage) ?? 0;
       this.sinceFlush += 1;
       if (this.flushEvery > 0 && this.sinceFlush >= this.flushEvery) this.flush();
     } else if (event.type === 'tool_call_end') {

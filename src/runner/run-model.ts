@@ -4,7 +4,9 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { agentOptionsFrom, type LoopLimits } from '../agent/options.js';
 import type { ProjectConfig } from '../config/index.js';
+import type { Usage } from '../core/usage.js';
 import { ConfigError } from '../errors/index.js';
+import { costUsd, loadPriceTable } from '../llm/pricing.js';
 import { createDriver, modelLabel } from '../llm/registry.js';
 import type { Logger } from '../log/logger.js';
 import { createProgress } from '../log/progress.js';
@@ -66,11 +68,21 @@ function openRunRow(store: Store, request: RunModelRequest, label: string, manif
   });
 }
 
-export async function runModel(request: RunModelRequest, deps: { config: ProjectConfig; host: ToolHost; store: Store; logger: Logger; root: string }): Promise<RunModelReport> {
-  const { config, host, store, logger } = deps;
+function buildManifest(request: RunModelRequest, label: string, config: ProjectConfig, host: ToolHost, root: string): RunManifest {
   const switches = config.switches;
-  const label = modelLabel(request.model);
-  const output = path.resolve(request.output ?? defaultOutputFile(request.resultsDir, label, request.shard));
+  return {
+    runId: request.runId, model: request.model, modelLabel: label, startedAt: new Date().toISOString(),
+    configHash: configHash({ servers: config.servers, switches, limits: request.limits }), serversFile: config.serversFile,
+    serversFileSha256: sha256OfFile(config.serversFile), toolsHash: host.toolsHash(),
+    tools: host.status().map((server) => ({ server: server.name, toolCount: server.toolCount, state: server.state, ...(server.toolsHash ? { toolsHash: server.toolsHash } : {}) })),
+    switches, options: { ...request.limits, concurrency: request.concurrency }, versions: packageVersions(root), gitCommit: gitCommit(root),
+    seed: request.limits.seed ?? null, tasksFile: request.taskSet.tasksFile, tasksFileSha256: sha256OfFile(request.taskSet.tasksFile),
+    gtFile: request.taskSet.gtFile ?? null, gtFileSha256: sha256OfFile(request.taskSet.gtFile), shard: request.shard ? `${request.shard.index}/${request.shard.count}` : null,
+  };
+}
+
+/** Loads the prediction file for --resume, or refuses to clobber one without --overwrite. */
+function openPredictionFile(output: string, request: RunModelRequest): PredictionFile {
   const predictions = new PredictionFile(output);
   const existing = predictions.load();
   if (!request.resume) {
@@ -79,6 +91,16 @@ export async function runModel(request: RunModelRequest, deps: { config: Project
     }
     predictions.clear();
   }
+  return predictions;
+}
+
+export async function runModel(request: RunModelRequest, deps: { config: ProjectConfig; host: ToolHost; store: Store; logger: Logger; root: string }): Promise<RunModelReport> {
+  const { config, host, store, logger } = deps;
+  const switches = config.switches;
+  const label = modelLabel(request.model);
+  const output = path.resolve(request.output ?? defaultOutputFile(request.resultsDir, label, request.shard));
+  const predictions = openPredictionFile(output, request);
+  const prices = loadPriceTable(config.env);
   const options = agentOptionsFrom(switches, request.limits, [path.join(deps.root, 'media')]);
   const driver = await createDriver(request.model, { env: config.env, groundTruth: request.taskSet.groundTruth, timeoutMs: options.retry.timeoutMs });
   const available = new Set(host.tools.map((tool) => tool.server));
@@ -90,17 +112,12 @@ export async function runModel(request: RunModelRequest, deps: { config: Project
   });
   const unavailable = tasks.filter((task) => task.missingServers).length;
   if (unavailable > 0) logger.warn(`${unavailable} task(s) need servers that are not running; they are recorded as failures (--allow-missing-servers runs them anyway)`);
-  const manifest: RunManifest = {
-    runId: request.runId, model: request.model, modelLabel: label, startedAt: new Date().toISOString(),
-    configHash: configHash({ servers: config.servers, switches, limits: request.limits }), serversFile: config.serversFile,
-    serversFileSha256: sha256OfFile(config.serversFile), toolsHash: host.toolsHash(),
-    tools: host.status().map((server) => ({ server: server.name, toolCount: server.toolCount, state: server.state, ...(server.toolsHash ? { toolsHash: server.toolsHash } : {}) })),
-    switches, options: { ...request.limits, concurrency: request.concurrency }, versions: packageVersions(deps.root), gitCommit: gitCommit(deps.root),
-    seed: request.limits.seed ?? null, tasksFile: request.taskSet.tasksFile, tasksFileSha256: sha256OfFile(request.taskSet.tasksFile),
-    gtFile: request.taskSet.gtFile ?? null, gtFileSha256: sha256OfFile(request.taskSet.gtFile), shard: request.shard ? `${request.shard.index}/${request.shard.count}` : null,
-  };
+  const manifest = buildManifest(request, label, config, host, deps.root);
+
   openRunRow(store, request, label, manifest);
-  const stats = new LlmStats(switches.M3_LLM_STATS ? switches.M3_LLM_STATS_FILE || path.join(request.resultsDir, `${label}.llm_stats.json`) : undefined, switches.M3_LLM_STATS_FLUSH_EVERY);
+  const costOf = (usage: Usage) => costUsd(request.model, usage, prices) ?? null;
+  const statsFile = switches.M3_LLM_STATS ? switches.M3_LLM_STATS_FILE || path.join(request.resultsDir, `${label}.llm_stats.json`) : undefined;
+  const stats = new LlmStats(statsFile, switches.M3_LLM_STATS_FLUSH_EVERY, costOf);
   const progress = createProgress(label);
   mkdirSync(path.dirname(output), { recursive: true });
   const result = await runBatch(
@@ -111,6 +128,7 @@ export async function runModel(request: RunModelRequest, deps: { config: Project
     },
     {
       concurrency: request.concurrency, maxRequeue: switches.M3_MAX_TASK_REQUEUE, recorder: new StoreRecorder(store, request.runId, request.model), predictions,
+      costOf,
       onEvent: (event) => stats.observe(event),
       onProgress: (snapshot, finished) => {
         const line = finished ? `${finished.taskId} ${finished.outcome.ok ? 'ok' : `${finished.outcome.verdict.status}: ${finished.outcome.verdict.message}`}` : undefined;

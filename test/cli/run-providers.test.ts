@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { episodesForRun, listRuns, openStore } from '../../src/store/index.js';
 import { predictionSchema } from '../../src/tasks/schemas.js';
 import { startMockLlm, type MockLlm } from '../support/mock-llm/index.js';
 import { repoRoot } from '../support/shared-assets.js';
@@ -13,10 +14,12 @@ import { repoRoot } from '../support/shared-assets.js';
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-run-providers-'));
 const configFile = path.join(dir, 'servers.json');
 const tasksFile = path.join(dir, 'tasks.json');
+const priceFile = path.join(dir, 'prices.json');
 let mock: MockLlm;
 
 beforeAll(async () => {
   mock = await startMockLlm();
+  writeFileSync(priceFile, JSON.stringify({ 'openai:mock-model': { input: 2, output: 10 } }));
   writeFileSync(configFile, JSON.stringify({ servers: { math: { command: 'node', args: ['--import', 'tsx', 'servers/math/index.ts'], env: {} } } }));
   await sharp({ create: { width: 64, height: 48, channels: 3, background: '#2a6' } }).png().toFile(path.join(dir, 'chart.png'));
   writeFileSync(tasksFile, JSON.stringify([{ id: 'p1', image: 'chart.png', type: 'arith', prompt: 'use math', question: 'What are 2+3 and the mean of 4, 8 and 12?' }]));
@@ -36,7 +39,10 @@ function runCli(model: string, env: Record<string, string>): Promise<{ code: num
 }
 
 const vendors: Array<{ model: string; label: string; env: () => Record<string, string>; vendor: string }> = [
-  { model: 'openai:mock-model', label: 'mock-model', vendor: 'openai', env: () => ({ OPENAI_BASE_URL: mock.openAiBaseUrl, OPENAI_API_KEY: 'sk-test-openai-key-000000000000' }) },
+  {
+    model: 'openai:mock-model', label: 'mock-model', vendor: 'openai',
+    env: () => ({ OPENAI_BASE_URL: mock.openAiBaseUrl, OPENAI_API_KEY: 'sk-test-openai-key-000000000000', M3_PRICE_TABLE: priceFile }),
+  },
   { model: 'ollama:qwen2.5-vl', label: 'qwen2.5-vl', vendor: 'openai', env: () => ({ OLLAMA_BASE_URL: mock.openAiBaseUrl }) },
   { model: 'anthropic:claude-mock', label: 'claude-mock', vendor: 'anthropic', env: () => ({ ANTHROPIC_BASE_URL: mock.url, ANTHROPIC_API_KEY: 'sk-ant-test-key-00000000000000' }) },
   { model: 'gemini:gemini-mock', label: 'gemini-mock', vendor: 'gemini', env: () => ({ GEMINI_BASE_URL: mock.url, GEMINI_API_KEY: 'AIzaTestKey000000000000000000000000000' }) },
@@ -63,6 +69,17 @@ describe('m3 run against each provider (mock LLM)', () => {
       // The task image travels in the first request in the vendor's own image format.
       const firstBody = JSON.stringify(requests[0]?.body);
       expect(firstBody).toMatch(vendor.vendor === 'openai' ? /data:image\/png;base64,/ : vendor.vendor === 'anthropic' ? /"type":"image"/ : /"inlineData"/);
+      if (vendor.model === 'openai:mock-model') {
+        // Usage from the wire (120+200 in, 20+12 out) priced per million tokens lands in the store.
+        const store = openStore(path.join(dir, 'store.sqlite'), { readonly: true });
+        try {
+          const [episode] = episodesForRun(store, listRuns(store, { modelLabel: vendor.label, limit: 1 })[0]!.runId);
+          expect(episode?.usage).toEqual({ inputTokens: 320, outputTokens: 32, cachedTokens: 0 });
+          expect(episode?.costUsd).toBeCloseTo((320 * 2 + 32 * 10) / 1_000_000, 12);
+        } finally {
+          store.close();
+        }
+      }
       // Secrets never reach the prediction file or the console.
       expect(readFileSync(file, 'utf8')).not.toMatch(/sk-test|sk-ant-test|AIzaTest/);
       expect(output).not.toMatch(/sk-test|sk-ant-test|AIzaTest/);
