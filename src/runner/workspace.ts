@@ -6,7 +6,7 @@
 //   legacy   – a fresh copy in media/ every time, `_1`, `_2` ... appended when the name is taken
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { MediaError } from '../errors/index.js';
 
@@ -74,7 +74,11 @@ export async function prepareWorkspace(request: WorkspaceRequest): Promise<TaskW
     images,
     displayPaths: images.map((file) => `./${path.relative(request.root, file).split(path.sep).join('/')}`),
     cleanup: async () => {
-      if (request.mode === 'isolated' && !request.keep) await rm(dir, { recursive: true, force: true });
+      if (request.mode === 'isolated' && !request.keep) {
+        await rm(dir, { recursive: true, force: true });
+        // The run folder goes too once its last task is cleaned (rmdir refuses a non-empty one).
+        await rmdir(path.dirname(dir)).catch(() => undefined);
+      }
     },
   };
 }

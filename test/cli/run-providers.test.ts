@@ -31,7 +31,7 @@ afterAll(async () => {
 function runCli(model: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   const args = ['--import', 'tsx', 'src/cli/main.ts', 'run', '--model', model, '--tasks', tasksFile, '--config', configFile, '--image-dir', dir,
     '--results-dir', path.join(dir, 'results'), '--store', path.join(dir, 'store.sqlite'), '--overwrite', '--concurrency', '1'];
-  const child = spawn(process.execPath, args, { cwd: repoRoot, env: { PATH: process.env.PATH ?? '', HOME: os.homedir(), CI: '1', M3_LLM_MAX_RETRIES: '0', ...env } });
+  const child = spawn(process.execPath, args, { cwd: repoRoot, env: { PATH: process.env.PATH ?? '', HOME: os.homedir(), CI: '1', M3_LLM_MAX_RETRIES: '0', M3_WORKSPACE_MODE: 'isolated', M3_KEEP_WORKSPACE: '0', ...env } });
   let output = '';
   child.stdout.on('data', (chunk) => (output += String(chunk)));
   child.stderr.on('data', (chunk) => (output += String(chunk)));
