@@ -27,7 +27,9 @@ describe.skipIf(!hasChromium)(`demo playground and errors in Chromium${hasChromi
     browser = await launchBrowser();
     page = await browser.context.newPage();
     await page.goto(harness.url);
-    await page.waitForFunction("/^[A-Za-z0-9_-]{8,}$/.test(document.getElementById('session-id').textContent)");
+    // Polled from the test side: a string predicate in waitForFunction is eval, which the page's CSP forbids.
+    const deadline = Date.now() + 15_000;
+    while (!/^[A-Za-z0-9_-]{8,}$/.test((await page.textContent('#session-id')) ?? '') && Date.now() < deadline) await page.waitForTimeout(100);
     photo = await sharp({ create: { width: 120, height: 80, channels: 3, background: '#2a9d8f' } }).jpeg().toBuffer();
   });
   afterAll(async () => {
