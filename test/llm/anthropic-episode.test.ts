@@ -1,11 +1,11 @@
 // The Anthropic driver through the real SDK against the mock: a two-round episode where all
 // results of the round travel in ONE user turn as tool_result blocks (the image inside its
 // tool_result), merged turns, and never a request that ends on an assistant turn.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Message } from '../../src/core/messages.js';
 import { continueText } from '../../src/llm/anthropic/request.js';
-import { keyFingerprint, startMockLlm, type MockLlm } from '../support/mock-llm/index.js';
-import { driverFor, episodeTools, finalTurn, firstRequest, roundOneTurn, secondRequest, systemPrompt, taskImage, testKeys, toolImage } from './helpers.js';
+import { keyFingerprint } from '../support/mock-llm/index.js';
+import { runTwoRoundEpisode, useMockLlm, driverFor, episodeTools, finalTurn, firstRequest, roundOneTurn, secondRequest, systemPrompt, taskImage, testKeys, toolImage } from './helpers.js';
 
 type Block = { type: string; text?: string; id?: string; tool_use_id?: string; is_error?: boolean; content?: Block[]; source?: { type: string; media_type: string; data: string } };
 interface MessagesBody {
@@ -17,29 +17,14 @@ interface MessagesBody {
 }
 
 describe('anthropic driver against the mock', () => {
-  let mock: MockLlm;
-  beforeEach(async () => {
-    mock = await startMockLlm();
-  });
-  afterEach(async () => {
-    await mock.close();
-  });
+  const getMock = useMockLlm();
 
   it('runs a two-round episode with all tool results in one user turn and the image inside its tool_result', async () => {
-    const driver = await driverFor('anthropic', mock);
-    const [task, crop] = await Promise.all([taskImage(), toolImage()]);
-    mock.enqueue(roundOneTurn, finalTurn);
-
-    const first = firstRequest(task);
-    const round1 = await driver.generate(first);
-    expect(round1.stopReason).toBe('tool_calls');
+    const mock = getMock();
+    const { task, crop, round1, round2, ids } = await runTwoRoundEpisode('anthropic', mock);
     expect(round1.toolCalls.map((call) => call.name)).toEqual(['vision_detect_objects', 'ocr_read_text', 'image_crop']);
-    const ids = round1.toolCalls.map((call) => call.id);
 
-    const round2 = await driver.generate(secondRequest(first, round1.toolCalls, crop));
-    expect(round2.text).toBe(finalTurn.text);
     expect(round2.stopReason).toBe('end');
-    expect(round2.usage).toEqual({ inputTokens: 1500, outputTokens: 25, cachedTokens: 512 });
 
     const requests = mock.generations();
     expect(requests.map((request) => request.valid)).toEqual([true, true]);
@@ -61,6 +46,7 @@ describe('anthropic driver against the mock', () => {
   });
 
   it('merges an instruction after the tool results into the same user turn, results first', async () => {
+    const mock = getMock();
     const driver = await driverFor('anthropic', mock);
     mock.enqueue(roundOneTurn, finalTurn);
     const first = firstRequest(await taskImage());
@@ -75,6 +61,7 @@ describe('anthropic driver against the mock', () => {
   });
 
   it('never sends a history that ends on an assistant turn (no accidental prefill)', async () => {
+    const mock = getMock();
     const driver = await driverFor('anthropic', mock);
     mock.enqueue({ text: 'Final: a blue square.' });
     const messages: Message[] = [
@@ -91,6 +78,7 @@ describe('anthropic driver against the mock', () => {
   });
 
   it('is rejected by the mock exactly when a request would end on an assistant turn', async () => {
+    const mock = getMock();
     const response = await fetch(`${mock.url}/v1/messages`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': testKeys.anthropic },

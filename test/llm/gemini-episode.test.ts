@@ -1,9 +1,9 @@
 // The Gemini driver through @google/genai against the mock: a two-round episode with
 // synthesized call ids (the Developer API gives none), function responses paired with their
 // calls, images as inlineData, and API-given ids echoed back when there are some.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { keyFingerprint, startMockLlm, type MockLlm } from '../support/mock-llm/index.js';
-import { driverFor, episodeTools, finalTurn, firstRequest, roundOneTurn, secondRequest, systemPrompt, taskImage, testKeys, toolImage } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { keyFingerprint } from '../support/mock-llm/index.js';
+import { runTwoRoundEpisode, useMockLlm, driverFor, episodeTools, finalTurn, firstRequest, roundOneTurn, secondRequest, systemPrompt, taskImage, testKeys, toolImage } from './helpers.js';
 
 type Part = {
   text?: string;
@@ -19,29 +19,15 @@ interface GenerateBody {
 }
 
 describe('gemini driver against the mock', () => {
-  let mock: MockLlm;
-  beforeEach(async () => {
-    mock = await startMockLlm();
-  });
-  afterEach(async () => {
-    await mock.close();
-  });
+  const getMock = useMockLlm();
 
   it('runs a two-round episode with synthesized call ids and inlineData images', async () => {
-    const driver = await driverFor('gemini', mock);
-    const [task, crop] = await Promise.all([taskImage(), toolImage()]);
-    mock.enqueue(roundOneTurn, finalTurn);
-
-    const first = firstRequest(task);
-    const round1 = await driver.generate(first);
-    expect(round1.stopReason).toBe('tool_calls');
+    const mock = getMock();
+    const { task, crop, round1, round2 } = await runTwoRoundEpisode('gemini', mock);
     expect(round1.toolCalls.map((call) => call.id)).toEqual(['vision_detect_objects_1_1', 'ocr_read_text_1_2', 'image_crop_1_3']);
     expect(round1.toolCalls[0]?.arguments).toEqual({ image: 'media/task.png', threshold: 0.5 });
 
-    const round2 = await driver.generate(secondRequest(first, round1.toolCalls, crop));
-    expect(round2.text).toBe(finalTurn.text);
     expect(round2.stopReason).toBe('end');
-    expect(round2.usage).toEqual({ inputTokens: 1500, outputTokens: 25, cachedTokens: 512 });
 
     const requests = mock.generations();
     expect(requests.map((request) => request.valid)).toEqual([true, true]);
@@ -67,6 +53,7 @@ describe('gemini driver against the mock', () => {
   });
 
   it('echoes API-given call ids in the function responses, in call order', async () => {
+    const mock = getMock();
     const driver = await driverFor('gemini', mock);
     const calls = roundOneTurn.toolCalls!.map((call, index) => ({ ...call, id: `fc-${index}` }));
     mock.enqueue({ toolCalls: calls }, finalTurn);

@@ -1,12 +1,13 @@
 // Shared pieces of the provider tests: real images made with sharp, the tool catalog of the
 // two-round episode, driver creation against the mock, and the history the agent would build.
 import sharp from 'sharp';
+import { afterEach, beforeEach, expect } from 'vitest';
 import type { ImagePart } from '../../src/core/content.js';
 import type { Message, ToolCall, ToolDefinition, ToolResultsMessage } from '../../src/core/messages.js';
 import { createDriver } from '../../src/llm/registry.js';
 import type { RetryPolicy } from '../../src/llm/retry.js';
 import type { GenerateRequest, ModelDriver } from '../../src/llm/types.js';
-import type { MockLlm, MockTurn } from '../support/mock-llm/index.js';
+import { startMockLlm, type MockLlm, type MockTurn } from '../support/mock-llm/index.js';
 
 export type VendorName = 'openai' | 'openai-responses' | 'anthropic' | 'gemini';
 export const vendors: VendorName[] = ['openai', 'openai-responses', 'anthropic', 'gemini'];
@@ -110,4 +111,37 @@ export function secondRequest(first: GenerateRequest, calls: ToolCall[], image: 
 
 export function policy(overrides: Partial<RetryPolicy> = {}): RetryPolicy {
   return { maxRetries: 2, baseDelayMs: 20, maxDelayMs: 5_000, timeoutMs: 0, ...overrides };
+}
+
+/** A fresh mock LLM server per test; returns a getter because the server changes each test. */
+export function useMockLlm(): () => MockLlm {
+  let mock: MockLlm | undefined;
+  beforeEach(async () => {
+    mock = await startMockLlm();
+  });
+  afterEach(async () => {
+    await mock?.close();
+  });
+  return () => {
+    if (!mock) throw new Error('the mock LLM server is only available inside a test');
+    return mock;
+  };
+}
+
+/**
+ * The episode every vendor test drives: a task image in, three parallel tool calls out, their
+ * results back (one carrying an image, one an error), then the final answer; both rounds checked.
+ */
+export async function runTwoRoundEpisode(vendor: VendorName, mock: MockLlm) {
+  const driver = await driverFor(vendor, mock);
+  const [task, crop] = await Promise.all([taskImage(), toolImage()]);
+  mock.enqueue(roundOneTurn, finalTurn);
+  const first = firstRequest(task);
+  const round1 = await driver.generate(first);
+  expect(round1.stopReason).toBe('tool_calls');
+  const ids = round1.toolCalls.map((call) => call.id);
+  const round2 = await driver.generate(secondRequest(first, round1.toolCalls, crop));
+  expect(round2.text).toBe(finalTurn.text);
+  expect(round2.usage).toEqual({ inputTokens: 1500, outputTokens: 25, cachedTokens: 512 });
+  return { driver, task, crop, first, round1, round2, ids };
 }

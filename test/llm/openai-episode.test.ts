@@ -1,8 +1,8 @@
 // The OpenAI driver through the real SDK against the mock: a two-round episode, asserting on
 // the wire requests the mock recorded (and validated like the real API would).
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { keyFingerprint, startMockLlm, type MockLlm } from '../support/mock-llm/index.js';
-import { driverFor, episodeTools, finalTurn, firstRequest, roundOneTurn, secondRequest, systemPrompt, taskImage, testKeys, toolImage } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { keyFingerprint } from '../support/mock-llm/index.js';
+import { runTwoRoundEpisode, useMockLlm, driverFor, episodeTools, firstRequest, systemPrompt, taskImage, testKeys } from './helpers.js';
 
 interface ChatBody {
   model: string;
@@ -15,31 +15,16 @@ interface ChatBody {
 }
 
 describe('openai driver against the mock', () => {
-  let mock: MockLlm;
-  beforeEach(async () => {
-    mock = await startMockLlm();
-  });
-  afterEach(async () => {
-    await mock.close();
-  });
+  const getMock = useMockLlm();
 
   it('runs a two-round episode: parallel calls, results paired by id, tool image in a follow-up user message', async () => {
-    const driver = await driverFor('openai', mock);
-    const [task, crop] = await Promise.all([taskImage(), toolImage()]);
-    mock.enqueue(roundOneTurn, finalTurn);
-
-    const first = firstRequest(task);
-    const round1 = await driver.generate(first);
-    expect(round1.stopReason).toBe('tool_calls');
+    const mock = getMock();
+    const { task, crop, round1, round2, ids } = await runTwoRoundEpisode('openai', mock);
     expect(round1.toolCalls.map((call) => call.name)).toEqual(['vision_detect_objects', 'ocr_read_text', 'image_crop']);
     expect(round1.toolCalls[2]?.arguments).toEqual({ image: 'media/task.png', box: [8, 8, 24, 24] });
-    const ids = round1.toolCalls.map((call) => call.id);
     expect(new Set(ids).size).toBe(3);
 
-    const round2 = await driver.generate(secondRequest(first, round1.toolCalls, crop));
-    expect(round2.text).toBe(finalTurn.text);
     expect(round2.stopReason).toBe('end');
-    expect(round2.usage).toEqual({ inputTokens: 1500, outputTokens: 25, cachedTokens: 512 });
     expect(round2.latencyMs).toBeGreaterThanOrEqual(0);
 
     const [wire1, wire2] = mock.generations();
@@ -71,6 +56,7 @@ describe('openai driver against the mock', () => {
   });
 
   it('keeps reasoning_content and <think> blocks out of the visible text', async () => {
+    const mock = getMock();
     const driver = await driverFor('openai', mock);
     mock.enqueue({ reasoning: 'The user wants a yes or no. Answer no.', text: '<think>hidden plan</think>yes' });
     const response = await driver.generate({ messages: [{ role: 'user', content: [{ type: 'text', text: 'Done?' }] }], tools: [], maxTokens: 16 });
@@ -79,6 +65,7 @@ describe('openai driver against the mock', () => {
   });
 
   it('asks for a text-only answer with tool_choice none', async () => {
+    const mock = getMock();
     const driver = await driverFor('openai', mock);
     mock.enqueue({ text: 'final answer' });
     const request = { ...firstRequest(await taskImage()), toolChoice: 'none' as const };

@@ -1,10 +1,9 @@
 // The Responses API driver (`openai-responses:`) through the real SDK against the mock: tool
 // images travel inside their function_call_output; plus the pure response mapper.
 import OpenAI from 'openai';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fromResponsesResponse } from '../../src/llm/openai/responses-response.js';
-import { startMockLlm, type MockLlm } from '../support/mock-llm/index.js';
-import { driverFor, episodeTools, finalTurn, firstRequest, roundOneTurn, secondRequest, systemPrompt, taskImage, toolImage } from './helpers.js';
+import { runTwoRoundEpisode, useMockLlm, episodeTools, systemPrompt } from './helpers.js';
 
 type Item = { type?: string; role?: string; content?: unknown; call_id?: string; output?: unknown; name?: string };
 interface ResponsesBody {
@@ -17,26 +16,12 @@ interface ResponsesBody {
 }
 
 describe('openai-responses driver against the mock', () => {
-  let mock: MockLlm;
-  beforeEach(async () => {
-    mock = await startMockLlm();
-  });
-  afterEach(async () => {
-    await mock.close();
-  });
+  const getMock = useMockLlm();
 
   it('runs a two-round episode with the tool image inside its function_call_output', async () => {
-    const driver = await driverFor('openai-responses', mock);
-    const [task, crop] = await Promise.all([taskImage(), toolImage()]);
-    mock.enqueue(roundOneTurn, finalTurn);
-    const first = firstRequest(task);
-    const round1 = await driver.generate(first);
-    const ids = round1.toolCalls.map((call) => call.id);
-    expect(round1.stopReason).toBe('tool_calls');
+    const mock = getMock();
+    const { task, crop, ids } = await runTwoRoundEpisode('openai-responses', mock);
     expect(ids).toHaveLength(3);
-    const round2 = await driver.generate(secondRequest(first, round1.toolCalls, crop));
-    expect(round2.text).toBe(finalTurn.text);
-    expect(round2.usage).toEqual({ inputTokens: 1500, outputTokens: 25, cachedTokens: 512 });
 
     const requests = mock.generations();
     expect(requests.map((request) => [request.path, request.valid])).toEqual([
@@ -60,6 +45,7 @@ describe('openai-responses driver against the mock', () => {
   });
 
   it('streams a response the SDK can consume', async () => {
+    const mock = getMock();
     const client = new OpenAI({ apiKey: 'k', baseURL: mock.openAiBaseUrl, maxRetries: 0 });
     mock.enqueue({ text: 'streamed' });
     const stream = await client.responses.create({ model: 'gpt-4.1', input: 'hi', stream: true });
