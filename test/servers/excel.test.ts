@@ -6,28 +6,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toolCaller } from '../support/tool-caller.js';
 import { repoRoot } from '../support/shared-assets.js';
 
 let client: Client;
 let work: string;
 
-async function call(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; text: string; json: Record<string, unknown> }> {
-  const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: Array<{ type: string; text?: string }> };
-  const text = result.content.find((part) => part.type === 'text')?.text ?? '';
-  let json: Record<string, unknown> = {};
-  try {
-    json = JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    // error answers are plain text
-  }
-  return { isError: result.isError === true, text, json };
-}
-
-async function ok(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const answer = await call(name, args);
-  if (answer.isError) throw new Error(`${name} failed: ${answer.text}`);
-  return answer.json;
-}
+const { call, ok } = toolCaller(() => client);
 
 async function readBack(file: string): Promise<ExcelJS.Workbook> {
   const workbook = new ExcelJS.Workbook();

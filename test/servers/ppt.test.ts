@@ -8,29 +8,14 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import JSZip from 'jszip';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toolCaller } from '../support/tool-caller.js';
 import { assertAssetsInCi, missingAssetsMessage, repoRoot, sharedAssetsDir } from '../support/shared-assets.js';
 
 let client: Client;
 let work: string;
 const assets = sharedAssetsDir();
 
-async function call(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; text: string; json: Record<string, unknown> }> {
-  const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: Array<{ type: string; text?: string }> };
-  const text = result.content.find((part) => part.type === 'text')?.text ?? '';
-  let json: Record<string, unknown> = {};
-  try {
-    json = JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    // error answers are plain text
-  }
-  return { isError: result.isError === true, text, json };
-}
-
-async function ok(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const answer = await call(name, args);
-  if (answer.isError) throw new Error(`${name} failed: ${answer.text}`);
-  return answer.json;
-}
+const { call, ok } = toolCaller(() => client);
 
 interface Deck {
   slides: string[];
