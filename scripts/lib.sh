@@ -14,15 +14,11 @@ m3_has_command() {
   m3 --help 2>/dev/null | grep -qE "^  $1( |$)"
 }
 
-# The file label of a model spec, as `m3 run` names result files (replay:gt -> replay-gt).
+# The file label of a model spec, as `m3 run` names result files (replay:gt -> replay-gt):
+# asks the same modelLabel() the runner uses, so the two can never disagree.
 m3_label() {
-  node --input-type=module -e "
-    const spec = process.argv[1];
-    const i = spec.indexOf(':');
-    const provider = spec.slice(0, i).toLowerCase(), model = spec.slice(i + 1);
-    const base = provider === 'replay' ? 'replay-' + model : (model.split('/').pop() ?? model);
-    process.stdout.write(base.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+\$/g, '') || provider);
-  " "$1"
+  node --import tsx --input-type=module \
+    -e "import { modelLabel } from './src/llm/registry.ts'; process.stdout.write(modelLabel(process.argv[1]));" "$1"
 }
 
 # Sets `gt_path` from GT_PATH, else the original GT, else the bundled local suite; exits on failure.

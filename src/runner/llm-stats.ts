@@ -2,7 +2,7 @@
 // N requests so a run killed by a signal still leaves numbers behind.
 import type { AgentEvent } from '../agent/events.js';
 import type { Usage as AgentUsage } from '../core/usage.js';
-import { writeJsonAtomic } from './prediction-file.js';
+import { writeJsonAtomic } from '../tasks/write-json.js';
 
 export interface LlmStatsCounters {
   requests: number;

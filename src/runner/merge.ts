@@ -5,7 +5,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { ConfigError } from '../errors/index.js';
 import { loadPredictions } from '../tasks/load.js';
 import type { Prediction } from '../tasks/schemas.js';
-import { writeJsonAtomic } from './prediction-file.js';
+import { writeJsonAtomic } from '../tasks/write-json.js';
 
 export interface MergeResult {
   output: string;

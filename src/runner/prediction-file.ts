@@ -5,8 +5,6 @@ import { loadPredictions } from '../tasks/load.js';
 import type { PredictionRecord } from '../tasks/schemas.js';
 import { writeJsonAtomic, writeJsonAtomicAsync } from '../tasks/write-json.js';
 
-export { writeJsonAtomic } from '../tasks/write-json.js';
-
 export class PredictionFile {
   private readonly records = new Map<string, PredictionRecord>();
   private writing: Promise<void> | undefined;

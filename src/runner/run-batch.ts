@@ -49,28 +49,32 @@ export async function runBatch(tasks: readonly RunnableTask[], env: TaskEnvironm
   const progress: BatchProgress = { total: queue.length, done: 0, failedModel: 0, failedInfra: 0, running: 0, requeued: 0, usage: emptyUsage() };
   const failures: BatchResult['failures'] = [];
 
-  const record = (taskId: string, episodeId: number, outcome: TaskOutcome) => {
+  /** Closes the episode row (every attempt, requeued or final, is accounted the same way). */
+  const closeEpisode = (episodeId: number, outcome: TaskOutcome, prediction: PredictionRecord | null, note = ''): void => {
     const trace = outcome.trace;
     const usage = trace?.usage ?? emptyUsage();
     progress.usage = addUsage(progress.usage, usage);
-    const prediction: PredictionRecord | null = outcome.ok ? outcome.prediction : outcome.verdict.kind === 'model' ? (outcome.prediction ?? null) : null;
     options.recorder.finishEpisode(episodeId, {
       status: outcome.ok ? 'ok' : outcome.verdict.status,
       failureKind: outcome.ok ? null : outcome.verdict.kind,
       errorCode: outcome.ok ? null : outcome.verdict.code,
-      errorMessage: outcome.ok ? null : outcome.verdict.message,
+      errorMessage: outcome.ok ? null : `${outcome.verdict.message}${note}`,
       prediction,
       usage,
       rounds: trace?.rounds.length ?? 0,
       toolCalls: trace?.rounds.reduce((sum, round) => sum + round.calls.length, 0) ?? 0,
       costUsd: options.costOf ? options.costOf(usage) : null,
     });
+  };
+
+  const record = (episodeId: number, outcome: TaskOutcome) => {
     // Model failures are the model's result and are scored (with whatever it did before failing);
     // infrastructure failures are left out of the prediction file and counted apart.
-    if (prediction) {
-      options.predictions.put(outcome.ok ? prediction : { ...prediction, status: 'model_failure', error: outcome.ok ? undefined : outcome.verdict.message });
-      options.predictions.saveSoon();
-    }
+    const prediction = outcome.ok ? outcome.prediction : outcome.verdict.kind === 'model' ? (outcome.prediction ?? null) : null;
+    closeEpisode(episodeId, outcome, prediction);
+    if (!prediction) return;
+    options.predictions.put(outcome.ok ? prediction : { ...prediction, status: 'model_failure', error: outcome.verdict.message });
+    options.predictions.saveSoon();
   };
 
   const worker = async () => {
@@ -87,17 +91,13 @@ export async function runBatch(tasks: readonly RunnableTask[], env: TaskEnvironm
       });
       progress.running -= 1;
       if (!outcome.ok && outcome.verdict.requeue && item.attempt <= options.maxRequeue) {
-        options.recorder.finishEpisode(episodeId, {
-          status: outcome.verdict.status, failureKind: outcome.verdict.kind, errorCode: outcome.verdict.code,
-          errorMessage: `${outcome.verdict.message} (requeued)`, prediction: null, usage: outcome.trace?.usage ?? emptyUsage(),
-          rounds: outcome.trace?.rounds.length ?? 0, toolCalls: 0, costUsd: null,
-        });
+        closeEpisode(episodeId, outcome, null, ' (requeued)');
         progress.requeued += 1;
         queue.push({ task: item.task, attempt: item.attempt + 1 });
         options.onProgress?.({ ...progress }, { taskId: item.task.id, outcome });
         continue;
       }
-      record(item.task.id, episodeId, outcome);
+      record(episodeId, outcome);
       progress.done += 1;
       if (!outcome.ok) {
         if (outcome.verdict.kind === 'model') progress.failedModel += 1;

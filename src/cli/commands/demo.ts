@@ -2,7 +2,7 @@
 // opens the run store and serves the page until SIGINT/SIGTERM. The URL goes to stdout (one
 // line, so scripts and tests can read it); everything else to stderr.
 import path from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { loadProjectConfig } from '../../config/index.js';
 import { repoRoot } from '../../config/paths.js';
 import { createModelChoice, startDemoServer } from '../../demo/index.js';
@@ -10,6 +10,7 @@ import { log } from '../../log/logger.js';
 import { registerSecretsFromEnv } from '../../log/redact.js';
 import { McpHost } from '../../mcp/index.js';
 import { openStore, type Store } from '../../store/index.js';
+import { wholeNumber } from '../option-parsers.js';
 
 interface DemoFlags {
   host: string;
@@ -26,13 +27,6 @@ interface DemoFlags {
   allowHost: string[];
 }
 
-function wholeNumber(min: number, max = Number.MAX_SAFE_INTEGER) {
-  return (value: string): number => {
-    const parsed = Number(value);
-    if (!Number.isInteger(parsed) || parsed < min || parsed > max) throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}`);
-    return parsed;
-  };
-}
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, ...value.split(',').map((entry) => entry.trim()).filter(Boolean)];

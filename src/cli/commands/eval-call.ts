@@ -1,18 +1,20 @@
 // `m3 eval call`: call-level classification of one prediction file (spec 4). Rules first, an
 // optional LLM judge for what they leave open; writes results/<model>/callanalysis.json.
 import path from 'node:path';
-import { type Command, InvalidArgumentError } from 'commander';
+import type { Command } from 'commander';
 import { loadEnvironment } from '../../config/env-file.js';
 import { parseSwitches } from '../../config/switches.js';
 import { loadToolCatalog } from '../../eval/call/catalog.js';
 import { evaluateCalls } from '../../eval/call/evaluate.js';
 import type { CallJudgeOptions } from '../../eval/call/judge.js';
-import { defaultOutputFile, writeJsonFile } from '../../eval/call/output.js';
+import { defaultOutputFile } from '../../eval/call/output.js';
+import { writeJsonAtomic } from '../../tasks/write-json.js';
 import { judgeRetryPolicy, loadPromptFile } from '../../eval/final/judge-kit.js';
 import { createDriver } from '../../llm/registry.js';
 import { log } from '../../log/logger.js';
 import { loadPredictions } from '../../tasks/load.js';
 import { getOrCreateEvalCommand } from './eval-group.js';
+import { nonNegativeInteger, positiveInteger } from '../option-parsers.js';
 
 interface EvalCallOptions {
   pred: string;
@@ -25,17 +27,7 @@ interface EvalCallOptions {
   maxResultChars: number;
 }
 
-export function positiveInteger(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 1) throw new InvalidArgumentError(`expected a whole number >= 1, got "${value}"`);
-  return parsed;
-}
 
-export function nonNegativeInteger(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0) throw new InvalidArgumentError(`expected a whole number >= 0, got "${value}"`);
-  return parsed;
-}
 
 async function runEvalCall(options: EvalCallOptions): Promise<void> {
   const predFile = path.resolve(options.pred);
@@ -63,7 +55,7 @@ async function runEvalCall(options: EvalCallOptions): Promise<void> {
     predictionsFile: predFile,
     onProgress: (done, total) => log.debug(`call judge: ${done}/${total}`),
   });
-  writeJsonFile(outFile, analysis);
+  writeJsonAtomic(outFile, analysis);
   const fallback = analysis.per_call.filter((record) => record.source === 'fallback').length;
   const judged = analysis.per_call.filter((record) => record.source === 'judge').length;
   log.info(

@@ -6,7 +6,8 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { loadEnvironment } from '../../config/env-file.js';
 import { parseSwitches } from '../../config/switches.js';
-import { defaultOutputFile, writeJsonFile } from '../../eval/call/output.js';
+import { defaultOutputFile } from '../../eval/call/output.js';
+import { writeJsonAtomic } from '../../tasks/write-json.js';
 import { evaluateFinalAnswers } from '../../eval/final/evaluate.js';
 import { judgeRetryPolicy, loadPromptFile, parseJudgeList } from '../../eval/final/judge-kit.js';
 import { loadTaskCompletion, taskEntries } from '../../eval/final/output.js';
@@ -14,7 +15,7 @@ import { evaluateProxies } from '../../eval/final/proxies.js';
 import { createDriver } from '../../llm/registry.js';
 import { log } from '../../log/logger.js';
 import { loadGroundTruth, loadPredictions } from '../../tasks/load.js';
-import { nonNegativeInteger, positiveInteger } from './eval-call.js';
+import { nonNegativeInteger, positiveInteger } from '../option-parsers.js';
 import { getOrCreateEvalCommand } from './eval-group.js';
 
 /** The reference's four-judge ensemble (spec 5.1), as provider:model specs. */
@@ -57,20 +58,20 @@ async function runJudges(options: EvalFinalOptions, files: { gt: string; predict
     concurrency: options.concurrency,
     files,
     ...(previous ? { previous } : {}),
-    checkpoint: (partial) => writeJsonFile(outFile, partial),
+    checkpoint: (partial) => writeJsonAtomic(outFile, partial),
     onTask: (id, entry, failures) => {
       if (entry) log.info(`${id}: TC ${entry.final.toFixed(3)} [${entry.judges.map((judge) => judge.score.toFixed(2)).join(', ')}]  IG ${entry.info_grounding?.final.toFixed(3) ?? '-'}`);
       for (const failure of failures) log.warn(`${id}: ${failure.metric} judge ${failure.judge} failed: ${failure.reason}`);
     },
   });
-  writeJsonFile(outFile, output);
+  writeJsonAtomic(outFile, output);
   process.stdout.write(`${JSON.stringify({ wrote: outFile, ...output.aggregate })}\n`);
 }
 
 function runProxies(options: EvalFinalOptions, files: { gt: string; predictions: string }): void {
   const outFile = path.resolve(options.proxyOut ?? defaultOutputFile(files.predictions, 'final_proxy.json'));
   const output = evaluateProxies(loadGroundTruth(files.gt), loadPredictions(files.predictions), files);
-  writeJsonFile(outFile, output);
+  writeJsonAtomic(outFile, output);
   log.info(`final-answer proxies (not judge scores): ${output.aggregate.num_scored}/${output.aggregate.num_total} tasks with a prediction`);
   process.stdout.write(`${JSON.stringify({ wrote: outFile, kind: 'proxy', ...output.aggregate })}\n`);
 }

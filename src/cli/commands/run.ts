@@ -1,7 +1,7 @@
 // `m3 run`: produce predictions for one or more models over a task set.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
+import type { Command } from 'commander';
 import { loadProjectConfig } from '../../config/index.js';
 import { fromRepo, repoRoot } from '../../config/paths.js';
 import { ConfigError } from '../../errors/index.js';
@@ -9,19 +9,15 @@ import { modelLabel } from '../../llm/registry.js';
 import { log } from '../../log/logger.js';
 import { registerSecretsFromEnv } from '../../log/redact.js';
 import { McpHost } from '../../mcp/index.js';
-import { writeJsonAtomic } from '../../runner/prediction-file.js';
+import { writeJsonAtomic } from '../../tasks/write-json.js';
 import { runModel, type RunModelReport } from '../../runner/run-model.js';
 import { loadTaskSet, parseShard } from '../../runner/task-set.js';
 import { listRuns, openStore } from '../../store/index.js';
+import { nonNegativeInteger } from '../option-parsers.js';
 
 export const defaultTasksFile = 'json/m3_local_tasks.json';
 export const defaultGtFile = 'json/m3_local_GT.json';
 
-function positiveInt(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0) throw new InvalidArgumentError('expected a whole number >= 0');
-  return parsed;
-}
 
 interface RunFlags {
   model: string[];
@@ -91,13 +87,13 @@ export function registerRunCommand(program: Command): void {
     .option('--tasks <file>', 'task file (fuzzy tasks, or a combined file with ground truth)', defaultTasksFile)
     .option('--gt <file>', 'ground-truth file (needed by replay models and the server check)')
     .option('--image-dir <dir>', 'root for task image paths (default: M3_IMAGE_DIR, then the task file folder, then the repo)')
-    .option('--concurrency <n>', 'tasks run in parallel', positiveInt, 5)
-    .option('--max-step <n>', 'maximum rounds of tool calls per task', positiveInt, 6)
-    .option('--max-concurrent <n>', 'maximum parallel tool calls per round', positiveInt, 10)
-    .option('--top-tools <n>', 'offer only the N best-ranked tools (0 = all)', positiveInt, 0)
-    .option('--max-new-tokens <n>', 'generation cap per model request', positiveInt, 8192)
+    .option('--concurrency <n>', 'tasks run in parallel', nonNegativeInteger, 5)
+    .option('--max-step <n>', 'maximum rounds of tool calls per task', nonNegativeInteger, 6)
+    .option('--max-concurrent <n>', 'maximum parallel tool calls per round', nonNegativeInteger, 10)
+    .option('--top-tools <n>', 'offer only the N best-ranked tools (0 = all)', nonNegativeInteger, 0)
+    .option('--max-new-tokens <n>', 'generation cap per model request', nonNegativeInteger, 8192)
     .option('--temperature <t>', 'sampling temperature (default: provider default)')
-    .option('--seed <n>', 'sampling seed where the provider supports it', positiveInt)
+    .option('--seed <n>', 'sampling seed where the provider supports it', nonNegativeInteger)
     .option('--resume', 'continue a run: skip tasks already finished (same run id)')
     .option('--overwrite', 'start again even if the prediction file exists')
     .option('--run-id <id>', 'run id (default M3_RUN_ID or a timestamp); the model label is appended')
@@ -106,7 +102,7 @@ export function registerRunCommand(program: Command): void {
     .option('--shard <k/n>', 'run only the k-th of n deterministic slices of the tasks')
     .option('--store <file>', 'SQLite run store (default: <results-dir>/m3bench.sqlite)')
     .option('--config <file>', 'MCP server configuration', 'mcp_servers.json')
-    .option('--startup-timeout <s>', 'seconds each MCP server may take to start (OCR loads large models)', positiveInt, 120)
+    .option('--startup-timeout <s>', 'seconds each MCP server may take to start (OCR loads large models)', nonNegativeInteger, 120)
     .option('--no-fuzzy', 'ask the explicit prompt instead of the fuzzy question')
     .option('--allow-missing-servers', 'run tasks whose ground truth needs servers that are not running')
     .option('--json', 'print the summary as JSON')

@@ -2,7 +2,7 @@
 // and `m3 servers list-tools`. Tables and JSON go to stdout, logs to stderr; a failed server
 // makes the exit code non-zero so scripts and CI can gate on it.
 import path from 'node:path';
-import { type Command, InvalidArgumentError } from 'commander';
+import type { Command } from 'commander';
 import { loadProjectConfig, type ProjectConfig, type ServerSpec } from '../../config/index.js';
 import { repoRoot } from '../../config/paths.js';
 import { loadServersConfig } from '../../config/servers.js';
@@ -11,6 +11,7 @@ import { createLogger } from '../../log/logger.js';
 import { registerSecretsFromEnv } from '../../log/redact.js';
 import { McpHost } from '../../mcp/host.js';
 import { runSmokeTest, type SmokeResult } from '../../mcp/smoke-tests.js';
+import { seconds } from '../option-parsers.js';
 
 interface CommonFlags {
   config?: string;
@@ -28,11 +29,6 @@ interface CheckRow {
   error?: string;
 }
 
-function seconds(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed <= 0) throw new InvalidArgumentError('expected a number of seconds > 0');
-  return parsed;
-}
 
 interface LoadedServers {
   config: ProjectConfig;

@@ -2,7 +2,7 @@
 // `m3 tasks list` (counts per tier and type). Reports go to stdout, progress to stderr; a failed
 // verification sets a non-zero exit code.
 import path from 'node:path';
-import { type Command, InvalidArgumentError } from 'commander';
+import type { Command } from 'commander';
 import { loadProjectConfig } from '../../config/index.js';
 import { fromRepo, repoRoot } from '../../config/paths.js';
 import { ConfigError } from '../../errors/index.js';
@@ -12,6 +12,7 @@ import { McpHost } from '../../mcp/host.js';
 import { formatSuiteSummary, formatVerifyReport, summariseSuite } from '../../tasks/verify-report.js';
 import { loadSuite, selectIds } from '../../tasks/verify-static.js';
 import { serversUsed, verifySuite, type TaskVerdict } from '../../tasks/verify.js';
+import { positiveInteger, seconds } from '../option-parsers.js';
 
 const defaultGt = 'json/m3_local_GT.json';
 const defaultTasks = 'json/m3_local_tasks.json';
@@ -29,17 +30,7 @@ interface VerifyFlags extends SuiteFlags {
   startupTimeout: number;
 }
 
-function positiveInteger(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 1) throw new InvalidArgumentError('expected a whole number >= 1');
-  return parsed;
-}
 
-function seconds(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed <= 0) throw new InvalidArgumentError('expected a number of seconds > 0');
-  return parsed;
-}
 
 function idList(value: string, previous: string[] = []): string[] {
   return [...previous, ...value.split(',').map((id) => id.trim()).filter(Boolean)];

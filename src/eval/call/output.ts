@@ -73,7 +73,6 @@ export function loadCallAnalysis(file: string): CallAnalysisFile {
   return parsed.data;
 }
 
-export { writeJsonAtomic as writeJsonFile } from '../../tasks/write-json.js';
 
 /**
  * The model name of a prediction file: `results/gpt-5_test_mcp_fuzzy.json` → `gpt-5`

@@ -12,7 +12,7 @@
 //   precision_all_ids        mean over *all* GT ids of per-task precision (missing ids count
 //                            as 0). Macro, because micro precision cannot see missing ids: they
 //                            add no predicted calls.
-import { safeDiv, type TaskScore } from './metrics.js';
+import { safeDiv, type StepMetricValues, type TaskScore } from './metrics.js';
 
 export type StepMode = 'default' | 'reference-compat';
 
@@ -33,18 +33,8 @@ export interface CorrectedAggregate {
   precision_all_ids: number;
 }
 
-export interface StepAggregate {
+export interface StepAggregate extends StepMetricValues {
   num_ids: number;
-  total_gt_calls: number;
-  total_pred_calls: number;
-  matched: number;
-  recall: number;
-  precision: number;
-  avg_sim_all_cov: number;
-  avg_sim_strong_cov: number;
-  step_coherence_cov: number;
-  order_consistency_cov: number;
-  merge_purity_cov: number;
   avg_Rounds: number;
   avg_tool_calls: number;
   mode: StepMode;

@@ -42,8 +42,8 @@ export interface CorrectedTaskMetrics {
   missing_prediction: boolean;
 }
 
-export interface TaskScore {
-  id: string;
+/** The reference metric keys, shared by a task's score and the aggregate over tasks (spec 3.6-3.7). */
+export interface StepMetricValues {
   total_gt_calls: number;
   total_pred_calls: number;
   matched: number;
@@ -54,6 +54,10 @@ export interface TaskScore {
   step_coherence_cov: number;
   order_consistency_cov: number;
   merge_purity_cov: number;
+}
+
+export interface TaskScore extends StepMetricValues {
+  id: string;
   flags?: { merged_steps: boolean; split_steps: boolean };
   corrected: CorrectedTaskMetrics;
   details: TaskDetails | Record<string, never>;

@@ -1,0 +1,25 @@
+// Commander argument parsers shared by every command, so `--concurrency 0` or `--port abc`
+// is refused the same way everywhere, naming what was expected and what was given.
+import { InvalidArgumentError } from 'commander';
+
+/** A whole number in [min, max]. */
+export function wholeNumber(min: number, max = Number.MAX_SAFE_INTEGER): (value: string) => number {
+  return (value: string): number => {
+    const parsed = Number(value);
+    if (!Number.isInteger(parsed) || parsed < min || parsed > max) {
+      const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`;
+      throw new InvalidArgumentError(`expected a whole number ${range}, got "${value}"`);
+    }
+    return parsed;
+  };
+}
+
+export const positiveInteger = wholeNumber(1);
+export const nonNegativeInteger = wholeNumber(0);
+
+/** A duration in seconds, > 0 (fractions allowed). */
+export function seconds(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed <= 0) throw new InvalidArgumentError(`expected a number of seconds > 0, got "${value}"`);
+  return parsed;
+}
