@@ -1,6 +1,10 @@
 // Helpers every local server uses to answer in one shape: JSON text (which the reference's
-// result normalisation expects), optional image content, and `isError` for failures.
+// result normalisation expects), optional image content, and `isError` for failures. Upstream
+// failures (upstream-error.ts) carry their code in `_meta` so the host can tell them apart
+// from errors the model caused.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { TOOL_ERROR_META_KEY, type ToolErrorMeta } from '../../src/core/tool-result-contract.js';
+import { UpstreamError } from './upstream-error.js';
 
 export function jsonResult(payload: unknown, images: Array<{ data: Buffer; mimeType: string }> = []): CallToolResult {
   return {
@@ -11,8 +15,29 @@ export function jsonResult(payload: unknown, images: Array<{ data: Buffer; mimeT
   };
 }
 
+/** Plain text, as servers that answer in prose or Markdown do. */
+export function textResult(text: string, images: Array<{ data: Buffer; mimeType: string }> = []): CallToolResult {
+  return {
+    content: [
+      { type: 'text', text },
+      ...images.map((image) => ({ type: 'image' as const, data: image.data.toString('base64'), mimeType: image.mimeType })),
+    ],
+  };
+}
+
 export function errorResult(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
+}
+
+/** An infrastructure failure of the upstream: an error result with its code in `_meta`. */
+export function upstreamErrorResult(error: UpstreamError): CallToolResult {
+  const meta: ToolErrorMeta = {
+    code: error.code,
+    ...(error.status !== undefined ? { status: error.status } : {}),
+    ...(error.retryAfterSec !== undefined ? { retryAfterSec: error.retryAfterSec } : {}),
+    ...(error.upstream !== undefined ? { upstream: error.upstream } : {}),
+  };
+  return { content: [{ type: 'text', text: error.message }], isError: true, _meta: { [TOOL_ERROR_META_KEY]: meta } };
 }
 
 /** Runs a tool body and turns any thrown error into an `isError` result with its message. */
@@ -20,6 +45,7 @@ export async function guarded(body: () => Promise<CallToolResult>): Promise<Call
   try {
     return await body();
   } catch (error) {
+    if (error instanceof UpstreamError) return upstreamErrorResult(error);
     return errorResult(error instanceof Error ? error.message : String(error));
   }
 }

@@ -9,6 +9,8 @@
 //   TZ                    reproducible local times
 //   TMPDIR, TEMP, TMP     where tsx, Python and libraries put temporary files
 //   SYSTEMROOT, WINDIR    required by many Windows programs
+//   M3_NETWORK_GUARD      "loopback" keeps our web-API servers off the network (set by the
+//                         test suite; servers/shared/http-client.ts reads it)
 // NODE_OPTIONS is deliberately *not* copied: it can preload the harness's own loaders,
 // debuggers or coverage hooks into every server. Set it in a server's `env` if one needs it.
 //
@@ -16,7 +18,7 @@
 // SHELL, TERM, USER on POSIX) from `process.env` underneath the env we pass. None of those
 // carries credentials, so the isolation above still holds.
 
-export const baseEnvNames = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR', 'TEMP', 'TMP', 'SYSTEMROOT', 'WINDIR'] as const;
+export const baseEnvNames = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR', 'TEMP', 'TMP', 'SYSTEMROOT', 'WINDIR', 'M3_NETWORK_GUARD'] as const;
 
 export interface ChildEnvSources {
   /** Where the base variables are read from (normally process.env). */

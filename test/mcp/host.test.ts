@@ -198,7 +198,7 @@ describe('McpHost child environment and working directory', { timeout: 240_000 }
 
   it('lists no parent variable beyond the documented base', async () => {
     const names = JSON.parse((await host.callTool('echo/env_names', {})).text) as string[];
-    const allowed = new Set(['PATH', 'HOME', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR', 'TEMP', 'TMP', 'LOGNAME', 'SHELL', 'TERM', 'USER', 'OWN_SETTING', 'M3_ALLOWED_ROOTS']);
+    const allowed = new Set(['PATH', 'HOME', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR', 'TEMP', 'TMP', 'LOGNAME', 'SHELL', 'TERM', 'USER', 'OWN_SETTING', 'M3_ALLOWED_ROOTS', 'M3_NETWORK_GUARD']);
     // Node itself may define a few variables in the child (none start with a secret-like name).
     const unexpected = names.filter((name) => !allowed.has(name) && !name.startsWith('NODE_') && !name.startsWith('TSX_'));
     expect(unexpected).toEqual([]);

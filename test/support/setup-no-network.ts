@@ -2,6 +2,10 @@
 // forgot to point an SDK at the mock server fails loudly instead of calling the internet.
 import net from 'node:net';
 
+// Child processes (our MCP servers) inherit this; their shared HTTP client then refuses every
+// host that is not loopback (servers/shared/http-client.ts).
+process.env.M3_NETWORK_GUARD = 'loopback';
+
 const allowedHosts = new Set(['127.0.0.1', 'localhost', '::1', '::ffff:127.0.0.1', '']);
 
 function hostOf(args: unknown[]): string | undefined {

@@ -1,0 +1,34 @@
+// Saves bytes a web server fetched (a PDF, a photo, a map tile) into the task's workspace:
+// size-capped by the HTTP client, typed by the bytes (never by the URL or content-type), under
+// a sanitised file name that cannot leave the folder.
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileTypeFromBuffer } from 'file-type';
+
+export interface SavedFile {
+  /** Absolute path of the written file. */
+  file: string;
+  mimeType: string;
+  bytes: number;
+}
+
+/** A file-system-safe name: letters, digits, dot, dash, underscore; at most 120 characters. */
+export function safeFileName(name: string): string {
+  const cleaned = name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '').slice(0, 120);
+  return cleaned === '' ? 'download' : cleaned;
+}
+
+/**
+ * Writes `data` as `<dir>/<stem>.<ext>` where ext comes from the bytes. `allowed` lists the
+ * MIME types accepted (e.g. ['application/pdf'] or image types); anything else is refused.
+ */
+export async function saveDownload(dir: string, stem: string, data: Buffer, allowed: readonly string[]): Promise<SavedFile> {
+  const type = await fileTypeFromBuffer(data);
+  if (!type || !allowed.includes(type.mime)) {
+    throw new Error(`downloaded ${data.length} bytes are ${type ? type.mime : 'of no known type'}, expected ${allowed.join(' or ')}`);
+  }
+  const base = safeFileName(stem).replace(/\.[A-Za-z0-9]{1,5}$/, '');
+  const file = path.join(dir, `${base}.${type.ext}`);
+  await writeFile(file, data);
+  return { file, mimeType: type.mime, bytes: data.length };
+}

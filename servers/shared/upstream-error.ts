@@ -1,0 +1,57 @@
+// The typed failures of an upstream web API. A web server of ours throws these (the shared HTTP
+// client does, and so does `requireCredential`); `guarded` in tool-result.ts turns them into an
+// `isError` result that carries the code in `_meta`, so the host and the fallback layer can tell
+// "the API was down" from "the model asked for something that does not exist".
+import type { UpstreamErrorCode } from '../../src/core/tool-result-contract.js';
+
+export class UpstreamError extends Error {
+  readonly code: UpstreamErrorCode;
+  readonly status: number | undefined;
+  readonly retryAfterSec: number | undefined;
+  /** Host name of the upstream; never a URL (query strings can hold keys). */
+  readonly upstream: string | undefined;
+  constructor(code: UpstreamErrorCode, message: string, options: { status?: number; retryAfterSec?: number; upstream?: string; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'UpstreamError';
+    this.code = code;
+    this.status = options.status;
+    this.retryAfterSec = options.retryAfterSec;
+    this.upstream = options.upstream;
+  }
+}
+
+/**
+ * An upstream answered 4xx other than 401/403/429: usually what the model asked for does not
+ * exist or is malformed (404 for an unknown id, 400 for a bad date). Not infrastructure: the
+ * server reports it as an ordinary tool error, in its own words.
+ */
+export class UpstreamClientError extends Error {
+  readonly status: number;
+  readonly body: string;
+  readonly upstream: string;
+  constructor(status: number, body: string, upstream: string) {
+    super(`${upstream} answered HTTP ${status}${body ? `: ${body.slice(0, 300)}` : ''}`);
+    this.name = 'UpstreamClientError';
+    this.status = status;
+    this.body = body;
+    this.upstream = upstream;
+  }
+}
+
+/**
+ * Reads a credential from the server's own environment (set through its entry's `env` in
+ * mcp_servers.json). Missing or blank: a typed `missing_credentials` failure naming the variable,
+ * thrown at call time so the server still starts and lists its tools without the key.
+ */
+export function requireCredential(names: string | readonly string[], server: string, env: NodeJS.ProcessEnv = process.env): string {
+  const list = typeof names === 'string' ? [names] : names;
+  for (const name of list) {
+    const value = env[name]?.trim();
+    if (value) return value;
+  }
+  const wanted = list.join(' or ');
+  throw new UpstreamError(
+    'missing_credentials',
+    `${server}: no API key: set ${wanted} in the "env" of the "${server}" entry of mcp_servers.json (e.g. "${list[0]}": "\${${list[0]}}")`,
+  );
+}

@@ -1,0 +1,99 @@
+// The recorded tool-result contract: the codes a tool call can end with, which of them are
+// infrastructure (never the model's fault), and the two `_meta` channels between the host and
+// our own servers. Servers, the host, the fallback layer and the evaluators all read this file;
+// nothing else defines these strings.
+//
+// `_meta` channels (both optional; third-party servers ignore the request one and never send
+// the result one, so everything still works with them):
+//   request  params._meta[CALL_CONTEXT_META_KEY] = { taskId, runId?, workspace }
+//            which task a call belongs to and the folder its outputs and downloads go to, so
+//            servers can keep per-task state and confine files per task.
+//   result   result._meta[TOOL_ERROR_META_KEY] = { code, status?, retryAfterSec?, upstream? }
+//            set by our servers on `isError` results whose cause is not the model's arguments
+//            (an upstream web API down, rate-limited, refusing the key, a missing key).
+
+/** Put in front of every error result shown to the model and recorded in predictions. */
+export const TOOL_ERROR_PREFIX = '[Tool error] ';
+/** The text of an unknown-tool refusal, after the prefix. */
+export const UNKNOWN_TOOL_TEXT = 'Unknown tool:';
+/** Shown when a result carries no text at all. */
+export const NO_TEXTUAL_CONTENT = '[no textual content]';
+
+export const CALL_CONTEXT_META_KEY = 'm3bench/context';
+export const TOOL_ERROR_META_KEY = 'm3bench/error';
+
+/** Refusals caused by what the model sent; recorded and scored, never retried or mocked. */
+export const MODEL_ERROR_CODES = ['unknown_tool', 'invalid_arguments', 'over_limit', 'tool_error'] as const;
+
+/** The host could not get an answer from the server process. */
+export const HOST_INFRA_ERROR_CODES = ['tool_timeout', 'server_crashed', 'server_unavailable', 'protocol_error', 'aborted'] as const;
+
+/** A server of ours reached its upstream web API and it failed (reported through TOOL_ERROR_META_KEY). */
+export const UPSTREAM_ERROR_CODES = [
+  'upstream_network',
+  'upstream_timeout',
+  'upstream_rate_limited',
+  'upstream_auth',
+  'upstream_server_error',
+  'upstream_bad_response',
+  'missing_credentials',
+] as const;
+
+export type ModelErrorCode = (typeof MODEL_ERROR_CODES)[number];
+export type HostInfraErrorCode = (typeof HOST_INFRA_ERROR_CODES)[number];
+export type UpstreamErrorCode = (typeof UPSTREAM_ERROR_CODES)[number];
+export type ToolErrorCode = ModelErrorCode | HostInfraErrorCode | UpstreamErrorCode;
+
+const infraCodes: ReadonlySet<string> = new Set<string>([...HOST_INFRA_ERROR_CODES, ...UPSTREAM_ERROR_CODES]);
+
+/** True for codes that say the infrastructure failed, not the model. */
+export function isInfrastructureErrorCode(code: string | undefined): boolean {
+  return code !== undefined && infraCodes.has(code);
+}
+
+export function isUpstreamErrorCode(code: unknown): code is UpstreamErrorCode {
+  return typeof code === 'string' && (UPSTREAM_ERROR_CODES as readonly string[]).includes(code);
+}
+
+/** What a server puts under `result._meta[TOOL_ERROR_META_KEY]`. */
+export interface ToolErrorMeta {
+  code: UpstreamErrorCode;
+  /** HTTP status the upstream answered with, when there was one. */
+  status?: number;
+  retryAfterSec?: number;
+  /** Host name of the upstream (never a URL with a key in it). */
+  upstream?: string;
+}
+
+/** What the host puts under `params._meta[CALL_CONTEXT_META_KEY]`. */
+export interface CallContext {
+  taskId: string;
+  runId?: string;
+  /** Absolute path of the folder this task's outputs go to. */
+  workspace: string;
+}
+
+/** Reads the error meta of a result, if a server of ours set a valid one. */
+export function readToolErrorMeta(meta: unknown): ToolErrorMeta | undefined {
+  if (!meta || typeof meta !== 'object') return undefined;
+  const value = (meta as Record<string, unknown>)[TOOL_ERROR_META_KEY];
+  if (!value || typeof value !== 'object') return undefined;
+  const record = value as Record<string, unknown>;
+  if (!isUpstreamErrorCode(record.code)) return undefined;
+  return {
+    code: record.code,
+    ...(typeof record.status === 'number' ? { status: record.status } : {}),
+    ...(typeof record.retryAfterSec === 'number' ? { retryAfterSec: record.retryAfterSec } : {}),
+    ...(typeof record.upstream === 'string' ? { upstream: record.upstream } : {}),
+  };
+}
+
+/** Reads the call context of a request's `_meta`, if the host sent a valid one. */
+export function readCallContext(meta: unknown): CallContext | undefined {
+  if (!meta || typeof meta !== 'object') return undefined;
+  const value = (meta as Record<string, unknown>)[CALL_CONTEXT_META_KEY];
+  if (!value || typeof value !== 'object') return undefined;
+  const record = value as Record<string, unknown>;
+  if (typeof record.taskId !== 'string' || typeof record.workspace !== 'string' || record.workspace === '') return undefined;
+  return { taskId: record.taskId, workspace: record.workspace, ...(typeof record.runId === 'string' ? { runId: record.runId } : {}) };
+}
