@@ -5,7 +5,7 @@ import { createHttpClient, parseRetryAfter } from '../../../servers/shared/http-
 import { UpstreamClientError, UpstreamError, requireCredential } from '../../../servers/shared/upstream-error.js';
 import { guarded } from '../../../servers/shared/tool-result.js';
 import { readToolErrorMeta, isInfrastructureErrorCode } from '../../../src/core/tool-result-contract.js';
-import { startHttpFake, type HttpFake } from '../../support/http-fake.js';
+import { startHttpFake, type HttpFake } from '../../../servers/shared/http-fake.js';
 
 let fake: HttpFake;
 const waits: number[] = [];

@@ -1,4 +1,5 @@
-// A local HTTP fake of an upstream web API on 127.0.0.1 (random port). Routes answer with the
+// A local HTTP fake of an upstream web API on 127.0.0.1 (random port), used by the tests and by
+// `m3 servers check --smoke --offline` (shipped code, not test-only). Routes answer with the
 // bodies a test gives (taken from the upstream's documented examples); every request is recorded
 // (method, path, query, headers, body) so tests can assert what a server sent; faults can be
 // queued per route (429 with retry-after, 500, slow answers, malformed JSON, a dropped socket).

@@ -1,0 +1,19 @@
+// What a server of ours declares for `m3 servers check --smoke`: one cheap call and how to judge
+// its answer. Web-API servers also declare a loopback fake of their upstream(s), so the same
+// smoke call runs offline: the check starts the fake and points the server's base-URL variables
+// at it (each variable gets `<fake url><prefix>`).
+import type { FakeRoute } from './http-fake.js';
+
+export interface ServerSmoke {
+  tool: string;
+  args: Record<string, unknown>;
+  /** What a correct answer looks like, for the report. */
+  expectation: string;
+  accept: (text: string) => boolean;
+  offline?: {
+    /** Base-URL variable → path prefix on the fake (often ''), e.g. { M3_UPSTREAM_OPEN_METEO_URL: '/meteo' }. */
+    env: Record<string, string>;
+    /** Routes answering in the upstream's documented shape (paths include the prefix). */
+    routes: FakeRoute[];
+  };
+}
