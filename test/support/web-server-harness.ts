@@ -1,0 +1,85 @@
+// Pieces the web-API server tests share: start one of our servers as a real stdio child with its
+// base URLs pointed at a loopback fake, call tools (text, error flag, error meta), load recorded
+// upstream bodies (`{"_source": ..., "body": ...}`) keeping their number text, and read the
+// ground-truth calls a server receives.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { parse as parseLossless, stringify as stringifyLossless } from 'lossless-json';
+import type { FakeReply } from '../../servers/shared/http-fake.js';
+import { readToolErrorMeta, type ToolErrorMeta } from '../../src/core/tool-result-contract.js';
+import { repoRoot, sharedDataDir } from './shared-assets.js';
+
+export async function startStdioServer(entry: string, env: Record<string, string>): Promise<Client> {
+  const client = new Client({ name: 'web-server-test', version: '1.0.0' });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: ['--import', 'tsx', entry],
+      cwd: repoRoot,
+      env: { PATH: process.env.PATH ?? '', M3_NETWORK_GUARD: 'loopback', M3_HTTP_RETRIES: '0', ...env },
+      stderr: 'pipe',
+    }),
+  );
+  return client;
+}
+
+export interface CallOutcome {
+  text: string;
+  isError: boolean;
+  meta: ToolErrorMeta | undefined;
+}
+
+export async function callTool(client: Client, name: string, args: Record<string, unknown>): Promise<CallOutcome> {
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const text = result.content.map((part) => (part.type === 'text' ? part.text : `[${part.type}]`)).join('\n');
+  return { text, isError: result.isError === true, meta: readToolErrorMeta(result._meta) };
+}
+
+/** A recorded body from `<dir>/<name>`, numbers kept as written (643.0 stays 643.0). */
+export function loadRecordedBody(dir: string, name: string): unknown {
+  const file = JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as { _source?: unknown };
+  if (typeof file._source !== 'string') throw new Error(`${name}: a recorded body must name its "_source"`);
+  return (parseLossless(readFileSync(path.join(dir, name), 'utf8')) as { body: unknown }).body;
+}
+
+/** A fake reply serving a recorded body as the upstream sends it (JSON text, JSON content type). */
+export function recordedReply(dir: string, name: string, status = 200): FakeReply {
+  return { status, headers: { 'content-type': 'application/json' }, body: stringifyLossless(loadRecordedBody(dir, name)) ?? '' };
+}
+
+export interface GtCall {
+  taskId: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+}
+
+/** Every ground-truth call to `server` (all entries, duplicates included); undefined without the shared data. */
+export function groundTruthCalls(server: string): GtCall[] | undefined {
+  const dir = sharedDataDir();
+  if (!dir) return undefined;
+  const tasks = JSON.parse(readFileSync(path.join(dir, 'test_mcp_GT.json'), 'utf8')) as Array<{
+    id: string;
+    steps: Array<{ calls: Array<{ name: string; arguments?: Record<string, unknown> }> }>;
+  }>;
+  const calls: GtCall[] = [];
+  for (const task of tasks) {
+    for (const step of task.steps) {
+      for (const call of step.calls) {
+        const [key, tool] = [call.name.slice(0, call.name.indexOf('/')), call.name.slice(call.name.indexOf('/') + 1)];
+        if (key === server) calls.push({ taskId: task.id, tool, arguments: call.arguments ?? {} });
+      }
+    }
+  }
+  return calls;
+}
+
+/** The input schemas the catalog records for `server`'s tools; undefined without the shared data. */
+export function catalogTools(server: string): Record<string, { input_schema: { properties: Record<string, { type?: unknown; default?: unknown }>; required: string[] } }> | undefined {
+  const dir = sharedDataDir();
+  if (!dir) return undefined;
+  const catalog = JSON.parse(readFileSync(path.join(dir, 'tools_catalog.json'), 'utf8')) as { servers: Record<string, { tools: never }> };
+  return catalog.servers[server]?.tools;
+}
