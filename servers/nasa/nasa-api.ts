@@ -9,7 +9,7 @@
 // What the reference showed for a 4xx answer ("HTTP error: 400" plus the body) is returned as an
 // `http_error` answer, which the tools turn into an ordinary tool error in the reference's words;
 // 401/403/429/5xx, network failures and bodies that are not JSON are typed upstream errors.
-import { createHttpClient, upstreamBaseUrl, type HttpClient } from '../shared/http-client.js';
+import { createHttpClient, upstreamBaseUrl, type HttpClient, type HttpResponse } from '../shared/http-client.js';
 import { parseLosslessJson, pythonSlice } from '../shared/python-format.js';
 import { UpstreamClientError, UpstreamError } from '../shared/upstream-error.js';
 
@@ -60,7 +60,7 @@ export class NasaApi {
   async get(path: string, params: QueryParams = {}): Promise<NasaAnswer> {
     const url = `${this.apiBase}${path}`;
     const upstream = new URL(url).hostname;
-    let response;
+    let response: HttpResponse<string>;
     try {
       response = await this.http.getText(url, { query: { ...params, api_key: this.apiKey } });
     } catch (error) {

@@ -105,7 +105,7 @@ describe('nasa-mcp answers as the reference server did', () => {
       'Found 2 entries:nn  pl_hostname: Kepler-22n  pl_letter: bn  pl_name: Kepler-22 bn  pl_discmethod: Transitn  pl_pnum: 1n  pl_orbper: 289.8623n  pl_radj: 0.214n  st_dist: 190.0n  ... (more fields exist)n----------------------------------------nn  pl_hostname: Nobodyn----------------------------------------',
     );
     expect(fake.requestsTo('/exo/cgi-bin/nstedAPI/nph-nstedAPI').at(-1)?.query).toEqual({ table: 'exoplanets', format: 'json', where: "pl_hostname like 'Kepler%'" });
-    const csv = 'pl_name,pl_orbper\n' + 'Kepler-22 b,289.8623\n'.repeat(120);
+    const csv = `pl_name,pl_orbper\n${'Kepler-22 b,289.8623\n'.repeat(120)}`;
     fake.route({ path: '/exo/cgi-bin/nstedAPI/nph-nstedAPI', reply: { headers: { 'content-type': 'text/plain' }, body: csv } });
     const truncated = await callTool(client, 'get_exoplanet_data', { format: 'csv', table: 'cumulative' });
     expect(truncated.text).toBe(`Received CSV data (truncated):n${csv.slice(0, 2000)}n... (response truncated)`);
