@@ -20,7 +20,7 @@ const flareDay = { start_date: '2025-01-03', end_date: '2025-01-03' };
 
 beforeAll(async () => {
   fake = await startHttpFake([{ path: '/DONKI/FLR', reply: recordedReply(fixtures, 'donki-flr-2024-05-09.json') }]);
-  client = await startStdioServer('servers/nasa/index.ts', { M3_UPSTREAM_NASA_URL: fake.url, M3_UPSTREAM_NASA_EXOPLANET_URL: fake.url, M3_HTTP_TIMEOUT_MS: '400' });
+  client = await startStdioServer('servers/nasa/index.ts', { M3_UPSTREAM_NASA_URL: fake.url, M3_UPSTREAM_NASA_EXOPLANET_URL: fake.url, M3_HTTP_TIMEOUT_MS: '2000' });
   tools = (await client.listTools()).tools;
 });
 afterAll(async () => {
@@ -88,7 +88,7 @@ describe('nasa-mcp upstream failures are typed', () => {
   });
 
   it('a slow answer → upstream_timeout; an unreachable host → upstream_network', async () => {
-    fake.queueFault('/DONKI/FLR', { delayMs: 1500, body: [] });
+    fake.queueFault('/DONKI/FLR', { delayMs: 5000, body: [] });
     expect((await callTool(client, 'get_solar_flare', flareDay)).meta).toMatchObject({ code: 'upstream_timeout' });
     const closed = await startHttpFake();
     const unreachable = closed.url;
