@@ -121,3 +121,24 @@ export function toPythonJson(value: unknown, indent = 2, depth = 0): string {
   }
   return JSON.stringify(String(value));
 }
+
+// The characters Python's str.isspace() accepts (str.strip() removes them); JS's trim() differs
+// on \x1c-\x1f and \x85 (Python strips them) and \ufeff (Python keeps it).
+const pythonSpace = '[\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
+const pythonEdgeSpace = new RegExp(`^${pythonSpace}+|${pythonSpace}+$`, 'g');
+const pythonSpaceRun = new RegExp(`${pythonSpace}+`);
+
+/** Python `text.strip()`. */
+export function pythonStrip(text: string): string {
+  return text.replace(pythonEdgeSpace, '');
+}
+
+/** Python `text.split()` (no separator: runs of whitespace, no empty parts). */
+export function pythonSplitWords(text: string): string[] {
+  return pythonStrip(text).split(pythonSpaceRun).filter((part) => part !== '');
+}
+
+/** Python `f"{n:,}"` for an integer. */
+export function pythonThousands(value: number): string {
+  return Math.trunc(value).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
