@@ -88,50 +88,53 @@ function toFlare(flare: unknown): Record<string, unknown> {
   };
 }
 
+interface EventKind {
+  name: string;
+  endpoint: string;
+  what: string;
+  returns: string;
+  messages: { empty: string; unexpected: string };
+  toEvent: (event: unknown) => Record<string, unknown>;
+}
+
+/** A compact-JSON DONKI tool: the first 10 events, mapped, with their count. */
+function eventTool(kind: EventKind): NasaTool {
+  return {
+    name: kind.name,
+    description: `Retrieve ${kind.what} (${kind.endpoint}) events from NASA DONKI.\n\nArgs:\n  start_date (str, optional): Start date in YYYY-MM-DD format.\n  end_date (str, optional): End date in YYYY-MM-DD format.\n\nReturns:\n  result (dict): Compact JSON with ${kind.returns}.`,
+    shape: dateRange,
+    run: async (api, args) => {
+      const list = await donkiList(api, kind.endpoint, args, kind.messages);
+      if (!Array.isArray(list)) return list;
+      const events = list.slice(0, 10).map(kind.toEvent);
+      return json({ count: events.length, events });
+    },
+  };
+}
+
 export const donkiEventTools: NasaTool[] = [
-  {
+  eventTool({
     name: 'get_coronal_mass_ejection',
-    description:
-      'Retrieve coronal mass ejection (CME) events from NASA DONKI.\n\nArgs:\n  start_date (str, optional): Start date in YYYY-MM-DD format.\n  end_date (str, optional): End date in YYYY-MM-DD format.\n\nReturns:\n  result (dict): Compact JSON with CME event count and basic fields.',
-    shape: dateRange,
-    run: async (api, args) => {
-      const list = await donkiList(api, 'CME', args, {
-        empty: 'Could not retrieve CME data (connection error).',
-        unexpected: 'Unexpected data format from CME API.',
-      });
-      if (!Array.isArray(list)) return list;
-      const events = list.slice(0, 10).map(toCme);
-      return json({ count: events.length, events });
-    },
-  },
-  {
+    endpoint: 'CME',
+    what: 'coronal mass ejection',
+    returns: 'CME event count and basic fields',
+    messages: { empty: 'Could not retrieve CME data (connection error).', unexpected: 'Unexpected data format from CME API.' },
+    toEvent: toCme,
+  }),
+  eventTool({
     name: 'get_geomagnetic_storm',
-    description:
-      'Retrieve geomagnetic storm (GST) events from NASA DONKI.\n\nArgs:\n  start_date (str, optional): Start date in YYYY-MM-DD format.\n  end_date (str, optional): End date in YYYY-MM-DD format.\n\nReturns:\n  result (dict): Compact JSON with GST event count and Kp index data.',
-    shape: dateRange,
-    run: async (api, args) => {
-      const list = await donkiList(api, 'GST', args, {
-        empty: 'Could not retrieve GST data due to a connection or timeout issue.',
-        unexpected: 'Unexpected response structure from GST API.',
-      });
-      if (!Array.isArray(list)) return list;
-      const events = list.slice(0, 10).map(toStorm);
-      return json({ count: events.length, events });
-    },
-  },
-  {
+    endpoint: 'GST',
+    what: 'geomagnetic storm',
+    returns: 'GST event count and Kp index data',
+    messages: { empty: 'Could not retrieve GST data due to a connection or timeout issue.', unexpected: 'Unexpected response structure from GST API.' },
+    toEvent: toStorm,
+  }),
+  eventTool({
     name: 'get_solar_flare',
-    description:
-      'Retrieve solar flare (FLR) events from NASA DONKI.\n\nArgs:\n  start_date (str, optional): Start date in YYYY-MM-DD format.\n  end_date (str, optional): End date in YYYY-MM-DD format.\n\nReturns:\n  result (dict): Compact JSON with flare event count and basic fields.',
-    shape: dateRange,
-    run: async (api, args) => {
-      const list = await donkiList(api, 'FLR', args, {
-        empty: 'Could not retrieve FLR data (connection error).',
-        unexpected: 'Unexpected data format from FLR API.',
-      });
-      if (!Array.isArray(list)) return list;
-      const events = list.slice(0, 10).map(toFlare);
-      return json({ count: events.length, events });
-    },
-  },
+    endpoint: 'FLR',
+    what: 'solar flare',
+    returns: 'flare event count and basic fields',
+    messages: { empty: 'Could not retrieve FLR data (connection error).', unexpected: 'Unexpected data format from FLR API.' },
+    toEvent: toFlare,
+  }),
 ];

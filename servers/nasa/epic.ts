@@ -1,6 +1,7 @@
 // EPIC (Earth Polychromatic Imaging Camera) tools: image metadata with archive URLs, by latest
 // date or a given date, and the list of dates. Like the reference they return the URLs as text
 // and download no image; the links carry the public DEMO_KEY (see NasaApi.keyForLinks).
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { pythonGet, pythonTruthy } from '../shared/python-format.js';
 import { errorResult, textResult } from '../shared/tool-result.js';
@@ -49,6 +50,14 @@ function formatImages(data: unknown[], header: string, collection: string, key: 
   return joinReferenceLines(lines);
 }
 
+/** Runs a tool body for a valid collection; any other refuses in the reference's words. */
+function forCollection(run: (api: NasaApi, collection: string, args: Record<string, unknown>) => Promise<CallToolResult>): NasaTool['run'] {
+  return async (api, args) => {
+    const collection = String(args.collection ?? 'natural');
+    return collections.includes(collection) ? run(api, collection, args) : errorResult(invalidCollection);
+  };
+}
+
 async function imagesTool(api: NasaApi, collection: string, path: string, emptyMessage: string, header: (count: number) => string) {
   const outcome = textOutcome(await api.get(path), emptyMessage);
   if ('result' in outcome) return outcome.result;
@@ -62,21 +71,17 @@ export const epicTools: NasaTool[] = [
     description:
       'Get latest EPIC (Earth Polychromatic Imaging Camera) image metadata and URLs.\n\nArgs:\n  collection (str): EPIC collection type, such as "natural" or "enhanced".\n\nReturns:\n  text (str): Formatted list of recent EPIC images and archive URLs.',
     shape: { collection: collectionShape },
-    run: async (api, args) => {
-      const collection = String(args.collection ?? 'natural');
-      if (!collections.includes(collection)) return errorResult(invalidCollection);
-      return imagesTool(api, collection, `/EPIC/api/${collection}/images`, 'Could not retrieve EPIC images for latest date due to a connection error.', (count) => `EPIC images found: ${count}`);
-    },
+    run: forCollection((api, collection) =>
+      imagesTool(api, collection, `/EPIC/api/${collection}/images`, 'Could not retrieve EPIC images for latest date due to a connection error.', (count) => `EPIC images found: ${count}`),
+    ),
   },
   {
     name: 'get_epic_imagery_by_date',
     description:
       'Get EPIC image metadata and URLs for a specific date.\n\nArgs:\n  date (str): Target date in YYYY-MM-DD format.\n  collection (str): EPIC collection type, such as "natural" or "enhanced".\n\nReturns:\n  text (str): Formatted list of EPIC images for that date and archive URLs.',
     shape: { date: z.string(), collection: collectionShape },
-    run: async (api, args) => {
-      const collection = String(args.collection ?? 'natural');
+    run: forCollection((api, collection, args) => {
       const date = String(args.date);
-      if (!collections.includes(collection)) return errorResult(invalidCollection);
       return imagesTool(
         api,
         collection,
@@ -84,16 +89,14 @@ export const epicTools: NasaTool[] = [
         `Could not retrieve EPIC images for date ${date} due to a connection error.`,
         (count) => `EPIC images found for date ${date}: ${count}`,
       );
-    },
+    }),
   },
   {
     name: 'get_epic_dates',
     description:
       'Get all available dates for EPIC images in a collection.\n\nArgs:\n  collection (str): EPIC collection type, such as "natural" or "enhanced".\n\nReturns:\n  text (str): List of unique dates with available EPIC imagery.',
     shape: { collection: collectionShape },
-    run: async (api, args) => {
-      const collection = String(args.collection ?? 'natural');
-      if (!collections.includes(collection)) return errorResult(invalidCollection);
+    run: forCollection(async (api, collection) => {
       const outcome = textOutcome(await api.get(`/EPIC/api/${collection}/all`), `Could not retrieve available dates for EPIC ${collection} collection due to a connection error.`);
       if ('result' in outcome) return outcome.result;
       if (!Array.isArray(outcome.data)) throw unexpectedFormat('Received unexpected data format from EPIC Dates API.');
@@ -107,6 +110,6 @@ export const epicTools: NasaTool[] = [
       const lines = [`Available dates for EPIC ${collection} images: ${unique.length}`];
       for (let index = 0; index < unique.length; index += 10) lines.push(unique.slice(index, index + 10).join(', '));
       return textResult(joinReferenceLines(lines));
-    },
+    }),
   },
 ];

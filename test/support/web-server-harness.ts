@@ -6,9 +6,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { parse as parseLossless, stringify as stringifyLossless } from 'lossless-json';
-import type { FakeReply } from '../../servers/shared/http-fake.js';
+import { startHttpFake, type FakeReply, type RecordedRequest } from '../../servers/shared/http-fake.js';
+import type { ServerSmoke } from '../../servers/shared/smoke.js';
+import { ArgumentChecker } from '../../src/agent/argument-check.js';
 import { readToolErrorMeta, type ToolErrorMeta } from '../../src/core/tool-result-contract.js';
 import { repoRoot, sharedDataDir } from './shared-assets.js';
 
@@ -76,10 +78,60 @@ export function groundTruthCalls(server: string): GtCall[] | undefined {
   return calls;
 }
 
+type CatalogSchema = { properties: Record<string, { type?: unknown; default?: unknown }>; required: string[] };
+
 /** The input schemas the catalog records for `server`'s tools; undefined without the shared data. */
-export function catalogTools(server: string): Record<string, { input_schema: { properties: Record<string, { type?: unknown; default?: unknown }>; required: string[] } }> | undefined {
+export function catalogTools(server: string): Record<string, { input_schema: CatalogSchema }> | undefined {
   const dir = sharedDataDir();
   if (!dir) return undefined;
   const catalog = JSON.parse(readFileSync(path.join(dir, 'tools_catalog.json'), 'utf8')) as { servers: Record<string, { tools: never }> };
   return catalog.servers[server]?.tools;
+}
+
+/** How the listed tools differ from the catalog (tool names, property names, types, defaults, required set); [] when they agree. */
+export function schemaDifferences(server: string, tools: Tool[]): string[] {
+  const catalog = catalogTools(server) ?? {};
+  const differences: string[] = [];
+  const listed = tools.map((tool) => tool.name).sort();
+  if (JSON.stringify(listed) !== JSON.stringify(Object.keys(catalog).sort())) differences.push(`tools: listed ${listed.join(', ')}`);
+  for (const [name, entry] of Object.entries(catalog)) {
+    const schema = tools.find((tool) => tool.name === name)?.inputSchema as Partial<CatalogSchema> | undefined;
+    const properties = schema?.properties ?? {};
+    if (Object.keys(properties).sort().join() !== Object.keys(entry.input_schema.properties).sort().join()) differences.push(`${name}: properties ${Object.keys(properties).join(', ')}`);
+    for (const [key, expected] of Object.entries(entry.input_schema.properties)) {
+      if (properties[key]?.type !== expected.type) differences.push(`${name}.${key}: type ${String(properties[key]?.type)}, catalog ${String(expected.type)}`);
+      if (JSON.stringify(properties[key]?.default) !== JSON.stringify(expected.default)) differences.push(`${name}.${key}: default ${JSON.stringify(properties[key]?.default)}, catalog ${JSON.stringify(expected.default)}`);
+    }
+    if ([...(schema?.required ?? [])].sort().join() !== [...entry.input_schema.required].sort().join()) differences.push(`${name}: required ${(schema?.required ?? []).join(', ')}`);
+  }
+  return differences;
+}
+
+/** The GT calls to `server` our argument check (Ajv over the listed schema) rejects, as "task tool: why". */
+export function rejectedGtCalls(server: string, tools: Tool[]): string[] {
+  const checker = new ArgumentChecker();
+  const rejected: string[] = [];
+  for (const call of groundTruthCalls(server) ?? []) {
+    const inputSchema = tools.find((tool) => tool.name === call.tool)?.inputSchema;
+    if (!inputSchema) {
+      rejected.push(`${call.taskId} ${call.tool}: no such tool`);
+      continue;
+    }
+    const problem = checker.check({ canonicalName: `${server}/${call.tool}`, server, tool: call.tool, functionName: call.tool, description: '', inputSchema }, call.arguments);
+    if (problem) rejected.push(`${call.taskId} ${call.tool}: ${problem}`);
+  }
+  return rejected;
+}
+
+/** Runs a server's smoke call the offline way: its own fake, its base-URL variables pointed there. */
+export async function runOfflineSmoke(entry: string, smoke: ServerSmoke): Promise<{ result: CallOutcome; requests: RecordedRequest[] }> {
+  const fake = await startHttpFake(smoke.offline?.routes ?? []);
+  const env = Object.fromEntries(Object.entries(smoke.offline?.env ?? {}).map(([name, prefix]) => [name, `${fake.url}${prefix}`]));
+  const server = await startStdioServer(entry, env);
+  try {
+    return { result: await callTool(server, smoke.tool, smoke.args), requests: fake.requests };
+  } finally {
+    await server.close();
+    await fake.close();
+  }
 }

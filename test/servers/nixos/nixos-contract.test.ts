@@ -9,9 +9,8 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smoke } from '../../../servers/nixos/smoke.js';
 import { startHttpFake, type HttpFake } from '../../../servers/shared/http-fake.js';
-import { ArgumentChecker } from '../../../src/agent/argument-check.js';
 import { repoRoot } from '../../support/shared-assets.js';
-import { callTool, catalogTools, groundTruthCalls, startStdioServer } from '../../support/web-server-harness.js';
+import { callTool, catalogTools, groundTruthCalls, rejectedGtCalls, schemaDifferences, runOfflineSmoke, startStdioServer } from '../../support/web-server-harness.js';
 import { json, nixosEnv, startNixosFake } from './nixos-fake.js';
 
 let fake: HttpFake;
@@ -32,27 +31,12 @@ const catalog = catalogTools('nixos');
 
 describe.skipIf(!catalog)(`nixos schema parity${catalog ? '' : ' (skipped: ../shared/data/m3bench not found)'}`, () => {
   it('has every catalog tool with the same properties, types, required set and defaults', () => {
-    expect(tools.map((tool) => tool.name).sort()).toEqual(Object.keys(catalog ?? {}).sort());
-    for (const [name, entry] of Object.entries(catalog ?? {})) {
-      const schema = tools.find((tool) => tool.name === name)?.inputSchema as { properties?: Record<string, { type?: unknown; default?: unknown }>; required?: string[] };
-      expect(Object.keys(schema.properties ?? {}).sort(), name).toEqual(Object.keys(entry.input_schema.properties).sort());
-      for (const [key, expected] of Object.entries(entry.input_schema.properties)) {
-        expect(schema.properties?.[key]?.type, `${name}.${key}`).toBe(expected.type);
-        expect(schema.properties?.[key]?.default, `${name}.${key} default`).toEqual(expected.default);
-      }
-      expect((schema.required ?? []).sort(), name).toEqual([...entry.input_schema.required].sort());
-    }
+    expect(schemaDifferences('nixos', tools)).toEqual([]);
   });
 
   it('accepts every ground-truth call in our argument check', () => {
-    const checker = new ArgumentChecker();
-    const calls = groundTruthCalls('nixos') ?? [];
-    expect(calls).toHaveLength(48);
-    for (const call of calls) {
-      const inputSchema = tools.find((tool) => tool.name === call.tool)?.inputSchema ?? {};
-      const catalogTool = { canonicalName: `nixos/${call.tool}`, server: 'nixos', tool: call.tool, functionName: call.tool, description: '', inputSchema };
-      expect(checker.check(catalogTool, call.arguments), `${call.taskId} ${call.tool}`).toBeUndefined();
-    }
+    expect(groundTruthCalls('nixos')).toHaveLength(48);
+    expect(rejectedGtCalls('nixos', tools)).toEqual([]);
   });
 });
 
@@ -121,18 +105,11 @@ describe('nixos ordinary answers in the reference words', () => {
 
 describe('nixos smoke', () => {
   it('passes its smoke call against its own offline fake', async () => {
-    const offlineFake = await startHttpFake(smoke.offline?.routes ?? []);
-    const env = Object.fromEntries(Object.entries(smoke.offline?.env ?? {}).map(([name, prefix]) => [name, `${offlineFake.url}${prefix}`]));
-    const server = await startStdioServer('servers/nixos/index.ts', env);
-    try {
-      const result = await callTool(server, smoke.tool, smoke.args);
-      expect(result.isError, result.text).toBe(false);
-      expect(smoke.accept(result.text)).toBe(true);
-      expect(smoke.accept("Error (NOT_FOUND): Option 'programs.zsh.enable' not found.")).toBe(false);
-    } finally {
-      await server.close();
-      await offlineFake.close();
-    }
+    const { result, requests } = await runOfflineSmoke('servers/nixos/index.ts', smoke);
+    expect(result.isError, result.text).toBe(false);
+    expect(smoke.accept(result.text)).toBe(true);
+    expect(smoke.accept("Error (NOT_FOUND): Option 'programs.zsh.enable' not found.")).toBe(false);
+    expect(requests.map((request) => request.path)).toEqual(['/home-manager/options.xhtml']);
   });
 });
 
