@@ -20,7 +20,7 @@ export type NasaAnswer = { kind: 'data'; data: unknown } | { kind: 'http_error';
 
 export type QueryParams = Record<string, string | number | undefined>;
 
-export interface ExoplanetAnswer {
+interface ExoplanetAnswer {
   status: number;
   contentType: string;
   text: string;

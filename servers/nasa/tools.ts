@@ -10,7 +10,7 @@ import { marsExoplanetTools } from './mars-exoplanet.js';
 import type { NasaApi } from './nasa-api.js';
 import type { NasaTool } from './text-format.js';
 
-export const nasaTools: NasaTool[] = [...apodAsteroidTools, ...donkiEventTools, ...donkiReportTools, ...epicTools, ...marsExoplanetTools];
+const nasaTools: NasaTool[] = [...apodAsteroidTools, ...donkiEventTools, ...donkiReportTools, ...epicTools, ...marsExoplanetTools];
 
 export function registerNasaTools(server: McpServer, api: NasaApi): void {
   for (const tool of nasaTools) {

@@ -1,13 +1,13 @@
 // The 18 tools of the reference mcp-nixos server (servers/mcp-nixos in M3-Bench, v1.0.3), in its
 // registration order, with its names, argument names, defaults and plain-text answers.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
 import { guarded } from '../shared/tool-result.js';
 import { flakeStats, searchFlakes } from './flakes.js';
 import { nixhubTools } from './nixhub.js';
 import { nixosTools } from './nixos-tools.js';
 import { darwinTools, homeManagerTools } from './option-tools.js';
 import type { NixosContext, NixosTool } from './text.js';
-import { z } from 'zod';
 
 const flakeTools: NixosTool[] = [
   {
@@ -25,7 +25,7 @@ const flakeTools: NixosTool[] = [
   },
 ];
 
-export const allNixosTools: NixosTool[] = [...nixosTools, ...homeManagerTools, ...darwinTools, ...flakeTools, ...nixhubTools];
+const allNixosTools: NixosTool[] = [...nixosTools, ...homeManagerTools, ...darwinTools, ...flakeTools, ...nixhubTools];
 
 export function registerNixosTools(server: McpServer, context: NixosContext): void {
   for (const tool of allNixosTools) {

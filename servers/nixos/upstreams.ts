@@ -33,7 +33,7 @@ export class ClientHttpError extends Error {
   }
 }
 
-export interface NixosUpstreams {
+interface NixosUpstreams {
   searchBase: string;
   homeManagerUrl: string;
   darwinUrl: string;

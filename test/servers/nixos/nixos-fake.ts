@@ -11,7 +11,7 @@ export const fixtures = path.join(import.meta.dirname, 'fixtures');
 const backendBodies = loadRecordedBody(fixtures, 'search-backend.json') as Record<string, unknown>;
 
 /** Indices that exist, with their document counts; every other `_count` is a 404, as on the real backend. */
-export const indexCounts: Record<string, number> = {
+const indexCounts: Record<string, number> = {
   'latest-44-nixos-unstable': 151234,
   'latest-44-nixos-25.05': 120000,
   'latest-45-nixos-25.05': 90000,
