@@ -1,6 +1,8 @@
 // One cheap, deterministic call per known server, used by `m3 servers check --smoke` to prove a
 // server does real work (not just that it lists tools). Servers without an entry are skipped.
 // Server owners add entries here; a check must need no network and finish in a few seconds.
+import { smoke as healthcareSmoke } from '../../servers/healthcare/smoke.js';
+import type { ServerSmoke } from '../../servers/shared/smoke.js';
 import type { ToolHost } from './types.js';
 
 export interface SmokeTest {
@@ -11,8 +13,9 @@ export interface SmokeTest {
   accept: (text: string) => boolean;
 }
 
-export const smokeTests: Readonly<Record<string, SmokeTest>> = {
+export const smokeTests: Readonly<Record<string, SmokeTest | ServerSmoke>> = {
   math: { tool: 'add', args: { firstNumber: 2, secondNumber: 3 }, expectation: '5', accept: (text) => text.trim() === '5' },
+  'healthcare-mcp': healthcareSmoke,
 };
 
 export interface SmokeResult {

@@ -1,0 +1,123 @@
+// How a Python (FastMCP) reference server turns upstream JSON into the text a model sees, for
+// our servers that must show the same text: `str()` / `repr()` of parsed JSON values (what an
+// f-string prints), Python truthiness, code-point slicing, and the JSON FastMCP sends for a
+// returned dict (`pydantic_core.to_json(result, indent=2)`).
+//
+// Upstream bodies are parsed with lossless-json (`parseLosslessJson`), so a number keeps its
+// source text and prints as Python would after `json.loads`: `643.0` stays `643.0`, `12` stays
+// `12`. Plain JS numbers print as ints when they are safe integers and as Python floats
+// otherwise; wrap a value in `pythonFloat()` when the reference computed a float (`float(x)`).
+// Known difference: floats below 1e-4 or from 1e16 up print in Python's `repr` exponent form
+// (`1e-05`), where pydantic's JSON writes `1e-5`.
+import { isLosslessNumber, LosslessNumber } from 'lossless-json';
+import { formatPythonFloat, formatPythonNumberText, parseLosslessJson } from '../../src/eval/step/serialize.js';
+
+export { parseLosslessJson };
+
+/** A number printed as a Python float (`5` → `5.0`). */
+export function pythonFloat(value: number): LosslessNumber {
+  return new LosslessNumber(formatPythonFloat(value));
+}
+
+function formatNumber(value: unknown): string | undefined {
+  if (isLosslessNumber(value)) return formatPythonNumberText((value as LosslessNumber).value);
+  if (typeof value === 'number') return Number.isSafeInteger(value) ? String(value) : formatPythonFloat(value);
+  if (typeof value === 'bigint') return value.toString();
+  return undefined;
+}
+
+/** The numeric value of a parsed JSON number (lossless or plain); undefined for anything else. */
+export function numberValue(value: unknown): number | undefined {
+  if (isLosslessNumber(value)) return Number((value as LosslessNumber).value);
+  return typeof value === 'number' ? value : undefined;
+}
+
+// Python's str.isprintable() is false for these (space excepted): repr() escapes them.
+const nonPrintable = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
+
+function escapeCodePoint(code: number): string {
+  if (code < 0x100) return `\\x${code.toString(16).padStart(2, '0')}`;
+  if (code < 0x10000) return `\\u${code.toString(16).padStart(4, '0')}`;
+  return `\\U${code.toString(16).padStart(8, '0')}`;
+}
+
+/** Python `repr(str)`: single quotes unless the text has a `'` and no `"`. */
+export function pythonStringRepr(text: string): string {
+  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
+  let out = quote;
+  for (const char of text) {
+    if (char === quote || char === '\\') out += `\\${char}`;
+    else if (char === '\n') out += '\\n';
+    else if (char === '\r') out += '\\r';
+    else if (char === '\t') out += '\\t';
+    else if (char !== ' ' && nonPrintable.test(char)) out += escapeCodePoint(char.codePointAt(0) ?? 0);
+    else out += char;
+  }
+  return out + quote;
+}
+
+/** Python `repr()` of a parsed JSON value (dicts as `{'k': v}`, `None`, `True`). */
+export function pythonRepr(value: unknown): string {
+  if (value === null || value === undefined) return 'None';
+  if (typeof value === 'string') return pythonStringRepr(value);
+  if (typeof value === 'boolean') return value ? 'True' : 'False';
+  const number = formatNumber(value);
+  if (number !== undefined) return number;
+  if (Array.isArray(value)) return `[${value.map(pythonRepr).join(', ')}]`;
+  if (typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).map(([key, item]) => `${pythonStringRepr(key)}: ${pythonRepr(item)}`);
+    return `{${entries.join(', ')}}`;
+  }
+  return String(value);
+}
+
+/** Python `str()` of a parsed JSON value: what `f"{value}"` prints. */
+export function pythonStr(value: unknown): string {
+  return typeof value === 'string' ? value : pythonRepr(value);
+}
+
+/** Python truthiness of a parsed JSON value (`[]`, `{}`, `""`, `0`, `None`, `False` are falsy). */
+export function pythonTruthy(value: unknown): boolean {
+  if (value === null || value === undefined || value === false || value === '') return false;
+  const number = numberValue(value);
+  if (number !== undefined) return number !== 0;
+  if (Array.isArray(value)) return value.length > 0;
+  if (typeof value === 'object') return Object.keys(value as object).length > 0;
+  return true;
+}
+
+/** `dict.get(key, default)` on a parsed JSON value: the default only when the key is absent. */
+export function pythonGet(record: unknown, key: string, fallback: unknown = null): unknown {
+  if (!record || typeof record !== 'object' || Array.isArray(record) || !Object.hasOwn(record, key)) return fallback;
+  return (record as Record<string, unknown>)[key];
+}
+
+/** `len(text)` and `text[:n]` count code points, not UTF-16 units. */
+export function pythonLength(text: string): number {
+  return Array.from(text).length;
+}
+
+export function pythonSlice(text: string, end: number): string {
+  return Array.from(text).slice(0, end).join('');
+}
+
+/** The text FastMCP sends for a returned dict or list: `pydantic_core.to_json(value, indent=2)`. */
+export function toPythonJson(value: unknown, indent = 2, depth = 0): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  const number = formatNumber(value);
+  if (number !== undefined) return number;
+  const pad = ' '.repeat(indent * (depth + 1));
+  const close = ' '.repeat(indent * depth);
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    return `[\n${value.map((item) => pad + toPythonJson(item, indent, depth + 1)).join(',\n')}\n${close}]`;
+  }
+  if (typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>);
+    if (entries.length === 0) return '{}';
+    return `{\n${entries.map(([key, item]) => `${pad}${JSON.stringify(key)}: ${toPythonJson(item, indent, depth + 1)}`).join(',\n')}\n${close}}`;
+  }
+  return JSON.stringify(String(value));
+}
