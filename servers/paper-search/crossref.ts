@@ -4,7 +4,7 @@
 // link from resource.primary or link[], the type as category, subjects as keywords, and the
 // publisher fields in `extra` (printed as Python's str() of that dict).
 import { type Paper, PyDateTime, toPaperDict } from './paper.js';
-import { badResponse } from './sources.js';
+import { badResponse, parseJsonObject } from './sources.js';
 import { fetchFrom, pathPart } from './upstreams.js';
 
 const mailto = 'paper-search@example.org';
@@ -91,8 +91,8 @@ export async function searchCrossref(query: string, maxResults: number): Promise
 
 /** /works/<doi>; {} when CrossRef does not know the DOI (404), as the reference answered. */
 export async function crossrefByDoi(doi: string): Promise<Record<string, unknown>> {
-  const response = await fetchFrom<{ message?: Item }>('crossref', `/works/${pathPart(doi)}`, 'json', { query: { mailto }, headers, acceptStatus: [404] });
+  const response = await fetchFrom<string>('crossref', `/works/${pathPart(doi)}`, 'text', { query: { mailto }, headers, acceptStatus: [404] });
   if (response.status === 404) return {};
-  const item = response.body?.message;
+  const item = (parseJsonObject(response.body, 'crossref') as { message?: Item }).message;
   return item && typeof item === 'object' ? toPaperDict(toCrossrefPaper(item)) : {};
 }

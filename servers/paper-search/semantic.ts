@@ -4,7 +4,7 @@
 // download/read tools answer "Error: Could not find PDF URL for paper <id>"; we send the same
 // request and keep that behaviour rather than invent a PDF source the reference never used.
 import { type Paper, PyDateTime, toPaperDict } from './paper.js';
-import { badResponse } from './sources.js';
+import { badResponse, parseJsonObject } from './sources.js';
 import { fetchFrom, pathPart, randomBrowserAgent } from './upstreams.js';
 
 const fields = ['title', 'abstract', 'year', 'citationCount', 'authors', 'url', 'publicationDate', 'externalIds', 'fieldsOfStudy'].join(',');
@@ -63,13 +63,9 @@ export async function searchSemantic(query: string, year: string | undefined, ma
 
 /** paper/<id>; undefined when Semantic Scholar does not know the id (a 4xx). */
 export async function semanticDetails(paperId: string): Promise<Paper | undefined> {
-  const response = await fetchFrom<Record<string, unknown>>('semantic', `/paper/${pathPart(paperId)}`, 'json', {
-    query: { fields },
-    headers: headers(),
-    acceptStatus: [400, 404],
-  });
-  if (response.status !== 200 || !response.body || typeof response.body !== 'object') return undefined;
-  return toSemanticPaper(response.body);
+  const response = await fetchFrom<string>('semantic', `/paper/${pathPart(paperId)}`, 'text', { query: { fields }, headers: headers(), acceptStatus: [400, 404] });
+  if (response.status !== 200) return undefined;
+  return toSemanticPaper(parseJsonObject(response.body, 'semantic'));
 }
 
 export function semanticFileName(paperId: string): string {

@@ -7,6 +7,18 @@ export function badResponse(name: Upstream, message: string): UpstreamError {
   return new UpstreamError('upstream_bad_response', message, { upstream: new URL(baseUrl(name)).hostname });
 }
 
+/** A JSON object from a text body; anything else is a typed bad response. */
+export function parseJsonObject(text: string, name: Upstream): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw badResponse(name, `${new URL(baseUrl(name)).hostname} answered with a body that is not JSON: ${text.slice(0, 120)}`);
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw badResponse(name, `${new URL(baseUrl(name)).hostname} answered with JSON that is not an object`);
+  return value as Record<string, unknown>;
+}
+
 export const unsupported = {
   pubmedDownload: "PubMed does not provide direct PDF downloads. Please use the paper's DOI or URL to access the publisher's website.",
   pubmedRead:

@@ -2,6 +2,7 @@
 // server does real work (not just that it lists tools). Servers without an entry are skipped.
 // Server owners add entries here; a check must need no network and finish in a few seconds.
 import { smoke as healthcareSmoke } from '../../servers/healthcare/smoke.js';
+import { smoke as paperSearchSmoke } from '../../servers/paper-search/smoke.js';
 import type { ServerSmoke } from '../../servers/shared/smoke.js';
 import type { ToolHost } from './types.js';
 
@@ -16,6 +17,7 @@ export interface SmokeTest {
 export const smokeTests: Readonly<Record<string, SmokeTest | ServerSmoke>> = {
   math: { tool: 'add', args: { firstNumber: 2, secondNumber: 3 }, expectation: '5', accept: (text) => text.trim() === '5' },
   'healthcare-mcp': healthcareSmoke,
+  paper_search: paperSearchSmoke,
 };
 
 export interface SmokeResult {

@@ -39,7 +39,7 @@ export async function startPaperFake(): Promise<HttpFake> {
     { path: '/eutils/esearch.fcgi', reply: xml(fixture('pubmed-esearch')) },
     { path: '/eutils/efetch.fcgi', reply: xml(fixture('pubmed-efetch')) },
     { path: /^\/biorxiv-api\/details\//, reply: { body: fixture('biorxiv-details') } },
-    { path: /^\/(biorxiv|medrxiv)\/content\//, reply: (request) => pdf(request.path.split('/content/')[1] ?? '') },
+    { path: /^\/(biorxiv|medrxiv)\/content\//, reply: (request) => pdf((request.path.split('/content/')[1] ?? '').replace(/v1\.full\.pdf$/, '')) },
     { path: '/scholar/scholar', reply: (request) => html(request.query.start === '0' ? fixture('scholar-results') : '<html><body><div id="gs_res_ccl_mid"></div></body></html>') },
     { path: '/iacr/search', reply: html(fixture('iacr-search')) },
     { path: '/iacr/2026/1632', reply: html(fixture('iacr-paper')) },
