@@ -6,7 +6,7 @@ import { failure, type Payload, success } from './reference-shape.js';
 import { badResponse, baseUrl, http } from './upstreams.js';
 
 export const trialStatuses = ['recruiting', 'completed', 'active', 'not_recruiting', 'all'] as const;
-export type TrialStatus = (typeof trialStatuses)[number];
+type TrialStatus = (typeof trialStatuses)[number];
 
 const statusFilter: Record<Exclude<TrialStatus, 'all'>, string> = {
   recruiting: 'RECRUITING',

@@ -103,7 +103,7 @@ function readMeta(bytes: Buffer): { transferSyntax: string; start: number } {
   return { transferSyntax, start: reader.offset };
 }
 
-export function readDicomStrings(bytes: Buffer): Record<string, string> {
+function readDicomStrings(bytes: Buffer): Record<string, string> {
   const { transferSyntax, start } = readMeta(bytes);
   if (transferSyntax === '1.2.840.10008.1.2.1.99' || transferSyntax === '1.2.840.10008.1.2.2') {
     throw new Error(`transfer syntax ${transferSyntax} (deflated or big endian) is not supported`);

@@ -9,7 +9,7 @@ import { failure, type Payload, sanitizeText, success } from './reference-shape.
 import { badResponse, baseUrl, http, optionalKey } from './upstreams.js';
 
 export const fdaSearchTypes = ['general', 'label', 'adverse_events'] as const;
-export type FdaSearchType = (typeof fdaSearchTypes)[number];
+type FdaSearchType = (typeof fdaSearchTypes)[number];
 
 const recordSchema = z.record(z.string(), z.unknown());
 const responseSchema = z
@@ -23,7 +23,7 @@ type FdaRecord = LooseRecord;
 
 
 /** The reference's extractKeyInfo for one (the first) record. */
-export function extractKeyInfo(first: FdaRecord, searchType: FdaSearchType): Payload {
+function extractKeyInfo(first: FdaRecord, searchType: FdaSearchType): Payload {
   const extracted: Payload = {};
   const openfda = first.openfda;
   if (searchType === 'general') {
@@ -70,7 +70,7 @@ function toDrug(record: FdaRecord, extracted: Payload): Payload {
 }
 
 /** Builds the reference's answer from an openFDA response body. */
-export function toFdaPayload(drugName: string, searchType: FdaSearchType, body: unknown): Payload {
+function toFdaPayload(drugName: string, searchType: FdaSearchType, body: unknown): Payload {
   const parsed = responseSchema.safeParse(body);
   if (!parsed.success) throw badResponse('openFda', 'openFDA answered with a body that is not a search result object');
   const data = parsed.data;

@@ -52,7 +52,7 @@ function toArticle(id: string, record: SummaryRecord): Payload {
 }
 
 /** The reference's query rewrite: open-access filter, then a `[pdat]` year window. */
-export function pubmedTerm(query: string, dateRange: string, openAccess: boolean, now = new Date()): string {
+function pubmedTerm(query: string, dateRange: string, openAccess: boolean, now = new Date()): string {
   let term = query;
   if (openAccess) term += ' AND open access[filter]';
   if (dateRange) {

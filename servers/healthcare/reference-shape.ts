@@ -19,7 +19,7 @@ export function failure(message: string): Payload {
   return { status: 'error', error_message: message };
 }
 
-export function toReferenceText(payload: Payload): string {
+function toReferenceText(payload: Payload): string {
   return JSON.stringify(payload, null, 2);
 }
 

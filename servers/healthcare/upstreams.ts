@@ -6,7 +6,7 @@ import { UpstreamError } from '../shared/upstream-error.js';
 
 export const http = createHttpClient({ server: 'healthcare-mcp' });
 
-export const upstreamEnv = {
+const upstreamEnv = {
   openFda: 'M3_UPSTREAM_OPENFDA_URL',
   eutils: 'M3_UPSTREAM_NCBI_EUTILS_URL',
   medrxiv: 'M3_UPSTREAM_MEDRXIV_API_URL',

@@ -14,7 +14,7 @@ function textOf(element: XmlElement | undefined): string | undefined {
 }
 
 /** One Atom entry as the reference's loop made it; undefined where that loop raised and skipped. */
-export function toArxivPaper(entry: XmlElement): Paper | undefined {
+function toArxivPaper(entry: XmlElement): Paper | undefined {
   const id = textOf(child(entry, 'id'));
   const title = textOf(child(entry, 'title'));
   const summary = textOf(child(entry, 'summary'));

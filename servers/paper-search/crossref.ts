@@ -48,7 +48,7 @@ function pdfUrlOf(item: Item): string {
   return pdf ? String(pdf.URL ?? '') : '';
 }
 
-export function toCrossrefPaper(item: Item): Paper {
+function toCrossrefPaper(item: Item): Paper {
   const doi = String(get(item, 'DOI', ''));
   const subjects = get(item, 'subject', []);
   return {

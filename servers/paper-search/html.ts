@@ -10,7 +10,7 @@ const named: Record<string, string> = {
   middot: '\u00b7', bull: '\u2022', times: '\u00d7', eacute: '\u00e9', uuml: '\u00fc', ouml: '\u00f6', auml: '\u00e4',
 };
 
-export function decodeEntities(text: string): string {
+function decodeEntities(text: string): string {
   return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, code: string) => {
     if (code.startsWith('#x') || code.startsWith('#X')) return String.fromCodePoint(Number.parseInt(code.slice(2), 16));
     if (code.startsWith('#')) return String.fromCodePoint(Number.parseInt(code.slice(1), 10));
@@ -43,11 +43,6 @@ const classPattern = (className: string) => `class="(?:[^"]*\\s)?${className}(?:
 export function innerOf(html: string, tag: string, className: string): string | undefined {
   const match = new RegExp(`<${tag}\\b[^>]*${classPattern(className)}[^>]*>([\\s\\S]*?)</${tag}>`, 'i').exec(html);
   return match?.[1];
-}
-
-/** Every inner HTML of `<tag class="… className …">…</tag>`. */
-export function allInnerOf(html: string, tag: string, className: string): string[] {
-  return [...html.matchAll(new RegExp(`<${tag}\\b[^>]*${classPattern(className)}[^>]*>([\\s\\S]*?)</${tag}>`, 'gi'))].map((match) => match[1] ?? '');
 }
 
 /** The chunks that start at each `<tag class="… className …">`, each up to the next one. */

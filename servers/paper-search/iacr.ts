@@ -28,7 +28,7 @@ function historyOf(lines: string[]): string[] {
 }
 
 /** A paper page as get_paper_details read it; the id may also be given as the page URL. */
-export function toIacrDetails(paperIdOrUrl: string, html: string): Paper {
+function toIacrDetails(paperIdOrUrl: string, html: string): Paper {
   let paperId = paperIdOrUrl;
   let url = `${site}/${paperId}`;
   if (paperIdOrUrl.startsWith('http')) {
@@ -67,7 +67,7 @@ export function toIacrDetails(paperIdOrUrl: string, html: string): Paper {
 /** get_paper_details: undefined when the page does not answer 200 (the reference logged and gave None). */
 export async function iacrDetails(paperIdOrUrl: string): Promise<Paper | undefined> {
   const path = paperIdOrUrl.startsWith('http') ? new URL(paperIdOrUrl).pathname : `/${paperIdOrUrl}`;
-  const response = await fetchFrom<string>('iacr', path, 'text', { headers: headers(), acceptStatus: [400, 403, 404, 410] });
+  const response = await fetchFrom<string>('iacr', path, 'text', { headers: headers(), acceptStatus: [400, 404, 410] });
   return response.status === 200 ? toIacrDetails(paperIdOrUrl, response.body) : undefined;
 }
 
@@ -79,7 +79,7 @@ function resultLink(block: string): { header: string; link: HtmlElement } | unde
 }
 
 /** One search result block read without its paper page (the reference's fallback). */
-export function toIacrSearchPaper(block: string): Paper | undefined {
+function toIacrSearchPaper(block: string): Paper | undefined {
   const found = resultLink(block);
   const contentAt = block.search(/<div\b[^>]*class="(?:[^"]*\s)?ms-md-4(?:\s[^"]*)?"/i);
   if (!found || contentAt < 0) return undefined;
@@ -110,7 +110,7 @@ export function toIacrSearchPaper(block: string): Paper | undefined {
 }
 
 export async function searchIacr(query: string, maxResults: number, fetchDetails: boolean): Promise<Record<string, unknown>[]> {
-  const response = await fetchFrom<string>('iacr', '/search', 'text', { query: { q: query }, headers: headers(), acceptStatus: [400, 403, 404] });
+  const response = await fetchFrom<string>('iacr', '/search', 'text', { query: { q: query }, headers: headers(), acceptStatus: [400, 404] });
   if (response.status !== 200) return [];
   const papers: Paper[] = [];
   for (const block of blocksStartingAt(response.body, 'div', 'mb-4')) {

@@ -12,7 +12,7 @@ import { fetchAbsolute, fetchFrom, pathPart } from './upstreams.js';
 
 export async function downloadIacr(paperId: string, folder: string): Promise<string> {
   const file = pdfPath(folder, iacrFileName(paperId));
-  const response = await fetchFrom<Buffer>('iacr', `/${pathPart(paperId)}.pdf`, 'bytes', { maxBytes: maxPdfBytes, acceptStatus: [400, 403, 404, 410] });
+  const response = await fetchFrom<Buffer>('iacr', `/${pathPart(paperId)}.pdf`, 'bytes', { maxBytes: maxPdfBytes, acceptStatus: [400, 404, 410] });
   if (response.status !== 200) throw new ReferenceRefusal(`Failed to download PDF: HTTP ${response.status}`);
   return (await saveDownload(path.dirname(file), path.basename(file), response.body, ['application/pdf'])).file;
 }
@@ -25,7 +25,7 @@ async function savePaperPdf(paper: Paper, file: string): Promise<string> {
 
 async function lookUp(source: 'iacr' | 'semantic', paperId: string): Promise<Paper> {
   const paper = source === 'iacr' ? await iacrDetails(paperId) : await semanticDetails(paperId);
-  if (!paper || !paper.pdf_url) throw new ReferenceRefusal(`Error: Could not find PDF URL for paper ${paperId}`);
+  if (!paper?.pdf_url) throw new ReferenceRefusal(`Error: Could not find PDF URL for paper ${paperId}`);
   return paper;
 }
 

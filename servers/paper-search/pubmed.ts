@@ -24,7 +24,7 @@ function required(element: XmlElement | undefined): XmlElement {
   return element;
 }
 
-export function toPubmedPaper(article: XmlElement): Paper | undefined {
+function toPubmedPaper(article: XmlElement): Paper | undefined {
   try {
     const pmid = required(findPath(article, 'PMID')).text;
     const title = required(findPath(article, 'ArticleTitle')).text;

@@ -20,7 +20,7 @@ function pauseMs(): number {
 }
 
 /** A stable stand-in for Python's per-process `hash(str)`: a signed 64-bit integer. */
-export function stableHash(text: string): string {
+function stableHash(text: string): string {
   return createHash('sha256').update(text).digest().readBigInt64BE(0).toString();
 }
 
@@ -31,7 +31,7 @@ function extractYear(text: string, currentYear: number): number | undefined {
   return undefined;
 }
 
-export function toScholarPaper(block: string, currentYear = new Date().getFullYear()): Paper | undefined {
+function toScholarPaper(block: string, currentYear = new Date().getFullYear()): Paper | undefined {
   const titleHtml = innerOf(block, 'h3', 'gs_rt');
   const infoHtml = innerOf(block, 'div', 'gs_a');
   if (titleHtml === undefined || infoHtml === undefined) return undefined;

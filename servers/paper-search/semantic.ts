@@ -15,7 +15,7 @@ function headers(): Record<string, string> {
 }
 
 /** The first URL of an open-access disclaimer, preferring doi.org, then non-Unpaywall, arXiv abs → pdf. */
-export function urlFromDisclaimer(disclaimer: string): string {
+function urlFromDisclaimer(disclaimer: string): string {
   const urls = [/https?:\/\/[^\s,)]+/g, /https?:\/\/arxiv\.org\/abs\/[^\s,)]+/g, /https?:\/\/[^\s,)]*\.pdf/g].flatMap((pattern) => disclaimer.match(pattern) ?? []);
   const doi = urls.find((url) => url.includes('doi.org'));
   if (doi) return doi;
@@ -27,7 +27,7 @@ function get(item: Record<string, unknown>, key: string, fallback: unknown): unk
   return Object.hasOwn(item, key) ? item[key] : fallback;
 }
 
-export function toSemanticPaper(item: Record<string, unknown>): Paper | undefined {
+function toSemanticPaper(item: Record<string, unknown>): Paper | undefined {
   if (typeof item.paperId !== 'string' || !('title' in item)) return undefined;
   const openAccess = item.openAccessPdf as { url?: string; disclaimer?: string } | null | undefined;
   let pdfUrl = '';

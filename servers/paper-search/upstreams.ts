@@ -34,7 +34,7 @@ const clients = {
 };
 
 /** Browser-like agents the reference's scraping sources (Scholar, IACR, Semantic) rotate. */
-export const browserAgents = [
+const browserAgents = [
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36',
   'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7)',
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36',

@@ -14,7 +14,7 @@ export interface XmlElement {
   allText: string;
 }
 
-export class XmlParseError extends Error {}
+class XmlParseError extends Error {}
 
 export function parseXml(source: string): XmlElement {
   const parser = new SaxesParser();

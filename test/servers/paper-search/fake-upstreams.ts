@@ -13,7 +13,7 @@ export function fixture<T = unknown>(name: string): T {
 }
 
 /** The text lines of the PDF the fake serves for a paper id. */
-export function pdfLines(paperId: string): string[][] {
+function pdfLines(paperId: string): string[][] {
   return [
     [`Paper ${paperId}`, 'Zebra stripes and thermoregulation'],
     ['Second page: results (n = 12)'],
