@@ -45,6 +45,8 @@ export interface HttpClientOptions {
   maxWaitMs?: number;
   /** Parallel requests per upstream host. Default 4. */
   maxConcurrentPerHost?: number;
+  /** First backoff wait in ms (doubling per retry, capped by maxWaitMs). Default 500. */
+  backoffBaseMs?: number;
   userAgent?: string;
   env?: NodeJS.ProcessEnv;
   /** For tests: replaces the sleep between retries. */
@@ -123,6 +125,7 @@ export class HttpClient {
   private readonly retries: number;
   private readonly maxWaitMs: number;
   private readonly perHost: number;
+  private readonly backoffBaseMs: number;
   private readonly userAgent: string;
   private readonly guardLoopback: boolean;
   private readonly sleep: (ms: number) => Promise<void>;
@@ -135,6 +138,7 @@ export class HttpClient {
     this.retries = options.retries ?? envNumber(env, 'M3_HTTP_RETRIES', 2);
     this.maxWaitMs = options.maxWaitMs ?? envNumber(env, 'M3_HTTP_MAX_WAIT_MS', 10_000);
     this.perHost = options.maxConcurrentPerHost ?? 4;
+    this.backoffBaseMs = options.backoffBaseMs ?? 500;
     this.userAgent = options.userAgent ?? `m3bench-${options.server}/0.1 (MCP benchmark server; https://github.com/EtaYang10th/Open-M3-Bench)`;
     this.guardLoopback = env.M3_NETWORK_GUARD === 'loopback';
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
@@ -181,7 +185,7 @@ export class HttpClient {
         if (!retryable || attempt >= this.retries) throw error;
         // A retry-after longer than we are willing to wait fails now: the fallback layer or the
         // next task is better served by a prompt typed error than by a stalled call.
-        const wait = error.retryAfterSec !== undefined ? error.retryAfterSec * 1000 : Math.min(this.maxWaitMs, 500 * 2 ** attempt);
+        const wait = error.retryAfterSec !== undefined ? error.retryAfterSec * 1000 : Math.min(this.maxWaitMs, this.backoffBaseMs * 2 ** attempt);
         if (wait > this.maxWaitMs) throw error;
         await this.sleep(wait);
       }

@@ -42,7 +42,7 @@ function escapeCodePoint(code: number): string {
 }
 
 /** Python `repr(str)`: single quotes unless the text has a `'` and no `"`. */
-function pythonStringRepr(text: string): string {
+export function pythonStringRepr(text: string): string {
   const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
   let out = quote;
   for (const char of text) {

@@ -29,15 +29,18 @@ export function errorResult(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
 }
 
-/** An infrastructure failure of the upstream: an error result with its code in `_meta`. */
-export function upstreamErrorResult(error: UpstreamError): CallToolResult {
+/**
+ * An infrastructure failure of the upstream: an error result with its code in `_meta`. `text`
+ * replaces the message for servers whose reference wrapped errors in its own layout.
+ */
+export function upstreamErrorResult(error: UpstreamError, text: string = error.message): CallToolResult {
   const meta: ToolErrorMeta = {
     code: error.code,
     ...(error.status !== undefined ? { status: error.status } : {}),
     ...(error.retryAfterSec !== undefined ? { retryAfterSec: error.retryAfterSec } : {}),
     ...(error.upstream !== undefined ? { upstream: error.upstream } : {}),
   };
-  return { content: [{ type: 'text', text: error.message }], isError: true, _meta: { [TOOL_ERROR_META_KEY]: meta } };
+  return { content: [{ type: 'text', text }], isError: true, _meta: { [TOOL_ERROR_META_KEY]: meta } };
 }
 
 /** Runs a tool body and turns any thrown error into an `isError` result with its message. */

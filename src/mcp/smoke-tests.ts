@@ -4,6 +4,8 @@
 import type { ServerSmoke } from '../../servers/shared/smoke.js';
 import { smoke as nasaSmoke } from '../../servers/nasa/smoke.js';
 import { smoke as nixosSmoke } from '../../servers/nixos/smoke.js';
+import { smoke as healthcareSmoke } from '../../servers/healthcare/smoke.js';
+import { smoke as paperSearchSmoke } from '../../servers/paper-search/smoke.js';
 import type { ToolHost } from './types.js';
 
 export interface SmokeTest {
@@ -18,6 +20,8 @@ export const smokeTests: Readonly<Record<string, SmokeTest | ServerSmoke>> = {
   'nasa-mcp': nasaSmoke,
   nixos: nixosSmoke,
   math: { tool: 'add', args: { firstNumber: 2, secondNumber: 3 }, expectation: '5', accept: (text) => text.trim() === '5' },
+  'healthcare-mcp': healthcareSmoke,
+  paper_search: paperSearchSmoke,
 };
 
 export interface SmokeResult {

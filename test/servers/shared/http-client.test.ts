@@ -44,6 +44,14 @@ describe('shared HTTP client', () => {
     expect(waits).toEqual([1000]);
   });
 
+  it('backs off from backoffBaseMs, doubling, capped by maxWaitMs, when no retry-after is given', async () => {
+    const slept: number[] = [];
+    const backingOff = createHttpClient({ server: 'test', retries: 3, timeoutMs: 300, maxWaitMs: 10_000, backoffBaseMs: 3000, env: {}, sleep: async (ms) => void slept.push(ms) });
+    fake.queueFault('/ok', { status: 503 }, 3);
+    expect((await backingOff.getJson(`${fake.url}/ok`)).status).toBe(200);
+    expect(slept).toEqual([3000, 6000, 10_000]);
+  });
+
   it('gives up on a retry-after longer than it may wait, as a typed rate-limit error', async () => {
     fake.queueFault('/ok', { status: 429, headers: { 'retry-after': '3600' } });
     const error = await failure(client().getJson(`${fake.url}/ok`));
