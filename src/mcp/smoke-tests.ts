@@ -1,6 +1,7 @@
 // One cheap, deterministic call per known server, used by `m3 servers check --smoke` to prove a
 // server does real work (not just that it lists tools). Servers without an entry are skipped.
 // Server owners add entries here; a check must need no network and finish in a few seconds.
+import { smoke as googleMapsSmoke } from '../../servers/google-maps/smoke.js';
 import type { ToolHost } from './types.js';
 
 export interface SmokeTest {
@@ -9,9 +10,12 @@ export interface SmokeTest {
   /** What a correct answer looks like, for the report. */
   expectation: string;
   accept: (text: string) => boolean;
+  /** Variables (API keys) the call needs; while one is unset the smoke is not run. */
+  requiresEnv?: readonly string[];
 }
 
 export const smokeTests: Readonly<Record<string, SmokeTest>> = {
+  'google-maps': googleMapsSmoke,
   math: { tool: 'add', args: { firstNumber: 2, secondNumber: 3 }, expectation: '5', accept: (text) => text.trim() === '5' },
 };
 
@@ -21,9 +25,16 @@ export interface SmokeResult {
   durationMs?: number;
 }
 
-export async function runSmokeTest(host: ToolHost, server: string, table: Readonly<Record<string, SmokeTest>> = smokeTests): Promise<SmokeResult> {
+export async function runSmokeTest(
+  host: ToolHost,
+  server: string,
+  table: Readonly<Record<string, SmokeTest>> = smokeTests,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<SmokeResult> {
   const test = table[server];
   if (!test) return { state: 'not_defined', detail: 'no smoke test defined' };
+  const unset = (test.requiresEnv ?? []).filter((name) => !env[name]?.trim());
+  if (unset.length > 0) return { state: 'not_defined', detail: `no smoke test without ${unset.join(', ')}` };
   const canonical = `${server}/${test.tool}`;
   const outcome = await host.callTool(canonical, test.args);
   const shown = outcome.text.length > 120 ? `${outcome.text.slice(0, 117)}...` : outcome.text;
