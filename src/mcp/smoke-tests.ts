@@ -1,6 +1,7 @@
 // One cheap, deterministic call per known server, used by `m3 servers check --smoke` to prove a
 // server does real work (not just that it lists tools). Servers without an entry are skipped.
 // Server owners add entries here; a check must need no network and finish in a few seconds.
+import { smoke as amazonSmoke } from '../../servers/amazon/smoke.js';
 import { smoke as googleMapsSmoke } from '../../servers/google-maps/smoke.js';
 import type { ToolHost } from './types.js';
 
@@ -15,6 +16,7 @@ export interface SmokeTest {
 }
 
 export const smokeTests: Readonly<Record<string, SmokeTest>> = {
+  amazon: amazonSmoke,
   'google-maps': googleMapsSmoke,
   math: { tool: 'add', args: { firstNumber: 2, secondNumber: 3 }, expectation: '5', accept: (text) => text.trim() === '5' },
 };

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ArgumentChecker } from '../../src/agent/argument-check.js';
 import { startHttpFake } from '../../servers/shared/http-fake.js';
 import type { ServerSmoke } from '../../servers/shared/smoke.js';
+import { smoke as amazonSmoke } from '../../servers/amazon/smoke.js';
 import { smoke as googleMapsSmoke } from '../../servers/google-maps/smoke.js';
 import { sharedDataDir } from '../support/shared-assets.js';
 import { callWebTool, groundTruthCalls, startWebServer, type WebServerProcess } from '../support/web-server.js';
@@ -34,6 +35,7 @@ const servers: KeyedServer[] = [
     // The 9 travelcomparison calls pass a raw `locationRestriction` instead of the required location + radiusMeters.
     refusedGtCalls: (tool, args) => tool === 'places_nearby_search' && !('location' in args),
   },
+  { key: 'amazon', folder: 'amazon', credentials: ['RAINFOREST_API_KEY'], probe: { tool: 'search_products', args: { keywords: 'pepsi' } }, smoke: amazonSmoke },
 ];
 
 interface CatalogEntry {
