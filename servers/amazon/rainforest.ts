@@ -25,10 +25,3 @@ export async function rainforest<T>(params: Record<string, string | number>): Pr
   }
 }
 
-/** Python's str() of a JSON value, as the reference's f-strings printed it. */
-export function pyStr(value: unknown): string {
-  if (value === null || value === undefined) return 'None';
-  if (value === true) return 'True';
-  if (value === false) return 'False';
-  return typeof value === 'string' ? value : JSON.stringify(value);
-}

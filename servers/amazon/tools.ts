@@ -5,7 +5,8 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { registerKeyedTool } from '../shared/keyed-tool.js';
 import { textResult } from '../shared/tool-result.js';
-import { KEY_NAMES, pyStr, rainforest } from './rainforest.js';
+import { pyStr } from '../shared/python-format.js';
+import { KEY_NAMES, rainforest } from './rainforest.js';
 
 type Json = Record<string, unknown>;
 const record = (value: unknown): Json => (value && typeof value === 'object' ? (value as Json) : {});

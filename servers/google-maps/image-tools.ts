@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { fastMcpJsonResult } from '../shared/fastmcp-json.js';
+import { fastMcpJsonResult } from '../shared/python-format.js';
 import type { ToolExtra } from '../shared/keyed-tool.js';
 import { saveWorkspaceImage } from '../shared/workspace-image.js';
 import { apiKey, base, callGoogle, defineTool, http, v1Headers } from './google-api.js';

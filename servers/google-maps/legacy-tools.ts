@@ -4,7 +4,7 @@
 // parameter the reference echoed inside `request` is left out (it is a secret).
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { fastMcpJsonResult } from '../shared/fastmcp-json.js';
+import { fastMcpJsonResult } from '../shared/python-format.js';
 import { base, defineTool, getWithKey } from './google-api.js';
 
 type Params = Record<string, string | number>;

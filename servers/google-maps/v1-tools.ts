@@ -3,7 +3,7 @@
 // reference's layout {endpoint, headers: {X-Goog-FieldMask}, request?, response}.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { fastMcpJsonResult } from '../shared/fastmcp-json.js';
+import { fastMcpJsonResult } from '../shared/python-format.js';
 import { base, callGoogle, defineTool, http, v1Headers } from './google-api.js';
 
 const placeFields = [

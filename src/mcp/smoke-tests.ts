@@ -3,6 +3,7 @@
 // Server owners add entries here; a check must need no network and finish in a few seconds.
 import { smoke as amazonSmoke } from '../../servers/amazon/smoke.js';
 import { smoke as googleMapsSmoke } from '../../servers/google-maps/smoke.js';
+import { smoke as redditSmoke } from '../../servers/reddit/smoke.js';
 import type { ToolHost } from './types.js';
 
 export interface SmokeTest {
@@ -18,6 +19,7 @@ export interface SmokeTest {
 export const smokeTests: Readonly<Record<string, SmokeTest>> = {
   amazon: amazonSmoke,
   'google-maps': googleMapsSmoke,
+  'Reddit-MCP-Server': redditSmoke,
   math: { tool: 'add', args: { firstNumber: 2, secondNumber: 3 }, expectation: '5', accept: (text) => text.trim() === '5' },
 };
 

@@ -12,6 +12,7 @@ import { startHttpFake } from '../../servers/shared/http-fake.js';
 import type { ServerSmoke } from '../../servers/shared/smoke.js';
 import { smoke as amazonSmoke } from '../../servers/amazon/smoke.js';
 import { smoke as googleMapsSmoke } from '../../servers/google-maps/smoke.js';
+import { smoke as redditSmoke } from '../../servers/reddit/smoke.js';
 import { sharedDataDir } from '../support/shared-assets.js';
 import { callWebTool, groundTruthCalls, startWebServer, type WebServerProcess } from '../support/web-server.js';
 
@@ -36,6 +37,13 @@ const servers: KeyedServer[] = [
     refusedGtCalls: (tool, args) => tool === 'places_nearby_search' && !('location' in args),
   },
   { key: 'amazon', folder: 'amazon', credentials: ['RAINFOREST_API_KEY'], probe: { tool: 'search_products', args: { keywords: 'pepsi' } }, smoke: amazonSmoke },
+  {
+    key: 'Reddit-MCP-Server',
+    folder: 'reddit',
+    credentials: ['REDDIT_CLIENT_ID', 'REDDIT_CLIENT_SECRET', 'REDDIT_REFRESH_TOKEN'],
+    probe: { tool: 'search_hot_posts', args: { subreddit: 'pineapple', limit: 25 } },
+    smoke: redditSmoke,
+  },
 ];
 
 interface CatalogEntry {
