@@ -9,7 +9,8 @@ import { z } from 'zod';
 import { fastMcpJsonResult } from '../shared/python-format.js';
 import type { ToolExtra } from '../shared/keyed-tool.js';
 import { saveWorkspaceImage } from '../shared/workspace-image.js';
-import { apiKey, base, callGoogle, defineTool, http, v1Headers } from './google-api.js';
+import { callGoogle } from '../shared/google-call.js';
+import { apiKey, base, defineTool, http, v1Headers } from './google-api.js';
 
 const maxImageBytes = 15 * 1024 * 1024;
 

@@ -3,7 +3,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { fastMcpJsonResult } from '../shared/python-format.js';
-import { apiKey, base, callGoogle, defineTool, getWithKey, http } from './google-api.js';
+import { callGoogle } from '../shared/google-call.js';
+import { apiKey, base, defineTool, getWithKey, http } from './google-api.js';
 
 const services = ['geocoding', 'places_v1', 'routes_v2', 'distance_matrix', 'directions_legacy', 'timezone', 'elevation', 'roads', 'geolocation', 'static_maps', 'street_view'];
 

@@ -4,7 +4,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { fastMcpJsonResult } from '../shared/python-format.js';
-import { base, callGoogle, defineTool, http, v1Headers } from './google-api.js';
+import { callGoogle } from '../shared/google-call.js';
+import { base, defineTool, http, v1Headers } from './google-api.js';
 
 const placeFields = [
   'id',

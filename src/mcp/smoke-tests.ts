@@ -2,6 +2,7 @@
 // server does real work (not just that it lists tools). Servers without an entry are skipped.
 // Server owners add entries here; a check must need no network and finish in a few seconds.
 import { smoke as amazonSmoke } from '../../servers/amazon/smoke.js';
+import { smoke as googleAirSmoke } from '../../servers/google-air/smoke.js';
 import { smoke as googleMapsSmoke } from '../../servers/google-maps/smoke.js';
 import { smoke as redditSmoke } from '../../servers/reddit/smoke.js';
 import type { ToolHost } from './types.js';
@@ -18,6 +19,7 @@ export interface SmokeTest {
 
 export const smokeTests: Readonly<Record<string, SmokeTest>> = {
   amazon: amazonSmoke,
+  'google-air': googleAirSmoke,
   'google-maps': googleMapsSmoke,
   'Reddit-MCP-Server': redditSmoke,
   math: { tool: 'add', args: { firstNumber: 2, secondNumber: 3 }, expectation: '5', accept: (text) => text.trim() === '5' },

@@ -11,6 +11,7 @@ import { ArgumentChecker } from '../../src/agent/argument-check.js';
 import { startHttpFake } from '../../servers/shared/http-fake.js';
 import type { ServerSmoke } from '../../servers/shared/smoke.js';
 import { smoke as amazonSmoke } from '../../servers/amazon/smoke.js';
+import { smoke as googleAirSmoke } from '../../servers/google-air/smoke.js';
 import { smoke as googleMapsSmoke } from '../../servers/google-maps/smoke.js';
 import { smoke as redditSmoke } from '../../servers/reddit/smoke.js';
 import { sharedDataDir } from '../support/shared-assets.js';
@@ -44,6 +45,7 @@ const servers: KeyedServer[] = [
     probe: { tool: 'search_hot_posts', args: { subreddit: 'pineapple', limit: 25 } },
     smoke: redditSmoke,
   },
+  { key: 'google-air', folder: 'google-air', credentials: ['GOOGLE_MAPS_API_KEY'], probe: { tool: 'current_conditions', args: { lat: 41.14, lng: -8.61 } }, smoke: googleAirSmoke },
 ];
 
 interface CatalogEntry {
