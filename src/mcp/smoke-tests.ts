@@ -4,6 +4,7 @@
 import { smoke as amazonSmoke } from '../../servers/amazon/smoke.js';
 import { smoke as googleAirSmoke } from '../../servers/google-air/smoke.js';
 import { smoke as googleMapsSmoke } from '../../servers/google-maps/smoke.js';
+import { smoke as nationalParksSmoke } from '../../servers/nationalparks/smoke.js';
 import { smoke as redditSmoke } from '../../servers/reddit/smoke.js';
 import type { ToolHost } from './types.js';
 
@@ -22,6 +23,7 @@ export const smokeTests: Readonly<Record<string, SmokeTest>> = {
   'google-air': googleAirSmoke,
   'google-maps': googleMapsSmoke,
   'Reddit-MCP-Server': redditSmoke,
+  nationalparks: nationalParksSmoke,
   math: { tool: 'add', args: { firstNumber: 2, secondNumber: 3 }, expectation: '5', accept: (text) => text.trim() === '5' },
 };
 

@@ -13,6 +13,7 @@ import type { ServerSmoke } from '../../servers/shared/smoke.js';
 import { smoke as amazonSmoke } from '../../servers/amazon/smoke.js';
 import { smoke as googleAirSmoke } from '../../servers/google-air/smoke.js';
 import { smoke as googleMapsSmoke } from '../../servers/google-maps/smoke.js';
+import { smoke as nationalParksSmoke } from '../../servers/nationalparks/smoke.js';
 import { smoke as redditSmoke } from '../../servers/reddit/smoke.js';
 import { sharedDataDir } from '../support/shared-assets.js';
 import { callWebTool, groundTruthCalls, startWebServer, type WebServerProcess } from '../support/web-server.js';
@@ -46,6 +47,7 @@ const servers: KeyedServer[] = [
     smoke: redditSmoke,
   },
   { key: 'google-air', folder: 'google-air', credentials: ['GOOGLE_MAPS_API_KEY'], probe: { tool: 'current_conditions', args: { lat: 41.14, lng: -8.61 } }, smoke: googleAirSmoke },
+  { key: 'nationalparks', folder: 'nationalparks', credentials: ['NPS_API_KEY'], probe: { tool: 'getAlerts', args: { parkCode: 'yose' } }, smoke: nationalParksSmoke },
 ];
 
 interface CatalogEntry {
