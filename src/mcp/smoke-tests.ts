@@ -6,6 +6,7 @@ import { smoke as googleAirSmoke } from '../../servers/google-air/smoke.js';
 import { smoke as googleMapsSmoke } from '../../servers/google-maps/smoke.js';
 import { smoke as nationalParksSmoke } from '../../servers/nationalparks/smoke.js';
 import { smoke as redditSmoke } from '../../servers/reddit/smoke.js';
+import { smoke as tmdbSmoke } from '../../servers/tmdb/smoke.js';
 import type { ToolHost } from './types.js';
 
 export interface SmokeTest {
@@ -24,6 +25,7 @@ export const smokeTests: Readonly<Record<string, SmokeTest>> = {
   'google-maps': googleMapsSmoke,
   'Reddit-MCP-Server': redditSmoke,
   nationalparks: nationalParksSmoke,
+  tmdb: tmdbSmoke,
   math: { tool: 'add', args: { firstNumber: 2, secondNumber: 3 }, expectation: '5', accept: (text) => text.trim() === '5' },
 };
 

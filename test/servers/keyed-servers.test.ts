@@ -15,6 +15,7 @@ import { smoke as googleAirSmoke } from '../../servers/google-air/smoke.js';
 import { smoke as googleMapsSmoke } from '../../servers/google-maps/smoke.js';
 import { smoke as nationalParksSmoke } from '../../servers/nationalparks/smoke.js';
 import { smoke as redditSmoke } from '../../servers/reddit/smoke.js';
+import { smoke as tmdbSmoke } from '../../servers/tmdb/smoke.js';
 import { sharedDataDir } from '../support/shared-assets.js';
 import { callWebTool, groundTruthCalls, startWebServer, type WebServerProcess } from '../support/web-server.js';
 
@@ -48,6 +49,7 @@ const servers: KeyedServer[] = [
   },
   { key: 'google-air', folder: 'google-air', credentials: ['GOOGLE_MAPS_API_KEY'], probe: { tool: 'current_conditions', args: { lat: 41.14, lng: -8.61 } }, smoke: googleAirSmoke },
   { key: 'nationalparks', folder: 'nationalparks', credentials: ['NPS_API_KEY'], probe: { tool: 'getAlerts', args: { parkCode: 'yose' } }, smoke: nationalParksSmoke },
+  { key: 'tmdb', folder: 'tmdb', credentials: ['TMDB_ACCESS_TOKEN', 'TMDB_API_KEY'], probe: { tool: 'search_movies', args: { query: 'Superman' } }, smoke: tmdbSmoke },
 ];
 
 interface CatalogEntry {
