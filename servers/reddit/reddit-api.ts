@@ -4,6 +4,7 @@
 // before it expires (the reference fetched one per call); a 401 on a listing means it expired or
 // was revoked, so it is refreshed once and the request repeated, and a second 401 is an auth failure.
 import { createHttpClient, upstreamBaseUrl, type HttpResponse } from '../shared/http-client.js';
+import { requireCredentials } from '../shared/keyed-tool.js';
 import { UpstreamError } from '../shared/upstream-error.js';
 
 export const SERVER = 'Reddit-MCP-Server';
@@ -12,17 +13,8 @@ export const KEY_NAMES = ['REDDIT_CLIENT_ID', 'REDDIT_CLIENT_SECRET', 'REDDIT_RE
 const http = createHttpClient({ server: 'reddit' });
 let cached: { token: string; expiresAt: number } | undefined;
 
-function credentials(): Record<(typeof KEY_NAMES)[number], string> {
-  const missing = KEY_NAMES.filter((name) => !process.env[name]?.trim());
-  if (missing.length > 0) {
-    throw new UpstreamError('missing_credentials', `${SERVER}: no API key: set ${missing.join(', ')} in the "env" of the "${SERVER}" entry of mcp_servers.json`);
-  }
-  const [id, secret, refresh] = KEY_NAMES.map((name) => process.env[name]?.trim() ?? '');
-  return { REDDIT_CLIENT_ID: id ?? '', REDDIT_CLIENT_SECRET: secret ?? '', REDDIT_REFRESH_TOKEN: refresh ?? '' };
-}
-
 async function accessToken(): Promise<string> {
-  const creds = credentials();
+  const creds = requireCredentials(KEY_NAMES, SERVER);
   if (cached && cached.expiresAt > Date.now()) return cached.token;
   const endpoint = `${upstreamBaseUrl('M3_UPSTREAM_REDDIT_AUTH_URL', 'https://www.reddit.com')}/api/v1/access_token`;
   const basic = Buffer.from(`${creds.REDDIT_CLIENT_ID}:${creds.REDDIT_CLIENT_SECRET}`).toString('base64');

@@ -7,6 +7,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { guarded } from './tool-result.js';
+import { UpstreamError } from './upstream-error.js';
 
 export const REDACTED = '[redacted]';
 
@@ -58,4 +59,17 @@ export function registerKeyedTool<S extends Shape>(
   const handler = (args: z.infer<z.ZodObject<S>>, extra: ToolExtra) => guardedKeyed(credentialNames, () => run(args, extra));
   // The SDK's overloads cannot follow a generic shape; the handler's types are checked above.
   server.registerTool(tool.name, { description: tool.description, inputSchema: tool.shape }, handler as never);
+}
+
+/**
+ * Several credentials that are all needed (an id and a secret): their values by name, or one
+ * typed missing_credentials failure naming every unset variable (`requireCredential` takes
+ * alternatives, this takes a set).
+ */
+export function requireCredentials<N extends string>(names: readonly N[], server: string, env: NodeJS.ProcessEnv = process.env): Record<N, string> {
+  const missing = names.filter((name) => !env[name]?.trim());
+  if (missing.length > 0) {
+    throw new UpstreamError('missing_credentials', `${server}: no API key: set ${missing.join(', ')} in the "env" of the "${server}" entry of mcp_servers.json`);
+  }
+  return Object.fromEntries(names.map((name) => [name, env[name]?.trim() ?? ''])) as Record<N, string>;
 }

@@ -2,6 +2,7 @@
 // server does real work (not just that it lists tools). Servers without an entry are skipped.
 // Server owners add entries here; a check must need no network and finish in a few seconds.
 import { smoke as amazonSmoke } from '../../servers/amazon/smoke.js';
+import { smoke as foodNutritionSmoke } from '../../servers/food-nutrition/smoke.js';
 import { smoke as googleAirSmoke } from '../../servers/google-air/smoke.js';
 import { smoke as googleMapsSmoke } from '../../servers/google-maps/smoke.js';
 import { smoke as nationalParksSmoke } from '../../servers/nationalparks/smoke.js';
@@ -21,6 +22,7 @@ export interface SmokeTest {
 
 export const smokeTests: Readonly<Record<string, SmokeTest>> = {
   amazon: amazonSmoke,
+  food_nutrition_mcp: foodNutritionSmoke,
   'google-air': googleAirSmoke,
   'google-maps': googleMapsSmoke,
   'Reddit-MCP-Server': redditSmoke,

@@ -11,6 +11,7 @@ import { ArgumentChecker } from '../../src/agent/argument-check.js';
 import { startHttpFake } from '../../servers/shared/http-fake.js';
 import type { ServerSmoke } from '../../servers/shared/smoke.js';
 import { smoke as amazonSmoke } from '../../servers/amazon/smoke.js';
+import { smoke as foodNutritionSmoke } from '../../servers/food-nutrition/smoke.js';
 import { smoke as googleAirSmoke } from '../../servers/google-air/smoke.js';
 import { smoke as googleMapsSmoke } from '../../servers/google-maps/smoke.js';
 import { smoke as nationalParksSmoke } from '../../servers/nationalparks/smoke.js';
@@ -50,6 +51,7 @@ const servers: KeyedServer[] = [
   { key: 'google-air', folder: 'google-air', credentials: ['GOOGLE_MAPS_API_KEY'], probe: { tool: 'current_conditions', args: { lat: 41.14, lng: -8.61 } }, smoke: googleAirSmoke },
   { key: 'nationalparks', folder: 'nationalparks', credentials: ['NPS_API_KEY'], probe: { tool: 'getAlerts', args: { parkCode: 'yose' } }, smoke: nationalParksSmoke },
   { key: 'tmdb', folder: 'tmdb', credentials: ['TMDB_ACCESS_TOKEN', 'TMDB_API_KEY'], probe: { tool: 'search_movies', args: { query: 'Superman' } }, smoke: tmdbSmoke },
+  { key: 'food_nutrition_mcp', folder: 'food-nutrition', credentials: ['EDAMAM_APP_ID', 'EDAMAM_APP_KEY'], probe: { tool: 'get_nutrition', args: { query: '1 medium pear' } }, smoke: foodNutritionSmoke },
 ];
 
 interface CatalogEntry {
