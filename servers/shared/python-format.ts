@@ -16,3 +16,15 @@ export function pyStr(value: unknown): string {
   if (value === false) return 'False';
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
+
+/** Python's json.dumps(value, ensure_ascii=False): compact JSON with ", " and ": " separators. */
+export function pyJsonDumps(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(pyJsonDumps).join(', ')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.entries(value as Record<string, unknown>)
+      .filter(([, item]) => item !== undefined)
+      .map(([key, item]) => `${JSON.stringify(key)}: ${pyJsonDumps(item)}`)
+      .join(', ')}}`;
+  }
+  return value === undefined ? 'null' : JSON.stringify(value);
+}

@@ -5,6 +5,7 @@ import { smoke as amazonSmoke } from '../../servers/amazon/smoke.js';
 import { smoke as foodNutritionSmoke } from '../../servers/food-nutrition/smoke.js';
 import { smoke as googleAirSmoke } from '../../servers/google-air/smoke.js';
 import { smoke as googleMapsSmoke } from '../../servers/google-maps/smoke.js';
+import { smoke as linkImageSmoke } from '../../servers/linkimage/smoke.js';
 import { smoke as nationalParksSmoke } from '../../servers/nationalparks/smoke.js';
 import { smoke as redditSmoke } from '../../servers/reddit/smoke.js';
 import { smoke as tmdbSmoke } from '../../servers/tmdb/smoke.js';
@@ -28,6 +29,7 @@ export const smokeTests: Readonly<Record<string, SmokeTest>> = {
   'Reddit-MCP-Server': redditSmoke,
   nationalparks: nationalParksSmoke,
   tmdb: tmdbSmoke,
+  'linkimage-mcp': linkImageSmoke,
   math: { tool: 'add', args: { firstNumber: 2, secondNumber: 3 }, expectation: '5', accept: (text) => text.trim() === '5' },
 };
 

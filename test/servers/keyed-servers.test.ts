@@ -14,6 +14,7 @@ import { smoke as amazonSmoke } from '../../servers/amazon/smoke.js';
 import { smoke as foodNutritionSmoke } from '../../servers/food-nutrition/smoke.js';
 import { smoke as googleAirSmoke } from '../../servers/google-air/smoke.js';
 import { smoke as googleMapsSmoke } from '../../servers/google-maps/smoke.js';
+import { smoke as linkImageSmoke } from '../../servers/linkimage/smoke.js';
 import { smoke as nationalParksSmoke } from '../../servers/nationalparks/smoke.js';
 import { smoke as redditSmoke } from '../../servers/reddit/smoke.js';
 import { smoke as tmdbSmoke } from '../../servers/tmdb/smoke.js';
@@ -52,6 +53,13 @@ const servers: KeyedServer[] = [
   { key: 'nationalparks', folder: 'nationalparks', credentials: ['NPS_API_KEY'], probe: { tool: 'getAlerts', args: { parkCode: 'yose' } }, smoke: nationalParksSmoke },
   { key: 'tmdb', folder: 'tmdb', credentials: ['TMDB_ACCESS_TOKEN', 'TMDB_API_KEY'], probe: { tool: 'search_movies', args: { query: 'Superman' } }, smoke: tmdbSmoke },
   { key: 'food_nutrition_mcp', folder: 'food-nutrition', credentials: ['EDAMAM_APP_ID', 'EDAMAM_APP_KEY'], probe: { tool: 'get_nutrition', args: { query: '1 medium pear' } }, smoke: foodNutritionSmoke },
+  {
+    key: 'linkimage-mcp',
+    folder: 'linkimage',
+    credentials: ['UNSPLASH_ACCESS_KEY'],
+    probe: { tool: 'fetch_unsplash_image', args: { url: 'https://unsplash.com/photos/colorful-buildings-on-a-dock-tl70XmyAKeg' } },
+    smoke: linkImageSmoke,
+  },
 ];
 
 interface CatalogEntry {
