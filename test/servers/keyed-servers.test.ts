@@ -3,7 +3,7 @@
 // passes our argument check (the documented exceptions aside), a call fails fast with a typed
 // missing_credentials error naming the variable(s), and the offline smoke passes against the
 // fake its smoke declaration ships.
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ import { smoke as linkImageSmoke } from '../../servers/linkimage/smoke.js';
 import { smoke as nationalParksSmoke } from '../../servers/nationalparks/smoke.js';
 import { smoke as redditSmoke } from '../../servers/reddit/smoke.js';
 import { smoke as tmdbSmoke } from '../../servers/tmdb/smoke.js';
-import { sharedDataDir } from '../support/shared-assets.js';
+import { repoRoot, sharedDataDir } from '../support/shared-assets.js';
 import { callWebTool, groundTruthCalls, startWebServer, type WebServerProcess } from '../support/web-server.js';
 
 interface KeyedServer {
@@ -136,6 +136,29 @@ describe.each(servers)('$key', (server) => {
       }
     }
     expect(checked).toBeGreaterThan(0);
+  });
+
+  it('ships fallback fixtures whose arguments fit the tool and are GT calls, with the text the tool returns', () => {
+    const dir = path.join(repoRoot, 'tools/mock_runtime/fixtures', server.key);
+    if (!existsSync(dir)) return;
+    const listed = new Map((keyless.get(server.key)?.tools ?? []).map((tool) => [tool.name, tool]));
+    const checker = new ArgumentChecker();
+    for (const file of readdirSync(dir)) {
+      const name = file.replace(/\.json$/, '');
+      const tool = listed.get(name);
+      expect(tool, `${server.key}/${file} names no tool of the server`).toBeDefined();
+      const records = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as Array<{ arguments: Record<string, unknown> | '*'; result: unknown; source: unknown }>;
+      expect(records.length).toBeGreaterThan(0);
+      const gt = (groundTruthCalls(`${server.key}/${name}`) ?? []).map((call) => JSON.stringify(call.arguments));
+      for (const record of records) {
+        expect(typeof record.result === 'string' && record.result.length > 0, `${file}: result must be the tool's text`).toBe(true);
+        expect(typeof record.source === 'string' && record.source.length > 20, `${file}: source must say where the shape came from`).toBe(true);
+        if (record.arguments === '*' || !tool) continue;
+        const catalogTool = { canonicalName: `${server.key}/${name}`, server: server.key, tool: name, functionName: name, description: '', inputSchema: tool.inputSchema };
+        expect(checker.check(catalogTool, record.arguments), `${file} ${JSON.stringify(record.arguments)}`).toBeUndefined();
+        if (gt.length > 0) expect(gt, `${file}: arguments should be an exact GT call`).toContain(JSON.stringify(record.arguments));
+      }
+    }
   });
 
   it('fails a call fast with a typed missing_credentials error naming the variable', async () => {
