@@ -2,7 +2,7 @@
 // which fields of the NPS API records it kept, under which names, and how it reshaped them
 // (hours as "Monday: 9:00AM - 5:00PM" lines, fees prefixed with "$", amenities as labels, alert
 // categories spelled out). Missing arrays and objects read as empty instead of failing.
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
 
 const list = (value: unknown): Json[] => (Array.isArray(value) ? value : []);
 const obj = (value: unknown): Json => (value && typeof value === 'object' ? (value as Json) : {});
@@ -93,7 +93,7 @@ export function formatAlerts(alerts: Json[]) {
     type: alertTypes[alert.category as string] ?? alert.category,
     url: alert.url,
     // As the reference: the date part in the server's locale (en-US), "Unknown" when absent.
-    lastUpdated: alert.lastIndexedDate ? new Date(alert.lastIndexedDate).toLocaleDateString('en-US') : 'Unknown',
+    lastUpdated: alert.lastIndexedDate ? new Date(String(alert.lastIndexedDate)).toLocaleDateString('en-US') : 'Unknown',
   }));
 }
 

@@ -17,7 +17,7 @@ const http = createHttpClient({ server: SERVER });
 
 const STATE_CODES = 'AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC AS GU MP PR VI UM'.split(' ');
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
 interface NpsPage {
   total?: string;
   limit?: string;
@@ -43,8 +43,11 @@ const json = (value: unknown) => textResult(JSON.stringify(value, null, 2));
 
 function paged(page: NpsPage, field: string, records: Json[], byParkField: string) {
   const byPark: Record<string, Json[]> = {};
-  for (const record of records) (byPark[record.parkCode as string] ??= []).push(record);
-  return { total: Number.parseInt(String(page.total)), limit: Number.parseInt(String(page.limit)), start: Number.parseInt(String(page.start)), [field]: records, [byParkField]: byPark };
+  for (const record of records) {
+    const code = String(record.parkCode);
+    byPark[code] = [...(byPark[code] ?? []), record];
+  }
+  return { total: Number.parseInt(String(page.total), 10), limit: Number.parseInt(String(page.limit), 10), start: Number.parseInt(String(page.start), 10), [field]: records, [byParkField]: byPark };
 }
 
 const parkFilter = (what: string) => ({
@@ -74,7 +77,7 @@ export function registerParkTools(server: McpServer): void {
       const invalid = (args.stateCode ?? '').split(',').map((state) => state.trim().toUpperCase()).filter((state) => args.stateCode && !STATE_CODES.includes(state));
       if (invalid.length > 0) return JSON.stringify({ error: `Invalid state code(s): ${invalid.join(', ')}`, validStateCodes: STATE_CODES });
       const page = await nps('/parks', pageParams(args));
-      return { total: Number.parseInt(String(page.total)), limit: Number.parseInt(String(page.limit)), start: Number.parseInt(String(page.start)), parks: formatParks(page.data ?? []) };
+      return { total: Number.parseInt(String(page.total), 10), limit: Number.parseInt(String(page.limit), 10), start: Number.parseInt(String(page.start), 10), parks: formatParks(page.data ?? []) };
     },
   );
 
@@ -90,48 +93,27 @@ export function registerParkTools(server: McpServer): void {
     },
   );
 
-  tool(
-    'getAlerts',
-    'Get current alerts for national parks.\nArgs:\n  (see schema): Use GetAlertsSchema fields such as park codes or state.\nReturns:\n  result (text): JSON string listing active alerts.',
-    { ...parkFilter('alerts'), q: z.string().optional().describe('Search term to filter alerts by title or description') },
-    async (args) => {
-      const page = await nps('/alerts', pageParams(args));
-      return paged(page, 'alerts', formatAlerts(page.data ?? []), 'alertsByPark');
-    },
-  );
-
-  tool(
-    'getVisitorCenters',
-    'Get information about visitor centers and operating hours.\nArgs:\n  (see schema): Use GetVisitorCentersSchema fields such as park code or state.\nReturns:\n  result (text): JSON string listing visitor centers.',
-    { ...parkFilter('visitor centers'), q: z.string().optional().describe('Search term to filter visitor centers by name or description') },
-    async (args) => {
-      const page = await nps('/visitorcenters', pageParams(args));
-      return paged(page, 'visitorCenters', formatVisitorCenters(page.data ?? []), 'visitorCentersByPark');
-    },
-  );
-
-  tool(
-    'getCampgrounds',
-    'Get information about available campgrounds and amenities.\nArgs:\n  (see schema): Use GetCampgroundsSchema fields such as park code or state.\nReturns:\n  result (text): JSON string listing campgrounds.',
-    { ...parkFilter('campgrounds'), q: z.string().optional().describe('Search term to filter campgrounds by name or description') },
-    async (args) => {
-      const page = await nps('/campgrounds', pageParams(args));
-      return paged(page, 'campgrounds', formatCampgrounds(page.data ?? []), 'campgroundsByPark');
-    },
-  );
-
-  tool(
-    'getEvents',
-    'Find upcoming events at national parks.\nArgs:\n  (see schema): Use GetEventsSchema fields such as park code or date filters.\nReturns:\n  result (text): JSON string listing events.',
-    {
-      ...parkFilter('events'),
-      dateStart: z.string().optional().describe('Start date for filtering events (format: YYYY-MM-DD)'),
-      dateEnd: z.string().optional().describe('End date for filtering events (format: YYYY-MM-DD)'),
-      q: z.string().optional().describe('Search term to filter events by title or description'),
-    },
-    async (args) => {
-      const page = await nps('/events', pageParams(args));
-      return paged(page, 'events', formatEvents(page.data ?? []), 'eventsByPark');
-    },
-  );
+  // The four list tools differ only in endpoint, formatter, field names and extra filters.
+  const listTools = [
+    { name: 'getAlerts', path: '/alerts', what: 'alerts', field: 'alerts', byPark: 'alertsByPark', format: formatAlerts, intro: 'Get current alerts for national parks.', schema: 'GetAlertsSchema', hint: 'park codes or state', lists: 'active alerts', q: 'alerts by title or description' },
+    { name: 'getVisitorCenters', path: '/visitorcenters', what: 'visitor centers', field: 'visitorCenters', byPark: 'visitorCentersByPark', format: formatVisitorCenters, intro: 'Get information about visitor centers and operating hours.', schema: 'GetVisitorCentersSchema', hint: 'park code or state', lists: 'visitor centers', q: 'visitor centers by name or description' },
+    { name: 'getCampgrounds', path: '/campgrounds', what: 'campgrounds', field: 'campgrounds', byPark: 'campgroundsByPark', format: formatCampgrounds, intro: 'Get information about available campgrounds and amenities.', schema: 'GetCampgroundsSchema', hint: 'park code or state', lists: 'campgrounds', q: 'campgrounds by name or description' },
+    { name: 'getEvents', path: '/events', what: 'events', field: 'events', byPark: 'eventsByPark', format: formatEvents, intro: 'Find upcoming events at national parks.', schema: 'GetEventsSchema', hint: 'park code or date filters', lists: 'events', q: 'events by title or description' },
+  ];
+  const eventDates = {
+    dateStart: z.string().optional().describe('Start date for filtering events (format: YYYY-MM-DD)'),
+    dateEnd: z.string().optional().describe('End date for filtering events (format: YYYY-MM-DD)'),
+  };
+  for (const list of listTools) {
+    tool(
+      list.name,
+      `${list.intro}\nArgs:\n  (see schema): Use ${list.schema} fields such as ${list.hint}.\nReturns:\n  result (text): JSON string listing ${list.lists}.`,
+      { ...parkFilter(list.what), ...(list.name === 'getEvents' ? eventDates : {}), q: z.string().optional().describe(`Search term to filter ${list.q}`) },
+      async (args) => {
+        // Every argument of these tools is a string or a number (zod checked them).
+        const page = await nps(list.path, pageParams(args as { limit?: number } & Record<string, string | number | undefined>));
+        return paged(page, list.field, list.format(page.data ?? []), list.byPark);
+      },
+    );
+  }
 }

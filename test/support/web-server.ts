@@ -8,6 +8,8 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll } from 'vitest';
+import { startHttpFake, type FakeRoute, type HttpFake } from '../../servers/shared/http-fake.js';
 import { CALL_CONTEXT_META_KEY, readToolErrorMeta, type ToolErrorMeta } from '../../src/core/tool-result-contract.js';
 import { repoRoot, sharedDataDir } from './shared-assets.js';
 
@@ -93,4 +95,45 @@ export function loadFixture<T = unknown>(folder: string, name: string): T {
   if (typeof raw._source !== 'string') throw new Error(`fixture ${folder}/${name}.json has no _source naming where its shape comes from`);
   const { _source: _dropped, ...rest } = raw;
   return ('body' in rest && Object.keys(rest).length === 1 ? rest.body : rest) as T;
+}
+
+export interface WebServerHarness {
+  fake: () => HttpFake;
+  server: () => WebServerProcess;
+  /** Calls a tool (with the call context) and keeps its text for the secrets scan. */
+  call: (name: string, args: Record<string, unknown>) => Promise<WebCall>;
+  /** Every text the server returned through `call`. */
+  texts: string[];
+}
+
+/**
+ * One loopback fake and one server child for a whole test file: started in beforeAll (the env
+ * may name the fake's URL), closed in afterAll.
+ */
+export function useWebServer(folder: string, setup: { routes: () => FakeRoute[] | Promise<FakeRoute[]>; env: (fakeUrl: string) => Record<string, string> }): WebServerHarness {
+  let fake: HttpFake | undefined;
+  let server: WebServerProcess | undefined;
+  const texts: string[] = [];
+  beforeAll(async () => {
+    fake = await startHttpFake(await setup.routes());
+    server = await startWebServer(folder, setup.env(fake.url));
+  });
+  afterAll(async () => {
+    await server?.close();
+    await fake?.close();
+  });
+  const need = <T>(value: T | undefined, what: string): T => {
+    if (!value) throw new Error(`${folder}: the ${what} did not start`);
+    return value;
+  };
+  return {
+    fake: () => need(fake, 'fake'),
+    server: () => need(server, 'server'),
+    texts,
+    call: async (name, args) => {
+      const answer = await callWebTool(need(server, 'server'), name, args);
+      texts.push(answer.text);
+      return answer;
+    },
+  };
 }

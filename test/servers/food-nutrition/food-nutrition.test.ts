@@ -2,37 +2,25 @@
 // every GT call parses the text, posts the parsed food to /nutrients with app_id/app_key, and
 // answers in the reference's layout; empty answers keep its wording; failures are typed and
 // never show the app id or key.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpFake, type HttpFake } from '../../../servers/shared/http-fake.js';
-import { callWebTool, groundTruthCalls, loadFixture, missingSharedData, startWebServer, type WebServerProcess } from '../../support/web-server.js';
+import { describe, expect, it } from 'vitest';
+import { groundTruthCalls, loadFixture, missingSharedData, useWebServer } from '../../support/web-server.js';
 
 const APP_ID = 'edamam-app-id-3b7e';
 const APP_KEY = 'edamam-app-key-91fc0d';
-let fake: HttpFake;
-let server: WebServerProcess;
-const texts: string[] = [];
 
 const expected = (query: string) =>
   `Nutrition for: ${query}\n- Energy: 94.64 kcal\n- Protein: 0.47 g\n- Fat: 0.31 g\n- Carbs: 25.13 g\n- Fiber: 4.37 g\n- Sugars: 18.91 g\n- Sodium: 1.82 mg\n- Calcium: 10.92 mg\n- Iron: 0.22 mg\n- Vitamin C: 8.37 mg`;
 
-async function call(args: Record<string, unknown>) {
-  const answer = await callWebTool(server, 'get_nutrition', args);
-  texts.push(answer.text);
-  return answer;
-}
 
-beforeAll(async () => {
-  fake = await startHttpFake([
+const web = useWebServer('food-nutrition', {
+  routes: () => [
     { path: '/api/food-database/v2/parser', reply: { body: loadFixture('food-nutrition', 'parser') } },
     { path: '/api/food-database/v2/nutrients', method: 'POST', reply: { body: loadFixture('food-nutrition', 'nutrients') } },
-  ]);
-  server = await startWebServer('food-nutrition', { EDAMAM_APP_ID: APP_ID, EDAMAM_APP_KEY: APP_KEY, M3_UPSTREAM_EDAMAM_URL: fake.url });
+  ],
+  env: (url) => ({ EDAMAM_APP_ID: APP_ID, EDAMAM_APP_KEY: APP_KEY, M3_UPSTREAM_EDAMAM_URL: url }),
 });
+const call = (args: Record<string, unknown>) => web.call('get_nutrition', args);
 
-afterAll(async () => {
-  await server?.close();
-  await fake?.close();
-});
 
 describe('food_nutrition_mcp/get_nutrition', () => {
   it('answers every GT call: parser then nutrients, credentials as app_id/app_key, ten nutrients with two decimals', async (context) => {
@@ -43,8 +31,8 @@ describe('food_nutrition_mcp/get_nutrition', () => {
       const answer = await call(args);
       expect(answer.isError, answer.text).toBe(false);
       expect(answer.text).toBe(expected(String(args.query)));
-      expect(fake.requestsTo('/api/food-database/v2/parser').at(-1)?.query).toEqual({ app_id: APP_ID, app_key: APP_KEY, ingr: args.query });
-      const nutrients = fake.requestsTo('/api/food-database/v2/nutrients').at(-1);
+      expect(web.fake().requestsTo('/api/food-database/v2/parser').at(-1)?.query).toEqual({ app_id: APP_ID, app_key: APP_KEY, ingr: args.query });
+      const nutrients = web.fake().requestsTo('/api/food-database/v2/nutrients').at(-1);
       expect(nutrients?.query).toEqual({ app_id: APP_ID, app_key: APP_KEY });
       expect(JSON.parse(nutrients?.body ?? '{}')).toEqual({ ingredients: [{ quantity: 1, measureURI: 'http://www.edamam.com/ontologies/edamam.owl#Measure_unit', foodId: 'food_a1gb9ubb72c7snbuxr3weagwv0dd' }] });
     }
@@ -53,23 +41,23 @@ describe('food_nutrition_mcp/get_nutrition', () => {
   it('takes `food` as an alias and keeps the reference wording for missing input, no parse and no nutrients', async () => {
     expect((await call({ food: '1 medium apple' })).text).toBe(expected('1 medium apple'));
     expect((await call({})).text).toBe("Missing input query. Try something like '1 banana' or '2 eggs'.");
-    fake.queueFault('/api/food-database/v2/parser', { body: { text: 'qwzx', parsed: [], hints: [] } });
+    web.fake().queueFault('/api/food-database/v2/parser', { body: { text: 'qwzx', parsed: [], hints: [] } });
     expect((await call({ query: 'qwzx' })).text).toBe('Could not parse the input. Try using simpler food names.');
-    fake.queueFault('/api/food-database/v2/nutrients', { body: { calories: 0, totalNutrients: {} } });
+    web.fake().queueFault('/api/food-database/v2/nutrients', { body: { calories: 0, totalNutrients: {} } });
     expect((await call({ query: '1 medium apple' })).text).toBe('No nutrients found.');
   });
 
   it('401 is auth, 429 a rate limit, 500 a server failure; a 404 is ordinary; no credential is shown', async () => {
-    fake.queueFault('/api/food-database/v2/parser', { status: 401, body: { status: 'error', message: `Unauthorized app ${APP_ID}` } });
+    web.fake().queueFault('/api/food-database/v2/parser', { status: 401, body: { status: 'error', message: `Unauthorized app ${APP_ID}` } });
     expect((await call({ query: '1 pear' })).meta).toMatchObject({ code: 'upstream_auth', status: 401 });
-    fake.queueFault('/api/food-database/v2/parser', { status: 429, headers: { 'retry-after': '60' }, body: {} });
+    web.fake().queueFault('/api/food-database/v2/parser', { status: 429, headers: { 'retry-after': '60' }, body: {} });
     expect((await call({ query: '1 pear' })).meta?.code).toBe('upstream_rate_limited');
-    fake.queueFault('/api/food-database/v2/nutrients', { status: 500, body: {} });
+    web.fake().queueFault('/api/food-database/v2/nutrients', { status: 500, body: {} });
     expect((await call({ query: '1 pear' })).meta?.code).toBe('upstream_server_error');
-    fake.queueFault('/api/food-database/v2/nutrients', { status: 404, body: `no food for app_key=${APP_KEY}&app_id=${APP_ID}` });
+    web.fake().queueFault('/api/food-database/v2/nutrients', { status: 404, body: `no food for app_key=${APP_KEY}&app_id=${APP_ID}` });
     const missing = await call({ query: '1 pear' });
     expect([missing.isError, missing.meta]).toEqual([true, undefined]);
-    for (const text of texts) expect(text).not.toMatch(new RegExp(`${APP_ID}|${APP_KEY}`));
-    expect(server.stderr()).not.toMatch(new RegExp(`${APP_ID}|${APP_KEY}`));
+    for (const text of web.texts) expect(text).not.toMatch(new RegExp(`${APP_ID}|${APP_KEY}`));
+    expect(web.server().stderr()).not.toMatch(new RegExp(`${APP_ID}|${APP_KEY}`));
   });
 });

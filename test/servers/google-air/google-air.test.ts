@@ -4,38 +4,29 @@
 // PNG image content saved in the workspace; failures are typed and never show the key.
 import { existsSync } from 'node:fs';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpFake, type HttpFake } from '../../../servers/shared/http-fake.js';
-import { callWebTool, groundTruthCalls, loadFixture, missingSharedData, startWebServer, type WebServerProcess } from '../../support/web-server.js';
+import { describe, expect, it } from 'vitest';
+import { groundTruthCalls, loadFixture, missingSharedData, useWebServer } from '../../support/web-server.js';
 
 const KEY = 'air-quality-test-key-0c1e';
 const fixture = (name: string) => loadFixture('google-air', name);
-let fake: HttpFake;
-let server: WebServerProcess;
 let tile: Buffer;
-const texts: string[] = [];
 
-async function call(name: string, args: Record<string, unknown>) {
-  const answer = await callWebTool(server, name, args);
-  texts.push(answer.text);
-  return answer;
-}
 
-beforeAll(async () => {
+const web = useWebServer('google-air', {
+  routes: async () => {
+
   tile = await sharp({ create: { width: 256, height: 256, channels: 4, background: { r: 255, g: 128, b: 0, alpha: 0.5 } } }).png().toBuffer();
-  fake = await startHttpFake([
+    return [
     { path: '/v1/currentConditions:lookup', method: 'POST', reply: { body: fixture('current') } },
     { path: '/v1/forecast:lookup', method: 'POST', reply: { body: fixture('forecast') } },
     { path: '/v1/history:lookup', method: 'POST', reply: (request) => ({ body: fixture((JSON.parse(request.body) as { pageToken?: string }).pageToken ? 'history-page2' : 'history-page1') }) },
     { path: /^\/v1\/mapTypes\/[^/]+\/heatmapTiles\/\d+\/\d+\/\d+$/, reply: { body: tile, headers: { 'content-type': 'image/png' } } },
-  ]);
-  server = await startWebServer('google-air', { GOOGLE_MAPS_API_KEY: KEY, M3_UPSTREAM_GOOGLE_AIR_QUALITY_URL: fake.url, M3_HTTP_TIMEOUT_MS: '1500' });
+  ];
+  },
+  env: (url) => ({ GOOGLE_MAPS_API_KEY: KEY, M3_UPSTREAM_GOOGLE_AIR_QUALITY_URL: url, M3_HTTP_TIMEOUT_MS: '1500' }),
 });
+const call = web.call;
 
-afterAll(async () => {
-  await server?.close();
-  await fake?.close();
-});
 
 describe('google-air', () => {
   it('current_conditions: every GT call POSTs {location} with the key as `key` and returns the upstream JSON', async (context) => {
@@ -46,7 +37,7 @@ describe('google-air', () => {
       const answer = await call('current_conditions', args);
       expect(answer.isError, answer.text).toBe(false);
       expect(answer.text).toBe(JSON.stringify(fixture('current'), null, 2));
-      const sent = fake.requestsTo('/v1/currentConditions:lookup').at(-1);
+      const sent = web.fake().requestsTo('/v1/currentConditions:lookup').at(-1);
       expect(sent?.query).toEqual({ key: KEY });
       expect(JSON.parse(sent?.body ?? '{}')).toEqual({ location: { latitude: args.lat, longitude: args.lng } });
     }
@@ -63,8 +54,8 @@ describe('google-air', () => {
       const meta = JSON.parse(answer.text) as { tile: unknown; saved_path: string; content_type: string };
       expect(meta.tile).toEqual({ z: args.z, x: args.x, y: args.y, indexType: args.indexType });
       expect(meta.content_type).toBe('image/png');
-      expect(meta.saved_path.startsWith(server.workspace) && existsSync(meta.saved_path)).toBe(true);
-      const sent = fake.requestsTo(/heatmapTiles/).at(-1);
+      expect(meta.saved_path.startsWith(web.server().workspace) && existsSync(meta.saved_path)).toBe(true);
+      const sent = web.fake().requestsTo(/heatmapTiles/).at(-1);
       expect([sent?.path, sent?.query]).toEqual([`/v1/mapTypes/${String(args.indexType)}/heatmapTiles/${String(args.z)}/${String(args.x)}/${String(args.y)}`, { key: KEY }]);
     }
     expect((await call('heatmap_tile', { z: 2, x: 0, y: 1 })).text).toContain('"indexType": "UNIVERSAL_AQI"');
@@ -75,34 +66,34 @@ describe('google-air', () => {
     const merged = JSON.parse(history.text) as { hoursInfo: Array<{ dateTime: string }>; nextPageToken?: string; regionCode: string };
     expect(merged.hoursInfo.map((hour) => hour.dateTime)).toEqual(['2024-01-01T00:00:00Z', '2024-01-01T01:00:00Z', '2024-01-01T02:00:00Z']);
     expect(merged.nextPageToken).toBeUndefined();
-    const pages = fake.requestsTo('/v1/history:lookup').map((request) => JSON.parse(request.body) as Record<string, unknown>);
+    const pages = web.fake().requestsTo('/v1/history:lookup').map((request) => JSON.parse(request.body) as Record<string, unknown>);
     expect(pages).toEqual([
       { location: { latitude: 48.85, longitude: 2.35 }, period: { startTime: '2024-01-01T00:00:00Z', endTime: '2024-01-01T03:00:00Z' } },
       { location: { latitude: 48.85, longitude: 2.35 }, period: { startTime: '2024-01-01T00:00:00Z', endTime: '2024-01-01T03:00:00Z' }, pageToken: 'page-2-token' },
     ]);
     const forecast = await call('forecast', { lat: 52.09, lng: 5.12, hours: 6 });
     expect(JSON.parse(forecast.text)).toEqual(fixture('forecast'));
-    const period = (JSON.parse(fake.requestsTo('/v1/forecast:lookup').at(-1)?.body ?? '{}') as { period: { startTime: string; endTime: string } }).period;
+    const period = (JSON.parse(web.fake().requestsTo('/v1/forecast:lookup').at(-1)?.body ?? '{}') as { period: { startTime: string; endTime: string } }).period;
     expect(Date.parse(period.endTime) - Date.parse(period.startTime)).toBe(6 * 3_600_000);
   });
 
   it('failures: bad key is auth, 429 carries retry-after, 500 is a server error, a bad location an ordinary error', async () => {
-    fake.queueFault('/v1/currentConditions:lookup', { status: 400, body: { error: { code: 400, message: 'API key not valid. Please pass a valid API key.', status: 'INVALID_ARGUMENT', details: [{ reason: 'API_KEY_INVALID' }] } } });
+    web.fake().queueFault('/v1/currentConditions:lookup', { status: 400, body: { error: { code: 400, message: 'API key not valid. Please pass a valid API key.', status: 'INVALID_ARGUMENT', details: [{ reason: 'API_KEY_INVALID' }] } } });
     expect((await call('current_conditions', { lat: 1, lng: 2 })).meta?.code).toBe('upstream_auth');
-    fake.queueFault('/v1/currentConditions:lookup', { status: 429, headers: { 'retry-after': '20' }, body: {} });
+    web.fake().queueFault('/v1/currentConditions:lookup', { status: 429, headers: { 'retry-after': '20' }, body: {} });
     expect((await call('current_conditions', { lat: 1, lng: 2 })).meta).toMatchObject({ code: 'upstream_rate_limited', retryAfterSec: 20 });
-    fake.queueFault('/v1/currentConditions:lookup', { status: 500, body: {} });
+    web.fake().queueFault('/v1/currentConditions:lookup', { status: 500, body: {} });
     expect((await call('current_conditions', { lat: 1, lng: 2 })).meta?.code).toBe('upstream_server_error');
-    fake.queueFault('/v1/currentConditions:lookup', { status: 400, body: { error: { code: 400, message: `Information is unavailable for this location (key=${KEY}).`, status: 'INVALID_ARGUMENT' } } });
+    web.fake().queueFault('/v1/currentConditions:lookup', { status: 400, body: { error: { code: 400, message: `Information is unavailable for this location (key=${KEY}).`, status: 'INVALID_ARGUMENT' } } });
     const ocean = await call('current_conditions', { lat: 0, lng: -30 });
     expect([ocean.isError, ocean.meta]).toEqual([true, undefined]);
     expect(ocean.text).toMatch(/^Error executing tool current_conditions: HTTP 400 at .*Information is unavailable/);
-    fake.queueFault(/heatmapTiles/, { delayMs: 3000, body: tile });
+    web.fake().queueFault(/heatmapTiles/, { delayMs: 3000, body: tile });
     expect((await call('heatmap_tile', { z: 1, x: 0, y: 0 })).meta?.code).toBe('upstream_timeout');
   });
 
   it('no result and no stderr line contained the key', () => {
-    for (const text of texts) expect(text).not.toContain(KEY);
-    expect(server.stderr()).not.toContain(KEY);
+    for (const text of web.texts) expect(text).not.toContain(KEY);
+    expect(web.server().stderr()).not.toContain(KEY);
   });
 });

@@ -5,22 +5,14 @@
 // content saved in the workspace, and failures are typed without ever showing the key.
 import { existsSync } from 'node:fs';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpFake, type HttpFake, type RecordedRequest } from '../../../servers/shared/http-fake.js';
-import { callWebTool, groundTruthCalls, loadFixture, missingSharedData, startWebServer, type WebServerProcess } from '../../support/web-server.js';
+import { describe, expect, it } from 'vitest';
+import type { RecordedRequest } from '../../../servers/shared/http-fake.js';
+import { groundTruthCalls, loadFixture, missingSharedData, useWebServer } from '../../support/web-server.js';
 
 const KEY = 'gmaps-test-key-7f3a9c';
 const fixture = (name: string) => loadFixture('google-maps', name);
-let fake: HttpFake;
-let server: WebServerProcess;
 let png: Buffer;
-const texts: string[] = [];
 
-async function call(name: string, args: Record<string, unknown>) {
-  const answer = await callWebTool(server, name, args);
-  texts.push(answer.text);
-  return answer;
-}
 
 async function ok(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
   const answer = await call(name, args);
@@ -29,14 +21,16 @@ async function ok(name: string, args: Record<string, unknown>): Promise<Record<s
 }
 
 const last = (path: string | RegExp): RecordedRequest => {
-  const request = fake.requestsTo(path).at(-1);
+  const request = web.fake().requestsTo(path).at(-1);
   if (!request) throw new Error(`no request to ${String(path)}`);
   return request;
 };
 
-beforeAll(async () => {
+const web = useWebServer('google-maps', {
+  routes: async () => {
+
   png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#3a7' } }).png().toBuffer();
-  fake = await startHttpFake([
+    return [
     { path: '/gmaps/maps/api/geocode/json', reply: { body: fixture('geocode') } },
     { path: '/gmaps/maps/api/place/textsearch/json', reply: () => ({ body: fixture('text-search') }) },
     { path: '/gmaps/maps/api/directions/json', reply: { body: fixture('directions') } },
@@ -47,27 +41,25 @@ beforeAll(async () => {
     { path: '/gmaps/maps/api/streetview', reply: { body: png, headers: { 'content-type': 'image/png' } } },
     { path: '/places/v1/places:searchNearby', method: 'POST', reply: { body: fixture('nearby') } },
     { path: /^\/places\/v1\/places\/[^/]+$/, reply: { body: fixture('place-details') } },
-    { path: /^\/places\/v1\/places\/.+\/media$/, reply: () => ({ body: { name: 'places/p1/photos/ph1/media', photoUri: `${fake.url}/photo-bytes/ph1.png` } }) },
+    { path: /^\/places\/v1\/places\/.+\/media$/, reply: (request) => ({ body: { name: 'places/p1/photos/ph1/media', photoUri: `http://${request.headers.host}/photo-bytes/ph1.png` } }) },
     { path: '/photo-bytes/ph1.png', reply: { body: png } },
     { path: '/routes/directions/v2:computeRoutes', method: 'POST', reply: { body: fixture('routes') } },
     { path: /^\/roads\/v1\//, reply: { body: { snappedPoints: [{ location: { latitude: 48.85, longitude: 2.35 }, placeId: 'ChIJroad', originalIndex: 0 }] } } },
     { path: '/geo/geolocation/v1/geolocate', method: 'POST', reply: { body: { location: { lat: 48.85, lng: 2.35 }, accuracy: 1200 } } },
-  ]);
-  server = await startWebServer('google-maps', {
+  ];
+  },
+  env: (url) => ({
     GOOGLE_MAPS_API_KEY: KEY,
-    M3_UPSTREAM_GOOGLE_MAPS_URL: `${fake.url}/gmaps`,
-    M3_UPSTREAM_GOOGLE_PLACES_URL: `${fake.url}/places`,
-    M3_UPSTREAM_GOOGLE_ROUTES_URL: `${fake.url}/routes`,
-    M3_UPSTREAM_GOOGLE_ROADS_URL: `${fake.url}/roads`,
-    M3_UPSTREAM_GOOGLE_GEOLOCATION_URL: `${fake.url}/geo`,
+    M3_UPSTREAM_GOOGLE_MAPS_URL: `${url}/gmaps`,
+    M3_UPSTREAM_GOOGLE_PLACES_URL: `${url}/places`,
+    M3_UPSTREAM_GOOGLE_ROUTES_URL: `${url}/routes`,
+    M3_UPSTREAM_GOOGLE_ROADS_URL: `${url}/roads`,
+    M3_UPSTREAM_GOOGLE_GEOLOCATION_URL: `${url}/geo`,
     M3_HTTP_TIMEOUT_MS: '1500',
-  });
+  }),
 });
+const call = web.call;
 
-afterAll(async () => {
-  await server?.close();
-  await fake?.close();
-});
 
 function gt(name: string, context: { skip: (message: string) => void }) {
   const calls = groundTruthCalls(`google-maps/${name}`);
@@ -83,7 +75,7 @@ describe('google-maps: GT calls of the frequent tools', () => {
       const result = await ok('geocode', args);
       const sent = last('/gmaps/maps/api/geocode/json');
       expect(sent.query).toEqual({ ...args, key: KEY });
-      expect(result.endpoint).toBe(`${fake.url}/gmaps/maps/api/geocode/json`);
+      expect(result.endpoint).toBe(`${web.fake().url}/gmaps/maps/api/geocode/json`);
       expect(result.request).toEqual(args);
       expect(result.response).toEqual(fixture('geocode'));
     }
@@ -197,13 +189,13 @@ describe('google-maps: GT calls of the frequent tools', () => {
       expect(sent.headers['x-goog-fieldmask']).toMatch(/^places\.id,places\.displayName,/);
       expect((result.response as { places: unknown[] }).places).toHaveLength(2);
     }
-    const before = fake.requestsTo('/places/v1/places:searchNearby').length;
+    const before = web.fake().requestsTo('/places/v1/places:searchNearby').length;
     for (const { arguments: args } of raw) {
       const answer = await call('places_nearby_search', args);
       expect(answer.isError).toBe(true);
       expect(answer.text).toMatch(/location|radiusMeters/);
     }
-    expect(fake.requestsTo('/places/v1/places:searchNearby').length).toBe(before);
+    expect(web.fake().requestsTo('/places/v1/places:searchNearby').length).toBe(before);
   });
 });
 
@@ -217,7 +209,7 @@ describe('google-maps: images', () => {
       const result = JSON.parse(answer.text) as { image_url: string; saved_path: string; mime_type: string; bytes: number };
       expect(answer.images).toEqual([{ type: 'image', data: png.toString('base64'), mimeType: 'image/png' }]);
       expect(result.mime_type).toBe('image/png');
-      expect(result.saved_path.startsWith(server.workspace)).toBe(true);
+      expect(result.saved_path.startsWith(web.server().workspace)).toBe(true);
       expect(existsSync(result.saved_path)).toBe(true);
       expect(result.image_url).not.toContain('key=');
       const query = last('/gmaps/maps/api/staticmap').query;
@@ -243,7 +235,7 @@ describe('google-maps: images', () => {
   });
 
   it('an answer that is not an image is a typed bad response', async () => {
-    fake.queueFault('/gmaps/maps/api/staticmap', { body: '<html>oops</html>', headers: { 'content-type': 'text/html' } });
+    web.fake().queueFault('/gmaps/maps/api/staticmap', { body: '<html>oops</html>', headers: { 'content-type': 'text/html' } });
     const answer = await call('static_map', { center: 'Paris' });
     expect(answer.isError).toBe(true);
     expect(answer.meta?.code).toBe('upstream_bad_response');
@@ -257,11 +249,11 @@ describe('google-maps: the other tools', () => {
     expect((await ok('elevation_along_path', { path: ['36.578581,-118.291994', '36.23998,-116.83171'], samples: 3 })).request).toEqual({ path: '36.578581,-118.291994|36.23998,-116.83171', samples: 3 });
     expect(last('/gmaps/maps/api/elevation/json').query.samples).toBe('3');
     expect((await ok('roads_snap_to_roads', { path: ['48.85,2.35', '48.86,2.36'], interpolate: true })).request).toEqual({ path: '48.85,2.35|48.86,2.36', interpolate: 'true' });
-    expect((await ok('roads_nearest_roads', { points: ['48.85,2.35'] })).endpoint).toBe(`${fake.url}/roads/v1/nearestRoads`);
+    expect((await ok('roads_nearest_roads', { points: ['48.85,2.35'] })).endpoint).toBe(`${web.fake().url}/roads/v1/nearestRoads`);
     await ok('roads_speed_limits', { placeIds: ['ChIJa', 'ChIJb'] });
     expect(last('/roads/v1/speedLimits').query).toEqual({ placeId: ['ChIJa', 'ChIJb'], units: 'KPH', key: KEY });
     const located = await ok('geolocate_home', { considerIp: false });
-    expect(located.endpoint).toBe(`${fake.url}/geo/geolocation/v1/geolocate`);
+    expect(located.endpoint).toBe(`${web.fake().url}/geo/geolocation/v1/geolocate`);
     expect(last('/geo/geolocation/v1/geolocate').query).toEqual({ key: KEY });
     expect(await ok('ping', {})).toEqual({ ok: true, services: expect.arrayContaining(['geocoding', 'routes_v2', 'static_maps']) });
   });
@@ -269,40 +261,40 @@ describe('google-maps: the other tools', () => {
 
 describe('google-maps: failures are typed and never show the key', () => {
   it('legacy statuses: ZERO_RESULTS is an answer, REQUEST_DENIED is auth, OVER_QUERY_LIMIT is a rate limit', async () => {
-    fake.queueFault('/gmaps/maps/api/geocode/json', { body: fixture('geocode-zero') });
+    web.fake().queueFault('/gmaps/maps/api/geocode/json', { body: fixture('geocode-zero') });
     expect((await ok('geocode', { address: 'nowhere at all' })).response).toEqual({ results: [], status: 'ZERO_RESULTS' });
-    fake.queueFault('/gmaps/maps/api/geocode/json', { body: fixture('request-denied') });
+    web.fake().queueFault('/gmaps/maps/api/geocode/json', { body: fixture('request-denied') });
     const denied = await call('geocode', { address: 'Paris' });
     expect([denied.isError, denied.meta?.code]).toEqual([true, 'upstream_auth']);
     expect(denied.text).toContain('The provided API key is invalid');
-    fake.queueFault('/gmaps/maps/api/geocode/json', { body: { results: [], status: 'OVER_QUERY_LIMIT', error_message: 'You have exceeded your daily request quota for this API.' } });
+    web.fake().queueFault('/gmaps/maps/api/geocode/json', { body: { results: [], status: 'OVER_QUERY_LIMIT', error_message: 'You have exceeded your daily request quota for this API.' } });
     expect((await call('geocode', { address: 'Paris' })).meta?.code).toBe('upstream_rate_limited');
   });
 
   it('HTTP faults: 429 with retry-after, 500, malformed JSON, a slow answer', async () => {
-    fake.queueFault('/gmaps/maps/api/geocode/json', { status: 429, headers: { 'retry-after': '30' }, body: {} });
+    web.fake().queueFault('/gmaps/maps/api/geocode/json', { status: 429, headers: { 'retry-after': '30' }, body: {} });
     const limited = await call('geocode', { address: 'Paris' });
     expect(limited.meta).toMatchObject({ code: 'upstream_rate_limited', status: 429, retryAfterSec: 30, upstream: '127.0.0.1' });
-    fake.queueFault('/routes/directions/v2:computeRoutes', { status: 500, body: { error: { code: 500, message: 'Internal error', status: 'INTERNAL' } } });
+    web.fake().queueFault('/routes/directions/v2:computeRoutes', { status: 500, body: { error: { code: 500, message: 'Internal error', status: 'INTERNAL' } } });
     expect((await call('compute_route', { origin: { placeId: 'a' }, destination: { placeId: 'b' } })).meta?.code).toBe('upstream_server_error');
-    fake.queueFault('/gmaps/maps/api/distancematrix/json', { body: '{"rows": [', headers: { 'content-type': 'application/json' } });
+    web.fake().queueFault('/gmaps/maps/api/distancematrix/json', { body: '{"rows": [', headers: { 'content-type': 'application/json' } });
     expect((await call('distance_matrix', { origins: ['a'], destinations: ['b'] })).meta?.code).toBe('upstream_bad_response');
-    fake.queueFault('/gmaps/maps/api/elevation/json', { delayMs: 3000, body: fixture('elevation') });
+    web.fake().queueFault('/gmaps/maps/api/elevation/json', { delayMs: 3000, body: fixture('elevation') });
     expect((await call('elevation_by_locations', { locations: ['1,2'] })).meta?.code).toBe('upstream_timeout');
   });
 
   it('v1 errors: an unknown place is an ordinary tool error, an invalid key is auth', async () => {
-    fake.queueFault(/^\/places\/v1\/places\/[^/]+$/, { status: 404, body: fixture('v1-not-found') });
+    web.fake().queueFault(/^\/places\/v1\/places\/[^/]+$/, { status: 404, body: fixture('v1-not-found') });
     const missing = await call('place_details', { place_id: 'ChIJnope' });
     expect([missing.isError, missing.meta]).toEqual([true, undefined]);
     expect(missing.text).toMatch(/^Error executing tool place_details: HTTP 404 at .*\/places\/v1\/places\/ChIJnope: .*Requested entity was not found/);
-    fake.queueFault('/places/v1/places:searchNearby', { status: 400, body: fixture('v1-key-invalid') });
+    web.fake().queueFault('/places/v1/places:searchNearby', { status: 400, body: fixture('v1-key-invalid') });
     const badKey = await call('places_nearby_search', { location: { latitude: 1, longitude: 2 }, radiusMeters: 10 });
     expect(badKey.meta).toMatchObject({ code: 'upstream_auth', status: 400 });
   });
 
   it('an upstream that echoes the key in its error body or a URL does not get it shown', async () => {
-    fake.queueFault('/gmaps/maps/api/directions/json', {
+    web.fake().queueFault('/gmaps/maps/api/directions/json', {
       status: 400,
       body: { error_message: `Invalid request https://maps.googleapis.com/maps/api/directions/json?origin=a&key=${KEY}&mode=x (key ${KEY})`, status: 'INVALID_REQUEST' },
     });
@@ -310,13 +302,13 @@ describe('google-maps: failures are typed and never show the key', () => {
     expect(echoed.isError).toBe(true);
     expect(echoed.text).toContain('key=[redacted]');
     expect(echoed.text).not.toContain(KEY);
-    fake.queueFault('/gmaps/maps/api/geocode/json', { body: { results: [{ formatted_address: `echo ${KEY}` }], status: 'OK' } });
+    web.fake().queueFault('/gmaps/maps/api/geocode/json', { body: { results: [{ formatted_address: `echo ${KEY}` }], status: 'OK' } });
     expect((await call('geocode', { address: 'x' })).text).not.toContain(KEY);
   });
 
   it('no result and no line of stderr of this server ever contained the key', () => {
-    expect(texts.length).toBeGreaterThan(200);
-    for (const text of texts) expect(text).not.toContain(KEY);
-    expect(server.stderr()).not.toContain(KEY);
+    expect(web.texts.length).toBeGreaterThan(200);
+    for (const text of web.texts) expect(text).not.toContain(KEY);
+    expect(web.server().stderr()).not.toContain(KEY);
   });
 });

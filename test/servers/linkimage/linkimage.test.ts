@@ -5,41 +5,32 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpFake, type HttpFake } from '../../../servers/shared/http-fake.js';
+import { describe, expect, it } from 'vitest';
 import { sharedAssetsDir } from '../../support/shared-assets.js';
-import { callWebTool, groundTruthCalls, loadFixture, missingSharedData, startWebServer, type WebServerProcess } from '../../support/web-server.js';
+import { groundTruthCalls, loadFixture, missingSharedData, useWebServer } from '../../support/web-server.js';
 
 const KEY = 'unsplash-access-key-6e0b2d';
-let fake: HttpFake;
-let server: WebServerProcess;
 let jpeg: Buffer;
-const texts: string[] = [];
 
-async function call(args: Record<string, unknown>) {
-  const answer = await callWebTool(server, 'fetch_unsplash_image', args);
-  texts.push(answer.text);
-  return answer;
-}
 
-beforeAll(async () => {
+const web = useWebServer('linkimage', {
+  routes: async () => {
+
   // A real photo from the shared assets when they are there, else a generated JPEG.
   const assets = sharedAssetsDir();
   const folder = assets ? path.join(assets, 'images', 'detection') : '';
   const real = folder && existsSync(folder) ? readdirSync(folder).find((name) => /\.jpe?g$/i.test(name)) : undefined;
   jpeg = real ? readFileSync(path.join(folder, real)) : await sharp({ create: { width: 40, height: 30, channels: 3, background: '#246' } }).jpeg().toBuffer();
-  fake = await startHttpFake([
+    return [
     { path: /^\/photos\/[^/]+$/, reply: (request) => ({ body: JSON.parse(JSON.stringify(loadFixture('linkimage', 'photo')).replaceAll('FAKE', `http://${request.headers.host}`).replaceAll('8Rk1DqL_Lkc', request.path.split('/').at(-1) ?? '')) }) },
     { path: /^\/images\//, reply: { body: jpeg, headers: { 'content-type': 'image/jpeg' } } },
     { path: /^\/photos\/[^/]+\/download$/, reply: { body: { url: 'https://images.unsplash.com/photo-1' } } },
-  ]);
-  server = await startWebServer('linkimage', { UNSPLASH_ACCESS_KEY: KEY, M3_UPSTREAM_UNSPLASH_URL: fake.url, M3_HTTP_TIMEOUT_MS: '1500' });
+  ];
+  },
+  env: (url) => ({ UNSPLASH_ACCESS_KEY: KEY, M3_UPSTREAM_UNSPLASH_URL: url, M3_HTTP_TIMEOUT_MS: '1500' }),
 });
+const call = (args: Record<string, unknown>) => web.call('fetch_unsplash_image', args);
 
-afterAll(async () => {
-  await server?.close();
-  await fake?.close();
-});
 
 describe('linkimage-mcp/fetch_unsplash_image', () => {
   it('answers every GT call: photo id from the page URL, key as Client-ID header, the image saved and returned', async (context) => {
@@ -50,36 +41,36 @@ describe('linkimage-mcp/fetch_unsplash_image', () => {
       const answer = await call(args);
       expect(answer.isError, answer.text).toBe(false);
       const id = String(args.url).split('-').at(-1);
-      const metadata = fake.requestsTo(/^\/photos\/[^/]+$/).at(-1);
+      const metadata = web.fake().requestsTo(/^\/photos\/[^/]+$/).at(-1);
       expect(metadata?.path).toBe(`/photos/${id}`);
       expect(metadata?.headers.authorization).toBe(`Client-ID ${KEY}`);
       expect(metadata?.query).toEqual({});
       const result = JSON.parse(answer.text) as { message: string; image_url: string; author: string; saved_path: string };
       expect(answer.text).toBe(`{"message": "Downloaded 'Porto Shooter' photo successfully.", "image_url": "${result.image_url}", "author": "Porto Shooter", "saved_path": "${result.saved_path}"}`);
-      expect(result.image_url).toBe(`${fake.url}/images/${id}-full.jpg`);
+      expect(result.image_url).toBe(`${web.fake().url}/images/${id}-full.jpg`);
       expect(path.basename(result.saved_path)).toBe(`unsplash_${id}.jpg`);
       expect(readFileSync(result.saved_path).equals(jpeg)).toBe(true);
       expect(answer.images).toEqual([{ type: 'image', data: jpeg.toString('base64'), mimeType: 'image/jpeg' }]);
-      expect(fake.requestsTo(/\/download$/).at(-1)?.query).toEqual({ ixid: 'test' });
+      expect(web.fake().requestsTo(/\/download$/).at(-1)?.query).toEqual({ ixid: 'test' });
     }
   });
 
   it('an unknown photo is an ordinary error in the reference words; a refused key, 429 and a broken image are typed', async () => {
-    fake.queueFault(/^\/photos\/[^/]+$/, { status: 404, body: { errors: ["Couldn't find Photo"] } });
+    web.fake().queueFault(/^\/photos\/[^/]+$/, { status: 404, body: { errors: ["Couldn't find Photo"] } });
     const missing = await call({ url: 'https://unsplash.com/photos/nothing-here-AAAAAAAAAAA' });
     expect([missing.isError, missing.meta, missing.text]).toEqual([true, undefined, '{"error": "Failed to fetch photo metadata. HTTP 404"}']);
-    fake.queueFault(/^\/photos\/[^/]+$/, { status: 401, body: { errors: [`OAuth error: The access token is invalid (${KEY})`] } });
+    web.fake().queueFault(/^\/photos\/[^/]+$/, { status: 401, body: { errors: [`OAuth error: The access token is invalid (${KEY})`] } });
     expect((await call({ url: 'https://unsplash.com/photos/x-AAAAAAAAAAA' })).meta).toMatchObject({ code: 'upstream_auth', status: 401 });
-    fake.queueFault(/^\/photos\/[^/]+$/, { status: 403, body: 'Rate Limit Exceeded' });
+    web.fake().queueFault(/^\/photos\/[^/]+$/, { status: 403, body: 'Rate Limit Exceeded' });
     expect((await call({ url: 'https://unsplash.com/photos/x-AAAAAAAAAAA' })).meta?.code).toBe('upstream_auth');
-    fake.queueFault(/^\/photos\/[^/]+$/, { status: 429, headers: { 'retry-after': '3600' }, body: 'Rate Limit Exceeded' });
+    web.fake().queueFault(/^\/photos\/[^/]+$/, { status: 429, headers: { 'retry-after': '3600' }, body: 'Rate Limit Exceeded' });
     expect((await call({ url: 'https://unsplash.com/photos/x-AAAAAAAAAAA' })).meta?.code).toBe('upstream_rate_limited');
-    fake.queueFault(/^\/images\//, { body: '<html>expired</html>', headers: { 'content-type': 'text/html' } });
+    web.fake().queueFault(/^\/images\//, { body: '<html>expired</html>', headers: { 'content-type': 'text/html' } });
     expect((await call({ url: 'https://unsplash.com/photos/x-AAAAAAAAAAA' })).meta?.code).toBe('upstream_bad_response');
   });
 
   it('no result and no stderr line contained the access key', () => {
-    for (const text of texts) expect(text).not.toContain(KEY);
-    expect(server.stderr()).not.toContain(KEY);
+    for (const text of web.texts) expect(text).not.toContain(KEY);
+    expect(web.server().stderr()).not.toContain(KEY);
   });
 });

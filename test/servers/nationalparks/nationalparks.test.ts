@@ -2,55 +2,50 @@
 // GT calls send parkCode/limit with the key in X-Api-Key, answers keep the reference's layouts
 // (formatted records, grouping by park, "$" fees, amenity labels, hours lines), its own
 // {error, ...} answers stay, and upstream failures are typed without showing the key.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpFake, type HttpFake } from '../../../servers/shared/http-fake.js';
-import { callWebTool, groundTruthCalls, loadFixture, missingSharedData, startWebServer, type WebServerProcess } from '../../support/web-server.js';
+import { describe, expect, it } from 'vitest';
+import { groundTruthCalls, loadFixture, missingSharedData, useWebServer } from '../../support/web-server.js';
 
 const KEY = 'nps-test-key-8d2f44';
 const fixture = (name: string) => loadFixture('nationalparks', name);
-let fake: HttpFake;
-let server: WebServerProcess;
-const texts: string[] = [];
+// Answers are read field by field; each assertion states the shape it expects.
+// biome-ignore lint/suspicious/noExplicitAny: test-side view of the JSON text a tool returned
+type Parsed = Record<string, any>;
 
-async function ok(name: string, args: Record<string, unknown>): Promise<Record<string, any>> {
-  const answer = await callWebTool(server, name, args);
-  texts.push(answer.text);
-  expect(answer.isError, answer.text).toBe(false);
-  return JSON.parse(answer.text) as Record<string, any>;
-}
-
-beforeAll(async () => {
-  fake = await startHttpFake([
+const web = useWebServer('nationalparks', {
+  routes: () => [
     { path: '/api/v1/alerts', reply: { body: fixture('alerts') } },
     { path: '/api/v1/campgrounds', reply: { body: fixture('campgrounds') } },
     { path: '/api/v1/visitorcenters', reply: { body: fixture('visitorcenters') } },
     { path: '/api/v1/parks', reply: { body: fixture('parks') } },
     { path: '/api/v1/events', reply: { body: { total: '1', limit: '10', start: '0', data: [{ title: 'Ranger Walk', parkCode: 'yose', parkFullName: 'Yosemite National Park', times: [{ timeStart: '10:00 AM', timeEnd: '11:00 AM', sunriseTimeStart: false, sunsetTimeEnd: true }], dates: ['2025-06-01', '2025-06-02'], infoURL: '', url: 'https://www.nps.gov/e1' }] } } },
-  ]);
-  server = await startWebServer('nationalparks', { NPS_API_KEY: KEY, M3_UPSTREAM_NPS_URL: fake.url, M3_HTTP_TIMEOUT_MS: '1500' });
+  ],
+  env: (url) => ({ NPS_API_KEY: KEY, M3_UPSTREAM_NPS_URL: url, M3_HTTP_TIMEOUT_MS: '1500' }),
 });
 
-afterAll(async () => {
-  await server?.close();
-  await fake?.close();
-});
+async function ok(name: string, args: Record<string, unknown>): Promise<Parsed> {
+  const answer = await web.call(name, args);
+  expect(answer.isError, answer.text).toBe(false);
+  return JSON.parse(answer.text) as Parsed;
+}
 
 describe('nationalparks: GT calls', () => {
-  it.each([
+  for (const [tool, path, count] of [
     ['getAlerts', '/api/v1/alerts', 10],
     ['getCampgrounds', '/api/v1/campgrounds', 9],
     ['getVisitorCenters', '/api/v1/visitorcenters', 8],
-  ])('%s: every GT call sends parkCode and limit with the key in X-Api-Key', async (tool, path, count, context) => {
-    const calls = groundTruthCalls(`nationalparks/${tool}`);
-    if (!calls) return context.skip(missingSharedData);
-    expect(calls.length).toBe(count);
-    for (const { arguments: args } of calls) {
-      await ok(tool, args);
-      const sent = fake.requestsTo(path).at(-1);
-      expect(sent?.headers['x-api-key']).toBe(KEY);
-      expect(sent?.query).toEqual({ limit: String(args.limit ?? 10), parkCode: args.parkCode });
-    }
-  });
+  ] as const) {
+    it(`${tool}: every GT call sends parkCode and limit with the key in X-Api-Key`, async (context) => {
+      const calls = groundTruthCalls(`nationalparks/${tool}`);
+      if (!calls) return context.skip(missingSharedData);
+      expect(calls.length).toBe(count);
+      for (const { arguments: args } of calls) {
+        await ok(tool, args);
+        const sent = web.fake().requestsTo(path).at(-1);
+        expect(sent?.headers['x-api-key']).toBe(KEY);
+        expect(sent?.query).toEqual({ limit: String(args.limit ?? 10), parkCode: args.parkCode });
+      }
+    });
+  }
 
   it('getAlerts: formatted alerts grouped by park, categories spelled out, dates in en-US', async () => {
     const result = await ok('getAlerts', { parkCode: 'yose', limit: 50 });
@@ -85,20 +80,20 @@ describe('nationalparks: GT calls', () => {
 
 describe('nationalparks: the other tools', () => {
   it('findParks validates state codes as the reference did and formats parks', async () => {
-    const invalid = await callWebTool(server, 'findParks', { stateCode: 'CA,XX' });
+    const invalid = await web.call('findParks', { stateCode: 'CA,XX' });
     expect(JSON.parse(invalid.text)).toMatchObject({ error: 'Invalid state code(s): XX' });
     const parks = await ok('findParks', { stateCode: 'ca', q: 'valley' });
-    expect(fake.requestsTo('/api/v1/parks').at(-1)?.query).toEqual({ limit: '10', stateCode: 'ca', q: 'valley' });
+    expect(web.fake().requestsTo('/api/v1/parks').at(-1)?.query).toEqual({ limit: '10', stateCode: 'ca', q: 'valley' });
     expect(parks.parks[0]).toMatchObject({ name: 'Yosemite National Park', code: 'yose', states: ['CA'], activities: ['Hiking', 'Camping'] });
     expect(parks.parks[0].contacts.phoneNumbers[0]).toEqual({ type: 'Voice', number: '2093720200', description: '' });
   });
 
   it('getParkDetails asks for one park and answers "Park not found" for none; getEvents formats times', async () => {
     const park = await ok('getParkDetails', { parkCode: 'yose' });
-    expect(fake.requestsTo('/api/v1/parks').at(-1)?.query).toEqual({ parkCode: 'yose', limit: '1' });
+    expect(web.fake().requestsTo('/api/v1/parks').at(-1)?.query).toEqual({ parkCode: 'yose', limit: '1' });
     expect(park.entranceFees).toEqual([{ title: 'Private Vehicle', cost: '$35.00', description: 'Private vehicle.' }]);
     expect(park.topics).toEqual(['Granite']);
-    fake.queueFault('/api/v1/parks', { body: { total: '0', limit: '1', start: '0', data: [] } });
+    web.fake().queueFault('/api/v1/parks', { body: { total: '0', limit: '1', start: '0', data: [] } });
     expect(await ok('getParkDetails', { parkCode: 'zzzz' })).toEqual({ error: 'Park not found', message: 'No park found with park code: zzzz' });
     const events = await ok('getEvents', { parkCode: 'yose', dateStart: '2025-06-01' });
     expect(events.events[0].dateTime).toMatchObject({ dates: '2025-06-01, 2025-06-02', times: '10:00 AM to Sunset' });
@@ -108,19 +103,19 @@ describe('nationalparks: the other tools', () => {
 
 describe('nationalparks: failures', () => {
   it('a refused key is auth, 429 a rate limit, 500 a server failure, bad JSON a bad response; the key is never shown', async () => {
-    fake.queueFault('/api/v1/alerts', { status: 403, body: { error: { code: 'API_KEY_INVALID', message: `An invalid api_key was supplied (${KEY}).` } } });
-    const denied = await callWebTool(server, 'getAlerts', { parkCode: 'yose' });
+    web.fake().queueFault('/api/v1/alerts', { status: 403, body: { error: { code: 'API_KEY_INVALID', message: `An invalid api_key was supplied (${KEY}).` } } });
+    const denied = await web.call('getAlerts', { parkCode: 'yose' });
     expect(denied.meta).toMatchObject({ code: 'upstream_auth', status: 403 });
-    fake.queueFault('/api/v1/alerts', { status: 429, headers: { 'retry-after': '60' }, body: { error: { code: 'OVER_RATE_LIMIT' } } });
-    expect((await callWebTool(server, 'getAlerts', {})).meta).toMatchObject({ code: 'upstream_rate_limited', retryAfterSec: 60 });
-    fake.queueFault('/api/v1/alerts', { status: 500, body: {} });
-    expect((await callWebTool(server, 'getAlerts', {})).meta?.code).toBe('upstream_server_error');
-    fake.queueFault('/api/v1/alerts', { body: '{"data": [', headers: { 'content-type': 'application/json' } });
-    expect((await callWebTool(server, 'getAlerts', {})).meta?.code).toBe('upstream_bad_response');
-    fake.queueFault('/api/v1/alerts', { status: 400, body: `bad request for api_key=${KEY}` });
-    const bad = await callWebTool(server, 'getAlerts', { parkCode: 'yose' });
+    web.fake().queueFault('/api/v1/alerts', { status: 429, headers: { 'retry-after': '60' }, body: { error: { code: 'OVER_RATE_LIMIT' } } });
+    expect((await web.call('getAlerts', {})).meta).toMatchObject({ code: 'upstream_rate_limited', retryAfterSec: 60 });
+    web.fake().queueFault('/api/v1/alerts', { status: 500, body: {} });
+    expect((await web.call('getAlerts', {})).meta?.code).toBe('upstream_server_error');
+    web.fake().queueFault('/api/v1/alerts', { body: '{"data": [', headers: { 'content-type': 'application/json' } });
+    expect((await web.call('getAlerts', {})).meta?.code).toBe('upstream_bad_response');
+    web.fake().queueFault('/api/v1/alerts', { status: 400, body: `bad request for api_key=${KEY}` });
+    const bad = await web.call('getAlerts', { parkCode: 'yose' });
     expect([bad.isError, bad.meta]).toEqual([true, undefined]);
-    for (const text of [...texts, denied.text, bad.text]) expect(text).not.toContain(KEY);
-    expect(server.stderr()).not.toContain(KEY);
+    for (const text of web.texts) expect(text).not.toContain(KEY);
+    expect(web.server().stderr()).not.toContain(KEY);
   });
 });
