@@ -21,7 +21,6 @@ const web = useWebServer('food-nutrition', {
 });
 const call = (args: Record<string, unknown>) => web.call('get_nutrition', args);
 
-
 describe('food_nutrition_mcp/get_nutrition', () => {
   it('answers every GT call: parser then nutrients, credentials as app_id/app_key, ten nutrients with two decimals', async (context) => {
     const calls = groundTruthCalls('food_nutrition_mcp/get_nutrition');

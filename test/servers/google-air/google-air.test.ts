@@ -14,19 +14,17 @@ let tile: Buffer;
 
 const web = useWebServer('google-air', {
   routes: async () => {
-
-  tile = await sharp({ create: { width: 256, height: 256, channels: 4, background: { r: 255, g: 128, b: 0, alpha: 0.5 } } }).png().toBuffer();
+    tile = await sharp({ create: { width: 256, height: 256, channels: 4, background: { r: 255, g: 128, b: 0, alpha: 0.5 } } }).png().toBuffer();
     return [
-    { path: '/v1/currentConditions:lookup', method: 'POST', reply: { body: fixture('current') } },
-    { path: '/v1/forecast:lookup', method: 'POST', reply: { body: fixture('forecast') } },
-    { path: '/v1/history:lookup', method: 'POST', reply: (request) => ({ body: fixture((JSON.parse(request.body) as { pageToken?: string }).pageToken ? 'history-page2' : 'history-page1') }) },
-    { path: /^\/v1\/mapTypes\/[^/]+\/heatmapTiles\/\d+\/\d+\/\d+$/, reply: { body: tile, headers: { 'content-type': 'image/png' } } },
-  ];
+      { path: '/v1/currentConditions:lookup', method: 'POST', reply: { body: fixture('current') } },
+      { path: '/v1/forecast:lookup', method: 'POST', reply: { body: fixture('forecast') } },
+      { path: '/v1/history:lookup', method: 'POST', reply: (request) => ({ body: fixture((JSON.parse(request.body) as { pageToken?: string }).pageToken ? 'history-page2' : 'history-page1') }) },
+      { path: /^\/v1\/mapTypes\/[^/]+\/heatmapTiles\/\d+\/\d+\/\d+$/, reply: { body: tile, headers: { 'content-type': 'image/png' } } },
+    ];
   },
   env: (url) => ({ GOOGLE_MAPS_API_KEY: KEY, M3_UPSTREAM_GOOGLE_AIR_QUALITY_URL: url, M3_HTTP_TIMEOUT_MS: '1500' }),
 });
 const call = web.call;
-
 
 describe('google-air', () => {
   it('current_conditions: every GT call POSTs {location} with the key as `key` and returns the upstream JSON', async (context) => {

@@ -28,25 +28,24 @@ const last = (path: string | RegExp): RecordedRequest => {
 
 const web = useWebServer('google-maps', {
   routes: async () => {
-
-  png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#3a7' } }).png().toBuffer();
+    png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#3a7' } }).png().toBuffer();
     return [
-    { path: '/gmaps/maps/api/geocode/json', reply: { body: fixture('geocode') } },
-    { path: '/gmaps/maps/api/place/textsearch/json', reply: () => ({ body: fixture('text-search') }) },
-    { path: '/gmaps/maps/api/directions/json', reply: { body: fixture('directions') } },
-    { path: '/gmaps/maps/api/distancematrix/json', reply: { body: fixture('distance-matrix') } },
-    { path: '/gmaps/maps/api/elevation/json', reply: { body: fixture('elevation') } },
-    { path: '/gmaps/maps/api/timezone/json', reply: { body: { dstOffset: 3600, rawOffset: 3600, status: 'OK', timeZoneId: 'Europe/Paris', timeZoneName: 'Central European Summer Time' } } },
-    { path: '/gmaps/maps/api/staticmap', reply: { body: png, headers: { 'content-type': 'image/png' } } },
-    { path: '/gmaps/maps/api/streetview', reply: { body: png, headers: { 'content-type': 'image/png' } } },
-    { path: '/places/v1/places:searchNearby', method: 'POST', reply: { body: fixture('nearby') } },
-    { path: /^\/places\/v1\/places\/[^/]+$/, reply: { body: fixture('place-details') } },
-    { path: /^\/places\/v1\/places\/.+\/media$/, reply: (request) => ({ body: { name: 'places/p1/photos/ph1/media', photoUri: `http://${request.headers.host}/photo-bytes/ph1.png` } }) },
-    { path: '/photo-bytes/ph1.png', reply: { body: png } },
-    { path: '/routes/directions/v2:computeRoutes', method: 'POST', reply: { body: fixture('routes') } },
-    { path: /^\/roads\/v1\//, reply: { body: { snappedPoints: [{ location: { latitude: 48.85, longitude: 2.35 }, placeId: 'ChIJroad', originalIndex: 0 }] } } },
-    { path: '/geo/geolocation/v1/geolocate', method: 'POST', reply: { body: { location: { lat: 48.85, lng: 2.35 }, accuracy: 1200 } } },
-  ];
+      { path: '/gmaps/maps/api/geocode/json', reply: { body: fixture('geocode') } },
+      { path: '/gmaps/maps/api/place/textsearch/json', reply: () => ({ body: fixture('text-search') }) },
+      { path: '/gmaps/maps/api/directions/json', reply: { body: fixture('directions') } },
+      { path: '/gmaps/maps/api/distancematrix/json', reply: { body: fixture('distance-matrix') } },
+      { path: '/gmaps/maps/api/elevation/json', reply: { body: fixture('elevation') } },
+      { path: '/gmaps/maps/api/timezone/json', reply: { body: { dstOffset: 3600, rawOffset: 3600, status: 'OK', timeZoneId: 'Europe/Paris', timeZoneName: 'Central European Summer Time' } } },
+      { path: '/gmaps/maps/api/staticmap', reply: { body: png, headers: { 'content-type': 'image/png' } } },
+      { path: '/gmaps/maps/api/streetview', reply: { body: png, headers: { 'content-type': 'image/png' } } },
+      { path: '/places/v1/places:searchNearby', method: 'POST', reply: { body: fixture('nearby') } },
+      { path: /^\/places\/v1\/places\/[^/]+$/, reply: { body: fixture('place-details') } },
+      { path: /^\/places\/v1\/places\/.+\/media$/, reply: (request) => ({ body: { name: 'places/p1/photos/ph1/media', photoUri: `http://${request.headers.host}/photo-bytes/ph1.png` } }) },
+      { path: '/photo-bytes/ph1.png', reply: { body: png } },
+      { path: '/routes/directions/v2:computeRoutes', method: 'POST', reply: { body: fixture('routes') } },
+      { path: /^\/roads\/v1\//, reply: { body: { snappedPoints: [{ location: { latitude: 48.85, longitude: 2.35 }, placeId: 'ChIJroad', originalIndex: 0 }] } } },
+      { path: '/geo/geolocation/v1/geolocate', method: 'POST', reply: { body: { location: { lat: 48.85, lng: 2.35 }, accuracy: 1200 } } },
+    ];
   },
   env: (url) => ({
     GOOGLE_MAPS_API_KEY: KEY,
@@ -59,7 +58,6 @@ const web = useWebServer('google-maps', {
   }),
 });
 const call = web.call;
-
 
 function gt(name: string, context: { skip: (message: string) => void }) {
   const calls = groundTruthCalls(`google-maps/${name}`);

@@ -15,22 +15,20 @@ let jpeg: Buffer;
 
 const web = useWebServer('linkimage', {
   routes: async () => {
-
-  // A real photo from the shared assets when they are there, else a generated JPEG.
-  const assets = sharedAssetsDir();
-  const folder = assets ? path.join(assets, 'images', 'detection') : '';
-  const real = folder && existsSync(folder) ? readdirSync(folder).find((name) => /\.jpe?g$/i.test(name)) : undefined;
-  jpeg = real ? readFileSync(path.join(folder, real)) : await sharp({ create: { width: 40, height: 30, channels: 3, background: '#246' } }).jpeg().toBuffer();
+    // A real photo from the shared assets when they are there, else a generated JPEG.
+    const assets = sharedAssetsDir();
+    const folder = assets ? path.join(assets, 'images', 'detection') : '';
+    const real = folder && existsSync(folder) ? readdirSync(folder).find((name) => /\.jpe?g$/i.test(name)) : undefined;
+    jpeg = real ? readFileSync(path.join(folder, real)) : await sharp({ create: { width: 40, height: 30, channels: 3, background: '#246' } }).jpeg().toBuffer();
     return [
-    { path: /^\/photos\/[^/]+$/, reply: (request) => ({ body: JSON.parse(JSON.stringify(loadFixture('linkimage', 'photo')).replaceAll('FAKE', `http://${request.headers.host}`).replaceAll('8Rk1DqL_Lkc', request.path.split('/').at(-1) ?? '')) }) },
-    { path: /^\/images\//, reply: { body: jpeg, headers: { 'content-type': 'image/jpeg' } } },
-    { path: /^\/photos\/[^/]+\/download$/, reply: { body: { url: 'https://images.unsplash.com/photo-1' } } },
-  ];
+      { path: /^\/photos\/[^/]+$/, reply: (request) => ({ body: JSON.parse(JSON.stringify(loadFixture('linkimage', 'photo')).replaceAll('FAKE', `http://${request.headers.host}`).replaceAll('8Rk1DqL_Lkc', request.path.split('/').at(-1) ?? '')) }) },
+      { path: /^\/images\//, reply: { body: jpeg, headers: { 'content-type': 'image/jpeg' } } },
+      { path: /^\/photos\/[^/]+\/download$/, reply: { body: { url: 'https://images.unsplash.com/photo-1' } } },
+    ];
   },
   env: (url) => ({ UNSPLASH_ACCESS_KEY: KEY, M3_UPSTREAM_UNSPLASH_URL: url, M3_HTTP_TIMEOUT_MS: '1500' }),
 });
 const call = (args: Record<string, unknown>) => web.call('fetch_unsplash_image', args);
-
 
 describe('linkimage-mcp/fetch_unsplash_image', () => {
   it('answers every GT call: photo id from the page URL, key as Client-ID header, the image saved and returned', async (context) => {

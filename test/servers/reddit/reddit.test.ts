@@ -40,7 +40,6 @@ const web = useWebServer('reddit', {
 });
 const call = web.call;
 
-
 describe('Reddit-MCP-Server/search_hot_posts', () => {
   it('answers all 55 GT calls in the reference layout with one cached token from the refresh-token grant', async (context) => {
     const calls = groundTruthCalls('Reddit-MCP-Server/search_hot_posts');
