@@ -9,8 +9,10 @@
 // otherwise; wrap a value in `pythonFloat()` when the reference computed a float (`float(x)`).
 // Known difference: floats below 1e-4 or from 1e16 up print in Python's `repr` exponent form
 // (`1e-05`), where pydantic's JSON writes `1e-5`.
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { isLosslessNumber, LosslessNumber } from 'lossless-json';
 import { formatPythonFloat, formatPythonNumberText, parseLosslessJson } from '../../src/eval/step/serialize.js';
+import { textResult } from './tool-result.js';
 
 export { parseLosslessJson };
 
@@ -141,4 +143,23 @@ export function pythonSplitWords(text: string): string[] {
 /** Python `f"{n:,}"` for an integer. */
 export function pythonThousands(value: number): string {
   return Math.trunc(value).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/** Python's `json.dumps(value, ensure_ascii=False)`: compact JSON with ", " and ": " separators. */
+export function pythonJsonDumps(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(pythonJsonDumps).join(', ')}]`;
+  const number = formatNumber(value);
+  if (number !== undefined) return number;
+  if (value && typeof value === 'object') {
+    return `{${Object.entries(value as Record<string, unknown>)
+      .filter(([, item]) => item !== undefined)
+      .map(([key, item]) => `${JSON.stringify(key)}: ${pythonJsonDumps(item)}`)
+      .join(', ')}}`;
+  }
+  return value === undefined ? 'null' : JSON.stringify(value);
+}
+
+/** A FastMCP answer for a returned dict: one text part with `toPythonJson(payload)` (plus images). */
+export function fastMcpJsonResult(payload: unknown, images: Array<{ data: Buffer; mimeType: string }> = []): CallToolResult {
+  return textResult(toPythonJson(payload), images);
 }
