@@ -4,12 +4,13 @@
 // M3_SKIP_END_STAGE=0); after max_step rounds a final-answer request without tools follows.
 import type { ImagePart } from '../core/content.js';
 import type { AssistantMessage, Message, ToolDefinition } from '../core/messages.js';
+import type { CallContext } from '../core/tool-result-contract.js';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.js';
 import { M3Error, ProviderError } from '../errors/index.js';
 import { generateWithRetry, type AttemptRecord } from '../llm/retry.js';
 import type { GenerateRequest, GenerateResponse, ModelDriver } from '../llm/types.js';
+import type { ToolCallInterceptor } from '../mcp/checked-call.js';
 import type { CatalogTool, ToolHost } from '../mcp/types.js';
-import { checkerFor } from './argument-check.js';
 import { executeRound, type ExecutedCall } from './call-tools.js';
 import { safeEmit, type AgentEventListener } from './events.js';
 import { toolResultsMessage } from './history.js';
@@ -26,6 +27,8 @@ export interface EpisodeInput {
   images: ImagePart[];
   /** Working directory against which relative paths in tool results are resolved. */
   cwd: string;
+  /** Sent with every tool call: the task (or demo session) id, the run id, its workspace folder. */
+  callContext: CallContext;
   /** Earlier turns of a conversation (the demo's multi-turn sessions), placed before the new user turn. */
   priorMessages?: Message[];
 }
@@ -61,6 +64,8 @@ export interface EpisodeDeps {
   options: AgentOptions;
   onEvent?: AgentEventListener;
   signal?: AbortSignal;
+  /** The hook where each finished call is judged (src/mcp/checked-call.ts). */
+  interceptor?: ToolCallInterceptor;
 }
 
 function toDefinitions(tools: readonly CatalogTool[]): ToolDefinition[] {
@@ -70,7 +75,6 @@ function toDefinitions(tools: readonly CatalogTool[]): ToolDefinition[] {
 export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promise<EpisodeTrace> {
   const { driver, host, options } = deps;
   const trace: EpisodeTrace = { rounds: [], finalReply: '', usage: emptyUsage(), modelCalls: 0, warnings: [] };
-  const checker = checkerFor(host);
   const system = prompts.systemPrompt(options.maxStep, options.maxConcurrent);
   const offered = rankTools(input.question, host.tools, options.topTools);
   const history: Message[] = [...(input.priorMessages ?? []), { role: 'user', content: [{ type: 'text', text: input.userText }, ...input.images] }];
@@ -131,8 +135,9 @@ export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promis
     }
     const assistant: AssistantMessage = { role: 'assistant', content: text ? [{ type: 'text', text }] : [], toolCalls: response.toolCalls };
     const calls = await executeRound(response.toolCalls, {
-      taskId: input.taskId, round, host, options, checker, cwd: input.cwd,
+      taskId: input.taskId, round, host, options, callContext: input.callContext, cwd: input.cwd,
       ...(deps.signal ? { signal: deps.signal } : {}), ...(deps.onEvent ? { onEvent: deps.onEvent } : {}),
+      ...(deps.interceptor ? { interceptor: deps.interceptor } : {}),
     });
     history.push(assistant, toolResultsMessage(calls, options.toolResultMaxChars));
     const unparseable = response.toolCalls.every((call) => call.argumentsError !== undefined);

@@ -3,6 +3,7 @@
 // A server that fails to start is reported in status() and the others keep working, unless
 // the caller asks for `requireAll` (e.g. `m3 servers check`).
 import type { ServerSpec } from '../config/servers.js';
+import { readToolErrorMeta, unknownToolText } from '../core/tool-result-contract.js';
 import { ServerError } from '../errors/index.js';
 import { log, type Logger } from '../log/logger.js';
 import { FunctionNameTable } from './function-names.js';
@@ -100,10 +101,11 @@ export class McpHost implements ToolHost {
     const began = performance.now();
     const tool = this.byCanonical.get(canonicalName);
     const connection = tool && this.connections.find((candidate) => candidate.spec.name === tool.server);
-    const attempt: CallAttempt =
-      tool && connection
-        ? await connection.call(tool.tool, args, options)
-        : { ok: false, errorCode: 'unknown_tool', message: `Unknown tool: ${canonicalName}` };
+    if (!tool || !connection) {
+      const text = unknownToolText(canonicalName);
+      return { canonicalName, content: [{ type: 'text', text }], isError: true, errorCode: 'unknown_tool', text, durationMs: 0 };
+    }
+    const attempt = await connection.call(tool.tool, args, options);
     return toOutcome(canonicalName, attempt, Math.round(performance.now() - began));
   }
 
@@ -128,6 +130,8 @@ function toOutcome(canonicalName: string, attempt: CallAttempt, durationMs: numb
   const content = normalizeContent(attempt.result.content);
   const isError = attempt.result.isError === true;
   const structured = attempt.result.structuredContent;
+  // Only an error result can carry an upstream failure (src/core/tool-result-contract.ts).
+  const errorMeta = isError ? readToolErrorMeta(attempt.result._meta) : undefined;
   const outcome = { content, isError, ...(structured !== undefined ? { structuredContent: structured } : {}) };
-  return { canonicalName, ...outcome, text: toResultText(outcome), durationMs };
+  return { canonicalName, ...outcome, ...(errorMeta ? { errorCode: errorMeta.code, errorMeta } : {}), text: toResultText(outcome), durationMs };
 }

@@ -3,10 +3,8 @@
 // base64 into the history), every content kind is kept, and binary payloads appear in the text
 // only as a short marker such as `[image: image/png, 1234 bytes]`.
 import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
+import { NO_TEXTUAL_CONTENT, toolErrorText } from '../core/tool-result-contract.js';
 import type { NormalizedContent, ToolCallOutcome } from './types.js';
-
-export const toolErrorPrefix = '[Tool error] ';
-export const noTextualContent = '[no textual content]';
 
 function base64Bytes(data: string): number {
   return Buffer.byteLength(data, 'base64');
@@ -77,6 +75,6 @@ export function toResultText(outcome: Pick<ToolCallOutcome, 'content' | 'structu
     lines.push(JSON.stringify(outcome.structuredContent));
   }
   const body = lines.join('\n');
-  const text = body.trim() === '' ? noTextualContent : body;
-  return outcome.isError ? `${toolErrorPrefix}${text}` : text;
+  const text = body.trim() === '' ? NO_TEXTUAL_CONTENT : body;
+  return outcome.isError ? toolErrorText(text) : text;
 }

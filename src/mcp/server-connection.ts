@@ -4,12 +4,13 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerSpec } from '../config/servers.js';
+import { CALL_CONTEXT_META_KEY, type CallContext, type HostInfraErrorCode } from '../core/tool-result-contract.js';
 import { errorMessage } from '../errors/index.js';
 import type { Logger } from '../log/logger.js';
 import { describeExit, ServerSession, type SessionEnd } from './server-session.js';
 import { StderrLog } from './stderr-log.js';
 import { hashServerTools } from './tools-hash.js';
-import type { ServerStatus, ToolCallOutcome } from './types.js';
+import type { ServerStatus } from './types.js';
 
 export interface RestartPolicy {
   /** Restart attempts in a row before the server is given up (marked failed). */
@@ -36,7 +37,7 @@ export interface ConnectionOptions {
 
 export type CallAttempt =
   | { ok: true; result: CallToolResult }
-  | { ok: false; errorCode: NonNullable<ToolCallOutcome['errorCode']>; message: string };
+  | { ok: false; errorCode: HostInfraErrorCode; message: string };
 
 /** setTimeout cannot wait longer than 2^31-1 ms; "no timeout" uses that. */
 const maxTimerMs = 2_147_483_647;
@@ -162,7 +163,7 @@ export class ServerConnection {
     return this.state === 'ready' ? this.session : undefined;
   }
 
-  async call(tool: string, args: Record<string, unknown>, options: { signal?: AbortSignal; timeoutMs?: number }): Promise<CallAttempt> {
+  async call(tool: string, args: Record<string, unknown>, options: { signal?: AbortSignal; timeoutMs?: number; context?: CallContext }): Promise<CallAttempt> {
     // A server's configured callTimeoutSec is the most specific setting (a slow OCR server), so it
     // wins over the per-call value, which callers usually fill from M3_TOOL_CALL_TIMEOUT.
     const timeoutMs = this.spec.callTimeoutMs ?? options.timeoutMs ?? this.options.callTimeoutMs;
@@ -172,7 +173,8 @@ export class ServerConnection {
     if (!session) return { ok: false, errorCode: 'server_unavailable', message: this.unavailableMessage() };
     const remaining = Math.min(maxTimerMs, Math.max(1, deadline - Date.now()));
     try {
-      const result = (await session.mcpClient.callTool({ name: tool, arguments: args }, undefined, {
+      const meta = options.context ? { _meta: { [CALL_CONTEXT_META_KEY]: { ...options.context } } } : {};
+      const result = (await session.mcpClient.callTool({ name: tool, arguments: args, ...meta }, undefined, {
         timeout: remaining,
         ...(options.signal ? { signal: options.signal } : {}),
       })) as CallToolResult;

@@ -1,6 +1,8 @@
 // One cheap, deterministic call per known server, used by `m3 servers check --smoke` to prove a
 // server does real work (not just that it lists tools). Servers without an entry are skipped.
 // Server owners add entries here; a check must need no network and finish in a few seconds.
+import type { CallContext } from '../core/tool-result-contract.js';
+import { callCheckedTool } from './checked-call.js';
 import type { ToolHost } from './types.js';
 
 export interface SmokeTest {
@@ -21,11 +23,13 @@ export interface SmokeResult {
   durationMs?: number;
 }
 
-export async function runSmokeTest(host: ToolHost, server: string, table: Readonly<Record<string, SmokeTest>> = smokeTests): Promise<SmokeResult> {
+/** `workspace`: the folder smoke calls may write to (sent as their call context). */
+export async function runSmokeTest(host: ToolHost, server: string, workspace: string, table: Readonly<Record<string, SmokeTest>> = smokeTests): Promise<SmokeResult> {
   const test = table[server];
   if (!test) return { state: 'not_defined', detail: 'no smoke test defined' };
   const canonical = `${server}/${test.tool}`;
-  const outcome = await host.callTool(canonical, test.args);
+  const context: CallContext = { taskId: `smoke/${server}`, workspace };
+  const outcome = await callCheckedTool(host, canonical, test.args, { context });
   const shown = outcome.text.length > 120 ? `${outcome.text.slice(0, 117)}...` : outcome.text;
   if (!outcome.isError && test.accept(outcome.text)) {
     return { state: 'passed', detail: `${canonical} → ${shown}`, durationMs: outcome.durationMs };
