@@ -1,7 +1,9 @@
 // Reading a recorded tool result as text: is it an error, and which kind. Patterns are matched
 // only on text that looks like an error (a `[Tool error]` prefix, an error-shaped JSON object,
 // "Error executing tool", or a short message), because long successful results often contain
-// phrases such as "not found" in their content.
+// phrases such as "not found" in their content. When the record says whether the call failed
+// (our prediction files, src/core/tool-result-contract.ts), that is taken instead of the shape.
+import { isToolErrorText, NO_TEXTUAL_CONTENT } from '../../core/tool-result-contract.js';
 
 export type ResultFinding =
   | { kind: 'empty' }
@@ -14,7 +16,7 @@ export type ResultFinding =
 /** A message this short is most likely a status line, not content, so patterns apply to it. */
 export const shortResultChars = 300;
 
-const emptyTexts = new Set(['', '[no textual content]', '[]', '{}', 'null', '""']);
+const emptyTexts = new Set(['', NO_TEXTUAL_CONTENT, '[]', '{}', 'null', '""']);
 
 export function resultText(result: unknown): string {
   if (typeof result === 'string') return result;
@@ -40,7 +42,7 @@ function isEmptyValue(value: unknown): boolean {
   return false;
 }
 
-/** `[]`, `{}`, `{"results": []}`, `[no textual content]`: the tool answered with nothing. */
+/** `[]`, `{}`, `{"results": []}`, NO_TEXTUAL_CONTENT: the tool answered with nothing. */
 export function isEmptyResult(text: string): boolean {
   const trimmed = text.trim();
   if (emptyTexts.has(trimmed)) return true;
@@ -59,7 +61,7 @@ function jsonStatus(object: Record<string, unknown> | undefined): number | undef
 }
 
 function isErrorShaped(text: string, object: Record<string, unknown> | undefined): boolean {
-  if (/^\s*\[Tool error\]/i.test(text)) return true;
+  if (isToolErrorText(text.trimStart())) return true;
   if (/^\s*(error|exception|traceback)\b/i.test(text) || /Error executing tool/i.test(text)) return true;
   if (!object) return false;
   if (object.error || (Array.isArray(object.errors) && object.errors.length > 0) || object.success === false || object.isError === true) return true;
@@ -134,11 +136,15 @@ function firstMatch(patterns: readonly RegExp[], text: string): string | undefin
   return undefined;
 }
 
-/** Classifies a recorded result text; `[Tool error] Unknown tool:` is handled by the caller. */
-export function analyseResult(text: string): ResultFinding {
+/**
+ * Classifies a recorded result text; unknown-tool refusals are handled by the caller.
+ * `recordedError`: whether the record says the call failed; undefined (older files, the
+ * reference's) means the text's shape decides.
+ */
+export function analyseResult(text: string, recordedError?: boolean): ResultFinding {
   if (isEmptyResult(text)) return { kind: 'empty' };
   const object = parseJsonObject(text);
-  const errorShaped = isErrorShaped(text, object);
+  const errorShaped = recordedError ?? isErrorShaped(text, object);
   if (!errorShaped && text.trim().length > shortResultChars) return { kind: 'ok' };
   const status = httpStatus(text, object);
   if (status !== undefined) return findingForStatus(status);
