@@ -190,11 +190,14 @@ export class ServerConnection {
     if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
       return { ok: false, errorCode: 'tool_timeout', message: `${name} did not answer within ${timeoutMs} ms (timeout; the request was cancelled)` };
     }
-    if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed && this.spec.transport === 'stdio') {
+    // Any failure on a transport that is gone is the transport's, whatever error surfaced first.
+    const closed = (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) || !session.connected;
+    if (closed && this.spec.transport === 'stdio') {
       const end = await session.ended;
       if (end.intentional) return { ok: false, errorCode: 'server_unavailable', message: `${name}: the server was closed while the call was running` };
       return { ok: false, errorCode: 'server_crashed', message: `${crashSummary(this.spec.name, end)} during ${name}${this.stderrLog.tailText()}` };
     }
+    if (closed) return { ok: false, errorCode: 'server_unavailable', message: `${name}: the connection to the server was lost: ${errorMessage(error)}` };
     if (error instanceof McpError) return { ok: false, errorCode: 'protocol_error', message: `${name}: ${error.message}` };
     return { ok: false, errorCode: 'server_unavailable', message: `${name}: server unreachable: ${errorMessage(error)}` };
   }

@@ -3,7 +3,7 @@
 // "Error executing tool", or a short message), because long successful results often contain
 // phrases such as "not found" in their content. When the record says whether the call failed
 // (our prediction files, src/core/tool-result-contract.ts), that is taken instead of the shape.
-import { isToolErrorText, NO_TEXTUAL_CONTENT } from '../../core/tool-result-contract.js';
+import { isToolErrorText, NO_TEXTUAL_CONTENT, TOOL_ERROR_PREFIX } from '../../core/tool-result-contract.js';
 
 export type ResultFinding =
   | { kind: 'empty' }
@@ -121,12 +121,26 @@ const notFoundPatterns: RegExp[] = [
 
 const infrastructurePatterns: RegExp[] = [
   /timed? ?out|timeout/i,
-  /server (?:crashed|unavailable|exited|stopped|not (?:running|ready))/i,
-  /ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|connection (?:refused|reset|closed|error)/i,
+  // `server "ocr" exited`, `server unreachable`, `the server was closed`: a quoted name may sit between.
+  /\bserver (?:"[^"]*" )?(?:is |was )?(?:crashed|unavailable|exited|stopped|restarting|unreachable|closed|gave up|not (?:running|ready))/i,
+  /ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|connection (?:refused|reset|closed|error|to the server was lost)/i,
   /rate limit|too many requests|quota/i,
   /api[ _-]?key|unauthori[sz]ed|forbidden|credentials?/i,
   /\baborted\b/i,
 ];
+
+/**
+ * The host's own failure messages (src/mcp/server-connection.ts), at the start of an error
+ * result: infrastructure whatever else the text holds (a crashed server's stderr tail may say
+ * "not found" or "invalid").
+ */
+const hostFailurePattern = new RegExp(
+  `^\\s*${escapeRegExp(TOOL_ERROR_PREFIX.trim())}\\s*(?:server "[^"]*" (?:exited unexpectedly|is restarting|is unavailable|is stopped|gave up)|\\S+ did not answer within \\d+ ms|\\S+: (?:the server was closed|server unreachable|the connection to the server was lost)|call to \\S+ was aborted)`,
+);
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
 
 function firstMatch(patterns: readonly RegExp[], text: string): string | undefined {
   for (const pattern of patterns) {
@@ -146,6 +160,8 @@ export function analyseResult(text: string, recordedError?: boolean): ResultFind
   const object = parseJsonObject(text);
   const errorShaped = recordedError ?? isErrorShaped(text, object);
   if (!errorShaped && text.trim().length > shortResultChars) return { kind: 'ok' };
+  const hostFailure = errorShaped ? hostFailurePattern.exec(text) : null;
+  if (hostFailure) return { kind: 'infrastructure', rule: 'host_message', detail: hostFailure[0].trim() };
   const status = httpStatus(text, object);
   if (status !== undefined) return findingForStatus(status);
   const invalid = firstMatch(invalidPatterns, text);

@@ -24,8 +24,12 @@ server.registerTool('hang', { description: 'Never answers (until the process die
 
 server.registerTool(
   'crash',
-  { description: 'Exits the process while the call is in flight.', inputSchema: { code: z.number().int().optional(), signal: z.boolean().optional() } },
-  async ({ code, signal }) => {
+  {
+    description: 'Exits the process while the call is in flight.',
+    inputSchema: { code: z.number().int().optional(), signal: z.boolean().optional(), stderr: z.string().optional() },
+  },
+  async ({ code, signal, stderr }) => {
+    if (stderr) process.stderr.write(`${stderr}\n`);
     process.stderr.write(`fatal: fixture crash requested (pid ${process.pid})\n`);
     if (signal) process.kill(process.pid, 'SIGKILL');
     setTimeout(() => process.exit(code ?? 3), 20);
