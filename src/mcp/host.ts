@@ -7,7 +7,7 @@ import { readToolErrorMeta, unknownToolText } from '../core/tool-result-contract
 import { ServerError } from '../errors/index.js';
 import { log, type Logger } from '../log/logger.js';
 import { FunctionNameTable } from './function-names.js';
-import { normalizeContent, toResultText } from './normalize-content.js';
+import { normalizeContent, toResultText, typeImagesByBytes } from './normalize-content.js';
 import { defaultRestartPolicy, ServerConnection, type CallAttempt, type RestartPolicy } from './server-connection.js';
 import { hashToolSurface } from './tools-hash.js';
 import type { CallToolOptions, CatalogTool, ServerStatus, ToolCallOutcome, ToolHost } from './types.js';
@@ -106,7 +106,7 @@ export class McpHost implements ToolHost {
       return { canonicalName, content: [{ type: 'text', text }], isError: true, errorCode: 'unknown_tool', text, durationMs: 0 };
     }
     const attempt = await connection.call(tool.tool, args, options);
-    return toOutcome(canonicalName, attempt, Math.round(performance.now() - began));
+    return toOutcome(canonicalName, attempt, began);
   }
 
   status(): ServerStatus[] {
@@ -122,12 +122,14 @@ export class McpHost implements ToolHost {
   }
 }
 
-function toOutcome(canonicalName: string, attempt: CallAttempt, durationMs: number): ToolCallOutcome {
+async function toOutcome(canonicalName: string, attempt: CallAttempt, began: number): Promise<ToolCallOutcome> {
   if (!attempt.ok) {
     const content = [{ type: 'text' as const, text: attempt.message }];
+    const durationMs = Math.round(performance.now() - began);
     return { canonicalName, content, isError: true, errorCode: attempt.errorCode, text: toResultText({ content, isError: true }), durationMs };
   }
-  const content = normalizeContent(attempt.result.content);
+  const durationMs = Math.round(performance.now() - began);
+  const content = await typeImagesByBytes(normalizeContent(attempt.result.content));
   const isError = attempt.result.isError === true;
   const structured = attempt.result.structuredContent;
   // Only an error result can carry an upstream failure (src/core/tool-result-contract.ts).

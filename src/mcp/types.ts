@@ -17,7 +17,8 @@ export interface CatalogTool {
 /** One MCP content item after normalisation. Images keep their base64 payload. */
 export type NormalizedContent =
   | { type: 'text'; text: string }
-  | { type: 'image'; data: string; mimeType: string }
+  /** `mimeType` as the bytes show it; `claimedMimeType` is the server's label when that differs. */
+  | { type: 'image'; data: string; mimeType: string; claimedMimeType?: string }
   | { type: 'audio'; data: string; mimeType: string }
   | { type: 'resource'; uri: string; mimeType?: string; text?: string; blob?: string }
   | { type: 'resource_link'; uri: string; name?: string; mimeType?: string };
@@ -59,6 +60,8 @@ export interface ServerStatus {
   restarts: number;
   /** sha256 of the server's sorted tool list (names, descriptions, schemas). */
   toolsHash?: string;
+  /** Tools the server lists that are not offered: they require task-augmented calls. */
+  withheldTools?: string[];
   /** Process id of the live stdio child, if any. */
   pid?: number;
   /** Where the server's stderr is appended (when the host was given a log directory). */

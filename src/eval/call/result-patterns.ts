@@ -115,6 +115,8 @@ const notFoundPatterns: RegExp[] = [
   /does not exist|doesn'?t exist/i,
   /could not (?:find|locate|resolve)|couldn'?t find|unable to (?:find|locate)/i,
   /no such\b/i,
+  // A file the model named is not there (`cannot read image "x.png": ENOENT`).
+  /\bENOENT\b/,
   /unknown (?:route|endpoint|resource|id|identifier|symbol|ticker|location|city)\b/i,
   /zero results|ZERO_RESULTS/,
 ];
