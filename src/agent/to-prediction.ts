@@ -1,6 +1,10 @@
-// Episode trace → the reference prediction record (spec 1.3), with canonical `server/tool`
-// names, the emitted arguments and the full result text of every executed call.
+// Episode trace → the reference prediction record, with canonical `server/tool` names, the
+// emitted arguments and the full result text of every executed call. Beyond the reference's
+// fields, a failed call records its error code and the record says it does so
+// (src/core/tool-result-contract.ts), so evaluators classify from codes, not from text.
+import { PREDICTION_CODED_FIELD, PREDICTION_ERROR_CODE_FIELD } from '../core/tool-result-contract.js';
 import type { PredictionRecord } from '../tasks/schemas.js';
+import type { ExecutedCall } from './call-tools.js';
 import type { EpisodeTrace } from './episode.js';
 
 export interface TaskHeader {
@@ -9,13 +13,20 @@ export interface TaskHeader {
   type?: string | undefined;
 }
 
+function toPredictionCall(call: ExecutedCall): PredictionRecord['steps'][number]['calls'][number] {
+  const recorded = { name: call.canonicalName, arguments: call.arguments ?? null, result: call.resultText };
+  // A server's own error result has no host code: it is recorded as `tool_error`.
+  if (!call.isError) return recorded;
+  return { ...recorded, [PREDICTION_ERROR_CODE_FIELD]: call.errorCode ?? 'tool_error' };
+}
+
 export function toPrediction(task: TaskHeader, question: string, trace: EpisodeTrace): PredictionRecord {
   const recorded = trace.rounds.filter((round) => !round.unparseable && round.calls.some((call) => call.executed));
   const steps = recorded.map((round, index) => ({
     step: index + 1,
     calls: round.calls
       .filter((call) => call.executed)
-      .map((call) => ({ name: call.canonicalName, arguments: call.arguments ?? null, result: call.resultText })),
+      .map(toPredictionCall),
   }));
   return {
     id: task.id,
@@ -33,5 +44,6 @@ export function toPrediction(task: TaskHeader, question: string, trace: EpisodeT
       },
       end: round.end,
     })),
+    [PREDICTION_CODED_FIELD]: true,
   };
 }

@@ -10,6 +10,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerSpec } from '../config/servers.js';
 import { ServerError, errorMessage } from '../errors/index.js';
+import { onAbort } from './abort-helpers.js';
 import { createChildEnv } from './child-env.js';
 import type { StderrLog } from './stderr-log.js';
 
@@ -82,13 +83,13 @@ export class ServerSession {
   static async open(spec: ServerSpec, options: SessionOptions): Promise<ServerSession> {
     const session = new ServerSession(spec, options);
     let timer: NodeJS.Timeout | undefined;
+    let dispose = () => undefined as void;
     const timedOut = new Promise<never>((_resolve, reject) => {
       timer = setTimeout(
         () => reject(new Error(`no answer to initialize/tools/list within ${options.startupTimeoutMs} ms`)),
         options.startupTimeoutMs,
       );
-      if (options.signal?.aborted) reject(new Error('start cancelled: the host is closing'));
-      options.signal?.addEventListener('abort', () => reject(new Error('start cancelled: the host is closing')), { once: true });
+      dispose = onAbort(options.signal, () => reject(new Error('start cancelled: the host is closing')));
     });
     try {
       await Promise.race([session.connect(), timedOut]);
@@ -98,6 +99,7 @@ export class ServerSession {
       throw session.startError(error);
     } finally {
       clearTimeout(timer);
+      dispose();
     }
   }
 

@@ -14,6 +14,8 @@ import { smoke as linkImageSmoke } from '../../servers/linkimage/smoke.js';
 import { smoke as nationalParksSmoke } from '../../servers/nationalparks/smoke.js';
 import { smoke as redditSmoke } from '../../servers/reddit/smoke.js';
 import { smoke as tmdbSmoke } from '../../servers/tmdb/smoke.js';
+import type { CallContext } from '../core/tool-result-contract.js';
+import { callCheckedTool } from './checked-call.js';
 import type { ToolHost } from './types.js';
 
 export interface SmokeTest {
@@ -48,9 +50,11 @@ export interface SmokeResult {
   durationMs?: number;
 }
 
+/** `workspace`: the folder smoke calls may write to (sent as their call context). */
 export async function runSmokeTest(
   host: ToolHost,
   server: string,
+  workspace: string,
   table: Readonly<Record<string, SmokeTest | ServerSmoke>> = smokeTests,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<SmokeResult> {
@@ -64,7 +68,8 @@ export async function runSmokeTest(
     return { state: 'not_defined', detail: 'needs the network (M3_NETWORK_GUARD=loopback); its offline fake runs in the server test' };
   }
   const canonical = `${server}/${test.tool}`;
-  const outcome = await host.callTool(canonical, test.args);
+  const context: CallContext = { taskId: `smoke/${server}`, workspace };
+  const outcome = await callCheckedTool(host, canonical, test.args, { context });
   const shown = outcome.text.length > 120 ? `${outcome.text.slice(0, 117)}...` : outcome.text;
   if (!outcome.isError && test.accept(outcome.text)) {
     return { state: 'passed', detail: `${canonical} → ${shown}`, durationMs: outcome.durationMs };

@@ -80,7 +80,10 @@ export async function runTask(task: RunnableTask, env: TaskEnvironment, onEvent?
       const trace = await withTimeout(
         (signal) =>
           runEpisode(
-            { taskId: task.id, question: task.question, userText: userTextFor(task.question, workspace.displayPaths), images, cwd: env.root },
+            {
+              taskId: task.id, question: task.question, userText: userTextFor(task.question, workspace.displayPaths), images, cwd: env.root,
+              callContext: { taskId: task.id, runId: env.runId, workspace: workspace.dir },
+            },
             { driver: env.driver, host: env.host, options: env.options, signal, ...(onEvent ? { onEvent } : {}) },
           ),
         env.taskTimeoutMs,

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ArgumentChecker } from '../../src/agent/argument-check.js';
+import { ArgumentChecker } from '../../src/mcp/argument-check.js';
 import { startHttpFake } from '../../servers/shared/http-fake.js';
 import type { ServerSmoke } from '../../servers/shared/smoke.js';
 import { smoke as amazonSmoke } from '../../servers/amazon/smoke.js';

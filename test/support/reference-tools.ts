@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { ArgumentChecker } from '../../src/agent/argument-check.js';
+import { ArgumentChecker } from '../../src/mcp/argument-check.js';
 import { repoRoot, sharedDataDir } from './shared-assets.js';
 
 export interface CatalogProperty {

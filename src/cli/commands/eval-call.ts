@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { loadEnvironment } from '../../config/env-file.js';
 import { parseSwitches } from '../../config/switches.js';
+import { TOOL_ERROR_PREFIX, UNKNOWN_TOOL_TEXT } from '../../core/tool-result-contract.js';
 import { loadToolCatalog } from '../../eval/call/catalog.js';
 import { evaluateCalls } from '../../eval/call/evaluate.js';
 import type { CallJudgeOptions } from '../../eval/call/judge.js';
@@ -34,7 +35,7 @@ async function runEvalCall(options: EvalCallOptions): Promise<void> {
   const outFile = path.resolve(options.out ?? defaultOutputFile(predFile, 'callanalysis.json'));
   const predictions = loadPredictions(predFile);
   const catalog = options.catalog ? loadToolCatalog(path.resolve(options.catalog)) : undefined;
-  if (!catalog) log.warn('no --catalog: unknown tools are found only from "[Tool error] Unknown tool" results, and arguments are not schema-checked');
+  if (!catalog) log.warn(`no --catalog: unknown tools are found only from their recorded code or "${TOOL_ERROR_PREFIX}${UNKNOWN_TOOL_TEXT}" results, and arguments are not schema-checked`);
   let judge: CallJudgeOptions | undefined;
   if (options.judge) {
     const env = loadEnvironment();

@@ -70,7 +70,7 @@ async function checkServers(flags: CommonFlags & { smoke?: boolean }): Promise<C
       if (status.startMs !== undefined) row.startMs = status.startMs;
       if (status.error) row.error = status.error;
       if (ready && flags.smoke) {
-        row.smoke = await runSmokeTest(host, spec.name);
+        row.smoke = await runSmokeTest(host, spec.name, path.join(repoRoot, 'media', 'outputs', 'smoke'));
         if (row.smoke.state === 'failed') row.status = 'FAILED';
       }
       rows.push(row);

@@ -5,6 +5,7 @@
 //                            the task scores its recall instead of the reference's constant 0.
 //   recall_success           matches whose predicted call result starts with `[Tool error]` do
 //                            not count (fix list 49); `matched_success` is their number.
+import { isToolErrorText } from '../../core/tool-result-contract.js';
 import { matchCalls, type Match } from './assignment.js';
 import type { Trajectory } from './trajectory.js';
 
@@ -62,8 +63,6 @@ export interface TaskScore extends StepMetricValues {
   corrected: CorrectedTaskMetrics;
   details: TaskDetails | Record<string, never>;
 }
-
-export const TOOL_ERROR_PREFIX = '[Tool error]';
 
 export function safeDiv(numerator: number, denominator: number): number {
   return denominator ? numerator / denominator : 0;
@@ -224,7 +223,7 @@ export function scoreTask(gt: Trajectory, pred: Trajectory, sims: readonly (read
   const strong = matches.filter((match) => match.similarity >= thresholds.tauStrong);
   const similaritySum = (list: readonly Match[]) => list.reduce((sum, match) => sum + match.similarity, 0);
   const structure = stepStructure(gt, pred, matches);
-  const matchedSuccess = matches.filter((match) => !(pred.calls[match.predIndex]?.result ?? '').startsWith(TOOL_ERROR_PREFIX)).length;
+  const matchedSuccess = matches.filter((match) => !isToolErrorText(pred.calls[match.predIndex]?.result ?? '')).length;
   return {
     id: gt.id,
     total_gt_calls: totalGt,

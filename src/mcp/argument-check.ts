@@ -1,7 +1,7 @@
 // Arguments are checked against the tool's JSON Schema before the call leaves the harness,
 // so a schema violation becomes a recorded, model-visible error instead of a server crash.
 import { Ajv, type ValidateFunction } from 'ajv';
-import type { CatalogTool } from '../mcp/types.js';
+import type { CatalogTool } from './types.js';
 
 export class ArgumentChecker {
   private readonly ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
