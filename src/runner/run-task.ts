@@ -54,29 +54,45 @@ async function withTimeout<T>(work: (signal: AbortSignal) => Promise<T>, timeout
   }
 }
 
+function infraVerdict(code: string, message: string): FailureVerdict {
+  return { status: 'infra_failure', kind: 'infra', code, requeue: false, message };
+}
+
+/**
+ * The task's images, confined to the image folders and decoded from their bytes BEFORE
+ * anything is copied into media/, so a refused file (a path outside the folders, a text file
+ * named .png, a corrupt image) never lands in the workspace. Throws MediaError for bad bytes.
+ */
+async function loadTaskImages(task: RunnableTask, env: TaskEnvironment): Promise<{ sources: string[]; images: ImagePart[] } | FailureVerdict> {
+  const { found, missing, outside } = resolveTaskImages(task.image, env.imageSearchDirs);
+  if (outside.length > 0) {
+    return infraVerdict('bad_task_input', `task ${task.id}: image path outside the image folders: ${outside.join(', ')} (task images must lie inside ${env.imageSearchDirs.join(', ')}; set --image-dir or M3_IMAGE_DIR)`);
+  }
+  if (missing.length > 0) {
+    return infraVerdict('missing_image', `task ${task.id}: image not found: ${missing.join(', ')} (searched ${env.imageSearchDirs.join(', ')}; set --image-dir or M3_IMAGE_DIR)`);
+  }
+  const images: ImagePart[] = [];
+  for (const file of found) images.push(await loadImageFile(file, env.options.imagePolicy));
+  return { sources: found, images };
+}
+
 export async function runTask(task: RunnableTask, env: TaskEnvironment, onEvent?: AgentEventListener): Promise<TaskOutcome> {
   const started = Date.now();
   const elapsed = () => Date.now() - started;
   try {
     if (task.missingServers && task.missingServers.length > 0) {
-      const verdict: FailureVerdict = {
-        status: 'infra_failure', kind: 'infra', code: 'unknown_server', requeue: false,
-        message: `task ${task.id}: its ground truth uses server(s) that are not running: ${task.missingServers.join(', ')} (add them to mcp_servers.json, or pass --allow-missing-servers to run it anyway)`,
-      };
+      const verdict = infraVerdict(
+        'unknown_server',
+        `task ${task.id}: its ground truth uses server(s) that are not running: ${task.missingServers.join(', ')} (add them to mcp_servers.json, or pass --allow-missing-servers to run it anyway)`,
+      );
       return { ok: false, verdict, durationMs: elapsed() };
     }
-    const { found, missing } = resolveTaskImages(task.image, env.imageSearchDirs);
-    if (missing.length > 0) {
-      const verdict: FailureVerdict = {
-        status: 'infra_failure', kind: 'infra', code: 'missing_image', requeue: false,
-        message: `task ${task.id}: image not found: ${missing.join(', ')} (searched ${env.imageSearchDirs.join(', ')}; set --image-dir or M3_IMAGE_DIR)`,
-      };
-      return { ok: false, verdict, durationMs: elapsed() };
-    }
-    const workspace = await prepareWorkspace({ mode: env.workspaceMode, root: env.root, runId: env.runId, taskId: task.id, sources: found, keep: env.keepWorkspace });
+    const loaded = await loadTaskImages(task, env);
+    if ('status' in loaded) return { ok: false, verdict: loaded, durationMs: elapsed() };
+    const workspace = await prepareWorkspace({ mode: env.workspaceMode, root: env.root, runId: env.runId, taskId: task.id, sources: loaded.sources, keep: env.keepWorkspace });
     try {
-      const images: ImagePart[] = [];
-      for (const file of workspace.images) images.push(await loadImageFile(file, env.options.imagePolicy));
+      // The facts name the copy the model and tools see, not the dataset file it came from.
+      const images = loaded.images.map((part, index) => (part.facts ? { ...part, facts: { ...part.facts, source: workspace.images[index] ?? part.facts.source } } : part));
       const trace = await withTimeout(
         (signal) =>
           runEpisode(
