@@ -10,6 +10,7 @@ import { costUsd, loadPriceTable } from '../llm/pricing.js';
 import { createDriver, modelLabel } from '../llm/registry.js';
 import type { Logger } from '../log/logger.js';
 import { createProgress } from '../log/progress.js';
+import { parseAllowedRoots } from '../mcp/child-env.js';
 import type { ToolHost } from '../mcp/types.js';
 import { createRun, finishRun, getRun, reopenRun, type Store } from '../store/index.js';
 import { LlmStats } from './llm-stats.js';
@@ -102,7 +103,8 @@ export async function runModel(request: RunModelRequest, deps: { config: Project
   const output = path.resolve(request.output ?? defaultOutputFile(request.resultsDir, label, request.shard));
   const predictions = openPredictionFile(output, request);
   const prices = loadPriceTable(config.env);
-  const options = agentOptionsFrom(switches, request.limits, [path.join(deps.root, 'media')]);
+  // Images tools wrote are shown to the model from the same folders the servers may write to.
+  const options = agentOptionsFrom(switches, request.limits, [path.join(deps.root, 'media'), ...parseAllowedRoots(switches.M3_ALLOWED_ROOTS, deps.root)]);
   const driver = await createDriver(request.model, { env: config.env, groundTruth: request.taskSet.groundTruth, timeoutMs: options.retry.timeoutMs });
   const available = new Set(host.tools.map((tool) => tool.server));
   // A task whose ground truth needs a server that is not running fails up front (recorded,

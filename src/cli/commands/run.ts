@@ -13,6 +13,7 @@ import { writeJsonAtomic } from '../../tasks/write-json.js';
 import { runModel, type RunModelReport } from '../../runner/run-model.js';
 import { loadTaskSet, parseShard } from '../../runner/task-set.js';
 import { listRuns, openStore } from '../../store/index.js';
+import { hostOptionsFrom } from '../host-options.js';
 import { nonNegativeInteger } from '../option-parsers.js';
 
 export const defaultTasksFile = 'json/m3_local_tasks.json';
@@ -119,7 +120,7 @@ export function registerRunCommand(program: Command): void {
       const resultsDir = path.resolve(flags.resultsDir);
       const storeFile = path.resolve(flags.store ?? path.join(resultsDir, 'm3bench.sqlite'));
       const host = await McpHost.start(config.servers, {
-        callTimeoutMs: config.switches.M3_TOOL_CALL_TIMEOUT * 1000,
+        ...hostOptionsFrom(config),
         startupTimeoutMs: flags.startupTimeout * 1000,
         logDir: path.join(resultsDir, 'logs', `servers-${timestamp()}`),
       });
