@@ -5,10 +5,11 @@ import type { ProjectConfig } from '../config/index.js';
 import { repoRoot } from '../config/paths.js';
 import { allowedRootsEnv } from '../mcp/child-env.js';
 import type { HostOptions } from '../mcp/host.js';
+import { secondsToTimerMs } from '../config/timer-ms.js';
 
 export function hostOptionsFrom(config: ProjectConfig): Pick<HostOptions, 'callTimeoutMs' | 'sharedEnv'> {
   return {
-    callTimeoutMs: config.switches.M3_TOOL_CALL_TIMEOUT * 1000,
+    callTimeoutMs: secondsToTimerMs(config.switches.M3_TOOL_CALL_TIMEOUT),
     sharedEnv: allowedRootsEnv(config.switches.M3_ALLOWED_ROOTS, repoRoot),
   };
 }

@@ -2,6 +2,7 @@
 // types and a readable message for a bad value. Nothing else in the project reads these names.
 import { z } from 'zod';
 import { ConfigError } from '../errors/index.js';
+import { maxTimerSeconds, timerSecondsMessage } from './timer-ms.js';
 
 const onOff = z
   .string()
@@ -24,12 +25,15 @@ const nonNegativeNumber = z
   .regex(/^\d+(\.\d+)?$/, 'expected a number >= 0')
   .transform(Number);
 
+/** Seconds for a timer: 0 disables it; above the bound Node would fire it after 1 ms. */
+const timeoutSeconds = nonNegativeNumber.refine((value) => value <= maxTimerSeconds, { message: timerSecondsMessage });
+
 /** One entry per switch: its schema (on the raw string) and default. */
 const switchTable = {
-  M3_TASK_TIMEOUT: { schema: nonNegativeNumber, fallback: '1800', help: 'wall-clock seconds per task attempt; 0 disables' },
+  M3_TASK_TIMEOUT: { schema: timeoutSeconds, fallback: '1800', help: 'wall-clock seconds per task attempt; 0 disables' },
   M3_MAX_TASK_REQUEUE: { schema: nonNegativeInt, fallback: '2', help: 'how often a failing task may be requeued' },
-  M3_TOOL_CALL_TIMEOUT: { schema: nonNegativeNumber, fallback: '60', help: 'seconds per MCP tool call; 0 disables' },
-  M3_LLM_TIMEOUT: { schema: nonNegativeNumber, fallback: '300', help: 'seconds per LLM request; 0 disables' },
+  M3_TOOL_CALL_TIMEOUT: { schema: timeoutSeconds, fallback: '60', help: 'seconds per MCP tool call; 0 disables' },
+  M3_LLM_TIMEOUT: { schema: timeoutSeconds, fallback: '300', help: 'seconds per LLM request; 0 disables' },
   M3_LLM_MAX_RETRIES: { schema: nonNegativeInt, fallback: '1', help: 'harness retries per LLM request (SDK retries are off)' },
   M3_EXECUTOR_WORKERS: {
     schema: z.string().trim().regex(/^(auto|\d+)$/, 'expected "auto" or a whole number'),

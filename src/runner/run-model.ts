@@ -20,6 +20,7 @@ import { PredictionFile } from './prediction-file.js';
 import { runBatch, type BatchResult } from './run-batch.js';
 import { StoreRecorder } from './store-recorder.js';
 import { selectShard, serversNeeded, type TaskSet } from './task-set.js';
+import { secondsToTimerMs } from '../config/timer-ms.js';
 
 export interface RunModelRequest {
   model: string;
@@ -127,7 +128,7 @@ export async function runModel(request: RunModelRequest, deps: { config: Project
     tasks,
     {
       driver, host, options, root: deps.root, runId: request.runId, workspaceMode: switches.M3_WORKSPACE_MODE,
-      keepWorkspace: switches.M3_KEEP_WORKSPACE, imageSearchDirs: request.imageDirs, taskTimeoutMs: switches.M3_TASK_TIMEOUT * 1000,
+      keepWorkspace: switches.M3_KEEP_WORKSPACE, imageSearchDirs: request.imageDirs, taskTimeoutMs: secondsToTimerMs(switches.M3_TASK_TIMEOUT),
     },
     {
       concurrency: request.concurrency, maxRequeue: switches.M3_MAX_TASK_REQUEUE, recorder: new StoreRecorder(store, request.runId, request.model), predictions,

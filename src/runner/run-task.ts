@@ -13,6 +13,7 @@ import type { PredictionRecord } from '../tasks/schemas.js';
 import { classifyFailure, type FailureVerdict } from './failure.js';
 import type { RunnableTask } from './task-set.js';
 import { prepareWorkspace, resolveTaskImages, type WorkspaceMode } from './workspace.js';
+import { toTimerMs } from '../config/timer-ms.js';
 
 export interface TaskEnvironment {
   driver: ModelDriver;
@@ -45,7 +46,7 @@ async function withTimeout<T>(work: (signal: AbortSignal) => Promise<T>, timeout
       const error = new TaskTimeoutError(`task ${taskId} exceeded its ${Math.round(timeoutMs / 1000)} s budget (M3_TASK_TIMEOUT)`);
       controller.abort(error);
       reject(error);
-    }, timeoutMs);
+    }, toTimerMs(timeoutMs));
   });
   try {
     return await Promise.race([work(controller.signal), timeout]);

@@ -30,7 +30,7 @@ function countingDriver(): ModelDriver & { imagesSeen: number[] } {
   return {
     id: 'count:x', provider: 'count', model: 'x', acceptsImages: true, imagesSeen,
     async generate(request) {
-      imagesSeen.push(request.messages.flatMap((message) => (Array.isArray(message.content) ? message.content : [])).filter((part) => part.type === 'image').length);
+      imagesSeen.push(request.messages.flatMap((message) => (message.role === 'user' ? message.content : [])).filter((part) => part.type === 'image').length);
       return answer;
     },
     classifyError: (error) => ({ errorClass: 'fatal', message: String(error) }),

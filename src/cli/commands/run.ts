@@ -14,7 +14,8 @@ import { runModel, type RunModelReport } from '../../runner/run-model.js';
 import { loadTaskSet, parseShard } from '../../runner/task-set.js';
 import { listRuns, openStore } from '../../store/index.js';
 import { hostOptionsFrom } from '../host-options.js';
-import { nonNegativeInteger } from '../option-parsers.js';
+import { nonNegativeInteger, seconds } from '../option-parsers.js';
+import { secondsToTimerMs } from '../../config/timer-ms.js';
 
 export const defaultTasksFile = 'json/m3_local_tasks.json';
 export const defaultGtFile = 'json/m3_local_GT.json';
@@ -103,7 +104,7 @@ export function registerRunCommand(program: Command): void {
     .option('--shard <k/n>', 'run only the k-th of n deterministic slices of the tasks')
     .option('--store <file>', 'SQLite run store (default: <results-dir>/m3bench.sqlite)')
     .option('--config <file>', 'MCP server configuration', 'mcp_servers.json')
-    .option('--startup-timeout <s>', 'seconds each MCP server may take to start (OCR loads large models)', nonNegativeInteger, 120)
+    .option('--startup-timeout <s>', 'seconds each MCP server may take to start (OCR loads large models)', seconds, 120)
     .option('--no-fuzzy', 'ask the explicit prompt instead of the fuzzy question')
     .option('--allow-missing-servers', 'run tasks whose ground truth needs servers that are not running')
     .option('--json', 'print the summary as JSON')
@@ -121,7 +122,7 @@ export function registerRunCommand(program: Command): void {
       const storeFile = path.resolve(flags.store ?? path.join(resultsDir, 'm3bench.sqlite'));
       const host = await McpHost.start(config.servers, {
         ...hostOptionsFrom(config),
-        startupTimeoutMs: flags.startupTimeout * 1000,
+        startupTimeoutMs: secondsToTimerMs(flags.startupTimeout),
         logDir: path.join(resultsDir, 'logs', `servers-${timestamp()}`),
       });
       // The live tool surface, for call-level evaluation and the tools-per-server chart.
