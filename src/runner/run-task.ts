@@ -10,7 +10,7 @@ import type { ModelDriver } from '../llm/types.js';
 import type { ToolHost } from '../mcp/types.js';
 import { loadImageFile } from '../media/load-image.js';
 import type { PredictionRecord } from '../tasks/schemas.js';
-import { classifyFailure, type FailureVerdict } from './failure.js';
+import { classifyFailure, RunInterruptedError, type FailureVerdict } from './failure.js';
 import type { RunnableTask } from './task-set.js';
 import { prepareWorkspace, resolveTaskImages, type WorkspaceMode } from './workspace.js';
 import { toTimerMs } from '../config/timer-ms.js';
@@ -25,6 +25,8 @@ export interface TaskEnvironment {
   keepWorkspace: boolean;
   imageSearchDirs: string[];
   taskTimeoutMs: number;
+  /** The run's stop signal (Ctrl-C): aborts an attempt in flight, which ends as `interrupted`. */
+  signal?: AbortSignal;
 }
 
 export type TaskOutcome =
@@ -37,21 +39,39 @@ export function userTextFor(question: string, displayPaths: readonly string[]): 
   return `${question}\n\n[with images]\n${lines.join('\n')}`;
 }
 
-async function withTimeout<T>(work: (signal: AbortSignal) => Promise<T>, timeoutMs: number, taskId: string): Promise<T> {
+/** Why the run stopped, as the error an interrupted attempt ends with. */
+function interruption(signal: AbortSignal): RunInterruptedError {
+  return signal.reason instanceof RunInterruptedError ? signal.reason : new RunInterruptedError(`the run was stopped (${String(signal.reason)})`);
+}
+
+/**
+ * Runs the episode under the task budget and the run's stop signal: whichever comes first
+ * aborts the episode and ends the attempt at once with its error (the abandoned episode
+ * winds down in the background; its late events are harmless).
+ */
+async function withBudget<T>(work: (signal: AbortSignal) => Promise<T>, timeoutMs: number, taskId: string, stop: AbortSignal | undefined): Promise<T> {
   const controller = new AbortController();
-  if (timeoutMs <= 0) return work(controller.signal);
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const error = new TaskTimeoutError(`task ${taskId} exceeded its ${Math.round(timeoutMs / 1000)} s budget (M3_TASK_TIMEOUT)`);
+  let onStop: (() => void) | undefined;
+  const ended = new Promise<never>((_, reject) => {
+    const end = (error: Error) => {
       controller.abort(error);
       reject(error);
-    }, toTimerMs(timeoutMs));
+    };
+    if (timeoutMs > 0) {
+      timer = setTimeout(() => end(new TaskTimeoutError(`task ${taskId} exceeded its ${Math.round(timeoutMs / 1000)} s budget (M3_TASK_TIMEOUT)`)), toTimerMs(timeoutMs));
+    }
+    if (stop) {
+      onStop = () => end(interruption(stop));
+      if (stop.aborted) onStop();
+      else stop.addEventListener('abort', onStop, { once: true });
+    }
   });
   try {
-    return await Promise.race([work(controller.signal), timeout]);
+    return await Promise.race([work(controller.signal), ended]);
   } finally {
     clearTimeout(timer);
+    if (onStop) stop?.removeEventListener('abort', onStop);
   }
 }
 
@@ -94,7 +114,7 @@ export async function runTask(task: RunnableTask, env: TaskEnvironment, onEvent?
     try {
       // The facts name the copy the model and tools see, not the dataset file it came from.
       const images = loaded.images.map((part, index) => (part.facts ? { ...part, facts: { ...part.facts, source: workspace.images[index] ?? part.facts.source } } : part));
-      const trace = await withTimeout(
+      const trace = await withBudget(
         (signal) =>
           runEpisode(
             { taskId: task.id, question: task.question, userText: userTextFor(task.question, workspace.displayPaths), images, cwd: env.root },
@@ -102,6 +122,7 @@ export async function runTask(task: RunnableTask, env: TaskEnvironment, onEvent?
           ),
         env.taskTimeoutMs,
         task.id,
+        env.signal,
       );
       return { ok: true, prediction: toPrediction(task, task.question, trace), trace, durationMs: elapsed() };
     } finally {
