@@ -167,9 +167,10 @@ export function registerRunCommand(program: Command): void {
           );
         }
       } finally {
-        stop.dispose();
         store.close();
+        // Still listening while the servers close, so a second Ctrl-C exits at once.
         await host.close();
+        stop.dispose();
       }
       printSummary(reports, flags.json);
       process.exitCode = reportOutcome(reports, models.length, log);
