@@ -16,7 +16,7 @@ import { createRun, finishRun, getRun, reopenRun, type Store } from '../store/in
 import { LlmStats } from './llm-stats.js';
 import { holdRunLease, type HeldRunLease, type HoldLeaseOptions } from './run-lease.js';
 import { configHash, gitCommit, packageVersions, sha256OfFile, type RunManifest } from './manifest.js';
-import { writeJsonAtomic } from '../tasks/write-json.js';
+import { removeStaleTemporaries, writeJsonAtomic } from '../tasks/write-json.js';
 import { PredictionFile } from './prediction-file.js';
 import { runBatch, type BatchResult } from './run-batch.js';
 import { StoreRecorder } from './store-recorder.js';
@@ -153,6 +153,10 @@ export async function runModel(request: RunModelRequest, deps: RunModelDeps): Pr
   const switches = config.switches;
   const label = modelLabel(request.model);
   const output = path.resolve(request.output ?? defaultOutputFile(request.resultsDir, label, request.shard));
+  // Temp files of an atomic write a killed run never finished.
+  for (const dir of new Set([path.resolve(request.resultsDir), path.dirname(output)])) {
+    for (const name of removeStaleTemporaries(dir)) logger.info(`removed ${name}, left in ${dir} by a process that no longer runs`);
+  }
   const predictions = openPredictionFile(output, request);
   const prices = loadPriceTable(config.env);
   // Images tools wrote are shown to the model from the same folders the servers may write to.

@@ -4,6 +4,7 @@
 // when its owner is a process on this host that no longer exists, or when it has not renewed
 // for `staleAfterMs` (an owner on another host, or a reused pid).
 import { z } from 'zod';
+import { isProcessAlive } from '../config/process-alive.js';
 import { StoreError } from '../errors/index.js';
 import { type Store, selectAll, statement, writeTransaction } from './connection.js';
 import { parseRows } from './rows.js';
@@ -40,16 +41,6 @@ const leaseRowSchema = z
   .object({ run_id: z.string(), lease_token: z.string(), lease_pid: z.number().int(), lease_host: z.string(), lease_heartbeat_at: z.string() })
   .transform((row): RunLease => ({ runId: row.run_id, token: row.lease_token, pid: row.lease_pid, host: row.lease_host, heartbeatAt: row.lease_heartbeat_at }));
 
-function processExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** The live or stale lease of a run; undefined when nobody holds it. */
 export function getRunLease(store: Store, runId: string): RunLease | undefined {
   const rows = selectAll(store, 'SELECT run_id, lease_token, lease_pid, lease_host, lease_heartbeat_at FROM runs WHERE run_id = ? AND lease_token IS NOT NULL', runId);
@@ -58,7 +49,7 @@ export function getRunLease(store: Store, runId: string): RunLease | undefined {
 
 function staleReason(lease: RunLease, owner: LeaseOwner, options: AcquireLeaseOptions, now: Date): string | undefined {
   const ageMs = now.getTime() - Date.parse(lease.heartbeatAt);
-  if (lease.host === owner.host && !(options.isAlive ?? processExists)(lease.pid)) return `pid ${lease.pid} on ${lease.host} is not running`;
+  if (lease.host === owner.host && !(options.isAlive ?? isProcessAlive)(lease.pid)) return `pid ${lease.pid} on ${lease.host} is not running`;
   const staleAfterMs = options.staleAfterMs ?? defaultLeaseStaleAfterMs;
   if (ageMs > staleAfterMs) return `no heartbeat for ${Math.round(ageMs / 1000)} s`;
   return undefined;
