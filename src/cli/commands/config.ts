@@ -22,9 +22,15 @@ export function registerConfigCommands(program: Command): void {
         process.stdout.write(`  ${server.name.padEnd(20)} ${server.transport.padEnd(5)} ${target}\n`);
       }
       process.stdout.write('switches:\n');
+      const pending: string[] = [];
       for (const entry of describeSwitches()) {
         const value = loaded.switches[entry.name as keyof typeof loaded.switches];
-        process.stdout.write(`  ${entry.name.padEnd(26)} ${String(value).padEnd(10)} ${entry.help}\n`);
+        const help = entry.notImplemented ? `not implemented yet (${entry.help})` : entry.help;
+        if (entry.notImplemented) pending.push(entry.name);
+        process.stdout.write(`  ${entry.name.padEnd(26)} ${String(value).padEnd(10)} ${help}\n`);
+      }
+      if (pending.length > 0) {
+        process.stdout.write(`note: ${pending.join(', ')} are accepted for compatibility with the reference, but the tool-result fallback layer is not implemented yet: setting them changes nothing\n`);
       }
     });
 }
