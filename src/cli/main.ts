@@ -9,6 +9,7 @@ import { registerAssetsCommands } from './commands/assets.js';
 import { registerConfigCommands } from './commands/config.js';
 import { registerMergeCommand } from './commands/merge.js';
 import { registerRunCommand } from './commands/run.js';
+import { registerRunsCommands } from './commands/runs.js';
 import { registerEvalStepCommand } from './commands/eval-step.js';
 import { registerEvalCallCommand } from './commands/eval-call.js';
 import { registerEvalFinalCommand } from './commands/eval-final.js';
@@ -30,6 +31,7 @@ program
 
 registerConfigCommands(program);
 registerRunCommand(program);
+registerRunsCommands(program);
 registerMergeCommand(program);
 registerAssetsCommands(program);
 registerEvalStepCommand(program);

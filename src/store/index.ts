@@ -7,8 +7,7 @@ export { startEpisode, finishEpisode, getEpisode, episodesForRun, finishedTaskId
 export { acquireRunLease, checkRunLease, renewRunLease, releaseRunLease, getRunLease, defaultLeaseStaleAfterMs, type LeaseOwner, type RunLease, type LeaseTakeover, type AcquireLeaseOptions } from './leases.js';
 export { recordModelCall, recordToolCall, recordToolCalls, modelCallsForEpisode, toolCallsForEpisode, toImageRecord } from './calls.js';
 export { runSummary, type RunSummary, type EpisodeTotals, type StatusCounts } from './summary.js';
-export { recordScores, scoresFor, type ScoreFilter } from './scores.js';
-export type { EpisodeRow, ModelCallRow, RunRow, ScoreRow, ToolCallRow } from './rows.js';
+export type { EpisodeRow, ModelCallRow, RunRow, ToolCallRow } from './rows.js';
 export type {
   EpisodeFinish,
   EpisodeStart,
@@ -19,7 +18,5 @@ export type {
   ModelCallInput,
   RunInput,
   RunStatus,
-  ScoreInput,
-  ScoreLevel,
   ToolCallInput,
 } from './schemas.js';
