@@ -21,6 +21,8 @@ const serverEntrySchema = z
     callTimeoutSec: z.number().nonnegative().max(maxTimerSeconds, timerSecondsMessage).optional(),
     /** Relative paths in `args` are resolved against the repo root unless this is false. */
     resolveArgs: z.boolean().default(true),
+    /** What the server is and where its code lives, for people reading the file and `m3 config check`. */
+    description: z.string().optional(),
     _comment: z.string().optional(),
     autoApprove: z.array(z.string()).optional(),
   })
@@ -52,6 +54,7 @@ export interface ServerSpec {
   cwd: string;
   startupTimeoutMs?: number;
   callTimeoutMs?: number;
+  description?: string;
 }
 
 const variablePattern = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
@@ -105,6 +108,7 @@ export function parseServersConfig(raw: unknown, file: string, options: LoadServ
       cwd: entry.cwd ? path.resolve(options.root, entry.cwd) : options.root,
       ...(entry.startupTimeoutSec !== undefined ? { startupTimeoutMs: secondsToTimerMs(entry.startupTimeoutSec) } : {}),
       ...(entry.callTimeoutSec !== undefined ? { callTimeoutMs: secondsToTimerMs(entry.callTimeoutSec) } : {}),
+      ...(entry.description ? { description: entry.description } : {}),
     });
   }
   return specs;

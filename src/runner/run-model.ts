@@ -92,7 +92,7 @@ function buildManifest(request: RunModelRequest, label: string, config: ProjectC
   const switches = config.switches;
   return {
     runId: request.runId, model: request.model, modelLabel: label, startedAt: new Date().toISOString(),
-    configHash: configHash({ servers: config.servers, switches, limits: request.limits }), serversFile: config.serversFile,
+    configHash: configHash({ servers: config.servers.map(({ description: _description, ...spec }) => spec), switches, limits: request.limits }), serversFile: config.serversFile,
     serversFileSha256: sha256OfFile(config.serversFile), toolsHash: host.toolsHash(),
     tools: host.status().map((server) => ({ server: server.name, toolCount: server.toolCount, state: server.state, ...(server.toolsHash ? { toolsHash: server.toolsHash } : {}) })),
     switches, options: { ...request.limits, concurrency: request.concurrency }, versions: packageVersions(root), gitCommit: gitCommit(root),
