@@ -3,12 +3,12 @@
 // is written, the lease is released, the message says how to resume, exit 130) and a resume
 // then finishes every task once; a second SIGINT while the stop is still closing servers exits
 // at once.
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { episodesForRun, getRun, getRunLease, openStore } from '../../src/store/index.js';
-import { killGroup, startM3, waitFor, writeGateSuite, type M3Child } from '../support/m3-child.js';
+import { episodesForRun, getRun, getRunLease } from '../../src/store/index.js';
+import { killGroup, readStore, startM3, waitFor, writeGateSuite, type M3Child } from '../support/m3-child.js';
 
 const children: M3Child[] = [];
 afterAll(() => children.forEach(killGroup));
@@ -23,29 +23,14 @@ function setUp(serverEnv: Record<string, string> = {}) {
     children.push(started);
     return started;
   };
-  const running = () => {
-    if (!existsSync(storeFile)) return undefined;
-    try {
-      const store = openStore(storeFile, { readonly: true });
-      try {
-        return episodesForRun(store, 'int.replay-gt', { status: 'running' }).length >= 2 ? true : undefined;
-      } finally {
-        store.close();
-      }
-    } catch {
-      return undefined; // not created or migrated yet
-    }
-  };
+  const running = () => readStore(storeFile, (store) => (episodesForRun(store, 'int.replay-gt', { status: 'running' }).length >= 2 ? true : undefined));
   return { suite, resultsDir, storeFile, start, running };
 }
 
-function readStore(storeFile: string) {
-  const store = openStore(storeFile, { readonly: true });
-  try {
-    return { run: getRun(store, 'int.replay-gt'), lease: getRunLease(store, 'int.replay-gt'), episodes: episodesForRun(store, 'int.replay-gt') };
-  } finally {
-    store.close();
-  }
+function runState(storeFile: string) {
+  const state = readStore(storeFile, (store) => ({ run: getRun(store, 'int.replay-gt'), lease: getRunLease(store, 'int.replay-gt'), episodes: episodesForRun(store, 'int.replay-gt') }));
+  if (!state) throw new Error(`${storeFile} is not readable`);
+  return state;
 }
 
 describe('m3 run and Ctrl-C', () => {
@@ -62,7 +47,7 @@ describe('m3 run and Ctrl-C', () => {
 
     const predictionFile = path.join(resultsDir, 'replay-gt_test_mcp_fuzzy.json');
     expect(JSON.parse(readFileSync(predictionFile, 'utf8'))).toEqual([]);
-    const afterStop = readStore(storeFile);
+    const afterStop = runState(storeFile);
     expect(afterStop.run?.status).toBe('interrupted');
     expect(afterStop.lease).toBeUndefined();
     expect(afterStop.episodes.map((episode) => [episode.status, episode.errorCode])).toEqual([
@@ -75,7 +60,7 @@ describe('m3 run and Ctrl-C', () => {
     expect((await resumed.exit).code, resumed.output()).toBe(0);
     const ids = (JSON.parse(readFileSync(predictionFile, 'utf8')) as Array<{ id: string }>).map((record) => record.id);
     expect(ids.sort()).toEqual([...suite.taskIds].sort());
-    const afterResume = readStore(storeFile);
+    const afterResume = runState(storeFile);
     expect(afterResume.run?.status).toBe('finished');
     expect(afterResume.episodes.filter((episode) => episode.status === 'ok').map((episode) => episode.taskId).sort()).toEqual([...suite.taskIds].sort());
     expect(afterResume.episodes.filter((episode) => episode.status === 'running')).toEqual([]);

@@ -3,12 +3,11 @@
 // `scripts/benchmark_fuzzy.sh` must exit non-zero saying why, and no evaluation may print a
 // score of 0 nobody earned. The run still writes its tool surface in the reference's
 // `mcp_tools_with_desc.json` layout, keeping category labels an earlier pass added.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repoRoot } from '../support/shared-assets.js';
+import { runCommand } from '../support/m3-child.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-fault-allinfra-'));
 const resultsDir = path.join(dir, 'results');
@@ -23,16 +22,10 @@ writeFileSync(
   JSON.stringify(['a', 'b', 'c'].map((id) => ({ id, question: `weather ${id}?`, final_reply: 'sunny', steps: [{ step: 1, calls: [{ name: 'weather/get_weather', arguments: { location: id } }] }] }))),
 );
 
-function runScript(): Promise<{ code: number | null; output: string }> {
-  const child = spawn('bash', ['scripts/benchmark_fuzzy.sh', '--overwrite', '--config', configFile, '--store', path.join(dir, 'store.sqlite')], {
-    cwd: repoRoot,
-    env: { ...process.env, CI: '1', M3_MODELS: 'replay:gt', M3_TASKS: tasksFile, M3_GT: tasksFile, M3_RESULTS_DIR: resultsDir, M3_SAVE_DIR: saveDir, M3_SKIP_ASSETS: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+function runScript() {
+  return runCommand('bash', ['scripts/benchmark_fuzzy.sh', '--overwrite', '--config', configFile, '--store', path.join(dir, 'store.sqlite')], {
+    M3_MODELS: 'replay:gt', M3_TASKS: tasksFile, M3_GT: tasksFile, M3_RESULTS_DIR: resultsDir, M3_SAVE_DIR: saveDir, M3_SKIP_ASSETS: '1',
   });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += String(chunk)));
-  child.stderr.on('data', (chunk) => (output += String(chunk)));
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, output })));
 }
 
 describe('a run in which every task is an infrastructure failure', () => {

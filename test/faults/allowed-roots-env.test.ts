@@ -2,27 +2,18 @@
 // process starts the real imageops server, which reads an image from a folder outside media/
 // that only M3_ALLOWED_ROOTS allows. Before the fix the child-env allowlist dropped the
 // variable and the server refused the path.
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { repoRoot } from '../support/shared-assets.js';
+import { runM3 } from '../support/m3-child.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-fault-roots-'));
 const allowed = path.join(dir, 'allowed');
 const picture = path.join(allowed, 'pic.png');
 const configFile = path.join(dir, 'servers.json');
 const tasksFile = path.join(dir, 'tasks.json');
-
-function runM3(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += String(chunk)));
-  child.stderr.on('data', (chunk) => (output += String(chunk)));
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, output })));
-}
 
 describe('M3_ALLOWED_ROOTS from the environment', () => {
   it('reaches a real server child started by m3 run', async () => {
@@ -38,7 +29,7 @@ describe('M3_ALLOWED_ROOTS from the environment', () => {
     const resultsDir = path.join(dir, 'results');
     const { code, output } = await runM3(
       ['run', '--tasks', tasksFile, '--config', configFile, '--results-dir', resultsDir, '--store', path.join(dir, 'store.sqlite'), '--run-id', 'roots'],
-      { ...process.env, CI: '1', M3_ALLOWED_ROOTS: allowed },
+      { M3_ALLOWED_ROOTS: allowed },
     );
     expect(code, output).toBe(0);
     const [record] = JSON.parse(readFileSync(path.join(resultsDir, 'replay-gt_test_mcp_fuzzy.json'), 'utf8')) as Array<{ steps: Array<{ calls: Array<{ result: string }> }> }>;

@@ -2,27 +2,15 @@
 // are refused with what was expected, omitting --model says the oracle runs, `--version`
 // exists, `m3 summary` on an empty folder names no figure or report that does not exist, the
 // progress bar never shows `ETA NFs`, and npm prints no warning about an unknown project config.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createProgress } from '../../src/log/progress.js';
-import { repoRoot } from '../support/shared-assets.js';
+import { runCommand, runM3 as m3 } from '../support/m3-child.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-fault-cli-'));
-
-function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(command, args, { cwd: repoRoot, env: { ...process.env, CI: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += String(chunk)));
-  child.stderr.on('data', (chunk) => (stderr += String(chunk)));
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
-}
-
-const m3 = (args: string[]) => run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args]);
 
 describe('CLI messages', () => {
   it('refuses an empty task list before starting any server', async () => {
@@ -77,7 +65,7 @@ describe('CLI messages', () => {
   });
 
   it('npm prints no warning about an unknown project config', async () => {
-    const result = await run('npm', ['run', 'typecheck', '--', '--version']);
+    const result = await runCommand('npm', ['run', 'typecheck', '--', '--version']);
     expect(result.stderr).not.toContain('Unknown project config');
   }, 120_000);
 });

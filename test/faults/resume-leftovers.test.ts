@@ -7,9 +7,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from '
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { episodesForRun, openStore } from '../../src/store/index.js';
+import { episodesForRun } from '../../src/store/index.js';
 import { writeFileAtomic } from '../../src/tasks/write-json.js';
-import { killGroup, startM3, waitFor, writeGateSuite, type M3Child } from '../support/m3-child.js';
+import { killGroup, readStore, startM3, waitFor, writeGateSuite, type M3Child } from '../support/m3-child.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-fault-leftovers-'));
 const suite = writeGateSuite(dir, 4);
@@ -19,18 +19,7 @@ const runId = 'left.replay-gt';
 const children: M3Child[] = [];
 afterAll(() => children.forEach(killGroup));
 
-function episodes(status?: 'running') {
-  try {
-    const store = openStore(storeFile, { readonly: true });
-    try {
-      return episodesForRun(store, runId, status ? { status } : {});
-    } finally {
-      store.close();
-    }
-  } catch {
-    return []; // not created or migrated yet
-  }
-}
+const episodes = (status?: 'running') => readStore(storeFile, (store) => episodesForRun(store, runId, status ? { status } : {})) ?? [];
 
 /** A real writer killed between writing its temp file and renaming it. */
 async function leaveTemporaryOfKilledWriter(target: string): Promise<string> {

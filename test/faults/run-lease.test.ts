@@ -3,12 +3,12 @@
 // tasks again; a lease left by a SIGKILLed owner is taken over, and the attempts it left
 // `running` are closed as interrupted. Tasks wait on a gate file, so the test decides exactly
 // how long the first process is busy.
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { episodesForRun, getRunLease, openStore, type RunLease } from '../../src/store/index.js';
-import { killGroup, startM3, waitFor, writeGateSuite, type M3Child } from '../support/m3-child.js';
+import { episodesForRun, getRunLease, type RunLease, type Store } from '../../src/store/index.js';
+import { killGroup, readStore, startM3, waitFor, writeGateSuite, type M3Child } from '../support/m3-child.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-fault-lease-'));
 const suite = writeGateSuite(dir, 6);
@@ -23,21 +23,7 @@ function startRun(extra: string[]): M3Child {
   return started;
 }
 
-function withStore<T>(read: (store: ReturnType<typeof openStore>) => T): T | undefined {
-  if (!existsSync(storeFile)) return undefined;
-  let store;
-  try {
-    store = openStore(storeFile, { readonly: true });
-  } catch {
-    return undefined; // not migrated yet
-  }
-  try {
-    return read(store);
-  } finally {
-    store.close();
-  }
-}
-
+const withStore = <T>(read: (store: Store) => T): T | undefined => readStore(storeFile, read);
 const leaseNow = (): RunLease | undefined => withStore((store) => getRunLease(store, runId));
 const runningEpisodes = (): number => withStore((store) => episodesForRun(store, runId, { status: 'running' }).length) ?? 0;
 

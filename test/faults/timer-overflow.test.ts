@@ -2,7 +2,6 @@
 // used to end every task as "exceeded its budget". Absurd values are refused where users type
 // them (switches, flags, mcp_servers.json) naming what was wrong, and a timer armed with a huge
 // delay by a library caller is clamped instead of firing at once.
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,15 +12,8 @@ import type { GenerateResponse, ModelDriver } from '../../src/llm/types.js';
 import { McpHost } from '../../src/mcp/index.js';
 import { runTask } from '../../src/runner/run-task.js';
 import { fixtureSpec } from '../support/fixture-servers/fixture-spec.js';
+import { runM3 } from '../support/m3-child.js';
 import { repoRoot } from '../support/shared-assets.js';
-
-function runM3(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: repoRoot, env: { ...process.env, CI: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += String(chunk)));
-  child.stderr.on('data', (chunk) => (output += String(chunk)));
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, output })));
-}
 
 describe('timeouts at or above 2^31 ms', () => {
   it('m3 refuses M3_TASK_TIMEOUT / M3_LLM_TIMEOUT / M3_TOOL_CALL_TIMEOUT = 9999999, naming each switch and the bound', async () => {
