@@ -11,7 +11,7 @@ import type { RunModelReport } from '../runner/run-model.js';
 import { selectShard, type TaskSet } from '../runner/task-set.js';
 import { interruptedExitCode } from './stop-signal.js';
 
-export const nothingScoredExitCode = 3;
+const nothingScoredExitCode = 3;
 
 /** Refuses a task file (or shard) with no task in it, naming what was empty. */
 export function requireTasks(taskSet: TaskSet, shard: { index: number; count: number } | undefined): void {

@@ -30,7 +30,7 @@ function formatDuration(ms: number): string {
  * until the first task finishes, instead of cli-progress's "INF"/"NULL" placeholders, which it
  * renders as `NFs` in the first frames.
  */
-export function etaText(elapsedMs: number, finishedSinceStart: number, remaining: number): string {
+function etaText(elapsedMs: number, finishedSinceStart: number, remaining: number): string {
   if (remaining <= 0) return '0s';
   if (finishedSinceStart <= 0 || elapsedMs <= 0) return '--';
   return formatDuration((elapsedMs / finishedSinceStart) * remaining);

@@ -23,7 +23,7 @@ export interface HoldLeaseOptions {
   heartbeatMs?: number;
 }
 
-export const defaultHeartbeatMs = 5_000;
+const defaultHeartbeatMs = 5_000;
 
 function thisProcess(): { token: string; pid: number; host: string } {
   return { token: randomUUID(), pid: process.pid, host: os.hostname() };

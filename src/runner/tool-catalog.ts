@@ -12,8 +12,8 @@ import type { ToolHost } from '../mcp/types.js';
 import { loadJsonFile } from '../tasks/load-json.js';
 import { writeJsonAtomic } from '../tasks/write-json.js';
 
-export const toolCatalogFileName = 'tools_catalog.json';
-export const referenceCatalogFileName = 'mcp_tools_with_desc.json';
+const toolCatalogFileName = 'tools_catalog.json';
+const referenceCatalogFileName = 'mcp_tools_with_desc.json';
 
 type ReferenceCatalog = Record<string, Record<string, Record<string, unknown>>>;
 
@@ -29,14 +29,16 @@ function earlierEntries(file: string): ReferenceCatalog {
 }
 
 /** The reference layout of the host's tools, keeping extra keys of tools an earlier file labelled. */
-export function toReferenceCatalog(host: Pick<ToolHost, 'tools' | 'status'>, earlier: ReferenceCatalog = {}): ReferenceCatalog {
+function toReferenceCatalog(host: Pick<ToolHost, 'tools' | 'status'>, earlier: ReferenceCatalog = {}): ReferenceCatalog {
   const catalog: ReferenceCatalog = {};
   // Every running server has its bucket, even one that lists no tools (as the reference's merge does).
   for (const server of host.status()) if (server.state === 'ready') catalog[server.name] = {};
   for (const tool of host.tools) {
     const previous = earlier[tool.server]?.[tool.tool];
     const kept = previous && typeof previous === 'object' && !Array.isArray(previous) ? previous : {};
-    (catalog[tool.server] ??= {})[tool.tool] = { ...kept, description: tool.description };
+    const bucket = catalog[tool.server] ?? {};
+    bucket[tool.tool] = { ...kept, description: tool.description };
+    catalog[tool.server] = bucket;
   }
   return catalog;
 }

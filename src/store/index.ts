@@ -4,7 +4,7 @@ export { openStore, inTransaction, checkIntegrity, defaultBusyTimeoutMs, type St
 export { loadMigrations, defaultMigrationsDir, type Migration } from './migrations.js';
 export { createRun, finishRun, reopenRun, getRun, listRuns, type ListRunsOptions } from './runs.js';
 export { startEpisode, finishEpisode, getEpisode, episodesForRun, finishedTaskIds, failureKindOf, closeAbandonedEpisodes, type EpisodeFilter } from './episodes.js';
-export { acquireRunLease, checkRunLease, renewRunLease, releaseRunLease, getRunLease, defaultLeaseStaleAfterMs, type LeaseOwner, type RunLease, type LeaseTakeover, type AcquireLeaseOptions } from './leases.js';
+export { acquireRunLease, checkRunLease, renewRunLease, releaseRunLease, getRunLease, type LeaseOwner, type RunLease, type LeaseTakeover } from './leases.js';
 export { recordModelCall, recordToolCall, recordToolCalls, modelCallsForEpisode, toolCallsForEpisode, toImageRecord } from './calls.js';
 export { runSummary, type RunSummary, type EpisodeTotals, type StatusCounts } from './summary.js';
 export type { EpisodeRow, ModelCallRow, RunRow, ToolCallRow } from './rows.js';

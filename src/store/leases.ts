@@ -35,7 +35,7 @@ export interface LeaseTakeover {
   reason: string;
 }
 
-export const defaultLeaseStaleAfterMs = 30_000;
+const defaultLeaseStaleAfterMs = 30_000;
 
 const leaseRowSchema = z
   .object({ run_id: z.string(), lease_token: z.string(), lease_pid: z.number().int(), lease_host: z.string(), lease_heartbeat_at: z.string() })
