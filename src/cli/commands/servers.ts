@@ -12,6 +12,8 @@ import { registerSecretsFromEnv } from '../../log/redact.js';
 import { McpHost } from '../../mcp/host.js';
 import { runSmokeTest, type SmokeResult } from '../../mcp/smoke-tests.js';
 import { seconds } from '../option-parsers.js';
+import { hostOptionsFrom } from '../host-options.js';
+import { secondsToTimerMs } from '../../config/timer-ms.js';
 
 interface CommonFlags {
   config?: string;
@@ -44,8 +46,8 @@ function loadServers(flags: CommonFlags): LoadedServers {
 
 function startHost(specs: ServerSpec[], config: ProjectConfig, flags: CommonFlags): Promise<McpHost> {
   return McpHost.start(specs, {
-    callTimeoutMs: config.switches.M3_TOOL_CALL_TIMEOUT * 1000,
-    ...(flags.startupTimeout ? { startupTimeoutMs: flags.startupTimeout * 1000 } : {}),
+    ...hostOptionsFrom(config),
+    ...(flags.startupTimeout ? { startupTimeoutMs: secondsToTimerMs(flags.startupTimeout) } : {}),
     ...(flags.logDir ? { logDir: path.resolve(flags.logDir) } : {}),
     // Only warnings and errors: the table is the report.
     logger: createLogger('error'),
