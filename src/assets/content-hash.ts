@@ -2,7 +2,7 @@
 // it. Shared by the mirror copy, the asset download and the dataset pull, so every file placed
 // on disk is checked the same way, while its bytes stream through once.
 import { createHash, type Hash } from 'node:crypto';
-import { Transform } from 'node:stream';
+import { Transform, Writable } from 'node:stream';
 
 export interface ExpectedContent {
   /** sha256 as 64 lower-case hex digits. */
@@ -48,6 +48,16 @@ export class ContentHasher {
         this.update(chunk);
         onChunk?.(chunk.length);
         callback(null, chunk);
+      },
+    });
+  }
+
+  /** A stream end that only hashes (for bytes already on disk). */
+  sink(): Writable {
+    return new Writable({
+      write: (chunk: Buffer, _encoding, callback) => {
+        this.update(chunk);
+        callback();
       },
     });
   }

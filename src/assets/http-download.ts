@@ -104,7 +104,7 @@ function rangeStart(response: Response): number | undefined {
 }
 
 async function hashExisting(file: string, hasher: ContentHasher): Promise<void> {
-  await pipeline(createReadStream(file), hasher.tap());
+  await pipeline(createReadStream(file), hasher.sink());
 }
 
 async function existingPartSize(part: string, expected: ExpectedContent): Promise<number> {

@@ -68,7 +68,7 @@ function expectedOf(file: HubFile): ExpectedContent {
 
 async function digestFile(file: string, expectedBytes: number | undefined): Promise<ContentDigest> {
   const hasher = new ContentHasher(expectedBytes);
-  await pipeline(createReadStream(file), hasher.tap());
+  await pipeline(createReadStream(file), hasher.sink());
   return hasher.digest();
 }
 

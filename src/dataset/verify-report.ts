@@ -42,7 +42,7 @@ function countLines(report: DatasetVerifyReport): string[] {
 function diskLines(report: DatasetVerifyReport): string[] {
   const { checks, unreferenced } = report.images;
   const describe = (status: 'missing' | 'mistyped' | 'not-image') =>
-    imagesWith(checks, status).map((check) => `${check.ref}${check.detected ? ` (bytes say ${check.detected})` : ''}${check.hint ? ` (${check.hint})` : ''}`);
+    imagesWith(checks, status).map((check) => `${check.ref}${check.detected ? ` (bytes say ${check.detected})` : ''}`);
   const lines = [
     `Images on disk (${report.imageDir})`,
     `  named by the task files: ${checks.length}; ok: ${imagesWith(checks, 'ok').length}; missing: ${imagesWith(checks, 'missing').length}; typed differently from their name: ${imagesWith(checks, 'mistyped').length}; not images: ${imagesWith(checks, 'not-image').length}; files no task names: ${unreferenced.length}`,
@@ -55,6 +55,8 @@ function diskLines(report: DatasetVerifyReport): string[] {
       if (items.length > 0) lines.push(`  ${status}: ${list(items)}`);
     }
   }
+  const hinted = imagesWith(checks, 'missing').filter((check) => check.hint);
+  if (hinted.length > 0) lines.push(`  missing, with a likely intended file: ${list(hinted.map((check) => `${check.ref} (${check.hint})`))}`);
   const { lock } = report;
   if (!lock.present) lines.push(`Lock file: none at ${lock.file} (written by \`m3 dataset pull\`; without it no sha256 is checked)`);
   else {
