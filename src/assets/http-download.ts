@@ -57,7 +57,7 @@ export interface HttpDownloadResult extends ContentDigest {
 
 const maxRedirects = 5;
 
-export function partFileOf(target: string): string {
+function partFileOf(target: string): string {
   return `${target}.part`;
 }
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { FuzzyTask, GtTask } from '../tasks/schemas.js';
 
-export interface GtCounts {
+interface GtCounts {
   entries: number;
   uniqueIds: number;
   duplicates: Array<{ id: string; count: number; identical: boolean }>;
@@ -24,7 +24,7 @@ export interface GtCounts {
   tools: number;
 }
 
-export interface OverlapCounts {
+interface OverlapCounts {
   fuzzyTasks: number;
   fuzzyUniqueIds: number;
   fuzzyTypes: number;
@@ -38,7 +38,7 @@ export interface OverlapCounts {
   imageDiffers: string[];
 }
 
-export interface ImageFacts {
+interface ImageFacts {
   tasksWithImage: number;
   png: number;
   plainPaths: number;
@@ -48,7 +48,7 @@ export interface ImageFacts {
   nameDiffersFromId: Array<{ id: string; image: string }>;
 }
 
-export interface OddityCounts {
+interface OddityCounts {
   /** Entries carrying the prediction-file fields `num_step` / `max_num_concurrent`. */
   extraFields: string[];
   callsWithoutArguments: string[];

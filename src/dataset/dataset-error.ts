@@ -3,7 +3,7 @@
 // knowing about the CLI; `host` names what could not be reached.
 import { M3Error } from '../errors/index.js';
 
-export type DatasetFailure = 'unreachable' | 'http' | 'layout' | 'lock' | 'download';
+type DatasetFailure = 'unreachable' | 'http' | 'layout' | 'lock' | 'download';
 
 export class DatasetError extends M3Error {
   readonly kind: DatasetFailure;

@@ -9,7 +9,7 @@ import { fileTypeFromFile } from 'file-type';
 import type { FuzzyTask, GtTask } from '../tasks/schemas.js';
 import { imagesOf } from './counts.js';
 
-export type ImageStatus = 'ok' | 'missing' | 'mistyped' | 'not-image';
+type ImageStatus = 'ok' | 'missing' | 'mistyped' | 'not-image';
 
 export interface ImageCheck {
   /** The path as the task files write it. */

@@ -60,11 +60,11 @@ export function lockRelative(lockFile: string, target: string): string {
   return path.relative(path.dirname(path.resolve(lockFile)), path.resolve(target)).split(path.sep).join('/');
 }
 
-export function lockTarget(lockFile: string, entry: LockEntry): string {
+function lockTarget(lockFile: string, entry: LockEntry): string {
   return path.resolve(path.dirname(path.resolve(lockFile)), entry.file);
 }
 
-export type LockCheckStatus = 'ok' | 'missing' | 'mismatch';
+type LockCheckStatus = 'ok' | 'missing' | 'mismatch';
 
 export interface LockCheck {
   path: string;

@@ -28,7 +28,7 @@ export interface DatasetPullOptions {
   onEvent?: (event: PullEvent) => void;
 }
 
-export type FileAction = 'present' | 'downloaded' | 'resumed' | 'failed';
+type FileAction = 'present' | 'downloaded' | 'resumed' | 'failed';
 
 export interface FileOutcome {
   path: string;

@@ -101,13 +101,18 @@ describe.skipIf(!files)(`pullDataset${files ? '' : ` (skipped: ${missingDataMess
     writeFileSync(path.join(layout.imageDir, '00020000.png.part'), big.subarray(0, 300_000));
     const garbage = Buffer.alloc(1000, 7);
     writeFileSync(path.join(layout.imageDir, '00010000.png.part'), garbage);
+    const whole = fileOf('images/00010002.png').bytes;
+    writeFileSync(path.join(layout.imageDir, '00010002.png.part'), whole);
     const result = await pullDataset(options);
     const outcome = (repoPath: string) => result.files.find((file) => file.path === repoPath)?.action;
     expect(outcome('images/00020000.png')).toBe('resumed');
     expect(outcome('images/00010000.png')).toBe('downloaded');
+    expect(outcome('images/00010002.png')).toBe('resumed'); // 416: nothing left to send, the part itself is checked
     const blobRequests = (repoPath: string) => fake.cdn.requestsTo(`/blobs/${sha256Of(fileOf(repoPath).bytes)}`).map((request) => request.headers.range);
     expect(blobRequests('images/00020000.png')).toEqual(['bytes=300000-']);
     expect(blobRequests('images/00010000.png')).toEqual(['bytes=1000-', undefined]); // the bad part failed the check, then a clean start
+    expect(blobRequests('images/00010002.png')).toEqual([`bytes=${whole.length}-`]);
+    expect(readFileSync(path.join(layout.imageDir, '00010002.png')).equals(whole)).toBe(true);
     expect(readFileSync(path.join(layout.imageDir, '00020000.png')).equals(big)).toBe(true);
     expect(readFileSync(path.join(layout.imageDir, '00010000.png')).equals(fileOf('images/00010000.png').bytes)).toBe(true);
     expect(existsSync(path.join(layout.imageDir, '00020000.png.part'))).toBe(false);
