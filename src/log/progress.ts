@@ -17,41 +17,52 @@ export interface ProgressRenderer {
   stop(): void;
 }
 
-function isInteractive(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv): boolean {
-  return Boolean(stream.isTTY) && !env.CI;
+/** How one kind of snapshot is drawn: the bar's total and value, its payload, the plain prefix. */
+interface Drawing<S> {
+  format: string;
+  total(snapshot: S): number;
+  value(snapshot: S): number;
+  payload(snapshot: S): Record<string, unknown>;
+  position(snapshot: S): string;
 }
 
-export function createProgress(label: string, stream: NodeJS.WriteStream = process.stderr, env: NodeJS.ProcessEnv = process.env): ProgressRenderer {
-  if (!isInteractive(stream, env)) {
+function createRenderer<S>(label: string, drawing: Drawing<S>, stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv) {
+  if (!stream.isTTY || env.CI) {
     return {
-      update(snapshot, line) {
-        if (line) stream.write(`[${label}] ${snapshot.done}/${snapshot.total} ${line}\n`);
+      update(snapshot: S, line?: string) {
+        if (line) stream.write(`[${label}] ${drawing.position(snapshot)} ${line}\n`);
       },
       stop() {},
     };
   }
-  const bar = new cliProgress.SingleBar(
-    {
-      stream,
-      format: `${label} [{bar}] {value}/{total} | failed {failedModel} | infra {failedInfra} | running {running} | tokens {tokens} | ETA {eta_formatted}`,
-      hideCursor: true,
-      clearOnComplete: false,
-    },
-    cliProgress.Presets.shades_classic,
-  );
+  const bar = new cliProgress.SingleBar({ stream, format: `${label} ${drawing.format}`, hideCursor: true, clearOnComplete: false }, cliProgress.Presets.shades_classic);
   let started = false;
   return {
-    update(snapshot) {
-      const payload = { failedModel: snapshot.failedModel, failedInfra: snapshot.failedInfra, running: snapshot.running, tokens: snapshot.tokens };
+    update(snapshot: S) {
       if (!started) {
-        bar.start(snapshot.total, snapshot.done, payload);
+        bar.start(drawing.total(snapshot), drawing.value(snapshot), drawing.payload(snapshot));
         started = true;
-      } else bar.update(snapshot.done, payload);
+      } else bar.update(drawing.value(snapshot), drawing.payload(snapshot));
     },
     stop() {
       if (started) bar.stop();
     },
   };
+}
+
+export function createProgress(label: string, stream: NodeJS.WriteStream = process.stderr, env: NodeJS.ProcessEnv = process.env): ProgressRenderer {
+  return createRenderer<ProgressSnapshot>(
+    label,
+    {
+      format: '[{bar}] {value}/{total} | failed {failedModel} | infra {failedInfra} | running {running} | tokens {tokens} | ETA {eta_formatted}',
+      total: (snapshot) => snapshot.total,
+      value: (snapshot) => snapshot.done,
+      payload: (snapshot) => ({ failedModel: snapshot.failedModel, failedInfra: snapshot.failedInfra, running: snapshot.running, tokens: snapshot.tokens }),
+      position: (snapshot) => `${snapshot.done}/${snapshot.total}`,
+    },
+    stream,
+    env,
+  );
 }
 
 export interface TransferSnapshot {
@@ -75,31 +86,21 @@ function formatSize(bytes: number): string {
 }
 
 export function createTransferProgress(label: string, stream: NodeJS.WriteStream = process.stderr, env: NodeJS.ProcessEnv = process.env): TransferProgress {
-  if (!isInteractive(stream, env)) {
-    return {
-      update(snapshot, line) {
-        if (line) stream.write(`[${label}] ${snapshot.files}/${snapshot.filesTotal} ${line}\n`);
-      },
-      stop() {},
-    };
-  }
-  const bar = new cliProgress.SingleBar(
-    { stream, format: `${label} [{bar}] {percentage}% | {files}/{filesTotal} files | {size} | ETA {eta_formatted}`, hideCursor: true, clearOnComplete: false },
-    cliProgress.Presets.shades_classic,
+  const byBytes = (snapshot: TransferSnapshot) => snapshot.bytesTotal > 0;
+  return createRenderer<TransferSnapshot>(
+    label,
+    {
+      format: '[{bar}] {percentage}% | {files}/{filesTotal} files | {size} | ETA {eta_formatted}',
+      total: (snapshot) => (byBytes(snapshot) ? snapshot.bytesTotal : snapshot.filesTotal),
+      value: (snapshot) => (byBytes(snapshot) ? Math.min(snapshot.bytes, snapshot.bytesTotal) : snapshot.files),
+      payload: (snapshot) => ({
+        files: snapshot.files,
+        filesTotal: snapshot.filesTotal,
+        size: byBytes(snapshot) ? `${formatSize(snapshot.bytes)} / ${formatSize(snapshot.bytesTotal)}` : '',
+      }),
+      position: (snapshot) => `${snapshot.files}/${snapshot.filesTotal}`,
+    },
+    stream,
+    env,
   );
-  let started = false;
-  return {
-    update(snapshot) {
-      const byBytes = snapshot.bytesTotal > 0;
-      const payload = { files: snapshot.files, filesTotal: snapshot.filesTotal, size: byBytes ? `${formatSize(snapshot.bytes)} / ${formatSize(snapshot.bytesTotal)}` : '' };
-      const value = byBytes ? Math.min(snapshot.bytes, snapshot.bytesTotal) : snapshot.files;
-      if (!started) {
-        bar.start(byBytes ? snapshot.bytesTotal : snapshot.filesTotal, value, payload);
-        started = true;
-      } else bar.update(value, payload);
-    },
-    stop() {
-      if (started) bar.stop();
-    },
-  };
 }

@@ -4,10 +4,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { repoRoot, sharedDataDir } from '../support/shared-assets.js';
 import { commit, datasetFiles, missingDataMessage, repo, tempLayout } from './fixtures.js';
-import { closedPort, sha256Of, startHubFake, type HubFake } from './hub-fake.js';
+import { closedPort, hubFakes, sha256Of } from './hub-fake.js';
 
 interface Run {
   code: number | null;
@@ -20,12 +20,7 @@ const token = 'hf_cli_secret_token_9876543210';
 const files = datasetFiles();
 const data = sharedDataDir();
 if ((!files || !data) && process.env.CI) throw new Error(missingDataMessage);
-let fake: HubFake | undefined;
-
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-});
+const startHubFake = hubFakes();
 
 function startCli(args: string[], env: Record<string, string> = {}): { child: ChildProcess; done: Promise<Run> } {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('HF_') && key !== 'CI'));
@@ -98,7 +93,7 @@ describe('m3 dataset pull offline', () => {
 
 describe.skipIf(!files)(`m3 dataset pull, killed and resumed${files ? '' : ` (skipped: ${missingDataMessage})`}`, () => {
   it('SIGKILL mid-download leaves a .part; the next run continues it with Range, verifies it, and verify agrees with the lock', async () => {
-    fake = await startHubFake({ repo, commit, files: files ?? [] });
+    const fake = await startHubFake({ repo, commit, files: files ?? [] });
     const big = files?.find((file) => file.path === 'images/00020000.png')?.bytes ?? Buffer.alloc(0);
     fake.slow.set('images/00020000.png', { chunkBytes: 8192, intervalMs: 40 });
     const layout = tempLayout();

@@ -5,6 +5,7 @@
 // Tests switch faults on per file: corrupted bytes, a slow body, a server that ignores Range.
 import { createHash } from 'node:crypto';
 import net from 'node:net';
+import { afterEach } from 'vitest';
 import { startHttpFake, type FakeReply, type HttpFake, type RecordedRequest } from '../../servers/shared/http-fake.js';
 
 export interface FakeDatasetFile {
@@ -125,4 +126,17 @@ export async function closedPort(): Promise<number> {
   const { port } = server.address() as net.AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
+}
+
+/** Starts fakes for one test file and closes each after its test. */
+export function hubFakes(): (options: HubFakeOptions) => Promise<HubFake> {
+  const open: HubFake[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((fake) => fake.close()));
+  });
+  return async (options) => {
+    const fake = await startHubFake(options);
+    open.push(fake);
+    return fake;
+  };
 }

@@ -3,21 +3,16 @@
 // checks (LFS sha256, git blob id, linked etag), resume from a .part with Range, and offline.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DatasetError, DatasetPullError, pullDataset, type DatasetPullOptions } from '../../src/dataset/index.js';
 import { loadLockFile } from '../../src/dataset/lock-file.js';
 import { commit, datasetFiles, missingDataMessage, repo, tempLayout } from './fixtures.js';
-import { closedPort, gitBlobOf, sha256Of, startHubFake, type HubFake } from './hub-fake.js';
+import { closedPort, gitBlobOf, hubFakes, sha256Of } from './hub-fake.js';
 
 const files = datasetFiles();
 if (!files && process.env.CI) throw new Error(missingDataMessage);
 const token = 'hf_test_token_0123456789abcdef';
-let fake: HubFake | undefined;
-
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-});
+const startHubFake = hubFakes();
 
 function fileOf(repoPath: string) {
   const file = files?.find((entry) => entry.path === repoPath);
@@ -26,7 +21,7 @@ function fileOf(repoPath: string) {
 }
 
 async function setUp(extra: { pageSize?: number; bareListing?: boolean } = {}) {
-  fake = await startHubFake({ repo, commit, files: files ?? [], ...extra });
+  const fake = await startHubFake({ repo, commit, files: files ?? [], ...extra });
   const layout = tempLayout();
   const options: DatasetPullOptions = { repo, revision: 'main', endpoint: fake.endpoint, token, layout: { jsonDir: layout.jsonDir, imageDir: layout.imageDir }, concurrency: 2 };
   return { fake, layout, options };

@@ -3,21 +3,16 @@
 // image, a damaged lock file.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DatasetError, pullDataset, verifyDataset } from '../../src/dataset/index.js';
 import { sharedDataDir } from '../support/shared-assets.js';
 import { commit, datasetFiles, missingDataMessage, repo, tempLayout } from './fixtures.js';
-import { startHubFake, type HubFake } from './hub-fake.js';
+import { hubFakes } from './hub-fake.js';
 
 const data = sharedDataDir();
 const files = datasetFiles();
 if ((!data || !files) && process.env.CI) throw new Error(missingDataMessage);
-let fake: HubFake | undefined;
-
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-});
+const startHubFake = hubFakes();
 
 describe.skipIf(!data || !files)(`verifyDataset${data && files ? '' : ` (skipped: ${missingDataMessage})`}`, () => {
   it('counts the shared copy of the original files as STATS.md states', async () => {
@@ -49,7 +44,7 @@ describe.skipIf(!data || !files)(`verifyDataset${data && files ? '' : ` (skipped
   });
 
   it('after a pull, fails on a changed file (against the lock) and on a file that is not an image; a broken lock file is a clear error', async () => {
-    fake = await startHubFake({ repo, commit, files: files ?? [] });
+    const fake = await startHubFake({ repo, commit, files: files ?? [] });
     const layout = tempLayout();
     await pullDataset({ repo, revision: 'main', endpoint: fake.endpoint, layout: { jsonDir: layout.jsonDir, imageDir: layout.imageDir } });
     const options = { tasksFile: path.join(layout.jsonDir, 'tasks_fuzzy.json'), gtFile: path.join(layout.jsonDir, 'test_mcp_GT.json'), imageDir: layout.imageDir, lockFile: layout.lockFile, allowMissingImages: true };
