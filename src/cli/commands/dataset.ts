@@ -99,8 +99,22 @@ function nextSteps(flags: PullFlags, missingTaskFiles: string[], lockFile: strin
   return lines;
 }
 
+function endpointFrom(value: string | undefined): string {
+  const endpoint = value?.trim() || 'https://huggingface.co';
+  let url: URL | undefined;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !/^https?:$/.test(url.protocol)) throw new ConfigError(`HF_ENDPOINT "${endpoint}" is not an http(s) URL; expected e.g. https://huggingface.co or a mirror's address`);
+  return endpoint;
+}
+
 async function runPull(program: Command, flags: PullFlags): Promise<void> {
+  if (!/^[\w.-]+\/[\w.-]+$/.test(flags.repo)) throw new ConfigError(`--repo "${flags.repo}" must be "owner/name", e.g. ${defaultDatasetRepo}`);
   const env = loadEnvironment();
+  const endpoint = endpointFrom(env.HF_ENDPOINT);
   const token = env.HF_TOKEN?.trim() || undefined;
   registerSecret(token);
   const progress = progressHandler();
@@ -108,7 +122,7 @@ async function runPull(program: Command, flags: PullFlags): Promise<void> {
     const result = await pullDataset({
       repo: flags.repo,
       revision: flags.revision,
-      endpoint: env.HF_ENDPOINT?.trim() || 'https://huggingface.co',
+      endpoint,
       ...(token ? { token } : {}),
       layout: { jsonDir: flags.dest, imageDir: flags.imageDir },
       ...(flags.lock ? { lockFile: flags.lock } : {}),
