@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpFake, type HttpFake } from '../../../servers/shared/http-fake.js';
 import { smoke } from '../../../servers/weather/smoke.js';
 import { parseCityState } from '../../../servers/weather/us-states.js';
-import { pythonNumberText } from '../../../servers/weather/forecast.js';
+import { pythonNumberText } from '../../../servers/shared/python-format.js';
 import { argumentCheckProblems, catalogTools, distinctArguments, fallbackFixtureProblems, gtCalls, schemaParityProblems } from '../../support/reference-tools.js';
 import { loadFixtureBody, runOfflineSmoke, startWebServer, type WebServer } from '../../support/web-server.js';
 
@@ -64,13 +64,11 @@ describe('weather location parsing (the reference rules)', () => {
     expect(parseCityState('Paris')).toEqual(['Paris', undefined]);
   });
 
-  it('prints numbers as Python prints json.loads values', () => {
+  it('prints numbers as Python prints json.loads values (null and missing fields print None, see the forecast tests)', () => {
     expect(pythonNumberText('16.0')).toBe('16.0');
     expect(pythonNumberText('16')).toBe('16');
     expect(pythonNumberText('3.0')).toBe('3.0');
     expect(pythonNumberText('1.5e2')).toBe('150.0');
-    expect(pythonNumberText('null')).toBe('None');
-    expect(pythonNumberText(undefined)).toBe('None');
   });
 });
 
@@ -121,10 +119,13 @@ describe('weather/get_weather', () => {
     expect(fake.requestsTo('/geo/v1/search').slice(before)[0]?.query.name).toBe('00000');
   });
 
-  it('prints a float weather code as Python does ("code 3.0")', async () => {
+  it('prints a float weather code as Python does ("code 3.0") and null or missing fields as None', async () => {
     fake.queueFault('/meteo/v1/forecast', { body: loadFixtureBody<string>(fixtures, 'forecast-float-code-2022') });
     const result = await server.call('get_weather', { location: 'Berlin, NJ', units: 'metric' });
     expect(result.text).toBe('Current weather in Berlin, NJ: 22.5°C, wind 22.8 km/h, code 3.0.');
+    fake.queueFault('/meteo/v1/forecast', { body: '{"current_weather":{"temperature":null,"windspeed":16.0,"time":"2022-07-31T17:00"}}' });
+    const partial = await server.call('get_weather', { location: 'Berlin, NJ', units: 'metric' });
+    expect(partial.text).toBe('Current weather in Berlin, NJ: None°C, wind 16.0 km/h, code None.');
   });
 
   it('fails as the reference did when the geocoder finds nothing (an ordinary tool error)', async () => {
