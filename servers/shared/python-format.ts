@@ -51,3 +51,55 @@ export function parseJsonKeepingNumbers(text: string): unknown {
 export function isJsonNumber(value: unknown): value is LosslessNumber {
   return isLosslessNumber(value);
 }
+
+function pythonJsonString(text: string): string {
+  let out = '"';
+  for (let index = 0; index < text.length; index += 1) {
+    const char = text[index] ?? '';
+    const code = text.charCodeAt(index);
+    if (char === '"') out += '\\"';
+    else if (char === '\\') out += '\\\\';
+    else if (char === '\n') out += '\\n';
+    else if (char === '\r') out += '\\r';
+    else if (char === '\t') out += '\\t';
+    else if (char === '\b') out += '\\b';
+    else if (char === '\f') out += '\\f';
+    // ensure_ascii: every other code unit outside printable ASCII as \uXXXX (UTF-16, so astral
+    // characters become surrogate pairs exactly as Python writes them).
+    else if (code < 0x20 || code > 0x7e) out += `\\u${code.toString(16).padStart(4, '0')}`;
+    else out += char;
+  }
+  return `${out}"`;
+}
+
+/** A value Python held as a float even when it is whole (json.dumps prints 5.0, not 5). */
+export class PythonFloat {
+  constructor(readonly value: number) {}
+}
+
+/**
+ * `json.dumps(value)` with Python's defaults: ", " and ": " separators, ensure_ascii, floats
+ * through repr (NaN, Infinity). Numbers parsed with parseJsonKeepingNumbers keep int vs float;
+ * a plain JS number prints as an int when whole (use it only for values Python held as ints).
+ */
+export function pythonJsonDumps(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (value === true) return 'true';
+  if (value === false) return 'false';
+  if (isLosslessNumber(value)) return pythonNumberText(value.value);
+  if (typeof value === 'bigint') return value.toString();
+  if (value instanceof PythonFloat) return Number.isFinite(value.value) ? pythonFloatRepr(value.value) : Number.isNaN(value.value) ? 'NaN' : value.value > 0 ? 'Infinity' : '-Infinity';
+  if (typeof value === 'number') {
+    if (Number.isNaN(value)) return 'NaN';
+    if (!Number.isFinite(value)) return value > 0 ? 'Infinity' : '-Infinity';
+    return Number.isInteger(value) ? String(value) : pythonFloatRepr(value);
+  }
+  if (typeof value === 'string') return pythonJsonString(value);
+  if (Array.isArray(value)) return `[${value.map(pythonJsonDumps).join(', ')}]`;
+  if (typeof value === 'object') {
+    return `{${Object.entries(value as Record<string, unknown>)
+      .map(([key, item]) => `${pythonJsonString(key)}: ${pythonJsonDumps(item)}`)
+      .join(', ')}}`;
+  }
+  return pythonJsonString(String(value));
+}

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { parse as parseLossless, stringify as stringifyLossless } from 'lossless-json';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { startHttpFake } from '../../servers/shared/http-fake.js';
@@ -83,4 +84,15 @@ export async function runOfflineSmoke(entry: string, smoke: ServerSmoke): Promis
     await server.close();
     await fake.close();
   }
+}
+
+/**
+ * The upstream body of a fixture file as JSON text with every number literal kept ("600.0" stays
+ * "600.0"), for fakes of upstreams whose clients tell ints from floats (Python json.loads).
+ */
+export function loadFixtureText(dir: string, name: string): string {
+  const file = path.join(dir, name.endsWith('.json') ? name : `${name}.json`);
+  const parsed = parseLossless(readFileSync(file, 'utf8')) as { _source?: unknown; body?: unknown };
+  if (typeof parsed._source !== 'string' || !('body' in parsed)) throw new Error(`${file}: expected { "_source": string, "body": ... }`);
+  return stringifyLossless(parsed.body) ?? 'null';
 }
