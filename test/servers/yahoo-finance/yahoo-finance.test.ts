@@ -41,7 +41,7 @@ beforeAll(async () => {
     { path: '/q2/v8/finance/chart/ZZZZZ', reply: { status: 404, body: loadFixtureBody(fixtures, 'chart-not-found') } },
     {
       path: /^\/q2\/v8\/finance\/chart\/[^/]+$/,
-      reply: needsCrumb((request) => json(request.query.range === '1d' ? 'chart-msft-range-1d' : 'chart-msft-2024-10')),
+      reply: needsCrumb((request) => json(request.query.range === '1d' ? 'chart-msft-range-1d' : request.query.range === 'max' ? 'chart-msft-max-events' : 'chart-msft-2024-10')),
     },
     { path: '/q2/v10/finance/quoteSummary/ZZZZZ', reply: { status: 404, body: loadFixtureBody(fixtures, 'quote-summary-not-found') } },
     {
@@ -49,11 +49,15 @@ beforeAll(async () => {
       reply: needsCrumb((request) =>
         request.query.modules === 'upgradeDowngradeHistory'
           ? { body: { quoteSummary: { result: [{ upgradeDowngradeHistory: { history, maxAge: 86400 } }], error: null } } }
-          : json('quote-summary-info'),
+          : String(request.query.modules).includes('majorHoldersBreakdown')
+            ? json('quote-summary-holders')
+            : json('quote-summary-info'),
       ),
     },
     { path: '/q1/v7/finance/quote', reply: needsCrumb((request) => json(request.query.symbols === 'ZZZZZ' ? 'quote-v7-empty' : 'quote-v7')) },
     { path: /^\/q1\/ws\/fundamentals-timeseries\/v1\/finance\/timeseries\//, reply: needsCrumb(() => json('timeseries-peg')) },
+    { path: /^\/q2\/ws\/fundamentals-timeseries\/v1\/finance\/timeseries\//, reply: needsCrumb(() => json('timeseries-income')) },
+    { method: 'POST', path: '/root/xhr/ncp', reply: needsCrumb(() => json('news-stream')) },
     { path: /^\/q2\/v7\/finance\/options\//, reply: needsCrumb(() => json('options-msft')) },
   ]);
   server = await startWebServer('servers/yahoo-finance/index.ts', {
@@ -161,6 +165,41 @@ describe('yahoo-finance options', () => {
     expect(fake.requestsTo(/^\/q2\/v7\/finance\/options\//).at(-1)?.query).toMatchObject({ date: '1764288000' });
     expect((await server.call('get_option_chain', { ticker: 'MSFT', expiration_date: '2031-01-17', option_type: 'calls' })).text).toBe('No options available for 2031-01-17.');
     expect((await server.call('get_option_chain', { ticker: 'MSFT', expiration_date: '2025-11-28', option_type: 'straddle' })).text).toBe("Invalid option type: straddle. Use 'calls' or 'puts'.");
+  });
+});
+
+describe('yahoo-finance news, actions, holders and statements', () => {
+  it('posts the news query and prints top-level title/link as the reference did (blank for the current item shape), ads left out', async () => {
+    const result = await server.call('get_yahoo_finance_news', { ticker: 'MSFT' });
+    expect(result.text).toBe('- \n  \n\n- Microsoft to invest in AI data centers\n  https://finance.yahoo.com/news/microsoft-invest-ai-data-centers.html');
+    const request = fake.requestsTo('/root/xhr/ncp').at(-1);
+    expect(request?.query).toMatchObject({ queryRef: 'latestNews', serviceKey: 'ncp_fin' });
+    expect(JSON.parse(request?.body ?? '{}')).toEqual({ serviceConfig: { snippetCount: 10, s: ['MSFT'] } });
+  });
+
+  it('lists dividend and split days from the full daily history', async () => {
+    const result = await server.call('get_stock_actions', { ticker: 'MSFT' });
+    expect(result.text).toBe('[{"Date":"2003-02-18T05:00:00.000Z","Dividends":0.0,"Stock Splits":2.0},{"Date":"2024-11-21T05:00:00.000Z","Dividends":0.83,"Stock Splits":0.0}]');
+    expect(fake.requestsTo('/q2/v8/finance/chart/MSFT').at(-1)?.query).toMatchObject({ range: 'max', interval: '1d', events: 'div,splits,capitalGains' });
+  });
+
+  it('builds the holder tables (major holders as metric/Value, institutional dates in epoch ms)', async () => {
+    expect((await server.call('get_holder_info', { ticker: 'MSFT', holder_type: 'major_holders' })).text).toBe(
+      '[{"metric":"insidersPercentHeld","Value":0.00062},{"metric":"institutionsPercentHeld","Value":0.7392},{"metric":"institutionsFloatPercentHeld","Value":0.73966},{"metric":"institutionsCount","Value":7234.0}]',
+    );
+    expect((await server.call('get_holder_info', { ticker: 'MSFT', holder_type: 'institutional_holders' })).text).toBe(
+      '[{"Date Reported":1751241600000,"Holder":"Vanguard Group Inc","pctHeld":0.0931,"Shares":692060563,"Value":288685141574,"pctChange":0.0123}]',
+    );
+    expect((await server.call('get_holder_info', { ticker: 'MSFT', holder_type: 'owners' })).text).toBe('Error: invalid holder type owners.');
+  });
+
+  it('dumps a statement newest period first with Python floats, in yfinance field order', async () => {
+    const result = await server.call('get_financial_statement', { ticker: 'MSFT', financial_type: 'income_stmt' });
+    expect(result.text).toBe('[{"date": "2025-06-30", "NetIncome": 101832000000.0, "TotalRevenue": 281724000000.0}, {"date": "2024-06-30", "NetIncome": 88136000000.0, "TotalRevenue": 245122000000.0}]');
+    const type = String(fake.requestsTo(/^\/q2\/ws\/fundamentals-timeseries\//).at(-1)?.query.type).split(',');
+    expect(type[0]).toBe('annualTaxEffectOfUnusualItems');
+    expect(type).toContain('annualTotalRevenue');
+    expect((await server.call('get_financial_statement', { ticker: 'MSFT', financial_type: 'ledger' })).text).toBe('Error: invalid financial type ledger');
   });
 });
 
