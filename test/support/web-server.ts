@@ -7,8 +7,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { parse as parseLossless, stringify as stringifyLossless } from 'lossless-json';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { startHttpFake } from '../../servers/shared/http-fake.js';
 import type { ServerSmoke } from '../../servers/shared/smoke.js';
+import { startOfflineSmokeFakes } from '../../src/mcp/smoke-tests.js';
 import { CALL_CONTEXT_META_KEY, readToolErrorMeta, type CallContext, type ToolErrorMeta } from '../../src/core/tool-result-contract.js';
 import { repoRoot } from './shared-assets.js';
 
@@ -69,20 +69,25 @@ export function loadFixtureBody<T = unknown>(dir: string, name: string): T {
 }
 
 /**
- * Runs a server's declared smoke offline, as `m3 servers check --smoke --offline` does: the fake
- * from `smoke.offline`, each base-URL variable pointed at it, the smoke call, its judgement.
+ * Runs a server's declared smoke offline, as `m3 servers check --smoke --offline` does
+ * (startOfflineSmokeFakes in src/mcp/smoke-tests.ts): its fake started, its base-URL variables
+ * pointed at it, the smoke call, its judgement. The network guard of the test run refuses every
+ * other host, so a pass proves the answer came from the fake.
  */
-export async function runOfflineSmoke(entry: string, smoke: ServerSmoke): Promise<{ passed: boolean; text: string; requests: number }> {
+export async function runOfflineSmoke(entry: string, smoke: ServerSmoke): Promise<{ passed: boolean; text: string }> {
   if (!smoke.offline) throw new Error(`${entry}: the smoke declares no offline fake`);
-  const fake = await startHttpFake(smoke.offline.routes);
-  const env = Object.fromEntries(Object.entries(smoke.offline.env).map(([name, prefix]) => [name, `${fake.url}${prefix}`]));
-  const server = await startWebServer(entry, env);
+  const spec = { name: 'smoke', transport: 'stdio' as const, command: process.execPath, args: [], env: {}, headers: {}, cwd: repoRoot };
+  const fakes = await startOfflineSmokeFakes([spec], { smoke });
   try {
-    const result = await server.call(smoke.tool, smoke.args);
-    return { passed: !result.isError && smoke.accept(result.text), text: result.text, requests: fake.requests.length };
+    const server = await startWebServer(entry, fakes.specs[0]?.env ?? {});
+    try {
+      const result = await server.call(smoke.tool, smoke.args);
+      return { passed: !result.isError && smoke.accept(result.text), text: result.text };
+    } finally {
+      await server.close();
+    }
   } finally {
-    await server.close();
-    await fake.close();
+    await fakes.close();
   }
 }
 

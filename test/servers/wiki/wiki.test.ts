@@ -192,6 +192,5 @@ describe('wiki fallback fixtures and smoke', () => {
   it('passes offline against its own fake', async () => {
     const outcome = await runOfflineSmoke('servers/wiki/index.ts', smoke);
     expect(outcome.passed, outcome.text).toBe(true);
-    expect(outcome.requests).toBe(1);
   });
 });
