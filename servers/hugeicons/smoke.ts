@@ -1,15 +1,8 @@
 // `m3 servers check --smoke` for `hugeicons-mcp`: one icon search. Offline, the fake answers
 // search.hugeicons.com/search in the {query, fuzzy_enabled, total, results} shape.
-import type { ServerSmoke } from '../shared/smoke.js';
+import { acceptJson, type ServerSmoke } from '../shared/smoke.js';
 
-function hasIcons(text: string): boolean {
-  try {
-    const icons = JSON.parse(text) as Array<{ name?: unknown }>;
-    return Array.isArray(icons) && icons.length > 0 && icons.every((icon) => typeof icon.name === 'string');
-  } catch {
-    return false;
-  }
-}
+const hasIcons = acceptJson((value) => Array.isArray(value) && value.length > 0 && value.every((icon: { name?: unknown }) => typeof icon?.name === 'string'));
 
 export const smoke: ServerSmoke = {
   tool: 'search_icons',

@@ -1,15 +1,11 @@
 // `m3 servers check --smoke` for `okx`: the latest BTC-USDT ticker. Offline, the fake answers
 // /api/v5/market/ticker in the {code, msg, data} shape of the OKX v5 API documentation example.
-import type { ServerSmoke } from '../shared/smoke.js';
+import { acceptJson, type ServerSmoke } from '../shared/smoke.js';
 
-function isTicker(text: string): boolean {
-  try {
-    const ticker = JSON.parse(text) as Record<string, unknown>;
-    return ticker.instrument === 'BTC-USDT' && typeof ticker.lastPrice === 'string' && /^\d{4}-\d\d-\d\dT/.test(String(ticker.timestamp));
-  } catch {
-    return false;
-  }
-}
+const isTicker = acceptJson((value) => {
+  const ticker = value as Record<string, unknown>;
+  return ticker.instrument === 'BTC-USDT' && typeof ticker.lastPrice === 'string' && /^\d{4}-\d\d-\d\dT/.test(String(ticker.timestamp));
+});
 
 export const smoke: ServerSmoke = {
   tool: 'get_price',

@@ -1,15 +1,11 @@
 // `m3 servers check --smoke` for `openlibrary_mcp`: one ISBN lookup. Offline, the fake answers
 // /api/books in the jscmd=data shape of the Books API documentation example (ISBN:0451526538).
-import type { ServerSmoke } from '../shared/smoke.js';
+import { acceptJson, type ServerSmoke } from '../shared/smoke.js';
 
-function isBookAnswer(text: string): boolean {
-  try {
-    const answer = JSON.parse(text) as { query_type?: unknown; metadata?: { title?: unknown; authors?: unknown } };
-    return answer.query_type === 'isbn' && typeof answer.metadata?.title === 'string' && Array.isArray(answer.metadata.authors);
-  } catch {
-    return false;
-  }
-}
+const isBookAnswer = acceptJson((value) => {
+  const answer = value as { query_type?: unknown; metadata?: { title?: unknown; authors?: unknown } };
+  return answer.query_type === 'isbn' && typeof answer.metadata?.title === 'string' && Array.isArray(answer.metadata.authors);
+});
 
 export const smoke: ServerSmoke = {
   tool: 'get_book_info',

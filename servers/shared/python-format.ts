@@ -52,13 +52,17 @@ export function isJsonNumber(value: unknown): value is LosslessNumber {
   return isLosslessNumber(value);
 }
 
-function pythonJsonString(text: string): string {
+/**
+ * A JSON string as Python's json (ensure_ascii) writes it; `escapeSlash` adds pandas' "\/".
+ */
+export function asciiJsonString(text: string, escapeSlash = false): string {
   let out = '"';
   for (let index = 0; index < text.length; index += 1) {
     const char = text[index] ?? '';
     const code = text.charCodeAt(index);
     if (char === '"') out += '\\"';
     else if (char === '\\') out += '\\\\';
+    else if (char === '/' && escapeSlash) out += '\\/';
     else if (char === '\n') out += '\\n';
     else if (char === '\r') out += '\\r';
     else if (char === '\t') out += '\\t';
@@ -94,12 +98,12 @@ export function pythonJsonDumps(value: unknown): string {
     if (!Number.isFinite(value)) return value > 0 ? 'Infinity' : '-Infinity';
     return Number.isInteger(value) ? String(value) : pythonFloatRepr(value);
   }
-  if (typeof value === 'string') return pythonJsonString(value);
+  if (typeof value === 'string') return asciiJsonString(value);
   if (Array.isArray(value)) return `[${value.map(pythonJsonDumps).join(', ')}]`;
   if (typeof value === 'object') {
     return `{${Object.entries(value as Record<string, unknown>)
-      .map(([key, item]) => `${pythonJsonString(key)}: ${pythonJsonDumps(item)}`)
+      .map(([key, item]) => `${asciiJsonString(key)}: ${pythonJsonDumps(item)}`)
       .join(', ')}}`;
   }
-  return pythonJsonString(String(value));
+  return asciiJsonString(String(value));
 }

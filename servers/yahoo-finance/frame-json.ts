@@ -3,7 +3,7 @@
 // NaN), a column's dtype decides how its numbers print (int64 as is; float64, which any NaN or
 // fractional literal makes it, rounded to 10 decimals with ".0" kept), datetimes as UTC ISO with
 // milliseconds and "Z", "/" escaped as "\/", non-ASCII as \uXXXX, no spaces.
-import { isJsonNumber, pythonFloatRepr } from '../shared/python-format.js';
+import { asciiJsonString, isJsonNumber, pythonFloatRepr } from '../shared/python-format.js';
 
 /** A cell pandas holds as a datetime64 (epoch milliseconds, UTC). */
 export class DateCell {
@@ -12,24 +12,7 @@ export class DateCell {
 
 export type FrameRow = Record<string, unknown>;
 
-function pandasString(text: string): string {
-  let out = '"';
-  for (let index = 0; index < text.length; index += 1) {
-    const char = text[index] ?? '';
-    const code = text.charCodeAt(index);
-    if (char === '"') out += '\\"';
-    else if (char === '\\') out += '\\\\';
-    else if (char === '/') out += '\\/';
-    else if (char === '\n') out += '\\n';
-    else if (char === '\r') out += '\\r';
-    else if (char === '\t') out += '\\t';
-    else if (char === '\b') out += '\\b';
-    else if (char === '\f') out += '\\f';
-    else if (code < 0x20 || code > 0x7e) out += `\\u${code.toString(16).padStart(4, '0')}`;
-    else out += char;
-  }
-  return `${out}"`;
-}
+const pandasString = (text: string) => asciiJsonString(text, true);
 
 /** A float64 as pandas' JSON encoder prints it (double_precision=10). */
 export function pandasFloat(value: number): string {

@@ -10,6 +10,8 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerSmoke } from '../../servers/shared/smoke.js';
 import { startOfflineSmokeFakes } from '../../src/mcp/smoke-tests.js';
 import { CALL_CONTEXT_META_KEY, readToolErrorMeta, type CallContext, type ToolErrorMeta } from '../../src/core/tool-result-contract.js';
+import { describe, expect, it } from 'vitest';
+import { fallbackFixtureProblems } from './reference-tools.js';
 import { repoRoot } from './shared-assets.js';
 
 export interface WebToolResult {
@@ -100,4 +102,18 @@ export function loadFixtureText(dir: string, name: string): string {
   const parsed = parseLossless(readFileSync(file, 'utf8')) as { _source?: unknown; body?: unknown };
   if (typeof parsed._source !== 'string' || !('body' in parsed)) throw new Error(`${file}: expected { "_source": string, "body": ... }`);
   return stringifyLossless(parsed.body) ?? 'null';
+}
+
+/** The two checks every web server's test ends with: its curated fallback fixtures and its offline smoke. */
+export function describeFixturesAndSmoke(serverKey: string, entry: string, smoke: ServerSmoke, server: () => WebServer): void {
+  describe(`${serverKey} fallback fixtures and smoke`, () => {
+    it('has well-formed fallback fixtures whose arguments pass the check', () => {
+      expect(fallbackFixtureProblems(serverKey, server().tools)).toEqual([]);
+    });
+
+    it('passes the smoke offline against its own fake', async () => {
+      const outcome = await runOfflineSmoke(entry, smoke);
+      expect(outcome.passed, outcome.text).toBe(true);
+    });
+  });
 }

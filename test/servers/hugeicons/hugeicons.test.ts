@@ -5,8 +5,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smoke } from '../../../servers/hugeicons/smoke.js';
 import { startHttpFake, type HttpFake } from '../../../servers/shared/http-fake.js';
-import { argumentCheckProblems, catalogTools, distinctArguments, fallbackFixtureProblems, gtCalls, schemaParityProblems } from '../../support/reference-tools.js';
-import { loadFixtureBody, runOfflineSmoke, startWebServer, type WebServer } from '../../support/web-server.js';
+import { argumentCheckProblems, catalogTools, distinctArguments, gtCalls, schemaParityProblems } from '../../support/reference-tools.js';
+import { describeFixturesAndSmoke, loadFixtureBody, startWebServer, type WebServer } from '../../support/web-server.js';
 
 const fixtures = path.join(import.meta.dirname, 'fixtures');
 const calls = gtCalls('hugeicons-mcp');
@@ -114,13 +114,4 @@ describe('hugeicons-mcp upstream failures are typed (the reference answered a fa
   });
 });
 
-describe('hugeicons-mcp fallback fixtures and smoke', () => {
-  it('has well-formed fallback fixtures whose arguments pass the check', () => {
-    expect(fallbackFixtureProblems('hugeicons-mcp', server.tools)).toEqual([]);
-  });
-
-  it('passes the smoke offline against its own fake', async () => {
-    const outcome = await runOfflineSmoke('servers/hugeicons/index.ts', smoke);
-    expect(outcome.passed, outcome.text).toBe(true);
-  });
-});
+describeFixturesAndSmoke('hugeicons-mcp', 'servers/hugeicons/index.ts', smoke, () => server);

@@ -8,9 +8,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smoke } from '../../../servers/metmuseum/smoke.js';
 import { startHttpFake, type HttpFake } from '../../../servers/shared/http-fake.js';
-import { argumentCheckProblems, catalogTools, distinctArguments, fallbackFixtureProblems, gtCalls, schemaParityProblems } from '../../support/reference-tools.js';
+import { argumentCheckProblems, catalogTools, distinctArguments, gtCalls, schemaParityProblems } from '../../support/reference-tools.js';
 import { assertAssetsInCi, missingAssetsMessage, sharedAssetsDir } from '../../support/shared-assets.js';
-import { loadFixtureBody, runOfflineSmoke, startWebServer, type WebServer } from '../../support/web-server.js';
+import { describeFixturesAndSmoke, loadFixtureBody, startWebServer, type WebServer } from '../../support/web-server.js';
 
 assertAssetsInCi();
 const assets = sharedAssetsDir();
@@ -160,13 +160,4 @@ describe('metmuseum-mcp upstream failures are typed', () => {
   });
 });
 
-describe('metmuseum-mcp fallback fixtures and smoke', () => {
-  it('has well-formed fallback fixtures whose arguments pass the check', () => {
-    expect(fallbackFixtureProblems('metmuseum-mcp', server.tools)).toEqual([]);
-  });
-
-  it('passes the smoke offline against its own fake', async () => {
-    const outcome = await runOfflineSmoke('servers/metmuseum/index.ts', smoke);
-    expect(outcome.passed, outcome.text).toBe(true);
-  });
-});
+describeFixturesAndSmoke('metmuseum-mcp', 'servers/metmuseum/index.ts', smoke, () => server);

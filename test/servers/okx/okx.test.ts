@@ -5,8 +5,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smoke } from '../../../servers/okx/smoke.js';
 import { startHttpFake, type HttpFake } from '../../../servers/shared/http-fake.js';
-import { argumentCheckProblems, catalogTools, distinctArguments, fallbackFixtureProblems, gtCalls, schemaParityProblems } from '../../support/reference-tools.js';
-import { loadFixtureBody, runOfflineSmoke, startWebServer, type WebServer } from '../../support/web-server.js';
+import { argumentCheckProblems, catalogTools, distinctArguments, gtCalls, schemaParityProblems } from '../../support/reference-tools.js';
+import { describeFixturesAndSmoke, loadFixtureBody, startWebServer, type WebServer } from '../../support/web-server.js';
 
 const fixtures = path.join(import.meta.dirname, 'fixtures');
 const calls = gtCalls('okx');
@@ -124,13 +124,4 @@ describe('okx upstream failures are typed', () => {
   });
 });
 
-describe('okx fallback fixtures and smoke', () => {
-  it('has well-formed fallback fixtures whose arguments pass the check', () => {
-    expect(fallbackFixtureProblems('okx', server.tools)).toEqual([]);
-  });
-
-  it('passes the smoke offline against its own fake', async () => {
-    const outcome = await runOfflineSmoke('servers/okx/index.ts', smoke);
-    expect(outcome.passed, outcome.text).toBe(true);
-  });
-});
+describeFixturesAndSmoke('okx', 'servers/okx/index.ts', smoke, () => server);

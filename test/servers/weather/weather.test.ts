@@ -8,8 +8,8 @@ import { startHttpFake, type HttpFake } from '../../../servers/shared/http-fake.
 import { smoke } from '../../../servers/weather/smoke.js';
 import { parseCityState } from '../../../servers/weather/us-states.js';
 import { pythonNumberText } from '../../../servers/shared/python-format.js';
-import { argumentCheckProblems, catalogTools, distinctArguments, fallbackFixtureProblems, gtCalls, schemaParityProblems } from '../../support/reference-tools.js';
-import { loadFixtureBody, runOfflineSmoke, startWebServer, type WebServer } from '../../support/web-server.js';
+import { argumentCheckProblems, catalogTools, distinctArguments, gtCalls, schemaParityProblems } from '../../support/reference-tools.js';
+import { describeFixturesAndSmoke, loadFixtureBody, startWebServer, type WebServer } from '../../support/web-server.js';
 
 const fixtures = path.join(import.meta.dirname, 'fixtures');
 const berlin = loadFixtureBody(fixtures, 'geocode-berlin');
@@ -162,13 +162,4 @@ describe('weather upstream failures are typed', () => {
   });
 });
 
-describe('weather fallback fixtures and smoke', () => {
-  it('has well-formed fallback fixtures whose arguments pass the check', () => {
-    expect(fallbackFixtureProblems('weather', server.tools)).toEqual([]);
-  });
-
-  it('passes the smoke offline against its own fake', async () => {
-    const outcome = await runOfflineSmoke('servers/weather/index.ts', smoke);
-    expect(outcome.passed, outcome.text).toBe(true);
-  });
-});
+describeFixturesAndSmoke('weather', 'servers/weather/index.ts', smoke, () => server);

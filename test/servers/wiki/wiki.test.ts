@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpFake, type HttpFake } from '../../../servers/shared/http-fake.js';
 import { pythonQuote } from '../../../servers/wiki/wikipedia.js';
 import { smoke } from '../../../servers/wiki/smoke.js';
-import { argumentCheckProblems, catalogTools, distinctArguments, fallbackFixtureProblems, gtCalls, schemaParityProblems } from '../../support/reference-tools.js';
-import { loadFixtureBody, runOfflineSmoke, startWebServer, type WebServer } from '../../support/web-server.js';
+import { argumentCheckProblems, catalogTools, distinctArguments, gtCalls, schemaParityProblems } from '../../support/reference-tools.js';
+import { describeFixturesAndSmoke, loadFixtureBody, startWebServer, type WebServer } from '../../support/web-server.js';
 
 const fixtures = path.join(import.meta.dirname, 'fixtures');
 const cassidy = loadFixtureBody<Record<string, string>>(fixtures, 'summary-christopher-cassidy');
@@ -184,13 +184,4 @@ describe('wiki upstream failures are typed', () => {
   });
 });
 
-describe('wiki fallback fixtures and smoke', () => {
-  it('has well-formed fallback fixtures for search and summary whose arguments pass the check', () => {
-    expect(fallbackFixtureProblems('wiki', server.tools)).toEqual([]);
-  });
-
-  it('passes offline against its own fake', async () => {
-    const outcome = await runOfflineSmoke('servers/wiki/index.ts', smoke);
-    expect(outcome.passed, outcome.text).toBe(true);
-  });
-});
+describeFixturesAndSmoke('wiki', 'servers/wiki/index.ts', smoke, () => server);

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpFake, type HttpFake, type RecordedRequest } from '../../../servers/shared/http-fake.js';
 import { zonedMidnight } from '../../../servers/yahoo-finance/history.js';
 import { smoke } from '../../../servers/yahoo-finance/smoke.js';
-import { argumentCheckProblems, catalogTools, distinctArguments, fallbackFixtureProblems, gtCalls, schemaParityProblems } from '../../support/reference-tools.js';
-import { loadFixtureBody, loadFixtureText, runOfflineSmoke, startWebServer, type WebServer } from '../../support/web-server.js';
+import { argumentCheckProblems, catalogTools, distinctArguments, gtCalls, schemaParityProblems } from '../../support/reference-tools.js';
+import { describeFixturesAndSmoke, loadFixtureBody, loadFixtureText, startWebServer, type WebServer } from '../../support/web-server.js';
 
 const fixtures = path.join(import.meta.dirname, 'fixtures');
 const calls = gtCalls('yahoo-finance');
@@ -226,13 +226,4 @@ describe('yahoo-finance crumb renewal and typed failures', () => {
   });
 });
 
-describe('yahoo-finance fallback fixtures and smoke', () => {
-  it('has well-formed fallback fixtures whose arguments pass the check', () => {
-    expect(fallbackFixtureProblems('yahoo-finance', server.tools)).toEqual([]);
-  });
-
-  it('passes the smoke offline against its own fake', async () => {
-    const outcome = await runOfflineSmoke('servers/yahoo-finance/index.ts', smoke);
-    expect(outcome.passed, outcome.text).toBe(true);
-  });
-});
+describeFixturesAndSmoke('yahoo-finance', 'servers/yahoo-finance/index.ts', smoke, () => server);
