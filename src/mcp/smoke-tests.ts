@@ -41,7 +41,9 @@ export async function runSmokeTest(host: ToolHost, server: string, table: Readon
   if (!test) return { state: 'not_defined', detail: 'no smoke test defined' };
   const canonical = `${server}/${test.tool}`;
   const outcome = await host.callTool(canonical, test.args);
-  const shown = outcome.text.length > 120 ? `${outcome.text.slice(0, 117)}...` : outcome.text;
+  // One line in the report table, however the answer is laid out.
+  const flat = outcome.text.replace(/\s+/g, ' ').trim();
+  const shown = flat.length > 120 ? `${flat.slice(0, 117)}...` : flat;
   if (!outcome.isError && test.accept(outcome.text)) {
     return { state: 'passed', detail: `${canonical} → ${shown}`, durationMs: outcome.durationMs };
   }
