@@ -1,7 +1,7 @@
 // US state (and DC) abbreviations → names, in the reference's order (servers/weather_mcp.py):
 // the geocoder's `admin1` is matched against the names, and the first abbreviation whose name
 // matches is the one shown.
-export const usStates: ReadonlyArray<readonly [string, string]> = [
+const usStates: ReadonlyArray<readonly [string, string]> = [
   ['AL', 'Alabama'], ['AK', 'Alaska'], ['AZ', 'Arizona'], ['AR', 'Arkansas'], ['CA', 'California'],
   ['CO', 'Colorado'], ['CT', 'Connecticut'], ['DE', 'Delaware'], ['DC', 'District of Columbia'],
   ['FL', 'Florida'], ['GA', 'Georgia'], ['HI', 'Hawaii'], ['ID', 'Idaho'], ['IL', 'Illinois'],

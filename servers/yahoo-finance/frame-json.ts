@@ -15,7 +15,7 @@ export type FrameRow = Record<string, unknown>;
 const pandasString = (text: string) => asciiJsonString(text, true);
 
 /** A float64 as pandas' JSON encoder prints it (double_precision=10). */
-export function pandasFloat(value: number): string {
+function pandasFloat(value: number): string {
   if (!Number.isFinite(value)) return 'null';
   return pythonFloatRepr(Number(value.toFixed(10)));
 }
@@ -54,7 +54,7 @@ function cell(value: unknown, kind: ColumnKind, isoDates = true): string {
 }
 
 /** The column order pandas gives a DataFrame built from a list of dicts. */
-export function frameColumns(rows: readonly FrameRow[]): string[] {
+function frameColumns(rows: readonly FrameRow[]): string[] {
   const columns: string[] = [];
   for (const row of rows) for (const key of Object.keys(row)) if (!columns.includes(key)) columns.push(key);
   return columns;

@@ -102,16 +102,3 @@ export class YahooClient {
     }
   }
 }
-
-/** Reads a nested field, failing as a broken answer when the path is missing. */
-export function pick(body: unknown, path: readonly (string | number)[], url: URL): unknown {
-  let current: unknown = body;
-  for (const key of path) {
-    if (current === null || typeof current !== 'object') {
-      throw new UpstreamError('upstream_bad_response', `${url.hostname}: the answer has no ${path.join('.')}`, { upstream: url.hostname });
-    }
-    current = (current as Record<string | number, unknown>)[key];
-  }
-  if (current === undefined) throw new UpstreamError('upstream_bad_response', `${url.hostname}: the answer has no ${path.join('.')}`, { upstream: url.hostname });
-  return current;
-}
