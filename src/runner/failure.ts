@@ -2,12 +2,11 @@
 // server crash, timeouts) are counted apart and excluded from model scores; model failures
 // (invalid requests the model caused, context overflow) count against the model.
 import { M3Error, ProviderError, ServerError, TaskTimeoutError, MediaError } from '../errors/index.js';
-
-export type EpisodeStatus = 'ok' | 'model_failure' | 'infra_failure' | 'timeout';
+import type { FailureKind, FinalEpisodeStatus } from '../store/schemas.js';
 
 export interface FailureVerdict {
-  status: Exclude<EpisodeStatus, 'ok'>;
-  kind: 'model' | 'infra';
+  status: Exclude<FinalEpisodeStatus, 'ok'>;
+  kind: FailureKind;
   code: string;
   message: string;
   /** Worth another attempt later (outages and timeouts), up to M3_MAX_TASK_REQUEUE. */
