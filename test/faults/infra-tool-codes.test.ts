@@ -15,7 +15,8 @@ import { testAgentOptions, useHost } from '../support/agent-kit.js';
 import { fixtureSpec } from '../support/fixture-servers/fixture-spec.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-fault-codes-'));
-const host = useHost(() => [fixtureSpec('meta'), fixtureSpec('slow'), fixtureSpec('echo')]);
+// Only the slow server's calls time out (its own call timeout wins over the run's).
+const host = useHost(() => [fixtureSpec('meta'), fixtureSpec('slow', { callTimeoutMs: 300 }), fixtureSpec('echo')]);
 
 const tasks = {
   upstream: { name: 'meta/upstream_fail', arguments: { code: 'upstream_rate_limited', status: 429, retryAfterSec: 3 } },
@@ -31,7 +32,7 @@ describe('infrastructure codes of tool calls', () => {
     const store = openStore(path.join(dir, 'store.sqlite'));
     createRun(store, { runId: 'codes', modelSpec: driver.id, modelLabel: 'x' });
     const predictions = new PredictionFile(path.join(dir, 'predictions.json'));
-    const options = testAgentOptions([dir], { toolCallTimeoutMs: 300 });
+    const options = testAgentOptions([dir]);
     const result = await runBatch(
       Object.keys(tasks).map((id) => ({ id, type: 't', tier: undefined, question: 'q', image: undefined })),
       { driver, host: host(), options, root: dir, runId: 'codes', workspaceMode: 'dedup', keepWorkspace: true, imageSearchDirs: [dir], taskTimeoutMs: 0 },
