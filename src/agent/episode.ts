@@ -13,7 +13,7 @@ import type { GenerateRequest, GenerateResponse, ModelDriver } from '../llm/type
 import type { ToolCallInterceptor } from '../mcp/checked-call.js';
 import type { CatalogTool, ToolHost } from '../mcp/types.js';
 import { executeRound, type ExecutedCall } from './call-tools.js';
-import { safeEmit, type AgentEventListener } from './events.js';
+import { safeEmit, type AgentEventListener, type EpisodePurpose } from './events.js';
 import { toolResultsMessage } from './history.js';
 import type { AgentOptions } from './options.js';
 import * as prompts from './prompts.js';
@@ -94,7 +94,7 @@ export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promis
   const history: Message[] = [...(input.priorMessages ?? []), { role: 'user', content: [{ type: 'text', text: input.userText }, ...input.images] }];
   safeEmit(deps.onEvent, { type: 'episode_start', taskId: input.taskId, question: input.question, images: input.images.map((image) => image.facts?.source ?? 'image') });
 
-  const ask = async (purpose: 'work' | 'prepare' | 'end' | 'final', round: number, instruction: string, tools: ToolDefinition[]): Promise<GenerateResponse> => {
+  const ask = async (purpose: EpisodePurpose, round: number, instruction: string, tools: ToolDefinition[]): Promise<GenerateResponse> => {
     const request: GenerateRequest = {
       system: options.instructionRole === 'system' ? `${system}\n\n${instruction}` : system,
       messages: options.instructionRole === 'user' ? [...history, { role: 'user', content: [{ type: 'text', text: instruction }] }] : history,

@@ -58,13 +58,6 @@ export class ServerError extends M3Error {
   }
 }
 
-/** One tool call failed (timeout, unknown tool, bad arguments). Goes back to the model as data. */
-export class ToolCallError extends M3Error {
-  constructor(code: 'tool_timeout' | 'unknown_tool' | 'invalid_arguments' | 'tool_failed', message: string, options?: { cause?: unknown }) {
-    super(code, message, options);
-  }
-}
-
 export class EvaluationError extends M3Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super('evaluation', message, options);

@@ -16,8 +16,11 @@ export interface GenerateRequest {
   temperature?: number;
   seed?: number;
   /** Which task / round this request belongs to; replay drivers use it, vendors ignore it. */
-  context?: { taskId?: string; round?: number; purpose?: 'work' | 'prepare' | 'end' | 'final' | 'judge' };
+  context?: { taskId?: string; round?: number; purpose?: RequestPurpose };
 }
+
+/** What a request is for: an episode's stages (work, prepare, end, final) or an evaluator's judge. */
+export type RequestPurpose = 'work' | 'prepare' | 'end' | 'final' | 'judge';
 
 export type StopReason = 'end' | 'tool_calls' | 'max_tokens' | 'other';
 

@@ -2,6 +2,7 @@
 // server crash, timeouts) are counted apart and excluded from model scores; model failures
 // (invalid requests the model caused, context overflow) count against the model.
 import { M3Error, ProviderError, ServerError, TaskTimeoutError, MediaError } from '../errors/index.js';
+import type { FailureKind, FinalEpisodeStatus } from '../store/schemas.js';
 
 /**
  * The run was asked to stop (Ctrl-C, SIGTERM, or another process took over its lease): an
@@ -14,11 +15,9 @@ export class RunInterruptedError extends M3Error {
   }
 }
 
-export type EpisodeStatus = 'ok' | 'model_failure' | 'infra_failure' | 'timeout';
-
 export interface FailureVerdict {
-  status: Exclude<EpisodeStatus, 'ok'>;
-  kind: 'model' | 'infra';
+  status: Exclude<FinalEpisodeStatus, 'ok'>;
+  kind: FailureKind;
   code: string;
   message: string;
   /** Worth another attempt later (outages and timeouts), up to M3_MAX_TASK_REQUEUE. */

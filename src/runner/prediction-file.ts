@@ -1,7 +1,7 @@
 // The reference prediction file: a JSON array in id-insertion order, rewritten in full after
 // every finished task through a temp file + fsync + rename, so a crash never leaves half a file.
 import { existsSync } from 'node:fs';
-import { loadPredictions } from '../tasks/load.js';
+import { loadPredictionRecords } from '../tasks/load.js';
 import type { PredictionRecord } from '../tasks/schemas.js';
 import { writeJsonAtomic, writeJsonAtomicAsync } from '../tasks/write-json.js';
 
@@ -15,7 +15,7 @@ export class PredictionFile {
   /** Loads an existing file (for --resume); unknown shapes fail with the file named. */
   load(): number {
     if (!existsSync(this.file)) return 0;
-    for (const record of loadPredictions(this.file)) this.records.set(record.id, record as unknown as PredictionRecord);
+    for (const record of loadPredictionRecords(this.file)) this.records.set(record.id, record);
     return this.records.size;
   }
 
