@@ -14,6 +14,22 @@ export interface ToolCall {
   argumentsText?: string;
   /** Set when the model's argument JSON could not be parsed: a model error, never `{}`. */
   argumentsError?: string;
+  /**
+   * Gemini's thought signature for this call: opaque, sent back unchanged with the call in
+   * later requests (Gemini 3 rejects function calls without it). Other vendors ignore it.
+   */
+  thoughtSignature?: OpaqueToken;
+}
+
+/**
+ * A vendor token that must travel with history but means nothing outside its driver. Copies of
+ * the object keep it; JSON leaves it out (the store already keeps the raw exchange it came in).
+ */
+export class OpaqueToken {
+  constructor(readonly value: string) {}
+  toJSON(): undefined {
+    return undefined;
+  }
 }
 
 export interface ToolResultItem {

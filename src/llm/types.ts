@@ -3,7 +3,9 @@
 // never read process.env, and leave retries to the harness (SDK retries off).
 import type { Message, ToolCall, ToolDefinition } from '../core/messages.js';
 import type { Usage } from '../core/usage.js';
+import type { EnvMap } from '../config/env-file.js';
 import type { ProviderErrorClass } from '../errors/index.js';
+import type { GtTask } from '../tasks/schemas.js';
 
 export interface GenerateRequest {
   /** Instruction text sent through the vendor's system channel, if any. */
@@ -37,6 +39,9 @@ export interface GenerateResponse {
   warnings: string[];
 }
 
+/** What a vendor mapper returns; the driver adds the latency and the raw exchange. */
+export type MappedResponse = Omit<GenerateResponse, 'latencyMs' | 'raw'>;
+
 export interface GenerateOptions {
   signal?: AbortSignal;
 }
@@ -50,4 +55,14 @@ export interface ModelDriver {
   readonly acceptsImages: boolean;
   generate(request: GenerateRequest, options?: GenerateOptions): Promise<GenerateResponse>;
   classifyError(error: unknown): { errorClass: ProviderErrorClass; retryAfterMs?: number; message: string };
+}
+
+/** What every driver factory gets: configuration already read, never process.env. */
+export interface DriverContext {
+  /** The merged environment (.env + process env); config-level code reads keys from it, drivers never do. */
+  env: EnvMap;
+  /** Ground truth by task id, for replay drivers. */
+  groundTruth?: ReadonlyMap<string, GtTask>;
+  /** Per-request timeout in ms, for SDK clients (the harness also enforces it). */
+  timeoutMs: number;
 }

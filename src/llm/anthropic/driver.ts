@@ -3,10 +3,10 @@
 // retries are the harness's (SDK maxRetries 0), errors are classified like OpenAI's.
 import Anthropic from '@anthropic-ai/sdk';
 import { endpointHint, resolveEndpoint } from '../../config/providers.js';
-import { classifyStainlessError, type FailureContext } from '../openai/errors.js';
-import { sdkLogger, sdkTimeout } from '../openai/sdk-options.js';
-import type { DriverContext } from '../registry.js';
-import type { ModelDriver } from '../types.js';
+import type { FailureContext } from '../provider-errors.js';
+import { sdkLogger, sdkTimeout } from '../sdk-options.js';
+import type { DriverContext, ModelDriver } from '../types.js';
+import { classifyAnthropicError } from './errors.js';
 import { toAnthropicRequest } from './request.js';
 import { fromAnthropicResponse } from './response.js';
 
@@ -42,6 +42,6 @@ export async function createAnthropicDriver(model: string, context: DriverContex
         raw: { request: body, response },
       };
     },
-    classifyError: (error) => classifyStainlessError(error, Anthropic, failure),
+    classifyError: (error) => classifyAnthropicError(error, failure),
   };
 }

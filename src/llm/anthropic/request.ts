@@ -6,7 +6,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { ContentPart, ImagePart } from '../../core/content.js';
 import type { AssistantMessage, Message, ToolResultsMessage } from '../../core/messages.js';
 import type { GenerateRequest } from '../types.js';
-import { checkArgumentsValue } from '../openai/tool-arguments.js';
+import { checkArgumentsValue } from '../tool-arguments.js';
 
 type Block = Anthropic.ContentBlockParam;
 type Turn = { role: 'user' | 'assistant'; content: Block[] };

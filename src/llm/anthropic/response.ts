@@ -3,9 +3,8 @@
 import { z } from 'zod';
 import type { ToolCall } from '../../core/messages.js';
 import { ProviderError } from '../../errors/index.js';
-import { checkArgumentsValue } from '../openai/tool-arguments.js';
-import type { MappedResponse } from '../openai/response.js';
-import type { StopReason } from '../types.js';
+import { checkArgumentsValue } from '../tool-arguments.js';
+import type { MappedResponse, StopReason } from '../types.js';
 
 const blockSchema = z.union([
   z.object({ type: z.literal('text'), text: z.string() }),

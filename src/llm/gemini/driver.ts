@@ -5,11 +5,10 @@
 import { ApiError, GoogleGenAI } from '@google/genai';
 import { endpointHint, resolveEndpoint } from '../../config/providers.js';
 import { ProviderError } from '../../errors/index.js';
-import type { FailureContext } from '../openai/errors.js';
-import { sdkTimeout } from '../openai/sdk-options.js';
-import { roundOf } from '../openai/tool-arguments.js';
-import type { DriverContext } from '../registry.js';
-import type { ModelDriver } from '../types.js';
+import type { FailureContext } from '../provider-errors.js';
+import { sdkTimeout } from '../sdk-options.js';
+import { roundOf } from '../tool-arguments.js';
+import type { DriverContext, ModelDriver } from '../types.js';
 import { classifyGeminiError } from './errors.js';
 import { toGeminiRequest } from './request.js';
 import { fromGeminiResponse } from './response.js';

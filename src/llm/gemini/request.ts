@@ -5,14 +5,9 @@
 import type { Content, FunctionCallingConfigMode, GenerateContentConfig, Part } from '@google/genai';
 import type { ContentPart } from '../../core/content.js';
 import type { AssistantMessage, Message, ToolCall, ToolResultsMessage } from '../../core/messages.js';
-import { checkArgumentsValue } from '../openai/tool-arguments.js';
+import { checkArgumentsValue } from '../tool-arguments.js';
 import type { GenerateRequest } from '../types.js';
 
-/**
- * Gemini 3 returns a thought signature with function calls and wants it back in history.
- * It rides on the ToolCall under a symbol key: object spread keeps it, JSON (the store) drops it.
- */
-export const thoughtSignatureKey = Symbol.for('m3bench.gemini.thoughtSignature');
 /** Documented stand-in for calls whose signature is unknown (e.g. history from another model). */
 export const skipSignature = 'skip_thought_signature_validator';
 
@@ -25,11 +20,6 @@ export interface GeminiRequest {
 /** Ids we made up (`<name>_<round>_<index>`) are never sent back: the API did not issue them. */
 export function isSynthesizedCallId(id: string, name: string): boolean {
   return id.startsWith(`${name}_`) && /^_\d+_\d+$/.test(id.slice(name.length));
-}
-
-function signatureOf(call: ToolCall): string | undefined {
-  const value = (call as ToolCall & { [thoughtSignatureKey]?: unknown })[thoughtSignatureKey];
-  return typeof value === 'string' ? value : undefined;
 }
 
 function contentParts(parts: readonly ContentPart[]): Part[] {
@@ -48,7 +38,7 @@ function modelParts(message: AssistantMessage, needsSignature: boolean): Part[] 
       ...(isSynthesizedCallId(call.id, call.name) ? {} : { id: call.id }),
     };
     // Gemini 3 signs the first call of a parallel set only.
-    const signature = signatureOf(call) ?? (needsSignature && index === 0 ? skipSignature : undefined);
+    const signature = call.thoughtSignature?.value ?? (needsSignature && index === 0 ? skipSignature : undefined);
     parts.push({ functionCall, ...(signature ? { thoughtSignature: signature } : {}) });
   });
   return parts;

@@ -4,13 +4,13 @@
 import OpenAI from 'openai';
 import { endpointHint, resolveEndpoint, type EndpointName } from '../../config/providers.js';
 import { resolveChatPreset } from '../presets.js';
-import type { DriverContext } from '../registry.js';
-import type { ModelDriver } from '../types.js';
-import { classifyStainlessError, type FailureContext } from './errors.js';
+import type { FailureContext } from '../provider-errors.js';
+import type { DriverContext, ModelDriver } from '../types.js';
+import { classifyOpenAiError } from './errors.js';
 import { toOpenAiRequest } from './request.js';
 import { fromOpenAiResponse } from './response.js';
-import { sdkLogger, sdkTimeout } from './sdk-options.js';
-import { roundOf } from './tool-arguments.js';
+import { sdkLogger, sdkTimeout } from '../sdk-options.js';
+import { roundOf } from '../tool-arguments.js';
 
 export interface OpenAiClientSettings {
   baseUrl: string;
@@ -57,6 +57,6 @@ export async function createOpenAiDriver(presetName: EndpointName, modelWithOpti
         raw: { request: body, response },
       };
     },
-    classifyError: (error) => classifyStainlessError(error, OpenAI, failure),
+    classifyError: (error) => classifyOpenAiError(error, failure),
   };
 }

@@ -4,8 +4,8 @@
 import { z } from 'zod';
 import type { ToolCall } from '../../core/messages.js';
 import { ProviderError } from '../../errors/index.js';
-import type { GenerateResponse, StopReason } from '../types.js';
-import { checkArgumentsValue, parseArgumentsText, synthesizeCallId } from './tool-arguments.js';
+import type { MappedResponse, StopReason } from '../types.js';
+import { checkArgumentsValue, parseArgumentsText, synthesizeCallId } from '../tool-arguments.js';
 
 const toolCallSchema = z.object({
   id: z.string().nullish(),
@@ -55,8 +55,6 @@ function toStopReason(finishReason: string | null | undefined, hasCalls: boolean
   if (finishReason === 'tool_calls' || finishReason === 'function_call') return 'tool_calls';
   return 'other';
 }
-
-export type MappedResponse = Omit<GenerateResponse, 'latencyMs' | 'raw'>;
 
 export function fromOpenAiResponse(body: unknown, options: { round: number; spec: string }): MappedResponse {
   const parsed = responseSchema.safeParse(body);

@@ -1,11 +1,10 @@
 // OpenAI Responses API driver (`openai-responses:<model>`): same endpoint, key and error
 // handling as `openai:`, but tool images travel inside their function_call_output.
-import OpenAI from 'openai';
 import { endpointHint, resolveEndpoint } from '../../config/providers.js';
-import type { DriverContext } from '../registry.js';
-import type { ModelDriver } from '../types.js';
+import type { FailureContext } from '../provider-errors.js';
+import type { DriverContext, ModelDriver } from '../types.js';
 import { createOpenAiClient } from './driver.js';
-import { classifyStainlessError, type FailureContext } from './errors.js';
+import { classifyOpenAiError } from './errors.js';
 import { toResponsesRequest } from './responses-request.js';
 import { fromResponsesResponse } from './responses-response.js';
 
@@ -32,6 +31,6 @@ export async function createOpenAiResponsesDriver(model: string, context: Driver
         raw: { request: body, response },
       };
     },
-    classifyError: (error) => classifyStainlessError(error, OpenAI, failure),
+    classifyError: (error) => classifyOpenAiError(error, failure),
   };
 }

@@ -3,9 +3,8 @@
 import { z } from 'zod';
 import type { ToolCall } from '../../core/messages.js';
 import { ProviderError } from '../../errors/index.js';
-import type { StopReason } from '../types.js';
-import type { MappedResponse } from './response.js';
-import { parseArgumentsText } from './tool-arguments.js';
+import type { MappedResponse, StopReason } from '../types.js';
+import { parseArgumentsText } from '../tool-arguments.js';
 
 const outputItem = z.union([
   z.object({
