@@ -129,7 +129,10 @@ export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promis
       finished = true;
       break;
     }
-    const assistant: AssistantMessage = { role: 'assistant', content: text ? [{ type: 'text', text }] : [], toolCalls: response.toolCalls };
+    const assistant: AssistantMessage = {
+      role: 'assistant', content: text ? [{ type: 'text', text }] : [], toolCalls: response.toolCalls,
+      ...(response.reasoning ? { reasoning: response.reasoning } : {}),
+    };
     const calls = await executeRound(response.toolCalls, {
       taskId: input.taskId, round, host, options, checker, cwd: input.cwd,
       ...(deps.signal ? { signal: deps.signal } : {}), ...(deps.onEvent ? { onEvent: deps.onEvent } : {}),

@@ -3,11 +3,12 @@
 // retries are the harness's (SDK maxRetries 0), errors are classified like OpenAI's.
 import Anthropic from '@anthropic-ai/sdk';
 import { endpointHint, resolveEndpoint } from '../../config/providers.js';
+import { conformImages } from '../conform-images.js';
 import type { FailureContext } from '../provider-errors.js';
 import { sdkLogger, sdkTimeout } from '../sdk-options.js';
 import type { DriverContext, ModelDriver } from '../types.js';
 import { classifyAnthropicError } from './errors.js';
-import { toAnthropicRequest } from './request.js';
+import { anthropicImageTypes, toAnthropicRequest } from './request.js';
 import { fromAnthropicResponse } from './response.js';
 
 export async function createAnthropicDriver(model: string, context: DriverContext): Promise<ModelDriver> {
@@ -32,12 +33,13 @@ export async function createAnthropicDriver(model: string, context: DriverContex
     acceptsImages: true,
     async generate(request, options) {
       const startedAt = Date.now();
-      const { body, warnings } = toAnthropicRequest(request, model);
+      const conformed = await conformImages(request, anthropicImageTypes, 'Anthropic');
+      const { body, warnings } = toAnthropicRequest(conformed.request, model);
       const response = await client.messages.create(body, options?.signal ? { signal: options.signal } : {});
       const mapped = fromAnthropicResponse(response, { spec: id });
       return {
         ...mapped,
-        warnings: [...warnings, ...mapped.warnings],
+        warnings: [...conformed.warnings, ...warnings, ...mapped.warnings],
         latencyMs: Date.now() - startedAt,
         raw: { request: body, response },
       };

@@ -1,7 +1,9 @@
-// Anthropic Messages response → neutral response. Pure. Thinking blocks stay out of the text;
-// usage counts every input token (uncached + cache reads + cache writes), cached = cache reads.
+// Anthropic Messages response → neutral response. Pure. Thinking blocks stay out of the text but
+// are kept, signatures included, as the turn's reasoning (request.ts sends them back first in
+// that assistant turn); usage counts every input token (uncached + cache reads + cache writes),
+// cached = cache reads.
 import { z } from 'zod';
-import type { ToolCall } from '../../core/messages.js';
+import type { ReasoningTrace, ToolCall } from '../../core/messages.js';
 import { ProviderError } from '../../errors/index.js';
 import { checkArgumentsValue } from '../tool-arguments.js';
 import type { MappedResponse, StopReason } from '../types.js';
@@ -9,7 +11,9 @@ import type { MappedResponse, StopReason } from '../types.js';
 const blockSchema = z.union([
   z.object({ type: z.literal('text'), text: z.string() }),
   z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.unknown() }),
-  // thinking, redacted_thinking, server tool blocks: not part of the visible answer.
+  z.object({ type: z.literal('thinking'), thinking: z.string(), signature: z.string() }),
+  z.object({ type: z.literal('redacted_thinking'), data: z.string() }),
+  // server tool blocks: not part of the visible answer.
   z.looseObject({ type: z.string() }),
 ]);
 
@@ -42,8 +46,14 @@ export function fromAnthropicResponse(body: unknown, options: { spec: string }):
   const texts: string[] = [];
   const toolCalls: ToolCall[] = [];
   const warnings: string[] = [];
+  const thinking: ReasoningTrace = { format: 'anthropic', text: '', items: [] };
   for (const block of parsed.data.content) {
-    if (block.type === 'text' && 'text' in block) texts.push(block.text as string);
+    if (block.type === 'thinking' && 'signature' in block) {
+      thinking.items.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
+      thinking.text += block.thinking;
+    } else if (block.type === 'redacted_thinking' && 'data' in block) {
+      thinking.items.push({ type: 'redacted_thinking', data: block.data });
+    } else if (block.type === 'text' && 'text' in block) texts.push(block.text as string);
     else if (block.type === 'tool_use' && 'id' in block && 'name' in block) {
       const { id, name, input } = block as { id: string; name: string; input: unknown };
       const checked = checkArgumentsValue(input);
@@ -69,5 +79,6 @@ export function fromAnthropicResponse(body: unknown, options: { spec: string }):
       cachedTokens: cacheReads,
     },
     warnings,
+    ...(thinking.items.length > 0 ? { reasoning: thinking } : {}),
   };
 }

@@ -5,12 +5,13 @@
 import { ApiError, GoogleGenAI } from '@google/genai';
 import { endpointHint, resolveEndpoint } from '../../config/providers.js';
 import { ProviderError } from '../../errors/index.js';
+import { conformImages } from '../conform-images.js';
 import type { FailureContext } from '../provider-errors.js';
 import { sdkTimeout } from '../sdk-options.js';
 import { roundOf } from '../tool-arguments.js';
 import type { DriverContext, ModelDriver } from '../types.js';
 import { classifyGeminiError } from './errors.js';
-import { toGeminiRequest } from './request.js';
+import { geminiImageTypes, toGeminiRequest } from './request.js';
 import { fromGeminiResponse } from './response.js';
 
 export async function createGeminiDriver(model: string, context: DriverContext): Promise<ModelDriver> {
@@ -31,7 +32,8 @@ export async function createGeminiDriver(model: string, context: DriverContext):
     acceptsImages: true,
     async generate(request, options) {
       const startedAt = Date.now();
-      const { params, warnings } = toGeminiRequest(request, model);
+      const conformed = await conformImages(request, geminiImageTypes, 'Gemini');
+      const { params, warnings } = toGeminiRequest(conformed.request, model);
       let failedHeaders: Headers | undefined;
       const recordingFetch: typeof fetch = async (input, init) => {
         const response = await fetch(input, init);
@@ -65,7 +67,7 @@ export async function createGeminiDriver(model: string, context: DriverContext):
       const mapped = fromGeminiResponse(body, { round: roundOf(request.messages), spec: id });
       return {
         ...mapped,
-        warnings: [...warnings, ...mapped.warnings],
+        warnings: [...conformed.warnings, ...warnings, ...mapped.warnings],
         latencyMs: Date.now() - startedAt,
         raw: { request: params, response: body },
       };
