@@ -1,10 +1,13 @@
 // One base error with a machine-readable code; one subclass per domain, so callers can
 // decide by `instanceof` or `code` whether a failure stops a run, ends an episode, or is data.
+// Every message is redacted here, at birth: provider and server texts (which may echo a key)
+// become harness errors only through this class, so no writer downstream can forget it.
+import { redactText } from '../log/redact.js';
 
 export class M3Error extends Error {
   readonly code: string;
   constructor(code: string, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(redactText(message), options);
     this.name = new.target.name;
     this.code = code;
   }

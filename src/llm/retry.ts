@@ -2,6 +2,7 @@
 // class, whether to wait and try again. Every attempt is reported so the store can keep it.
 import type { Switches } from '../config/switches.js';
 import { ProviderError, type ProviderErrorClass } from '../errors/index.js';
+import { redactText } from '../log/redact.js';
 import type { GenerateOptions, GenerateRequest, GenerateResponse, ModelDriver } from './types.js';
 
 export interface RetryPolicy {
@@ -110,9 +111,11 @@ export async function generateWithRetry(
       return { ...response, attempts };
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason ?? error;
-      const classified = scoped.timedOut()
+      const raw = scoped.timedOut()
         ? { errorClass: 'transient' as const, message: `${driver.id}: request timed out after ${policy.timeoutMs} ms` }
         : driver.classifyError(error);
+      // Provider text enters the harness here (attempt records, events, the store): redact it once.
+      const classified = { ...raw, message: redactText(raw.message) };
       const canRetry = retryable.has(classified.errorClass) && attempt <= policy.maxRetries;
       const waitMs = canRetry ? backoffDelay(policy, attempt, classified.retryAfterMs) : undefined;
       const record: AttemptRecord = {
