@@ -23,3 +23,10 @@ export function seconds(value: string): number {
   if (!Number.isFinite(parsed) || parsed <= 0) throw new InvalidArgumentError(`expected a number of seconds > 0, got "${value}"`);
   return parsed;
 }
+
+/** A finite number >= 0 (fractions allowed), e.g. a sampling temperature. */
+export function nonNegativeNumber(value: string): number {
+  const parsed = Number(value);
+  if (value.trim() === '' || !Number.isFinite(parsed) || parsed < 0) throw new InvalidArgumentError(`expected a number >= 0, got "${value}"`);
+  return parsed;
+}

@@ -8,6 +8,10 @@ export interface ClassifiedError {
   errorClass: ProviderErrorClass;
   retryAfterMs?: number;
   message: string;
+  /** The provider's own error text, when the failure was an HTTP answer. */
+  detail?: string;
+  /** The endpoint does not have the model (404, or a 400 naming a missing model): a configuration fault. */
+  configFault?: boolean;
 }
 
 /** Who failed, for messages: the model spec and what the user can check. */
@@ -36,6 +40,9 @@ export function retryAfterFromHeaders(headers: HeaderReader | undefined, now = D
 const contextPattern =
   /context[_ ]length|maximum context|context window|prompt is too long|too many tokens|input token count|exceeds the max(imum)? (number of )?tokens|reduce the length/i;
 
+/** A 400 that names a missing model (DeepSeek "Model Not Exist", "unknown model", "model ... does not exist"). */
+const modelMissingPattern = /\bmodel\b[^.;]{0,80}\b(not found|does not exist|not exist)\b|\b(unknown|invalid) model\b/i;
+
 function clip(text: string, limit = 500): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > limit ? `${flat.slice(0, limit)}…` : flat;
@@ -60,14 +67,16 @@ export function classifyHttpStatus(
   if (status === 401 || status === 403) {
     return { errorClass: 'auth', message: `${at}: authentication failed (${detail}); ${context.hint}` };
   }
+  if (status === 404 || extras.code === 'model_not_found' || (status === 400 && modelMissingPattern.test(detail))) {
+    return { errorClass: 'invalid_request', configFault: true, detail, message: `${at}: request rejected (${detail}); check the model name and the base URL; ${context.hint}` };
+  }
   if (status === 413 || contextPattern.test(detail) || extras.code === 'context_length_exceeded') {
     return { errorClass: 'context_length', message: `${at}: the request exceeds the model's context window (${detail})` };
   }
   if (status === 408 || status === 409 || status >= 500) {
     return { errorClass: 'transient', message: `${at}: server error (${detail})`, ...retry };
   }
-  const modelHint = status === 404 ? 'check the model name and the base URL; ' : '';
-  return { errorClass: 'invalid_request', message: `${at}: request rejected (${detail}); ${modelHint}${context.hint}` };
+  return { errorClass: 'invalid_request', message: `${at}: request rejected (${detail}); ${context.hint}` };
 }
 
 const transientCodes = new Set([

@@ -36,9 +36,14 @@ export function retryPolicyFrom(switches: Pick<Switches, 'M3_LLM_MAX_RETRIES' | 
 /** The final failure of a model call, with every attempt made (the store keeps them). */
 export class ProviderAttemptsError extends ProviderError {
   readonly attempts: readonly AttemptRecord[];
-  constructor(classified: { errorClass: ProviderErrorClass; message: string; retryAfterMs?: number }, attempts: readonly AttemptRecord[], cause: unknown) {
+  constructor(
+    classified: { errorClass: ProviderErrorClass; message: string; retryAfterMs?: number; configFault?: boolean },
+    attempts: readonly AttemptRecord[],
+    cause: unknown,
+  ) {
     super(classified.errorClass, classified.message, {
       cause,
+      configFault: classified.configFault === true || (cause instanceof ProviderError && cause.configFault),
       ...(classified.retryAfterMs !== undefined ? { retryAfterMs: classified.retryAfterMs } : {}),
       ...(cause instanceof ProviderError && cause.status !== undefined ? { status: cause.status } : {}),
     });

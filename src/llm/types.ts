@@ -6,6 +6,7 @@ import type { Usage } from '../core/usage.js';
 import type { EnvMap } from '../config/env-file.js';
 import type { ProviderErrorClass } from '../errors/index.js';
 import type { GtTask } from '../tasks/schemas.js';
+import type { PreflightResult } from './preflight.js';
 
 export interface GenerateRequest {
   /** Instruction text sent through the vendor's system channel, if any. */
@@ -56,6 +57,8 @@ export interface ModelDriver {
   /** Whether the model can take images; text-only endpoints get a placeholder instead. */
   readonly acceptsImages: boolean;
   generate(request: GenerateRequest, options?: GenerateOptions): Promise<GenerateResponse>;
+  /** Asks the provider whether the key works and the model exists (see preflight.ts); replay drivers have none. */
+  preflight?(): Promise<PreflightResult>;
   classifyError(error: unknown): { errorClass: ProviderErrorClass; retryAfterMs?: number; message: string };
 }
 

@@ -5,15 +5,15 @@ import type { Command } from 'commander';
 import { loadProjectConfig } from '../../config/index.js';
 import { fromRepo, repoRoot } from '../../config/paths.js';
 import { ConfigError } from '../../errors/index.js';
-import { modelLabel } from '../../llm/registry.js';
+import { createDriver, modelLabel } from '../../llm/registry.js';
+import type { DriverContext } from '../../llm/types.js';
 import { log } from '../../log/logger.js';
-import { registerSecretsFromEnv } from '../../log/redact.js';
 import { McpHost } from '../../mcp/index.js';
 import { writeJsonAtomic } from '../../tasks/write-json.js';
 import { runModel, type RunModelReport } from '../../runner/run-model.js';
 import { loadTaskSet, parseShard } from '../../runner/task-set.js';
 import { listRuns, openStore } from '../../store/index.js';
-import { nonNegativeInteger } from '../option-parsers.js';
+import { nonNegativeInteger, nonNegativeNumber } from '../option-parsers.js';
 
 export const defaultTasksFile = 'json/m3_local_tasks.json';
 export const defaultGtFile = 'json/m3_local_GT.json';
@@ -29,7 +29,7 @@ interface RunFlags {
   maxConcurrent: number;
   topTools: number;
   maxNewTokens: number;
-  temperature?: string;
+  temperature?: number;
   seed?: number;
   resume?: boolean;
   overwrite?: boolean;
@@ -65,6 +65,21 @@ function resolveRunId(flags: RunFlags, envRunId: string, label: string, storeFil
   return `${timestamp()}.${label}`;
 }
 
+/**
+ * Every model's driver is created (an unknown provider or a missing key fails here, naming the
+ * variable) and asked for its model, before any server starts: a rejected key or a model the
+ * endpoint does not have stops the run now instead of failing every task.
+ */
+async function checkModels(models: readonly string[], context: DriverContext): Promise<void> {
+  for (const model of models) {
+    const driver = await createDriver(model, context);
+    const result = await driver.preflight?.();
+    if (!result || result.ok) continue;
+    if (result.fatal) throw new ConfigError(`${result.message} (checked before starting the run; nothing was run)`);
+    log.warn(`${model}: could not confirm the model before the run (${result.message}); starting anyway`);
+  }
+}
+
 function printSummary(reports: RunModelReport[], json: boolean | undefined): void {
   if (json) {
     process.stdout.write(`${JSON.stringify(reports.map((report) => ({ model: report.model, runId: report.runId, output: report.output, manifest: report.manifestFile, ...report.result.progress, skippedResumed: report.result.skipped.length })), null, 2)}\n`);
@@ -92,7 +107,7 @@ export function registerRunCommand(program: Command): void {
     .option('--max-concurrent <n>', 'maximum parallel tool calls per round', nonNegativeInteger, 10)
     .option('--top-tools <n>', 'offer only the N best-ranked tools (0 = all)', nonNegativeInteger, 0)
     .option('--max-new-tokens <n>', 'generation cap per model request', nonNegativeInteger, 8192)
-    .option('--temperature <t>', 'sampling temperature (default: provider default)')
+    .option('--temperature <t>', 'sampling temperature, a number >= 0 (default: provider default)', nonNegativeNumber)
     .option('--seed <n>', 'sampling seed where the provider supports it', nonNegativeInteger)
     .option('--resume', 'continue a run: skip tasks already finished (same run id)')
     .option('--overwrite', 'start again even if the prediction file exists')
@@ -108,7 +123,6 @@ export function registerRunCommand(program: Command): void {
     .option('--json', 'print the summary as JSON')
     .action(async (flags: RunFlags) => {
       const config = loadProjectConfig({ serversFile: path.resolve(flags.config ?? 'mcp_servers.json') });
-      registerSecretsFromEnv(config.env);
       const models = flags.model.flatMap((entry) => entry.split(',')).map((entry) => entry.trim()).filter(Boolean);
       if (flags.output && models.length > 1) throw new ConfigError('--output names one file: use it with a single --model');
       const tasksFile = path.resolve(flags.tasks);
@@ -118,6 +132,8 @@ export function registerRunCommand(program: Command): void {
       const imageDirs = [flags.imageDir ?? config.switches.M3_IMAGE_DIR, path.dirname(tasksFile), repoRoot].map((dir) => path.resolve(dir));
       const resultsDir = path.resolve(flags.resultsDir);
       const storeFile = path.resolve(flags.store ?? path.join(resultsDir, 'm3bench.sqlite'));
+      for (const model of models) modelLabel(model);
+      await checkModels(models, { env: config.env, groundTruth: taskSet.groundTruth, timeoutMs: config.switches.M3_LLM_TIMEOUT * 1000 });
       const host = await McpHost.start(config.servers, {
         callTimeoutMs: config.switches.M3_TOOL_CALL_TIMEOUT * 1000,
         startupTimeoutMs: flags.startupTimeout * 1000,
@@ -140,7 +156,7 @@ export function registerRunCommand(program: Command): void {
                 allowMissingServers: Boolean(flags.allowMissingServers),
                 limits: {
                   maxStep: flags.maxStep, maxConcurrent: flags.maxConcurrent, topTools: flags.topTools, maxNewTokens: flags.maxNewTokens,
-                  ...(flags.temperature !== undefined ? { temperature: Number(flags.temperature) } : {}),
+                  ...(flags.temperature !== undefined ? { temperature: flags.temperature } : {}),
                   ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
                 },
               },

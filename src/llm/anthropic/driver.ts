@@ -4,6 +4,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { endpointHint, resolveEndpoint } from '../../config/providers.js';
 import { conformImages } from '../conform-images.js';
+import { runPreflight } from '../preflight.js';
 import type { FailureContext } from '../provider-errors.js';
 import { sdkLogger, sdkTimeout } from '../sdk-options.js';
 import type { DriverContext, ModelDriver } from '../types.js';
@@ -45,5 +46,6 @@ export async function createAnthropicDriver(model: string, context: DriverContex
       };
     },
     classifyError: (error) => classifyAnthropicError(error, failure),
+    preflight: () => runPreflight((signal) => client.models.retrieve(model, {}, { signal }), (error) => classifyAnthropicError(error, failure)),
   };
 }

@@ -6,6 +6,7 @@ import { ApiError, GoogleGenAI } from '@google/genai';
 import { endpointHint, resolveEndpoint } from '../../config/providers.js';
 import { ProviderError } from '../../errors/index.js';
 import { conformImages } from '../conform-images.js';
+import { runPreflight } from '../preflight.js';
 import type { FailureContext } from '../provider-errors.js';
 import { sdkTimeout } from '../sdk-options.js';
 import { roundOf } from '../tool-arguments.js';
@@ -60,6 +61,7 @@ export async function createGeminiDriver(model: string, context: DriverContext):
         throw new ProviderError(classified.errorClass, classified.message, {
           cause: error,
           ...(classified.retryAfterMs !== undefined ? { retryAfterMs: classified.retryAfterMs } : {}),
+          ...(classified.configFault ? { configFault: true } : {}),
           ...(typeof (error as { status?: unknown }).status === 'number' ? { status: (error as { status: number }).status } : {}),
         });
       }
@@ -73,5 +75,6 @@ export async function createGeminiDriver(model: string, context: DriverContext):
       };
     },
     classifyError: (error) => classifyGeminiError({ error }, ApiError, failure),
+    preflight: () => runPreflight((signal) => client.models.get({ model, config: { abortSignal: signal } }), (error) => classifyGeminiError({ error }, ApiError, failure)),
   };
 }

@@ -7,6 +7,7 @@ import OpenAI from 'openai';
 import { endpointHint, resolveEndpoint, type EndpointName } from '../../config/providers.js';
 import { log } from '../../log/logger.js';
 import { conformImages } from '../conform-images.js';
+import { runPreflight } from '../preflight.js';
 import { resolveChatPreset } from '../presets.js';
 import type { FailureContext } from '../provider-errors.js';
 import { sdkLogger, sdkTimeout } from '../sdk-options.js';
@@ -86,5 +87,6 @@ export async function createOpenAiDriver(presetName: EndpointName, modelWithOpti
       };
     },
     classifyError: (error) => classifyOpenAiError(error, failure),
+    preflight: () => runPreflight((signal) => client.models.retrieve(model, { signal }), (error) => classifyOpenAiError(error, failure)),
   };
 }

@@ -5,6 +5,7 @@ import { endpointHint, resolveEndpoint } from '../../config/providers.js';
 import type { FailureContext } from '../provider-errors.js';
 import type { DriverContext, ModelDriver } from '../types.js';
 import { conformImages } from '../conform-images.js';
+import { runPreflight } from '../preflight.js';
 import { createOpenAiClient, onceNotes } from './driver.js';
 import { classifyOpenAiError } from './errors.js';
 import type { OmittableParameter } from './request.js';
@@ -50,5 +51,6 @@ export async function createOpenAiResponsesDriver(model: string, context: Driver
       };
     },
     classifyError: (error) => classifyOpenAiError(error, failure),
+    preflight: () => runPreflight((signal) => client.models.retrieve(model, { signal }), (error) => classifyOpenAiError(error, failure)),
   };
 }
