@@ -1,7 +1,12 @@
 // Episode trace → the reference prediction record (spec 1.3), with canonical `server/tool`
 // names, the emitted arguments and the full result text of every executed call.
+import { exactArguments } from '../llm/tool-arguments.js';
 import type { PredictionRecord } from '../tasks/schemas.js';
+import type { ExecutedCall } from './call-tools.js';
 import type { EpisodeTrace } from './episode.js';
+
+/** Arguments with the model's float forms kept (`2.0` stays `2.0` in the prediction file). */
+const recordedArguments = (call: ExecutedCall) => exactArguments(call.call, call.arguments) ?? null;
 
 export interface TaskHeader {
   id: string;
@@ -15,7 +20,7 @@ export function toPrediction(task: TaskHeader, question: string, trace: EpisodeT
     step: index + 1,
     calls: round.calls
       .filter((call) => call.executed)
-      .map((call) => ({ name: call.canonicalName, arguments: call.arguments ?? null, result: call.resultText })),
+      .map((call) => ({ name: call.canonicalName, arguments: recordedArguments(call), result: call.resultText })),
   }));
   return {
     id: task.id,
@@ -29,7 +34,7 @@ export function toPrediction(task: TaskHeader, question: string, trace: EpisodeT
     dialogue: trace.rounds.map((round) => ({
       prepare: round.prepare,
       work: {
-        tool_calls: round.unparseable ? [] : round.calls.filter((call) => call.executed).map((call) => ({ name: call.canonicalName, arguments: call.arguments ?? null })),
+        tool_calls: round.unparseable ? [] : round.calls.filter((call) => call.executed).map((call) => ({ name: call.canonicalName, arguments: recordedArguments(call) })),
       },
       end: round.end,
     })),

@@ -26,16 +26,21 @@ export function writeJsonAtomic(file: string, value: unknown): void {
   writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`);
 }
 
-/** The same without blocking the event loop, for files rewritten while work is running. */
-export async function writeJsonAtomicAsync(file: string, value: unknown): Promise<void> {
+/** writeFileAtomic without blocking the event loop, for files rewritten while work is running. */
+export async function writeFileAtomicAsync(file: string, text: string): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
   const temporary = temporaryName(file);
   const handle = await open(temporary, 'w');
   try {
-    await handle.writeFile(`${JSON.stringify(value, null, 2)}\n`);
+    await handle.writeFile(text);
     await handle.sync();
   } finally {
     await handle.close();
   }
   await rename(temporary, file);
+}
+
+/** The same without blocking the event loop, for files rewritten while work is running. */
+export async function writeJsonAtomicAsync(file: string, value: unknown): Promise<void> {
+  await writeFileAtomicAsync(file, `${JSON.stringify(value, null, 2)}\n`);
 }

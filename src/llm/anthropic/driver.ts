@@ -3,6 +3,8 @@
 // retries are the harness's (SDK maxRetries 0), errors are classified like OpenAI's.
 import Anthropic from '@anthropic-ai/sdk';
 import { endpointHint, resolveEndpoint } from '../../config/providers.js';
+import { parseJsonKeepingFloats } from '../../core/json-numbers.js';
+import { ProviderError } from '../../errors/index.js';
 import { conformImages } from '../conform-images.js';
 import { runPreflight } from '../preflight.js';
 import type { FailureContext } from '../provider-errors.js';
@@ -11,6 +13,22 @@ import type { DriverContext, ModelDriver } from '../types.js';
 import { classifyAnthropicError } from './errors.js';
 import { anthropicImageTypes, toAnthropicRequest } from './request.js';
 import { fromAnthropicResponse } from './response.js';
+
+function parseBody(text: string, spec: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new ProviderError('transient', `${spec}: the server sent a response that is not valid JSON (${(error as Error).message})`, { cause: error });
+  }
+}
+
+function exactOrNothing(text: string): unknown {
+  try {
+    return parseJsonKeepingFloats(text);
+  } catch {
+    return undefined;
+  }
+}
 
 export async function createAnthropicDriver(model: string, context: DriverContext): Promise<ModelDriver> {
   const id = `anthropic:${model}`;
@@ -36,8 +54,11 @@ export async function createAnthropicDriver(model: string, context: DriverContex
       const startedAt = Date.now();
       const conformed = await conformImages(request, anthropicImageTypes, 'Anthropic');
       const { body, warnings } = toAnthropicRequest(conformed.request, model);
-      const response = await client.messages.create(body, options?.signal ? { signal: options.signal } : {});
-      const mapped = fromAnthropicResponse(response, { spec: id });
+      // The raw body, so tool inputs keep the number forms the model wrote (the SDK's JSON.parse would drop `2.0`).
+      const raw = await client.messages.create(body, options?.signal ? { signal: options.signal } : {}).asResponse();
+      const text = await raw.text();
+      const response = parseBody(text, id);
+      const mapped = fromAnthropicResponse(response, { spec: id, exactBody: exactOrNothing(text) });
       return {
         ...mapped,
         warnings: [...conformed.warnings, ...warnings, ...mapped.warnings],

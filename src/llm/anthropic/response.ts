@@ -1,8 +1,10 @@
 // Anthropic Messages response → neutral response. Pure. Thinking blocks stay out of the text but
 // are kept, signatures included, as the turn's reasoning (request.ts sends them back first in
 // that assistant turn); usage counts every input token (uncached + cache reads + cache writes),
-// cached = cache reads.
+// cached = cache reads. Tool inputs arrive as JSON values; their exact text (floats such as `2.0`
+// kept) comes from the raw body when the driver passes it (`exactBody`).
 import { z } from 'zod';
+import { stringifyKeepingFloats } from '../../core/json-numbers.js';
 import type { ReasoningTrace, ToolCall } from '../../core/messages.js';
 import { ProviderError } from '../../errors/index.js';
 import { checkArgumentsValue } from '../tool-arguments.js';
@@ -37,7 +39,18 @@ function toStopReason(reason: string | null | undefined, hasCalls: boolean): Sto
   return 'other';
 }
 
-export function fromAnthropicResponse(body: unknown, options: { spec: string }): MappedResponse {
+/** Tool inputs by block id, as the raw body wrote them (floats kept), when it parsed losslessly. */
+function exactInputs(exactBody: unknown): Map<string, string> {
+  const blocks = (exactBody as { content?: unknown } | undefined)?.content;
+  const inputs = new Map<string, string>();
+  if (!Array.isArray(blocks)) return inputs;
+  for (const block of blocks as Array<{ type?: unknown; id?: unknown; input?: unknown }>) {
+    if (block.type === 'tool_use' && typeof block.id === 'string' && block.input !== undefined) inputs.set(block.id, stringifyKeepingFloats(block.input));
+  }
+  return inputs;
+}
+
+export function fromAnthropicResponse(body: unknown, options: { spec: string; exactBody?: unknown }): MappedResponse {
   const parsed = responseSchema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -47,6 +60,7 @@ export function fromAnthropicResponse(body: unknown, options: { spec: string }):
   const toolCalls: ToolCall[] = [];
   const warnings: string[] = [];
   const thinking: ReasoningTrace = { format: 'anthropic', text: '', items: [] };
+  const exact = exactInputs(options.exactBody);
   for (const block of parsed.data.content) {
     if (block.type === 'thinking' && 'signature' in block) {
       thinking.items.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
@@ -62,7 +76,7 @@ export function fromAnthropicResponse(body: unknown, options: { spec: string }):
         id,
         name,
         arguments: checked.arguments,
-        argumentsText: typeof input === 'string' ? input : JSON.stringify(input ?? {}),
+        argumentsText: typeof input === 'string' ? input : (exact.get(id) ?? JSON.stringify(input ?? {})),
         ...(checked.argumentsError ? { argumentsError: checked.argumentsError } : {}),
       });
     }

@@ -1,6 +1,9 @@
 // generateContent response → neutral response. Pure. Thought parts stay out of the text;
 // calls without an API id get `<name>_<round>_<index>`; thought signatures are kept on the
-// ToolCall (`thoughtSignature`) so the next request can return them.
+// ToolCall (`thoughtSignature`) so the next request can return them. Arguments come parsed by the
+// SDK, and the wire gives no integer/float distinction anyway (a protobuf Struct holds doubles,
+// serialised as `2` for 2.0), so Gemini calls are recorded with plain numbers: a `2.0` the model
+// meant cannot be told from a `2` (documented in README; OpenAI and Anthropic keep the form).
 import { z } from 'zod';
 import { OpaqueToken, type ToolCall } from '../../core/messages.js';
 import { checkArgumentsValue, synthesizeCallId } from '../tool-arguments.js';

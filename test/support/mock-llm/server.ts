@@ -10,7 +10,7 @@ import { applyFault, credentialOf, delay, keyFingerprint, readBody, routeOf, sec
 import { MockMemory } from './mock-memory.js';
 import { modelLookup } from './model-lookup.js';
 import { mockTurnSchema, type MockFault, type MockTurn } from './script.js';
-import type { Flavour, RuleContext, Vendor } from './wire-common.js';
+import { bodyText, type Flavour, type RuleContext, type Vendor } from './wire-common.js';
 import { openAiWire, renderEmbeddings, validateEmbeddingRequest } from './wire-openai.js';
 
 export { keyFingerprint };
@@ -196,7 +196,7 @@ class MockLlmServer {
       return;
     }
     const context = { ...rules, sequence: record.sequence, body: record.body };
-    const json = JSON.stringify(wire.renderJson(turn, context));
+    const json = bodyText(wire.renderJson(turn, context));
     const frames = record.stream ? wire.renderStream(turn, context, record.body) : undefined;
     if (turn.fault) {
       record.outcome = 'fault';

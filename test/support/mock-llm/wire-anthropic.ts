@@ -9,6 +9,7 @@ import { mockSignature } from './mock-memory.js';
 import type { MockTurn } from './script.js';
 import {
   argumentsValue,
+  bodyText,
   checkImage,
   halves,
   issueLines,
@@ -179,7 +180,7 @@ function streamFrames(turn: MockTurn, context: RenderContext): string[] {
       item.type === 'redacted_thinking'
         ? []
         : item.type === 'tool_use'
-        ? halves(typeof item.input === 'string' ? item.input : JSON.stringify(item.input)).map((partial_json) => ({ type: 'input_json_delta', partial_json }))
+        ? halves(typeof item.input === 'string' ? item.input : bodyText(item.input)).map((partial_json) => ({ type: 'input_json_delta', partial_json }))
         : item.type === 'thinking'
           ? [{ type: 'thinking_delta', thinking: item.thinking }, { type: 'signature_delta', signature: item.signature }]
           : halves(String(item.text)).map((text) => ({ type: 'text_delta', text }));

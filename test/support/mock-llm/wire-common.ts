@@ -1,6 +1,7 @@
 // What every wire format of the mock shares: the vendor interface, argument rendering, usage
 // defaults, and the request checks the real APIs also make (tool names, image bytes that
 // match their declared media type).
+import { parse as parseLossless, stringify as stringifyLossless } from 'lossless-json';
 import type { MockMemory } from './mock-memory.js';
 import type { MockToolCall, MockTurn } from './script.js';
 
@@ -56,14 +57,23 @@ export function argumentsText(call: MockToolCall): string {
   return call.rawArguments ?? JSON.stringify(call.arguments ?? {});
 }
 
-/** Wire formats with JSON arguments get the parsed value, or the raw text when it does not parse. */
-export function argumentsValue(call: MockToolCall): unknown {
+/**
+ * Wire formats with JSON arguments get the parsed value, or the raw text when it does not parse.
+ * Numbers keep the text the script wrote (`1.0` stays `1.0` on the wire, as a model's output
+ * does on Anthropic's); `plain` gives ordinary numbers (Gemini's protobuf Struct has no such form).
+ */
+export function argumentsValue(call: MockToolCall, options: { plain?: boolean } = {}): unknown {
   if (call.rawArguments === undefined) return call.arguments ?? {};
   try {
-    return JSON.parse(call.rawArguments) as unknown;
+    return options.plain ? (JSON.parse(call.rawArguments) as unknown) : parseLossless(call.rawArguments);
   } catch {
     return call.rawArguments;
   }
+}
+
+/** JSON text of a response body; numbers parsed from raw argument text keep their form. */
+export function bodyText(value: unknown): string {
+  return stringifyLossless(value) ?? 'null';
 }
 
 export function usageOf(turn: MockTurn): { inputTokens: number; outputTokens: number; cachedTokens: number; reasoningTokens: number } {
@@ -76,7 +86,7 @@ export function usageOf(turn: MockTurn): { inputTokens: number; outputTokens: nu
 }
 
 export function sseFrame(data: unknown, event?: string): string {
-  return `${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
+  return `${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : bodyText(data)}\n\n`;
 }
 
 /** Splits text in two so streams really arrive in pieces. */

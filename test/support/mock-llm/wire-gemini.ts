@@ -156,7 +156,7 @@ function partsOf(turn: MockTurn, context: RenderContext): Array<Record<string, u
     // Like the Gemini Developer API, no call ids unless the script names one. Gemini 3 signs the first call.
     const signature = isGemini3(context.model) && index === 0 ? mockSignature('gemini', `${context.sequence}:${call.name}`) : undefined;
     if (signature) context.memory.remember(`gemini-${context.sequence}`, { thoughtSignature: signature });
-    parts.push({ functionCall: { name: call.name, args: argumentsValue(call), ...(call.id ? { id: call.id } : {}) }, ...(signature ? { thoughtSignature: signature } : {}) });
+    parts.push({ functionCall: { name: call.name, args: argumentsValue(call, { plain: true }), ...(call.id ? { id: call.id } : {}) }, ...(signature ? { thoughtSignature: signature } : {}) });
   });
   return parts;
 }
