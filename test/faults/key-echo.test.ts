@@ -3,14 +3,13 @@
 // request carried (as some gateways do); then `m3 eval step` and `m3 report` run on what it
 // wrote, and every file under the temporary tree (JSON, CSV, HTML, the SQLite file and its WAL
 // as raw bytes, server logs) plus stdout and stderr is searched for the key.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockLlm, keyFingerprint, type MockLlm } from '../support/mock-llm/index.js';
-import { repoRoot } from '../support/shared-assets.js';
+import { filesUnder, runM3 } from './run-child.js';
 
 let mock: MockLlm;
 beforeAll(async () => {
@@ -19,25 +18,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await mock?.close();
 });
-
-function runM3(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
-    cwd: repoRoot,
-    env: { PATH: process.env.PATH ?? '', HOME: os.homedir(), CI: '1', M3_NETWORK_GUARD: 'loopback', ...env },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += String(chunk)));
-  child.stderr.on('data', (chunk) => (stderr += String(chunk)));
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
-}
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const file = path.join(dir, name);
-    return statSync(file).isDirectory() ? filesUnder(file) : [file];
-  });
-}
 
 // Keys that match no credential pattern: only the registered-secret layer can catch them.
 const vendors = [

@@ -4,6 +4,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { loadProjectConfig } from '../../src/config/index.js';
 import { createModelChoice, startDemoServer, type DemoServer } from '../../src/demo/index.js';
 import { createLogger } from '../../src/log/logger.js';
@@ -43,5 +44,20 @@ export async function startLeakyDemo(): Promise<LeakyDemo> {
       await mock.close();
       rmSync(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/** One leaky demo for the test file; the getter is valid inside tests. */
+export function useLeakyDemo(): () => LeakyDemo {
+  let demo: LeakyDemo | undefined;
+  beforeAll(async () => {
+    demo = await startLeakyDemo();
+  }, 120_000);
+  afterAll(async () => {
+    await demo?.close();
+  });
+  return () => {
+    if (!demo) throw new Error('the leaky demo is only available inside a test');
+    return demo;
   };
 }

@@ -3,31 +3,18 @@
 // a tool result quoting a crashed server's stderr, and the server's log file. The page never
 // shows an absolute path of this machine.
 import os from 'node:os';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import { pageHeaders } from '../demo/demo-harness.js';
 import { repoRoot } from '../support/shared-assets.js';
-import { dbPassword, startLeakyDemo, type LeakyDemo } from './leaky-demo.js';
+import { filesUnder } from './run-child.js';
+import { dbPassword, useLeakyDemo } from './leaky-demo.js';
 
-let demo: LeakyDemo;
-beforeAll(async () => {
-  demo = await startLeakyDemo();
-}, 120_000);
-afterAll(async () => {
-  await demo?.close();
-});
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const file = path.join(dir, name);
-    return statSync(file).isDirectory() ? filesUnder(file) : [file];
-  });
-}
+const leaky = useLeakyDemo();
 
 describe('values passed to servers are secrets, whatever their name', () => {
   it('/api/config: the failed server error is shown, the password masked, no machine path', async () => {
-    const text = await (await fetch(`${demo.url}api/config`)).text();
+    const text = await (await fetch(`${leaky().url}api/config`)).text();
     const config = JSON.parse(text) as { servers: Array<{ name: string; state: string; error?: string }> };
     const failed = config.servers.find((server) => server.name === 'leaky-start');
     expect(failed?.error).toMatch(/password \[REDACTED\]/);
@@ -37,13 +24,13 @@ describe('values passed to servers are secrets, whatever their name', () => {
   });
 
   it('a tool result quoting the crashed server stderr, and the server log file, carry no password', async () => {
-    const post = (route: string, body: unknown) => fetch(`${demo.url}${route}`, { method: 'POST', headers: pageHeaders(demo.url), body: JSON.stringify(body) });
+    const post = (route: string, body: unknown) => fetch(`${leaky().url}${route}`, { method: 'POST', headers: pageHeaders(leaky().url), body: JSON.stringify(body) });
     const session = ((await (await post('api/sessions', {})).json()) as { id: string }).id;
     const text = await (await post('api/tools/call', { sessionId: session, tool: 'leaky/crash', arguments: {} })).text();
     expect(text).toMatch(/password \[REDACTED\]/);
     expect(text).not.toContain(dbPassword);
     expect(text).not.toContain(repoRoot);
-    const logs = filesUnder(demo.logDir);
+    const logs = filesUnder(leaky().logDir);
     expect(logs.length).toBeGreaterThan(0);
     for (const file of logs) expect(readFileSync(file, 'utf8'), file).not.toContain(dbPassword);
     expect(logs.map((file) => readFileSync(file, 'utf8')).join('\n')).toMatch(/password \[REDACTED\]/);

@@ -2,18 +2,12 @@
 // model answer quoting `curl -H "Authorization: Bearer …"`, a `?key=abc")` URL, a tool
 // description or tool result with the same) travels through the demo's JSON replies and its
 // event stream: every reply must stay valid JSON, the secret masked, the rest of the text intact.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { toRedactedJson } from '../../src/log/redact.js';
 import { collectEvents, pageHeaders } from '../demo/demo-harness.js';
-import { startLeakyDemo, type LeakyDemo } from './leaky-demo.js';
+import { useLeakyDemo } from './leaky-demo.js';
 
-let demo: LeakyDemo;
-beforeAll(async () => {
-  demo = await startLeakyDemo();
-}, 120_000);
-afterAll(async () => {
-  await demo?.close();
-});
+const leaky = useLeakyDemo();
 
 async function json(response: Response): Promise<Record<string, unknown>> {
   const text = await response.text();
@@ -21,11 +15,11 @@ async function json(response: Response): Promise<Record<string, unknown>> {
   return JSON.parse(text) as Record<string, unknown>;
 }
 
-const post = (route: string, body: unknown) => fetch(`${demo.url}${route}`, { method: 'POST', headers: pageHeaders(demo.url), body: JSON.stringify(body) });
+const post = (route: string, body: unknown) => fetch(`${leaky().url}${route}`, { method: 'POST', headers: pageHeaders(leaky().url), body: JSON.stringify(body) });
 
 describe('redaction keeps JSON valid', () => {
   it('a tool description quoting an Authorization header: /api/tools stays JSON, the token is masked', async () => {
-    const body = await json(await fetch(`${demo.url}api/tools`));
+    const body = await json(await fetch(`${leaky().url}api/tools`));
     const crash = (body.tools as Array<{ name: string; description: string }>).find((tool) => tool.name === 'leaky/crash');
     expect(crash?.description).toBe('Crashes the server. Upstream usage: curl -H "Authorization: [REDACTED]" "https://example.test/api?key=[REDACTED]")');
   });
@@ -33,14 +27,14 @@ describe('redaction keeps JSON valid', () => {
   it('a model answer and a tool result with the same text: every event of the stream is JSON', async () => {
     const session = (await json(await post('api/sessions', {}))).id as string;
     const said = 'curl -H "Authorization: Bearer abc123def456" "https://x.test/v1?key=abc")';
-    const call = demo.host.tools.find((tool) => tool.canonicalName === 'leaky/say')!.functionName;
-    demo.mock.enqueue({ toolCalls: [{ name: call, arguments: { text: said } }] }, { text: `Run: ${said}` });
+    const call = leaky().host.tools.find((tool) => tool.canonicalName === 'leaky/say')!.functionName;
+    leaky().mock.enqueue({ toolCalls: [{ name: call, arguments: { text: said } }] }, { text: `Run: ${said}` });
     const started = await json(await post(`api/sessions/${session}/messages`, { text: 'How do I call it?', model: 'openai:mock-model' }));
-    const events = await collectEvents(demo.url, session, (event) => event.type === 'episode_end' && event.episodeId === started.episodeId);
+    const events = await collectEvents(leaky().url, session, (event) => event.type === 'episode_end' && event.episodeId === started.episodeId);
     const masked = 'curl -H "Authorization: [REDACTED]" "https://x.test/v1?key=[REDACTED]")';
     expect(events.find((line) => line.event.type === 'tool_call_end')?.event).toMatchObject({ result: masked, isError: false });
     expect(events.at(-1)?.event).toMatchObject({ type: 'episode_end', status: 'ok', reply: `Run: ${masked}` });
-    const state = await json(await fetch(`${demo.url}api/sessions/${session}`));
+    const state = await json(await fetch(`${leaky().url}api/sessions/${session}`));
     expect((state.turns as Array<{ reply: string }>)[0]?.reply).toBe(`Run: ${masked}`);
   });
 

@@ -1,7 +1,7 @@
 // Runs `m3` as a real child process from the repository root, with only the environment given
 // (plus PATH, HOME, CI and the loopback network guard), and a task folder with a math server.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { repoRoot } from '../support/shared-assets.js';
@@ -32,4 +32,12 @@ export function taskFolder(prefix: string, tasks: Array<{ id: string; image: str
   const results = path.join(dir, 'results');
   const args = ['--tasks', path.join(dir, 'tasks.json'), '--config', path.join(dir, 'servers.json'), '--image-dir', dir, '--results-dir', results, '--store', path.join(results, 'm3bench.sqlite'), '--concurrency', '1'];
   return { dir, results, args };
+}
+
+/** Every file under `dir`, recursively. */
+export function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const file = path.join(dir, name);
+    return statSync(file).isDirectory() ? filesUnder(file) : [file];
+  });
 }
