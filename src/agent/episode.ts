@@ -6,7 +6,7 @@ import type { ImagePart } from '../core/content.js';
 import type { AssistantMessage, Message, ToolDefinition } from '../core/messages.js';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.js';
 import { M3Error, ProviderError } from '../errors/index.js';
-import { generateWithRetry, type AttemptRecord } from '../llm/retry.js';
+import { generateWithRetry, ProviderAttemptsError } from '../llm/retry.js';
 import type { GenerateRequest, GenerateResponse, ModelDriver } from '../llm/types.js';
 import type { CatalogTool, ToolHost } from '../mcp/types.js';
 import { checkerFor } from './argument-check.js';
@@ -99,7 +99,7 @@ export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promis
       });
       return response;
     } catch (error) {
-      const attempts = (error as { attempts?: AttemptRecord[] }).attempts ?? [];
+      const attempts = error instanceof ProviderAttemptsError ? [...error.attempts] : [];
       safeEmit(deps.onEvent, {
         type: 'model_call', taskId: input.taskId, round, purpose, usage: emptyUsage(), latencyMs: 0, attempts, text: '', toolCallCount: 0, warnings: [],
         request: null, response: null,

@@ -22,7 +22,7 @@ const machinePrefixes = [
   .sort((a, b) => b.prefix.length - a.prefix.length)
   .map(({ prefix, replacement }) => ({ pattern: new RegExp(`${escapeForRegExp(prefix)}(?![\\w.-])`, 'g'), replacement }));
 
-export function withoutMachinePaths(text: string): string {
+function withoutMachinePaths(text: string): string {
   let out = text;
   for (const { pattern, replacement } of machinePrefixes) out = out.replace(pattern, replacement);
   return out;

@@ -7,7 +7,7 @@ import type { ClassifiedError } from './provider-errors.js';
 export type PreflightResult = { ok: true } | { ok: false; fatal: boolean; message: string };
 
 /** How long the look-up may take before the run starts anyway (with a warning). */
-export const preflightTimeoutMs = 20_000;
+const preflightTimeoutMs = 20_000;
 
 export async function runPreflight(probe: (signal: AbortSignal) => Promise<unknown>, classify: (error: unknown) => ClassifiedError): Promise<PreflightResult> {
   try {

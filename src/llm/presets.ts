@@ -72,7 +72,7 @@ export const chatPresets: Readonly<Record<string, ChatPreset>> = {
   together: compatible('together', { imageTypes: ['image/png', 'image/jpeg', 'image/webp'] }),
 };
 
-export const chatPresetNames = Object.keys(chatPresets);
+const chatPresetNames = Object.keys(chatPresets);
 
 const optionNames = 'images, parallel, tokens, reasoning, image_url, body.<field>';
 

@@ -22,7 +22,7 @@ export interface LeakyDemo {
   close(): Promise<void>;
 }
 
-export async function startLeakyDemo(): Promise<LeakyDemo> {
+async function startLeakyDemo(): Promise<LeakyDemo> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-leaky-demo-'));
   const leaky = { command: 'node', args: ['--import', 'tsx', 'test/faults/fixtures/leaky-server.ts'] };
   const serversFile = path.join(dir, 'servers.json');

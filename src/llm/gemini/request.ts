@@ -17,7 +17,7 @@ export const skipSignature = 'skip_thought_signature_validator';
 export const geminiImageTypes = ['image/png', 'image/jpeg', 'image/webp', 'image/heic', 'image/heif'];
 
 /** Gemini 3 signs function calls and takes images inside function responses. */
-export const isGemini3 = (model: string) => /^gemini-3/i.test(model);
+const isGemini3 = (model: string) => /^gemini-3/i.test(model);
 
 export interface GeminiRequest {
   model: string;

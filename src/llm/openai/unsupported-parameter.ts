@@ -6,7 +6,7 @@ import type { OmittableParameter } from './request.js';
 
 const omittable: ReadonlySet<string> = new Set<OmittableParameter>(['parallel_tool_calls', 'temperature', 'seed']);
 
-export function unsupportedParameterOf(error: unknown): OmittableParameter | undefined {
+function unsupportedParameterOf(error: unknown): OmittableParameter | undefined {
   if (!(error instanceof OpenAI.APIError) || error.status !== 400) return undefined;
   const param = typeof error.param === 'string' ? error.param : undefined;
   const unsupported = error.code === 'unsupported_parameter' || error.code === 'unsupported_value' || /unsupported (parameter|value)/i.test(error.message);

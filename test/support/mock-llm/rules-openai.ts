@@ -21,7 +21,7 @@ interface ChatBody {
   enable_thinking?: unknown;
 }
 
-export const isOSeries = (model: string) => /^o\d/.test(model);
+const isOSeries = (model: string) => /^o\d/.test(model);
 export const isReasoningModel = (model: string) => isOSeries(model) || (/^gpt-5/.test(model) && !/^gpt-5[\w.-]*-chat/.test(model));
 export const isGrok = (model: string, context: RuleContext) => context.flavour === 'xai' || /^grok/.test(model);
 
