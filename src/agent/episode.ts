@@ -8,7 +8,7 @@ import type { AssistantMessage, Message, ToolDefinition } from '../core/messages
 import { isInfrastructureErrorCode, TOOL_ERROR_PREFIX, type CallContext } from '../core/tool-result-contract.js';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.js';
 import { M3Error, ProviderError, ServerError } from '../errors/index.js';
-import { generateWithRetry, type AttemptRecord } from '../llm/retry.js';
+import { generateWithRetry, ProviderAttemptsError } from '../llm/retry.js';
 import type { GenerateRequest, GenerateResponse, ModelDriver } from '../llm/types.js';
 import type { ToolCallInterceptor } from '../mcp/checked-call.js';
 import type { CatalogTool, ToolHost } from '../mcp/types.js';
@@ -117,7 +117,7 @@ export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promis
       });
       return response;
     } catch (error) {
-      const attempts = (error as { attempts?: AttemptRecord[] }).attempts ?? [];
+      const attempts = error instanceof ProviderAttemptsError ? [...error.attempts] : [];
       safeEmit(deps.onEvent, {
         type: 'model_call', taskId: input.taskId, round, purpose, usage: emptyUsage(), latencyMs: 0, attempts, text: '', toolCallCount: 0, warnings: [],
         request: null, response: null,
@@ -147,7 +147,10 @@ export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promis
       finished = true;
       break;
     }
-    const assistant: AssistantMessage = { role: 'assistant', content: text ? [{ type: 'text', text }] : [], toolCalls: response.toolCalls };
+    const assistant: AssistantMessage = {
+      role: 'assistant', content: text ? [{ type: 'text', text }] : [], toolCalls: response.toolCalls,
+      ...(response.reasoning ? { reasoning: response.reasoning } : {}),
+    };
     const calls = await executeRound(response.toolCalls, {
       taskId: input.taskId, round, host, options, callContext: input.callContext, cwd: input.cwd,
       ...(deps.signal ? { signal: deps.signal } : {}), ...(deps.onEvent ? { onEvent: deps.onEvent } : {}),

@@ -41,6 +41,8 @@ export function classifyFailure(error: unknown): FailureVerdict {
   if (cause instanceof RunInterruptedError) return { status: 'infra_failure', kind: 'infra', code: 'interrupted', message, requeue: false };
   if (cause instanceof TaskTimeoutError) return { status: 'timeout', kind: 'infra', code: 'task_timeout', message, requeue: true };
   if (cause instanceof ProviderError) {
+    // A model the endpoint does not have fails the same way on every attempt, and is not the model's fault.
+    if (cause.configFault) return { status: 'infra_failure', kind: 'infra', code: 'model_not_found', message, requeue: false };
     if (cause.errorClass === 'invalid_request' || cause.errorClass === 'context_length') {
       return { status: 'model_failure', kind: 'model', code: cause.code, message, requeue: false };
     }

@@ -12,28 +12,10 @@
 // Known, documented difference: a lone UTF-16 surrogate in a string is escaped as `\udXXX` (as
 // JSON.stringify does); Python would emit it raw and then fail to encode the text as UTF-8.
 import { isLosslessNumber, parse as parseLossless, type LosslessNumber } from 'lossless-json';
+import { formatPythonFloat } from '../../core/json-numbers.js';
 
-/** Python `repr(float)` for a double: shortest round-trip digits, exponent form outside [1e-4, 1e16). */
-export function formatPythonFloat(value: number): string {
-  if (Number.isNaN(value)) return 'NaN';
-  if (value === Infinity) return 'Infinity';
-  if (value === -Infinity) return '-Infinity';
-  if (value === 0) return Object.is(value, -0) ? '-0.0' : '0.0';
-  const match = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(value.toExponential());
-  if (!match) throw new Error(`cannot format ${value} as a Python float`);
-  const [, sign = '', lead = '', rest = '', exponentText = '0'] = match;
-  const exponent = Number(exponentText);
-  if (exponent < -4 || exponent >= 16) {
-    const mantissa = rest === '' ? lead : `${lead}.${rest}`;
-    const magnitude = String(Math.abs(exponent)).padStart(2, '0');
-    return `${sign}${mantissa}e${exponent < 0 ? '-' : '+'}${magnitude}`;
-  }
-  const digits = lead + rest;
-  if (exponent < 0) return `${sign}0.${'0'.repeat(-exponent - 1)}${digits}`;
-  const integerPart = digits.padEnd(exponent + 1, '0').slice(0, exponent + 1);
-  const fraction = digits.slice(exponent + 1);
-  return `${sign}${integerPart}.${fraction === '' ? '0' : fraction}`;
-}
+// The one implementation of Python's float repr lives with the JSON number model in src/core.
+export { formatPythonFloat };
 
 /** What Python's `json.loads` + `json.dumps` make of a JSON number literal. */
 export function formatPythonNumberText(text: string): string {
