@@ -12,6 +12,8 @@
 //   precision_all_ids        mean over *all* GT ids of per-task precision (missing ids count
 //                            as 0). Macro, because micro precision cannot see missing ids: they
 //                            add no predicted calls.
+//   tie_break_changed_ids    tasks where the other tie rule (SciPy's vs the deterministic one)
+//                            would change a reference metric; see metrics.ts.
 import { safeDiv, type StepMetricValues, type TaskScore } from './metrics.js';
 
 export type StepMode = 'default' | 'reference-compat';
@@ -31,6 +33,7 @@ export interface CorrectedAggregate {
   matched_success: number;
   recall_all_ids: number;
   precision_all_ids: number;
+  tie_break_changed_ids: string[];
 }
 
 export interface StepAggregate extends StepMetricValues {
@@ -96,6 +99,7 @@ export function aggregateScores(input: AggregateInput): StepAggregate {
       matched_success: matchedSuccess,
       recall_all_ids: safeDiv(matched, totalGt + outsideGt),
       precision_all_ids: safeDiv(precisionSum, perId.length + input.gtCallsOutside.size),
+      tie_break_changed_ids: perId.filter((score) => score.corrected.tie_break_changed.length > 0).map((score) => score.id),
     },
   };
 }

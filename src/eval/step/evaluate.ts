@@ -2,17 +2,25 @@
 // (`evaluateStep`), and the embedding-backed wrapper the CLI uses (`runStepEvaluation`).
 // Id alignment (spec 3.1): ids compared as strings, evaluated in ascending order; see
 // aggregate.ts for what the default and reference-compat modes do with missing ids.
+// Arithmetic: reference-compat computes similarities in float32 (float32.ts) and resolves
+// equal-cost assignments as SciPy does (scipy-lsap.ts); the default keeps float64 and the
+// deterministic tie-break. Each per-task score lists the metrics the other tie rule would change.
 import type { Embedder } from '../embed/types.js';
 import { EmbeddingCache, embedTexts } from '../embed/cache.js';
 import { aggregateScores, summariseByType, type Coverage, type StepAggregate, type StepMode, type TypeSummary } from './aggregate.js';
 import { defaultThresholds, scoreTask, type StepThresholds, type TaskScore } from './metrics.js';
 import { compareCodePoints } from './serialize.js';
+import { tieBreakSolver } from './assignment.js';
+import { createFloat32Similarity } from './float32.js';
+import { createScipySolver } from './scipy-lsap.js';
 import { createEmbeddingSimilarity, type TaskSimilarity } from './similarity.js';
 import type { Trajectory } from './trajectory.js';
 
 export interface StepEvaluationOptions {
   thresholds?: StepThresholds;
   mode?: StepMode;
+  /** float32 similarities and costs, as numpy; defaults to true in reference-compat. */
+  float32?: boolean;
 }
 
 export interface StepEvaluation {
@@ -59,11 +67,12 @@ export function evaluateStep(
   const thresholds = options.thresholds ?? defaultThresholds;
   const mode = options.mode ?? 'default';
   const pairs = planPairs(gt, pred, mode);
+  const scipy = createScipySolver(options.float32 ?? mode === 'reference-compat');
+  const solvers = mode === 'reference-compat' ? { solver: scipy, compareWith: tieBreakSolver } : { solver: tieBreakSolver, compareWith: scipy };
   const perId: TaskScore[] = [];
   const rounds = new Map<string, number>();
   for (const [id, pair] of pairs) {
-    const missing = !pred.has(id);
-    perId.push(scoreTask(pair.gt, pair.pred, similarity(pair.gt, pair.pred), thresholds, missing));
+    perId.push(scoreTask(pair.gt, pair.pred, similarity(pair.gt, pair.pred), thresholds, { missing: !pred.has(id), ...solvers }));
     rounds.set(id, pair.pred.stepCount);
   }
   const gtCallsOutside = new Map<string, number>();
@@ -91,6 +100,8 @@ export async function runStepEvaluation(input: RunStepEvaluationInput): Promise<
     for (const call of pair.pred.calls) texts.push(call.text);
   }
   const vectors = await embedTexts(input.embedder, texts, cache);
-  const evaluation = evaluateStep(input.gt, input.pred, createEmbeddingSimilarity(vectors), input);
+  const float32 = input.float32 ?? input.mode === 'reference-compat';
+  const similarity = float32 ? createFloat32Similarity(vectors) : createEmbeddingSimilarity(vectors);
+  const evaluation = evaluateStep(input.gt, input.pred, similarity, { ...input, float32 });
   return { ...evaluation, cache };
 }

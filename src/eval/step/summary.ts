@@ -48,6 +48,8 @@ export function formatConsoleSummary(evaluation: StepEvaluation, outputDir: stri
   const { coverage, corrected } = aggregate;
   lines.push('');
   lines.push(row('Mode', aggregate.mode));
+  lines.push(row('Arithmetic', aggregate.mode === 'reference-compat' ? 'float32 similarities, SciPy assignment ties (as the reference)' : 'float64 similarities, deterministic assignment ties'));
+  lines.push(row('Tie rule changed', `${corrected.tie_break_changed_ids.length} task(s)${corrected.tie_break_changed_ids.length ? `: ${corrected.tie_break_changed_ids.slice(0, 10).join(', ')}${corrected.tie_break_changed_ids.length > 10 ? ', ...' : ''}` : ''}`));
   lines.push(row('Coverage', `${percent(coverage.coverage)} (${coverage.evaluated_ids}/${coverage.gt_ids} GT ids; ${coverage.missing_ids.length} missing, ${coverage.extra_ids.length} extra)`));
   lines.push(row('Order Consist. fixed', percent(corrected.order_consistency_fixed)));
   lines.push(row('Recall (success)', percent(corrected.recall_success)));
