@@ -4,7 +4,9 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { loadEnvironment } from '../../config/env-file.js';
 import { ConfigError } from '../../errors/index.js';
+import { parseSwitches } from '../../config/switches.js';
 import { createEmbedder, DEFAULT_EMBEDDER } from '../../eval/embed/registry.js';
+import { judgeRetryPolicy } from '../../eval/final/judge-kit.js';
 import { runStepFiles } from '../../eval/step/run.js';
 import { formatConsoleSummary, formatJsonSummary } from '../../eval/step/summary.js';
 import { log } from '../../log/logger.js';
@@ -48,8 +50,8 @@ export function addEvalStepCommand(evalCommand: Command): void {
     .option('--reference-compat', 'reproduce the reference exactly: GT ids without a prediction are ignored instead of scored as empty')
     .option('--embedding-cache <file>', 'embedding cache file (default <output-dir>/.emb_cache.json)')
     .option('--cache-format <format>', 'keyed (m3bench, per-embedder) or reference (flat text → vector, trusted for the named --embedder)', 'keyed')
-    .option('--embedder <spec>', `${DEFAULT_EMBEDDER} | ${DEFAULT_EMBEDDER}/<dimension> | openai-compatible:<model>@<baseUrl>`, DEFAULT_EMBEDDER)
-    .option('--embedding-key-env <name>', 'environment variable holding the API key of an openai-compatible embedder', 'OPENAI_API_KEY')
+    .option('--embedder <spec>', `${DEFAULT_EMBEDDER} | ${DEFAULT_EMBEDDER}/<dimension> | <provider>:<model>[@<baseUrl>] (e.g. openai:text-embedding-3-small) | openai-compatible:<model>@<baseUrl>`, DEFAULT_EMBEDDER)
+    .option('--embedding-key-env <name>', 'environment variable holding the API key of a server named by @<baseUrl> (presets use their own, e.g. OPENAI_API_KEY)', 'OPENAI_API_KEY')
     .option('--embedding-timeout <seconds>', 'timeout per embedding request', '60')
     .option('--tau-strong <number>', 'strong-match threshold', '0.8')
     .option('--tau-weak <number>', 'weak-match (acceptance) threshold', '0.6')
@@ -63,8 +65,10 @@ export function addEvalStepCommand(evalCommand: Command): void {
         throw new ConfigError('--cache-format reference needs --embedding-cache <file> naming the reference cache to reuse');
       }
       const roundCap = parseNumberOption('--round-cap', options.roundCap);
+      const env = loadEnvironment();
       const embedder = createEmbedder(options.embedder, {
-        env: loadEnvironment(),
+        env,
+        retry: judgeRetryPolicy(parseSwitches(env)),
         apiKeyEnv: options.embeddingKeyEnv,
         timeoutMs: parseNumberOption('--embedding-timeout', options.embeddingTimeout) * 1000,
       });

@@ -1,11 +1,16 @@
-// Embedder specs as users write them on the command line:
-//   hashgram-v1 (default) | hashgram-v1/<dimension>
-//   openai-compatible:<model>@<baseUrl>     e.g. openai-compatible:text-embedding-3-small@https://api.openai.com/v1
-// The API key of a remote embedder comes from an environment variable whose *name* the caller
-// passes (default OPENAI_API_KEY), looked up in the env map config loaded.
+// Embedder specs as users write them on the command line (`--embedder`):
+//   hashgram-v1 (default) | hashgram-v1/<dimension>      the built-in offline embedder
+//   <provider>:<model>[@<baseUrl>]                          a served model through the one
+//                                                           embeddings client (src/llm/embeddings),
+//                                                           e.g. openai:text-embedding-3-small,
+//                                                           ollama:all-minilm,
+//                                                           openai-compatible:<model>@<baseUrl>
+// The API key of a remote embedder comes from the provider's own variable, or from the variable
+// whose *name* the caller passes (`apiKeyEnv`), looked up in the env map config loaded.
 import { ConfigError } from '../../errors/index.js';
+import type { RetryPolicy } from '../../llm/retry.js';
 import { createHashgramEmbedder, HASHGRAM_ID } from './hashgram.js';
-import { createOpenAiCompatibleEmbedder } from './openai-compatible.js';
+import { createRemoteEmbedder } from './openai-compatible.js';
 import type { Embedder, EmbedderRecord } from './types.js';
 
 export const DEFAULT_EMBEDDER = HASHGRAM_ID;
@@ -15,9 +20,11 @@ export interface EmbedderFactoryOptions {
   apiKeyEnv?: string;
   timeoutMs?: number;
   batchSize?: number;
+  /** The harness retry policy (judgeRetryPolicy(switches) in the CLI); default one retry. */
+  retry?: Pick<RetryPolicy, 'maxRetries' | 'baseDelayMs' | 'maxDelayMs'>;
 }
 
-const usage = `expected "${HASHGRAM_ID}", "${HASHGRAM_ID}/<dimension>" or "openai-compatible:<model>@<baseUrl>" (e.g. openai-compatible:text-embedding-3-small@http://127.0.0.1:8080/v1)`;
+export const embedderUsage = `expected "${HASHGRAM_ID}", "${HASHGRAM_ID}/<dimension>", "<provider>:<model>" (e.g. openai:text-embedding-3-small) or "openai-compatible:<model>@<baseUrl>" (e.g. openai-compatible:all-MiniLM-L6-v2@http://127.0.0.1:8080/v1)`;
 
 export function createEmbedder(spec: string = DEFAULT_EMBEDDER, options: EmbedderFactoryOptions = {}): Embedder {
   const trimmed = spec.trim();
@@ -28,26 +35,20 @@ export function createEmbedder(spec: string = DEFAULT_EMBEDDER, options: Embedde
     if (dimension < 16 || dimension > 65536) throw new ConfigError(`--embedder ${spec}: dimension must be between 16 and 65536`);
     return createHashgramEmbedder(dimension);
   }
-  const remote = /^openai-compatible:([^@]+)@(.+)$/.exec(trimmed);
-  if (remote) {
-    const [, model = '', baseUrl = ''] = remote;
-    let url: URL;
-    try {
-      url = new URL(baseUrl);
-    } catch {
-      throw new ConfigError(`--embedder ${spec}: "${baseUrl}" is not a URL; ${usage}`);
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`--embedder ${spec}: base URL must be http(s); ${usage}`);
-    const apiKeyEnv = options.apiKeyEnv ?? 'OPENAI_API_KEY';
-    return createOpenAiCompatibleEmbedder({
-      model: model.trim(),
-      baseUrl,
-      apiKey: options.env?.[apiKeyEnv],
-      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+  if (!trimmed.includes(':')) throw new ConfigError(`--embedder "${spec}" is not a known embedder; ${embedderUsage}`);
+  try {
+    return createRemoteEmbedder({
+      spec: trimmed,
+      env: options.env ?? {},
+      ...(options.apiKeyEnv !== undefined ? { apiKeyEnv: options.apiKeyEnv } : {}),
+      timeoutMs: options.timeoutMs ?? 60_000,
       ...(options.batchSize !== undefined ? { batchSize: options.batchSize } : {}),
+      retry: options.retry ?? { maxRetries: 1, baseDelayMs: 1000, maxDelayMs: 60_000 },
     });
+  } catch (error) {
+    if (error instanceof ConfigError) throw new ConfigError(`--embedder ${spec}: ${error.message}; ${embedderUsage}`, { cause: error });
+    throw error;
   }
-  throw new ConfigError(`--embedder "${spec}" is not a known embedder; ${usage}`);
 }
 
 export function describeEmbedder(embedder: Embedder): EmbedderRecord {
