@@ -4,9 +4,13 @@ export {
   assetManifestSchema,
   defaultAssetsDir,
   defaultManifestFile,
+  encoderManifestFile,
+  expectedBytes,
+  isPinned,
   loadAssetManifest,
   parseAssetManifest,
   selectAssets,
+  UNVERIFIED,
   type Asset,
   type AssetManifest,
 } from './manifest.js';
@@ -23,3 +27,4 @@ export {
   type PullResult,
 } from './pull.js';
 export { sha256File } from './transfer.js';
+export { buildEncoderManifest, encoderAssets, encoderDir, findReferenceEncoder, referenceEncoders, type ReferenceEncoder } from './encoders.js';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { AssetError, type Asset } from './manifest.js';
+import { AssetError, expectedBytes, UNVERIFIED, type Asset } from './manifest.js';
 
 export async function sha256File(file: string): Promise<string> {
   const hash = createHash('sha256');
@@ -16,15 +16,22 @@ export async function sha256File(file: string): Promise<string> {
   return hash.digest('hex');
 }
 
-/** True when `file` exists with the asset's size and sha256 (size first: it is free). */
+/** True when `file` exists with the asset's size and sha256 (size first: it is free); unpinned parts are not compared. */
 export async function hasExpectedContent(file: string, asset: Asset): Promise<boolean> {
   if (!existsSync(file)) return false;
   const info = await stat(file);
-  if (!info.isFile() || info.size !== asset.bytes) return false;
-  return (await sha256File(file)) === asset.sha256;
+  const bytes = expectedBytes(asset);
+  if (!info.isFile() || (bytes !== undefined && info.size !== bytes)) return false;
+  return asset.sha256 === UNVERIFIED || (await sha256File(file)) === asset.sha256;
 }
 
-async function placeVerified(source: Readable, asset: Asset, target: string, origin: string, fix: string): Promise<number> {
+/** What a transfer placed: its size and the sha256 seen (to pin an unverified entry). */
+export interface Placed {
+  bytes: number;
+  sha256: string;
+}
+
+async function placeVerified(source: Readable, asset: Asset, target: string, origin: string, fix: string): Promise<Placed> {
   await mkdir(path.dirname(target), { recursive: true });
   const temp = `${target}.part-${process.pid}-${randomBytes(4).toString('hex')}`;
   const hash = createHash('sha256');
@@ -39,21 +46,22 @@ async function placeVerified(source: Readable, asset: Asset, target: string, ori
   try {
     await pipeline(source, tap, createWriteStream(temp));
     const actual = hash.digest('hex');
-    if (actual !== asset.sha256) {
+    const sizeWrong = expectedBytes(asset) !== undefined && bytes !== expectedBytes(asset);
+    if ((asset.sha256 !== UNVERIFIED && actual !== asset.sha256) || sizeWrong) {
       throw new AssetError(
         `asset "${asset.name}": sha256 mismatch for ${origin}: expected ${asset.sha256}, got ${actual} ` +
           `(${bytes} bytes, expected ${asset.bytes}); the file was not placed. ${fix}`,
       );
     }
     await rename(temp, target);
-    return bytes;
+    return { bytes, sha256: actual };
   } finally {
     await rm(temp, { force: true });
   }
 }
 
 /** Copies `<mirror>/<mirrorPath>` to `target` after checking its hash. */
-export async function copyFromMirror(asset: Asset, mirror: string, target: string): Promise<number> {
+export async function copyFromMirror(asset: Asset, mirror: string, target: string): Promise<Placed> {
   const source = path.resolve(mirror, asset.mirrorPath);
   if (!existsSync(source)) {
     throw new AssetError(
@@ -76,7 +84,7 @@ export interface DownloadOptions {
 }
 
 /** Downloads `asset.url` (streamed, never buffered whole) to `target` after checking its hash. */
-export async function downloadAsset(asset: Asset, target: string, options: DownloadOptions = {}): Promise<number> {
+export async function downloadAsset(asset: Asset, target: string, options: DownloadOptions = {}): Promise<Placed> {
   const fetchImpl = options.fetch ?? fetch;
   const offlineHint = 'check the network, or set M3_ASSET_MIRROR (or --mirror) to an offline copy such as ../shared/assets';
   let response: Response;

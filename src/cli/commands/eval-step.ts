@@ -19,7 +19,7 @@ interface EvalStepOptions {
   referenceCompat?: boolean;
   embeddingCache?: string;
   cacheFormat: string;
-  embedder: string;
+  embedder?: string;
   embeddingKeyEnv: string;
   embeddingTimeout: string;
   tauStrong: string;
@@ -50,7 +50,10 @@ export function addEvalStepCommand(evalCommand: Command): void {
     .option('--reference-compat', 'reproduce the reference exactly: GT ids without a prediction are ignored instead of scored as empty')
     .option('--embedding-cache <file>', 'embedding cache file (default <output-dir>/.emb_cache.json)')
     .option('--cache-format <format>', 'keyed (m3bench, per-embedder) or reference (flat text → vector, trusted for the named --embedder)', 'keyed')
-    .option('--embedder <spec>', `${DEFAULT_EMBEDDER} | ${DEFAULT_EMBEDDER}/<dimension> | <provider>:<model>[@<baseUrl>] (e.g. openai:text-embedding-3-small) | openai-compatible:<model>@<baseUrl>`, DEFAULT_EMBEDDER)
+    .option(
+      '--embedder <spec>',
+      `auto | sentence-transformers/all-MiniLM-L6-v2 (the paper's, in-process; m3 assets pull --manifest media/encoders.json) | onnx:<folder> | ${DEFAULT_EMBEDDER}[/<dimension>] | <provider>:<model>[@<baseUrl>] | openai-compatible:<model>@<baseUrl>; default ${DEFAULT_EMBEDDER}, with --reference-compat auto (the paper's encoder when pulled, else ${DEFAULT_EMBEDDER}, said in every output)`,
+    )
     .option('--embedding-key-env <name>', 'environment variable holding the API key of a server named by @<baseUrl> (presets use their own, e.g. OPENAI_API_KEY)', 'OPENAI_API_KEY')
     .option('--embedding-timeout <seconds>', 'timeout per embedding request', '60')
     .option('--tau-strong <number>', 'strong-match threshold', '0.8')
@@ -66,7 +69,7 @@ export function addEvalStepCommand(evalCommand: Command): void {
       }
       const roundCap = parseNumberOption('--round-cap', options.roundCap);
       const env = loadEnvironment();
-      const embedder = createEmbedder(options.embedder, {
+      const embedder = createEmbedder(options.embedder ?? (options.referenceCompat ? 'auto' : DEFAULT_EMBEDDER), {
         env,
         retry: judgeRetryPolicy(parseSwitches(env)),
         apiKeyEnv: options.embeddingKeyEnv,
@@ -85,11 +88,11 @@ export function addEvalStepCommand(evalCommand: Command): void {
         roundCap,
         warn: (message) => log.warn(message),
       });
-      process.stderr.write(formatConsoleSummary(result.evaluation, outputDir, result.cache.stats));
+      process.stderr.write(formatConsoleSummary(result.evaluation, outputDir, result.cache.stats, result.embedder));
       if (options.json) {
-        process.stdout.write(`${JSON.stringify(result.evaluation.aggregate, null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify({ ...result.evaluation.aggregate, embedder: result.embedder }, null, 2)}\n`);
         return;
       }
-      process.stdout.write(formatJsonSummary(result.evaluation, { outputDir, embedder: embedder.id, cache: result.cache.stats }));
+      process.stdout.write(formatJsonSummary(result.evaluation, { outputDir, embedder: embedder.id, cache: result.cache.stats, record: result.embedder }));
     });
 }

@@ -5,12 +5,22 @@
 //                                                           e.g. openai:text-embedding-3-small,
 //                                                           ollama:all-minilm,
 //                                                           openai-compatible:<model>@<baseUrl>
+//   sentence-transformers/all-MiniLM-L6-v2 | BAAI/bge-small-en-v1.5
+//                                                           the reference's encoders, in-process
+//                                                           (pulled via media/encoders.json)
+//   onnx:<folder>                                           any sentence-transformers folder with
+//                                                           an ONNX export, in-process
+//   auto                                                    the evaluator's reference encoder when
+//                                                           it is pulled, else hashgram-v1
 // The API key of a remote embedder comes from the provider's own variable, or from the variable
 // whose *name* the caller passes (`apiKeyEnv`), looked up in the env map config loaded.
 import { ConfigError } from '../../errors/index.js';
 import type { RetryPolicy } from '../../llm/retry.js';
 import { createHashgramEmbedder, HASHGRAM_ID } from './hashgram.js';
 import { createRemoteEmbedder } from './openai-compatible.js';
+import { createReferenceEmbedder, describeEmbedderFor, isEncoderPulled, STEP_REFERENCE_ENCODER } from './reference.js';
+import { createSentenceTransformerEmbedder } from './st-encoder.js';
+import { findReferenceEncoder } from '../../assets/encoders.js';
 import type { Embedder, EmbedderRecord } from './types.js';
 
 export const DEFAULT_EMBEDDER = HASHGRAM_ID;
@@ -22,12 +32,23 @@ export interface EmbedderFactoryOptions {
   batchSize?: number;
   /** The harness retry policy (judgeRetryPolicy(switches) in the CLI); default one retry. */
   retry?: Pick<RetryPolicy, 'maxRetries' | 'baseDelayMs' | 'maxDelayMs'>;
+  /** The encoder `auto` prefers (the evaluator's reference encoder); default all-MiniLM-L6-v2. */
+  referenceEncoder?: string;
+  /** Where pulled assets live (default media/assets). */
+  assetsDir?: string;
 }
 
-export const embedderUsage = `expected "${HASHGRAM_ID}", "${HASHGRAM_ID}/<dimension>", "<provider>:<model>" (e.g. openai:text-embedding-3-small) or "openai-compatible:<model>@<baseUrl>" (e.g. openai-compatible:all-MiniLM-L6-v2@http://127.0.0.1:8080/v1)`;
+export const embedderUsage = `expected "auto", "${HASHGRAM_ID}", "${HASHGRAM_ID}/<dimension>", "sentence-transformers/all-MiniLM-L6-v2", "BAAI/bge-small-en-v1.5", "onnx:<sentence-transformers folder>", "<provider>:<model>" (e.g. openai:text-embedding-3-small) or "openai-compatible:<model>@<baseUrl>" (e.g. openai-compatible:all-MiniLM-L6-v2@http://127.0.0.1:8080/v1)`;
 
 export function createEmbedder(spec: string = DEFAULT_EMBEDDER, options: EmbedderFactoryOptions = {}): Embedder {
   const trimmed = spec.trim();
+  const assetsDir = options.assetsDir;
+  if (trimmed === 'auto') {
+    const reference = findReferenceEncoder(options.referenceEncoder ?? STEP_REFERENCE_ENCODER);
+    return reference && isEncoderPulled(reference, assetsDir) ? createReferenceEmbedder(reference.id, assetsDir) : createHashgramEmbedder();
+  }
+  if (findReferenceEncoder(trimmed)) return createReferenceEmbedder(trimmed, assetsDir);
+  if (trimmed.startsWith('onnx:')) return createSentenceTransformerEmbedder(trimmed.slice('onnx:'.length));
   if (trimmed === HASHGRAM_ID) return createHashgramEmbedder();
   const sized = new RegExp(`^${HASHGRAM_ID}/(\\d+)$`).exec(trimmed);
   if (sized) {
@@ -51,9 +72,14 @@ export function createEmbedder(spec: string = DEFAULT_EMBEDDER, options: Embedde
   }
 }
 
-export function describeEmbedder(embedder: Embedder): EmbedderRecord {
+/** The record for results files; `paperEncoder` is the encoder the paper used for this evaluator. */
+export function describeEmbedder(embedder: Embedder, paperEncoder: string = STEP_REFERENCE_ENCODER): EmbedderRecord {
   const description = embedder.id.startsWith(HASHGRAM_ID)
     ? 'built-in deterministic hashed character 2-4-gram + word embedder (offline; scores are not comparable with MiniLM-based reference scores)'
-    : 'OpenAI-compatible /embeddings endpoint';
-  return { id: embedder.id, dimension: embedder.dimension, description };
+    : findReferenceEncoder(embedder.id)
+      ? 'the reference sentence-transformers encoder, run in-process (onnxruntime-node, ONNX export of the published weights)'
+      : embedder.id.startsWith('onnx:')
+        ? 'a sentence-transformers folder run in-process (onnxruntime-node)'
+        : 'OpenAI-compatible /embeddings endpoint';
+  return describeEmbedderFor(embedder, paperEncoder, description);
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { EvaluationError } from '../../errors/index.js';
 import { EmbeddingCache, type CacheFormat } from '../embed/cache.js';
 import { describeEmbedder } from '../embed/registry.js';
-import type { Embedder } from '../embed/types.js';
+import type { Embedder, EmbedderRecord } from '../embed/types.js';
 import type { StepMode } from './aggregate.js';
 import { runStepEvaluation, type StepEvaluation } from './evaluate.js';
 import { checkGroundTruth, describeGtChecks, type GtChecks } from './gt-checks.js';
@@ -33,6 +33,7 @@ export interface StepRunResult {
   files: Record<keyof typeof OUTPUT_FILES, string>;
   cache: EmbeddingCache;
   gtChecks: GtChecks;
+  embedder: EmbedderRecord;
 }
 
 export function validateThresholds(thresholds: StepThresholds): void {
@@ -66,6 +67,8 @@ export async function runStepFiles(options: StepRunOptions): Promise<StepRunResu
   }
   if (coverage.extra_ids.length > 0) warn(`${coverage.extra_ids.length} prediction ids are missing in ground truth; excluded from evaluation.`);
 
-  const files = writeStepOutputs(options.outputDir, evaluation, { embedder: describeEmbedder(options.embedder), cache: cache.stats, gtChecks });
-  return { evaluation, files, cache, gtChecks };
+  const embedder = describeEmbedder(options.embedder);
+  if (embedder.note) warn(embedder.note);
+  const files = writeStepOutputs(options.outputDir, evaluation, { embedder, cache: cache.stats, gtChecks });
+  return { evaluation, files, cache, gtChecks, embedder };
 }

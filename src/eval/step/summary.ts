@@ -2,6 +2,7 @@
 // extended with coverage, the corrected metrics and cache statistics, and the one-line JSON
 // summary the CLI prints on stdout.
 import type { CacheStats } from '../embed/cache.js';
+import type { EmbedderRecord } from '../embed/types.js';
 import { worstTypes } from './aggregate.js';
 import type { StepEvaluation } from './evaluate.js';
 
@@ -29,7 +30,7 @@ function row(label: string, value: string): string {
   return `${label.padEnd(LABEL_WIDTH)} : ${value}`;
 }
 
-export function formatConsoleSummary(evaluation: StepEvaluation, outputDir: string, cache?: CacheStats): string {
+export function formatConsoleSummary(evaluation: StepEvaluation, outputDir: string, cache?: CacheStats, embedder?: EmbedderRecord): string {
   const { aggregate } = evaluation;
   const lines = [row('Output Dir', outputDir), row('Num Ids', String(aggregate.num_ids)), ''];
   for (const [key, label] of percentRows) lines.push(row(label, percent(aggregate[key])));
@@ -55,17 +56,19 @@ export function formatConsoleSummary(evaluation: StepEvaluation, outputDir: stri
   lines.push(row('Recall (success)', percent(corrected.recall_success)));
   lines.push(row('Recall (all ids)', percent(corrected.recall_all_ids)));
   lines.push(row('Precision (all ids)', percent(corrected.precision_all_ids)));
+  if (embedder) lines.push(row('Encoder', `${embedder.id}${embedder.paper_encoder ? " (the paper's)" : " - NOT the paper's encoder; numbers are not comparable with the paper"}`));
   if (cache) lines.push(row('Embedding cache', `${cache.hits} hits, ${cache.misses} misses${cache.rejected ? `, ${cache.rejected} rejected` : ''}${cache.file ? ` (${cache.file})` : ''}`));
   return `${lines.join('\n')}\n`;
 }
 
 /** Single-line machine-readable summary for stdout. */
-export function formatJsonSummary(evaluation: StepEvaluation, extras: { outputDir: string; embedder: string; cache?: CacheStats }): string {
+export function formatJsonSummary(evaluation: StepEvaluation, extras: { outputDir: string; embedder: string; cache?: CacheStats; record?: EmbedderRecord }): string {
   const { aggregate } = evaluation;
   const summary = {
     output_dir: extras.outputDir,
     mode: aggregate.mode,
     embedder: extras.embedder,
+    ...(extras.record ? { paper_encoder: extras.record.paper_encoder, ...(extras.record.note ? { encoder_note: extras.record.note } : {}) } : {}),
     num_ids: aggregate.num_ids,
     recall: aggregate.recall,
     precision: aggregate.precision,
