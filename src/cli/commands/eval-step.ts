@@ -19,6 +19,7 @@ interface EvalStepOptions {
   referenceCompat?: boolean;
   embeddingCache?: string;
   cacheFormat: string;
+  updateReferenceCache?: boolean;
   embedder?: string;
   embeddingKeyEnv: string;
   embeddingTimeout: string;
@@ -50,6 +51,7 @@ export function addEvalStepCommand(evalCommand: Command): void {
     .option('--reference-compat', 'reproduce the reference exactly: GT ids without a prediction are ignored instead of scored as empty')
     .option('--embedding-cache <file>', 'embedding cache file (default <output-dir>/.emb_cache.json)')
     .option('--cache-format <format>', 'keyed (m3bench, per-embedder) or reference (flat text → vector, trusted for the named --embedder)', 'keyed')
+    .option('--update-reference-cache', 'also write new vectors into a --cache-format reference file (by default a cache m3bench did not write is read, never overwritten)')
     .option(
       '--embedder <spec>',
       `auto | sentence-transformers/all-MiniLM-L6-v2 (the paper's, in-process; m3 assets pull --manifest media/encoders.json) | onnx:<folder> | ${DEFAULT_EMBEDDER}[/<dimension>] | <provider>:<model>[@<baseUrl>] | openai-compatible:<model>@<baseUrl>; default ${DEFAULT_EMBEDDER}, with --reference-compat auto (the paper's encoder when pulled, else ${DEFAULT_EMBEDDER}, said in every output)`,
@@ -85,6 +87,7 @@ export function addEvalStepCommand(evalCommand: Command): void {
         thresholds: { tauStrong: parseNumberOption('--tau-strong', options.tauStrong), tauWeak: parseNumberOption('--tau-weak', options.tauWeak) },
         ...(options.embeddingCache ? { cacheFile: path.resolve(options.embeddingCache) } : {}),
         cacheFormat: options.cacheFormat,
+        updateForeignCache: options.updateReferenceCache ?? false,
         roundCap,
         warn: (message) => log.warn(message),
       });

@@ -23,6 +23,8 @@ export interface StepRunOptions {
   /** Defaults to `<outputDir>/.emb_cache.json`. */
   cacheFile?: string;
   cacheFormat?: CacheFormat;
+  /** Allow writing to a cache file m3bench did not write (a reference-format cache). */
+  updateForeignCache?: boolean;
   /** Largest number of parallel calls one round may run (reported GT steps above it); 0 = off. */
   roundCap?: number;
   warn?: (message: string) => void;
@@ -55,7 +57,7 @@ export async function runStepFiles(options: StepRunOptions): Promise<StepRunResu
   if (gt.byId.size === 0) throw new EvaluationError(`${options.gtFile}: no ground-truth task with a non-empty id`);
 
   const cacheFile = options.cacheFile ?? path.join(options.outputDir, OUTPUT_FILES.cache);
-  const cache = EmbeddingCache.load(cacheFile, options.cacheFormat ?? 'keyed', options.embedder.id);
+  const cache = EmbeddingCache.load(cacheFile, options.cacheFormat ?? 'keyed', options.embedder.id, { protectForeign: !options.updateForeignCache });
   const evaluation = await runStepEvaluation({ gt: gt.byId, pred: pred.byId, embedder: options.embedder, cache, mode: options.mode, thresholds: options.thresholds });
   cache.save();
   for (const line of cache.stats.warnings) warn(line);
