@@ -20,6 +20,7 @@ interface EvalStepOptions {
   embeddingCache?: string;
   cacheFormat: string;
   updateReferenceCache?: boolean;
+  runManifest?: string;
   embedder?: string;
   embeddingKeyEnv: string;
   embeddingTimeout: string;
@@ -51,6 +52,7 @@ export function addEvalStepCommand(evalCommand: Command): void {
     .option('--reference-compat', 'reproduce the reference exactly: GT ids without a prediction are ignored instead of scored as empty')
     .option('--embedding-cache <file>', 'embedding cache file (default <output-dir>/.emb_cache.json)')
     .option('--cache-format <format>', 'keyed (m3bench, per-embedder) or reference (flat text → vector, trusted for the named --embedder)', 'keyed')
+    .option('--run-manifest <file>', 'run manifest whose infrastructure failures are left out of the scores (default: <predictions>.manifest.json beside --pred, when present)')
     .option('--update-reference-cache', 'also write new vectors into a --cache-format reference file (by default a cache m3bench did not write is read, never overwritten)')
     .option(
       '--embedder <spec>',
@@ -88,6 +90,7 @@ export function addEvalStepCommand(evalCommand: Command): void {
         ...(options.embeddingCache ? { cacheFile: path.resolve(options.embeddingCache) } : {}),
         cacheFormat: options.cacheFormat,
         updateForeignCache: options.updateReferenceCache ?? false,
+        ...(options.runManifest ? { runManifest: path.resolve(options.runManifest) } : {}),
         roundCap,
         warn: (message) => log.warn(message),
       });

@@ -39,6 +39,8 @@ export interface TaskCompletionAggregate {
   information_grounding_rate_all: number;
   num_missing_predictions: number;
   num_judge_failures: number;
+  /** Tasks the run recorded as infrastructure failures: listed, never in a denominator. */
+  num_infra_failures: number;
 }
 
 export interface TaskCompletionOutput {
@@ -46,6 +48,7 @@ export interface TaskCompletionOutput {
   pre_id: Record<string, TaskScoreEntry>;
   per_id: Record<string, TaskScoreEntry>;
   missing_predictions: string[];
+  infra_failures: string[];
   judge_failures: JudgeFailureRecord[];
   duplicate_gt_ids: string[];
   meta: { judges: string[]; lenient: boolean; gt: string; predictions: string; generated_at: string };
@@ -95,9 +98,10 @@ export interface ProxyTaskScores {
 export interface FinalProxyOutput {
   kind: 'proxy';
   note: string;
-  aggregate: { num_total: number; num_scored: number } & Record<ProxyMetric, number | null> & Record<`${ProxyMetric}_all`, number | null>;
+  aggregate: { num_total: number; num_scored: number; num_infra_failures: number } & Record<ProxyMetric, number | null> & Record<`${ProxyMetric}_all`, number | null>;
   per_id: Record<string, ProxyTaskScores>;
   missing_predictions: string[];
+  infra_failures: string[];
   meta: { gt: string; predictions: string; generated_at: string };
 }
 

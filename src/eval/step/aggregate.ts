@@ -5,6 +5,8 @@
 //                     (all its metrics 0), so a model that skips hard tasks is not rewarded.
 //   reference-compat  only ids present in both files, exactly like the reference.
 // `aggregate.coverage` always reports evaluated / total GT ids and the missing and extra ids.
+// Infrastructure failures without a prediction are in neither mode's per_id; they are listed in
+// `coverage.infra_failure_ids` and `aggregate.infra_failures` (count, ids, codes, manifest).
 // `aggregate.corrected` holds the corrected metrics (never replacing a reference key):
 //   order_consistency_fixed  GT-call-weighted mean of the per-task fixed order metric;
 //   recall_success           Σ matches whose predicted call did not fail / Σ GT calls;
@@ -25,6 +27,15 @@ export interface Coverage {
   coverage: number;
   missing_ids: string[];
   extra_ids: string[];
+  /** GT ids without a prediction that the run recorded as infrastructure failures (not scored). */
+  infra_failure_ids: string[];
+}
+
+export interface InfraFailureSummary {
+  count: number;
+  ids: string[];
+  source: string | null;
+  codes: Record<string, number>;
 }
 
 export interface CorrectedAggregate {
@@ -43,6 +54,7 @@ export interface StepAggregate extends StepMetricValues {
   mode: StepMode;
   coverage: Coverage;
   corrected: CorrectedAggregate;
+  infra_failures: InfraFailureSummary;
 }
 
 export const weightedKeys = ['avg_sim_all_cov', 'avg_sim_strong_cov', 'step_coherence_cov', 'order_consistency_cov', 'merge_purity_cov'] as const;
@@ -66,6 +78,7 @@ export interface AggregateInput {
   coverage: Coverage;
   /** GT call counts of GT ids that are not in `perId` (reference-compat leaves them out). */
   gtCallsOutside: ReadonlyMap<string, number>;
+  infraFailures?: InfraFailureSummary;
 }
 
 export function aggregateScores(input: AggregateInput): StepAggregate {
@@ -101,6 +114,7 @@ export function aggregateScores(input: AggregateInput): StepAggregate {
       precision_all_ids: safeDiv(precisionSum, perId.length + input.gtCallsOutside.size),
       tie_break_changed_ids: perId.filter((score) => score.corrected.tie_break_changed.length > 0).map((score) => score.id),
     },
+    infra_failures: input.infraFailures ?? { count: 0, ids: [], source: null, codes: {} },
   };
 }
 

@@ -52,6 +52,8 @@ export function formatConsoleSummary(evaluation: StepEvaluation, outputDir: stri
   lines.push(row('Arithmetic', aggregate.mode === 'reference-compat' ? 'float32 similarities, SciPy assignment ties (as the reference)' : 'float64 similarities, deterministic assignment ties'));
   lines.push(row('Tie rule changed', `${corrected.tie_break_changed_ids.length} task(s)${corrected.tie_break_changed_ids.length ? `: ${corrected.tie_break_changed_ids.slice(0, 10).join(', ')}${corrected.tie_break_changed_ids.length > 10 ? ', ...' : ''}` : ''}`));
   lines.push(row('Coverage', `${percent(coverage.coverage)} (${coverage.evaluated_ids}/${coverage.gt_ids} GT ids; ${coverage.missing_ids.length} missing, ${coverage.extra_ids.length} extra)`));
+  const infra = aggregate.infra_failures;
+  lines.push(row('Infra failures', infra.count ? `${infra.count} task(s) not scored: ${infra.ids.slice(0, 10).join(', ')}${infra.count > 10 ? ', ...' : ''}` : 'none recorded'));
   lines.push(row('Order Consist. fixed', percent(corrected.order_consistency_fixed)));
   lines.push(row('Recall (success)', percent(corrected.recall_success)));
   lines.push(row('Recall (all ids)', percent(corrected.recall_all_ids)));
@@ -80,6 +82,7 @@ export function formatJsonSummary(evaluation: StepEvaluation, extras: { outputDi
     avg_Rounds: aggregate.avg_Rounds,
     avg_tool_calls: aggregate.avg_tool_calls,
     coverage: aggregate.coverage.coverage,
+    infra_failures: aggregate.infra_failures.count,
     corrected: aggregate.corrected,
     ...(extras.cache ? { cache: { hits: extras.cache.hits, misses: extras.cache.misses } } : {}),
   };
