@@ -12,7 +12,7 @@ import { createHashgramEmbedder } from '../../src/eval/embed/hashgram.js';
 import { evaluateProxies } from '../../src/eval/final/proxies.js';
 import { loadInfraFailures, manifestFileFor } from '../../src/eval/infra-failures.js';
 import { runStepFiles } from '../../src/eval/step/run.js';
-import { loadGroundTruth } from '../../src/tasks/load.js';
+import { loadGroundTruth, loadPredictions } from '../../src/tasks/load.js';
 import { repoRoot } from '../support/shared-assets.js';
 
 const work = mkdtempSync(path.join(tmpdir(), 'm3-infra-'));
@@ -76,7 +76,7 @@ describe('step evaluation with infrastructure failures', () => {
 describe('final-answer proxies with infrastructure failures', () => {
   it('leaves infra failures out of the _all denominators and lists them', () => {
     const file = oracleRun('proxy', [crashed]);
-    const output = evaluateProxies(loadGroundTruth(gtFile), loadGroundTruth(file), undefined, loadInfraFailures(manifestFileFor(file)));
+    const output = evaluateProxies(loadGroundTruth(gtFile), loadPredictions(file), undefined, loadInfraFailures(manifestFileFor(file)));
     expect(output.infra_failures).toEqual([crashed]);
     expect(output.missing_predictions).toEqual([]);
     expect(output.aggregate.num_infra_failures).toBe(1);
