@@ -17,7 +17,7 @@ import {
   type JudgeOutcome,
   type ScoreJudgeOptions,
 } from './judges.js';
-import type { JudgeFailureRecord, JudgeScoreEntry, TaskCompletionOutput, TaskScoreEntry } from './output.js';
+import { gtTotals, type GtTotals, type JudgeFailureRecord, type JudgeScoreEntry, type TaskCompletionOutput, type TaskScoreEntry } from './output.js';
 import { meanSkippingMissing, trimmedMean } from './scores.js';
 
 export interface FinalPrompts {
@@ -38,6 +38,8 @@ export interface EvaluateFinalOptions extends ScoreJudgeOptions {
   checkpoint?: (output: TaskCompletionOutput) => void;
   onTask?: (id: string, entry: TaskScoreEntry | undefined, failures: JudgeFailureRecord[]) => void;
   infraFailures?: InfraFailures;
+  /** num_total as the reference counts it (duplicated GT records included). */
+  referenceCompat?: boolean;
 }
 
 function toEntry(outcome: Extract<JudgeOutcome, { ok: true }>): JudgeScoreEntry {
@@ -85,7 +87,7 @@ export function buildTaskCompletionOutput(
   scored: ReadonlyMap<string, TaskScoreEntry>,
   missing: readonly string[],
   failures: readonly JudgeFailureRecord[],
-  extras: { duplicates: string[]; judges: string[]; lenient: boolean; files?: { gt: string; predictions: string }; infra?: string[] },
+  extras: { duplicates: string[]; judges: string[]; lenient: boolean; files?: { gt: string; predictions: string }; infra?: string[]; totals?: GtTotals },
 ): TaskCompletionOutput {
   const perId: Record<string, TaskScoreEntry> = {};
   for (const id of gtIds) {
@@ -102,7 +104,7 @@ export function buildTaskCompletionOutput(
   const denominator = gtIds.length - infra.length;
   return {
     aggregate: {
-      num_total: gtIds.length,
+      ...(extras.totals ?? { num_total: gtIds.length, num_distinct_ids: gtIds.length, num_gt_records: gtIds.length }),
       num_scored: entries.length,
       completion_rate: rate(completion),
       information_grounding_rate: rate(grounding),
@@ -136,7 +138,7 @@ export async function evaluateFinalAnswers(groundTruth: readonly GtTask[], predi
   const missing = unscoredWithout.filter((id) => !infraIds.ids.has(id));
   const infra = unscoredWithout.filter((id) => infraIds.ids.has(id));
   const failures: JudgeFailureRecord[] = [];
-  const extras = { duplicates: duplicates.map((item) => item.id), judges: options.judges.map((judge) => judge.id), lenient: options.lenient, infra, ...(options.files ? { files: options.files } : {}) };
+  const extras = { duplicates: duplicates.map((item) => item.id), judges: options.judges.map((judge) => judge.id), lenient: options.lenient, infra, totals: gtTotals(groundTruth, options.referenceCompat ?? false), ...(options.files ? { files: options.files } : {}) };
   const pending = gtIds.filter((id) => !scored.has(id) && predictionById.has(id));
   await mapWithConcurrency(pending, options.concurrency, async (id) => {
     const result = await judgeTask(gtById.get(id) as GtTask, predictionById.get(id) as Prediction, options);

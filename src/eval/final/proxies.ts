@@ -14,7 +14,7 @@
 import { indexById } from '../../tasks/load.js';
 import { noInfraFailures, type InfraFailures } from '../infra-failures.js';
 import type { GtTask, Prediction } from '../../tasks/schemas.js';
-import { proxyMetricNames, type FinalProxyOutput, type ProxyMetric, type ProxyTaskScores } from './output.js';
+import { gtTotals, proxyMetricNames, type FinalProxyOutput, type ProxyMetric, type ProxyTaskScores } from './output.js';
 import { meanSkippingMissing } from './scores.js';
 
 export function tokenize(text: string): string[] {
@@ -115,7 +115,13 @@ export function proxyScores(prediction: string, reference: string): ProxyTaskSco
 }
 
 /** Infrastructure failures (no prediction, recorded by the run) are listed and left out of the `_all` denominators. */
-export function evaluateProxies(groundTruth: readonly GtTask[], predictions: readonly Prediction[], files?: { gt: string; predictions: string }, infraFailures: InfraFailures = noInfraFailures): FinalProxyOutput {
+export function evaluateProxies(
+  groundTruth: readonly GtTask[],
+  predictions: readonly Prediction[],
+  files?: { gt: string; predictions: string },
+  infraFailures: InfraFailures = noInfraFailures,
+  referenceCompat = false,
+): FinalProxyOutput {
   const { byId: gtById } = indexById(groundTruth);
   const { byId: predictionById } = indexById(predictions);
   const perId: Record<string, ProxyTaskScores> = {};
@@ -126,10 +132,9 @@ export function evaluateProxies(groundTruth: readonly GtTask[], predictions: rea
     if (prediction) perId[id] = proxyScores(prediction.final_reply, gt.final_reply);
     else (infraFailures.ids.has(id) ? infra : missing).push(id);
   }
-  const total = gtById.size;
   const counted = [...gtById.values()].filter((gt) => !infra.includes(gt.id));
   const metric = (name: ProxyMetric) => Object.values(perId).map((scores) => scores[name]);
-  const aggregate = { num_total: total, num_scored: Object.keys(perId).length, num_infra_failures: infra.length } as FinalProxyOutput['aggregate'];
+  const aggregate = { ...gtTotals(groundTruth, referenceCompat), num_scored: Object.keys(perId).length, num_infra_failures: infra.length } as FinalProxyOutput['aggregate'];
   for (const name of proxyMetricNames) {
     const values = metric(name);
     const mean = meanSkippingMissing(values);
