@@ -13,7 +13,7 @@ import { EmbeddingCache, embedTexts } from '../embed/cache.js';
 import { aggregateScores, summariseByType, type Coverage, type StepAggregate, type StepMode, type TypeSummary } from './aggregate.js';
 import { defaultThresholds, scoreTask, type StepThresholds, type TaskScore } from './metrics.js';
 import { compareCodePoints } from './serialize.js';
-import { tieBreakSolver } from './assignment.js';
+import { tieBreakSolver, type BucketSolver } from './assignment.js';
 import { createFloat32Similarity } from './float32.js';
 import { createScipySolver } from './scipy-lsap.js';
 import { createEmbeddingSimilarity, type TaskSimilarity } from './similarity.js';
@@ -69,6 +69,23 @@ export function planPairs(gt: ReadonlyMap<string, Trajectory>, pred: ReadonlyMap
   return pairs;
 }
 
+/** The mode's tie rule and the other one (for the tie_break_changed report). */
+export function solversFor(mode: StepMode, float32 = mode === 'reference-compat'): { solver: BucketSolver; compareWith: BucketSolver } {
+  const scipy = createScipySolver(float32);
+  return mode === 'reference-compat' ? { solver: scipy, compareWith: tieBreakSolver } : { solver: tieBreakSolver, compareWith: scipy };
+}
+
+/** Embeds every call text of the planned pairs once (cache first) and returns the mode's similarity. */
+export async function embedPairs(pairs: ReadonlyMap<string, { gt: Trajectory; pred: Trajectory }>, embedder: Embedder, cache: EmbeddingCache, float32: boolean): Promise<TaskSimilarity> {
+  const texts: string[] = [];
+  for (const pair of pairs.values()) {
+    for (const call of pair.gt.calls) texts.push(call.text);
+    for (const call of pair.pred.calls) texts.push(call.text);
+  }
+  const vectors = await embedTexts(embedder, texts, cache);
+  return float32 ? createFloat32Similarity(vectors) : createEmbeddingSimilarity(vectors);
+}
+
 export function evaluateStep(
   gt: ReadonlyMap<string, Trajectory>,
   pred: ReadonlyMap<string, Trajectory>,
@@ -79,8 +96,7 @@ export function evaluateStep(
   const mode = options.mode ?? 'default';
   const infra = options.infraFailures ?? noInfraFailures;
   const pairs = planPairs(gt, pred, mode, infra);
-  const scipy = createScipySolver(options.float32 ?? mode === 'reference-compat');
-  const solvers = mode === 'reference-compat' ? { solver: scipy, compareWith: tieBreakSolver } : { solver: tieBreakSolver, compareWith: scipy };
+  const solvers = solversFor(mode, options.float32);
   const perId: TaskScore[] = [];
   const rounds = new Map<string, number>();
   for (const [id, pair] of pairs) {
@@ -108,14 +124,8 @@ export interface RunStepEvaluationInput extends StepEvaluationOptions {
 export async function runStepEvaluation(input: RunStepEvaluationInput): Promise<StepEvaluation & { cache: EmbeddingCache }> {
   const cache = input.cache ?? EmbeddingCache.memory(input.embedder.id);
   const pairs = planPairs(input.gt, input.pred, input.mode ?? 'default', input.infraFailures);
-  const texts: string[] = [];
-  for (const pair of pairs.values()) {
-    for (const call of pair.gt.calls) texts.push(call.text);
-    for (const call of pair.pred.calls) texts.push(call.text);
-  }
-  const vectors = await embedTexts(input.embedder, texts, cache);
   const float32 = input.float32 ?? input.mode === 'reference-compat';
-  const similarity = float32 ? createFloat32Similarity(vectors) : createEmbeddingSimilarity(vectors);
+  const similarity = await embedPairs(pairs, input.embedder, cache, float32);
   const evaluation = evaluateStep(input.gt, input.pred, similarity, { ...input, float32 });
   return { ...evaluation, cache };
 }

@@ -10,9 +10,9 @@ import type { Embedder } from '../../../src/eval/embed/types.js';
 import { hashgramVector } from '../../../src/eval/embed/hashgram.js';
 import { runStepEvaluation, type StepEvaluation } from '../../../src/eval/step/evaluate.js';
 import { perturb, perturbationKinds } from '../../../src/eval/step/perturb.js';
-import { linearSumAssignment } from '../../../src/eval/step/scipy-lsap.js';
 import { serializeArguments } from '../../../src/eval/step/serialize.js';
 import { loadTrajectories, type Trajectory, type TrajectoryCall } from '../../../src/eval/step/trajectory.js';
+import { referenceMatch, similarityMatrix, type RefPair } from '../../support/reference-evaluator.js';
 import { sharedDataDir } from '../../support/shared-assets.js';
 
 const f = Math.fround;
@@ -25,60 +25,6 @@ function basis(values: number[]): Float32Array {
     vector[index] = value;
   });
   return vector;
-}
-
-// ---- the independent reference (evaluate_trajectories.py, compute_metrics_for_id) ----
-function unit(vector: Float32Array): Float32Array {
-  let squares = 0;
-  for (const value of vector) squares = f(squares + f(value * value));
-  const denominator = f(f(Math.sqrt(squares)) + f(1e-8));
-  return vector.map((value) => f(value / denominator));
-}
-
-function similarityMatrix(gt: Float32Array[], pred: Float32Array[]): number[][] {
-  const a = gt.map(unit);
-  const b = pred.map(unit);
-  return a.map((left) =>
-    b.map((right) => {
-      let total = 0;
-      for (let k = 0; k < dimension; k += 1) total = f(total + (left[k] ?? 0) * (right[k] ?? 0));
-      return Math.min(1, Math.max(-1, total));
-    }),
-  );
-}
-
-interface RefPair {
-  g: number;
-  p: number;
-  sim: number;
-  gs: number;
-  ps: number;
-}
-
-function referenceMatch(gt: TrajectoryCall[], pred: TrajectoryCall[], sims: number[][], tau: number): RefPair[] {
-  const buckets = (calls: TrajectoryCall[]) => {
-    const map = new Map<string, number[]>();
-    calls.forEach((call, index) => map.set(call.tool, [...(map.get(call.tool) ?? []), index]));
-    return map;
-  };
-  const predBuckets = buckets(pred);
-  const pairs: RefPair[] = [];
-  for (const [tool, rows] of buckets(gt)) {
-    const cols = predBuckets.get(tool);
-    if (!cols) continue;
-    const sub = rows.map((g) => cols.map((p) => sims[g]?.[p] ?? 0));
-    const cost = sub.map((row) => row.map((sim) => (sim < f(tau) ? 1e6 : f(1 - sim))));
-    const { rowIndices, columnIndices } = linearSumAssignment(cost);
-    rowIndices.forEach((r, index) => {
-      const c = columnIndices[index] ?? 0;
-      const sim = sub[r]?.[c] ?? 0;
-      if (sim < tau) return;
-      const g = rows[r] ?? 0;
-      const p = cols[c] ?? 0;
-      pairs.push({ g, p, sim, gs: gt[g]?.stepIndex ?? 0, ps: pred[p]?.stepIndex ?? 0 });
-    });
-  }
-  return pairs;
 }
 
 function referenceMetrics(gt: Trajectory, pred: Trajectory, vectors: (text: string) => Float32Array, tauStrong = 0.8, tauWeak = 0.6) {
