@@ -9,6 +9,7 @@
 //                            resolving equal-cost assignments (SciPy's, used by
 //                            --reference-compat, and m3bench's deterministic tie-break, the
 //                            default), on the same similarities; empty when ties do not matter.
+import { TOOL_ERROR_PREFIX } from '../../core/tool-result-contract.js';
 import { matchCalls, tieBreakSolver, type BucketSolver, type Match } from './assignment.js';
 import type { Trajectory } from './trajectory.js';
 
@@ -67,8 +68,6 @@ export interface TaskScore extends StepMetricValues {
   corrected: CorrectedTaskMetrics;
   details: TaskDetails | Record<string, never>;
 }
-
-export const TOOL_ERROR_PREFIX = '[Tool error]';
 
 export function safeDiv(numerator: number, denominator: number): number {
   return denominator ? numerator / denominator : 0;
@@ -249,7 +248,7 @@ function scoreWith(gt: Trajectory, pred: Trajectory, sims: readonly (readonly nu
   const strong = matches.filter((match) => match.similarity >= thresholds.tauStrong);
   const similaritySum = (list: readonly Match[]) => list.reduce((sum, match) => sum + match.similarity, 0);
   const structure = stepStructure(gt, pred, matches);
-  const matchedSuccess = matches.filter((match) => !(pred.calls[match.predIndex]?.result ?? '').startsWith(TOOL_ERROR_PREFIX)).length;
+  const matchedSuccess = matches.filter((match) => !(pred.calls[match.predIndex]?.result ?? '').startsWith(TOOL_ERROR_PREFIX.trimEnd())).length;
   return {
     id: gt.id,
     total_gt_calls: totalGt,
