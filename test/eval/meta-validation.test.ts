@@ -104,7 +104,7 @@ describe.skipIf(!dataDir)('meta-validation on the real GT', () => {
       const dropped = strengths.map((strength) => evaluateProxies(gtTasks, replies(0).filter((prediction) => unitDraw(3, 'drop-tasks', prediction.id) >= strength)).aggregate);
       expectDown(dropped.map((row) => row.token_f1_all ?? Number.NaN), 'token_f1_all');
       expectSame(dropped.map((row) => row.token_f1 ?? Number.NaN), 'token_f1 (scored tasks only)');
-    });
+    }, 180_000);
   });
 
   describe('CV metrics', () => {

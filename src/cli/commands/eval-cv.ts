@@ -11,8 +11,8 @@ import { CV_REFERENCE_ENCODER } from '../../eval/embed/reference.js';
 import { createEmbedder, DEFAULT_EMBEDDER } from '../../eval/embed/registry.js';
 import { judgeRetryPolicy } from '../../eval/final/judge-kit.js';
 import { validateThresholds } from '../../eval/step/run.js';
-import { ConfigError } from '../../errors/index.js';
 import { log } from '../../log/logger.js';
+import { checkCacheOptions, parseNumberOption } from './eval-step.js';
 
 interface EvalCvOptions {
   gt: string;
@@ -31,18 +31,11 @@ interface EvalCvOptions {
   runManifest?: string;
 }
 
-function numberOption(name: string, value: string): number {
-  const parsed = Number(value);
-  if (value.trim() === '' || !Number.isFinite(parsed)) throw new ConfigError(`${name}: expected a number, got "${value}"`);
-  return parsed;
-}
-
 const formatted = (value: number | null) => (value === null ? 'None' : value.toFixed(4));
 
 async function runEvalCv(options: EvalCvOptions): Promise<void> {
-  if (options.cacheFormat !== 'keyed' && options.cacheFormat !== 'reference') throw new ConfigError(`--cache-format: expected "keyed" or "reference", got "${options.cacheFormat}"`);
-  if (options.cacheFormat === 'reference' && !options.embeddingCache) throw new ConfigError('--cache-format reference needs --embedding-cache <file> naming the reference cache to reuse');
-  const thresholds = { tauStrong: numberOption('--tau-strong', options.tauStrong), tauWeak: numberOption('--tau-weak', options.tauWeak) };
+  checkCacheOptions(options.cacheFormat, options.embeddingCache);
+  const thresholds = { tauStrong: parseNumberOption('--tau-strong', options.tauStrong), tauWeak: parseNumberOption('--tau-weak', options.tauWeak) };
   validateThresholds(thresholds);
   const env = loadEnvironment();
   const embedder = createEmbedder(options.embedder ?? (options.referenceCompat ? 'auto' : DEFAULT_EMBEDDER), {

@@ -30,7 +30,14 @@ interface EvalStepOptions {
   json?: boolean;
 }
 
-function parseNumberOption(name: string, value: string): number {
+/** --cache-format is keyed or reference, and reference names the file to reuse. */
+export function checkCacheOptions(cacheFormat: string, embeddingCache: string | undefined): asserts cacheFormat is 'keyed' | 'reference' {
+  if (cacheFormat !== 'keyed' && cacheFormat !== 'reference') throw new ConfigError(`--cache-format: expected "keyed" or "reference", got "${cacheFormat}"`);
+  if (cacheFormat === 'reference' && !embeddingCache) throw new ConfigError('--cache-format reference needs --embedding-cache <file> naming the reference cache to reuse');
+}
+
+/** A finite number for a float option (thresholds, timeouts), naming the option on error. */
+export function parseNumberOption(name: string, value: string): number {
   const parsed = Number(value);
   if (value.trim() === '' || !Number.isFinite(parsed)) throw new ConfigError(`${name}: expected a number, got "${value}"`);
   return parsed;
@@ -65,12 +72,7 @@ export function addEvalStepCommand(evalCommand: Command): void {
     .option('--round-cap <n>', 'report GT steps with more parallel calls than this per-round cap; 0 disables', '10')
     .option('--json', 'print the full results_eval.json aggregate on stdout instead of the one-line summary')
     .action(async (options: EvalStepOptions) => {
-      if (options.cacheFormat !== 'keyed' && options.cacheFormat !== 'reference') {
-        throw new ConfigError(`--cache-format: expected "keyed" or "reference", got "${options.cacheFormat}"`);
-      }
-      if (options.cacheFormat === 'reference' && !options.embeddingCache) {
-        throw new ConfigError('--cache-format reference needs --embedding-cache <file> naming the reference cache to reuse');
-      }
+      checkCacheOptions(options.cacheFormat, options.embeddingCache);
       const roundCap = parseNumberOption('--round-cap', options.roundCap);
       const env = loadEnvironment();
       const embedder = createEmbedder(options.embedder ?? (options.referenceCompat ? 'auto' : DEFAULT_EMBEDDER), {

@@ -12,7 +12,7 @@
 //                 (a few 1e-8); thresholds are exact only where such bits do not decide them.
 // Each operation is an IEEE double operation on float32 inputs rounded with Math.fround, which
 // equals the float32 operation for +, -, *, / and sqrt (double has more than 2 × 24 + 2 bits).
-import type { TaskSimilarity } from './similarity.js';
+import { createVectorSimilarity, type TaskSimilarity } from './similarity.js';
 
 const f = Math.fround;
 const EPSILON32 = f(1e-8);
@@ -59,20 +59,5 @@ export function float32Dot(a: Float32Array, b: Float32Array): number {
 
 /** The float32 counterpart of createEmbeddingSimilarity (clipped to [-1, 1] like np.clip). */
 export function createFloat32Similarity(vectors: ReadonlyMap<string, Float32Array>): TaskSimilarity {
-  const unit = new Map<string, Float32Array>();
-  const lookup = (text: string): Float32Array => {
-    let value = unit.get(text);
-    if (!value) {
-      const vector = vectors.get(text);
-      if (!vector) throw new Error(`no embedding for argument text ${JSON.stringify(text.slice(0, 80))}`);
-      value = float32UnitVector(vector);
-      unit.set(text, value);
-    }
-    return value;
-  };
-  return (gt, pred) =>
-    gt.calls.map((gtCall) => {
-      const left = lookup(gtCall.text);
-      return pred.calls.map((predCall) => Math.max(-1, Math.min(1, float32Dot(left, lookup(predCall.text)))));
-    });
+  return createVectorSimilarity(vectors, float32UnitVector, float32Dot);
 }

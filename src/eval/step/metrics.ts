@@ -230,19 +230,25 @@ const referenceMetricKeys = ['matched', 'recall', 'precision', 'avg_sim_all_cov'
  * (the evaluator computes it from embeddings; tests inject it).
  */
 export function scoreTask(gt: Trajectory, pred: Trajectory, sims: readonly (readonly number[])[], thresholds: StepThresholds, options: ScoreOptions = {}): TaskScore {
-  const score = scoreWith(gt, pred, sims, thresholds, options.missing ?? false, options.solver ?? tieBreakSolver);
-  if (options.compareWith && 'matches' in score.details) {
-    const other = scoreWith(gt, pred, sims, thresholds, options.missing ?? false, options.compareWith);
-    score.corrected.tie_break_changed = referenceMetricKeys.filter((key) => Math.abs(score[key] - other[key]) > 1e-12);
+  const missing = options.missing ?? false;
+  if (gt.calls.length === 0 && pred.calls.length === 0) return degenerateScore(gt.id, missing);
+  const matching = matchCalls(gt.calls, pred.calls, sims, thresholds.tauWeak, options.solver ?? tieBreakSolver);
+  const score = scoreMatches(gt, pred, matching, thresholds, missing);
+  if (options.compareWith) {
+    const other = matchCalls(gt.calls, pred.calls, sims, thresholds.tauWeak, options.compareWith);
+    const samePairs = other.matches.length === matching.matches.length && other.matches.every((match, index) => match.gtIndex === matching.matches[index]?.gtIndex && match.predIndex === matching.matches[index]?.predIndex);
+    if (!samePairs) {
+      const alternative = scoreMatches(gt, pred, other, thresholds, missing);
+      score.corrected.tie_break_changed = referenceMetricKeys.filter((key) => Math.abs(score[key] - alternative[key]) > 1e-12);
+    }
   }
   return score;
 }
 
-function scoreWith(gt: Trajectory, pred: Trajectory, sims: readonly (readonly number[])[], thresholds: StepThresholds, missing: boolean, solver: BucketSolver): TaskScore {
+function scoreMatches(gt: Trajectory, pred: Trajectory, matching: ReturnType<typeof matchCalls>, thresholds: StepThresholds, missing: boolean): TaskScore {
   const totalGt = gt.calls.length;
   const totalPred = pred.calls.length;
-  if (totalGt === 0 && totalPred === 0) return degenerateScore(gt.id, missing);
-  const { matches, unmatchedGt, unmatchedPred } = matchCalls(gt.calls, pred.calls, sims, thresholds.tauWeak, solver);
+  const { matches, unmatchedGt, unmatchedPred } = matching;
   const matched = matches.length;
   const recall = safeDiv(matched, totalGt);
   const strong = matches.filter((match) => match.similarity >= thresholds.tauStrong);
