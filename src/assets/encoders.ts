@@ -27,7 +27,7 @@ export interface ReferenceEncoder {
   files: EncoderFile[];
 }
 
-export const referenceEncoders: readonly ReferenceEncoder[] = [
+const referenceEncoders: readonly ReferenceEncoder[] = [
   {
     id: 'sentence-transformers/all-MiniLM-L6-v2',
     folder: 'all-MiniLM-L6-v2',
@@ -65,7 +65,7 @@ export const referenceEncoders: readonly ReferenceEncoder[] = [
 const encodersRoot = path.join('models', 'encoders');
 
 /** Manifest entries for every file of every reference encoder. */
-export function encoderAssets(): Asset[] {
+function encoderAssets(): Asset[] {
   return referenceEncoders.flatMap((encoder) =>
     encoder.files.map((file) => {
       const relative = path.posix.join('models/encoders', encoder.folder, file.path);

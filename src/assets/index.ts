@@ -5,8 +5,6 @@ export {
   defaultAssetsDir,
   defaultManifestFile,
   encoderManifestFile,
-  expectedBytes,
-  isPinned,
   loadAssetManifest,
   parseAssetManifest,
   selectAssets,
@@ -27,4 +25,4 @@ export {
   type PullResult,
 } from './pull.js';
 export { sha256File } from './transfer.js';
-export { buildEncoderManifest, encoderAssets, encoderDir, findReferenceEncoder, referenceEncoders, type ReferenceEncoder } from './encoders.js';
+export { buildEncoderManifest } from './encoders.js';

@@ -85,11 +85,6 @@ export const assetManifestSchema = z
 
 export type Asset = z.output<typeof assetSchema>;
 
-/** True when the manifest pins both the sha256 and the size of the asset. */
-export function isPinned(asset: Asset): asset is Asset & { sha256: string; bytes: number } {
-  return asset.sha256 !== UNVERIFIED && asset.bytes !== UNVERIFIED;
-}
-
 /** The size the manifest expects, or undefined when it is not pinned. */
 export function expectedBytes(asset: Asset): number | undefined {
   return asset.bytes === UNVERIFIED ? undefined : asset.bytes;

@@ -113,7 +113,7 @@ export function loadStepEval(file: string): StepEval {
   };
 }
 
-export function loadCvEval(file: string): CvEval {
+function loadCvEval(file: string): CvEval {
   const raw = loadJsonFile(file);
   const parsed = z.object({ aggregate: recordSchema }).loose().safeParse(raw);
   if (!parsed.success) throw new EvaluationError(formatIssues(file, parsed.error.issues));

@@ -14,7 +14,7 @@ function callSuccess(results: ModelResults): number | undefined {
   return total === 0 ? undefined : calls.success / total;
 }
 
-export const summaryLegend =
+const summaryLegend =
   "* corrected (m3bench): ordFix* scores single-step GT tasks by recall instead of 0, recSuc* does not count matches whose call errored; cover = GT ids with a prediction; infra = tasks left out as infrastructure failures; percR/VRA = CV metrics";
 
 export function formatSummaryTable(models: readonly ModelResults[]): string {

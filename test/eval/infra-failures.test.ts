@@ -94,5 +94,5 @@ describe('m3 eval step and m3 eval final read the manifest beside the prediction
     const final = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'eval', 'final', '--gt', gtFile, '--pred', predFile, '--proxy-out', path.join(work, 'cli-proxy.json')], { cwd: repoRoot, encoding: 'utf8' });
     expect(final.status, final.stderr).toBe(0);
     expect(JSON.parse(final.stdout)).toMatchObject({ num_infra_failures: 1, token_f1_all: 1 });
-  });
+  }, 180_000);
 });

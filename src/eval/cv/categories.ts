@@ -15,9 +15,9 @@ const groundingTools = new Set(['amazon/search_products', 'google-maps/places_te
 const groundingPrefixes = ['car-price/', 'food_nutrition_mcp/'];
 
 /** Server keys that stand in for a reference server under another key. */
-export const serverAliases: Readonly<Record<string, string>> = { 'mcp-yolo': 'dinox-mcp' };
+const serverAliases: Readonly<Record<string, string>> = { 'mcp-yolo': 'dinox-mcp' };
 
-export function canonicalTool(tool: string): string {
+function canonicalTool(tool: string): string {
   const slash = tool.indexOf('/');
   const server = slash > 0 ? tool.slice(0, slash) : '';
   const alias = serverAliases[server];

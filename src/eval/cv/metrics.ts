@@ -39,7 +39,7 @@ export interface CvTaskScore {
   tie_break_changed?: CvMetricKey[];
 }
 
-export const cvMetricKeys = ['perception_recall', 'grounding_arg_sim', 'visual_reasoning_ability'] as const;
+const cvMetricKeys = ['perception_recall', 'grounding_arg_sim', 'visual_reasoning_ability'] as const;
 export type CvMetricKey = (typeof cvMetricKeys)[number];
 
 const mean = (values: readonly number[]) => values.reduce((total, value) => total + value, 0) / values.length;

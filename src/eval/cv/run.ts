@@ -18,8 +18,8 @@ import { loadTrajectories } from '../step/trajectory.js';
 import { evaluateCv, type CvEvaluation } from './evaluate.js';
 import type { CvTaskScore } from './metrics.js';
 
-export const CV_FILES = { results: 'results_cv_eval.json', csv: 'results_cv_eval.csv', cache: '.emb_cache.json' } as const;
-export const CV_CSV_HEADER = ['id', 'perception_recall', 'grounding_arg_sim', 'visual_reasoning_ability', 'has_vision_steps', 'has_perception_steps', 'has_grounding_steps'] as const;
+const CV_FILES = { results: 'results_cv_eval.json', csv: 'results_cv_eval.csv', cache: '.emb_cache.json' } as const;
+const CV_CSV_HEADER = ['id', 'perception_recall', 'grounding_arg_sim', 'visual_reasoning_ability', 'has_vision_steps', 'has_perception_steps', 'has_grounding_steps'] as const;
 
 export interface CvRunOptions {
   gtFile: string;
@@ -55,7 +55,7 @@ function csvCell(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-export function toCvCsv(perId: readonly CvTaskScore[]): string {
+function toCvCsv(perId: readonly CvTaskScore[]): string {
   const rows = perId.map((score) => CV_CSV_HEADER.map((key) => csvCell(score[key])).join(','));
   return `${[CV_CSV_HEADER.join(','), ...rows].join('\r\n')}\r\n`;
 }

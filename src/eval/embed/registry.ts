@@ -38,7 +38,7 @@ export interface EmbedderFactoryOptions {
   assetsDir?: string;
 }
 
-export const embedderUsage = `expected "auto", "${HASHGRAM_ID}", "${HASHGRAM_ID}/<dimension>", "sentence-transformers/all-MiniLM-L6-v2", "BAAI/bge-small-en-v1.5", "onnx:<sentence-transformers folder>", "<provider>:<model>" (e.g. openai:text-embedding-3-small) or "openai-compatible:<model>@<baseUrl>" (e.g. openai-compatible:all-MiniLM-L6-v2@http://127.0.0.1:8080/v1)`;
+const embedderUsage = `expected "auto", "${HASHGRAM_ID}", "${HASHGRAM_ID}/<dimension>", "sentence-transformers/all-MiniLM-L6-v2", "BAAI/bge-small-en-v1.5", "onnx:<sentence-transformers folder>", "<provider>:<model>" (e.g. openai:text-embedding-3-small) or "openai-compatible:<model>@<baseUrl>" (e.g. openai-compatible:all-MiniLM-L6-v2@http://127.0.0.1:8080/v1)`;
 
 export function createEmbedder(spec: string = DEFAULT_EMBEDDER, options: EmbedderFactoryOptions = {}): Embedder {
   const trimmed = spec.trim();

@@ -39,7 +39,7 @@ export function tokenizeForModel(tokenizer: Tokenizer, config: Pick<SentenceTran
 }
 
 /** Pools one sequence's token embeddings (`hidden[t * width + k]`, `length` real tokens). */
-export function poolTokens(hidden: ArrayLike<number>, width: number, length: number, modes: readonly PoolingMode[], normalize: boolean): Float32Array {
+function poolTokens(hidden: ArrayLike<number>, width: number, length: number, modes: readonly PoolingMode[], normalize: boolean): Float32Array {
   const parts: number[] = [];
   const token = (t: number, k: number) => hidden[t * width + k] as number;
   for (const mode of modes) {

@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { formatIssues } from '../../config/zod-issues.js';
 import { ConfigError } from '../../errors/index.js';
 
-export const poolingModes = ['cls', 'max', 'mean', 'mean_sqrt_len', 'lasttoken'] as const;
+const poolingModes = ['cls', 'max', 'mean', 'mean_sqrt_len', 'lasttoken'] as const;
 export type PoolingMode = (typeof poolingModes)[number];
 
 export interface SentenceTransformerFolder {

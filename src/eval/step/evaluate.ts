@@ -46,7 +46,7 @@ function sortedIds(ids: Iterable<string>): string[] {
 }
 
 /** GT ids without a prediction that the run recorded as infrastructure failures. */
-export function infraExcludedIds(gt: ReadonlyMap<string, Trajectory>, pred: ReadonlyMap<string, Trajectory>, infra: InfraFailures = noInfraFailures): string[] {
+function infraExcludedIds(gt: ReadonlyMap<string, Trajectory>, pred: ReadonlyMap<string, Trajectory>, infra: InfraFailures = noInfraFailures): string[] {
   return sortedIds([...gt.keys()].filter((id) => !pred.has(id) && infra.ids.has(id)));
 }
 

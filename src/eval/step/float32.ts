@@ -19,7 +19,7 @@ const EPSILON32 = f(1e-8);
 const PAIRWISE_BLOCK = 128;
 
 /** numpy's `pairwise_sum` for float32 over `values[start, start + count)`. */
-export function pairwiseSumFloat32(values: ArrayLike<number>, start = 0, count = values.length - start): number {
+function pairwiseSumFloat32(values: ArrayLike<number>, start = 0, count = values.length - start): number {
   if (count < 8) {
     let result = -0;
     for (let index = 0; index < count; index += 1) result = f(result + (values[start + index] as number));
@@ -42,7 +42,7 @@ export function pairwiseSumFloat32(values: ArrayLike<number>, start = 0, count =
 }
 
 /** `a / (np.linalg.norm(a) + 1e-8)` in float32. */
-export function float32UnitVector(vector: ArrayLike<number>): Float32Array {
+function float32UnitVector(vector: ArrayLike<number>): Float32Array {
   const squares = Float32Array.from(vector, (value) => f(f(value) * f(value)));
   const norm = f(Math.sqrt(pairwiseSumFloat32(squares)));
   const denominator = f(norm + EPSILON32);
@@ -50,7 +50,7 @@ export function float32UnitVector(vector: ArrayLike<number>): Float32Array {
 }
 
 /** Dot product accumulated in float32, index order. */
-export function float32Dot(a: Float32Array, b: Float32Array): number {
+function float32Dot(a: Float32Array, b: Float32Array): number {
   const length = Math.min(a.length, b.length);
   let total = 0;
   for (let index = 0; index < length; index += 1) total = f(total + (a[index] as number) * (b[index] as number));

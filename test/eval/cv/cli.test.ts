@@ -50,7 +50,7 @@ describe('m3 eval cv (child process)', () => {
     const entries = JSON.parse(readFileSync(metrics, 'utf8')) as Array<Record<string, unknown>>;
     expect(entries).toHaveLength(2);
     expect(Object.keys(entries[0] ?? {})).toEqual(expect.arrayContaining(['Model', 'tau_weak', 'Perception Recall', 'Grounding Similarity', 'Visual Reasoning Ability']));
-  });
+  }, 180_000);
 });
 
 describe('scripts/evaluate_cv.sh', () => {
@@ -72,5 +72,5 @@ describe('scripts/evaluate_cv.sh', () => {
     expect(single.status, single.stderr).toBe(0);
     expect(existsSync(path.join(cvDir, 'model-b', 'results_cv_eval.json'))).toBe(true);
     expect(JSON.parse(readFileSync(path.join(cvDir, 'step_eval_result.json'), 'utf8'))).toHaveLength(1);
-  });
+  }, 240_000);
 });

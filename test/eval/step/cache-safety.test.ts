@@ -59,7 +59,7 @@ describe('m3 eval step with --cache-format reference (child process)', () => {
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/holds 384-dimensional vectors .* produces 512-dimensional ones/);
     expect(readFileSync(file, 'utf8')).toBe(before);
-  });
+  }, 180_000);
 
   it('uses a matching cache without writing it, and writes it only with --update-reference-cache', () => {
     const file = referenceCache('cli-128.json', texts.slice(0, 10), 128);
@@ -72,5 +72,5 @@ describe('m3 eval step with --cache-format reference (child process)', () => {
     const written = runCli(['--output-dir', path.join(work, 'out-128b'), '--cache-format', 'reference', '--embedding-cache', file, '--embedder', 'hashgram-v1/128', '--update-reference-cache']);
     expect(written.status, written.stderr).toBe(0);
     expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')) as object).length).toBe(new Set(texts).size);
-  });
+  }, 180_000);
 });
