@@ -22,7 +22,7 @@ export function loadPromptFile(name: string, dir: string = promptsDir): string {
   return body;
 }
 
-/** Harness retries for judges follow the same switches as the agent's model calls. */
+/** The harness retry policy for judges and remote embedders: the same switches and delays as the agent's model calls. */
 export function judgeRetryPolicy(switches: Pick<Switches, 'M3_LLM_MAX_RETRIES' | 'M3_LLM_TIMEOUT'>): RetryPolicy {
   return retryPolicyFrom(switches);
 }
