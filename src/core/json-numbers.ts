@@ -40,6 +40,17 @@ export function formatPythonFloat(value: number): string {
   return `${sign}${integerPart}.${fraction === '' ? '0' : fraction}`;
 }
 
+/** What Python's `json.loads` + `json.dumps` make of a JSON number literal. */
+export function formatPythonNumberText(text: string): string {
+  if (!/[.eE]/.test(text)) return BigInt(text).toString();
+  return formatPythonFloat(Number(text));
+}
+
+/** Parses JSON keeping number text; duplicate keys keep the last value, as Python does. */
+export function parseLosslessJson(text: string): unknown {
+  return parseLossless(text, null, { onDuplicateKey: ({ newValue }) => newValue });
+}
+
 /**
  * Parses JSON text; numbers written with `.`, `e` or `E` become JsonFloat, the others plain
  * numbers. Duplicate keys keep the last value, as JSON.parse and Python do.

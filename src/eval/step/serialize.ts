@@ -11,17 +11,13 @@
 //
 // Known, documented difference: a lone UTF-16 surrogate in a string is escaped as `\udXXX` (as
 // JSON.stringify does); Python would emit it raw and then fail to encode the text as UTF-8.
-import { isLosslessNumber, parse as parseLossless, type LosslessNumber } from 'lossless-json';
-import { formatPythonFloat } from '../../core/json-numbers.js';
+import { isLosslessNumber, type LosslessNumber } from 'lossless-json';
+import { formatPythonFloat, formatPythonNumberText, parseLosslessJson } from '../../core/json-numbers.js';
 
-// The one implementation of Python's float repr lives with the JSON number model in src/core.
-export { formatPythonFloat };
+// Python's float repr and the lossless parse live with the JSON number model in src/core (our
+// web servers use them too); re-exported for the evaluator's callers.
+export { formatPythonFloat, parseLosslessJson };
 
-/** What Python's `json.loads` + `json.dumps` make of a JSON number literal. */
-export function formatPythonNumberText(text: string): string {
-  if (!/[.eE]/.test(text)) return BigInt(text).toString();
-  return formatPythonFloat(Number(text));
-}
 
 function formatJsNumber(value: number): string {
   if (Number.isSafeInteger(value)) return String(value === 0 ? 0 : value);
@@ -67,10 +63,6 @@ export function serializeArguments(value: unknown): string {
   return JSON.stringify(String(value));
 }
 
-/** Parses JSON keeping number text; duplicate keys keep the last value, as Python does. */
-export function parseLosslessJson(text: string): unknown {
-  return parseLossless(text, null, { onDuplicateKey: ({ newValue }) => newValue });
-}
 
 /** Converts lossless numbers back to plain JS numbers (for code that only needs values). */
 export function toPlainJson(value: unknown): unknown {
