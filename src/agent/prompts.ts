@@ -36,7 +36,7 @@ export function stripThinking(text: string): string {
   return text.replace(/<think>[\s\S]*?<\/think>/gi, '').trim();
 }
 
-/** Robust yes/no: the first yes or no word after reasoning is removed (reference bug 12). */
+/** Robust yes/no: the first yes or no word after reasoning is removed. */
 export function parseEndVerdict(text: string): 'yes' | 'no' {
   const match = /\b(yes|no)\b/i.exec(stripThinking(text));
   return match?.[1]?.toLowerCase() === 'yes' ? 'yes' : 'no';

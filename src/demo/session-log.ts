@@ -1,5 +1,5 @@
 // One JSON file per demo episode: `log/<YYYYmmdd-HHMMSS-micro>_<session>.json` with the
-// reference fields (spec 1.9: session_id, request_text, images, steps, dialogue, max_step,
+// reference fields (session_id, request_text, images, steps, dialogue, max_step,
 // max_concurrent, final_reply) plus status, model and timing. Paths and image facts only:
 // long data URLs in arguments are replaced by a short marker, so a log never carries base64.
 import { mkdir, rename, writeFile } from 'node:fs/promises';

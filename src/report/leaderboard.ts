@@ -1,4 +1,4 @@
-// The step-level leaderboard (spec 6.1) as plain rows, plus its two side CSVs (spec 1.8).
+// The step-level leaderboard as plain rows, plus its two side CSVs.
 // "Average score" is the NaN-skipping mean of six step metrics and information grounding,
 // exactly as the reference computes it (task completion is not part of it). Each row also
 // carries the corrected metrics shown beside the reference keys in the tables (never in the CSV,

@@ -2,7 +2,7 @@
 //   dedup    – images already under media/ are used in place; others are copied to media/ once
 //              (an existing copy with the same bytes is reused)
 //   isolated – each task gets media/runs/<run_id>/<task_id>/ with its own copy (no collisions
-//              between concurrent tasks: reference bug 9)
+//              between concurrent tasks)
 //   legacy   – a fresh copy in media/ every time, `_1`, `_2` ... appended when the name is taken
 import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';

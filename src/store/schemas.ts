@@ -57,7 +57,7 @@ export const episodeFinishSchema = z.strictObject({
   toolCallCount: count.default(0),
   usage: usageSchema.default({ inputTokens: 0, outputTokens: 0, cachedTokens: 0 }),
   costUsd: z.number().nonnegative().optional(),
-  /** The reference prediction record (spec 1.3) this episode produced. */
+  /** The reference prediction record this episode produced. */
   prediction: z
     .record(z.string(), z.unknown())
     .superRefine((value, context) => {

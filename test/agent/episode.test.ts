@@ -70,12 +70,13 @@ describe('agent loop with the replay model', () => {
   });
 
   it('runs the calls of one round in parallel', async () => {
-    const task = gtTask('parallel', [Array.from({ length: 5 }, () => ({ name: 'slow/sleep', arguments: { ms: 500 } }))]);
+    const task = gtTask('parallel', [Array.from({ length: 5 }, () => ({ name: 'slow/sleep', arguments: { ms: 2000 } }))]);
     const started = Date.now();
     const { prediction } = await replay(task);
     const elapsed = Date.now() - started;
     expect(prediction.steps[0]?.calls).toHaveLength(5);
-    expect(elapsed).toBeLessThan(1800);
+    // In series the five calls take 10 s; in parallel 2 s plus overhead, which a busy machine may stretch.
+    expect(elapsed).toBeLessThan(8000);
   });
 
   it('shows tool-made images to the model typed by their bytes and resized, leaving the file alone', async () => {

@@ -71,12 +71,12 @@ describe.each(vendors)('%s driver faults', (vendor) => {
 
   it('turns a reply slower than the harness timeout into a transient error', async () => {
     const driver = await driverFor(vendor, mock);
-    mock.enqueue({ text: 'too late', delayMs: 3_000 });
+    mock.enqueue({ text: 'too late', delayMs: 30_000 });
     const started = Date.now();
     const error = await expectProviderError(generateWithRetry(driver, request, policy({ maxRetries: 0, timeoutMs: 300 })));
     expect(error.errorClass).toBe('transient');
     expect(error.message).toMatch(/timed out/);
-    expect(Date.now() - started).toBeLessThan(2_500);
+    expect(Date.now() - started).toBeLessThan(20_000);
   });
 
   it('classifies the SDK client timeout (DriverContext.timeoutMs) as transient', async () => {

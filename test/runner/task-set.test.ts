@@ -59,9 +59,10 @@ describe('task sets', () => {
     expect(parseShard('2/4')).toEqual({ index: 2, count: 4 });
   });
 
-  it('loads the real M3-Bench files with their duplicate ids reported', () => {
+  // Skipped (visibly) without ../shared/data; in CI the data must be there.
+  it.skipIf(!sharedDataDir() && !process.env.CI)('loads the real M3-Bench files with their duplicate ids reported', () => {
     const data = sharedDataDir();
-    if (!data) return;
+    if (!data) throw new Error('../shared/data/m3bench/test_mcp_GT.json not found (CI must have the shared data)');
     const set = loadTaskSet({ tasksFile: path.join(data, 'tasks_fuzzy.json'), gtFile: path.join(data, 'test_mcp_GT.json'), fuzzy: true });
     expect(set.groundTruth.size).toBe(208);
     expect(set.tasks).toHaveLength(141);

@@ -1,4 +1,4 @@
-// `m3 eval call`: call-level classification of one prediction file (spec 4). Rules first, an
+// `m3 eval call`: call-level classification of one prediction file. Rules first, an
 // optional LLM judge for what they leave open; writes results/<model>/callanalysis.json.
 import path from 'node:path';
 import type { Command } from 'commander';

@@ -12,7 +12,7 @@ import { createEmbedder, DEFAULT_EMBEDDER } from '../../eval/embed/registry.js';
 import { judgeRetryPolicy } from '../../eval/final/judge-kit.js';
 import { validateThresholds } from '../../eval/step/run.js';
 import { log } from '../../log/logger.js';
-import { checkCacheOptions, parseNumberOption } from './eval-step.js';
+import { checkCacheOptions, parseNumberOption } from './eval-options.js';
 
 interface EvalCvOptions {
   gt: string;

@@ -1,4 +1,4 @@
-// `m3 eval final`: final-answer evaluation (spec 5). With --judges, an LLM judge ensemble
+// `m3 eval final`: final-answer evaluation. With --judges, an LLM judge ensemble
 // writes results/<model>/taskcompletion.json (resumable); without judges, or with --proxy,
 // deterministic proxies against the GT final_reply go to results/<model>/final_proxy.json.
 import { existsSync } from 'node:fs';
@@ -21,7 +21,7 @@ import { nonNegativeInteger, positiveInteger, wholeSeconds } from '../option-par
 import { getOrCreateEvalCommand } from './eval-group.js';
 import { secondsToTimerMs } from '../../config/timer-ms.js';
 
-/** The reference's four-judge ensemble (spec 5.1), as provider:model specs. */
+/** The reference's four-judge ensemble, as provider:model specs. */
 export const defaultJudges = ['openai:gpt-5-mini', 'gemini:gemini-2.5-flash', 'deepseek:deepseek-chat', 'xai:grok-4-fast-reasoning'];
 
 interface EvalFinalOptions {

@@ -3,13 +3,13 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { loadEnvironment } from '../../config/env-file.js';
-import { ConfigError } from '../../errors/index.js';
 import { parseSwitches } from '../../config/switches.js';
 import { createEmbedder, DEFAULT_EMBEDDER } from '../../eval/embed/registry.js';
 import { judgeRetryPolicy } from '../../eval/final/judge-kit.js';
 import { runStepFiles } from '../../eval/step/run.js';
 import { formatConsoleSummary, formatJsonSummary } from '../../eval/step/summary.js';
 import { log } from '../../log/logger.js';
+import { checkCacheOptions, parseNumberOption } from './eval-options.js';
 import { getOrCreateEvalCommand } from './eval-group.js';
 import { secondsToTimerMs } from '../../config/timer-ms.js';
 import { seconds } from '../option-parsers.js';
@@ -30,19 +30,6 @@ interface EvalStepOptions {
   tauWeak: string;
   roundCap: string;
   json?: boolean;
-}
-
-/** --cache-format is keyed or reference, and reference names the file to reuse. */
-export function checkCacheOptions(cacheFormat: string, embeddingCache: string | undefined): asserts cacheFormat is 'keyed' | 'reference' {
-  if (cacheFormat !== 'keyed' && cacheFormat !== 'reference') throw new ConfigError(`--cache-format: expected "keyed" or "reference", got "${cacheFormat}"`);
-  if (cacheFormat === 'reference' && !embeddingCache) throw new ConfigError('--cache-format reference needs --embedding-cache <file> naming the reference cache to reuse');
-}
-
-/** A finite number for a float option (thresholds, timeouts), naming the option on error. */
-export function parseNumberOption(name: string, value: string): number {
-  const parsed = Number(value);
-  if (value.trim() === '' || !Number.isFinite(parsed)) throw new ConfigError(`${name}: expected a number, got "${value}"`);
-  return parsed;
 }
 
 /** Registers `m3 eval step` under the shared `eval` parent. */

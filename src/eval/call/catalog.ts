@@ -147,7 +147,7 @@ export function loadToolCatalog(file: string): ToolCatalog {
   return parseToolCatalog(loadJsonFile(file), file);
 }
 
-/** Tool counts per server, sorted by count descending, then name ascending (spec 6.2). */
+/** Tool counts per server, sorted by count descending, then name ascending. */
 export function toolsPerServer(catalog: ToolCatalog): Array<{ server: string; count: number }> {
   const counts = new Map<string, number>();
   for (const entry of catalog.tools.values()) counts.set(entry.server, (counts.get(entry.server) ?? 0) + 1);

@@ -1,4 +1,4 @@
-// Call-level evaluation of one prediction file (spec 4): per-task illegal calling, then every
+// Call-level evaluation of one prediction file: per-task illegal calling, then every
 // executed call labelled by the rules, with the LLM judge only for what the rules leave open.
 import { PREDICTION_CODED_FIELD, PREDICTION_ERROR_CODE_FIELD } from '../../core/tool-result-contract.js';
 import type { Prediction } from '../../tasks/schemas.js';
@@ -30,7 +30,7 @@ interface FlatCall {
 
 /**
  * A task shows illegal calling when any round's `work.tool_calls` is an empty list: the model's
- * tool-call output could not be used (spec 4.2). Our agent writes no round for a plain final
+ * tool-call output could not be used. Our agent writes no round for a plain final
  * answer, so an empty round is always a failed one, as in the reference.
  */
 export function hasIllegalCalling(prediction: Prediction): boolean {

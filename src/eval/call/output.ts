@@ -1,5 +1,5 @@
 // The shape of `results/<model>/callanalysis.json`: the five reference counters at top level
-// (spec 1.6) so old readers keep working, plus clearly separate extras: units, per-call labels
+// so old readers keep working, plus clearly separate extras: units, per-call labels
 // with their source, and unclassified calls (bugs 34-36).
 import path from 'node:path';
 import { z } from 'zod';

@@ -1,9 +1,9 @@
-// The embedding cache file (spec 1.5 `.emb_cache.json`), loaded before embedding and rewritten
+// The embedding cache file (the reference's `.emb_cache.json`), loaded before embedding and rewritten
 // after. Two formats:
 //   keyed (default)  {"format":"m3bench-embedding-cache","version":1,
 //                     "embedders":{"<embedder id>":{"<text>":[floats...]}}}
 //                    Vectors are looked up only under the current embedder's id, so switching
-//                    encoders never reuses stale vectors (fix list 32); sections of other
+//                    encoders never reuses stale vectors; sections of other
 //                    embedders are kept untouched when the file is rewritten.
 //   reference        the reference's flat {"<text>":[floats...]}. It records no encoder, so it is
 //                    used only when the user asks for it explicitly and names the embedder that

@@ -1,7 +1,7 @@
 // The embedder seam of the step evaluator: text in, one vector per text out. Implementations:
 // the built-in offline `hashgram-v1`, a served model through the one embeddings client, and a
 // sentence-transformers folder run in-process (st-encoder.ts; the reference's encoders).
-// Vectors need not be unit length (cosine is computed explicitly, spec 3.4), but must all have
+// Vectors need not be unit length (cosine is computed explicitly), but must all have
 // the same dimension for one embedder.
 
 export interface Embedder {

@@ -1,4 +1,4 @@
-// Final-answer evaluation with a judge ensemble (spec 5): per GT id, every judge scores Task
+// Final-answer evaluation with a judge ensemble: per GT id, every judge scores Task
 // Completion, then Information Grounding; per task the trimmed mean of the judges is kept.
 // Missing predictions and judge failures are listed and count as 0 in the `_all` rates (bug 40).
 // Tasks the run recorded as infrastructure failures (src/eval/infra-failures.ts) are not the

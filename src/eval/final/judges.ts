@@ -1,6 +1,6 @@
 // Asking one judge for one score (Task Completion or Information Grounding). Malformed or
 // out-of-range replies are retried up to a bound; a provider error (after the harness's own
-// retries) fails the judge for this task at once, as in the reference (spec 5.4).
+// retries) fails the judge for this task at once, as in the reference.
 import { errorMessage } from '../../errors/index.js';
 import { generateWithRetry, type RetryPolicy } from '../../llm/retry.js';
 import type { ModelDriver } from '../../llm/types.js';
@@ -11,7 +11,7 @@ import { parseScore, type ParseMethod, type ScoreRange } from './scores.js';
 export type FinalMetric = 'task_completion' | 'information_grounding';
 
 export const metricRanges: Record<FinalMetric, ScoreRange & { divisor: number }> = {
-  // TC is asked on 0-10 and stored divided by 10 (spec 1.7); IG is asked on 0-1.
+  // TC is asked on 0-10 and stored divided by 10; IG is asked on 0-1.
   task_completion: { min: 0, max: 10, divisor: 10 },
   information_grounding: { min: 0, max: 1, divisor: 1 },
 };

@@ -1,4 +1,4 @@
-// `results/<model>/taskcompletion.json` (spec 1.7) and `final_proxy.json`. The reference key
+// `results/<model>/taskcompletion.json` and `final_proxy.json`. The reference key
 // `pre_id` is kept for compatibility and the same object is also written under `per_id`.
 // Readers accept either key and the legacy bare-number entries (a completion score, no judges).
 // num_total: the reference counts every GT record with an id, duplicates included (213 for the

@@ -67,7 +67,7 @@ export function parseScore(text: string, range: ScoreRange, options: { lenient?:
 }
 
 /**
- * Per-task combination (spec 5.4): with more than two judges drop one lowest and one highest
+ * Per-task combination: with more than two judges drop one lowest and one highest
  * and average the rest; with one or two, average all. NaN for no scores.
  */
 export function trimmedMean(scores: readonly number[]): number {

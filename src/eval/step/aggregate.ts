@@ -1,4 +1,4 @@
-// Aggregation across the tasks of one model (spec 3.7) and the per-type breakdown of the
+// Aggregation across the tasks of one model and the per-type breakdown of the
 // console summary (3.8). Reference keys keep their reference formulas; what differs between
 // modes is only which ids are in `per_id`:
 //   default mode      every GT id; an id without a prediction is scored as an empty trajectory

@@ -1,7 +1,7 @@
 // Rectangular linear assignment (Hungarian algorithm with potentials, Jonker-Volgenant style
-// shortest augmenting paths) and the tool-name-bucketed matching of spec 3.5.
+// shortest augmenting paths) and the tool-name-bucketed matching of the reference.
 //
-// Determinism (fix list item 30). The reference leaves exact ties to SciPy. Here every cost is a
+// Determinism. The reference leaves exact ties to SciPy. Here every cost is a
 // lexicographic tuple folded into one BigInt, so arithmetic is exact and ties are real ties:
 //   1. the number of pairs below tau_weak (the reference's 10^6 cost, i.e. maximise the number
 //      of acceptable pairs first),
@@ -157,7 +157,7 @@ export type BucketSolver = (sims: readonly (readonly number[])[], tauWeak: numbe
 export const tieBreakSolver: BucketSolver = (sims, tauWeak, steps) => assignBySimilarity(sims, tauWeak, steps);
 
 /**
- * Tool-name-bucketed matching (spec 3.5). `sims[g][p]` is the similarity of flat GT call g and
+ * Tool-name-bucketed matching. `sims[g][p]` is the similarity of flat GT call g and
  * flat predicted call p. Matches come out in the reference order: GT tool names in order of
  * first appearance, then GT rows ascending within a bucket. A pair is accepted when its
  * similarity is >= tau_weak (a double comparison, as the reference's `float(sim) < tau_weak`).

@@ -1,6 +1,6 @@
 // The step evaluator as a pure function over trajectories plus an injected similarity
 // (`evaluateStep`), and the embedding-backed wrapper the CLI uses (`runStepEvaluation`).
-// Id alignment (spec 3.1): ids compared as strings, evaluated in ascending order; see
+// Id alignment: ids compared as strings, evaluated in ascending order; see
 // aggregate.ts for what the default and reference-compat modes do with missing ids.
 // Arithmetic: reference-compat computes similarities in float32 (float32.ts) and resolves
 // equal-cost assignments as SciPy does (scipy-lsap.ts); the default keeps float64 and the

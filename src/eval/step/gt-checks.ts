@@ -1,6 +1,6 @@
-// Ground-truth anomalies the reference silently tolerates (fix list 31) and GT steps that a run
-// cannot reproduce in one round because they have more parallel calls than the round cap
-// (fix list 48). Reported in results_eval.json and as warnings; they never stop an evaluation.
+// Ground-truth anomalies the reference silently tolerates and GT steps that a run
+// cannot reproduce in one round because they have more parallel calls than the round cap.
+// Reported in results_eval.json and as warnings; they never stop an evaluation.
 import type { Duplicate } from '../../tasks/load.js';
 import type { GtTask } from '../../tasks/schemas.js';
 

@@ -1,10 +1,10 @@
-// Per-task step metrics (spec 3.6), exactly as the reference computes them, plus the corrected
+// Per-task step metrics, exactly as the reference computes them, plus the corrected
 // variants (kept apart under `corrected`, never replacing a reference key):
 //   order_consistency_fixed  the reference value, except for tasks without cross-step GT call
-//                            pairs (single-step GT, fix list 26): there order cannot be wrong, so
+//                            pairs (single-step GT): there order cannot be wrong, so
 //                            the task scores its recall instead of the reference's constant 0.
 //   recall_success           matches whose predicted call result starts with `[Tool error]` do
-//                            not count (fix list 49); `matched_success` is their number.
+//                            not count; `matched_success` is their number.
 //   tie_break_changed        the reference keys whose value differs between the two ways of
 //                            resolving equal-cost assignments (SciPy's, used by
 //                            --reference-compat, and m3bench's deterministic tie-break, the
@@ -48,7 +48,7 @@ export interface CorrectedTaskMetrics {
   tie_break_changed: Array<keyof StepMetricValues>;
 }
 
-/** The reference metric keys, shared by a task's score and the aggregate over tasks (spec 3.6-3.7). */
+/** The reference metric keys, shared by a task's score and the aggregate over tasks. */
 export interface StepMetricValues {
   total_gt_calls: number;
   total_pred_calls: number;
@@ -165,7 +165,7 @@ interface StepStructure {
   perStepFragmentation: number[];
 }
 
-/** The structure metrics of spec 3.6: step coherence, order consistency with pair coverage, merge purity. */
+/** The structure metrics of the reference: step coherence, order consistency with pair coverage, merge purity. */
 function stepStructure(gt: Trajectory, pred: Trajectory, matches: readonly Match[]): StepStructure {
   const matrix = buildStepMatrix(matches, gt.stepCount, pred.stepCount);
   const perStepFragmentation = fragmentation(matches, gt.stepCount);

@@ -1,4 +1,4 @@
-// The step-evaluation output files (spec 1.5), with the reference's names and keys:
+// The step-evaluation output files, with the reference's names and keys:
 //   results_eval.json        {aggregate, per_id} + our additions: thresholds, embedder,
 //                            embedding_cache (hit/miss stats), per_type, gt_checks
 //   results_eval.csv         reference header order (merge before order), Python number text

@@ -1,4 +1,4 @@
-// Call-argument serialisation for the step evaluator (spec 3.2): byte-identical to Python's
+// Call-argument serialisation for the step evaluator: byte-identical to Python's
 // `json.dumps(args, sort_keys=True, separators=(',', ':'), ensure_ascii=False)`, so the texts we
 // embed (and the embedding-cache keys) are the reference's texts.
 //

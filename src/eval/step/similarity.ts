@@ -1,6 +1,6 @@
-// Similarity of calls (spec 3.4): cosine of argument-text embeddings,
+// Similarity of calls: cosine of argument-text embeddings,
 // S = (e_g / (|e_g| + 1e-8)) . (e_p / (|e_p| + 1e-8)), clipped to [-1, 1]. The evaluator takes a
-// `TaskSimilarity` so tests can inject similarities directly (the golden example of spec 3.9).
+// `TaskSimilarity` so tests can inject similarities directly (the hand-computed golden example in test/eval/step/golden.test.ts).
 import type { Trajectory } from './trajectory.js';
 
 /** Returns sims[g][p] for the flat GT calls (rows) and flat predicted calls (columns) of one task. */

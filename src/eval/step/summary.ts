@@ -1,4 +1,4 @@
-// The console summary of spec 3.8 (same labels, widths and number formats as the reference),
+// The console summary (same labels, widths and number formats as the reference's),
 // extended with coverage, the corrected metrics and cache statistics, and the one-line JSON
 // summary the CLI prints on stdout.
 import type { CacheStats } from '../embed/cache.js';

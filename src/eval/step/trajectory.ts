@@ -1,4 +1,4 @@
-// Trajectories as the step evaluator sees them (spec 3.1): steps in array order, calls in array
+// Trajectories as the step evaluator sees them: steps in array order, calls in array
 // order, tool name trimmed, arguments kept with their exact number text (lossless-json) and
 // serialised once. Files are validated by the shared loaders in src/tasks; the same file is
 // re-parsed losslessly and aligned record by record so `2.0` stays `2.0` in the embedded text.

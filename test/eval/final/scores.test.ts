@@ -4,7 +4,7 @@ import { boxedContents, meanSkippingMissing, parseScore, trimmedMean } from '../
 const tc = { min: 0, max: 10 };
 const ig = { min: 0, max: 1 };
 
-describe('trimmedMean (spec 5.4)', () => {
+describe('trimmedMean', () => {
   it('reproduces the spec example: TC raw 7, 8, 6, 9 → 0.75', () => {
     expect(trimmedMean([7, 8, 6, 9].map((score) => score / 10))).toBeCloseTo(0.75, 12);
   });

@@ -1,5 +1,5 @@
 // The assignment solver against exhaustive search on many seeded random matrices (ties and the
-// 10^6 below-threshold cost included), the spec 3.5 example, and the documented tie rule.
+// 10^6 below-threshold cost included), the reference's example, and the documented tie rule.
 import { describe, expect, it } from 'vitest';
 import { assignBySimilarity, BELOW_THRESHOLD_COST, matchCalls, solveAssignment, thresholdedCosts } from '../../../src/eval/step/assignment.js';
 import { unitDraw } from '../../../src/eval/step/perturb.js';
@@ -85,7 +85,7 @@ describe('solveAssignment', () => {
     expect(solveAssignment([])).toEqual([]);
   });
 
-  it('is not greedy: the spec 3.5 example yields two matches', () => {
+  it('is not greedy: the worked example of the reference yields two matches', () => {
     expect(assignBySimilarity([[0.95, 0.7], [0.9, 0.55]], 0.6)).toEqual([1, 0]);
   });
 

@@ -1,4 +1,4 @@
-// The hand-computed two-task example of spec 3.9, with injected similarities, must give exactly
+// The hand-computed two-task example, with injected similarities, must give exactly
 // the published numbers (per task and aggregated).
 import { describe, expect, it } from 'vitest';
 import { evaluateStep } from '../../../src/eval/step/evaluate.js';
@@ -48,7 +48,7 @@ function details(score: TaskScore | undefined): TaskDetails {
   return score.details as TaskDetails;
 }
 
-describe('spec 3.9 worked example (injected similarity)', () => {
+describe('the hand-computed worked example (injected similarity)', () => {
   const evaluation = evaluateStep(
     new Map([
       ['T', gtT],
