@@ -81,9 +81,9 @@ export function registerBlurTool(server: McpServer): void {
         output_path: z.string().nullish().describe('Where to write the result; default <input stem>_blur.png next to the input'),
       },
     },
-    (args) =>
+    (args, call) =>
       guarded(async () => {
-        let image = await loadWorkingImage(args.input_path);
+        let image = await loadWorkingImage(args.input_path, call);
         const masks = await Promise.all(args.areas.map((target, index) => maskFor(target, image, index)));
         if (args.invert_areas) {
           const union = Buffer.alloc(image.width * image.height);
@@ -96,6 +96,7 @@ export function registerBlurTool(server: McpServer): void {
           }
         }
         return writeResult(image, {
+          call,
           operation: 'blur',
           outputPath: args.output_path,
           inputPath: image.path,

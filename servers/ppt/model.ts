@@ -1,8 +1,10 @@
 // The in-memory presentation model. pptxgenjs only writes at save time and cannot read a
 // deck back, so the server keeps its own description of every slide (positions in inches on
 // a 13.33 x 7.5 in widescreen slide) and renders it on save. Presentations are keyed by id;
-// the current one is the last created (or switched to), as in the reference server.
+// the current one is the last created (or switched to), as in the reference server. Each task
+// has its own store (Decks), so "the current presentation" is never another task's.
 import { randomUUID } from 'node:crypto';
+import type { PerTaskState } from '../shared/task-state.js';
 
 export const slideWidth = 13.333;
 export const slideHeight = 7.5;
@@ -143,6 +145,9 @@ export class PresentationStore {
     }));
   }
 }
+
+/** One PresentationStore per task (servers/shared/task-state.ts). */
+export type Decks = PerTaskState<PresentationStore>;
 
 export function slideAt(presentation: Presentation, index: number): Slide {
   const slide = presentation.slides[index];

@@ -2,14 +2,16 @@
 // Every mutation of the model happens synchronously once the inputs are ready, so calls that
 // a host sends side by side (add_slide next to manage_image in the ground truth) see a
 // consistent deck.
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import sharp from 'sharp';
 import { z } from 'zod';
 import { resolveAllowedPath } from '../shared/allowed-roots.js';
+import { defaultOutputDir, resolveOutputArgument } from '../shared/task-paths.js';
 import { guarded, jsonResult } from '../shared/tool-result.js';
 import { colorScheme, fitFontSize, layoutName, titleBox } from './design.js';
-import { type Background, type Box, type PresentationStore, type Slide, slideAt, slideHeight, slideWidth, toHex } from './model.js';
+import { type Decks, type Background, type Box, type Slide, slideAt, slideHeight, slideWidth, toHex } from './model.js';
 import { imageBox, loadSlideImage, type SlideImage } from './slide-images.js';
 import { buildTemplateSlide, listTemplates, templateImageKeys } from './templates.js';
 
@@ -41,7 +43,7 @@ function outsideSlide(box: Box): string | undefined {
   return `the box (left ${box.left}, top ${box.top}, ${box.width.toFixed(2)}x${box.height.toFixed(2)} in) extends past the ${slideWidth}x${slideHeight} in slide`;
 }
 
-async function enhanceImage(args: { image_source: string; enhancement_style?: string | null | undefined; brightness?: number | null | undefined; contrast?: number | null | undefined; saturation?: number | null | undefined; sharpness?: number | null | undefined; blur_radius?: number | null | undefined; filter_type?: string | null | undefined; output_path?: string | null | undefined }): Promise<string> {
+async function enhanceImage(args: { image_source: string; enhancement_style?: string | null | undefined; brightness?: number | null | undefined; contrast?: number | null | undefined; saturation?: number | null | undefined; sharpness?: number | null | undefined; blur_radius?: number | null | undefined; filter_type?: string | null | undefined; output_path?: string | null | undefined }, extra: { _meta?: unknown } | undefined): Promise<string> {
   const presets: Record<string, { brightness: number; contrast: number; saturation: number; sharpness: number }> = {
     presentation: { brightness: 1.05, contrast: 1.1, saturation: 1.1, sharpness: 1.2 },
     vivid: { brightness: 1.05, contrast: 1.2, saturation: 1.4, sharpness: 1.3 },
@@ -49,7 +51,7 @@ async function enhanceImage(args: { image_source: string; enhancement_style?: st
   };
   const preset = args.enhancement_style ? presets[args.enhancement_style] : undefined;
   if (args.enhancement_style && !preset) throw new Error(`enhancement_style "${args.enhancement_style}" is not one of ${Object.keys(presets).join(', ')}`);
-  const image = await loadSlideImage(args.image_source, 'file');
+  const image = await loadSlideImage(args.image_source, 'file', extra);
   const contrast = args.contrast ?? preset?.contrast ?? 1;
   let pipeline = sharp(image.data)
     .modulate({ brightness: args.brightness ?? preset?.brightness ?? 1, saturation: args.saturation ?? preset?.saturation ?? 1 })
@@ -61,12 +63,15 @@ async function enhanceImage(args: { image_source: string; enhancement_style?: st
   else if (args.filter_type === 'sepia') pipeline = pipeline.recomb([[0.393, 0.769, 0.189], [0.349, 0.686, 0.168], [0.272, 0.534, 0.131]]);
   else if (args.filter_type) throw new Error(`filter_type "${args.filter_type}" is not one of grayscale, sepia`);
   const parsed = path.parse(image.source);
-  const target = resolveAllowedPath(args.output_path ?? path.join(parsed.dir, `${parsed.name}_enhanced.png`));
+  const target = args.output_path
+    ? resolveOutputArgument(args.output_path, extra, resolveAllowedPath)
+    : path.join(defaultOutputDir(extra, parsed.dir), `${parsed.name}_enhanced.png`);
+  await mkdir(path.dirname(target), { recursive: true });
   await pipeline.png().toFile(target);
   return target;
 }
 
-function registerAddSlide(server: McpServer, store: PresentationStore): void {
+function registerAddSlide(server: McpServer, decks: Decks): void {
   server.registerTool(
     'add_slide',
     {
@@ -81,9 +86,9 @@ function registerAddSlide(server: McpServer, store: PresentationStore): void {
         presentation_id: presentationId,
       },
     },
-    (args) =>
+    (args, extra) =>
       guarded(async () => {
-        const presentation = store.get(args.presentation_id);
+        const presentation = decks.of(extra).get(args.presentation_id);
         const layoutIndex = args.layout_index ?? 1;
         const slide: Slide = { layoutIndex, layoutName: layoutName(layoutIndex), elements: [] };
         const styled = background(args, args.color_scheme);
@@ -107,7 +112,7 @@ function registerAddSlide(server: McpServer, store: PresentationStore): void {
   );
 }
 
-function registerTemplateTools(server: McpServer, store: PresentationStore): void {
+function registerTemplateTools(server: McpServer, decks: Decks): void {
   server.registerTool('list_slide_templates', { description: 'Built-in slide templates and the content keys each one fills.', inputSchema: {} }, () =>
     guarded(async () => jsonResult({ templates: listTemplates() })),
   );
@@ -125,16 +130,16 @@ function registerTemplateTools(server: McpServer, store: PresentationStore): voi
         presentation_id: presentationId,
       },
     },
-    (args) =>
+    (args, extra) =>
       guarded(async () => {
-        store.get(args.presentation_id); // fail fast on an unknown id, before loading images
+        decks.of(extra).get(args.presentation_id); // fail fast on an unknown id, before loading images
         const imageKeys = templateImageKeys(args.template_id);
         const images: Record<string, SlideImage> = {};
         for (const [key, source] of Object.entries(args.image_paths ?? {})) {
-          if (imageKeys.includes(key)) images[key] = await loadSlideImage(source, 'file');
+          if (imageKeys.includes(key)) images[key] = await loadSlideImage(source, 'file', extra);
         }
         const built = buildTemplateSlide(args.template_id, args.color_scheme, args.content_mapping ?? {}, images);
-        const presentation = store.get(args.presentation_id);
+        const presentation = decks.of(extra).get(args.presentation_id);
         presentation.slides.push(built.slide);
         const ignored = [...built.ignoredKeys, ...Object.keys(args.image_paths ?? {}).filter((key) => !imageKeys.includes(key))];
         return jsonResult({
@@ -150,7 +155,7 @@ function registerTemplateTools(server: McpServer, store: PresentationStore): voi
   );
 }
 
-function registerImageTool(server: McpServer, store: PresentationStore): void {
+function registerImageTool(server: McpServer, decks: Decks): void {
   server.registerTool(
     'manage_image',
     {
@@ -175,12 +180,12 @@ function registerImageTool(server: McpServer, store: PresentationStore): void {
         presentation_id: presentationId,
       },
     },
-    (args) =>
+    (args, extra) =>
       guarded(async () => {
-        if (args.operation === 'enhance') return jsonResult({ operation: 'enhance', images: [await enhanceImage(args)] });
-        slideAt(store.get(args.presentation_id), args.slide_index); // validate before the image is read
-        const image = await loadSlideImage(args.image_source, args.source_type);
-        const presentation = store.get(args.presentation_id);
+        if (args.operation === 'enhance') return jsonResult({ operation: 'enhance', images: [await enhanceImage(args, extra)] });
+        slideAt(decks.of(extra).get(args.presentation_id), args.slide_index); // validate before the image is read
+        const image = await loadSlideImage(args.image_source, args.source_type, extra);
+        const presentation = decks.of(extra).get(args.presentation_id);
         const slide = slideAt(presentation, args.slide_index);
         const box = imageBox(image, { left: args.left ?? 1, top: args.top ?? 1, width: args.width, height: args.height }, { width: slideWidth, height: slideHeight });
         slide.elements.push({ kind: 'image', box, data: image.data, mediaType: image.mediaType, source: image.source });
@@ -197,8 +202,8 @@ function registerImageTool(server: McpServer, store: PresentationStore): void {
   );
 }
 
-export function registerSlideTools(server: McpServer, store: PresentationStore): void {
-  registerAddSlide(server, store);
-  registerTemplateTools(server, store);
-  registerImageTool(server, store);
+export function registerSlideTools(server: McpServer, decks: Decks): void {
+  registerAddSlide(server, decks);
+  registerTemplateTools(server, decks);
+  registerImageTool(server, decks);
 }

@@ -5,7 +5,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { guarded, jsonResult } from '../shared/tool-result.js';
 import { fitFontSize, measureText } from './design.js';
-import { type Box, type PresentationStore, type Slide, slideAt, type TextElement, type TextRun, type TextStyle, textOf, toHex } from './model.js';
+import { type Decks, type Box, type Slide, slideAt, type TextElement, type TextRun, type TextStyle, textOf, toHex } from './model.js';
 
 const rgbList = z.array(z.number().min(0).max(255)).min(3).max(4);
 
@@ -136,7 +136,7 @@ function validateText(slide: Slide, args: Args): Record<string, unknown> {
   return { font_size: size, fits: estimate.fits, estimated_lines: estimate.lines, required_height: estimate.requiredHeight, box_height: box.height, suggested_font_size: suggested };
 }
 
-export function registerTextTool(server: McpServer, store: PresentationStore): void {
+export function registerTextTool(server: McpServer, decks: Decks): void {
   server.registerTool(
     'manage_text',
     {
@@ -144,9 +144,9 @@ export function registerTextTool(server: McpServer, store: PresentationStore): v
         'Text on a slide. operation "add": new text box (left/top/width/height in inches, text or text_runs, font_size, font_name, bold, italic, underline, color [r,g,b], bg_color, alignment, vertical_alignment, auto_fit). "format": restyle (or retext) shape_index. "format_runs": replace the runs of shape_index with text_runs. "validate": estimate whether text fits and suggest a font size.',
       inputSchema,
     },
-    (args) =>
+    (args, extra) =>
       guarded(async () => {
-        const presentation = store.get(args.presentation_id);
+        const presentation = decks.of(extra).get(args.presentation_id);
         const slide = slideAt(presentation, args.slide_index);
         const base = { presentation_id: presentation.id, slide_index: args.slide_index, operation: args.operation };
         if (args.operation === 'add') return jsonResult({ ...base, ...addText(slide, args) });

@@ -51,13 +51,18 @@ export async function checkImageBytes(bytes: Buffer, label: string): Promise<{ m
   return { mediaType: detected.mime, width, height };
 }
 
-export async function loadImageInput(input: string): Promise<LoadedImage> {
+/**
+ * `resolvePath` turns a path argument into the file to read (default: confined to the allowed
+ * roots; servers pass servers/shared/task-paths.ts `resolveInputArgument` for per-task files).
+ * Messages name the path as given, never the resolved one.
+ */
+export async function loadImageInput(input: string, resolvePath: (given: string) => string = resolveAllowedPath): Promise<LoadedImage> {
   if (typeof input !== 'string' || input.trim() === '') throw new ImageInputError('image argument is empty');
   if (input.startsWith('data:')) {
     const bytes = decodeDataUrl(input);
     return { bytes, ...(await checkImageBytes(bytes, 'data URL')) };
   }
-  const file = resolveAllowedPath(input.trim());
+  const file = resolvePath(input.trim());
   let bytes: Buffer;
   try {
     bytes = await readFile(file);

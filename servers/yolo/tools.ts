@@ -9,6 +9,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { resolveAllowedPath } from '../shared/allowed-roots.js';
 import { loadImageInput, type LoadedImage } from '../shared/image-input.js';
+import { resolveInputArgument, resolveOutputArgument } from '../shared/task-paths.js';
 import { guarded, jsonResult } from '../shared/tool-result.js';
 import { drawBoxes, type DrawnBox } from './annotate.js';
 import { defaultScoreThreshold, detectObjects, getSession } from './detector.js';
@@ -51,25 +52,27 @@ interface DetectArgs {
   scoreThreshold?: number | undefined;
 }
 
-async function runDetection(args: DetectArgs) {
-  const image = await loadImageInput(args.imageFileUri);
+type CallExtra = { _meta?: unknown } | undefined;
+
+async function runDetection(args: DetectArgs, call: CallExtra) {
+  const image = await loadImageInput(args.imageFileUri, (given) => resolveInputArgument(given, call));
   const scoreThreshold = args.scoreThreshold ?? defaultScoreThreshold;
   const run = await detectObjects(await getSession(), image.bytes, scoreThreshold);
   const frame = { source: sourceLabel(args.imageFileUri, image), width: run.width, height: run.height };
   return { image, run, frame, options: { includeDescription: args.includeDescription ?? false, scoreThreshold } };
 }
 
-async function detectAll(args: DetectArgs): Promise<CallToolResult> {
-  const { image, run, frame, options } = await runDetection(args);
+async function detectAll(args: DetectArgs, call: CallExtra): Promise<CallToolResult> {
+  const { image, run, frame, options } = await runDetection(args, call);
   return finish(createDetectionPayload(run.detections, frame, options), image, args.annotate ?? false);
 }
 
-async function detectByText(args: DetectArgs & { textPrompt: string }): Promise<CallToolResult> {
+async function detectByText(args: DetectArgs & { textPrompt: string }, call: CallExtra): Promise<CallToolResult> {
   const mapping = mapPromptToClasses(args.textPrompt);
   if (mapping.matched.length === 0 && mapping.unsupported.length === 0) {
     throw new Error('textPrompt is empty: name the objects to find, separated by "." (e.g. "person.dog.car")');
   }
-  const { image, run, frame, options } = await runDetection(args);
+  const { image, run, frame, options } = await runDetection(args, call);
   return finish(createTextDetectionPayload(run.detections, frame, args.textPrompt, mapping, options), image, args.annotate ?? false);
 }
 
@@ -95,8 +98,8 @@ async function visualize(args: {
   boxThickness?: number | undefined;
   showLabels?: boolean | undefined;
   outputPath?: string | undefined;
-}): Promise<CallToolResult> {
-  const image = await loadImageInput(args.imageFileUri);
+}, call: CallExtra): Promise<CallToolResult> {
+  const image = await loadImageInput(args.imageFileUri, (given) => resolveInputArgument(given, call));
   const boxes = args.detections.map((detection) => ({ label: detection.name, ...toCorners(detection.bbox) }));
   const drawn = await drawBoxes(image.bytes, boxes, {
     ...(args.fontSize !== undefined ? { fontSize: args.fontSize } : {}),
@@ -105,7 +108,7 @@ async function visualize(args: {
   });
   let savedTo: string | undefined;
   if (args.outputPath) {
-    savedTo = resolveAllowedPath(args.outputPath);
+    savedTo = resolveOutputArgument(args.outputPath, call, resolveAllowedPath);
     await mkdir(path.dirname(savedTo), { recursive: true });
     await writeFile(savedTo, drawn.png);
   }
@@ -129,7 +132,7 @@ export function registerYoloTools(server: McpServer): void {
         'Detect every object of the 80 COCO classes (people, vehicles, animals, food, household items, ...) in an image with YOLOX-Nano; returns categories, per-category counts and pixel boxes.',
       inputSchema: { imageFileUri, includeDescription, annotate, scoreThreshold },
     },
-    (args) => guarded(() => detectAll(args)),
+    (args, call) => guarded(() => detectAll(args, call)),
   );
   server.registerTool(
     'detect-objects-by-text',
@@ -138,7 +141,7 @@ export function registerYoloTools(server: McpServer): void {
         'Detect the objects named in a prompt ("person.dog.car"; "." "," or "and" separate terms). Terms are mapped onto the 80 COCO classes (synonyms and plurals understood); terms outside that vocabulary are listed as unsupported, not searched.',
       inputSchema: { imageFileUri, textPrompt: z.string().describe('Object names separated by "."'), includeDescription, annotate, scoreThreshold },
     },
-    (args) => guarded(() => detectByText(args)),
+    (args, call) => guarded(() => detectByText(args, call)),
   );
   server.registerTool(
     'visualize-detection-result',
@@ -153,6 +156,6 @@ export function registerYoloTools(server: McpServer): void {
         outputPath: z.string().optional().describe('Where to save the PNG (inside the allowed folders, e.g. media/out.png)'),
       },
     },
-    (args) => guarded(() => visualize(args)),
+    (args, call) => guarded(() => visualize(args, call)),
   );
 }
