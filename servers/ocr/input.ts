@@ -10,7 +10,7 @@ const bareBase64 = /^[A-Za-z0-9+/\s]{32,}={0,2}$/;
 async function fromBareBase64(input: string): Promise<LoadedImage | undefined> {
   const bytes = Buffer.from(input.replace(/\s+/g, ''), 'base64');
   try {
-    return { bytes, ...(await checkImageBytes(bytes, 'base64 input_data')) };
+    return await checkImageBytes(bytes, 'base64 input_data');
   } catch {
     return undefined; // not an image once decoded: treat the string as a path instead
   }

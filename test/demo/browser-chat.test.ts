@@ -72,8 +72,8 @@ describe.skipIf(skipReason !== '')(`demo chat in Chromium${skipReason ? ` (skipp
     expect(await more.textContent()).toMatch(/^Show all result \(\d+ lines/);
     await more.click();
     const result = (await call.locator('.call-body pre.result-text').textContent()) ?? '';
-    expect(result).toContain('"category": "dog"');
-    expect(result).toContain('"category": "bicycle"');
+    expect(result).toContain('"name": "dog"');
+    expect(result).toContain('"name": "bicycle"');
     expect(result).toMatch(/\n\[image: image\/png, \d+ bytes\]$/);
     const annotated = call.locator('.call-body img');
     await expect.poll(() => annotated.evaluate((image: { complete: boolean; naturalWidth: number }) => image.complete && image.naturalWidth)).toBe(768);
