@@ -11,7 +11,7 @@ const formatNames = namedFormats.map((format) => format.name).join(', ');
 
 const scanInput = {
   image_paths: z
-    .union([z.string(), z.array(z.string())])
+    .union([z.array(z.string()), z.string()])
     .describe('One image path or a list of paths (under media/ or an allowed folder; file:// URIs and data URLs also work).'),
   formats: z
     .array(z.string())

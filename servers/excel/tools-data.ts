@@ -52,7 +52,7 @@ function registerWriteTool(server: McpServer): void {
     'write_data_to_excel',
     {
       description: 'Write rows of values starting at start_cell (default A1). data: list of rows (lists), or list of objects (keys become a header row). Strings starting with "=" are formulas. The sheet is created if missing.',
-      inputSchema: { filepath, sheet_name: sheetName, data: z.array(z.unknown()).min(1), start_cell: z.string().nullish() },
+      inputSchema: { filepath, sheet_name: sheetName, data: z.array(z.unknown()).min(1), start_cell: z.string().default('A1') },
     },
     (args, extra) =>
       guarded(async () => {
@@ -83,7 +83,7 @@ function registerReadTool(server: McpServer): void {
     'read_data_from_excel',
     {
       description: 'Read cell values from start_cell (default A1) to end_cell (default the last used cell). Formula cells report their formula and cached result.',
-      inputSchema: { filepath, sheet_name: sheetName, start_cell: z.string().nullish(), end_cell: z.string().nullish(), preview_only: z.boolean().nullish() },
+      inputSchema: { filepath, sheet_name: sheetName, start_cell: z.string().default('A1'), end_cell: z.string().nullish(), preview_only: z.boolean().default(false) },
     },
     (args, extra) =>
       guarded(async () => {

@@ -89,7 +89,7 @@ function registerSheetTools(server: McpServer): void {
 function registerMetadataTool(server: McpServer): void {
   server.registerTool(
     'get_workbook_metadata',
-    { description: 'Sheets of a workbook, its size, and optionally the used range of each sheet.', inputSchema: { filepath, include_ranges: z.boolean().nullish() } },
+    { description: 'Sheets of a workbook, its size, and optionally the used range of each sheet.', inputSchema: { filepath, include_ranges: z.boolean().default(false) } },
     (args, extra) =>
       guarded(async () => {
         const file = resolveWorkbookPath(args.filepath, extra);

@@ -77,7 +77,7 @@ export function registerBlurTool(server: McpServer): void {
       inputSchema: {
         input_path: z.string().min(1).describe('Image file path (inside the allowed folders) or data URL'),
         areas: z.array(area).min(1),
-        invert_areas: z.boolean().nullish(),
+        invert_areas: z.boolean().default(false),
         output_path: z.string().nullish().describe('Where to write the result; default <input stem>_blur.png next to the input'),
       },
     },
@@ -100,7 +100,7 @@ export function registerBlurTool(server: McpServer): void {
           operation: 'blur',
           outputPath: args.output_path,
           inputPath: image.path,
-          extra: { areas: args.areas.length, inverted: args.invert_areas ?? false },
+          extra: { areas: args.areas.length, inverted: args.invert_areas },
         });
       }),
   );

@@ -8,7 +8,7 @@ import { loadImageInput, maxImagePixels } from '../shared/image-input.js';
 import { resolveInputArgument } from '../shared/task-paths.js';
 import { guarded, jsonResult } from '../shared/tool-result.js';
 import { colorSchema, parseColor } from './colors.js';
-import { checkBox, pixel } from './geometry.js';
+import { checkBox } from './geometry.js';
 import { type CallExtra, keepChannels, loadWorkingImage, toColor, toSharp, toWorking, writeResult } from './image-io.js';
 
 const inputPath = z.string().min(1).describe('Image file path (inside the allowed folders) or data URL');
@@ -73,12 +73,15 @@ async function recolor(input: string, palette: 'grayscale' | 'sepia', outputPath
   return writeResult(recolored, { call, operation, outputPath: outputPathArg, inputPath: image.path, extra: { palette } });
 }
 
+// Integers, as the reference's `x1: int` (pydantic also takes 133.0, which JSON Schema's integer allows).
+const cropEdge = z.number().int();
+
 function registerCropTool(server: McpServer): void {
   server.registerTool(
     'crop',
     {
       description: 'Crop an image to the box (x1,y1)-(x2,y2) in pixels (x2, y2 exclusive); returns the output path.',
-      inputSchema: { input_path: inputPath, x1: pixel, y1: pixel, x2: pixel, y2: pixel, output_path: outputPath },
+      inputSchema: { input_path: inputPath, x1: cropEdge, y1: cropEdge, x2: cropEdge, y2: cropEdge, output_path: outputPath },
     },
     (args, call) =>
       guarded(async () => {

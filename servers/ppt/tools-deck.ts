@@ -124,13 +124,13 @@ function registerTextTools(server: McpServer, decks: Decks): void {
 
   server.registerTool(
     'extract_presentation_text',
-    { description: 'All text of all slides, slide by slide.', inputSchema: { presentation_id: presentationId, include_slide_info: z.boolean().nullish() } },
+    { description: 'All text of all slides, slide by slide.', inputSchema: { presentation_id: presentationId, include_slide_info: z.boolean().default(true) } },
     (args, extra) =>
       guarded(async () => {
         const presentation = decks.of(extra).get(args.presentation_id);
         const slides = presentation.slides.map((slide, index) => ({
           slide_index: index,
-          ...(args.include_slide_info ?? true ? { layout: slide.layoutName, title: titleOf(slide) ?? null } : {}),
+          ...(args.include_slide_info ? { layout: slide.layoutName, title: titleOf(slide) ?? null } : {}),
           texts: slideTexts(slide),
         }));
         return jsonResult({ presentation_id: presentation.id, slide_count: slides.length, slides, all_text: slides.flatMap((slide) => slide.texts).join('\n') });

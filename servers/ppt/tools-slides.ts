@@ -16,7 +16,6 @@ import { imageBox, loadSlideImage, type SlideImage } from './slide-images.js';
 import { buildTemplateSlide, listTemplates, templateImageKeys } from './templates.js';
 
 const presentationId = z.string().nullish().describe('Presentation id; default the current (last created) presentation');
-const rgbList = z.array(z.number().min(0).max(255)).min(3).max(4);
 
 function background(args: { background_type?: string | null | undefined; background_colors?: number[][] | null | undefined; gradient_direction?: string | null | undefined }, schemeName: string | null | undefined): { background?: Background; warning?: string } {
   if (!args.background_type) return {};
@@ -52,11 +51,13 @@ async function enhanceImage(args: { image_source: string; enhancement_style?: st
   const preset = args.enhancement_style ? presets[args.enhancement_style] : undefined;
   if (args.enhancement_style && !preset) throw new Error(`enhancement_style "${args.enhancement_style}" is not one of ${Object.keys(presets).join(', ')}`);
   const image = await loadSlideImage(args.image_source, 'file', extra);
-  const contrast = args.contrast ?? preset?.contrast ?? 1;
+  // 1 is every factor's default (no change): a preset fills the factors left at it.
+  const factor = (value: number | null | undefined, presetValue: number | undefined): number => (value !== undefined && value !== null && value !== 1 ? value : presetValue ?? 1);
+  const contrast = factor(args.contrast, preset?.contrast);
   let pipeline = sharp(image.data)
-    .modulate({ brightness: args.brightness ?? preset?.brightness ?? 1, saturation: args.saturation ?? preset?.saturation ?? 1 })
+    .modulate({ brightness: factor(args.brightness, preset?.brightness), saturation: factor(args.saturation, preset?.saturation) })
     .linear(contrast, 128 * (1 - contrast));
-  const sharpness = args.sharpness ?? preset?.sharpness ?? 1;
+  const sharpness = factor(args.sharpness, preset?.sharpness);
   if (sharpness > 1) pipeline = pipeline.sharpen({ sigma: Math.min(10, sharpness) });
   if ((args.blur_radius ?? 0) > 0) pipeline = pipeline.blur(Math.max(0.3, args.blur_radius ?? 0));
   if (args.filter_type === 'grayscale') pipeline = pipeline.greyscale();
@@ -77,26 +78,27 @@ function registerAddSlide(server: McpServer, decks: Decks): void {
     {
       description: 'Append a slide with a layout (0 Title Slide, 1 Title and Content, ... 6 Blank), an optional title and background (solid, gradient, professional_gradient).',
       inputSchema: {
-        layout_index: z.number().int().nullish(),
+        layout_index: z.number().int().default(1),
         title: z.string().nullish(),
         background_type: z.string().nullish(),
-        background_colors: z.array(rgbList).nullish().describe('[[r,g,b], [r,g,b]] for solid/gradient backgrounds'),
-        gradient_direction: z.string().nullish(),
-        color_scheme: z.string().nullish(),
+        background_colors: z.array(z.array(z.number().int().min(0).max(255)).min(3).max(4)).nullish().describe('[[r,g,b], [r,g,b]] for solid/gradient backgrounds'),
+        gradient_direction: z.string().default('horizontal'),
+        color_scheme: z.string().default('modern_blue').describe('Colour scheme of professional_gradient backgrounds and styled titles'),
         presentation_id: presentationId,
       },
     },
     (args, extra) =>
       guarded(async () => {
         const presentation = decks.of(extra).get(args.presentation_id);
-        const layoutIndex = args.layout_index ?? 1;
+        const layoutIndex = args.layout_index;
         const slide: Slide = { layoutIndex, layoutName: layoutName(layoutIndex), elements: [] };
         const styled = background(args, args.color_scheme);
         if (styled.background) slide.background = styled.background;
         if (args.title) {
           const box = titleBox(layoutIndex);
           const preferred = layoutIndex === 0 ? 40 : 32;
-          const color = args.color_scheme ? colorScheme(args.color_scheme).scheme.primary : '1F1F1F';
+          // As in the reference, the scheme styles backgrounds; a styled slide's title takes its primary colour.
+          const color = args.background_type ? colorScheme(args.color_scheme).scheme.primary : '1F1F1F';
           const fontSize = fitFontSize(args.title, box, preferred, 12, preferred);
           slide.elements.push({ kind: 'text', role: 'title', box, runs: [{ text: args.title }], style: { fontSize, bold: true, color, valign: 'middle', autoFit: true } });
         }
@@ -123,10 +125,10 @@ function registerTemplateTools(server: McpServer, decks: Decks): void {
       description: 'Append a slide built from a template (title_slide, section_header, text_with_image, two_column_text, image_grid, chart_slide); content_mapping fills text keys, image_paths image keys.',
       inputSchema: {
         template_id: z.string().min(1),
-        color_scheme: z.string().nullish(),
+        color_scheme: z.string().default('modern_blue'),
         content_mapping: z.record(z.string(), z.unknown()).nullish(),
         image_paths: z.record(z.string(), z.string()).nullish(),
-        layout_index: z.number().int().nullish().describe('Accepted for compatibility; the template decides the layout'),
+        layout_index: z.number().int().default(1).describe('Accepted for compatibility; the template decides the layout'),
         presentation_id: presentationId,
       },
     },
@@ -162,19 +164,19 @@ function registerImageTool(server: McpServer, decks: Decks): void {
       description: 'operation "add": place an image (file path, or base64 with source_type "base64") on a slide at left/top (inches; width/height optional, aspect kept when one is given). operation "enhance": adjust an image file (brightness, contrast, saturation, sharpness, blur_radius, filter_type) and write output_path.',
       inputSchema: {
         slide_index: z.number().int(),
-        operation: z.enum(['add', 'enhance']),
+        operation: z.string().describe('"add" or "enhance"'),
         image_source: z.string().min(1),
-        source_type: z.enum(['file', 'base64']).nullish(),
-        left: z.number().nullish(),
-        top: z.number().nullish(),
+        source_type: z.string().default('file').describe('"file" or "base64"'),
+        left: z.number().default(1),
+        top: z.number().default(1),
         width: z.number().positive().nullish(),
         height: z.number().positive().nullish(),
         enhancement_style: z.string().nullish(),
-        brightness: z.number().positive().nullish(),
-        contrast: z.number().positive().nullish(),
-        saturation: z.number().min(0).nullish(),
-        sharpness: z.number().min(0).nullish(),
-        blur_radius: z.number().min(0).nullish(),
+        brightness: z.number().positive().default(1),
+        contrast: z.number().positive().default(1),
+        saturation: z.number().min(0).default(1),
+        sharpness: z.number().min(0).default(1),
+        blur_radius: z.number().min(0).default(0),
         filter_type: z.string().nullish(),
         output_path: z.string().nullish(),
         presentation_id: presentationId,
@@ -182,12 +184,14 @@ function registerImageTool(server: McpServer, decks: Decks): void {
     },
     (args, extra) =>
       guarded(async () => {
+        if (args.operation !== 'add' && args.operation !== 'enhance') throw new Error(`operation "${args.operation}" is not one of add, enhance`);
+        if (args.source_type !== 'file' && args.source_type !== 'base64') throw new Error(`source_type "${args.source_type}" is not one of file, base64`);
         if (args.operation === 'enhance') return jsonResult({ operation: 'enhance', images: [await enhanceImage(args, extra)] });
         slideAt(decks.of(extra).get(args.presentation_id), args.slide_index); // validate before the image is read
         const image = await loadSlideImage(args.image_source, args.source_type, extra);
         const presentation = decks.of(extra).get(args.presentation_id);
         const slide = slideAt(presentation, args.slide_index);
-        const box = imageBox(image, { left: args.left ?? 1, top: args.top ?? 1, width: args.width, height: args.height }, { width: slideWidth, height: slideHeight });
+        const box = imageBox(image, { left: args.left, top: args.top, width: args.width, height: args.height }, { width: slideWidth, height: slideHeight });
         slide.elements.push({ kind: 'image', box, data: image.data, mediaType: image.mediaType, source: image.source });
         const warning = outsideSlide(box);
         return jsonResult({
