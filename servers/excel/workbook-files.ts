@@ -101,3 +101,17 @@ export function checkSheetName(name: string): void {
   if (name.length === 0 || name.length > 31) throw new Error(`sheet_name "${name}" must be 1 to 31 characters long`);
   if (/[[\]:*?/\\]/.test(name)) throw new Error(`sheet_name "${name}" may not contain any of [ ] : * ? / \\`);
 }
+
+/**
+ * Read-modify-write of one workbook under its file lock: resolves `filepath` (task workspace
+ * when the call has a context), loads it, runs `body`, and saves when `save` is true.
+ */
+export function withWorkbook<T>(filepath: string, extra: { _meta?: unknown } | undefined, save: boolean, body: (workbook: ExcelJS.Workbook, file: string) => T | Promise<T>): Promise<T> {
+  const file = resolveWorkbookPath(filepath, extra);
+  return withFileLock(file, async () => {
+    const workbook = await loadWorkbook(file, filepath);
+    const result = await body(workbook, file);
+    if (save) await saveWorkbook(workbook, file);
+    return result;
+  });
+}
