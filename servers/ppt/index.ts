@@ -6,7 +6,10 @@ import { runStdioServer } from '../shared/run-stdio.js';
 import { PerTaskState } from '../shared/task-state.js';
 import { type Decks, PresentationStore } from './model.js';
 import { registerDeckTools } from './tools-deck.js';
+import { registerDesignTools } from './tools-design.js';
+import { registerTextLevelTools } from './tools-placeholders.js';
 import { registerSlideTools } from './tools-slides.js';
+import { registerStructureTools } from './tools-structure.js';
 import { registerTextTool } from './tools-text.js';
 
 function createPptServer(decks: Decks = new PerTaskState(() => new PresentationStore())): McpServer {
@@ -14,6 +17,9 @@ function createPptServer(decks: Decks = new PerTaskState(() => new PresentationS
   registerDeckTools(server, decks);
   registerSlideTools(server, decks);
   registerTextTool(server, decks);
+  registerStructureTools(server, decks);
+  registerTextLevelTools(server, decks);
+  registerDesignTools(server, decks);
   return server;
 }
 

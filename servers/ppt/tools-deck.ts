@@ -23,6 +23,9 @@ function describeSlide(slide: Slide, index: number): Record<string, unknown> {
       ...(element.kind === 'text' ? { role: element.role, text: textOf(element), font_size: element.style.fontSize } : {}),
       ...(element.kind === 'image' ? { source: element.source, media_type: element.mediaType } : {}),
       ...(element.kind === 'chart' ? { chart_type: element.chartType, series: element.series.length } : {}),
+      ...(element.kind === 'table' ? { rows: element.cells.length, cols: element.cells[0]?.length ?? 0 } : {}),
+      ...(element.kind === 'shape' ? { shape_type: element.shapeType ?? 'rect', ...(element.text ? { text: element.text } : {}) } : {}),
+      ...(element.kind === 'line' ? { connector_type: element.connectorType } : {}),
       left: round(element.box.left),
       top: round(element.box.top),
       width: round(element.box.width),
@@ -32,7 +35,12 @@ function describeSlide(slide: Slide, index: number): Record<string, unknown> {
 }
 
 function slideTexts(slide: Slide): string[] {
-  return slide.elements.flatMap((element) => (element.kind === 'text' ? [textOf(element)] : []));
+  return slide.elements.flatMap((element) => {
+    if (element.kind === 'text') return [textOf(element)];
+    if (element.kind === 'shape' && element.text) return [element.text];
+    if (element.kind === 'table') return element.cells.map((row) => row.join('\t'));
+    return [];
+  });
 }
 
 function titleOf(slide: Slide): string | undefined {

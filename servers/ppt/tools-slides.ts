@@ -12,8 +12,9 @@ import { defaultOutputDir, resolveOutputArgument } from '../shared/task-paths.js
 import { guarded, jsonResult } from '../shared/tool-result.js';
 import { colorScheme, fitFontSize, layoutName, titleBox } from './design.js';
 import { type Decks, type Background, type Box, type Slide, slideAt, slideHeight, slideWidth, toHex } from './model.js';
-import { imageBox, loadSlideImage, type SlideImage } from './slide-images.js';
-import { buildTemplateSlide, listTemplates, templateImageKeys } from './templates.js';
+import { imageBox, loadSlideImage } from './slide-images.js';
+import { listTemplates } from './templates.js';
+import { buildTemplateWithImages } from './tools-design.js';
 
 const presentationId = z.string().nullish().describe('Presentation id; default the current (last created) presentation');
 
@@ -135,15 +136,10 @@ function registerTemplateTools(server: McpServer, decks: Decks): void {
     (args, extra) =>
       guarded(async () => {
         decks.of(extra).get(args.presentation_id); // fail fast on an unknown id, before loading images
-        const imageKeys = templateImageKeys(args.template_id);
-        const images: Record<string, SlideImage> = {};
-        for (const [key, source] of Object.entries(args.image_paths ?? {})) {
-          if (imageKeys.includes(key)) images[key] = await loadSlideImage(source, 'file', extra);
-        }
-        const built = buildTemplateSlide(args.template_id, args.color_scheme, args.content_mapping ?? {}, images);
+        const built = await buildTemplateWithImages(args.template_id, args.color_scheme, args.content_mapping ?? {}, args.image_paths ?? {}, extra);
         const presentation = decks.of(extra).get(args.presentation_id);
         presentation.slides.push(built.slide);
-        const ignored = [...built.ignoredKeys, ...Object.keys(args.image_paths ?? {}).filter((key) => !imageKeys.includes(key))];
+        const ignored = [...built.ignoredKeys, ...built.ignoredImageKeys];
         return jsonResult({
           presentation_id: presentation.id,
           slide_index: presentation.slides.length - 1,
