@@ -36,40 +36,27 @@ function registerCopyTool(server: McpServer): void {
   );
 }
 
+// insert_rows, delete_sheet_rows, insert_columns, delete_sheet_columns: one splice each.
+function runSplice(request: { filepath: string; sheet_name: string; axis: 'row' | 'column'; insert: boolean; start: number; count: number }, extra: { _meta?: unknown } | undefined) {
+  return guarded(() =>
+    withWorkbook(request.filepath, extra, true, (workbook, file) => {
+      const sheet = sheetOf(workbook, request.sheet_name, file);
+      const empty = request.insert ? Array.from({ length: request.count }, () => []) : [];
+      if (request.axis === 'row') sheet.spliceRows(request.start, request.insert ? 0 : request.count, ...empty);
+      else sheet.spliceColumns(request.start, request.insert ? 0 : request.count, ...empty);
+      return jsonResult({ message: `${request.insert ? 'Inserted' : 'Deleted'} ${request.count} ${request.axis}(s) starting at ${request.axis} ${request.start} in sheet '${request.sheet_name}'` });
+    }),
+  );
+}
+
 function registerRowColumnTools(server: McpServer): void {
-  const rowTools = [
-    ['insert_rows', 'Insert empty rows before start_row (1-based); rows below move down.', true],
-    ['delete_sheet_rows', 'Delete count rows from start_row (1-based); rows below move up.', false],
-  ] as const;
-  for (const [name, description, insert] of rowTools) {
-    server.registerTool(name, { description, inputSchema: { filepath, sheet_name: sheetName, start_row: z.number().int().min(1), count } }, (args, extra) =>
-      guarded(() =>
-        withWorkbook(args.filepath, extra, true, (workbook, file) => {
-          const sheet = sheetOf(workbook, args.sheet_name, file);
-          if (insert) sheet.spliceRows(args.start_row, 0, ...Array.from({ length: args.count }, () => []));
-          else sheet.spliceRows(args.start_row, args.count);
-          const verb = insert ? 'Inserted' : 'Deleted';
-          return jsonResult({ message: `${verb} ${args.count} row(s) starting at row ${args.start_row} in sheet '${args.sheet_name}'` });
-        }),
-      ),
-    );
+  const rowInput = { filepath, sheet_name: sheetName, start_row: z.number().int().min(1), count };
+  const columnInput = { filepath, sheet_name: sheetName, start_col: z.number().int().min(1), count };
+  for (const [name, insert, description] of [['insert_rows', true, 'Insert empty rows before start_row (1-based); rows below move down.'], ['delete_sheet_rows', false, 'Delete count rows from start_row (1-based); rows below move up.']] as const) {
+    server.registerTool(name, { description, inputSchema: rowInput }, (args, extra) => runSplice({ ...args, axis: 'row', insert, start: args.start_row }, extra));
   }
-  const columnTools = [
-    ['insert_columns', 'Insert empty columns before start_col (1-based, 1 = A); columns to the right move right.', true],
-    ['delete_sheet_columns', 'Delete count columns from start_col (1-based, 1 = A); columns to the right move left.', false],
-  ] as const;
-  for (const [name, description, insert] of columnTools) {
-    server.registerTool(name, { description, inputSchema: { filepath, sheet_name: sheetName, start_col: z.number().int().min(1), count } }, (args, extra) =>
-      guarded(() =>
-        withWorkbook(args.filepath, extra, true, (workbook, file) => {
-          const sheet = sheetOf(workbook, args.sheet_name, file);
-          if (insert) sheet.spliceColumns(args.start_col, 0, ...Array.from({ length: args.count }, () => []));
-          else sheet.spliceColumns(args.start_col, args.count);
-          const verb = insert ? 'Inserted' : 'Deleted';
-          return jsonResult({ message: `${verb} ${args.count} column(s) starting at column ${args.start_col} in sheet '${args.sheet_name}'` });
-        }),
-      ),
-    );
+  for (const [name, insert, description] of [['insert_columns', true, 'Insert empty columns before start_col (1-based, 1 = A); columns to the right move right.'], ['delete_sheet_columns', false, 'Delete count columns from start_col (1-based, 1 = A); columns to the right move left.']] as const) {
+    server.registerTool(name, { description, inputSchema: columnInput }, (args, extra) => runSplice({ ...args, axis: 'column', insert, start: args.start_col }, extra));
   }
 }
 

@@ -67,7 +67,7 @@ export interface ShapeElement {
   fontColor?: string;
 }
 
-export interface TableCellStyle {
+interface TableCellStyle {
   fontSize?: number;
   fontName?: string;
   bold?: boolean;
@@ -78,7 +78,7 @@ export interface TableCellStyle {
   valign?: 'top' | 'middle' | 'bottom';
 }
 
-export interface TableElement {
+interface TableElement {
   kind: 'table';
   box: Box;
   cells: string[][];
@@ -92,7 +92,7 @@ export interface TableElement {
   cellStyles: Record<string, TableCellStyle>;
 }
 
-export interface LineElement {
+interface LineElement {
   kind: 'line';
   box: Box;
   /** The line runs from the box's top-left corner unless flipped. */

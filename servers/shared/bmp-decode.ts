@@ -9,7 +9,7 @@ export class BmpDecodeError extends Error {
   }
 }
 
-export interface RawImage {
+interface RawImage {
   data: Buffer;
   width: number;
   height: number;

@@ -34,7 +34,7 @@ function decodeDataUrl(input: string): Buffer {
   return match[2] ? Buffer.from(match[3] ?? '', 'base64') : Buffer.from(decodeURIComponent(match[3] ?? ''), 'utf8');
 }
 
-export interface CheckedImage {
+interface CheckedImage {
   /** Bytes sharp can decode: the input, or a lossless PNG of it for BMP (which sharp cannot read). */
   bytes: Buffer;
   mediaType: string;

@@ -10,7 +10,9 @@
 //   3. the reference's note on the bbox format (each tool's own wording)
 // and a fourth block of our own: which model ran, the image as the caller named it, its size and
 // the score threshold; for detect-objects-by-text also how the prompt's terms mapped onto the 80
-// COCO classes and which terms could not be searched.
+// COCO classes and which terms could not be searched. The same facts, machine-readable, go in
+// `structuredContent` ({model, image, scoreThreshold, count, counts, objects, prompt?, matched?,
+// unsupported?}); models see the text blocks, checkers (src/tasks/facts.ts) read the structure.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Detection } from './detector.js';
 import type { PromptMapping } from './prompt-classes.js';
@@ -24,14 +26,14 @@ export interface DetectedObject {
   description?: string;
 }
 
-export interface DetectionFrame {
+interface DetectionFrame {
   /** The image as the caller gave it (a path, a file:// URI, or "data URL"), never a resolved path. */
   source: string;
   width: number;
   height: number;
 }
 
-export interface DetectionOptions {
+interface DetectionOptions {
   includeDescription: boolean;
   scoreThreshold: number;
 }
@@ -63,7 +65,7 @@ export function toDetectedObjects(detections: readonly Detection[], includeDescr
 }
 
 /** Per name, in order of first appearance (best score first), as the reference's summary lists them. */
-export function countByName(objects: readonly DetectedObject[]): Map<string, number> {
+function countByName(objects: readonly DetectedObject[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const object of objects) counts.set(object.name, (counts.get(object.name) ?? 0) + 1);
   return counts;
@@ -98,6 +100,19 @@ export interface DetectionAnswer {
   objects: DetectedObject[];
   /** The text blocks, in the layout described above. */
   blocks: string[];
+  structured: Record<string, unknown>;
+}
+
+function structuredOf(objects: DetectedObject[], frame: DetectionFrame, options: DetectionOptions, mapping?: PromptMapping, prompt?: string): Record<string, unknown> {
+  return {
+    model: modelLabel,
+    image: frame,
+    scoreThreshold: options.scoreThreshold,
+    count: objects.length,
+    counts: Object.fromEntries(countByName(objects)),
+    objects,
+    ...(mapping ? { prompt, matched: mapping.matched, unsupported: mapping.unsupported } : {}),
+  };
 }
 
 export function createDetectionAnswer(detections: readonly Detection[], frame: DetectionFrame, options: DetectionOptions): DetectionAnswer {
@@ -105,11 +120,12 @@ export function createDetectionAnswer(detections: readonly Detection[], frame: D
   return {
     objects,
     blocks: [summaryLine(objects), `Detailed object detection results: ${JSON.stringify(objects, null, 2)}`, notes.all, detectorLine(frame, options)],
+    structured: structuredOf(objects, frame, options),
   };
 }
 
 /** Keeps only the prompt's classes and says how the prompt was understood. */
-export function createTextDetectionAnswer(detections: readonly Detection[], frame: DetectionFrame, mapping: PromptMapping, options: DetectionOptions): DetectionAnswer {
+export function createTextDetectionAnswer(detections: readonly Detection[], frame: DetectionFrame, prompt: string, mapping: PromptMapping, options: DetectionOptions): DetectionAnswer {
   const wanted = new Set<string>(mapping.categories);
   const objects = toDetectedObjects(
     detections.filter((detection) => wanted.has(detection.category)),
@@ -118,6 +134,7 @@ export function createTextDetectionAnswer(detections: readonly Detection[], fram
   return {
     objects,
     blocks: [summaryLine(objects), `Detailed object detection results: ${JSON.stringify(objects, null, 2)}`, notes.text, `${detectorLine(frame, options)} ${mappingLine(mapping)}`],
+    structured: structuredOf(objects, frame, options, mapping, prompt),
   };
 }
 
@@ -127,5 +144,6 @@ export function toToolResult(answer: DetectionAnswer, images: Array<{ data: Buff
       ...answer.blocks.map((text) => ({ type: 'text' as const, text })),
       ...images.map((image) => ({ type: 'image' as const, data: image.data.toString('base64'), mimeType: image.mimeType })),
     ],
+    structuredContent: answer.structured,
   };
 }

@@ -80,7 +80,7 @@ async function detectByText(args: DetectArgs & { textPrompt: string }, call: Cal
     throw new Error('textPrompt is empty: name the objects to find, separated by "." (e.g. "person.dog.car")');
   }
   const { image, run, frame, options } = await runDetection(args, call);
-  return finish(createTextDetectionAnswer(run.detections, frame, mapping, options), image, args.annotate ?? false);
+  return finish(createTextDetectionAnswer(run.detections, frame, args.textPrompt, mapping, options), image, args.annotate ?? false);
 }
 
 // Detections to draw: the reference's {name, bbox: {xmin, ymin, xmax, ymax}} (what the detection

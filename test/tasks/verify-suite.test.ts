@@ -96,11 +96,11 @@ describe.skipIf(!mirror)(mirror ? 'm3 tasks verify on the bundled local suite' :
   it('fails a copy whose fact expects the wrong label, naming the task and the fact', async () => {
     if (!host) throw new Error('host did not start');
     const broken = brokenCopy(suite, 'L0009', (task) => {
-      (task.facts as Array<Record<string, unknown>>)[1] = { step: 1, call: 0, path: 'objects[0].category', equals: 'cat', reply: 'a bird' };
+      (task.facts as Array<Record<string, unknown>>)[1] = { step: 1, call: 0, path: 'objects[0].name', equals: 'cat', reply: 'a bird' };
     });
     const report = await verifySuite({ suite: broken, host, root: repoRoot, only: ['L0009'] });
     expect(report.passed).toBe(false);
-    expect(failureText(report)).toBe('L0009: fact 2 (step 1 call 0, objects[0].category equals "cat"): expected "cat", got "bird"');
+    expect(failureText(report)).toBe('L0009: fact 2 (step 1 call 0, objects[0].name equals "cat"): expected "cat", got "bird"');
   }, 120_000);
 
   it('fails a copy whose call breaks the tool schema, naming the call and the facts that depend on it', async () => {
