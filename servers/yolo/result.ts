@@ -1,6 +1,6 @@
-// What the detection tools answer, in the reference detector's content layout
-// (servers/DINO-X-MCP/src/servers/stdio-server.ts of the reference, kept by its 2026 local
-// replacement servers/mcp-yolo/server.py): three text blocks,
+// What the detection tools answer, in the content layout of the reference's cloud detector
+// (DINO-X's stdio server, kept word for word by the reference's 2026 local YOLO replacement):
+// three text blocks,
 //   1. "Objects detected in image: dog (2), person (1)."   ("none" when nothing was found, as the
 //      local replacement writes it)
 //   2. "Detailed object detection results: " + the objects as indented JSON, each

@@ -1,8 +1,8 @@
-// The mcp-yolo tools. Names and arguments follow the reference cloud detector (dinox-mcp):
+// The detector tools (served as dinox-mcp). Names and arguments follow the reference cloud detector:
 // detect-all-objects {imageFileUri, includeDescription}, detect-objects-by-text {imageFileUri,
 // textPrompt, includeDescription}, visualize-detection-result {imageFileUri, detections, ...};
 // extra optional arguments: annotate (PNG with boxes drawn) and scoreThreshold. As in the
-// reference's own local replacement (servers/mcp-yolo/server.py), includeDescription is optional
+// reference's own local YOLO replacement of that detector, includeDescription is optional
 // (default false). detect-human-pose-keypoints is not offered: no pose model runs here.
 // Answers follow the reference's content layout (result.ts).
 import { writeFile, mkdir } from 'node:fs/promises';

@@ -50,7 +50,7 @@ const servers: LocalServer[] = [
     gtCalls: 58,
     leftOut: ['detect-human-pose-keypoints'],
     extras: ['detect-all-objects.annotate', 'detect-all-objects.scoreThreshold', 'detect-objects-by-text.annotate', 'detect-objects-by-text.scoreThreshold', 'visualize-detection-result.outputPath'],
-    // As the reference's own local detector (servers/mcp-yolo/server.py): includeDescription defaults to false.
+    // As the reference's own local detector (the reference's 2026 local YOLO replacement): includeDescription defaults to false.
     relaxedRequired: { 'detect-all-objects': ['imageFileUri'], 'detect-objects-by-text': ['imageFileUri', 'textPrompt'] },
   },
   { catalog: 'ocr', entry: 'servers/ocr/index.ts', gtCalls: 32, leftOut: [], extras: [] },

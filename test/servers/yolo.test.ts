@@ -1,6 +1,6 @@
-// mcp-yolo: the model math on hand-made arrays, then the server as a real child process over
-// MCP stdio with the real YOLOX-Nano model on the shared photos, compared with the manifest's
-// reference detections (YOLOX-Nano output at score > 0.4, original pixels).
+// The local detector (servers/yolo, served as dinox-mcp): the model math on hand-made arrays,
+// then the server as a real child process over MCP stdio with the real YOLOX-Nano model on the
+// shared photos, compared with the manifest's reference detections (YOLOX-Nano output at score > 0.4, original pixels).
 import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -216,7 +216,7 @@ async function startServer(env: Record<string, string>): Promise<Client> {
   return client;
 }
 
-describe.skipIf(!assets)(`mcp-yolo over MCP${assets ? '' : ` (skipped: ${missingAssetsMessage})`}`, () => {
+describe.skipIf(!assets)(`the detector (dinox-mcp) over MCP${assets ? '' : ` (skipped: ${missingAssetsMessage})`}`, () => {
   const root = assets ?? '';
   const photo = (name: string) => path.join(root, 'images', 'detection', name);
   let client: Client;

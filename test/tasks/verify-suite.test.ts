@@ -88,7 +88,7 @@ describe.skipIf(!mirror)(mirror ? 'm3 tasks verify on the bundled local suite' :
     }
     // Office outputs: at least one deck and one workbook are built from tool results.
     const tools = new Set(suite.gt.flatMap((task) => task.steps.flatMap((step) => step.calls.map((call) => call.name))));
-    for (const name of ['ppt/save_presentation', 'excel/write_data_to_excel', 'imagesorcery-mcp/crop', 'mcp-yolo/detect-all-objects', 'ocr/perform_ocr', 'pyzbar-mcp/scan_barcode']) {
+    for (const name of ['ppt/save_presentation', 'excel/write_data_to_excel', 'imagesorcery-mcp/crop', 'dinox-mcp/detect-all-objects', 'ocr/perform_ocr', 'pyzbar-mcp/scan_barcode']) {
       expect(tools.has(name), name).toBe(true);
     }
   }, 400_000);
@@ -113,7 +113,7 @@ describe.skipIf(!mirror)(mirror ? 'm3 tasks verify on the bundled local suite' :
     const report = await verifySuite({ suite: broken, host, root: repoRoot, only: ['L0003'] });
     expect(report.passed).toBe(false);
     const text = failureText(report);
-    expect(text).toMatch(/^L0003: step 1 call 0 \(mcp-yolo\/detect-all-objects\): arguments do not match the tool's input schema: arguments\/imageFileUri must be string$/m);
+    expect(text).toMatch(/^L0003: step 1 call 0 \(dinox-mcp\/detect-all-objects\): arguments do not match the tool's input schema: arguments\/imageFileUri must be string$/m);
     expect(text).toMatch(/^L0003: fact 1 \(step 1 call 0, counts\.dog equals 2\): the call was not made/m);
   }, 120_000);
 
