@@ -13,10 +13,15 @@
 // A file to read falls back to the literal path (inside the allowed roots) when the mapped file
 // does not exist: task images and shared assets stay readable. Every mapping that changes a path
 // is logged once on stderr (`[paths] task <id>: "<given>" -> <file>`), which the host keeps in the
-// run's <server>.stderr.log. Calls without a context keep each server's own resolution.
+// run's <server>.stderr.log, and listed in that call's result under `_meta["m3bench/paths"]`
+// (tool-result.ts `guarded()` collects them per call). The arguments themselves are never
+// rewritten: what the model sent is what is recorded and compared with the ground truth.
+// Calls without a context keep each server's own resolution.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { MappedPathMeta } from '../../src/core/tool-result-contract.js';
 import { allowedRoots, PathNotAllowedError, resolveAllowedPath } from './allowed-roots.js';
 import { callContextOf, workspaceOf } from './call-context.js';
 
@@ -69,7 +74,18 @@ function logMapping(taskId: string, given: string, file: string): void {
   process.stderr.write(`[paths] task ${taskId}: ${JSON.stringify(given)} -> ${file}\n`);
 }
 
+// The mappings of the tool call running in this async context (one list per guarded() call).
+const callMappings = new AsyncLocalStorage<MappedPathMeta[]>();
+
+/** Runs one tool call and returns what it answered with the file arguments it mapped. */
+export async function collectPathMappings<T>(body: () => Promise<T>): Promise<{ value: T; mappings: MappedPathMeta[] }> {
+  const mappings: MappedPathMeta[] = [];
+  const value = await callMappings.run(mappings, body);
+  return { value, mappings };
+}
+
 interface MappedPath {
+  workspace: string;
   taskId: string;
   target: string;
   /** The input taken literally (relative to the repository root). */
@@ -82,11 +98,15 @@ function mapForCall(input: string, extra: CallExtra): MappedPath | undefined {
   const workspace = workspaceOf(extra);
   const mediaRoot = allowedRoots()[0] ?? path.resolve('media');
   const mapped = mapIntoWorkspace(input, workspace, existsSync(mediaRoot) ? resolveAllowedPath(mediaRoot) : mediaRoot);
-  return { taskId: context.taskId, target: resolveAllowedPath(mapped), literal: path.resolve(path.dirname(mediaRoot), stripFileUri(input.trim())) };
+  return { workspace, taskId: context.taskId, target: resolveAllowedPath(mapped), literal: path.resolve(path.dirname(mediaRoot), stripFileUri(input.trim())) };
 }
 
 function used(mapped: MappedPath, input: string): string {
-  if (mapped.target !== mapped.literal) logMapping(mapped.taskId, input, mapped.target);
+  if (mapped.target === mapped.literal) return mapped.target;
+  logMapping(mapped.taskId, input, mapped.target);
+  const file = path.relative(resolveAllowedPath(mapped.workspace), mapped.target).split(path.sep).join('/');
+  const current = callMappings.getStore();
+  if (current && !current.some((entry) => entry.given === input && entry.file === file)) current.push({ given: input, file });
   return mapped.target;
 }
 
