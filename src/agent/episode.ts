@@ -2,16 +2,18 @@
 // tool-calling request (prepare and work merged unless M3_MERGE_PREPARE_WORK=0); the round ends
 // the episode when the model answers without tool calls (no end-stage request unless
 // M3_SKIP_END_STAGE=0); after max_step rounds a final-answer request without tools follows.
+// A round in which a call failed for an infrastructure reason ends the episode as a failure.
 import type { ImagePart } from '../core/content.js';
 import type { AssistantMessage, Message, ToolDefinition } from '../core/messages.js';
+import { isInfrastructureErrorCode, TOOL_ERROR_PREFIX, type CallContext } from '../core/tool-result-contract.js';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.js';
-import { M3Error, ProviderError } from '../errors/index.js';
-import { generateWithRetry, type AttemptRecord } from '../llm/retry.js';
+import { M3Error, ProviderError, ServerError } from '../errors/index.js';
+import { generateWithRetry, ProviderAttemptsError } from '../llm/retry.js';
 import type { GenerateRequest, GenerateResponse, ModelDriver } from '../llm/types.js';
+import type { ToolCallInterceptor } from '../mcp/checked-call.js';
 import type { CatalogTool, ToolHost } from '../mcp/types.js';
-import { checkerFor } from './argument-check.js';
 import { executeRound, type ExecutedCall } from './call-tools.js';
-import { safeEmit, type AgentEventListener } from './events.js';
+import { safeEmit, type AgentEventListener, type EpisodePurpose } from './events.js';
 import { toolResultsMessage } from './history.js';
 import type { AgentOptions } from './options.js';
 import * as prompts from './prompts.js';
@@ -26,6 +28,8 @@ export interface EpisodeInput {
   images: ImagePart[];
   /** Working directory against which relative paths in tool results are resolved. */
   cwd: string;
+  /** Sent with every tool call: the task (or demo session) id, the run id, its workspace folder. */
+  callContext: CallContext;
   /** Earlier turns of a conversation (the demo's multi-turn sessions), placed before the new user turn. */
   priorMessages?: Message[];
 }
@@ -61,6 +65,21 @@ export interface EpisodeDeps {
   options: AgentOptions;
   onEvent?: AgentEventListener;
   signal?: AbortSignal;
+  /** The hook where each finished call is judged (src/mcp/checked-call.ts). */
+  interceptor?: ToolCallInterceptor;
+}
+
+/**
+ * The first call of a round that failed for an infrastructure reason (server crashed, not
+ * running, timed out, upstream down), as the error that ends the episode: such an episode says
+ * nothing about the model, so it is an infrastructure failure (requeued, never scored).
+ */
+function infrastructureFailure(calls: readonly ExecutedCall[]): ServerError | undefined {
+  const failed = calls.find((call) => call.executed && isInfrastructureErrorCode(call.errorCode));
+  if (!failed?.errorCode) return undefined;
+  const server = failed.canonicalName.split('/')[0] ?? '';
+  const reason = failed.resultText.replace(TOOL_ERROR_PREFIX, '').split('\n')[0] ?? '';
+  return new ServerError(server, `tool call ${failed.canonicalName} failed for an infrastructure reason (${failed.errorCode}): ${reason}`, { code: failed.errorCode });
 }
 
 function toDefinitions(tools: readonly CatalogTool[]): ToolDefinition[] {
@@ -70,13 +89,12 @@ function toDefinitions(tools: readonly CatalogTool[]): ToolDefinition[] {
 export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promise<EpisodeTrace> {
   const { driver, host, options } = deps;
   const trace: EpisodeTrace = { rounds: [], finalReply: '', usage: emptyUsage(), modelCalls: 0, warnings: [] };
-  const checker = checkerFor(host);
   const system = prompts.systemPrompt(options.maxStep, options.maxConcurrent);
   const offered = rankTools(input.question, host.tools, options.topTools);
   const history: Message[] = [...(input.priorMessages ?? []), { role: 'user', content: [{ type: 'text', text: input.userText }, ...input.images] }];
   safeEmit(deps.onEvent, { type: 'episode_start', taskId: input.taskId, question: input.question, images: input.images.map((image) => image.facts?.source ?? 'image') });
 
-  const ask = async (purpose: 'work' | 'prepare' | 'end' | 'final', round: number, instruction: string, tools: ToolDefinition[]): Promise<GenerateResponse> => {
+  const ask = async (purpose: EpisodePurpose, round: number, instruction: string, tools: ToolDefinition[]): Promise<GenerateResponse> => {
     const request: GenerateRequest = {
       system: options.instructionRole === 'system' ? `${system}\n\n${instruction}` : system,
       messages: options.instructionRole === 'user' ? [...history, { role: 'user', content: [{ type: 'text', text: instruction }] }] : history,
@@ -99,7 +117,7 @@ export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promis
       });
       return response;
     } catch (error) {
-      const attempts = (error as { attempts?: AttemptRecord[] }).attempts ?? [];
+      const attempts = error instanceof ProviderAttemptsError ? [...error.attempts] : [];
       safeEmit(deps.onEvent, {
         type: 'model_call', taskId: input.taskId, round, purpose, usage: emptyUsage(), latencyMs: 0, attempts, text: '', toolCallCount: 0, warnings: [],
         request: null, response: null,
@@ -129,15 +147,21 @@ export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promis
       finished = true;
       break;
     }
-    const assistant: AssistantMessage = { role: 'assistant', content: text ? [{ type: 'text', text }] : [], toolCalls: response.toolCalls };
+    const assistant: AssistantMessage = {
+      role: 'assistant', content: text ? [{ type: 'text', text }] : [], toolCalls: response.toolCalls,
+      ...(response.reasoning ? { reasoning: response.reasoning } : {}),
+    };
     const calls = await executeRound(response.toolCalls, {
-      taskId: input.taskId, round, host, options, checker, cwd: input.cwd,
+      taskId: input.taskId, round, host, options, callContext: input.callContext, cwd: input.cwd,
       ...(deps.signal ? { signal: deps.signal } : {}), ...(deps.onEvent ? { onEvent: deps.onEvent } : {}),
+      ...(deps.interceptor ? { interceptor: deps.interceptor } : {}),
     });
     history.push(assistant, toolResultsMessage(calls, options.toolResultMaxChars));
     const unparseable = response.toolCalls.every((call) => call.argumentsError !== undefined);
     const roundTrace: RoundTrace = { round, prepare: prepare || text, calls, unparseable, end: 'no' };
     trace.rounds.push(roundTrace);
+    const infrastructure = infrastructureFailure(calls);
+    if (infrastructure) throw new EpisodeFailure(infrastructure, trace);
     if (!options.skipEndStage) {
       const verdict = await ask('end', round, prompts.endInstruction, []);
       roundTrace.end = prompts.parseEndVerdict(verdict.text);

@@ -35,13 +35,13 @@ function insideRoots(file: string, roots: readonly string[]): boolean {
   });
 }
 
-export interface ExtractedImages {
+interface ExtractedImages {
   images: ImagePart[];
   /** Problems worth telling the model (a named file that is not an image), never thrown. */
   notes: string[];
 }
 
-export async function imagesFromOutcome(
+async function imagesFromOutcome(
   outcome: ToolCallOutcome,
   policy: ImagePolicy,
   roots: readonly string[],
@@ -68,4 +68,16 @@ export async function imagesFromOutcome(
     }
   }
   return { images, notes };
+}
+
+/** A result as the model sees it: its images, and its text with any image problems noted. */
+export async function withToolImages(
+  outcome: ToolCallOutcome,
+  policy: ImagePolicy,
+  roots: readonly string[],
+  cwd: string,
+): Promise<{ text: string; images: ImagePart[] }> {
+  const extracted = await imagesFromOutcome(outcome, policy, roots, cwd);
+  const notes = extracted.notes.length > 0 ? `\n[image note] ${extracted.notes.join('; ')}` : '';
+  return { text: outcome.text + notes, images: extracted.images };
 }

@@ -2,6 +2,7 @@
 // types and a readable message for a bad value. Nothing else in the project reads these names.
 import { z } from 'zod';
 import { ConfigError } from '../errors/index.js';
+import { maxTimerSeconds, timerSecondsMessage } from './timer-ms.js';
 
 const onOff = z
   .string()
@@ -24,18 +25,16 @@ const nonNegativeNumber = z
   .regex(/^\d+(\.\d+)?$/, 'expected a number >= 0')
   .transform(Number);
 
+/** Seconds for a timer: 0 disables it; above the bound Node would fire it after 1 ms. */
+const timeoutSeconds = nonNegativeNumber.refine((value) => value <= maxTimerSeconds, { message: timerSecondsMessage });
+
 /** One entry per switch: its schema (on the raw string) and default. */
 const switchTable = {
-  M3_TASK_TIMEOUT: { schema: nonNegativeNumber, fallback: '1800', help: 'wall-clock seconds per task attempt; 0 disables' },
+  M3_TASK_TIMEOUT: { schema: timeoutSeconds, fallback: '1800', help: 'wall-clock seconds per task attempt; 0 disables' },
   M3_MAX_TASK_REQUEUE: { schema: nonNegativeInt, fallback: '2', help: 'how often a failing task may be requeued' },
-  M3_TOOL_CALL_TIMEOUT: { schema: nonNegativeNumber, fallback: '60', help: 'seconds per MCP tool call; 0 disables' },
-  M3_LLM_TIMEOUT: { schema: nonNegativeNumber, fallback: '300', help: 'seconds per LLM request; 0 disables' },
+  M3_TOOL_CALL_TIMEOUT: { schema: timeoutSeconds, fallback: '60', help: 'seconds per MCP tool call; 0 disables' },
+  M3_LLM_TIMEOUT: { schema: timeoutSeconds, fallback: '300', help: 'seconds per LLM request; 0 disables' },
   M3_LLM_MAX_RETRIES: { schema: nonNegativeInt, fallback: '1', help: 'harness retries per LLM request (SDK retries are off)' },
-  M3_EXECUTOR_WORKERS: {
-    schema: z.string().trim().regex(/^(auto|\d+)$/, 'expected "auto" or a whole number'),
-    fallback: 'auto',
-    help: 'kept for compatibility; Node needs no thread pool for I/O-bound model calls',
-  },
   M3_MERGE_PREPARE_WORK: { schema: onOff, fallback: 'on', help: 'one native tool-calling request per round' },
   M3_SKIP_END_STAGE: { schema: onOff, fallback: 'on', help: 'no separate yes/no completion request' },
   M3_TOOL_RESULT_MAX_CHARS: { schema: nonNegativeInt, fallback: '2000', help: 'truncate tool results in model history; 0 disables' },
@@ -48,10 +47,13 @@ const switchTable = {
   M3_LLM_STATS: { schema: onOff, fallback: '0', help: 'collect request/token/image counters' },
   M3_LLM_STATS_FILE: { schema: z.string(), fallback: '', help: 'where the counters are written' },
   M3_LLM_STATS_FLUSH_EVERY: { schema: nonNegativeInt, fallback: '10', help: 'flush the counters every N requests' },
-  M3_MOCK_FALLBACK: { schema: onOff, fallback: '0', help: 'fall back to recorded/simulated tool results on real failure' },
-  M3_MOCK_LLM: { schema: onOff, fallback: '1', help: 'allow the LLM simulator tier of the fallback' },
-  M3_MOCK_LLM_MODEL: { schema: z.string(), fallback: 'claude-opus-4.5', help: 'model of the LLM simulator' },
-  M3_MOCK_MARK_INLINE: { schema: onOff, fallback: '0', help: 'wrap mocked payloads so they are visible inline' },
+  // The reference's tool-result fallback layer: parsed so a bad value is still refused, but
+  // nothing reads them yet; `m3 config check` says so instead of implying the layer works.
+  M3_MOCK_FALLBACK: { schema: onOff, fallback: '0', help: 'fall back to recorded/simulated tool results on real failure', notImplemented: true },
+  M3_MOCK_LLM: { schema: onOff, fallback: '1', help: 'allow the LLM simulator tier of the fallback', notImplemented: true },
+  M3_MOCK_LLM_MODEL: { schema: z.string(), fallback: 'claude-opus-4.5', help: 'model of the LLM simulator', notImplemented: true },
+  M3_MOCK_MARK_INLINE: { schema: onOff, fallback: '0', help: 'wrap mocked payloads so they are visible inline', notImplemented: true },
+  M3_ALLOWED_ROOTS: { schema: z.string(), fallback: '', help: 'extra folders (path-delimiter separated) the local servers may read and write, besides media/' },
   M3_IMAGE_DIR: { schema: z.string(), fallback: 'media', help: 'task image root used by scripts' },
   M3_ASSET_MIRROR: { schema: z.string(), fallback: '', help: 'offline mirror directory for assets' },
 } as const;
@@ -61,8 +63,19 @@ export type Switches = { [K in SwitchName]: z.output<(typeof switchTable)[K]['sc
 
 export const switchNames = Object.keys(switchTable) as SwitchName[];
 
-export function describeSwitches(): Array<{ name: string; fallback: string; help: string }> {
-  return switchNames.map((name) => ({ name, fallback: switchTable[name].fallback, help: switchTable[name].help }));
+export interface SwitchDescription {
+  name: string;
+  fallback: string;
+  help: string;
+  /** Accepted for compatibility with the reference, but no code reads it yet. */
+  notImplemented: boolean;
+}
+
+export function describeSwitches(): SwitchDescription[] {
+  return switchNames.map((name) => {
+    const entry: { fallback: string; help: string; notImplemented?: boolean } = switchTable[name];
+    return { name, fallback: entry.fallback, help: entry.help, notImplemented: entry.notImplemented === true };
+  });
 }
 
 /** Parses all switches; collects every bad value into one error so users fix them in one go. */

@@ -23,11 +23,43 @@ export const UNKNOWN_TOOL_TEXT = 'Unknown tool:';
 /** Shown when a result carries no text at all. */
 export const NO_TEXTUAL_CONTENT = '[no textual content]';
 
+/** The text of an error result: the prefix, then the message. */
+export function toolErrorText(message: string): string {
+  return `${TOOL_ERROR_PREFIX}${message}`;
+}
+
+/** The text of an unknown-tool refusal, as recorded. */
+export function unknownToolText(name: string, note = ''): string {
+  return toolErrorText(`${UNKNOWN_TOOL_TEXT} ${name}${note}`);
+}
+
+/** True for a recorded result written as an error result (the prefix, trailing space optional). */
+export function isToolErrorText(text: string): boolean {
+  return text.startsWith(TOOL_ERROR_PREFIX.trimEnd());
+}
+
+/** True for a recorded unknown-tool refusal (leading blanks and case tolerated, as older files vary). */
+export function isUnknownToolText(text: string): boolean {
+  return /^\s*\[Tool error\]\s*Unknown tool\b/i.test(text);
+}
+
+/**
+ * Prediction files: every failed call carries its code under PREDICTION_ERROR_CODE_FIELD (an
+ * extra field the reference's tools ignore), and a record written that way says so with
+ * PREDICTION_CODED_FIELD = true, so a call without a code in such a record is known to have
+ * succeeded. Records without the marker (the reference's, older ones) are read from their text.
+ */
+export const PREDICTION_ERROR_CODE_FIELD = 'error_code';
+export const PREDICTION_CODED_FIELD = 'call_error_codes';
+
 export const CALL_CONTEXT_META_KEY = 'm3bench/context';
 export const TOOL_ERROR_META_KEY = 'm3bench/error';
 export const TOOL_PATHS_META_KEY = 'm3bench/paths';
 
-/** Refusals caused by what the model sent; recorded and scored, never retried or mocked. */
+/**
+ * Refusals caused by what the model sent; recorded and scored, never retried or mocked.
+ * `tool_error` is a server's own error result (`isError`) without an infrastructure code.
+ */
 export const MODEL_ERROR_CODES = ['unknown_tool', 'invalid_arguments', 'over_limit', 'tool_error'] as const;
 
 /** The host could not get an answer from the server process. */

@@ -10,7 +10,7 @@ import { errorMessage } from '../errors/index.js';
 import { redactText } from '../log/redact.js';
 import { classifyFailure } from '../runner/failure.js';
 import { userTextFor } from '../runner/run-task.js';
-import type { DemoContext } from './context.js';
+import { sessionCallContext, type DemoContext } from './context.js';
 import type { EpisodeOutcome } from './demo-recorder.js';
 import { HttpError } from './http-kit.js';
 import { toPageEvent, type PageImage } from './page-events.js';
@@ -129,7 +129,10 @@ async function runMessage(context: DemoContext, session: Session, prepared: Prep
   try {
     const images = await Promise.all(prepared.images.map((image) => toModelImage(image, context.agentOptions.imagePolicy)));
     trace = await runEpisode(
-      { taskId, question: request.text, userText: prepared.userText, images, cwd: context.root, priorMessages: session.priorMessages() },
+      {
+        taskId, question: request.text, userText: prepared.userText, images, cwd: context.root, priorMessages: session.priorMessages(),
+        callContext: sessionCallContext(context, session),
+      },
       { driver, host: context.views.viewFor(request.servers), options: context.agentOptions, onEvent, signal: controller.signal },
     );
   } catch (error) {

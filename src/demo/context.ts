@@ -1,12 +1,14 @@
 // Everything the demo's routes share: settings, the one MCP host (and its per-server-set
 // views), the models, the sessions, the agent options and the optional run store recorder.
+import path from 'node:path';
 import type { AgentOptions, LoopLimits } from '../agent/options.js';
+import type { CallContext } from '../core/tool-result-contract.js';
 import type { Logger } from '../log/logger.js';
 import type { ToolHost } from '../mcp/types.js';
 import type { DemoRecorder } from './demo-recorder.js';
 import type { ModelChoice } from './models.js';
 import type { ImageStoreSettings } from './session-images.js';
-import type { SessionStore } from './sessions.js';
+import type { Session, SessionStore } from './sessions.js';
 import type { ToolViews } from './tool-view.js';
 
 export interface DemoLimits {
@@ -53,4 +55,12 @@ export interface DemoContext {
   logger: Logger;
   /** Episodes still running, so close() can wait for their logs and store rows. */
   running: Set<Promise<void>>;
+}
+
+/**
+ * The call context of every tool call a session makes (chat and playground alike): the session
+ * is the unit of per-task state in servers, and its upload folder is its workspace.
+ */
+export function sessionCallContext(context: Pick<DemoContext, 'images'>, session: Session): CallContext {
+  return { taskId: session.id, runId: 'demo', workspace: path.join(context.images.uploadsDir, session.id) };
 }

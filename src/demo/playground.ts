@@ -1,11 +1,11 @@
-// The tool playground: any tool of the shared host called directly, no model involved. The
-// arguments are checked against the tool's JSON Schema first (the same checker the agent uses),
-// and the images a tool returns (inline, or files it names) are stored in the session like the
-// agent's, so the page shows them and later calls can pick them as inputs.
+// The tool playground: any tool of the shared host called directly, no model involved, through
+// the same checked tool call as the agent (src/mcp/checked-call.ts), and the images a tool
+// returns (inline, or files it names) are stored in the session like the agent's, so the page
+// shows them and later calls can pick them as inputs.
 import { z } from 'zod';
-import { checkerFor } from '../agent/argument-check.js';
-import { imagesFromOutcome } from '../agent/tool-images.js';
-import type { DemoContext } from './context.js';
+import { withToolImages } from '../agent/tool-images.js';
+import { callCheckedTool } from '../mcp/checked-call.js';
+import { sessionCallContext, type DemoContext } from './context.js';
 import { HttpError } from './http-kit.js';
 import type { PageImage } from './page-events.js';
 import { storeToolImages } from './session-images.js';
@@ -28,20 +28,24 @@ export interface PlaygroundResult {
   images: PageImage[];
 }
 
-export async function callToolFromPage(context: DemoContext, session: Session, request: ToolCallRequest, signal: AbortSignal): Promise<PlaygroundResult> {
-  const tool = context.host.findByCanonical(request.tool);
-  if (!tool) throw new HttpError(404, `tool: no tool "${request.tool}" is running (see the tool list)`, 'unknown_tool');
-  const problem = checkerFor(context.host).check(tool, request.arguments);
-  if (problem) {
-    return { tool: tool.canonicalName, text: `[Tool error] Invalid arguments for ${tool.canonicalName}: ${problem}`, isError: true, errorCode: 'invalid_arguments', durationMs: 0, images: [] };
-  }
-  const outcome = await context.host.callTool(tool.canonicalName, request.arguments, { timeoutMs: context.agentOptions.toolCallTimeoutMs, signal });
-  const extracted = await imagesFromOutcome(outcome, context.agentOptions.imagePolicy, context.agentOptions.imageRoots, context.root);
-  const images = await storeToolImages(session, extracted.images, tool.canonicalName, context.images);
-  const notes = extracted.notes.length > 0 ? `\n[image note] ${extracted.notes.join('; ')}` : '';
+export async function callToolFromPage(
+  context: Pick<DemoContext, 'host' | 'agentOptions' | 'images' | 'root'>,
+  session: Session,
+  request: ToolCallRequest,
+  signal: AbortSignal,
+): Promise<PlaygroundResult> {
+  // The page lists tools by canonical name; anything else is a request for a tool that is not there.
+  if (!context.host.findByCanonical(request.tool)) throw new HttpError(404, `tool: no tool "${request.tool}" is running (see the tool list)`, 'unknown_tool');
+  const outcome = await callCheckedTool(context.host, request.tool, request.arguments, {
+    context: sessionCallContext(context, session),
+    timeoutMs: context.agentOptions.toolCallTimeoutMs,
+    signal,
+  });
+  const shown = await withToolImages(outcome, context.agentOptions.imagePolicy, context.agentOptions.imageRoots, context.root);
+  const images = await storeToolImages(session, shown.images, outcome.canonicalName, context.images);
   return {
-    tool: tool.canonicalName,
-    text: outcome.text + notes,
+    tool: outcome.canonicalName,
+    text: shown.text,
     isError: outcome.isError,
     ...(outcome.errorCode ? { errorCode: outcome.errorCode } : {}),
     durationMs: outcome.durationMs,

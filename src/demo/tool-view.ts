@@ -2,6 +2,7 @@
 // host offers only those tools and treats every other name as unknown, so a model cannot call
 // a tool it was not offered; calls still go through the one shared host. Views are cached per
 // server set, which also keeps the argument checker's compiled schemas (keyed by host) warm.
+import { unknownToolText } from '../core/tool-result-contract.js';
 import type { CallToolOptions, CatalogTool, ServerStatus, ToolCallOutcome, ToolHost } from '../mcp/types.js';
 
 class ToolView implements ToolHost {
@@ -27,7 +28,7 @@ class ToolView implements ToolHost {
 
   callTool(canonicalName: string, args: Record<string, unknown>, options?: CallToolOptions): Promise<ToolCallOutcome> {
     if (!this.allowed.has(canonicalName)) {
-      const text = `[Tool error] Unknown tool: ${canonicalName} (its server is not enabled for this conversation)`;
+      const text = unknownToolText(canonicalName, ' (its server is not enabled for this conversation)');
       return Promise.resolve({ canonicalName, content: [{ type: 'text', text }], isError: true, errorCode: 'unknown_tool', text, durationMs: 0 });
     }
     return this.host.callTool(canonicalName, args, options);

@@ -3,10 +3,11 @@
 // A server that fails to start is reported in status() and the others keep working, unless
 // the caller asks for `requireAll` (e.g. `m3 servers check`).
 import type { ServerSpec } from '../config/servers.js';
+import { readToolErrorMeta, unknownToolText } from '../core/tool-result-contract.js';
 import { ServerError } from '../errors/index.js';
 import { log, type Logger } from '../log/logger.js';
 import { FunctionNameTable } from './function-names.js';
-import { normalizeContent, toResultText } from './normalize-content.js';
+import { normalizeContent, toResultText, typeImagesByBytes } from './normalize-content.js';
 import { defaultRestartPolicy, ServerConnection, type CallAttempt, type RestartPolicy } from './server-connection.js';
 import { hashToolSurface } from './tools-hash.js';
 import type { CallToolOptions, CatalogTool, ServerStatus, ToolCallOutcome, ToolHost } from './types.js';
@@ -100,11 +101,12 @@ export class McpHost implements ToolHost {
     const began = performance.now();
     const tool = this.byCanonical.get(canonicalName);
     const connection = tool && this.connections.find((candidate) => candidate.spec.name === tool.server);
-    const attempt: CallAttempt =
-      tool && connection
-        ? await connection.call(tool.tool, args, options)
-        : { ok: false, errorCode: 'unknown_tool', message: `Unknown tool: ${canonicalName}` };
-    return toOutcome(canonicalName, attempt, Math.round(performance.now() - began));
+    if (!tool || !connection) {
+      const text = unknownToolText(canonicalName);
+      return { canonicalName, content: [{ type: 'text', text }], isError: true, errorCode: 'unknown_tool', text, durationMs: 0 };
+    }
+    const attempt = await connection.call(tool.tool, args, options);
+    return toOutcome(canonicalName, attempt, began);
   }
 
   status(): ServerStatus[] {
@@ -120,14 +122,18 @@ export class McpHost implements ToolHost {
   }
 }
 
-function toOutcome(canonicalName: string, attempt: CallAttempt, durationMs: number): ToolCallOutcome {
+async function toOutcome(canonicalName: string, attempt: CallAttempt, began: number): Promise<ToolCallOutcome> {
   if (!attempt.ok) {
     const content = [{ type: 'text' as const, text: attempt.message }];
+    const durationMs = Math.round(performance.now() - began);
     return { canonicalName, content, isError: true, errorCode: attempt.errorCode, text: toResultText({ content, isError: true }), durationMs };
   }
-  const content = normalizeContent(attempt.result.content);
+  const durationMs = Math.round(performance.now() - began);
+  const content = await typeImagesByBytes(normalizeContent(attempt.result.content));
   const isError = attempt.result.isError === true;
   const structured = attempt.result.structuredContent;
+  // Only an error result can carry an upstream failure (src/core/tool-result-contract.ts).
+  const errorMeta = isError ? readToolErrorMeta(attempt.result._meta) : undefined;
   const outcome = { content, isError, ...(structured !== undefined ? { structuredContent: structured } : {}) };
-  return { canonicalName, ...outcome, text: toResultText(outcome), durationMs };
+  return { canonicalName, ...outcome, ...(errorMeta ? { errorCode: errorMeta.code, errorMeta } : {}), text: toResultText(outcome), durationMs };
 }

@@ -1,15 +1,20 @@
 // One configured server over its whole life: first start, tool calls with timeouts, crash
-// detection and background restarts with exponential backoff. Calls never throw: every
-// failure becomes a `CallAttempt` with an error code the host turns into a tool result.
+// detection, restarts of a server that is alive but no longer answering (a ping after a tool
+// timeout that gets no answer, or several timeouts in a row), and background restarts with
+// exponential backoff. Calls never throw: every failure becomes a `CallAttempt` with an error
+// code the host turns into a tool result.
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerSpec } from '../config/servers.js';
+import { CALL_CONTEXT_META_KEY, type CallContext, type HostInfraErrorCode } from '../core/tool-result-contract.js';
 import { errorMessage } from '../errors/index.js';
 import type { Logger } from '../log/logger.js';
+import { childSignal, onAbort, sleep } from './abort-helpers.js';
 import { describeExit, ServerSession, type SessionEnd } from './server-session.js';
 import { StderrLog } from './stderr-log.js';
+import { dedupeTools, offeredTools } from './tool-list.js';
 import { hashServerTools } from './tools-hash.js';
-import type { ServerStatus, ToolCallOutcome } from './types.js';
+import type { ServerStatus } from './types.js';
 
 export interface RestartPolicy {
   /** Restart attempts in a row before the server is given up (marked failed). */
@@ -20,9 +25,19 @@ export interface RestartPolicy {
   waitMs: number;
   /** A server that ran this long since its last (re)start gets a fresh attempt budget. */
   stableAfterMs: number;
+  /** After a tool timeout the server is pinged; no answer within this bound means it is wedged. */
+  pingTimeoutMs: number;
+  /**
+   * This many tool timeouts in a row also mean it is wedged: each of a call sent after the
+   * previous timeout, with no answer of any kind in between (calls that were in flight together
+   * and timed out together count once, so an overloaded server is not taken for a wedged one).
+   */
+  restartAfterTimeouts: number;
 }
 
-export const defaultRestartPolicy: RestartPolicy = { maxAttempts: 5, initialDelayMs: 250, maxDelayMs: 8000, waitMs: 15_000, stableAfterMs: 30_000 };
+export const defaultRestartPolicy: RestartPolicy = {
+  maxAttempts: 5, initialDelayMs: 250, maxDelayMs: 8000, waitMs: 15_000, stableAfterMs: 30_000, pingTimeoutMs: 20_000, restartAfterTimeouts: 3,
+};
 
 export interface ConnectionOptions {
   startupTimeoutMs: number;
@@ -36,33 +51,30 @@ export interface ConnectionOptions {
 
 export type CallAttempt =
   | { ok: true; result: CallToolResult }
-  | { ok: false; errorCode: NonNullable<ToolCallOutcome['errorCode']>; message: string };
+  | { ok: false; errorCode: HostInfraErrorCode; message: string };
 
 /** setTimeout cannot wait longer than 2^31-1 ms; "no timeout" uses that. */
 const maxTimerMs = 2_147_483_647;
-
-/** Resolves after `ms`, or early when `signal` aborts (close() must not wait out a backoff). */
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    timer.unref();
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
-  });
-}
 
 export class ServerConnection {
   state: ServerStatus['state'] = 'starting';
   /** The tool list from the first successful start: the catalog the run uses. */
   tools: Tool[] = [];
+  /** Tools the server lists but the host cannot call (task-augmented only), never offered. */
+  withheldTools: string[] = [];
   toolsHash: string | undefined;
   startMs: number | undefined;
   error: string | undefined;
   restarts = 0;
   private session: ServerSession | undefined;
   private consecutiveRestarts = 0;
+  private consecutiveTimeouts = 0;
+  private lastTimeoutAt = 0;
+  private restartCause = 'after a crash';
+  /** A ping in flight after a tool timeout; calls wait for its verdict before they are sent. */
+  private probing: Promise<void> | undefined;
+  /** Sessions the host closed because they stopped answering, with the reason. */
+  private readonly recycled = new WeakMap<ServerSession, string>();
   private readySince = 0;
   private restarting: Promise<void> | undefined;
   private closed = false;
@@ -85,7 +97,12 @@ export class ServerConnection {
     const began = performance.now();
     try {
       const session = await this.openSession();
-      this.tools = dedupeTools(session.tools, this.spec.name, this.options.logger);
+      const { offered, withheld } = offeredTools(dedupeTools(session.tools, this.spec.name, this.options.logger));
+      this.tools = offered;
+      this.withheldTools = withheld;
+      if (withheld.length > 0) {
+        this.options.logger.warn(`mcp server "${this.spec.name}": ${withheld.length} tool(s) not offered to models, because they only run as task-augmented calls, which the host does not make: ${withheld.join(', ')}`);
+      }
       this.toolsHash = hashServerTools(this.tools);
       this.state = 'ready';
     } catch (error) {
@@ -116,11 +133,52 @@ export class ServerConnection {
 
   private onSessionEnded(session: ServerSession, end: SessionEnd): void {
     if (end.intentional || this.closed || session !== this.session) return;
-    this.session = undefined;
-    if (Date.now() - this.readySince >= this.options.restart.stableAfterMs) this.consecutiveRestarts = 0;
     this.options.logger.warn(`mcp server "${this.spec.name}" ${crashSummary(this.spec.name, end)}; restarting`);
+    this.restartCause = 'after a crash';
+    this.beginRestart(Promise.resolve());
+  }
+
+  /** Drops the current session and restarts in the background, once `before` is done. */
+  private beginRestart(before: Promise<void>): void {
+    this.session = undefined;
+    this.consecutiveTimeouts = 0;
+    this.lastTimeoutAt = 0;
+    if (Date.now() - this.readySince >= this.options.restart.stableAfterMs) this.consecutiveRestarts = 0;
     this.state = 'restarting';
-    this.restarting = this.restartLoop();
+    this.restarting = before.then(() => this.restartLoop());
+  }
+
+  /** A tool timed out on `session`: is the server wedged (alive, not answering)? Then restart it. */
+  private async onToolTimeout(session: ServerSession, sentAt: number): Promise<void> {
+    if (session !== this.session || this.closed) return;
+    const policy = this.options.restart;
+    if (sentAt >= this.lastTimeoutAt) this.consecutiveTimeouts += 1;
+    this.lastTimeoutAt = Date.now();
+    if (this.consecutiveTimeouts >= policy.restartAfterTimeouts) {
+      this.recycle(session, `${this.consecutiveTimeouts} tool calls in a row timed out`);
+      return;
+    }
+    if (this.probing) return;
+    this.probing = (async () => {
+      try {
+        await session.mcpClient.ping({ timeout: policy.pingTimeoutMs });
+      } catch {
+        // A session that dropped meanwhile crashed on its own; the crash path restarts it.
+        if (session.connected) this.recycle(session, `no answer to a ping within ${policy.pingTimeoutMs} ms after a tool timeout`);
+      }
+    })().finally(() => {
+      this.probing = undefined;
+    });
+    await this.probing;
+  }
+
+  private recycle(session: ServerSession, reason: string): void {
+    if (session !== this.session || this.closed) return;
+    this.options.logger.warn(`mcp server "${this.spec.name}" is running but not answering (${reason}); restarting it`);
+    this.stderrLog.note(`restarted by the host: ${reason}`);
+    this.recycled.set(session, reason);
+    this.restartCause = 'because it stopped answering';
+    this.beginRestart(session.close());
   }
 
   private async restartLoop(): Promise<void> {
@@ -138,7 +196,7 @@ export class ServerConnection {
       this.restarts += 1;
       try {
         const session = await this.openSession();
-        if (hashServerTools(session.tools) !== this.toolsHash) {
+        if (hashServerTools(offeredTools(session.tools).offered) !== this.toolsHash) {
           this.options.logger.warn(`mcp server "${this.spec.name}" lists different tools after its restart; the catalog keeps the first list`);
         }
         this.state = 'ready';
@@ -155,14 +213,20 @@ export class ServerConnection {
     // Dropped but not yet processed (stderr still draining): let onSessionEnded switch to restarting.
     const current = this.session;
     if (current && !current.connected) await current.ended;
+    // A server being probed after a timeout may be wedged: do not send it more work until it answers.
+    if (this.probing) await this.probing;
     if (this.state === 'restarting' && this.restarting) {
-      const aborted = new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve(), { once: true }));
-      await Promise.race([this.restarting, sleep(waitMs), aborted]);
+      let dispose = () => undefined as void;
+      const aborted = new Promise<void>((resolve) => {
+        dispose = onAbort(signal, resolve);
+      });
+      await Promise.race([this.restarting, sleep(waitMs, signal), aborted]);
+      dispose();
     }
     return this.state === 'ready' ? this.session : undefined;
   }
 
-  async call(tool: string, args: Record<string, unknown>, options: { signal?: AbortSignal; timeoutMs?: number }): Promise<CallAttempt> {
+  async call(tool: string, args: Record<string, unknown>, options: { signal?: AbortSignal; timeoutMs?: number; context?: CallContext }): Promise<CallAttempt> {
     // A server's configured callTimeoutSec is the most specific setting (a slow OCR server), so it
     // wins over the per-call value, which callers usually fill from M3_TOOL_CALL_TIMEOUT.
     const timeoutMs = this.spec.callTimeoutMs ?? options.timeoutMs ?? this.options.callTimeoutMs;
@@ -171,14 +235,23 @@ export class ServerConnection {
     if (options.signal?.aborted) return { ok: false, errorCode: 'aborted', message: `call to ${this.spec.name}/${tool} was aborted` };
     if (!session) return { ok: false, errorCode: 'server_unavailable', message: this.unavailableMessage() };
     const remaining = Math.min(maxTimerMs, Math.max(1, deadline - Date.now()));
+    const perCall = childSignal(options.signal);
+    const sentAt = Date.now();
     try {
-      const result = (await session.mcpClient.callTool({ name: tool, arguments: args }, undefined, {
+      const meta = options.context ? { _meta: { [CALL_CONTEXT_META_KEY]: { ...options.context } } } : {};
+      const result = (await session.mcpClient.callTool({ name: tool, arguments: args, ...meta }, undefined, {
         timeout: remaining,
-        ...(options.signal ? { signal: options.signal } : {}),
+        ...(perCall.signal ? { signal: perCall.signal } : {}),
       })) as CallToolResult;
+      if (session === this.session) this.consecutiveTimeouts = 0;
       return { ok: true, result };
     } catch (error) {
-      return this.classifyFailure(error, session, tool, timeoutMs, options.signal);
+      const attempt = await this.classifyFailure(error, session, tool, timeoutMs, options.signal);
+      if (!attempt.ok && attempt.errorCode === 'tool_timeout') void this.onToolTimeout(session, sentAt);
+      else if (session === this.session) this.consecutiveTimeouts = 0;
+      return attempt;
+    } finally {
+      perCall.dispose();
     }
   }
 
@@ -188,17 +261,22 @@ export class ServerConnection {
     if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
       return { ok: false, errorCode: 'tool_timeout', message: `${name} did not answer within ${timeoutMs} ms (timeout; the request was cancelled)` };
     }
-    if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed && this.spec.transport === 'stdio') {
+    // Any failure on a transport that is gone is the transport's, whatever error surfaced first.
+    const closed = (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) || !session.connected;
+    const recycled = this.recycled.get(session);
+    if (closed && recycled !== undefined) return { ok: false, errorCode: 'server_unavailable', message: `${name}: the server stopped answering and was restarted (${recycled})` };
+    if (closed && this.spec.transport === 'stdio') {
       const end = await session.ended;
       if (end.intentional) return { ok: false, errorCode: 'server_unavailable', message: `${name}: the server was closed while the call was running` };
       return { ok: false, errorCode: 'server_crashed', message: `${crashSummary(this.spec.name, end)} during ${name}${this.stderrLog.tailText()}` };
     }
+    if (closed) return { ok: false, errorCode: 'server_unavailable', message: `${name}: the connection to the server was lost: ${errorMessage(error)}` };
     if (error instanceof McpError) return { ok: false, errorCode: 'protocol_error', message: `${name}: ${error.message}` };
     return { ok: false, errorCode: 'server_unavailable', message: `${name}: server unreachable: ${errorMessage(error)}` };
   }
 
   private unavailableMessage(): string {
-    if (this.state === 'restarting') return `server "${this.spec.name}" is restarting after a crash and was not ready in time (restart ${this.restarts})`;
+    if (this.state === 'restarting') return `server "${this.spec.name}" is restarting ${this.restartCause} and was not ready in time (restart ${this.restarts})`;
     if (this.state === 'stopped') return `server "${this.spec.name}" is stopped (the host was closed)`;
     return `server "${this.spec.name}" is unavailable: ${this.error ?? 'not started'}`;
   }
@@ -213,6 +291,7 @@ export class ServerConnection {
       ...(this.error !== undefined ? { error: this.error } : {}),
       restarts: this.restarts,
       ...(this.toolsHash !== undefined ? { toolsHash: this.toolsHash } : {}),
+      ...(this.withheldTools.length > 0 ? { withheldTools: [...this.withheldTools] } : {}),
       ...(this.session?.pid !== undefined ? { pid: this.session.pid } : {}),
       ...(this.stderrLog.file !== undefined ? { logFile: this.stderrLog.file } : {}),
       stderrTail: this.stderrLog.tail(),
@@ -234,16 +313,4 @@ export class ServerConnection {
 
 function crashSummary(server: string, end: SessionEnd): string {
   return `server "${server}" exited unexpectedly (${describeExit(end)})`;
-}
-
-function dedupeTools(tools: Tool[], server: string, logger: Logger): Tool[] {
-  const seen = new Set<string>();
-  return tools.filter((tool) => {
-    if (seen.has(tool.name)) {
-      logger.warn(`mcp server "${server}" lists tool "${tool.name}" twice; keeping the first`);
-      return false;
-    }
-    seen.add(tool.name);
-    return true;
-  });
 }

@@ -10,6 +10,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerSpec } from '../config/servers.js';
 import { ServerError, errorMessage } from '../errors/index.js';
+import { onAbort } from './abort-helpers.js';
 import { createChildEnv } from './child-env.js';
 import type { StderrLog } from './stderr-log.js';
 
@@ -82,13 +83,13 @@ export class ServerSession {
   static async open(spec: ServerSpec, options: SessionOptions): Promise<ServerSession> {
     const session = new ServerSession(spec, options);
     let timer: NodeJS.Timeout | undefined;
+    let dispose = () => undefined as void;
     const timedOut = new Promise<never>((_resolve, reject) => {
       timer = setTimeout(
         () => reject(new Error(`no answer to initialize/tools/list within ${options.startupTimeoutMs} ms`)),
         options.startupTimeoutMs,
       );
-      if (options.signal?.aborted) reject(new Error('start cancelled: the host is closing'));
-      options.signal?.addEventListener('abort', () => reject(new Error('start cancelled: the host is closing')), { once: true });
+      dispose = onAbort(options.signal, () => reject(new Error('start cancelled: the host is closing')));
     });
     try {
       await Promise.race([session.connect(), timedOut]);
@@ -98,6 +99,7 @@ export class ServerSession {
       throw session.startError(error);
     } finally {
       clearTimeout(timer);
+      dispose();
     }
   }
 
@@ -135,17 +137,20 @@ export class ServerSession {
   }
 
   private async connect(): Promise<void> {
-    await this.client.connect(this.transport);
-    this.tools = await this.listAllTools();
+    // The SDK's own request timeout (60 s) would otherwise cut a start short of startupTimeoutMs
+    // when many servers start at once on a busy machine.
+    const bound = { timeout: this.options.startupTimeoutMs };
+    await this.client.connect(this.transport, bound);
+    this.tools = await this.listAllTools(bound);
   }
 
   /** `tools/list` following `nextCursor` (the reference read only the first page). */
-  private async listAllTools(): Promise<Tool[]> {
+  private async listAllTools(bound: { timeout: number }): Promise<Tool[]> {
     const tools: Tool[] = [];
     const seenCursors = new Set<string>();
     let cursor: string | undefined;
     for (let page = 0; page < maxToolPages; page += 1) {
-      const result = await this.client.listTools(cursor === undefined ? undefined : { cursor });
+      const result = await this.client.listTools(cursor === undefined ? undefined : { cursor }, bound);
       tools.push(...result.tools);
       cursor = result.nextCursor;
       if (cursor === undefined) break;

@@ -1,6 +1,6 @@
 // What the rest of the harness sees of the MCP host: a catalog of tools under canonical
 // `server/tool` names, and a call that always resolves to a normalised result.
-import type { ContentPart } from '../core/content.js';
+import type { CallContext, ToolErrorCode, ToolErrorMeta } from '../core/tool-result-contract.js';
 
 export interface CatalogTool {
   /** `server/tool`, the name the ground truth and predictions use. */
@@ -16,7 +16,8 @@ export interface CatalogTool {
 /** One MCP content item after normalisation. Images keep their base64 payload. */
 export type NormalizedContent =
   | { type: 'text'; text: string }
-  | { type: 'image'; data: string; mimeType: string }
+  /** `mimeType` as the bytes show it; `claimedMimeType` is the server's label when that differs. */
+  | { type: 'image'; data: string; mimeType: string; claimedMimeType?: string }
   | { type: 'audio'; data: string; mimeType: string }
   | { type: 'resource'; uri: string; mimeType?: string; text?: string; blob?: string }
   | { type: 'resource_link'; uri: string; name?: string; mimeType?: string };
@@ -27,8 +28,14 @@ export interface ToolCallOutcome {
   structuredContent?: unknown;
   /** True when the server flagged the result as an error, or the call failed on our side. */
   isError: boolean;
-  /** Set when the call never produced a server result: unknown tool, timeout, crash. */
-  errorCode?: 'unknown_tool' | 'tool_timeout' | 'server_crashed' | 'server_unavailable' | 'aborted' | 'protocol_error';
+  /**
+   * Set when the call never produced a server result (unknown tool, refused arguments, timeout,
+   * crash), or when a server of ours flagged an error result as an upstream failure (the code
+   * from `_meta`, see src/core/tool-result-contract.ts). Unset for a server's plain `isError`.
+   */
+  errorCode?: ToolErrorCode;
+  /** The upstream-failure details our server sent with the error (status, retry-after, host). */
+  errorMeta?: ToolErrorMeta;
   /** Reference-style result text (see `toResultText`). */
   text: string;
   durationMs: number;
@@ -38,6 +45,8 @@ export interface CallToolOptions {
   signal?: AbortSignal;
   /** Overrides the host default (M3_TOOL_CALL_TIMEOUT); 0 disables. A server's configured `callTimeoutSec` wins over both. */
   timeoutMs?: number;
+  /** Sent as the request's `_meta[CALL_CONTEXT_META_KEY]`: which task the call belongs to and its workspace. */
+  context?: CallContext;
 }
 
 export interface ServerStatus {
@@ -50,6 +59,8 @@ export interface ServerStatus {
   restarts: number;
   /** sha256 of the server's sorted tool list (names, descriptions, schemas). */
   toolsHash?: string;
+  /** Tools the server lists that are not offered: they require task-augmented calls. */
+  withheldTools?: string[];
   /** Process id of the live stdio child, if any. */
   pid?: number;
   /** Where the server's stderr is appended (when the host was given a log directory). */
@@ -67,14 +78,4 @@ export interface ToolHost {
   /** sha256 over every server's tool list: which tool surface a run saw. */
   toolsHash(): string;
   close(): Promise<void>;
-}
-
-export function contentToParts(content: readonly NormalizedContent[]): ContentPart[] {
-  const parts: ContentPart[] = [];
-  for (const item of content) {
-    if (item.type === 'text') parts.push({ type: 'text', text: item.text });
-    else if (item.type === 'resource' && item.text !== undefined) parts.push({ type: 'text', text: item.text });
-    else if (item.type === 'resource_link') parts.push({ type: 'text', text: `[resource] ${item.uri}` });
-  }
-  return parts;
 }

@@ -5,7 +5,7 @@
 // The host is injected, so tests and the CLI share one code path.
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { ArgumentChecker, toArgumentObject } from '../agent/argument-check.js';
+import { callCheckedTool, type CheckedCallOutcome } from '../mcp/checked-call.js';
 import type { ToolCallOutcome, ToolHost } from '../mcp/types.js';
 import { checkFact, describeFact, toCheckableResult, type CheckableResult } from './facts.js';
 import type { GtTask, Tier } from './schemas.js';
@@ -67,14 +67,26 @@ function oneLine(text: string, limit = 300): string {
   return flat.length > limit ? `${flat.slice(0, limit - 3)}...` : flat;
 }
 
-interface CallContext {
+interface ReplayContext {
   host: ToolHost;
-  checker: ArgumentChecker;
+  root: string;
   unavailable: ReadonlyMap<string, string>;
 }
 
+/** Where a task's outputs go while it is verified: `./media/outputs/<id>`, emptied before the replay. */
+function outputsDirOf(root: string, taskId: string): string {
+  return path.join(root, 'media', 'outputs', taskId.replace(/[^A-Za-z0-9._-]/g, '_'));
+}
+
+/** A refused call (never sent) as the problem verify reports for it. */
+function refusalProblem(label: string, refusal: NonNullable<CheckedCallOutcome['refusal']>): string {
+  if (refusal.reason === 'unknown_tool') return `${label}: no such tool in the live catalog (see \`m3 servers list-tools\`)`;
+  if (refusal.reason === 'schema_violation') return `${label}: arguments do not match the tool's input schema: ${refusal.detail}`;
+  return `${label}: ${refusal.detail}`;
+}
+
 /** Runs one GT call; returns its result, or undefined (with a problem) when it was not sent. */
-async function replayCall(task: GtTask, stepIndex: number, callIndex: number, context: CallContext, problems: string[]): Promise<CheckableResult | undefined> {
+async function replayCall(task: GtTask, stepIndex: number, callIndex: number, context: ReplayContext, problems: string[]): Promise<CheckableResult | undefined> {
   const call = task.steps[stepIndex]?.calls[callIndex];
   const name = String(call?.name ?? '');
   const label = `step ${stepIndex + 1} call ${callIndex} (${name})`;
@@ -84,31 +96,28 @@ async function replayCall(task: GtTask, stepIndex: number, callIndex: number, co
     problems.push(`${label}: server "${server}" is not available: ${oneLine(down)}`);
     return undefined;
   }
-  const tool = context.host.findByCanonical(name);
-  if (!tool) {
-    problems.push(`${label}: no such tool in the live catalog (see \`m3 servers list-tools\`)`);
+  // GT files name tools canonically; a function-style name is not a GT name.
+  if (!context.host.findByCanonical(name)) {
+    problems.push(refusalProblem(label, { reason: 'unknown_tool', detail: name }));
     return undefined;
   }
-  const parsed = toArgumentObject(call?.arguments);
-  if ('error' in parsed) {
-    problems.push(`${label}: ${parsed.error}`);
+  const outcome = await callCheckedTool(context.host, name, call?.arguments, {
+    context: { taskId: task.id, workspace: outputsDirOf(context.root, task.id) },
+  });
+  if (outcome.refusal) {
+    problems.push(refusalProblem(label, outcome.refusal));
     return undefined;
   }
-  const schemaError = context.checker.check(tool, parsed.args);
-  if (schemaError !== undefined) {
-    problems.push(`${label}: arguments do not match the tool's input schema: ${schemaError}`);
-    return undefined;
-  }
-  const result = toResult(await context.host.callTool(name, parsed.args));
+  const result = toResult(outcome);
   if (result.isError && !(call && expectsError(call))) {
     problems.push(`${label} failed: ${oneLine(result.text)} (mark the call "expect_error": true only if the failure is deliberate)`);
   }
   return result;
 }
 
-async function replayTask(task: GtTask, context: CallContext, root: string): Promise<{ results: Array<Array<CheckableResult | undefined>>; problems: string[] }> {
+async function replayTask(task: GtTask, context: ReplayContext): Promise<{ results: Array<Array<CheckableResult | undefined>>; problems: string[] }> {
   // Outputs of an earlier run would change what the calls see (e.g. a workbook that must not exist yet).
-  if (/^[A-Za-z0-9_-]+$/.test(task.id)) await rm(path.join(root, 'media', 'outputs', task.id), { recursive: true, force: true });
+  if (/^[A-Za-z0-9_-]+$/.test(task.id)) await rm(outputsDirOf(context.root, task.id), { recursive: true, force: true });
   const problems: string[] = [];
   const results: Array<Array<CheckableResult | undefined>> = [];
   for (let stepIndex = 0; stepIndex < task.steps.length; stepIndex += 1) {
@@ -133,11 +142,11 @@ function checkFacts(task: GtTask, results: ReadonlyArray<ReadonlyArray<Checkable
   return { held, problems };
 }
 
-async function verifyTask(id: string, gt: GtTask | undefined, staticProblems: string[], context: CallContext, root: string): Promise<TaskVerdict> {
+async function verifyTask(id: string, gt: GtTask | undefined, staticProblems: string[], context: ReplayContext): Promise<TaskVerdict> {
   const began = performance.now();
   const base = { id, tier: gt?.tier, type: gt?.type, calls: gt?.steps.reduce((sum, step) => sum + step.calls.length, 0) ?? 0, facts: gt?.facts?.length ?? 0 };
   if (!gt) return { ...base, factsHeld: 0, status: 'failed', problems: staticProblems, durationMs: 0 };
-  const replay = await replayTask(gt, context, root);
+  const replay = await replayTask(gt, context);
   const facts = checkFacts(gt, replay.results);
   const problems = [...staticProblems, ...replay.problems, ...facts.problems];
   return { ...base, factsHeld: facts.held, status: problems.length === 0 ? 'passed' : 'failed', problems, durationMs: Math.round(performance.now() - began) };
@@ -149,14 +158,14 @@ export async function verifySuite(options: VerifyOptions): Promise<VerifyReport>
   const vocabulary = vocabularyOf(options.host, [...(options.serverNames ?? []), ...(options.unavailable?.keys() ?? [])]);
   const findings = checkSuiteStatic(options.suite, { root: options.root, vocabulary });
   const gtById = new Map(options.suite.gt.map((task) => [task.id, task]));
-  const context: CallContext = { host: options.host, checker: new ArgumentChecker(), unavailable: options.unavailable ?? new Map() };
+  const context: ReplayContext = { host: options.host, root: options.root, unavailable: options.unavailable ?? new Map() };
   const verdicts = new Map<string, TaskVerdict>();
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < ids.length) {
       const id = ids[next] ?? '';
       next += 1;
-      const verdict = await verifyTask(id, gtById.get(id), findings.taskProblems.get(id) ?? [], context, options.root);
+      const verdict = await verifyTask(id, gtById.get(id), findings.taskProblems.get(id) ?? [], context);
       verdicts.set(id, verdict);
       options.onTask?.(verdict);
     }

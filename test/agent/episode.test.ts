@@ -43,7 +43,7 @@ function recording(driver: ModelDriver): ModelDriver & { requests: GenerateReque
 
 async function replay(task: GtTask, agentOptions = options(), events: AgentEvent[] = []) {
   const driver = recording(await createReplayDriver('gt', { env: {}, groundTruth: new Map([[task.id, task]]), timeoutMs: 0 }));
-  const input: EpisodeInput = { taskId: task.id, question: task.question, userText: task.question, images: [], cwd: workDir };
+  const input: EpisodeInput = { taskId: task.id, question: task.question, userText: task.question, images: [], cwd: workDir, callContext: { taskId: task.id, workspace: workDir } };
   const trace = await runEpisode(input, { driver, host, options: agentOptions, onEvent: (event) => events.push(event) });
   return { trace, driver, prediction: toPrediction({ id: task.id }, task.question, trace), events };
 }

@@ -49,7 +49,7 @@ async function harnessMs(host: McpHost): Promise<number> {
     tasks.set(`t${e}`, { id: `t${e}`, question: 'add', final_reply: 'done', steps });
   }
   const driver = await createReplayDriver('gt', { env: {}, groundTruth: tasks, timeoutMs: 0 });
-  const input = (id: string) => ({ taskId: id, question: 'add', userText: 'add', images: [], cwd: repoRoot });
+  const input = (id: string) => ({ taskId: id, question: 'add', userText: 'add', images: [], cwd: repoRoot, callContext: { taskId: id, workspace: path.join(repoRoot, 'media') } });
   for (let e = 0; e < 5; e += 1) await runEpisode(input(`t${e}`), { driver, host, options }); // warm-up
   const started = performance.now();
   for (let e = 0; e < episodes; e += 1) {

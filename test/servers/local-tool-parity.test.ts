@@ -2,7 +2,7 @@
 // every catalog tool is listed with the same property names, types, defaults, nullability and
 // required set, except the tools this repository cannot serve and a few documented extras; and
 // every ground-truth call to these servers passes the harness's argument check
-// (src/agent/argument-check.ts), except the one call the reference server also refused.
+// (src/mcp/argument-check.ts), except the one call the reference server also refused.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';

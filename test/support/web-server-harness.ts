@@ -10,7 +10,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { parse as parseLossless, stringify as stringifyLossless } from 'lossless-json';
 import { startHttpFake, type FakeReply, type RecordedRequest } from '../../servers/shared/http-fake.js';
 import type { ServerSmoke } from '../../servers/shared/smoke.js';
-import { ArgumentChecker } from '../../src/agent/argument-check.js';
+import { ArgumentChecker } from '../../src/mcp/argument-check.js';
 import { readToolErrorMeta, type ToolErrorMeta } from '../../src/core/tool-result-contract.js';
 import { repoRoot, sharedDataDir } from './shared-assets.js';
 

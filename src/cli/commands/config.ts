@@ -12,7 +12,7 @@ export function registerConfigCommands(program: Command): void {
     .action((options: { config?: string; json?: boolean }) => {
       const loaded = loadProjectConfig({ ...(options.config ? { serversFile: options.config } : {}), includeDisabled: true });
       if (options.json) {
-        const servers = loaded.servers.map((server) => ({ name: server.name, transport: server.transport, envKeys: Object.keys(server.env) }));
+        const servers = loaded.servers.map((server) => ({ name: server.name, transport: server.transport, envKeys: Object.keys(server.env), ...(server.description ? { description: server.description } : {}) }));
         process.stdout.write(`${JSON.stringify({ serversFile: loaded.serversFile, servers, switches: loaded.switches }, null, 2)}\n`);
         return;
       }
@@ -20,11 +20,18 @@ export function registerConfigCommands(program: Command): void {
       for (const server of loaded.servers) {
         const target = server.transport === 'http' ? server.url : [server.command, ...server.args].join(' ');
         process.stdout.write(`  ${server.name.padEnd(20)} ${server.transport.padEnd(5)} ${target}\n`);
+        if (server.description) process.stdout.write(`  ${''.padEnd(20)} ${server.description}\n`);
       }
       process.stdout.write('switches:\n');
+      const pending: string[] = [];
       for (const entry of describeSwitches()) {
         const value = loaded.switches[entry.name as keyof typeof loaded.switches];
-        process.stdout.write(`  ${entry.name.padEnd(26)} ${String(value).padEnd(10)} ${entry.help}\n`);
+        const help = entry.notImplemented ? `not implemented yet (${entry.help})` : entry.help;
+        if (entry.notImplemented) pending.push(entry.name);
+        process.stdout.write(`  ${entry.name.padEnd(26)} ${String(value).padEnd(10)} ${help}\n`);
+      }
+      if (pending.length > 0) {
+        process.stdout.write(`note: ${pending.join(', ')} are accepted for compatibility with the reference, but the tool-result fallback layer is not implemented yet: setting them changes nothing\n`);
       }
     });
 }

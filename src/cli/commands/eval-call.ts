@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { loadEnvironment } from '../../config/env-file.js';
 import { parseSwitches } from '../../config/switches.js';
+import { TOOL_ERROR_PREFIX, UNKNOWN_TOOL_TEXT } from '../../core/tool-result-contract.js';
 import { loadToolCatalog } from '../../eval/call/catalog.js';
 import { evaluateCalls } from '../../eval/call/evaluate.js';
 import type { CallJudgeOptions } from '../../eval/call/judge.js';
@@ -15,6 +16,7 @@ import { log } from '../../log/logger.js';
 import { loadPredictions } from '../../tasks/load.js';
 import { getOrCreateEvalCommand } from './eval-group.js';
 import { nonNegativeInteger, positiveInteger } from '../option-parsers.js';
+import { secondsToTimerMs } from '../../config/timer-ms.js';
 
 interface EvalCallOptions {
   pred: string;
@@ -34,13 +36,13 @@ async function runEvalCall(options: EvalCallOptions): Promise<void> {
   const outFile = path.resolve(options.out ?? defaultOutputFile(predFile, 'callanalysis.json'));
   const predictions = loadPredictions(predFile);
   const catalog = options.catalog ? loadToolCatalog(path.resolve(options.catalog)) : undefined;
-  if (!catalog) log.warn('no --catalog: unknown tools are found only from "[Tool error] Unknown tool" results, and arguments are not schema-checked');
+  if (!catalog) log.warn(`no --catalog: unknown tools are found only from their recorded code or "${TOOL_ERROR_PREFIX}${UNKNOWN_TOOL_TEXT}" results, and arguments are not schema-checked`);
   let judge: CallJudgeOptions | undefined;
   if (options.judge) {
     const env = loadEnvironment();
     const switches = parseSwitches(env);
     judge = {
-      driver: await createDriver(options.judge, { env, timeoutMs: switches.M3_LLM_TIMEOUT * 1000 }),
+      driver: await createDriver(options.judge, { env, timeoutMs: secondsToTimerMs(switches.M3_LLM_TIMEOUT) }),
       systemPrompt: loadPromptFile('call-judge.md'),
       attempts: options.attempts,
       retryPolicy: judgeRetryPolicy(switches),

@@ -7,12 +7,13 @@ import { loadProjectConfig } from '../../config/index.js';
 import { fromRepo, repoRoot } from '../../config/paths.js';
 import { ConfigError } from '../../errors/index.js';
 import { createLogger } from '../../log/logger.js';
-import { registerSecretsFromEnv } from '../../log/redact.js';
 import { McpHost } from '../../mcp/host.js';
 import { formatSuiteSummary, formatVerifyReport, summariseSuite } from '../../tasks/verify-report.js';
 import { loadSuite, selectIds } from '../../tasks/verify-static.js';
 import { serversUsed, verifySuite, type TaskVerdict } from '../../tasks/verify.js';
 import { positiveInteger, seconds } from '../option-parsers.js';
+import { hostOptionsFrom } from '../host-options.js';
+import { secondsToTimerMs } from '../../config/timer-ms.js';
 
 const defaultGt = 'json/m3_local_GT.json';
 const defaultTasks = 'json/m3_local_tasks.json';
@@ -49,7 +50,6 @@ async function runVerify(flags: VerifyFlags): Promise<boolean> {
   const suite = loadSuite(resolveFile(flags.gt), resolveFile(flags.tasks));
   const ids = selectIds(suite, flags.only);
   const config = loadProjectConfig(flags.config ? { serversFile: resolveFile(flags.config) } : {});
-  registerSecretsFromEnv(config.env);
   const needed = serversUsed(suite.gt.filter((task) => ids.includes(task.id)));
   const configured = new Set(config.servers.map((spec) => spec.name));
   const missing = needed.filter((name) => !configured.has(name));
@@ -57,7 +57,7 @@ async function runVerify(flags: VerifyFlags): Promise<boolean> {
   process.stderr.write(`m3 tasks verify: starting ${needed.length} server(s) for ${ids.length} task(s): ${needed.join(', ')}\n`);
   const host = await McpHost.start(
     config.servers.filter((spec) => needed.includes(spec.name)),
-    { callTimeoutMs: config.switches.M3_TOOL_CALL_TIMEOUT * 1000, startupTimeoutMs: flags.startupTimeout * 1000, logger: createLogger('error') },
+    { ...hostOptionsFrom(config), startupTimeoutMs: secondsToTimerMs(flags.startupTimeout), logger: createLogger('error') },
   );
   try {
     const unavailable = new Map(host.status().filter((status) => status.state !== 'ready').map((status) => [status.name, status.error ?? status.state]));

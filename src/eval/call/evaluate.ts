@@ -1,5 +1,6 @@
 // Call-level evaluation of one prediction file (spec 4): per-task illegal calling, then every
 // executed call labelled by the rules, with the LLM judge only for what the rules leave open.
+import { PREDICTION_CODED_FIELD, PREDICTION_ERROR_CODE_FIELD } from '../../core/tool-result-contract.js';
 import type { Prediction } from '../../tasks/schemas.js';
 import { mapWithConcurrency } from '../final/judge-kit.js';
 import type { ToolCatalog } from './catalog.js';
@@ -24,6 +25,7 @@ interface FlatCall {
   name: unknown;
   arguments: unknown;
   result: unknown;
+  recorded?: { code: string | undefined };
 }
 
 /**
@@ -35,17 +37,28 @@ export function hasIllegalCalling(prediction: Prediction): boolean {
   return prediction.dialogue.some((round) => round.work.tool_calls.length === 0);
 }
 
+/** A record that codes its failed calls says what happened to each call (tool-result-contract.ts). */
+function recordedOutcome(prediction: Prediction, call: Prediction['steps'][number]['calls'][number]): FlatCall['recorded'] {
+  if (prediction[PREDICTION_CODED_FIELD] !== true) return undefined;
+  const code = call[PREDICTION_ERROR_CODE_FIELD];
+  return { code: typeof code === 'string' && code !== '' ? code : undefined };
+}
+
 function flattenCalls(predictions: readonly Prediction[]): FlatCall[] {
   return predictions.flatMap((prediction) =>
     prediction.steps.flatMap((step, stepIndex) =>
-      step.calls.map((call, index) => ({
-        id: prediction.id,
-        step: step.step ?? stepIndex + 1,
-        index,
-        name: call.name,
-        arguments: call.arguments,
-        result: call.result,
-      })),
+      step.calls.map((call, index) => {
+        const recorded = recordedOutcome(prediction, call);
+        return {
+          id: prediction.id,
+          step: step.step ?? stepIndex + 1,
+          index,
+          name: call.name,
+          arguments: call.arguments,
+          result: call.result,
+          ...(recorded ? { recorded } : {}),
+        };
+      }),
     ),
   );
 }

@@ -1,7 +1,9 @@
 // Reading a recorded tool result as text: is it an error, and which kind. Patterns are matched
 // only on text that looks like an error (a `[Tool error]` prefix, an error-shaped JSON object,
 // "Error executing tool", or a short message), because long successful results often contain
-// phrases such as "not found" in their content.
+// phrases such as "not found" in their content. When the record says whether the call failed
+// (our prediction files, src/core/tool-result-contract.ts), that is taken instead of the shape.
+import { isToolErrorText, NO_TEXTUAL_CONTENT, TOOL_ERROR_PREFIX } from '../../core/tool-result-contract.js';
 
 export type ResultFinding =
   | { kind: 'empty' }
@@ -14,7 +16,7 @@ export type ResultFinding =
 /** A message this short is most likely a status line, not content, so patterns apply to it. */
 export const shortResultChars = 300;
 
-const emptyTexts = new Set(['', '[no textual content]', '[]', '{}', 'null', '""']);
+const emptyTexts = new Set(['', NO_TEXTUAL_CONTENT, '[]', '{}', 'null', '""']);
 
 export function resultText(result: unknown): string {
   if (typeof result === 'string') return result;
@@ -40,7 +42,7 @@ function isEmptyValue(value: unknown): boolean {
   return false;
 }
 
-/** `[]`, `{}`, `{"results": []}`, `[no textual content]`: the tool answered with nothing. */
+/** `[]`, `{}`, `{"results": []}`, NO_TEXTUAL_CONTENT: the tool answered with nothing. */
 export function isEmptyResult(text: string): boolean {
   const trimmed = text.trim();
   if (emptyTexts.has(trimmed)) return true;
@@ -59,7 +61,7 @@ function jsonStatus(object: Record<string, unknown> | undefined): number | undef
 }
 
 function isErrorShaped(text: string, object: Record<string, unknown> | undefined): boolean {
-  if (/^\s*\[Tool error\]/i.test(text)) return true;
+  if (isToolErrorText(text.trimStart())) return true;
   if (/^\s*(error|exception|traceback)\b/i.test(text) || /Error executing tool/i.test(text)) return true;
   if (!object) return false;
   if (object.error || (Array.isArray(object.errors) && object.errors.length > 0) || object.success === false || object.isError === true) return true;
@@ -113,18 +115,34 @@ const notFoundPatterns: RegExp[] = [
   /does not exist|doesn'?t exist/i,
   /could not (?:find|locate|resolve)|couldn'?t find|unable to (?:find|locate)/i,
   /no such\b/i,
+  // A file the model named is not there (`cannot read image "x.png": ENOENT`).
+  /\bENOENT\b/,
   /unknown (?:route|endpoint|resource|id|identifier|symbol|ticker|location|city)\b/i,
   /zero results|ZERO_RESULTS/,
 ];
 
 const infrastructurePatterns: RegExp[] = [
   /timed? ?out|timeout/i,
-  /server (?:crashed|unavailable|exited|stopped|not (?:running|ready))/i,
-  /ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|connection (?:refused|reset|closed|error)/i,
+  // `server "ocr" exited`, `server unreachable`, `the server was closed`: a quoted name may sit between.
+  /\bserver (?:"[^"]*" )?(?:is |was )?(?:crashed|unavailable|exited|stopped|restarting|unreachable|closed|gave up|not (?:running|ready))/i,
+  /ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|connection (?:refused|reset|closed|error|to the server was lost)/i,
   /rate limit|too many requests|quota/i,
   /api[ _-]?key|unauthori[sz]ed|forbidden|credentials?/i,
   /\baborted\b/i,
 ];
+
+/**
+ * The host's own failure messages (src/mcp/server-connection.ts), at the start of an error
+ * result: infrastructure whatever else the text holds (a crashed server's stderr tail may say
+ * "not found" or "invalid").
+ */
+const hostFailurePattern = new RegExp(
+  `^\\s*${escapeRegExp(TOOL_ERROR_PREFIX.trim())}\\s*(?:server "[^"]*" (?:exited unexpectedly|is restarting|is unavailable|is stopped|gave up)|\\S+ did not answer within \\d+ ms|\\S+: (?:the server was closed|the server stopped answering|server unreachable|the connection to the server was lost)|call to \\S+ was aborted)`,
+);
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
 
 function firstMatch(patterns: readonly RegExp[], text: string): string | undefined {
   for (const pattern of patterns) {
@@ -134,12 +152,18 @@ function firstMatch(patterns: readonly RegExp[], text: string): string | undefin
   return undefined;
 }
 
-/** Classifies a recorded result text; `[Tool error] Unknown tool:` is handled by the caller. */
-export function analyseResult(text: string): ResultFinding {
+/**
+ * Classifies a recorded result text; unknown-tool refusals are handled by the caller.
+ * `recordedError`: whether the record says the call failed; undefined (older files, the
+ * reference's) means the text's shape decides.
+ */
+export function analyseResult(text: string, recordedError?: boolean): ResultFinding {
   if (isEmptyResult(text)) return { kind: 'empty' };
   const object = parseJsonObject(text);
-  const errorShaped = isErrorShaped(text, object);
+  const errorShaped = recordedError ?? isErrorShaped(text, object);
   if (!errorShaped && text.trim().length > shortResultChars) return { kind: 'ok' };
+  const hostFailure = errorShaped ? hostFailurePattern.exec(text) : null;
+  if (hostFailure) return { kind: 'infrastructure', rule: 'host_message', detail: hostFailure[0].trim() };
   const status = httpStatus(text, object);
   if (status !== undefined) return findingForStatus(status);
   const invalid = firstMatch(invalidPatterns, text);

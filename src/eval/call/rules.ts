@@ -1,8 +1,10 @@
-// Deterministic call classification (spec 4.2, fixing bug 35): unknown tools, arguments that
-// fail the tool's JSON Schema, and error / not-found / empty results read from the recorded
-// result text. What the rules cannot decide is marked `undecided` with a documented fallback,
-// so a judge can take it, or the fallback applies when no judge is configured.
+// Deterministic call classification: the error code a call was recorded with first (our
+// prediction files, src/core/tool-result-contract.ts), then unknown tools, arguments that fail
+// the tool's JSON Schema, and error / not-found / empty results read from the recorded result
+// text. What the rules cannot decide is marked `undecided` with a documented fallback, so a
+// judge can take it, or the fallback applies when no judge is configured.
 import { Ajv, type ValidateFunction } from 'ajv';
+import { isInfrastructureErrorCode, isUnknownToolText } from '../../core/tool-result-contract.js';
 import type { ToolCatalog } from './catalog.js';
 import { analyseResult, resultText } from './result-patterns.js';
 
@@ -19,6 +21,12 @@ export interface CallInput {
   name: unknown;
   arguments: unknown;
   result: unknown;
+  /**
+   * What the record says about the outcome: `{ code }` for a failed call (its recorded code),
+   * `{ code: undefined }` for a call the record says succeeded; absent when the record does not
+   * say (older files, the reference's), and the text decides.
+   */
+  recorded?: { code: string | undefined };
 }
 
 /**
@@ -65,19 +73,32 @@ function parseArguments(raw: unknown): { ok: true; value: Record<string, unknown
   return { ok: true, value: value as Record<string, unknown> };
 }
 
+/** The verdict a recorded code settles on its own, if any. */
+function verdictFromCode(code: string | undefined, text: string): RuleVerdict | undefined {
+  if (code === undefined) return undefined;
+  const detail = text.trim().slice(0, 200);
+  if (code === 'unknown_tool') return { kind: 'decided', label: 'unknown_tool', rule: 'error_code', detail };
+  if (code === 'invalid_arguments') return { kind: 'decided', label: 'invalid_arguments', rule: 'error_code', detail };
+  if (isInfrastructureErrorCode(code)) return { kind: 'infrastructure', rule: 'error_code', detail: code };
+  return undefined;
+}
+
 /** Applies the rules in order; the first that fires decides. */
 export function classifyCallByRules(call: CallInput, catalog: ToolCatalog | undefined, validators: SchemaValidators): RuleVerdict {
   const text = resultText(call.result);
   if (typeof call.name !== 'string' || call.name.trim() === '') {
     return { kind: 'decided', label: 'unknown_tool', rule: 'missing_name', detail: 'the call has no tool name' };
   }
-  if (/^\s*\[Tool error\]\s*Unknown tool\b/i.test(text)) {
+  const fromCode = verdictFromCode(call.recorded?.code, text);
+  if (fromCode) return fromCode;
+  if (!call.recorded && isUnknownToolText(text)) {
     return { kind: 'decided', label: 'unknown_tool', rule: 'result_unknown_tool', detail: text.trim().slice(0, 200) };
   }
+  const recordedError = call.recorded ? call.recorded.code !== undefined : undefined;
   const entry = catalog?.tools.get(call.name);
   if (catalog && !entry) {
     // A normal answer proves the tool ran: the catalog is older than the run, not the model wrong.
-    if (analyseResult(text).kind === 'ok') {
+    if (analyseResult(text, recordedError).kind === 'ok') {
       return { kind: 'decided', label: 'success', rule: 'normal_result_not_in_catalog', detail: `${call.name} is not in ${catalog.source}` };
     }
     return { kind: 'decided', label: 'unknown_tool', rule: 'not_in_catalog', detail: `${call.name} is not in ${catalog.source}` };
@@ -88,7 +109,7 @@ export function classifyCallByRules(call: CallInput, catalog: ToolCatalog | unde
     const checked = validators.validate(entry.canonicalName, entry.inputSchema, args.value);
     if (checked.ok === false) return { kind: 'decided', label: 'invalid_arguments', rule: 'schema_violation', detail: checked.message };
   }
-  const finding = analyseResult(text);
+  const finding = analyseResult(text, recordedError);
   switch (finding.kind) {
     case 'empty':
       return { kind: 'decided', label: 'resource_not_found', rule: 'empty_result', detail: text.trim().slice(0, 80) };

@@ -1,5 +1,6 @@
 // Fixture MCP server "crashing": a tool that kills the process in the middle of a call, and a
-// per-process counter that shows a restart happened (it starts again from 1).
+// per-process counter that shows a restart happened (it starts again from 1), and tools that
+// never answer (`hang`, the process stays responsive) or block the process (`freeze`).
 // If the file named by CRASH_ON_START_FILE exists, the server dies at start-up (failed restarts).
 import { existsSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -22,10 +23,20 @@ server.registerTool('counter', { description: 'Returns how often it was called i
 
 server.registerTool('hang', { description: 'Never answers (until the process dies).' }, async () => new Promise(() => undefined));
 
+// Blocks the whole process (no ping is answered either) without burning CPU: a wedged server.
+server.registerTool('freeze', { description: 'Blocks the process for a minute.' }, async () => {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60_000);
+  return { content: [{ type: 'text', text: 'thawed' }] };
+});
+
 server.registerTool(
   'crash',
-  { description: 'Exits the process while the call is in flight.', inputSchema: { code: z.number().int().optional(), signal: z.boolean().optional() } },
-  async ({ code, signal }) => {
+  {
+    description: 'Exits the process while the call is in flight.',
+    inputSchema: { code: z.number().int().optional(), signal: z.boolean().optional(), stderr: z.string().optional() },
+  },
+  async ({ code, signal, stderr }) => {
+    if (stderr) process.stderr.write(`${stderr}\n`);
     process.stderr.write(`fatal: fixture crash requested (pid ${process.pid})\n`);
     if (signal) process.kill(process.pid, 'SIGKILL');
     setTimeout(() => process.exit(code ?? 3), 20);

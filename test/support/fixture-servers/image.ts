@@ -1,6 +1,7 @@
 // Fixture MCP server "image": returns a PNG (generated with sharp) as MCP image content, and
 // writes a PNG under a given folder with a misleading `.txt` name, answering the reference-style
-// `{"images": [path]}` text, so media-type detection from bytes can be tested end to end.
+// `{"images": [path]}` text, so media-type detection from bytes can be tested end to end; also
+// an image mirrored in structured content, and PNG bytes with a wrong label.
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -47,5 +48,18 @@ server.registerTool(
     return { content: [{ type: 'text', text: JSON.stringify({ images: [file] }) }] };
   },
 );
+
+server.registerTool(
+  'read_media',
+  { description: 'Returns a PNG as image content and, like some file servers, the same item again as structured content; no text.' },
+  async () => {
+    const item = { type: 'image' as const, data: (await renderPng(48, 48, defaultColor)).toString('base64'), mimeType: 'image/png' };
+    return { content: [item], structuredContent: { content: [item], name: 'swatch.png' } };
+  },
+);
+
+server.registerTool('mislabelled', { description: 'Returns PNG bytes labelled image/jpeg.' }, async () => ({
+  content: [{ type: 'image', data: (await renderPng(24, 16, defaultColor)).toString('base64'), mimeType: 'image/jpeg' }],
+}));
 
 await runStdioServer(server);

@@ -1,0 +1,139 @@
+// Running one of our web-API servers in a test: a real child process over MCP stdio with the env
+// a test gives (keys, base URLs pointed at a loopback fake), its stderr captured so tests can
+// scan it for secrets, calls that carry the host's call context (task id, workspace), and the
+// ground-truth arguments of a tool read from the shared data.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll } from 'vitest';
+import { startHttpFake, type FakeRoute, type HttpFake } from '../../servers/shared/http-fake.js';
+import { CALL_CONTEXT_META_KEY, readToolErrorMeta, type ToolErrorMeta } from '../../src/core/tool-result-contract.js';
+import { repoRoot, sharedDataDir } from './shared-assets.js';
+
+export interface WebServerProcess {
+  client: Client;
+  /** Everything the server wrote to stderr so far. */
+  stderr: () => string;
+  /** A per-file folder inside the server's allowed roots, used as the task workspace. */
+  workspace: string;
+  close: () => Promise<void>;
+}
+
+export interface WebCall {
+  isError: boolean;
+  text: string;
+  images: Array<{ data: string; mimeType: string }>;
+  meta: ToolErrorMeta | undefined;
+  raw: CallToolResult;
+}
+
+/** Starts `servers/<folder>/index.ts` with exactly `env` (plus PATH/HOME from the SDK defaults). */
+export async function startWebServer(folder: string, env: Record<string, string>): Promise<WebServerProcess> {
+  const workspace = mkdtempSync(path.join(tmpdir(), `m3-${folder}-`));
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', 'tsx', `servers/${folder}/index.ts`],
+    cwd: repoRoot,
+    stderr: 'pipe',
+    env: { M3_NETWORK_GUARD: 'loopback', M3_HTTP_RETRIES: '0', M3_ALLOWED_ROOTS: workspace, ...env },
+  });
+  let log = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    log += chunk.toString('utf8');
+  });
+  const client = new Client({ name: `${folder}-test`, version: '1.0.0' });
+  await client.connect(transport);
+  return { client, stderr: () => log, workspace, close: () => client.close() };
+}
+
+/** Calls a tool with the host's call context, so outputs go into the process's workspace. */
+export async function callWebTool(server: WebServerProcess, name: string, args: Record<string, unknown>, taskId = 'test-task'): Promise<WebCall> {
+  const raw = (await server.client.callTool({ name, arguments: args, _meta: { [CALL_CONTEXT_META_KEY]: { taskId, workspace: server.workspace } } })) as CallToolResult;
+  const text = raw.content
+    .filter((part) => part.type === 'text')
+    .map((part) => (part as { text: string }).text)
+    .join('\n');
+  const images = raw.content.filter((part) => part.type === 'image') as Array<{ data: string; mimeType: string }>;
+  return { isError: raw.isError === true, text, images, meta: readToolErrorMeta(raw._meta), raw };
+}
+
+export interface GtCall {
+  taskId: string;
+  arguments: Record<string, unknown>;
+}
+
+/** Every GT call of `server/tool` over the unique task ids (last entry wins, as the reference evaluators count). */
+export function groundTruthCalls(canonicalName: string): GtCall[] | undefined {
+  const dir = sharedDataDir();
+  if (!dir) return undefined;
+  const entries = JSON.parse(readFileSync(path.join(dir, 'test_mcp_GT.json'), 'utf8')) as Array<{
+    id: string;
+    steps: Array<{ calls: Array<{ name: string; arguments?: Record<string, unknown> }> }>;
+  }>;
+  const byId = new Map(entries.map((entry) => [entry.id, entry]));
+  const calls: GtCall[] = [];
+  for (const entry of byId.values()) {
+    for (const step of entry.steps) {
+      for (const call of step.calls) if (call.name === canonicalName) calls.push({ taskId: entry.id, arguments: call.arguments ?? {} });
+    }
+  }
+  return calls;
+}
+
+export const missingSharedData = 'shared data not found under ../shared/data/m3bench (test_mcp_GT.json)';
+
+/**
+ * Reads an upstream body of a server test (`test/servers/<folder>/fixtures/<name>.json`). Each
+ * file names where its shape comes from in `_source`, which is dropped here; a body that is not
+ * an object sits under `body`.
+ */
+export function loadFixture<T = unknown>(folder: string, name: string): T {
+  const raw = JSON.parse(readFileSync(path.join(repoRoot, 'test/servers', folder, 'fixtures', `${name}.json`), 'utf8')) as Record<string, unknown>;
+  if (typeof raw._source !== 'string') throw new Error(`fixture ${folder}/${name}.json has no _source naming where its shape comes from`);
+  const { _source: _dropped, ...rest } = raw;
+  return ('body' in rest && Object.keys(rest).length === 1 ? rest.body : rest) as T;
+}
+
+export interface WebServerHarness {
+  fake: () => HttpFake;
+  server: () => WebServerProcess;
+  /** Calls a tool (with the call context) and keeps its text for the secrets scan. */
+  call: (name: string, args: Record<string, unknown>) => Promise<WebCall>;
+  /** Every text the server returned through `call`. */
+  texts: string[];
+}
+
+/**
+ * One loopback fake and one server child for a whole test file: started in beforeAll (the env
+ * may name the fake's URL), closed in afterAll.
+ */
+export function useWebServer(folder: string, setup: { routes: () => FakeRoute[] | Promise<FakeRoute[]>; env: (fakeUrl: string) => Record<string, string> }): WebServerHarness {
+  let fake: HttpFake | undefined;
+  let server: WebServerProcess | undefined;
+  const texts: string[] = [];
+  beforeAll(async () => {
+    fake = await startHttpFake(await setup.routes());
+    server = await startWebServer(folder, setup.env(fake.url));
+  });
+  afterAll(async () => {
+    await server?.close();
+    await fake?.close();
+  });
+  const need = <T>(value: T | undefined, what: string): T => {
+    if (!value) throw new Error(`${folder}: the ${what} did not start`);
+    return value;
+  };
+  return {
+    fake: () => need(fake, 'fake'),
+    server: () => need(server, 'server'),
+    texts,
+    call: async (name, args) => {
+      const answer = await callWebTool(need(server, 'server'), name, args);
+      texts.push(answer.text);
+      return answer;
+    },
+  };
+}
