@@ -64,7 +64,7 @@ describe('the detector in the configuration and on the wire', () => {
 
 interface SuiteTask {
   id: string;
-  steps: Array<{ calls: Array<{ name: string; expect_error?: boolean }> }>;
+  steps: Array<{ calls: Array<{ name: string; arguments?: unknown; expect_error?: boolean }> }>;
 }
 
 const assets = sharedAssetsDir();
@@ -93,11 +93,17 @@ describe.skipIf(!assets)(assets ? 'a replay-oracle run of the local suite detect
     const run = await runCli(['run', '--model', 'replay:gt', '--tasks', files.tasks, '--gt', files.gt, '--config', files.config, '--image-dir', repoRoot, '--results-dir', workDir, '--output', files.pred, '--run-id', 'detector-key']);
     expect(run.code, run.output.slice(-3000)).toBe(0);
 
-    const predictions = readJson(files.pred) as Array<{ id: string; steps?: Array<{ calls?: Array<{ name: string }> }> }>;
+    const predictions = readJson(files.pred) as Array<{ id: string; steps?: Array<{ calls?: Array<{ name: string; arguments?: unknown }> }> }>;
     const predicted = predictions.flatMap((record) => (record.steps ?? []).flatMap((step) => (step.calls ?? []).map((call) => call.name)));
     expect(predictions.map((record) => record.id).sort()).toEqual([...ids].sort());
     expect(predicted.length).toBe(detectorOnly.flatMap((task) => task.steps.flatMap((step) => step.calls)).length);
     expect(predicted.every((name) => name.startsWith('dinox-mcp/'))).toBe(true);
+    // The servers map file arguments into the task's workspace themselves: the recorded arguments
+    // are the ones sent, so they equal the GT's (paths included).
+    const argumentsOf = (steps: Array<{ calls?: Array<{ name: string; arguments?: unknown }> }> | undefined) => (steps ?? []).flatMap((step) => (step.calls ?? []).map((call) => [call.name, call.arguments]));
+    for (const task of detectorOnly) {
+      expect(argumentsOf(predictions.find((record) => record.id === task.id)?.steps), task.id).toEqual(argumentsOf(task.steps));
+    }
 
     const store = openStore(path.join(workDir, 'm3bench.sqlite'));
     try {
