@@ -124,7 +124,14 @@ export function resolveOutputArgument(input: string, extra: CallExtra, withoutCo
  * the literal path through `withoutContext` (default: confined to the allowed roots).
  */
 export function resolveInputArgument(input: string, extra: CallExtra, withoutContext: (input: string) => string = resolveAllowedPath): string {
-  const mapped = mapForCall(input, extra);
+  let mapped: MappedPath | undefined;
+  try {
+    mapped = mapForCall(input, extra);
+  } catch (error) {
+    // A workspace this server may not use (outside its allowed roots) has no file to read: the
+    // literal path, confined as without a context, is what the caller can mean.
+    if (!(error instanceof PathNotAllowedError)) throw error;
+  }
   return mapped && existsSync(mapped.target) ? used(mapped, input) : withoutContext(input);
 }
 
