@@ -8,6 +8,7 @@ import bwipjs from 'bwip-js';
 import QRCode from 'qrcode';
 import sharp from 'sharp';
 import { allowedRoots, resolveAllowedPath } from '../shared/allowed-roots.js';
+import { resolveOutputArgument } from '../shared/task-paths.js';
 import { BarcodeArgumentError, type GenerationTarget, toGenerationTarget } from './formats.js';
 
 export interface GenerateRequest {
@@ -68,12 +69,17 @@ function toReportedPath(absolute: string): string {
   return relative.startsWith('..') || path.isAbsolute(relative) ? absolute : relative.split(path.sep).join('/');
 }
 
-export async function generateBarcode(request: GenerateRequest): Promise<GeneratedBarcode> {
+/**
+ * With a task context (`call`, the tool call's `extra`) an explicit output_path lands in the
+ * task's workspace (servers/shared/task-paths.ts); the default name is content-addressed, so
+ * concurrent tasks that draw the same code share identical bytes.
+ */
+export async function generateBarcode(request: GenerateRequest, call?: { _meta?: unknown }): Promise<GeneratedBarcode> {
   const target = toGenerationTarget(request.format);
   if (request.output_path !== undefined && !/\.png$/i.test(request.output_path)) {
     throw new BarcodeArgumentError(`output_path "${request.output_path}" must end in .png (barcodes are written as PNG)`);
   }
-  const output = resolveAllowedPath(request.output_path ?? defaultOutputPath(target, request.text));
+  const output = request.output_path !== undefined ? resolveOutputArgument(request.output_path, call, resolveAllowedPath) : resolveAllowedPath(defaultOutputPath(target, request.text));
   const png = await draw(target, request.text, request.scale ?? 3);
   const { width = 0, height = 0 } = await sharp(png).metadata();
   await mkdir(path.dirname(output), { recursive: true });

@@ -1,6 +1,7 @@
 // `scan_barcode`: one or many images, each answered on its own, so one missing file does not
 // hide the codes found in the others. Only when every image fails is the call an error.
 import { loadImageInput } from '../shared/image-input.js';
+import { resolveInputArgument } from '../shared/task-paths.js';
 import { type DecodedCode, decodeImage } from './decode.js';
 import { BarcodeArgumentError, toReaderFormats } from './formats.js';
 
@@ -28,9 +29,11 @@ export function toPathList(imagePaths: string | readonly string[]): string[] {
   return paths.map((entry) => entry.trim());
 }
 
-async function scanOne(imagePath: string, formats: readonly string[]): Promise<ImageScan> {
+type CallExtra = { _meta?: unknown } | undefined;
+
+async function scanOne(imagePath: string, formats: readonly string[], call: CallExtra): Promise<ImageScan> {
   try {
-    const image = await loadImageInput(imagePath);
+    const image = await loadImageInput(imagePath, (given) => resolveInputArgument(given, call));
     return { path: imagePath, codes: await decodeImage(image.bytes, formats) };
   } catch (error) {
     return { path: imagePath, codes: [], error: error instanceof Error ? error.message : String(error) };
@@ -44,12 +47,13 @@ export class AllImagesFailedError extends Error {
   }
 }
 
-export async function scanImages(imagePaths: string | readonly string[], formats?: readonly string[]): Promise<ImageScan[]> {
+/** `call` is the tool call's `extra`: with a task context, paths resolve in the task's workspace. */
+export async function scanImages(imagePaths: string | readonly string[], formats?: readonly string[], call?: CallExtra): Promise<ImageScan[]> {
   const paths = toPathList(imagePaths);
   const readerFormats = toReaderFormats(formats);
   const scans: ImageScan[] = [];
   // One at a time: the reader is a single WebAssembly instance and decoding is CPU-bound.
-  for (const imagePath of paths) scans.push(await scanOne(imagePath, readerFormats));
+  for (const imagePath of paths) scans.push(await scanOne(imagePath, readerFormats, call));
   if (scans.every((scan) => scan.error !== undefined)) throw new AllImagesFailedError(scans);
   return scans;
 }

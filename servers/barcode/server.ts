@@ -11,7 +11,7 @@ const formatNames = namedFormats.map((format) => format.name).join(', ');
 
 const scanInput = {
   image_paths: z
-    .union([z.string(), z.array(z.string())])
+    .union([z.array(z.string()), z.string()])
     .describe('One image path or a list of paths (under media/ or an allowed folder; file:// URIs and data URLs also work).'),
   formats: z
     .array(z.string())
@@ -37,7 +37,7 @@ export function createBarcodeServer(): McpServer {
       inputSchema: scanInput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async (args) => guarded(async () => jsonResult({ results: await scanImages(args.image_paths, args.formats) })),
+    async (args, call) => guarded(async () => jsonResult({ results: await scanImages(args.image_paths, args.formats, call) })),
   );
   server.registerTool(
     'generate_barcode',
@@ -46,9 +46,9 @@ export function createBarcodeServer(): McpServer {
       inputSchema: generateInput,
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     },
-    async (args) =>
+    async (args, call) =>
       guarded(async () => {
-        const { png, ...summary } = await generateBarcode(args);
+        const { png, ...summary } = await generateBarcode(args, call);
         return jsonResult(summary, [{ data: png, mimeType: 'image/png' }]);
       }),
   );

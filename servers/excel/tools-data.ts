@@ -52,11 +52,11 @@ function registerWriteTool(server: McpServer): void {
     'write_data_to_excel',
     {
       description: 'Write rows of values starting at start_cell (default A1). data: list of rows (lists), or list of objects (keys become a header row). Strings starting with "=" are formulas. The sheet is created if missing.',
-      inputSchema: { filepath, sheet_name: sheetName, data: z.array(z.unknown()).min(1), start_cell: z.string().nullish() },
+      inputSchema: { filepath, sheet_name: sheetName, data: z.array(z.unknown()).min(1), start_cell: z.string().default('A1') },
     },
-    (args) =>
+    (args, extra) =>
       guarded(async () => {
-        const file = resolveWorkbookPath(args.filepath);
+        const file = resolveWorkbookPath(args.filepath, extra);
         const start = parseCell(args.start_cell ?? 'A1', 'start_cell');
         const rows = toRows(args.data);
         checkSheetName(args.sheet_name);
@@ -83,11 +83,11 @@ function registerReadTool(server: McpServer): void {
     'read_data_from_excel',
     {
       description: 'Read cell values from start_cell (default A1) to end_cell (default the last used cell). Formula cells report their formula and cached result.',
-      inputSchema: { filepath, sheet_name: sheetName, start_cell: z.string().nullish(), end_cell: z.string().nullish(), preview_only: z.boolean().nullish() },
+      inputSchema: { filepath, sheet_name: sheetName, start_cell: z.string().default('A1'), end_cell: z.string().nullish(), preview_only: z.boolean().default(false) },
     },
-    (args) =>
+    (args, extra) =>
       guarded(async () => {
-        const file = resolveWorkbookPath(args.filepath);
+        const file = resolveWorkbookPath(args.filepath, extra);
         return withFileLock(file, async () => {
           const sheet = sheetOf(await loadWorkbook(file, args.filepath), args.sheet_name, file);
           const range = parseRange(args.start_cell ?? 'A1', args.end_cell, usedEnd(sheet));
@@ -115,9 +115,9 @@ function registerFormulaTools(server: McpServer): void {
   server.registerTool(
     'apply_formula',
     { description: 'Write a formula (e.g. "=SUM(B2:B10)") into a cell after checking its syntax. Excel computes the value when it opens the file.', inputSchema: formulaInput },
-    (args) =>
+    (args, extra) =>
       guarded(async () => {
-        const file = resolveWorkbookPath(args.filepath);
+        const file = resolveWorkbookPath(args.filepath, extra);
         const position = parseCell(args.cell, 'cell');
         const body = checkFormula(args.formula);
         return withFileLock(file, async () => {

@@ -17,18 +17,18 @@ const formatInput = {
   sheet_name: z.string().min(1),
   start_cell: z.string().min(1),
   end_cell: z.string().nullish(),
-  bold: z.boolean().nullish(),
-  italic: z.boolean().nullish(),
-  underline: z.boolean().nullish(),
-  font_size: z.number().positive().nullish(),
+  bold: z.boolean().default(false),
+  italic: z.boolean().default(false),
+  underline: z.boolean().default(false),
+  font_size: z.number().int().positive().nullish(),
   font_color: z.string().nullish(),
   bg_color: z.string().nullish(),
   border_style: z.enum(borderStyles).nullish(),
   border_color: z.string().nullish(),
   number_format: z.string().nullish().describe('Excel number format, e.g. "0.00%", "#,##0", "yyyy-mm-dd"'),
   alignment: z.enum(horizontal).nullish(),
-  wrap_text: z.boolean().nullish(),
-  merge_cells: z.boolean().nullish(),
+  wrap_text: z.boolean().default(false),
+  merge_cells: z.boolean().default(false),
   protection: z.record(z.string(), z.unknown()).nullish(),
   conditional_format: z.record(z.string(), z.unknown()).nullish(),
 };
@@ -65,8 +65,8 @@ function applyFormat(cell: ExcelJS.Cell, args: FormatArgs): void {
   }
 }
 
-async function editRange(args: { filepath: string; sheet_name: string; start_cell: string; end_cell?: string | null | undefined }, edit: (sheet: ExcelJS.Worksheet, range: CellRange) => void): Promise<{ file: string; range: string }> {
-  const file = resolveWorkbookPath(args.filepath);
+async function editRange(args: { filepath: string; sheet_name: string; start_cell: string; end_cell?: string | null | undefined }, extra: { _meta?: unknown } | undefined, edit: (sheet: ExcelJS.Worksheet, range: CellRange) => void): Promise<{ file: string; range: string }> {
+  const file = resolveWorkbookPath(args.filepath, extra);
   const range = parseRange(args.start_cell, args.end_cell);
   return withFileLock(file, async () => {
     const workbook = await loadWorkbook(file, args.filepath);
@@ -83,12 +83,12 @@ export function registerFormatTools(server: McpServer): void {
       description: 'Format a cell range: bold, italic, underline, font_size, font_color, bg_color, border_style (+ border_color), number_format, alignment, wrap_text, merge_cells.',
       inputSchema: formatInput,
     },
-    (args) =>
+    (args, extra) =>
       guarded(async () => {
         if (args.protection || args.conditional_format) {
           throw new Error('protection and conditional_format are not supported by this server; format the range without them');
         }
-        const done = await editRange(args, (sheet, range) => {
+        const done = await editRange(args, extra, (sheet, range) => {
           for (let row = range.start.row; row <= range.end.row; row += 1) {
             for (let column = range.start.column; column <= range.end.column; column += 1) applyFormat(sheet.getCell(row, column), args);
           }
@@ -103,16 +103,16 @@ export function registerFormatTools(server: McpServer): void {
 
   const mergeInput = { filepath, sheet_name: z.string().min(1), start_cell: z.string().min(1), end_cell: z.string().min(1) };
 
-  server.registerTool('merge_cells', { description: 'Merge a cell range.', inputSchema: mergeInput }, (args) =>
+  server.registerTool('merge_cells', { description: 'Merge a cell range.', inputSchema: mergeInput }, (args, extra) =>
     guarded(async () => {
-      const done = await editRange(args, (sheet, range) => sheet.mergeCells(range.start.row, range.start.column, range.end.row, range.end.column));
+      const done = await editRange(args, extra, (sheet, range) => sheet.mergeCells(range.start.row, range.start.column, range.end.row, range.end.column));
       return jsonResult({ message: `Range ${done.range} merged`, filepath: done.file, range: done.range });
     }),
   );
 
-  server.registerTool('unmerge_cells', { description: 'Unmerge a previously merged cell range.', inputSchema: mergeInput }, (args) =>
+  server.registerTool('unmerge_cells', { description: 'Unmerge a previously merged cell range.', inputSchema: mergeInput }, (args, extra) =>
     guarded(async () => {
-      const done = await editRange(args, (sheet, range) => sheet.unMergeCells(range.start.row, range.start.column, range.end.row, range.end.column));
+      const done = await editRange(args, extra, (sheet, range) => sheet.unMergeCells(range.start.row, range.start.column, range.end.row, range.end.column));
       return jsonResult({ message: `Range ${done.range} unmerged`, filepath: done.file, range: done.range });
     }),
   );

@@ -16,9 +16,9 @@ function registerCreateTools(server: McpServer): void {
       description: 'Create a new .xlsx workbook with one sheet (default "Sheet1"). An existing file at the path is replaced.',
       inputSchema: { filepath, sheet_name: z.string().nullish() },
     },
-    (args) =>
+    (args, extra) =>
       guarded(async () => {
-        const file = resolveWorkbookPath(args.filepath);
+        const file = resolveWorkbookPath(args.filepath, extra);
         const sheetName = args.sheet_name ?? 'Sheet1';
         checkSheetName(sheetName);
         return withFileLock(file, async () => {
@@ -34,9 +34,9 @@ function registerCreateTools(server: McpServer): void {
   server.registerTool(
     'create_worksheet',
     { description: 'Add a sheet to an existing workbook.', inputSchema: { filepath, sheet_name: z.string().min(1) } },
-    (args) =>
+    (args, extra) =>
       guarded(async () => {
-        const file = resolveWorkbookPath(args.filepath);
+        const file = resolveWorkbookPath(args.filepath, extra);
         checkSheetName(args.sheet_name);
         return withFileLock(file, async () => {
           const workbook = await loadWorkbook(file, args.filepath);
@@ -53,9 +53,9 @@ function registerSheetTools(server: McpServer): void {
   server.registerTool(
     'rename_worksheet',
     { description: 'Rename a sheet.', inputSchema: { filepath, old_name: z.string().min(1), new_name: z.string().min(1) } },
-    (args) =>
+    (args, extra) =>
       guarded(async () => {
-        const file = resolveWorkbookPath(args.filepath);
+        const file = resolveWorkbookPath(args.filepath, extra);
         checkSheetName(args.new_name);
         return withFileLock(file, async () => {
           const workbook = await loadWorkbook(file, args.filepath);
@@ -71,9 +71,9 @@ function registerSheetTools(server: McpServer): void {
   server.registerTool(
     'delete_worksheet',
     { description: 'Remove a sheet (a workbook keeps at least one).', inputSchema: { filepath, sheet_name: z.string().min(1) } },
-    (args) =>
+    (args, extra) =>
       guarded(async () => {
-        const file = resolveWorkbookPath(args.filepath);
+        const file = resolveWorkbookPath(args.filepath, extra);
         return withFileLock(file, async () => {
           const workbook = await loadWorkbook(file, args.filepath);
           const sheet = sheetOf(workbook, args.sheet_name, file);
@@ -89,10 +89,10 @@ function registerSheetTools(server: McpServer): void {
 function registerMetadataTool(server: McpServer): void {
   server.registerTool(
     'get_workbook_metadata',
-    { description: 'Sheets of a workbook, its size, and optionally the used range of each sheet.', inputSchema: { filepath, include_ranges: z.boolean().nullish() } },
-    (args) =>
+    { description: 'Sheets of a workbook, its size, and optionally the used range of each sheet.', inputSchema: { filepath, include_ranges: z.boolean().default(false) } },
+    (args, extra) =>
       guarded(async () => {
-        const file = resolveWorkbookPath(args.filepath);
+        const file = resolveWorkbookPath(args.filepath, extra);
         return withFileLock(file, async () => {
           const workbook = await loadWorkbook(file, args.filepath);
           const info = await stat(file);

@@ -7,9 +7,9 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
 import { allowedRoots, resolveAllowedPath } from '../shared/allowed-roots.js';
+import { resolveOutputArgument, stripFileUri } from '../shared/task-paths.js';
 
 export function filesDir(env: NodeJS.ProcessEnv = process.env): string {
   const media = allowedRoots(env)[0] ?? path.resolve('media');
@@ -17,28 +17,26 @@ export function filesDir(env: NodeJS.ProcessEnv = process.env): string {
   return configured ? path.resolve(path.dirname(media), configured) : media;
 }
 
-export function resolveWorkbookPath(input: string, baseDir: string = filesDir()): string {
-  let raw = input.trim();
-  if (raw.startsWith('file://')) {
-    try {
-      raw = fileURLToPath(raw);
-    } catch {
-      raw = raw.slice('file://'.length);
-    }
-  }
-  if (raw === '') throw new Error('filepath is empty: give an .xlsx file name, e.g. "report.xlsx"');
-  let target: string;
-  if (path.isAbsolute(raw)) {
-    target = resolveAllowedPath(raw);
-  } else {
-    const segments = path.normalize(raw).split(/[\\/]/);
-    const relative = segments[0] === 'media' && segments.length > 1 ? segments.slice(1).join(path.sep) : segments.join(path.sep);
-    target = resolveAllowedPath(path.join(baseDir, relative));
-  }
+/**
+ * The workbook file a `filepath` argument names. A call with a task context always works on a
+ * file inside the task's workspace ("/tmp/x.xlsx" → <workspace>/tmp/x.xlsx, "./media/x.xlsx" →
+ * <workspace>/x.xlsx; servers/shared/task-paths.ts), so tasks never share a workbook.
+ */
+export function resolveWorkbookPath(input: string, extra?: { _meta?: unknown }, baseDir: string = filesDir()): string {
+  if (stripFileUri(input.trim()) === '') throw new Error('filepath is empty: give an .xlsx file name, e.g. "report.xlsx"');
+  const target = resolveOutputArgument(input, extra, (given) => resolveWithoutContext(given, baseDir));
   const extension = path.extname(target).toLowerCase();
   if (extension === '') return `${target}.xlsx`;
   if (extension !== '.xlsx') throw new Error(`filepath "${input}": this server reads and writes .xlsx workbooks, not ${extension}`);
   return target;
+}
+
+function resolveWithoutContext(input: string, baseDir: string): string {
+  const raw = stripFileUri(input.trim());
+  if (path.isAbsolute(raw)) return resolveAllowedPath(raw);
+  const segments = path.normalize(raw).split(/[\\/]/);
+  const relative = segments[0] === 'media' && segments.length > 1 ? segments.slice(1).join(path.sep) : segments.join(path.sep);
+  return resolveAllowedPath(path.join(baseDir, relative));
 }
 
 const queues = new Map<string, Promise<unknown>>();
@@ -102,4 +100,18 @@ export function sheetOf(workbook: ExcelJS.Workbook, name: string, file: string):
 export function checkSheetName(name: string): void {
   if (name.length === 0 || name.length > 31) throw new Error(`sheet_name "${name}" must be 1 to 31 characters long`);
   if (/[[\]:*?/\\]/.test(name)) throw new Error(`sheet_name "${name}" may not contain any of [ ] : * ? / \\`);
+}
+
+/**
+ * Read-modify-write of one workbook under its file lock: resolves `filepath` (task workspace
+ * when the call has a context), loads it, runs `body`, and saves when `save` is true.
+ */
+export function withWorkbook<T>(filepath: string, extra: { _meta?: unknown } | undefined, save: boolean, body: (workbook: ExcelJS.Workbook, file: string) => T | Promise<T>): Promise<T> {
+  const file = resolveWorkbookPath(filepath, extra);
+  return withFileLock(file, async () => {
+    const workbook = await loadWorkbook(file, filepath);
+    const result = await body(workbook, file);
+    if (save) await saveWorkbook(workbook, file);
+    return result;
+  });
 }

@@ -10,6 +10,7 @@ import sharp from 'sharp';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { resolveAllowedPath } from '../shared/allowed-roots.js';
 import { loadImageInput, maxImagePixels } from '../shared/image-input.js';
+import { defaultOutputDir, resolveInputArgument, resolveOutputArgument } from '../shared/task-paths.js';
 import { jsonResult } from '../shared/tool-result.js';
 
 export interface WorkingImage {
@@ -33,8 +34,11 @@ const outputFormats: Record<string, keyof sharp.FormatEnum> = {
   '.tiff': 'tiff',
 };
 
-export async function loadWorkingImage(input: string): Promise<WorkingImage> {
-  const loaded = await loadImageInput(input);
+/** The `extra` of a tool call: its `_meta` may carry the task context (servers/shared/task-paths.ts). */
+export type CallExtra = { _meta?: unknown } | undefined;
+
+export async function loadWorkingImage(input: string, call?: CallExtra): Promise<WorkingImage> {
+  const loaded = await loadImageInput(input, (given) => resolveInputArgument(given, call));
   const { data, info } = await sharp(loaded.bytes, { limitInputPixels: maxImagePixels })
     .rotate()
     .raw()
@@ -85,12 +89,13 @@ function formatFor(target: string, argument: string): keyof sharp.FormatEnum {
   return format;
 }
 
-async function reserveDefaultPath(inputPath: string | undefined, operation: string): Promise<string> {
+async function reserveDefaultPath(inputPath: string | undefined, operation: string, call: CallExtra): Promise<string> {
   if (!inputPath) throw new Error('output_path is required when the input is a data URL (there is no folder to write next to)');
   const parsed = path.parse(inputPath);
+  const dir = defaultOutputDir(call, parsed.dir);
   for (let attempt = 0; attempt < 1000; attempt += 1) {
     const suffix = attempt === 0 ? '' : `_${attempt}`;
-    const candidate = path.join(parsed.dir, `${parsed.name}_${operation}${suffix}.png`);
+    const candidate = path.join(dir, `${parsed.name}_${operation}${suffix}.png`);
     try {
       // Exclusive create: parallel calls on one input each get their own file.
       const handle = await open(candidate, 'wx');
@@ -105,9 +110,9 @@ async function reserveDefaultPath(inputPath: string | undefined, operation: stri
   throw new Error(`too many earlier outputs named ${parsed.name}_${operation}_N.png in ${parsed.dir}; pass output_path`);
 }
 
-function resolveExplicitOutput(outputPath: string | null | undefined): string | undefined {
+function resolveExplicitOutput(outputPath: string | null | undefined, call: CallExtra): string | undefined {
   if (outputPath === undefined || outputPath === null || outputPath.trim() === '') return undefined;
-  const target = resolveAllowedPath(outputPath.trim());
+  const target = resolveOutputArgument(outputPath.trim(), call, resolveAllowedPath);
   formatFor(target, 'output_path');
   return target;
 }
@@ -117,13 +122,15 @@ export interface WriteOptions {
   outputPath: string | null | undefined;
   inputPath: string | undefined;
   extra?: Record<string, unknown>;
+  /** The tool call's `extra`: with a task context, outputs go to the task's workspace. */
+  call?: CallExtra;
 }
 
 /** Encodes the edited image, writes it, and answers with the path, size and a preview. */
 export async function writeResult(image: WorkingImage, options: WriteOptions): Promise<CallToolResult> {
   // Validate an explicit path and encode before reserving a default name, so a failure
   // leaves no empty placeholder file behind.
-  const explicit = resolveExplicitOutput(options.outputPath);
+  const explicit = resolveExplicitOutput(options.outputPath, options.call);
   const format = explicit ? formatFor(explicit, 'output_path') : 'png';
   // zlib level 1: ~10x faster than the default on photos for ~20% larger files.
   const encoded = await toSharp(image)
@@ -131,7 +138,7 @@ export async function writeResult(image: WorkingImage, options: WriteOptions): P
     .toBuffer();
   let target = explicit;
   if (target) await mkdir(path.dirname(target), { recursive: true });
-  else target = await reserveDefaultPath(options.inputPath, options.operation);
+  else target = await reserveDefaultPath(options.inputPath, options.operation, options.call);
   try {
     await writeFile(target, encoded);
   } catch (error) {

@@ -77,13 +77,13 @@ export function registerBlurTool(server: McpServer): void {
       inputSchema: {
         input_path: z.string().min(1).describe('Image file path (inside the allowed folders) or data URL'),
         areas: z.array(area).min(1),
-        invert_areas: z.boolean().nullish(),
+        invert_areas: z.boolean().default(false),
         output_path: z.string().nullish().describe('Where to write the result; default <input stem>_blur.png next to the input'),
       },
     },
-    (args) =>
+    (args, call) =>
       guarded(async () => {
-        let image = await loadWorkingImage(args.input_path);
+        let image = await loadWorkingImage(args.input_path, call);
         const masks = await Promise.all(args.areas.map((target, index) => maskFor(target, image, index)));
         if (args.invert_areas) {
           const union = Buffer.alloc(image.width * image.height);
@@ -96,10 +96,11 @@ export function registerBlurTool(server: McpServer): void {
           }
         }
         return writeResult(image, {
+          call,
           operation: 'blur',
           outputPath: args.output_path,
           inputPath: image.path,
-          extra: { areas: args.areas.length, inverted: args.invert_areas ?? false },
+          extra: { areas: args.areas.length, inverted: args.invert_areas },
         });
       }),
   );

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { guarded } from '../shared/tool-result.js';
 import { type ColorInput, colorSchema, parseColor } from './colors.js';
 import { type Box, offImageWarnings, pixel } from './geometry.js';
-import { keepChannels, loadWorkingImage, toColor, toSharp, toWorking, writeResult } from './image-io.js';
+import { type CallExtra, keepChannels, loadWorkingImage, toColor, toSharp, toWorking, writeResult } from './image-io.js';
 import { arrowSvg, circleSvg, lineSvg, rectangleSvg, textBounds, textSvg, wrapSvg } from './overlay-svg.js';
 
 const inputPath = z.string().min(1).describe('Image file path (inside the allowed folders) or data URL');
@@ -70,9 +70,10 @@ async function drawOverlay(
   operation: string,
   build: () => Overlay,
   extra: Record<string, unknown>,
+  call: CallExtra,
 ): Promise<CallToolResult> {
   const overlay = build(); // argument errors surface before the image is decoded
-  const image = await toColor(await loadWorkingImage(args.input_path));
+  const image = await toColor(await loadWorkingImage(args.input_path, call));
   const composited = await toWorking(
     toSharp(image).composite([{ input: wrapSvg(image.width, image.height, overlay.elements), top: 0, left: 0 }]),
     image.path,
@@ -80,6 +81,7 @@ async function drawOverlay(
   const drawn = await keepChannels(composited, image);
   const warnings = offImageWarnings(overlay.shapes, image);
   return writeResult(drawn, {
+    call,
     operation,
     outputPath: args.output_path,
     inputPath: image.path,
@@ -161,7 +163,7 @@ export function registerDrawTools(server: McpServer): void {
       description: 'Draw circles (center_x, center_y, radius, color, thickness, filled) on an image; returns the output path.',
       inputSchema: { input_path: inputPath, circles: z.array(circleItem).min(1), output_path: outputPath },
     },
-    (args) => guarded(() => drawOverlay(args, 'draw_circles', () => circleOverlay(args.circles), { circles: args.circles.length })),
+    (args, call) => guarded(() => drawOverlay(args, 'draw_circles', () => circleOverlay(args.circles), { circles: args.circles.length }, call)),
   );
   server.registerTool(
     'draw_texts',
@@ -169,7 +171,7 @@ export function registerDrawTools(server: McpServer): void {
       description: 'Draw text labels on an image; (x, y) is the bottom-left of the text as in OpenCV putText. Returns the output path.',
       inputSchema: { input_path: inputPath, texts: z.array(textItem).min(1), output_path: outputPath },
     },
-    (args) => guarded(() => drawOverlay(args, 'draw_texts', () => textOverlay(args.texts), { texts: args.texts.length })),
+    (args, call) => guarded(() => drawOverlay(args, 'draw_texts', () => textOverlay(args.texts), { texts: args.texts.length }, call)),
   );
   server.registerTool(
     'draw_lines',
@@ -177,7 +179,7 @@ export function registerDrawTools(server: McpServer): void {
       description: 'Draw straight lines from (x1, y1) to (x2, y2) on an image; returns the output path.',
       inputSchema: { input_path: inputPath, lines: z.array(lineItem).min(1), output_path: outputPath },
     },
-    (args) => guarded(() => drawOverlay(args, 'draw_lines', () => lineOverlay(args.lines), { lines: args.lines.length })),
+    (args, call) => guarded(() => drawOverlay(args, 'draw_lines', () => lineOverlay(args.lines), { lines: args.lines.length }, call)),
   );
   server.registerTool(
     'draw_arrows',
@@ -185,7 +187,7 @@ export function registerDrawTools(server: McpServer): void {
       description: 'Draw arrows from (x1, y1) to the tip at (x2, y2); tip_length is the head size as a fraction of the length (default 0.1).',
       inputSchema: { input_path: inputPath, arrows: z.array(arrowItem).min(1), output_path: outputPath },
     },
-    (args) => guarded(() => drawOverlay(args, 'draw_arrows', () => arrowOverlay(args.arrows), { arrows: args.arrows.length })),
+    (args, call) => guarded(() => drawOverlay(args, 'draw_arrows', () => arrowOverlay(args.arrows), { arrows: args.arrows.length }, call)),
   );
   server.registerTool(
     'draw_rectangles',
@@ -193,6 +195,6 @@ export function registerDrawTools(server: McpServer): void {
       description: 'Draw rectangles (x1, y1, x2, y2 or bbox [x1, y1, x2, y2], e.g. detector boxes) with optional labels; returns the output path.',
       inputSchema: { input_path: inputPath, rectangles: z.array(rectangleItem).min(1), output_path: outputPath },
     },
-    (args) => guarded(() => drawOverlay(args, 'draw_rectangles', () => rectangleOverlay(args.rectangles), { rectangles: args.rectangles.length })),
+    (args, call) => guarded(() => drawOverlay(args, 'draw_rectangles', () => rectangleOverlay(args.rectangles), { rectangles: args.rectangles.length }, call)),
   );
 }

@@ -5,10 +5,11 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import sharp from 'sharp';
 import { z } from 'zod';
 import { loadImageInput, maxImagePixels } from '../shared/image-input.js';
+import { resolveInputArgument } from '../shared/task-paths.js';
 import { guarded, jsonResult } from '../shared/tool-result.js';
 import { colorSchema, parseColor } from './colors.js';
-import { checkBox, pixel } from './geometry.js';
-import { keepChannels, loadWorkingImage, toColor, toSharp, toWorking, writeResult } from './image-io.js';
+import { checkBox } from './geometry.js';
+import { type CallExtra, keepChannels, loadWorkingImage, toColor, toSharp, toWorking, writeResult } from './image-io.js';
 
 const inputPath = z.string().min(1).describe('Image file path (inside the allowed folders) or data URL');
 const outputPath = z.string().nullish().describe('Where to write the result; default <input stem>_<tool>.png next to the input');
@@ -40,8 +41,8 @@ function targetSize(width: number, height: number, args: { width?: number | null
   throw new Error('resize: give width, height (one keeps the aspect ratio) or scale_factor');
 }
 
-async function describeImage(input: string): Promise<Record<string, unknown>> {
-  const loaded = await loadImageInput(input);
+async function describeImage(input: string, call: CallExtra): Promise<Record<string, unknown>> {
+  const loaded = await loadImageInput(input, (given) => resolveInputArgument(given, call));
   const metadata = await sharp(loaded.bytes, { limitInputPixels: maxImagePixels }).metadata();
   const format = loaded.mediaType.replace('image/', '');
   // EXIF orientations 5-8 swap the axes: report the size the tools work with (upright).
@@ -65,29 +66,32 @@ async function describeImage(input: string): Promise<Record<string, unknown>> {
   };
 }
 
-async function recolor(input: string, palette: 'grayscale' | 'sepia', outputPathArg: string | null | undefined, operation: string): Promise<CallToolResult> {
-  const image = await loadWorkingImage(input);
+async function recolor(input: string, palette: 'grayscale' | 'sepia', outputPathArg: string | null | undefined, operation: string, call: CallExtra): Promise<CallToolResult> {
+  const image = await loadWorkingImage(input, call);
   const pipeline = palette === 'grayscale' ? toSharp(image).greyscale() : toSharp(await toColor(image)).recomb(sepiaMatrix);
   const recolored = await toWorking(pipeline, image.path);
-  return writeResult(recolored, { operation, outputPath: outputPathArg, inputPath: image.path, extra: { palette } });
+  return writeResult(recolored, { call, operation, outputPath: outputPathArg, inputPath: image.path, extra: { palette } });
 }
+
+// Integers, as the reference's `x1: int` (pydantic also takes 133.0, which JSON Schema's integer allows).
+const cropEdge = z.number().int();
 
 function registerCropTool(server: McpServer): void {
   server.registerTool(
     'crop',
     {
       description: 'Crop an image to the box (x1,y1)-(x2,y2) in pixels (x2, y2 exclusive); returns the output path.',
-      inputSchema: { input_path: inputPath, x1: pixel, y1: pixel, x2: pixel, y2: pixel, output_path: outputPath },
+      inputSchema: { input_path: inputPath, x1: cropEdge, y1: cropEdge, x2: cropEdge, y2: cropEdge, output_path: outputPath },
     },
-    (args) =>
+    (args, call) =>
       guarded(async () => {
-        const image = await loadWorkingImage(args.input_path);
+        const image = await loadWorkingImage(args.input_path, call);
         checkBox(args, image, 'crop');
         const cropped = await toWorking(
           toSharp(image).extract({ left: args.x1, top: args.y1, width: args.x2 - args.x1, height: args.y2 - args.y1 }),
           image.path,
         );
-        return writeResult(cropped, { operation: 'crop', outputPath: args.output_path, inputPath: image.path, extra: { box: [args.x1, args.y1, args.x2, args.y2] } });
+        return writeResult(cropped, { call, operation: 'crop', outputPath: args.output_path, inputPath: image.path, extra: { box: [args.x1, args.y1, args.x2, args.y2] } });
       }),
   );
 }
@@ -106,15 +110,15 @@ function registerSizeTools(server: McpServer): void {
         output_path: outputPath,
       },
     },
-    (args) =>
+    (args, call) =>
       guarded(async () => {
-        const image = await loadWorkingImage(args.input_path);
+        const image = await loadWorkingImage(args.input_path, call);
         const size = targetSize(image.width, image.height, { ...args, scale_factor: args.scale_factor ?? args.scale });
         if (size.width * size.height > maxImagePixels) {
           throw new Error(`resize: ${size.width}x${size.height} is above the ${maxImagePixels} pixel limit`);
         }
         const resized = await toWorking(toSharp(image).resize({ ...size, fit: 'fill' }), image.path);
-        return writeResult(resized, { operation: 'resize', outputPath: args.output_path, inputPath: image.path, extra: { original: [image.width, image.height] } });
+        return writeResult(resized, { call, operation: 'resize', outputPath: args.output_path, inputPath: image.path, extra: { original: [image.width, image.height] } });
       }),
   );
 
@@ -129,16 +133,16 @@ function registerSizeTools(server: McpServer): void {
         output_path: outputPath,
       },
     },
-    (args) =>
+    (args, call) =>
       guarded(async () => {
-        const image = await loadWorkingImage(args.input_path);
+        const image = await loadWorkingImage(args.input_path, call);
         const fill = parseColor(args.background, [0, 0, 0], 'background');
         // sharp turns clockwise for positive angles; the reference convention is counter-clockwise.
         const rotated = await keepChannels(
           await toWorking(toSharp(image).rotate(-args.angle, { background: { r: fill.r, g: fill.g, b: fill.b, alpha: fill.alpha } }), image.path),
           image,
         );
-        return writeResult(rotated, { operation: 'rotate', outputPath: args.output_path, inputPath: image.path, extra: { angle: args.angle } });
+        return writeResult(rotated, { call, operation: 'rotate', outputPath: args.output_path, inputPath: image.path, extra: { angle: args.angle } });
       }),
   );
 }
@@ -150,7 +154,7 @@ function registerColorTools(server: McpServer): void {
       description: 'Convert an image to a colour palette: grayscale or sepia.',
       inputSchema: { input_path: inputPath, palette: z.enum(['grayscale', 'sepia']), output_path: outputPath },
     },
-    (args) => guarded(() => recolor(args.input_path, args.palette, args.output_path, 'change_color')),
+    (args, call) => guarded(() => recolor(args.input_path, args.palette, args.output_path, 'change_color', call)),
   );
 
   server.registerTool(
@@ -159,7 +163,7 @@ function registerColorTools(server: McpServer): void {
       description: 'Convert an image to grayscale.',
       inputSchema: { input_path: inputPath, output_path: outputPath },
     },
-    (args) => guarded(() => recolor(args.input_path, 'grayscale', args.output_path, 'grayscale')),
+    (args, call) => guarded(() => recolor(args.input_path, 'grayscale', args.output_path, 'grayscale', call)),
   );
 }
 
@@ -170,7 +174,7 @@ function registerMetadataTool(server: McpServer): void {
       description: 'Width, height (upright), true format from the file bytes, channels, alpha, size in bytes, and whether the extension matches.',
       inputSchema: { input_path: inputPath },
     },
-    (args) => guarded(async () => jsonResult(await describeImage(args.input_path))),
+    (args, call) => guarded(async () => jsonResult(await describeImage(args.input_path, call))),
   );
 }
 

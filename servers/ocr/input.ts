@@ -10,13 +10,14 @@ const bareBase64 = /^[A-Za-z0-9+/\s]{32,}={0,2}$/;
 async function fromBareBase64(input: string): Promise<LoadedImage | undefined> {
   const bytes = Buffer.from(input.replace(/\s+/g, ''), 'base64');
   try {
-    return { bytes, ...(await checkImageBytes(bytes, 'base64 input_data')) };
+    return await checkImageBytes(bytes, 'base64 input_data');
   } catch {
     return undefined; // not an image once decoded: treat the string as a path instead
   }
 }
 
-export async function loadOcrInput(inputData: string): Promise<LoadedImage> {
+/** `resolvePath` turns a path into the file to read (see loadImageInput). */
+export async function loadOcrInput(inputData: string, resolvePath?: (given: string) => string): Promise<LoadedImage> {
   const input = inputData.trim();
   if (input === '') throw new ImageInputError('input_data is empty: pass an image path under media/, a file:// URI or a data URL');
   if (/^https?:\/\//i.test(input)) {
@@ -29,5 +30,5 @@ export async function loadOcrInput(inputData: string): Promise<LoadedImage> {
     const decoded = await fromBareBase64(input);
     if (decoded) return decoded;
   }
-  return loadImageInput(input);
+  return loadImageInput(input, resolvePath);
 }

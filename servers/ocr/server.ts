@@ -3,6 +3,7 @@
 // what `language` and `config` mean here.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { resolveInputArgument } from '../shared/task-paths.js';
 import { guarded, jsonResult } from '../shared/tool-result.js';
 import { engineName, recogniseLines } from './engine.js';
 import { loadOcrInput } from './input.js';
@@ -28,10 +29,11 @@ export interface OcrRequest {
   config?: string;
 }
 
-export async function runPerformOcr(request: OcrRequest): Promise<Record<string, unknown>> {
+/** `call` is the tool call's `extra`: with a task context, paths resolve in the task's workspace. */
+export async function runPerformOcr(request: OcrRequest, call?: { _meta?: unknown }): Promise<Record<string, unknown>> {
   const language = parseLanguage(request.language);
   const config = parseConfig(request.config);
-  const image = await loadOcrInput(request.input_data);
+  const image = await loadOcrInput(request.input_data, (given) => resolveInputArgument(given, call));
   // The Chinese dictionary often emits full-width punctuation ("（", "，") for Latin text; with no
   // Chinese language requested, fold those to ASCII.
   const latinOnly = !language.includes('chi_');
@@ -60,7 +62,7 @@ export function createOcrServer(): McpServer {
       inputSchema: performOcrInput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async (args) => guarded(async () => jsonResult(await runPerformOcr(args))),
+    async (args, call) => guarded(async () => jsonResult(await runPerformOcr(args, call))),
   );
   server.registerTool(
     'get_supported_languages',

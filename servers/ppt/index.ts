@@ -3,16 +3,23 @@
 // allowed roots. stdout carries MCP only; diagnostics go to stderr.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { runStdioServer } from '../shared/run-stdio.js';
-import { PresentationStore } from './model.js';
+import { PerTaskState } from '../shared/task-state.js';
+import { type Decks, PresentationStore } from './model.js';
 import { registerDeckTools } from './tools-deck.js';
+import { registerDesignTools } from './tools-design.js';
+import { registerTextLevelTools } from './tools-placeholders.js';
 import { registerSlideTools } from './tools-slides.js';
+import { registerStructureTools } from './tools-structure.js';
 import { registerTextTool } from './tools-text.js';
 
-function createPptServer(store: PresentationStore = new PresentationStore()): McpServer {
+function createPptServer(decks: Decks = new PerTaskState(() => new PresentationStore())): McpServer {
   const server = new McpServer({ name: 'ppt', version: '0.1.0' });
-  registerDeckTools(server, store);
-  registerSlideTools(server, store);
-  registerTextTool(server, store);
+  registerDeckTools(server, decks);
+  registerSlideTools(server, decks);
+  registerTextTool(server, decks);
+  registerStructureTools(server, decks);
+  registerTextLevelTools(server, decks);
+  registerDesignTools(server, decks);
   return server;
 }
 

@@ -1,8 +1,10 @@
 // The in-memory presentation model. pptxgenjs only writes at save time and cannot read a
 // deck back, so the server keeps its own description of every slide (positions in inches on
 // a 13.33 x 7.5 in widescreen slide) and renders it on save. Presentations are keyed by id;
-// the current one is the last created (or switched to), as in the reference server.
+// the current one is the last created (or switched to), as in the reference server. Each task
+// has its own store (Decks), so "the current presentation" is never another task's.
 import { randomUUID } from 'node:crypto';
+import type { PerTaskState } from '../shared/task-state.js';
 
 export const slideWidth = 13.333;
 export const slideHeight = 7.5;
@@ -26,10 +28,14 @@ export interface TextStyle {
   align?: 'left' | 'center' | 'right' | 'justify';
   valign?: 'top' | 'middle' | 'bottom';
   autoFit?: boolean;
+  /** One bullet per line (add_bullet_points). */
+  bullets?: boolean;
 }
 
-export interface TextRun extends Omit<TextStyle, 'align' | 'valign' | 'autoFit' | 'bgColor'> {
+export interface TextRun extends Omit<TextStyle, 'align' | 'valign' | 'autoFit' | 'bgColor' | 'bullets'> {
   text: string;
+  /** Link target of this run (manage_hyperlinks). */
+  hyperlink?: string;
 }
 
 export interface TextElement {
@@ -52,6 +58,49 @@ export interface ShapeElement {
   kind: 'shape';
   box: Box;
   fill: string;
+  /** pptxgenjs shape name; rectangle when absent. */
+  shapeType?: string;
+  line?: string;
+  lineWidth?: number;
+  text?: string;
+  fontSize?: number;
+  fontColor?: string;
+}
+
+interface TableCellStyle {
+  fontSize?: number;
+  fontName?: string;
+  bold?: boolean;
+  italic?: boolean;
+  color?: string;
+  fill?: string;
+  align?: 'left' | 'center' | 'right' | 'justify';
+  valign?: 'top' | 'middle' | 'bottom';
+}
+
+interface TableElement {
+  kind: 'table';
+  box: Box;
+  cells: string[][];
+  headerRow: boolean;
+  headerFontSize: number;
+  bodyFontSize: number;
+  headerFill?: string;
+  bodyFill?: string;
+  border?: string;
+  /** Per-cell overrides keyed "row,col" (format_table_cell). */
+  cellStyles: Record<string, TableCellStyle>;
+}
+
+interface LineElement {
+  kind: 'line';
+  box: Box;
+  /** The line runs from the box's top-left corner unless flipped. */
+  flipH: boolean;
+  flipV: boolean;
+  color: string;
+  width: number;
+  connectorType: string;
 }
 
 export interface ChartElement {
@@ -61,9 +110,15 @@ export interface ChartElement {
   categories: string[];
   series: Array<{ name: string; values: number[] }>;
   title?: string;
+  showLegend?: boolean;
+  legendPosition?: 'b' | 'tr' | 'l' | 'r' | 't';
+  dataLabels?: boolean;
+  xAxisTitle?: string;
+  yAxisTitle?: string;
+  colors?: string[];
 }
 
-export type SlideElement = TextElement | ImageElement | ShapeElement | ChartElement;
+export type SlideElement = TextElement | ImageElement | ShapeElement | ChartElement | TableElement | LineElement;
 
 export type Background =
   | { type: 'solid'; color: string }
@@ -74,6 +129,8 @@ export interface Slide {
   layoutName: string;
   background?: Background;
   elements: SlideElement[];
+  /** Written into the slide XML after rendering (pptxgenjs has no transitions). */
+  transition?: { type: string; durationSec: number };
 }
 
 export interface CoreProperties {
@@ -87,6 +144,8 @@ export interface CoreProperties {
 export interface Presentation {
   id: string;
   slides: Slide[];
+  /** Colour scheme applied by apply_professional_design, if any. */
+  colorScheme?: string;
   properties: CoreProperties;
   savedTo?: string;
 }
@@ -143,6 +202,9 @@ export class PresentationStore {
     }));
   }
 }
+
+/** One PresentationStore per task (servers/shared/task-state.ts). */
+export type Decks = PerTaskState<PresentationStore>;
 
 export function slideAt(presentation: Presentation, index: number): Slide {
   const slide = presentation.slides[index];

@@ -3,9 +3,10 @@
 // to the reference's working directory, where media/ *was* that folder, so a leading
 // "media/" is dropped: "./media/deck.pptx" and "deck.pptx" both mean <output dir>/deck.pptx,
 // which keeps per-task output folders working. Absolute paths must lie inside the allowed roots.
+// A call with a task context writes inside the task's workspace instead (servers/shared/task-paths.ts).
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { allowedRoots, resolveAllowedPath } from '../shared/allowed-roots.js';
+import { resolveOutputArgument, stripFileUri } from '../shared/task-paths.js';
 
 export function outputDir(env: NodeJS.ProcessEnv = process.env): string {
   const roots = allowedRoots(env);
@@ -14,18 +15,13 @@ export function outputDir(env: NodeJS.ProcessEnv = process.env): string {
   return configured ? path.resolve(path.dirname(media), configured) : media;
 }
 
-function stripFileUri(input: string): string {
-  if (!input.startsWith('file://')) return input;
-  try {
-    return fileURLToPath(input);
-  } catch {
-    return input.slice('file://'.length); // "file://./media/x.pptx" is relative, not a valid URI
-  }
+export function resolveOutputFile(input: string, extra?: { _meta?: unknown }, baseDir: string = outputDir()): string {
+  if (input.trim() === '') throw new Error('file_path is empty: give a .pptx file name, e.g. "report.pptx"');
+  return resolveOutputArgument(input, extra, (given) => resolveWithoutContext(given, baseDir));
 }
 
-export function resolveOutputFile(input: string, baseDir: string = outputDir()): string {
+function resolveWithoutContext(input: string, baseDir: string): string {
   const raw = stripFileUri(input.trim());
-  if (raw === '') throw new Error('file_path is empty: give a .pptx file name, e.g. "report.pptx"');
   if (path.isAbsolute(raw)) return resolveAllowedPath(raw);
   const normalized = path.normalize(raw);
   const segments = normalized.split(/[\\/]/);

@@ -48,6 +48,8 @@ function addText(slide: PptSlide, element: TextElement): void {
       ...(run.fontSize ? { fontSize: run.fontSize } : {}),
       ...(run.fontName ? { fontFace: run.fontName } : {}),
       ...(run.color ? { color: run.color } : {}),
+      ...(run.hyperlink ? { hyperlink: { url: run.hyperlink } } : {}),
+      ...(style.bullets ? { bullet: true } : {}),
     },
   }));
   slide.addText(runs, {
@@ -82,16 +84,77 @@ function addElement(pptx: Pptx, slide: PptSlide, element: SlideElement): void {
       slide.addImage({ ...position, data: `${element.mediaType};base64,${element.data.toString('base64')}` });
       return;
     case 'shape':
-      slide.addShape(pptx.ShapeType.rect, { ...position, fill: { color: element.fill }, line: { color: element.fill } });
+      addShape(pptx, slide, element, position);
+      return;
+    case 'line':
+      slide.addShape(pptx.ShapeType.line, { ...position, flipH: element.flipH, flipV: element.flipV, line: { color: element.color, width: element.width, ...(element.connectorType === 'arrow' ? { endArrowType: 'triangle' as const } : {}) } });
+      return;
+    case 'table':
+      addTable(slide, element);
       return;
     case 'chart': {
       const data = element.series.map((series) => ({ name: series.name, labels: element.categories, values: series.values }));
       slide.addChart(pptx.ChartType[element.chartType], data, {
         ...position,
-        showLegend: element.series.length > 1 || element.chartType === 'pie' || element.chartType === 'doughnut',
+        showLegend: element.showLegend ?? (element.series.length > 1 || element.chartType === 'pie' || element.chartType === 'doughnut'),
+        ...(element.legendPosition ? { legendPos: element.legendPosition } : {}),
+        ...(element.dataLabels ? { showValue: true } : {}),
         ...(element.title ? { showTitle: true, title: element.title } : {}),
+        ...(element.xAxisTitle ? { showCatAxisTitle: true, catAxisTitle: element.xAxisTitle } : {}),
+        ...(element.yAxisTitle ? { showValAxisTitle: true, valAxisTitle: element.yAxisTitle } : {}),
+        ...(element.colors ? { chartColors: element.colors } : {}),
       });
     }
+  }
+}
+
+type Position = { x: number; y: number; w: number; h: number };
+
+function addShape(pptx: Pptx, slide: PptSlide, element: Extract<SlideElement, { kind: 'shape' }>, position: Position): void {
+  const type = (element.shapeType ?? 'rect') as keyof typeof pptx.ShapeType;
+  const options = { ...position, fill: { color: element.fill }, line: { color: element.line ?? element.fill, ...(element.lineWidth ? { width: element.lineWidth } : {}) } };
+  if (element.text) {
+    slide.addText(element.text, { ...options, shape: pptx.ShapeType[type], fontSize: element.fontSize ?? 18, color: element.fontColor ?? 'FFFFFF', align: 'center', valign: 'middle' });
+    return;
+  }
+  slide.addShape(pptx.ShapeType[type], options);
+}
+
+function addTable(slide: PptSlide, element: Extract<SlideElement, { kind: 'table' }>): void {
+  const rows = element.cells.map((row, rowIndex) =>
+    row.map((text, columnIndex) => {
+      const header = element.headerRow && rowIndex === 0;
+      const custom = element.cellStyles[`${rowIndex},${columnIndex}`] ?? {};
+      const fill = custom.fill ?? (header ? element.headerFill : element.bodyFill);
+      return {
+        text,
+        options: {
+          fontSize: custom.fontSize ?? (header ? element.headerFontSize : element.bodyFontSize),
+          bold: custom.bold ?? header,
+          ...(custom.italic !== undefined ? { italic: custom.italic } : {}),
+          ...(custom.fontName ? { fontFace: custom.fontName } : {}),
+          ...(custom.color ? { color: custom.color } : {}),
+          ...(fill ? { fill: { color: fill } } : {}),
+          ...(custom.align ? { align: custom.align } : {}),
+          ...(custom.valign ? { valign: custom.valign } : {}),
+        },
+      };
+    }),
+  );
+  slide.addTable(rows, { x: element.box.left, y: element.box.top, w: element.box.width, h: element.box.height, ...(element.border ? { border: { type: 'solid', pt: 1, color: element.border } } : {}) });
+}
+
+/** pptxgenjs writes no slide transitions: add <p:transition> to the slides that have one. */
+async function addTransitions(zip: JSZip, presentation: Presentation): Promise<void> {
+  for (const [index, slide] of presentation.slides.entries()) {
+    if (!slide.transition) continue;
+    const name = `ppt/slides/slide${index + 1}.xml`;
+    const xml = await zip.file(name)?.async('string');
+    if (!xml) continue;
+    const element = `<p:transition spd="${slide.transition.durationSec <= 0.5 ? 'fast' : slide.transition.durationSec <= 1 ? 'med' : 'slow'}" p14:dur="${Math.round(slide.transition.durationSec * 1000)}" xmlns:p14="http://schemas.microsoft.com/office/powerpoint/2010/main"><p:${slide.transition.type}/></p:transition>`;
+    // Schema order: cSld, clrMapOvr, transition.
+    const anchor = xml.includes('</p:clrMapOvr>') ? '</p:clrMapOvr>' : '</p:cSld>';
+    zip.file(name, xml.replace(anchor, `${anchor}${element}`));
   }
 }
 
@@ -99,21 +162,24 @@ function escapeXml(text: string): string {
   return text.replace(/[<>&"']/g, (char) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[char] ?? char);
 }
 
-/** pptxgenjs writes no keywords/description; add them to docProps/core.xml afterwards. */
-async function addCoreExtras(pptxBytes: Buffer, keywords: string | undefined, comments: string | undefined): Promise<Buffer> {
-  if (!keywords && !comments) return pptxBytes;
+/** pptxgenjs writes no keywords/description (nor transitions): add them to the package afterwards. */
+async function addPackageExtras(pptxBytes: Buffer, presentation: Presentation): Promise<Buffer> {
+  const { keywords, comments } = presentation.properties;
+  if (!keywords && !comments && !presentation.slides.some((slide) => slide.transition)) return pptxBytes;
   const zip = await JSZip.loadAsync(pptxBytes);
   const core = zip.file('docProps/core.xml');
-  if (!core) return pptxBytes;
-  const extras = [keywords ? `<cp:keywords>${escapeXml(keywords)}</cp:keywords>` : '', comments ? `<dc:description>${escapeXml(comments)}</dc:description>` : ''].join('');
-  zip.file('docProps/core.xml', (await core.async('string')).replace('</cp:coreProperties>', `${extras}</cp:coreProperties>`));
+  if (core && (keywords || comments)) {
+    const extras = [keywords ? `<cp:keywords>${escapeXml(keywords)}</cp:keywords>` : '', comments ? `<dc:description>${escapeXml(comments)}</dc:description>` : ''].join('');
+    zip.file('docProps/core.xml', (await core.async('string')).replace('</cp:coreProperties>', `${extras}</cp:coreProperties>`));
+  }
+  await addTransitions(zip, presentation);
   return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
 }
 
 export async function renderPresentation(presentation: Presentation): Promise<Buffer> {
   const pptx = new PptxGenJS();
   pptx.layout = 'LAYOUT_WIDE';
-  const { title, subject, author, keywords, comments } = presentation.properties;
+  const { title, subject, author } = presentation.properties;
   pptx.title = title ?? presentation.id;
   pptx.subject = subject ?? '';
   if (author) pptx.author = author;
@@ -123,5 +189,5 @@ export async function renderPresentation(presentation: Presentation): Promise<Bu
     for (const element of model.elements) addElement(pptx, slide, element);
   }
   const output = await pptx.write({ outputType: 'nodebuffer' });
-  return addCoreExtras(Buffer.isBuffer(output) ? output : Buffer.from(output as ArrayBuffer), keywords, comments);
+  return addPackageExtras(Buffer.isBuffer(output) ? output : Buffer.from(output as ArrayBuffer), presentation);
 }

@@ -3,6 +3,7 @@
 // PowerPoint version displays.
 import sharp from 'sharp';
 import { loadImageInput, maxImagePixels } from '../shared/image-input.js';
+import { resolveInputArgument } from '../shared/task-paths.js';
 import type { Box } from './model.js';
 
 export interface SlideImage {
@@ -15,10 +16,10 @@ export interface SlideImage {
 
 const nativeTypes = new Set(['image/png', 'image/jpeg', 'image/gif']);
 
-export async function loadSlideImage(source: string, sourceType: string | null | undefined): Promise<SlideImage> {
+export async function loadSlideImage(source: string, sourceType: string | null | undefined, extra?: { _meta?: unknown }): Promise<SlideImage> {
   const isBase64 = (sourceType ?? 'file') === 'base64';
   const input = isBase64 && !source.startsWith('data:') ? `data:application/octet-stream;base64,${source}` : source;
-  const loaded = await loadImageInput(input);
+  const loaded = await loadImageInput(input, (given) => resolveInputArgument(given, extra));
   const metadata = await sharp(loaded.bytes, { limitInputPixels: maxImagePixels }).metadata();
   const label = isBase64 ? 'base64 image' : source;
   if (nativeTypes.has(loaded.mediaType) && (metadata.orientation ?? 1) === 1) {

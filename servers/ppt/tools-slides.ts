@@ -2,19 +2,21 @@
 // Every mutation of the model happens synchronously once the inputs are ready, so calls that
 // a host sends side by side (add_slide next to manage_image in the ground truth) see a
 // consistent deck.
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import sharp from 'sharp';
 import { z } from 'zod';
 import { resolveAllowedPath } from '../shared/allowed-roots.js';
+import { defaultOutputDir, resolveOutputArgument } from '../shared/task-paths.js';
 import { guarded, jsonResult } from '../shared/tool-result.js';
 import { colorScheme, fitFontSize, layoutName, titleBox } from './design.js';
-import { type Background, type Box, type PresentationStore, type Slide, slideAt, slideHeight, slideWidth, toHex } from './model.js';
-import { imageBox, loadSlideImage, type SlideImage } from './slide-images.js';
-import { buildTemplateSlide, listTemplates, templateImageKeys } from './templates.js';
+import { type Decks, type Background, type Box, type Slide, slideAt, slideHeight, slideWidth, toHex } from './model.js';
+import { imageBox, loadSlideImage } from './slide-images.js';
+import { listTemplates } from './templates.js';
+import { buildTemplateWithImages } from './tools-design.js';
 
 const presentationId = z.string().nullish().describe('Presentation id; default the current (last created) presentation');
-const rgbList = z.array(z.number().min(0).max(255)).min(3).max(4);
 
 function background(args: { background_type?: string | null | undefined; background_colors?: number[][] | null | undefined; gradient_direction?: string | null | undefined }, schemeName: string | null | undefined): { background?: Background; warning?: string } {
   if (!args.background_type) return {};
@@ -41,7 +43,7 @@ function outsideSlide(box: Box): string | undefined {
   return `the box (left ${box.left}, top ${box.top}, ${box.width.toFixed(2)}x${box.height.toFixed(2)} in) extends past the ${slideWidth}x${slideHeight} in slide`;
 }
 
-async function enhanceImage(args: { image_source: string; enhancement_style?: string | null | undefined; brightness?: number | null | undefined; contrast?: number | null | undefined; saturation?: number | null | undefined; sharpness?: number | null | undefined; blur_radius?: number | null | undefined; filter_type?: string | null | undefined; output_path?: string | null | undefined }): Promise<string> {
+async function enhanceImage(args: { image_source: string; enhancement_style?: string | null | undefined; brightness?: number | null | undefined; contrast?: number | null | undefined; saturation?: number | null | undefined; sharpness?: number | null | undefined; blur_radius?: number | null | undefined; filter_type?: string | null | undefined; output_path?: string | null | undefined }, extra: { _meta?: unknown } | undefined): Promise<string> {
   const presets: Record<string, { brightness: number; contrast: number; saturation: number; sharpness: number }> = {
     presentation: { brightness: 1.05, contrast: 1.1, saturation: 1.1, sharpness: 1.2 },
     vivid: { brightness: 1.05, contrast: 1.2, saturation: 1.4, sharpness: 1.3 },
@@ -49,49 +51,55 @@ async function enhanceImage(args: { image_source: string; enhancement_style?: st
   };
   const preset = args.enhancement_style ? presets[args.enhancement_style] : undefined;
   if (args.enhancement_style && !preset) throw new Error(`enhancement_style "${args.enhancement_style}" is not one of ${Object.keys(presets).join(', ')}`);
-  const image = await loadSlideImage(args.image_source, 'file');
-  const contrast = args.contrast ?? preset?.contrast ?? 1;
+  const image = await loadSlideImage(args.image_source, 'file', extra);
+  // 1 is every factor's default (no change): a preset fills the factors left at it.
+  const factor = (value: number | null | undefined, presetValue: number | undefined): number => (value !== undefined && value !== null && value !== 1 ? value : presetValue ?? 1);
+  const contrast = factor(args.contrast, preset?.contrast);
   let pipeline = sharp(image.data)
-    .modulate({ brightness: args.brightness ?? preset?.brightness ?? 1, saturation: args.saturation ?? preset?.saturation ?? 1 })
+    .modulate({ brightness: factor(args.brightness, preset?.brightness), saturation: factor(args.saturation, preset?.saturation) })
     .linear(contrast, 128 * (1 - contrast));
-  const sharpness = args.sharpness ?? preset?.sharpness ?? 1;
+  const sharpness = factor(args.sharpness, preset?.sharpness);
   if (sharpness > 1) pipeline = pipeline.sharpen({ sigma: Math.min(10, sharpness) });
   if ((args.blur_radius ?? 0) > 0) pipeline = pipeline.blur(Math.max(0.3, args.blur_radius ?? 0));
   if (args.filter_type === 'grayscale') pipeline = pipeline.greyscale();
   else if (args.filter_type === 'sepia') pipeline = pipeline.recomb([[0.393, 0.769, 0.189], [0.349, 0.686, 0.168], [0.272, 0.534, 0.131]]);
   else if (args.filter_type) throw new Error(`filter_type "${args.filter_type}" is not one of grayscale, sepia`);
   const parsed = path.parse(image.source);
-  const target = resolveAllowedPath(args.output_path ?? path.join(parsed.dir, `${parsed.name}_enhanced.png`));
+  const target = args.output_path
+    ? resolveOutputArgument(args.output_path, extra, resolveAllowedPath)
+    : path.join(defaultOutputDir(extra, parsed.dir), `${parsed.name}_enhanced.png`);
+  await mkdir(path.dirname(target), { recursive: true });
   await pipeline.png().toFile(target);
   return target;
 }
 
-function registerAddSlide(server: McpServer, store: PresentationStore): void {
+function registerAddSlide(server: McpServer, decks: Decks): void {
   server.registerTool(
     'add_slide',
     {
       description: 'Append a slide with a layout (0 Title Slide, 1 Title and Content, ... 6 Blank), an optional title and background (solid, gradient, professional_gradient).',
       inputSchema: {
-        layout_index: z.number().int().nullish(),
+        layout_index: z.number().int().default(1),
         title: z.string().nullish(),
         background_type: z.string().nullish(),
-        background_colors: z.array(rgbList).nullish().describe('[[r,g,b], [r,g,b]] for solid/gradient backgrounds'),
-        gradient_direction: z.string().nullish(),
-        color_scheme: z.string().nullish(),
+        background_colors: z.array(z.array(z.number().int().min(0).max(255)).min(3).max(4)).nullish().describe('[[r,g,b], [r,g,b]] for solid/gradient backgrounds'),
+        gradient_direction: z.string().default('horizontal'),
+        color_scheme: z.string().default('modern_blue').describe('Colour scheme of professional_gradient backgrounds and styled titles'),
         presentation_id: presentationId,
       },
     },
-    (args) =>
+    (args, extra) =>
       guarded(async () => {
-        const presentation = store.get(args.presentation_id);
-        const layoutIndex = args.layout_index ?? 1;
+        const presentation = decks.of(extra).get(args.presentation_id);
+        const layoutIndex = args.layout_index;
         const slide: Slide = { layoutIndex, layoutName: layoutName(layoutIndex), elements: [] };
         const styled = background(args, args.color_scheme);
         if (styled.background) slide.background = styled.background;
         if (args.title) {
           const box = titleBox(layoutIndex);
           const preferred = layoutIndex === 0 ? 40 : 32;
-          const color = args.color_scheme ? colorScheme(args.color_scheme).scheme.primary : '1F1F1F';
+          // As in the reference, the scheme styles backgrounds; a styled slide's title takes its primary colour.
+          const color = args.background_type ? colorScheme(args.color_scheme).scheme.primary : '1F1F1F';
           const fontSize = fitFontSize(args.title, box, preferred, 12, preferred);
           slide.elements.push({ kind: 'text', role: 'title', box, runs: [{ text: args.title }], style: { fontSize, bold: true, color, valign: 'middle', autoFit: true } });
         }
@@ -107,7 +115,7 @@ function registerAddSlide(server: McpServer, store: PresentationStore): void {
   );
 }
 
-function registerTemplateTools(server: McpServer, store: PresentationStore): void {
+function registerTemplateTools(server: McpServer, decks: Decks): void {
   server.registerTool('list_slide_templates', { description: 'Built-in slide templates and the content keys each one fills.', inputSchema: {} }, () =>
     guarded(async () => jsonResult({ templates: listTemplates() })),
   );
@@ -118,25 +126,20 @@ function registerTemplateTools(server: McpServer, store: PresentationStore): voi
       description: 'Append a slide built from a template (title_slide, section_header, text_with_image, two_column_text, image_grid, chart_slide); content_mapping fills text keys, image_paths image keys.',
       inputSchema: {
         template_id: z.string().min(1),
-        color_scheme: z.string().nullish(),
+        color_scheme: z.string().default('modern_blue'),
         content_mapping: z.record(z.string(), z.unknown()).nullish(),
         image_paths: z.record(z.string(), z.string()).nullish(),
-        layout_index: z.number().int().nullish().describe('Accepted for compatibility; the template decides the layout'),
+        layout_index: z.number().int().default(1).describe('Accepted for compatibility; the template decides the layout'),
         presentation_id: presentationId,
       },
     },
-    (args) =>
+    (args, extra) =>
       guarded(async () => {
-        store.get(args.presentation_id); // fail fast on an unknown id, before loading images
-        const imageKeys = templateImageKeys(args.template_id);
-        const images: Record<string, SlideImage> = {};
-        for (const [key, source] of Object.entries(args.image_paths ?? {})) {
-          if (imageKeys.includes(key)) images[key] = await loadSlideImage(source, 'file');
-        }
-        const built = buildTemplateSlide(args.template_id, args.color_scheme, args.content_mapping ?? {}, images);
-        const presentation = store.get(args.presentation_id);
+        decks.of(extra).get(args.presentation_id); // fail fast on an unknown id, before loading images
+        const built = await buildTemplateWithImages(args.template_id, args.color_scheme, args.content_mapping ?? {}, args.image_paths ?? {}, extra);
+        const presentation = decks.of(extra).get(args.presentation_id);
         presentation.slides.push(built.slide);
-        const ignored = [...built.ignoredKeys, ...Object.keys(args.image_paths ?? {}).filter((key) => !imageKeys.includes(key))];
+        const ignored = [...built.ignoredKeys, ...built.ignoredImageKeys];
         return jsonResult({
           presentation_id: presentation.id,
           slide_index: presentation.slides.length - 1,
@@ -150,39 +153,41 @@ function registerTemplateTools(server: McpServer, store: PresentationStore): voi
   );
 }
 
-function registerImageTool(server: McpServer, store: PresentationStore): void {
+function registerImageTool(server: McpServer, decks: Decks): void {
   server.registerTool(
     'manage_image',
     {
       description: 'operation "add": place an image (file path, or base64 with source_type "base64") on a slide at left/top (inches; width/height optional, aspect kept when one is given). operation "enhance": adjust an image file (brightness, contrast, saturation, sharpness, blur_radius, filter_type) and write output_path.',
       inputSchema: {
         slide_index: z.number().int(),
-        operation: z.enum(['add', 'enhance']),
+        operation: z.string().describe('"add" or "enhance"'),
         image_source: z.string().min(1),
-        source_type: z.enum(['file', 'base64']).nullish(),
-        left: z.number().nullish(),
-        top: z.number().nullish(),
+        source_type: z.string().default('file').describe('"file" or "base64"'),
+        left: z.number().default(1),
+        top: z.number().default(1),
         width: z.number().positive().nullish(),
         height: z.number().positive().nullish(),
         enhancement_style: z.string().nullish(),
-        brightness: z.number().positive().nullish(),
-        contrast: z.number().positive().nullish(),
-        saturation: z.number().min(0).nullish(),
-        sharpness: z.number().min(0).nullish(),
-        blur_radius: z.number().min(0).nullish(),
+        brightness: z.number().positive().default(1),
+        contrast: z.number().positive().default(1),
+        saturation: z.number().min(0).default(1),
+        sharpness: z.number().min(0).default(1),
+        blur_radius: z.number().min(0).default(0),
         filter_type: z.string().nullish(),
         output_path: z.string().nullish(),
         presentation_id: presentationId,
       },
     },
-    (args) =>
+    (args, extra) =>
       guarded(async () => {
-        if (args.operation === 'enhance') return jsonResult({ operation: 'enhance', images: [await enhanceImage(args)] });
-        slideAt(store.get(args.presentation_id), args.slide_index); // validate before the image is read
-        const image = await loadSlideImage(args.image_source, args.source_type);
-        const presentation = store.get(args.presentation_id);
+        if (args.operation !== 'add' && args.operation !== 'enhance') throw new Error(`operation "${args.operation}" is not one of add, enhance`);
+        if (args.source_type !== 'file' && args.source_type !== 'base64') throw new Error(`source_type "${args.source_type}" is not one of file, base64`);
+        if (args.operation === 'enhance') return jsonResult({ operation: 'enhance', images: [await enhanceImage(args, extra)] });
+        slideAt(decks.of(extra).get(args.presentation_id), args.slide_index); // validate before the image is read
+        const image = await loadSlideImage(args.image_source, args.source_type, extra);
+        const presentation = decks.of(extra).get(args.presentation_id);
         const slide = slideAt(presentation, args.slide_index);
-        const box = imageBox(image, { left: args.left ?? 1, top: args.top ?? 1, width: args.width, height: args.height }, { width: slideWidth, height: slideHeight });
+        const box = imageBox(image, { left: args.left, top: args.top, width: args.width, height: args.height }, { width: slideWidth, height: slideHeight });
         slide.elements.push({ kind: 'image', box, data: image.data, mediaType: image.mediaType, source: image.source });
         const warning = outsideSlide(box);
         return jsonResult({
@@ -197,8 +202,8 @@ function registerImageTool(server: McpServer, store: PresentationStore): void {
   );
 }
 
-export function registerSlideTools(server: McpServer, store: PresentationStore): void {
-  registerAddSlide(server, store);
-  registerTemplateTools(server, store);
-  registerImageTool(server, store);
+export function registerSlideTools(server: McpServer, decks: Decks): void {
+  registerAddSlide(server, decks);
+  registerTemplateTools(server, decks);
+  registerImageTool(server, decks);
 }

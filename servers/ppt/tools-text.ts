@@ -5,7 +5,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { guarded, jsonResult } from '../shared/tool-result.js';
 import { fitFontSize, measureText } from './design.js';
-import { type Box, type PresentationStore, type Slide, slideAt, type TextElement, type TextRun, type TextStyle, textOf, toHex } from './model.js';
+import { type Decks, type Box, type Slide, slideAt, type TextElement, type TextRun, type TextStyle, textOf, toHex } from './model.js';
 
 const rgbList = z.array(z.number().min(0).max(255)).min(3).max(4);
 
@@ -24,15 +24,15 @@ const verticalAlignments = { top: 'top', middle: 'middle', center: 'middle', cen
 
 const inputSchema = {
   slide_index: z.number().int(),
-  operation: z.enum(['add', 'format', 'validate', 'format_runs']),
-  left: z.number().nullish(),
-  top: z.number().nullish(),
-  width: z.number().positive().nullish(),
-  height: z.number().positive().nullish(),
-  text: z.string().nullish(),
+  operation: z.string().describe('"add", "format", "validate" or "format_runs"'),
+  left: z.number().default(1),
+  top: z.number().default(1),
+  width: z.number().positive().default(4),
+  height: z.number().positive().default(2),
+  text: z.string().default(''),
   shape_index: z.number().int().nullish(),
   text_runs: z.array(runSchema).nullish(),
-  font_size: z.number().positive().nullish(),
+  font_size: z.number().int().positive().nullish(),
   font_name: z.string().nullish(),
   bold: z.boolean().nullish(),
   italic: z.boolean().nullish(),
@@ -41,10 +41,10 @@ const inputSchema = {
   bg_color: rgbList.nullish(),
   alignment: z.string().nullish(),
   vertical_alignment: z.string().nullish(),
-  auto_fit: z.boolean().nullish(),
-  validation_only: z.boolean().nullish(),
-  min_font_size: z.number().positive().nullish(),
-  max_font_size: z.number().positive().nullish(),
+  auto_fit: z.boolean().default(true),
+  validation_only: z.boolean().default(false),
+  min_font_size: z.number().int().positive().default(8),
+  max_font_size: z.number().int().positive().default(72),
   presentation_id: z.string().nullish(),
 };
 type Args = z.infer<z.ZodObject<typeof inputSchema>>;
@@ -136,7 +136,7 @@ function validateText(slide: Slide, args: Args): Record<string, unknown> {
   return { font_size: size, fits: estimate.fits, estimated_lines: estimate.lines, required_height: estimate.requiredHeight, box_height: box.height, suggested_font_size: suggested };
 }
 
-export function registerTextTool(server: McpServer, store: PresentationStore): void {
+export function registerTextTool(server: McpServer, decks: Decks): void {
   server.registerTool(
     'manage_text',
     {
@@ -144,22 +144,23 @@ export function registerTextTool(server: McpServer, store: PresentationStore): v
         'Text on a slide. operation "add": new text box (left/top/width/height in inches, text or text_runs, font_size, font_name, bold, italic, underline, color [r,g,b], bg_color, alignment, vertical_alignment, auto_fit). "format": restyle (or retext) shape_index. "format_runs": replace the runs of shape_index with text_runs. "validate": estimate whether text fits and suggest a font size.',
       inputSchema,
     },
-    (args) =>
+    (args, extra) =>
       guarded(async () => {
-        const presentation = store.get(args.presentation_id);
+        const presentation = decks.of(extra).get(args.presentation_id);
         const slide = slideAt(presentation, args.slide_index);
         const base = { presentation_id: presentation.id, slide_index: args.slide_index, operation: args.operation };
+        if (!['add', 'format', 'validate', 'format_runs'].includes(args.operation)) throw new Error(`operation "${args.operation}" is not one of add, format, validate, format_runs`);
         if (args.operation === 'add') return jsonResult({ ...base, ...addText(slide, args) });
         if (args.operation === 'validate') return jsonResult({ ...base, ...validateText(slide, args) });
         const element = textShape(slide, args);
         if (args.operation === 'format_runs') {
           if (!args.text_runs?.length) throw new Error('operation "format_runs" needs text_runs: [{text, bold?, italic?, color?, ...}]');
           element.runs = runsFrom(args.text_runs);
-        } else if (args.text !== undefined && args.text !== null) {
+        } else if (args.text !== '') {
           element.runs = [{ text: args.text }];
         }
         Object.assign(element.style, styleFrom(args));
-        return jsonResult({ ...base, shape_index: args.shape_index, text: textOf(element), ...fitReport(element, { ...args, auto_fit: args.auto_fit ?? false }) });
+        return jsonResult({ ...base, shape_index: args.shape_index, text: textOf(element), ...fitReport(element, args) });
       }),
   );
 }

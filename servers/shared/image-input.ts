@@ -1,9 +1,11 @@
 // Loads an image argument given as a file path, a file:// URI or a data URL. The type comes
-// from the bytes (never the extension) and oversized images are refused before decoding.
+// from the bytes (never the extension) and oversized images are refused before decoding. BMP,
+// which sharp cannot read, is decoded here (bmp-decode.ts) and handed on as a lossless PNG.
 import { readFile } from 'node:fs/promises';
 import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
 import { resolveAllowedPath } from './allowed-roots.js';
+import { decodeBmp } from './bmp-decode.js';
 
 /** Refuse decompression bombs: 50 megapixels is far above any benchmark photo. */
 export const maxImagePixels = 50_000_000;
@@ -32,11 +34,29 @@ function decodeDataUrl(input: string): Buffer {
   return match[2] ? Buffer.from(match[3] ?? '', 'base64') : Buffer.from(decodeURIComponent(match[3] ?? ''), 'utf8');
 }
 
-export async function checkImageBytes(bytes: Buffer, label: string): Promise<{ mediaType: string; width: number; height: number }> {
-  const detected = await fileTypeFromBuffer(bytes);
+interface CheckedImage {
+  /** Bytes sharp can decode: the input, or a lossless PNG of it for BMP (which sharp cannot read). */
+  bytes: Buffer;
+  mediaType: string;
+  width: number;
+  height: number;
+}
+
+async function bmpAsPng(bytes: Buffer, label: string): Promise<Buffer> {
+  try {
+    const raw = decodeBmp(bytes, maxImagePixels);
+    return await sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: raw.channels } }).png().toBuffer();
+  } catch (error) {
+    throw new ImageInputError(`${label} could not be decoded: ${(error as Error).message}`);
+  }
+}
+
+export async function checkImageBytes(input: Buffer, label: string): Promise<CheckedImage> {
+  const detected = await fileTypeFromBuffer(input);
   if (!detected || !imageTypes.has(detected.mime)) {
     throw new ImageInputError(`${label} is not a supported image (detected ${detected?.mime ?? 'unknown data'})`);
   }
+  const bytes = detected.mime === 'image/bmp' ? await bmpAsPng(input, label) : input;
   let metadata: sharp.Metadata;
   try {
     metadata = await sharp(bytes, { limitInputPixels: maxImagePixels }).metadata();
@@ -48,21 +68,25 @@ export async function checkImageBytes(bytes: Buffer, label: string): Promise<{ m
   if (width * height > maxImagePixels) {
     throw new ImageInputError(`${label} is ${width}x${height} pixels, above the ${maxImagePixels} pixel limit`);
   }
-  return { mediaType: detected.mime, width, height };
+  return { bytes, mediaType: bytes === input ? detected.mime : 'image/png', width, height };
 }
 
-export async function loadImageInput(input: string): Promise<LoadedImage> {
+/**
+ * `resolvePath` turns a path argument into the file to read (default: confined to the allowed
+ * roots; servers pass servers/shared/task-paths.ts `resolveInputArgument` for per-task files).
+ * Messages name the path as given, never the resolved one.
+ */
+export async function loadImageInput(input: string, resolvePath: (given: string) => string = resolveAllowedPath): Promise<LoadedImage> {
   if (typeof input !== 'string' || input.trim() === '') throw new ImageInputError('image argument is empty');
   if (input.startsWith('data:')) {
-    const bytes = decodeDataUrl(input);
-    return { bytes, ...(await checkImageBytes(bytes, 'data URL')) };
+    return checkImageBytes(decodeDataUrl(input), 'data URL');
   }
-  const file = resolveAllowedPath(input.trim());
+  const file = resolvePath(input.trim());
   let bytes: Buffer;
   try {
     bytes = await readFile(file);
   } catch (error) {
     throw new ImageInputError(`cannot read image "${input}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
-  return { bytes, path: file, ...(await checkImageBytes(bytes, `"${input}"`)) };
+  return { ...(await checkImageBytes(bytes, `"${input}"`)), path: file };
 }

@@ -3,7 +3,8 @@
 // failures (upstream-error.ts) carry their code in `_meta` so the host can tell them apart
 // from errors the model caused.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { TOOL_ERROR_META_KEY, type ToolErrorMeta } from '../../src/core/tool-result-contract.js';
+import { TOOL_ERROR_META_KEY, TOOL_PATHS_META_KEY, type ToolErrorMeta } from '../../src/core/tool-result-contract.js';
+import { collectPathMappings } from './task-paths.js';
 import { UpstreamError } from './upstream-error.js';
 
 export function jsonResult(payload: unknown, images: Array<{ data: Buffer; mimeType: string }> = []): CallToolResult {
@@ -43,12 +44,20 @@ export function upstreamErrorResult(error: UpstreamError, text: string = error.m
   return { content: [{ type: 'text', text }], isError: true, _meta: { [TOOL_ERROR_META_KEY]: meta } };
 }
 
-/** Runs a tool body and turns any thrown error into an `isError` result with its message. */
-export async function guarded(body: () => Promise<CallToolResult>): Promise<CallToolResult> {
+async function settled(body: () => Promise<CallToolResult>): Promise<CallToolResult> {
   try {
     return await body();
   } catch (error) {
     if (error instanceof UpstreamError) return upstreamErrorResult(error);
     return errorResult(error instanceof Error ? error.message : String(error));
   }
+}
+
+/**
+ * Runs a tool body and turns any thrown error into an `isError` result with its message; the
+ * file arguments the call mapped into its task's workspace go in `_meta` (task-paths.ts).
+ */
+export async function guarded(body: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  const { value, mappings } = await collectPathMappings(() => settled(body));
+  return mappings.length === 0 ? value : { ...value, _meta: { ...value._meta, [TOOL_PATHS_META_KEY]: mappings } };
 }

@@ -1,14 +1,17 @@
-// mcp-yolo: a local, offline stand-in for the reference cloud detector (dinox-mcp), running
-// YOLOX-Nano on onnxruntime-node. Speaks MCP on stdout; diagnostics go to stderr only.
+// The local detector, served under the ground truth's key `dinox-mcp` (mcp_servers.json): an
+// offline stand-in for the reference's cloud detector (DINO-X) with its tool names and arguments,
+// running YOLOX-Nano on onnxruntime-node. It reports the same name in its MCP identity, so the
+// config key, the tool names models see and the recorded calls all say `dinox-mcp`; the title and
+// every answer's model line say what really runs. Speaks MCP on stdout; diagnostics go to stderr.
 // Model: M3_YOLO_MODEL, else the pulled asset media/assets/models/yolox_nano.onnx (`m3 assets pull`).
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { runStdioServer } from '../shared/run-stdio.js';
 import { registerYoloTools } from './tools.js';
 
-const server = new McpServer({ name: 'mcp-yolo', version: '0.1.0' });
+const server = new McpServer({ name: 'dinox-mcp', title: 'Local YOLOX-Nano detector (COCO-80) with the DINO-X tool names', version: '0.1.0' });
 registerYoloTools(server);
 
 runStdioServer(server).catch((error: unknown) => {
-  process.stderr.write(`mcp-yolo: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(`dinox-mcp (servers/yolo): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });

@@ -1,6 +1,10 @@
 // Maps a free-text detection prompt ("person.hard hat.puppies") onto YOLOX's 80 COCO classes.
 // The reference detector is open-vocabulary; ours is not, so every term that maps to no class
-// is reported back as unsupported instead of being silently dropped.
+// is reported back as unsupported instead of being silently dropped. A term is looked up as
+// given, then with its last word made singular, then by its head noun: English noun phrases
+// and closed compounds are right-headed, so "coffee table" is a table, "armchair" a chair and
+// "businessman" a man. Compound heads are limited to a list of nouns that rarely end unrelated
+// words (no "bat", "light" or "phone": "wombat", "flashlight", "headphone").
 import { cocoLabels, type CocoLabel } from './labels.js';
 
 const animals: CocoLabel[] = ['bird', 'cat', 'dog', 'horse', 'sheep', 'cow', 'elephant', 'bear', 'zebra', 'giraffe'];
@@ -10,6 +14,12 @@ const synonyms: Record<string, CocoLabel[]> = {
   people: ['person'], human: ['person'], man: ['person'], woman: ['person'], child: ['person'], kid: ['person'],
   boy: ['person'], girl: ['person'], baby: ['person'], adult: ['person'], pedestrian: ['person'], guy: ['person'],
   lady: ['person'], worker: ['person'], player: ['person'], rider: ['person'], cyclist: ['person'], face: ['person'],
+  officer: ['person'], police: ['person'], firefighter: ['person'], staff: ['person'], employee: ['person'], customer: ['person'],
+  student: ['person'], teacher: ['person'], doctor: ['person'], nurse: ['person'], soldier: ['person'], athlete: ['person'],
+  tourist: ['person'], passenger: ['person'], driver: ['person'], crowd: ['person'], spectator: ['person'], farmer: ['person'],
+  chef: ['person'], waiter: ['person'], waitress: ['person'], laborer: ['person'], labourer: ['person'], skier: ['person'],
+  surfer: ['person'], skateboarder: ['person'], pilot: ['person'], climber: ['person'], hiker: ['person'], runner: ['person'],
+  armchair: ['chair'], stool: ['chair'], recliner: ['chair'], seat: ['chair'], desk: ['dining table'],
   bike: ['bicycle'], cycle: ['bicycle'],
   automobile: ['car'], auto: ['car'], sedan: ['car'], taxi: ['car'], cab: ['car'], suv: ['car'],
   motorbike: ['motorcycle'], moped: ['motorcycle'], scooter: ['motorcycle'],
@@ -39,6 +49,15 @@ const irregularPlurals: Record<string, string> = {
   geese: 'bird', calves: 'calf', sheep: 'sheep', skis: 'skis', scissors: 'scissors', glasses: 'glass', bus: 'bus',
 };
 
+/** Nouns that head closed compounds ("armchair", "businessman", "motorboat", "cupcake"). */
+const compoundHeads = new Set([
+  'chair', 'table', 'couch', 'sofa', 'bed', 'car', 'truck', 'bus', 'boat', 'ship', 'plane', 'bike', 'cycle', 'clock', 'vase',
+  'bottle', 'cup', 'bowl', 'knife', 'fork', 'spoon', 'man', 'men', 'woman', 'women', 'person', 'people', 'boy', 'girl',
+  'dog', 'cat', 'bird', 'horse', 'cake', 'pizza', 'sandwich', 'bench', 'umbrella',
+]);
+/** Closed compounds whose last part is not what they are. */
+const notCompounds = new Set(['ottoman', 'snowman', 'talisman', 'caiman', 'german', 'roman', 'woman', 'human', 'scatter', 'toboggan']);
+
 const lookup = new Map<string, CocoLabel[]>([
   ...cocoLabels.map((label) => [label, [label]] as [string, CocoLabel[]]),
   ...Object.entries(synonyms),
@@ -63,13 +82,32 @@ export function splitPrompt(prompt: string): string[] {
     .filter((term, index, terms) => term !== '' && terms.indexOf(term) === index);
 }
 
-/** COCO classes a single term stands for (exact, then with its last word made singular). */
+/** "armchairs" → chair: the longest known head at the end of one word, leaving 3+ letters before it. */
+function compoundHeadClasses(word: string): CocoLabel[] {
+  if (notCompounds.has(word)) return [];
+  for (let start = 3; start <= word.length - 3; start += 1) {
+    const head = word.slice(start);
+    if (compoundHeads.has(head)) return lookup.get(singularWord(head)) ?? lookup.get(head) ?? [];
+  }
+  return [];
+}
+
+/**
+ * COCO classes a term stands for: exact, then with its last word made singular, then its head
+ * noun (the last word of a phrase, the head of a closed compound).
+ */
 export function classesForTerm(term: string): CocoLabel[] {
   const exact = lookup.get(term);
   if (exact) return exact;
   const words = term.split(' ');
-  const last = words.pop() ?? '';
-  return lookup.get([...words, singularWord(last)].join(' ')) ?? [];
+  const last = singularWord(words.pop() ?? '');
+  const singular = lookup.get([...words, last].join(' '));
+  if (singular) return singular;
+  if (words.length > 0) {
+    const head = lookup.get(last);
+    if (head) return head;
+  }
+  return compoundHeadClasses(last);
 }
 
 export interface PromptMapping {

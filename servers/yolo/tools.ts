@@ -1,7 +1,10 @@
-// The mcp-yolo tools. Names and arguments follow the reference cloud detector (dinox-mcp):
+// The detector tools (served as dinox-mcp). Names and arguments follow the reference cloud detector:
 // detect-all-objects {imageFileUri, includeDescription}, detect-objects-by-text {imageFileUri,
 // textPrompt, includeDescription}, visualize-detection-result {imageFileUri, detections, ...};
-// extra optional arguments: annotate (PNG with boxes drawn) and scoreThreshold.
+// extra optional arguments: annotate (PNG with boxes drawn) and scoreThreshold. As in the
+// reference's own local YOLO replacement of that detector, includeDescription is optional
+// (default false). detect-human-pose-keypoints is not offered: no pose model runs here.
+// Answers follow the reference's content layout (result.ts).
 import { writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -9,12 +12,13 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { resolveAllowedPath } from '../shared/allowed-roots.js';
 import { loadImageInput, type LoadedImage } from '../shared/image-input.js';
+import { resolveInputArgument, resolveOutputArgument } from '../shared/task-paths.js';
 import { guarded, jsonResult } from '../shared/tool-result.js';
 import { drawBoxes, type DrawnBox } from './annotate.js';
 import { defaultScoreThreshold, detectObjects, getSession } from './detector.js';
 import { cocoLabels, type CocoLabel } from './labels.js';
 import { mapPromptToClasses } from './prompt-classes.js';
-import { createDetectionPayload, createTextDetectionPayload, type DetectionPayload } from './result.js';
+import { createDetectionAnswer, createTextDetectionAnswer, type DetectionAnswer, toToolResult } from './result.js';
 
 const imageFileUri = z
   .string()
@@ -28,20 +32,24 @@ const scoreThreshold = z
   .optional()
   .describe(`Keep objects whose score (objectness x class probability) is above this; default ${defaultScoreThreshold}`);
 
-function sourceLabel(input: string, image: LoadedImage): string {
-  return image.path ?? (input.startsWith('data:') ? 'data URL' : input);
+/** The image as the caller named it: error messages and results never show the resolved path. */
+function sourceLabel(input: string): string {
+  return input.startsWith('data:') ? 'data URL' : input;
 }
 
-/** Draws exactly the reported objects, so the picture and the JSON always agree. */
-async function finish(payload: DetectionPayload, image: LoadedImage, drawn: boolean): Promise<CallToolResult> {
-  if (!drawn) return jsonResult(payload);
-  const boxes: DrawnBox[] = payload.objects.map((object) => ({
-    ...object.bbox,
-    label: `${object.category} ${Math.round(object.score * 100)}%`,
-    colourKey: cocoLabels.indexOf(object.category as CocoLabel),
+/** Draws exactly the reported objects, so the picture and the text always agree. */
+async function finish(answer: DetectionAnswer, image: LoadedImage, drawn: boolean): Promise<CallToolResult> {
+  if (!drawn) return toToolResult(answer);
+  const boxes: DrawnBox[] = answer.objects.map((object) => ({
+    x1: object.bbox.xmin,
+    y1: object.bbox.ymin,
+    x2: object.bbox.xmax,
+    y2: object.bbox.ymax,
+    label: `${object.name} ${Math.round(object.score * 100)}%`,
+    colourKey: cocoLabels.indexOf(object.name as CocoLabel),
   }));
   const { png } = await drawBoxes(image.bytes, boxes);
-  return jsonResult({ ...payload, annotated: true }, [{ data: png, mimeType: 'image/png' }]);
+  return toToolResult(answer, [{ data: png, mimeType: 'image/png' }]);
 }
 
 interface DetectArgs {
@@ -51,32 +59,38 @@ interface DetectArgs {
   scoreThreshold?: number | undefined;
 }
 
-async function runDetection(args: DetectArgs) {
-  const image = await loadImageInput(args.imageFileUri);
+type CallExtra = { _meta?: unknown } | undefined;
+
+async function runDetection(args: DetectArgs, call: CallExtra) {
+  const image = await loadImageInput(args.imageFileUri, (given) => resolveInputArgument(given, call));
   const scoreThreshold = args.scoreThreshold ?? defaultScoreThreshold;
   const run = await detectObjects(await getSession(), image.bytes, scoreThreshold);
-  const frame = { source: sourceLabel(args.imageFileUri, image), width: run.width, height: run.height };
+  const frame = { source: sourceLabel(args.imageFileUri), width: run.width, height: run.height };
   return { image, run, frame, options: { includeDescription: args.includeDescription ?? false, scoreThreshold } };
 }
 
-async function detectAll(args: DetectArgs): Promise<CallToolResult> {
-  const { image, run, frame, options } = await runDetection(args);
-  return finish(createDetectionPayload(run.detections, frame, options), image, args.annotate ?? false);
+async function detectAll(args: DetectArgs, call: CallExtra): Promise<CallToolResult> {
+  const { image, run, frame, options } = await runDetection(args, call);
+  return finish(createDetectionAnswer(run.detections, frame, options), image, args.annotate ?? false);
 }
 
-async function detectByText(args: DetectArgs & { textPrompt: string }): Promise<CallToolResult> {
+async function detectByText(args: DetectArgs & { textPrompt: string }, call: CallExtra): Promise<CallToolResult> {
   const mapping = mapPromptToClasses(args.textPrompt);
   if (mapping.matched.length === 0 && mapping.unsupported.length === 0) {
     throw new Error('textPrompt is empty: name the objects to find, separated by "." (e.g. "person.dog.car")');
   }
-  const { image, run, frame, options } = await runDetection(args);
-  return finish(createTextDetectionPayload(run.detections, frame, args.textPrompt, mapping, options), image, args.annotate ?? false);
+  const { image, run, frame, options } = await runDetection(args, call);
+  return finish(createTextDetectionAnswer(run.detections, frame, args.textPrompt, mapping, options), image, args.annotate ?? false);
 }
 
-// The reference's {xmin, ymin, xmax, ymax}, or the {x1, y1, x2, y2} our detectors return, so a
-// detection result can be passed straight back in.
+// Detections to draw: the reference's {name, bbox: {xmin, ymin, xmax, ymax}} (what the detection
+// tools answer) or this server's earlier {category, score, bbox: {x1, y1, x2, y2}}, so a result
+// of either shape can be passed straight back in. The listed schema requires only bbox; a label
+// (name or category) is checked here, with a message naming the entry.
 const givenDetection = z.object({
-  name: z.string().min(1),
+  name: z.string().min(1).optional().describe('Label to draw (the reference key)'),
+  category: z.string().min(1).optional().describe('Accepted instead of name (earlier output of this server)'),
+  score: z.number().optional().describe('Ignored; accepted so detection results can be passed back unchanged'),
   bbox: z.union([
     z.object({ xmin: z.number(), ymin: z.number(), xmax: z.number(), ymax: z.number() }),
     z.object({ x1: z.number(), y1: z.number(), x2: z.number(), y2: z.number() }),
@@ -88,6 +102,12 @@ function toCorners(bbox: z.output<typeof givenDetection>['bbox']): { x1: number;
   return { x1: Math.min(ax, bx), y1: Math.min(ay, by), x2: Math.max(ax, bx), y2: Math.max(ay, by) };
 }
 
+function labelOf(detection: z.output<typeof givenDetection>, index: number): string {
+  const label = detection.name ?? detection.category;
+  if (label === undefined) throw new Error(`detections[${index}] has no label: give "name" (or "category")`);
+  return label;
+}
+
 async function visualize(args: {
   imageFileUri: string;
   detections: Array<z.output<typeof givenDetection>>;
@@ -95,9 +115,9 @@ async function visualize(args: {
   boxThickness?: number | undefined;
   showLabels?: boolean | undefined;
   outputPath?: string | undefined;
-}): Promise<CallToolResult> {
-  const image = await loadImageInput(args.imageFileUri);
-  const boxes = args.detections.map((detection) => ({ label: detection.name, ...toCorners(detection.bbox) }));
+}, call: CallExtra): Promise<CallToolResult> {
+  const image = await loadImageInput(args.imageFileUri, (given) => resolveInputArgument(given, call));
+  const boxes = args.detections.map((detection, index) => ({ label: labelOf(detection, index), ...toCorners(detection.bbox) }));
   const drawn = await drawBoxes(image.bytes, boxes, {
     ...(args.fontSize !== undefined ? { fontSize: args.fontSize } : {}),
     ...(args.boxThickness !== undefined ? { boxThickness: args.boxThickness } : {}),
@@ -105,14 +125,14 @@ async function visualize(args: {
   });
   let savedTo: string | undefined;
   if (args.outputPath) {
-    savedTo = resolveAllowedPath(args.outputPath);
+    savedTo = resolveOutputArgument(args.outputPath, call, resolveAllowedPath);
     await mkdir(path.dirname(savedTo), { recursive: true });
     await writeFile(savedTo, drawn.png);
   }
   const outside = boxes.filter((box) => box.x2 <= 0 || box.y2 <= 0 || box.x1 >= drawn.width || box.y1 >= drawn.height);
   return jsonResult(
     {
-      image: { source: sourceLabel(args.imageFileUri, image), width: drawn.width, height: drawn.height },
+      image: { source: sourceLabel(args.imageFileUri), width: drawn.width, height: drawn.height },
       drawn: boxes.length,
       ...(outside.length > 0 ? { outsideImage: outside.map((box) => `${box.label} at (${box.x1},${box.y1})-(${box.x2},${box.y2})`) } : {}),
       ...(savedTo ? { savedTo } : {}),
@@ -129,7 +149,7 @@ export function registerYoloTools(server: McpServer): void {
         'Detect every object of the 80 COCO classes (people, vehicles, animals, food, household items, ...) in an image with YOLOX-Nano; returns categories, per-category counts and pixel boxes.',
       inputSchema: { imageFileUri, includeDescription, annotate, scoreThreshold },
     },
-    (args) => guarded(() => detectAll(args)),
+    (args, call) => guarded(() => detectAll(args, call)),
   );
   server.registerTool(
     'detect-objects-by-text',
@@ -138,7 +158,7 @@ export function registerYoloTools(server: McpServer): void {
         'Detect the objects named in a prompt ("person.dog.car"; "." "," or "and" separate terms). Terms are mapped onto the 80 COCO classes (synonyms and plurals understood); terms outside that vocabulary are listed as unsupported, not searched.',
       inputSchema: { imageFileUri, textPrompt: z.string().describe('Object names separated by "."'), includeDescription, annotate, scoreThreshold },
     },
-    (args) => guarded(() => detectByText(args)),
+    (args, call) => guarded(() => detectByText(args, call)),
   );
   server.registerTool(
     'visualize-detection-result',
@@ -153,6 +173,6 @@ export function registerYoloTools(server: McpServer): void {
         outputPath: z.string().optional().describe('Where to save the PNG (inside the allowed folders, e.g. media/out.png)'),
       },
     },
-    (args) => guarded(() => visualize(args)),
+    (args, call) => guarded(() => visualize(args, call)),
   );
 }

@@ -11,6 +11,10 @@
 //   result   result._meta[TOOL_ERROR_META_KEY] = { code, status?, retryAfterSec?, upstream? }
 //            set by our servers on `isError` results whose cause is not the model's arguments
 //            (an upstream web API down, rate-limited, refusing the key, a missing key).
+//   result   result._meta[TOOL_PATHS_META_KEY] = [{ given, file }]
+//            set by our servers when a file argument of a call with a context was mapped into
+//            the task's workspace: the path as given and the file used, relative to the
+//            workspace. Informational (the host does not act on it); the arguments stay as sent.
 
 /** Put in front of every error result shown to the model and recorded in predictions. */
 export const TOOL_ERROR_PREFIX = '[Tool error] ';
@@ -50,6 +54,7 @@ export const PREDICTION_CODED_FIELD = 'call_error_codes';
 
 export const CALL_CONTEXT_META_KEY = 'm3bench/context';
 export const TOOL_ERROR_META_KEY = 'm3bench/error';
+export const TOOL_PATHS_META_KEY = 'm3bench/paths';
 
 /**
  * Refusals caused by what the model sent; recorded and scored, never retried or mocked.
@@ -95,6 +100,14 @@ export interface ToolErrorMeta {
   retryAfterSec?: number;
   /** Host name of the upstream (never a URL with a key in it). */
   upstream?: string;
+}
+
+/** One entry of `result._meta[TOOL_PATHS_META_KEY]`: a file argument and where it went. */
+export interface MappedPathMeta {
+  /** The argument as the caller wrote it. */
+  given: string;
+  /** The file used, relative to the task's workspace (never an absolute machine path). */
+  file: string;
 }
 
 /** What the host puts under `params._meta[CALL_CONTEXT_META_KEY]`. */

@@ -1,5 +1,5 @@
 // `npm run bench:vision`: what does MCP cost on top of the model? For each detection photo,
-// the warm latency of `detect-all-objects` through the mcp-yolo child process (file read,
+// the warm latency of `detect-all-objects` through the detector (dinox-mcp) child process (file read,
 // decode, letterbox, run, decode + NMS, JSON-RPC) next to a bare InferenceSession.run on the
 // same preprocessed tensor, in one run, with the ratio (target <= 1.5). Then the OCR and
 // barcode rows, when the helper that measures them exists. Not a test: it prints a table.

@@ -25,7 +25,7 @@ describe.skipIf(skipReason !== '')(`demo chat in Chromium${skipReason ? ` (skipp
   const dogPhoto = path.join(assets ?? '', 'images', 'detection', 'dog_bicycle_car.jpg');
 
   beforeAll(async () => {
-    harness = await startDemoHarness({ servers: ['mcp-yolo', 'math', 'imagesorcery-mcp'] });
+    harness = await startDemoHarness({ servers: ['dinox-mcp', 'math', 'imagesorcery-mcp'] });
     browser = await launchBrowser();
     browser.context.on('response', (response) => {
       if (!response.headers()['content-type']?.startsWith('text/event-stream')) void response.text().then((text) => bodies.push(text), () => undefined);
@@ -58,13 +58,13 @@ describe.skipIf(skipReason !== '')(`demo chat in Chromium${skipReason ? ` (skipp
     expect(imagePath).toMatch(new RegExp(`^\\./media/uploads/test-[0-9a-f]+/${sessionId}/[0-9a-f]{16}\\.jpg$`));
     const answer = 'A dog is sitting on the porch in front of a bicycle, and a car is parked behind them. I drew boxes around all three.';
     harness.mock.enqueue(
-      { text: 'Let me look at the photo.', toolCalls: [{ name: harness.functionName('mcp-yolo/detect-all-objects'), arguments: { imageFileUri: imagePath, annotate: true } }] },
+      { text: 'Let me look at the photo.', toolCalls: [{ name: harness.functionName('dinox-mcp/detect-all-objects'), arguments: { imageFileUri: imagePath, annotate: true } }] },
       { text: answer },
     );
     await page.fill('#message', 'What is in this photo? Show me where.');
     await page.press('#message', 'Control+Enter');
 
-    const call = page.locator('.call[data-tool="mcp-yolo/detect-all-objects"]');
+    const call = page.locator('.call[data-tool="dinox-mcp/detect-all-objects"]');
     await call.locator('.badge.ok').waitFor({ timeout: 60_000 });
     await expect.poll(() => call.locator('pre.arguments').textContent()).toContain('"annotate": true');
     // The long detection result is shown pretty-printed, first lines only, until expanded.
@@ -72,8 +72,8 @@ describe.skipIf(skipReason !== '')(`demo chat in Chromium${skipReason ? ` (skipp
     expect(await more.textContent()).toMatch(/^Show all result \(\d+ lines/);
     await more.click();
     const result = (await call.locator('.call-body pre.result-text').textContent()) ?? '';
-    expect(result).toContain('"category": "dog"');
-    expect(result).toContain('"category": "bicycle"');
+    expect(result).toContain('"name": "dog"');
+    expect(result).toContain('"name": "bicycle"');
     expect(result).toMatch(/\n\[image: image\/png, \d+ bytes\]$/);
     const annotated = call.locator('.call-body img');
     await expect.poll(() => annotated.evaluate((image: { complete: boolean; naturalWidth: number }) => image.complete && image.naturalWidth)).toBe(768);

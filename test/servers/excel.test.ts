@@ -146,4 +146,42 @@ describe('excel server', () => {
     expect(notXlsx.isError).toBe(true);
     expect(notXlsx.text).toContain('is it a valid .xlsx file?');
   });
+
+  it('copies sheets and ranges, inserts and deletes rows and columns, deletes ranges with a shift', async () => {
+    const file = 'structure.xlsx';
+    await ok('create_workbook', { filepath: file });
+    await ok('write_data_to_excel', { filepath: file, sheet_name: 'Sheet1', data: [['Region', 'Units', 'Note'], ['North', 4, 'x'], ['South', 6, 'y'], ['North', 2, 'z']] });
+    await ok('merge_cells', { filepath: file, sheet_name: 'Sheet1', start_cell: 'E1', end_cell: 'F1' });
+    expect(await ok('copy_worksheet', { filepath: file, source_sheet: 'Sheet1', target_sheet: 'Copy' })).toMatchObject({ message: "Sheet 'Sheet1' copied to 'Copy'" });
+    expect(await ok('get_merged_cells', { filepath: file, sheet_name: 'Copy' })).toEqual({ sheet_name: 'Copy', merged_ranges: ['E1:F1'] });
+    await ok('insert_rows', { filepath: file, sheet_name: 'Copy', start_row: 2 });
+    await ok('delete_sheet_columns', { filepath: file, sheet_name: 'Copy', start_col: 3, count: 1 });
+    await ok('copy_range', { filepath: file, sheet_name: 'Sheet1', source_start: 'A1', source_end: 'B2', target_start: 'H10' });
+    await ok('delete_range', { filepath: file, sheet_name: 'Sheet1', start_cell: 'A2', end_cell: 'B2' });
+    const workbook = await readBack(path.join(work, file));
+    const copy = workbook.getWorksheet('Copy');
+    expect([copy?.getCell('A1').value, copy?.getCell('A2').value, copy?.getCell('A3').value, copy?.getCell('C1').value]).toEqual(['Region', null, 'North', null]);
+    const original = workbook.getWorksheet('Sheet1');
+    expect([original?.getCell('H10').value, original?.getCell('I11').value]).toEqual(['Region', 4]);
+    expect([original?.getCell('A2').value, original?.getCell('B3').value, original?.getCell('A4').value, original?.getCell('C2').value]).toEqual(['South', 2, null, 'x']);
+    expect(await ok('validate_excel_range', { filepath: file, sheet_name: 'Sheet1', start_cell: 'A1', end_cell: 'Z99' })).toMatchObject({ valid: true, within_data: false });
+    const invalid = await call('insert_rows', { filepath: file, sheet_name: 'Nope', start_row: 1 });
+    expect(invalid.text).toContain('sheet "Nope" not found');
+  });
+
+  it('creates a native table and the reference\'s summary "pivot" sheet', async () => {
+    const file = 'pivot.xlsx';
+    await ok('create_workbook', { filepath: file });
+    await ok('write_data_to_excel', { filepath: file, sheet_name: 'Sheet1', data: [['Region', 'Units'], ['North', 4], ['South', 6], ['North', 2]] });
+    expect(await ok('create_table', { filepath: file, sheet_name: 'Sheet1', data_range: 'A1:B4', table_name: 'Sales' })).toMatchObject({ table_name: 'Sales' });
+    const pivot = await ok('create_pivot_table', { filepath: file, sheet_name: 'Sheet1', data_range: 'A1:B4', rows: ['Region'], values: ['Units'], agg_func: 'sum' });
+    expect(pivot).toMatchObject({ message: 'Summary table created successfully', details: { pivot_sheet: 'Sheet1_pivot', aggregation: 'sum' } });
+    const workbook = await readBack(path.join(work, file));
+    const summary = workbook.getWorksheet('Sheet1_pivot');
+    expect([1, 2, 3].map((row) => [summary?.getCell(row, 1).value, summary?.getCell(row, 2).value])).toEqual([['Region', 'Units (sum)'], ['North', 6], ['South', 6]]);
+    expect(Object.keys((workbook.getWorksheet('Sheet1') as unknown as { tables: object }).tables)).toContain('Sales');
+    const badField = await call('create_pivot_table', { filepath: file, sheet_name: 'Sheet1', data_range: 'A1:B4', rows: ['Country'], values: ['Units'] });
+    expect(badField.text).toContain("Invalid row field 'Country'. Available fields: Region, Units");
+    expect(await ok('get_data_validation_info', { filepath: file, sheet_name: 'Sheet1' })).toMatchObject({ validation_rules: [] });
+  });
 });

@@ -185,4 +185,57 @@ describe('ppt server', () => {
     else expect(deck.media.length).toBeGreaterThan(1);
     expect(deck.slides[0]).toContain('Two dogs');
   });
+
+  it('builds tables, shapes, connectors, charts, bullets, links and transitions into the saved deck', async () => {
+    await ok('create_presentation', { id: 'deck_structure' });
+    await ok('add_slide', { layout_index: 1, title: 'Structure' });
+    const table = await ok('add_table', { slide_index: 0, rows: 2, cols: 2, left: 1, top: 2, width: 5, height: 1.5, data: [['Item', 'Price'], ['Tea', '2.50']], header_bg_color: [0, 120, 215] });
+    await ok('format_table_cell', { slide_index: 0, shape_index: Number(table.shape_index), row: 1, col: 1, bold: true, color: [200, 0, 0] });
+    await ok('add_shape', { slide_index: 0, shape_type: 'rounded_rectangle', left: 7, top: 2, width: 3, height: 1, fill_color: [255, 200, 0], text: 'Callout' });
+    await ok('add_connector', { slide_index: 0, connector_type: 'arrow', start_x: 6, start_y: 2.5, end_x: 7, end_y: 2.5, color: [0, 0, 0] });
+    const chart = await ok('add_chart', { slide_index: 0, chart_type: 'column', left: 1, top: 4, width: 6, height: 3, categories: ['Q1', 'Q2'], series_names: ['Sales'], series_values: [[3, 5]], title: 'Sales' });
+    await ok('update_chart_data', { slide_index: 0, shape_index: Number(chart.shape_index), categories: ['Q1', 'Q2', 'Q3'], series_data: [{ name: 'Sales', values: [3, 5, 8] }] });
+    await ok('add_slide', { layout_index: 1 });
+    await ok('populate_placeholder', { slide_index: 1, placeholder_idx: 0, text: 'Agenda' });
+    await ok('add_bullet_points', { slide_index: 1, placeholder_idx: 1, bullet_points: ['First point', 'Second point'] });
+    const body = (await ok('get_slide_info', { slide_index: 1 })).shapes as Array<{ shape_index: number; role?: string }>;
+    const bodyIndex = body.find((shape) => shape.role === 'body')?.shape_index;
+    await ok('manage_hyperlinks', { operation: 'add', slide_index: 1, shape_index: bodyIndex, text: ' (source)', url: 'https://example.org/agenda' });
+    expect((await ok('manage_hyperlinks', { operation: 'list', slide_index: 1 })).hyperlinks).toEqual([{ shape_index: bodyIndex, run_index: 1, text: ' (source)', url: 'https://example.org/agenda' }]);
+    await ok('manage_slide_transitions', { slide_index: 1, operation: 'set', transition_type: 'fade', duration: 0.5 });
+    expect(await ok('optimize_slide_text', { slide_index: 1 })).toMatchObject({ message: 'Optimized 2 text shapes on slide 1' });
+    const shape = await call('add_shape', { slide_index: 0, shape_type: 'blob', left: 0, top: 0, width: 1, height: 1 });
+    expect(shape.text).toContain("Unsupported shape type: 'blob'");
+    await ok('save_presentation', { file_path: 'structure.pptx' });
+    const deck = await readDeck(path.join(work, 'structure.pptx'));
+    expect(deck.slides[0]).toContain('Item Price Tea 2.50');
+    expect(deck.slides[0]).toContain('Callout');
+    expect(deck.slides[1]).toBe('Agenda First point Second point  (source)');
+    const slide1 = (await deck.zip.file('ppt/slides/slide1.xml')?.async('string')) ?? '';
+    expect(slide1).toContain('C80000'); // the formatted cell's colour
+    expect(slide1).toContain('prst="roundRect"');
+    const slide2 = (await deck.zip.file('ppt/slides/slide2.xml')?.async('string')) ?? '';
+    expect(slide2).toMatch(/<p:transition spd="fast" p14:dur="500"[^>]*><p:fade\/><\/p:transition>/);
+    expect(slide2).toContain('<a:buChar');
+    expect((await deck.zip.file('ppt/slides/_rels/slide2.xml.rels')?.async('string')) ?? '').toContain('https://example.org/agenda');
+    const chartXml = (await deck.zip.file(Object.keys(deck.zip.files).find((name) => /^ppt\/charts\/chart\d+\.xml$/.test(name)) ?? '')?.async('string')) ?? '';
+    expect(chartXml).toContain('Q3');
+  });
+
+  it('generates outline decks from templates and restyles them, labelling placeholder text as such', async () => {
+    const generated = await ok('auto_generate_presentation', { topic: 'Urban cycling', slide_count: 3, presentation_id: 'deck_auto' });
+    expect(generated).toMatchObject({ presentation_id: 'deck_auto', slide_count: 3 });
+    const text = await ok('extract_presentation_text', {});
+    expect(text.all_text).toContain('Urban cycling');
+    expect(text.all_text).toContain('[Key points for this section]');
+    expect((await ok('get_slide_info', { slide_index: 2 })).shapes).toContainEqual(expect.objectContaining({ kind: 'chart', chart_type: 'bar' }));
+    const sequence = await ok('create_presentation_from_templates', { template_sequence: [{ template_id: 'title_slide', content_mapping: { title: 'Hello' } }, { template_id: 'two_column_text', content_mapping: { title: 'Two', left_content: 'L', right_content: 'R' } }] });
+    expect(sequence.slide_count).toBe(2);
+    await ok('apply_slide_template', { slide_index: 1, template_id: 'section_header', content_mapping: { title: 'Section' } });
+    expect((await ok('extract_slide_text', { slide_index: 1 })).texts).toEqual(['Section']);
+    expect(await ok('apply_professional_design', { operation: 'theme', color_scheme: 'warm_red' })).toMatchObject({ message: 'Applied the warm_red theme to 2 slides' });
+    expect((await ok('manage_slide_masters', { operation: 'get_layouts' })).layouts).toHaveLength(9);
+    expect(await ok('get_template_info', { template_id: 'chart_slide' })).toMatchObject({ id: 'chart_slide', content_keys: ['title', 'chart'] });
+    expect((await ok('get_server_info', {})).not_available).toContain('open_presentation');
+  });
 });

@@ -1,6 +1,6 @@
-// mcp-yolo: the model math on hand-made arrays, then the server as a real child process over
-// MCP stdio with the real YOLOX-Nano model on the shared photos, compared with the manifest's
-// reference detections (YOLOX-Nano output at score > 0.4, original pixels).
+// The local detector (servers/yolo, served as dinox-mcp): the model math on hand-made arrays,
+// then the server as a real child process over MCP stdio with the real YOLOX-Nano model on the
+// shared photos, compared with the manifest's reference detections (YOLOX-Nano output at score > 0.4, original pixels).
 import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -115,6 +115,15 @@ describe('prompt to COCO classes', () => {
     expect(mapPromptToClasses('woman.child.man').categories).toEqual(['person']);
   });
 
+  it('maps common words by plural, synonym and head noun, and keeps words whose end is not their head apart', () => {
+    expect(mapPromptToClasses('armchairs').categories).toEqual(['chair']);
+    expect(mapPromptToClasses('coffee table').categories).toEqual(['dining table']);
+    expect(mapPromptToClasses('businessman.policewomen.construction worker').categories).toEqual(['person']);
+    expect(mapPromptToClasses('office chairs.fire truck.motorboats.teacup').categories).toEqual(['chair', 'truck', 'boat', 'cup']);
+    expect(mapPromptToClasses('dog bowl').categories).toEqual(['bowl']);
+    expect(mapPromptToClasses('ottoman.snowman.wombat.flashlight.hard hat.bus stop').unsupported).toEqual(['ottoman', 'snowman', 'wombat', 'flashlight', 'hard hat', 'bus stop']);
+  });
+
   it('uses the model labels of the shared manifest, in order', () => {
     const labels = (loadSharedManifest()?.model as { labels?: string[] } | undefined)?.labels;
     if (labels) expect([...cocoLabels]).toEqual(labels);
@@ -138,30 +147,60 @@ describe('model location', () => {
   });
 });
 
-const objectSchema = z.object({
-  category: z.string(),
-  score: z.number(),
-  bbox: z.object({ x1: z.number(), y1: z.number(), x2: z.number(), y2: z.number() }),
-  description: z.string().optional(),
-});
-const payloadSchema = z.object({
-  image: z.object({ source: z.string(), width: z.number(), height: z.number() }),
-  count: z.number(),
-  counts: z.record(z.string(), z.number()),
-  objects: z.array(objectSchema),
-  matched: z.array(z.object({ term: z.string(), categories: z.array(z.string()) })).optional(),
-  unsupported: z.array(z.string()).optional(),
-  message: z.string().optional(),
-  annotated: z.boolean().optional(),
-});
-const referenceSchema = z.object({
-  files: z.array(z.object({ path: z.string(), detections: z.array(z.object({ label: z.string(), score: z.number(), box: z.tuple([z.number(), z.number(), z.number(), z.number()]) })).optional() }).loose()),
-});
-
 interface ToolResult {
   isError?: boolean;
   content: Array<{ type: string; text?: string; data?: string; mimeType?: string }>;
 }
+
+// The reference detector's content layout (servers/yolo/result.ts): summary, details, note,
+// then our detector line.
+const objectSchema = z.object({
+  name: z.string(),
+  bbox: z.object({ xmin: z.number(), ymin: z.number(), xmax: z.number(), ymax: z.number() }),
+  score: z.number(),
+  description: z.string().optional(),
+});
+const detailsPrefix = 'Detailed object detection results: ';
+
+function parseAnswer(content: ToolResult['content']) {
+  const texts = content.filter((part) => part.type === 'text').map((part) => part.text ?? '');
+  expect(texts).toHaveLength(4);
+  const [summary = '', details = '', note = '', detector = ''] = texts;
+  expect(details.startsWith(detailsPrefix), details).toBe(true);
+  const objects = z.array(objectSchema).parse(JSON.parse(details.slice(detailsPrefix.length)));
+  return { summary, objects, note, detector };
+}
+
+/** A bottom-up 24-bit BMP of RGB pixels (rows padded to 4 bytes), as Paint writes them. */
+function encodeBmp24(rgb: Buffer, width: number, height: number): Buffer {
+  const stride = Math.ceil((width * 3) / 4) * 4;
+  const file = Buffer.alloc(54 + stride * height);
+  file.write('BM', 0, 'latin1');
+  file.writeUInt32LE(file.length, 2);
+  file.writeUInt32LE(54, 10);
+  file.writeUInt32LE(40, 14);
+  file.writeInt32LE(width, 18);
+  file.writeInt32LE(height, 22);
+  file.writeUInt16LE(1, 26);
+  file.writeUInt16LE(24, 28);
+  for (let y = 0; y < height; y += 1) {
+    for (let x = 0; x < width; x += 1) {
+      const from = (y * width + x) * 3;
+      const to = 54 + (height - 1 - y) * stride + x * 3;
+      file[to] = rgb[from + 2] ?? 0;
+      file[to + 1] = rgb[from + 1] ?? 0;
+      file[to + 2] = rgb[from] ?? 0;
+    }
+  }
+  return file;
+}
+
+const corners = (bbox: z.infer<typeof objectSchema>['bbox']) => ({ x1: bbox.xmin, y1: bbox.ymin, x2: bbox.xmax, y2: bbox.ymax });
+
+const referenceSchema = z.object({
+  files: z.array(z.object({ path: z.string(), detections: z.array(z.object({ label: z.string(), score: z.number(), box: z.tuple([z.number(), z.number(), z.number(), z.number()]) })).optional() }).loose()),
+});
+
 
 async function startServer(env: Record<string, string>): Promise<Client> {
   const inherited = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
@@ -177,7 +216,7 @@ async function startServer(env: Record<string, string>): Promise<Client> {
   return client;
 }
 
-describe.skipIf(!assets)(`mcp-yolo over MCP${assets ? '' : ` (skipped: ${missingAssetsMessage})`}`, () => {
+describe.skipIf(!assets)(`the detector (dinox-mcp) over MCP${assets ? '' : ` (skipped: ${missingAssetsMessage})`}`, () => {
   const root = assets ?? '';
   const photo = (name: string) => path.join(root, 'images', 'detection', name);
   let client: Client;
@@ -188,7 +227,7 @@ describe.skipIf(!assets)(`mcp-yolo over MCP${assets ? '' : ` (skipped: ${missing
   async function detect(name: string, args: Record<string, unknown>) {
     const result = await call(name, args);
     expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-    return { result, payload: payloadSchema.parse(JSON.parse(result.content[0]?.text ?? '')) };
+    return { result, payload: parseAnswer(result.content) };
   }
 
   beforeAll(async () => {
@@ -211,28 +250,30 @@ describe.skipIf(!assets)(`mcp-yolo over MCP${assets ? '' : ` (skipped: ${missing
     const main = (reference?.detections ?? []).filter((detection) => detection.score >= 0.6);
     expect(main.length).toBeGreaterThan(0);
     const { payload } = await detect('detect-all-objects', { imageFileUri: photo(name), includeDescription: true });
-    expect(payload.count).toBe(payload.objects.length);
+    expect(payload.summary).toMatch(/^Objects detected in image: .+\.$/);
+    expect(payload.note).toMatch(/^Note: The bbox coordinates are in \[xmin, ymin, xmax, ymax\] format/);
     for (const object of payload.objects) {
       expect(object.score).toBeGreaterThan(0.4);
-      expect(object.description).toMatch(new RegExp(`^${object.category} at \\(\\d+,\\d+\\)-\\(\\d+,\\d+\\), \\d+%$`));
+      expect(object.description).toMatch(new RegExp(`^${object.name} at \\(\\d+,\\d+\\)-\\(\\d+,\\d+\\), \\d+%$`));
     }
     for (const expected of main) {
       const [x1, y1, x2, y2] = expected.box;
-      const best = Math.max(0, ...payload.objects.filter((object) => object.category === expected.label).map((object) => intersectionOverUnion(object.bbox, { x1, y1, x2, y2 })));
+      const best = Math.max(0, ...payload.objects.filter((object) => object.name === expected.label).map((object) => intersectionOverUnion(corners(object.bbox), { x1, y1, x2, y2 })));
       expect(best, `${expected.label} ${expected.box.join(',')} in ${name}`).toBeGreaterThan(0.5);
     }
   });
 
   it('detect-objects-by-text returns only the asked classes, maps plurals, reports unknown terms', async () => {
     const dogs = await detect('detect-objects-by-text', { imageFileUri: photo('dog_bicycle_car.jpg'), textPrompt: 'dog', includeDescription: false });
-    expect(dogs.payload.objects.map((object) => object.category)).toEqual(['dog']);
-    expect(dogs.payload.unsupported).toEqual([]);
+    expect(dogs.payload.objects.map((object) => object.name)).toEqual(['dog']);
+    expect(dogs.payload.detector).not.toMatch(/outside this model's vocabulary/);
+    expect(dogs.payload.note).toMatch(/^Note: The bbox coordinates are in \{xmin, ymin, xmax, ymax\} format/);
     const puppies = await detect('detect-objects-by-text', { imageFileUri: photo('beagles.jpg'), textPrompt: 'puppies', includeDescription: true });
-    expect(puppies.payload.matched).toEqual([{ term: 'puppies', categories: ['dog'] }]);
-    expect(puppies.payload.counts).toEqual({ dog: 2 });
+    expect(puppies.payload.detector).toContain('Prompt terms searched as COCO classes: "puppies" -> dog.');
+    expect(puppies.payload.summary).toBe('Objects detected in image: dog (2).');
     const unicorn = await detect('detect-objects-by-text', { imageFileUri: photo('beagles.jpg'), textPrompt: 'unicorn', includeDescription: false });
-    expect(unicorn.payload).toMatchObject({ count: 0, objects: [], unsupported: ['unicorn'] });
-    expect(unicorn.payload.message).toMatch(/"unicorn" is outside this model's vocabulary \(the 80 COCO classes\)/);
+    expect(unicorn.payload).toMatchObject({ summary: 'Objects detected in image: none.', objects: [] });
+    expect(unicorn.payload.detector).toMatch(/"unicorn" is outside this model's vocabulary \(the 80 COCO classes\)/);
     const empty = await call('detect-objects-by-text', { imageFileUri: photo('beagles.jpg'), textPrompt: ' . , ', includeDescription: false });
     expect(empty.isError).toBe(true);
     expect(empty.content[0]?.text).toMatch(/textPrompt is empty/);
@@ -246,25 +287,26 @@ describe.skipIf(!assets)(`mcp-yolo over MCP${assets ? '' : ` (skipped: ${missing
     const byData = await detect('detect-all-objects', { imageFileUri: dataUrl, includeDescription: false });
     expect(byUri.payload.objects).toEqual(byPath.payload.objects);
     expect(byData.payload.objects).toEqual(byPath.payload.objects);
-    expect(byData.payload.image.source).toBe('data URL');
-    expect(byPath.payload.counts).toMatchObject({ person: 1, dog: 1, horse: 1 });
+    expect(byData.payload.detector).toContain('image "data URL"');
+    expect(byPath.payload.detector).toContain(`image ${JSON.stringify(file)}`);
+    expect(byUri.payload.detector).toContain(`image ${JSON.stringify(pathToFileURL(file).href)}`);
+    for (const name of ['person (1)', 'dog (1)', 'horse (1)']) expect(byPath.payload.summary).toContain(name);
   });
 
   it('annotate returns a PNG of the original size with the boxes drawn', async () => {
     const file = photo('dog_bicycle_car.jpg');
     const { result, payload } = await detect('detect-all-objects', { imageFileUri: file, includeDescription: false, annotate: true });
-    expect(payload.annotated).toBe(true);
     const image = result.content.find((part) => part.type === 'image');
     expect(image?.mimeType).toBe('image/png');
     const png = Buffer.from(image?.data ?? '', 'base64');
     const metadata = await sharp(png).metadata();
     expect([metadata.format, metadata.width, metadata.height]).toEqual(['png', 768, 576]);
     // The dog's left edge is stroked: pixels there differ from the photo; a far corner does not.
-    const dog = payload.objects.find((object) => object.category === 'dog');
+    const dog = payload.objects.find((object) => object.name === 'dog');
     expect(dog).toBeDefined();
     const pixel = async (bytes: Buffer, x: number, y: number) =>
       [...(await sharp(bytes).removeAlpha().extract({ left: x, top: y, width: 1, height: 1 }).raw().toBuffer())];
-    const edge = { x: dog?.bbox.x1 ?? 0, y: Math.round(((dog?.bbox.y1 ?? 0) + (dog?.bbox.y2 ?? 0)) / 2) };
+    const edge = { x: Math.round(dog?.bbox.xmin ?? 0), y: Math.round(((dog?.bbox.ymin ?? 0) + (dog?.bbox.ymax ?? 0)) / 2) };
     const original = readFileSync(file);
     const drawnEdge = await pixel(png, edge.x, edge.y);
     const photoEdge = await pixel(original, edge.x, edge.y);
@@ -288,6 +330,42 @@ describe.skipIf(!assets)(`mcp-yolo over MCP${assets ? '' : ` (skipped: ${missing
     expect(saved.isError).toBeFalsy();
     expect(existsSync(outputPath)).toBe(true);
     expect(await sharp(outputPath).metadata()).toMatchObject({ format: 'png', width: 600, height: 399 });
+  });
+
+  it('visualize-detection-result draws the detector\'s own answer and the earlier {category, bbox: {x1..}} shape', async () => {
+    const file = photo('beagles.jpg');
+    const { payload } = await detect('detect-all-objects', { imageFileUri: file, includeDescription: true });
+    expect(payload.objects.length).toBeGreaterThan(0);
+    const passedBack = await call('visualize-detection-result', { imageFileUri: file, detections: payload.objects });
+    expect(passedBack.isError, passedBack.content[0]?.text).toBeFalsy();
+    expect(JSON.parse(passedBack.content[0]?.text ?? '')).toMatchObject({ drawn: payload.objects.length });
+    const earlier = await call('visualize-detection-result', { imageFileUri: file, detections: [{ category: 'dog', score: 0.9, bbox: { x1: 9, y1: 14, x2: 205, y2: 352 } }] });
+    expect(JSON.parse(earlier.content[0]?.text ?? '')).toMatchObject({ drawn: 1 });
+    const unlabelled = await call('visualize-detection-result', { imageFileUri: file, detections: [{ bbox: { xmin: 1, ymin: 1, xmax: 5, ymax: 5 } }] });
+    expect(unlabelled.isError).toBe(true);
+    expect(unlabelled.content[0]?.text).toMatch(/detections\[0\] has no label: give "name"/);
+  });
+
+  it('decodes BMP: a bitmap of a photo\'s pixels gives the same objects as a PNG of them', async () => {
+    const { data, info } = await sharp(photo('dog_bicycle_car.jpg')).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const png = path.join(workDir, 'dog_bicycle_car.png');
+    await sharp(data, { raw: { width: info.width, height: info.height, channels: 3 } }).png().toFile(png);
+    const bmp = path.join(workDir, 'dog_bicycle_car.bmp');
+    writeFileSync(bmp, encodeBmp24(data, info.width, info.height));
+    const fromPng = await detect('detect-all-objects', { imageFileUri: png, includeDescription: false });
+    const fromBmp = await detect('detect-all-objects', { imageFileUri: bmp, includeDescription: false });
+    expect(fromBmp.payload.objects.length).toBeGreaterThan(0);
+    expect(fromBmp.payload.objects).toEqual(fromPng.payload.objects);
+  });
+
+  it('names the image as the caller gave it, never its resolved absolute path', async () => {
+    const missing = await call('detect-all-objects', { imageFileUri: './media/no_such_photo.jpg', includeDescription: false });
+    expect(missing.isError).toBe(true);
+    expect(missing.content[0]?.text).toContain('"./media/no_such_photo.jpg"');
+    expect(missing.content[0]?.text).not.toContain(repoRoot);
+    const outside = await call('detect-all-objects', { imageFileUri: '/etc/hostname', includeDescription: false });
+    expect(outside.content[0]?.text).toMatch(/^path "\/etc\/hostname" is outside the allowed folders \(media\/ and 2 folders from M3_ALLOWED_ROOTS\)/);
+    expect(outside.content[0]?.text).not.toContain(repoRoot);
   });
 
   it('rejects a non-image file and a path outside the allowed folders with clear errors', async () => {

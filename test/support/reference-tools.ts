@@ -1,7 +1,7 @@
 // The reference's tool surface for server tests: the catalog entry of a server
 // (tools_catalog.json), every ground-truth call to it (test_mcp_GT.json), and two checks —
 // schema parity of the tools a server lists with the catalog, and every GT call passing the
-// harness's own argument check (src/agent/argument-check.ts) against the listed schemas; and
+// harness's own argument check (src/mcp/argument-check.ts) against the listed schemas; and
 // the shape of a server's curated fallback fixtures.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -88,7 +88,7 @@ describe.skipIf(!mirror)(mirror ? 'm3 tasks verify on the bundled local suite' :
     }
     // Office outputs: at least one deck and one workbook are built from tool results.
     const tools = new Set(suite.gt.flatMap((task) => task.steps.flatMap((step) => step.calls.map((call) => call.name))));
-    for (const name of ['ppt/save_presentation', 'excel/write_data_to_excel', 'imagesorcery-mcp/crop', 'mcp-yolo/detect-all-objects', 'ocr/perform_ocr', 'pyzbar-mcp/scan_barcode']) {
+    for (const name of ['ppt/save_presentation', 'excel/write_data_to_excel', 'imagesorcery-mcp/crop', 'dinox-mcp/detect-all-objects', 'ocr/perform_ocr', 'pyzbar-mcp/scan_barcode']) {
       expect(tools.has(name), name).toBe(true);
     }
   }, 400_000);
@@ -96,11 +96,11 @@ describe.skipIf(!mirror)(mirror ? 'm3 tasks verify on the bundled local suite' :
   it('fails a copy whose fact expects the wrong label, naming the task and the fact', async () => {
     if (!host) throw new Error('host did not start');
     const broken = brokenCopy(suite, 'L0009', (task) => {
-      (task.facts as Array<Record<string, unknown>>)[1] = { step: 1, call: 0, path: 'objects[0].category', equals: 'cat', reply: 'a bird' };
+      (task.facts as Array<Record<string, unknown>>)[1] = { step: 1, call: 0, path: 'objects[0].name', equals: 'cat', reply: 'a bird' };
     });
     const report = await verifySuite({ suite: broken, host, root: repoRoot, only: ['L0009'] });
     expect(report.passed).toBe(false);
-    expect(failureText(report)).toBe('L0009: fact 2 (step 1 call 0, objects[0].category equals "cat"): expected "cat", got "bird"');
+    expect(failureText(report)).toBe('L0009: fact 2 (step 1 call 0, objects[0].name equals "cat"): expected "cat", got "bird"');
   }, 120_000);
 
   it('fails a copy whose call breaks the tool schema, naming the call and the facts that depend on it', async () => {
@@ -113,7 +113,7 @@ describe.skipIf(!mirror)(mirror ? 'm3 tasks verify on the bundled local suite' :
     const report = await verifySuite({ suite: broken, host, root: repoRoot, only: ['L0003'] });
     expect(report.passed).toBe(false);
     const text = failureText(report);
-    expect(text).toMatch(/^L0003: step 1 call 0 \(mcp-yolo\/detect-all-objects\): arguments do not match the tool's input schema: arguments\/imageFileUri must be string$/m);
+    expect(text).toMatch(/^L0003: step 1 call 0 \(dinox-mcp\/detect-all-objects\): arguments do not match the tool's input schema: arguments\/imageFileUri must be string$/m);
     expect(text).toMatch(/^L0003: fact 1 \(step 1 call 0, counts\.dog equals 2\): the call was not made/m);
   }, 120_000);
 

@@ -4,8 +4,8 @@
 //   grounding   amazon/search_products, google-maps/places_text_search, wiki/search, and every
 //               car-price/ and food_nutrition_mcp/ tool;
 //   planning    everything else.
-// Our local detector answers under its own server key (`mcp-yolo`) with the reference
-// detector's tool names, so `mcp-yolo/<tool>` is categorised as `dinox-mcp/<tool>`. This changes
+// Our local detector is served as `dinox-mcp` (mcp_servers.json); predictions written while it
+// was keyed `mcp-yolo` (same tool names) are categorised as `dinox-mcp/<tool>` too. This changes
 // only the category; matching still pairs calls by their recorded tool name.
 export type CvCategory = 'perception' | 'grounding' | 'planning';
 
