@@ -24,6 +24,14 @@ const nonNegativeNumber = z
   .regex(/^\d+(\.\d+)?$/, 'expected a number >= 0')
   .transform(Number);
 
+const autoOnOff = z.union([z.literal('auto'), onOff]);
+
+const toolList = z
+  .string()
+  .trim()
+  .transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean))
+  .refine((entries) => entries.every((entry) => /^[^/\s]+\/[^/\s]+$/.test(entry)), { message: 'expected comma-separated server/tool or server/* entries' });
+
 /** One entry per switch: its schema (on the raw string) and default. */
 const switchTable = {
   M3_TASK_TIMEOUT: { schema: nonNegativeNumber, fallback: '1800', help: 'wall-clock seconds per task attempt; 0 disables' },
@@ -48,10 +56,13 @@ const switchTable = {
   M3_LLM_STATS: { schema: onOff, fallback: '0', help: 'collect request/token/image counters' },
   M3_LLM_STATS_FILE: { schema: z.string(), fallback: '', help: 'where the counters are written' },
   M3_LLM_STATS_FLUSH_EVERY: { schema: nonNegativeInt, fallback: '10', help: 'flush the counters every N requests' },
-  M3_MOCK_FALLBACK: { schema: onOff, fallback: '0', help: 'fall back to recorded/simulated tool results on real failure' },
-  M3_MOCK_LLM: { schema: onOff, fallback: '1', help: 'allow the LLM simulator tier of the fallback' },
-  M3_MOCK_LLM_MODEL: { schema: z.string(), fallback: 'claude-opus-4.5', help: 'model of the LLM simulator' },
-  M3_MOCK_MARK_INLINE: { schema: onOff, fallback: '0', help: 'wrap mocked payloads so they are visible inline' },
+  M3_MOCK_FALLBACK: { schema: onOff, fallback: '0', help: 'tool fallback layer: serve a fixture, cached, simulated or template result when a mockable tool fails for an infrastructure reason' },
+  M3_MOCK_LLM: { schema: onOff, fallback: '1', help: 'allow the LLM simulator tier of the fallback (0: fixture, cache and template only)' },
+  M3_MOCK_LLM_MODEL: { schema: z.string().trim(), fallback: 'anthropic:claude-opus-4-5', help: 'provider:model of the LLM simulator' },
+  M3_MOCK_MARK_INLINE: { schema: onOff, fallback: '0', help: 'wrap mocked payloads as {"mocked":true,"tier":...,"result":...}' },
+  M3_MOCK_RECORD: { schema: autoOnOff, fallback: 'auto', help: 'record successful real calls of mockable tools in the cache (auto: when M3_MOCK_FALLBACK is on)' },
+  M3_MOCK_ALLOW: { schema: toolList, fallback: '', help: 'extra mockable tools, comma-separated server/tool or server/* (vision, OCR, file tools stay excluded)' },
+  M3_MOCK_DIR: { schema: z.string().trim().min(1), fallback: 'tools/mock_runtime', help: 'fallback runtime folder: fixtures/, cache/, logs/ (relative to the repo)' },
   M3_IMAGE_DIR: { schema: z.string(), fallback: 'media', help: 'task image root used by scripts' },
   M3_ASSET_MIRROR: { schema: z.string(), fallback: '', help: 'offline mirror directory for assets' },
 } as const;

@@ -65,6 +65,8 @@ export interface RunManifest {
   gtFile: string | null;
   gtFileSha256: string | null;
   shard: string | null;
+  /** What the tool fallback layer did in this run (src/fallback/settings.ts). */
+  fallback?: Record<string, unknown>;
   counts?: Record<string, number>;
   failures?: Array<{ taskId: string; status: string; code: string; message: string; attempts: number }>;
 }

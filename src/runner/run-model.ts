@@ -6,6 +6,7 @@ import { agentOptionsFrom, type LoopLimits } from '../agent/options.js';
 import type { ProjectConfig } from '../config/index.js';
 import type { Usage } from '../core/usage.js';
 import { ConfigError } from '../errors/index.js';
+import { createFallbackLayer, fallbackSettingsFrom, manifestFallback } from '../fallback/index.js';
 import { costUsd, loadPriceTable } from '../llm/pricing.js';
 import { createDriver, modelLabel } from '../llm/registry.js';
 import type { Logger } from '../log/logger.js';
@@ -114,6 +115,8 @@ export async function runModel(request: RunModelRequest, deps: { config: Project
   const unavailable = tasks.filter((task) => task.missingServers).length;
   if (unavailable > 0) logger.warn(`${unavailable} task(s) need servers that are not running; they are recorded as failures (--allow-missing-servers runs them anyway)`);
   const manifest = buildManifest(request, label, config, host, deps.root);
+  const fallbackSettings = fallbackSettingsFrom(switches, deps.root);
+  manifest.fallback = manifestFallback(fallbackSettings, deps.root);
 
   openRunRow(store, request, label, manifest);
   const costOf = (usage: Usage) => costUsd(request.model, usage, prices) ?? null;
@@ -121,11 +124,13 @@ export async function runModel(request: RunModelRequest, deps: { config: Project
   const stats = new LlmStats(statsFile, switches.M3_LLM_STATS_FLUSH_EVERY, costOf);
   const progress = createProgress(label);
   mkdirSync(path.dirname(output), { recursive: true });
+  const fallback = createFallbackLayer({ settings: fallbackSettings, host, env: config.env, timeoutMs: options.retry.timeoutMs, logger });
   const result = await runBatch(
     tasks,
     {
       driver, host, options, root: deps.root, runId: request.runId, workspaceMode: switches.M3_WORKSPACE_MODE,
       keepWorkspace: switches.M3_KEEP_WORKSPACE, imageSearchDirs: request.imageDirs, taskTimeoutMs: switches.M3_TASK_TIMEOUT * 1000,
+      ...(fallback ? { interceptor: fallback.interceptor } : {}),
     },
     {
       concurrency: request.concurrency, maxRequeue: switches.M3_MAX_TASK_REQUEUE, recorder: new StoreRecorder(store, request.runId, request.model), predictions,
@@ -139,6 +144,7 @@ export async function runModel(request: RunModelRequest, deps: { config: Project
   );
   progress.stop();
   stats.flush();
+  fallback?.close();
   const manifestFile = output.replace(/\.json$/i, '.manifest.json');
   manifest.finishedAt = new Date().toISOString();
   manifest.counts = { tasks: tasks.length, skippedResumed: result.skipped.length, done: result.progress.done, modelFailures: result.progress.failedModel, infraFailures: result.progress.failedInfra, requeued: result.progress.requeued };

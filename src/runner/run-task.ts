@@ -7,6 +7,7 @@ import type { AgentEventListener } from '../agent/events.js';
 import type { AgentOptions } from '../agent/options.js';
 import { toPrediction } from '../agent/to-prediction.js';
 import type { ModelDriver } from '../llm/types.js';
+import type { ToolCallInterceptor } from '../mcp/checked-call.js';
 import type { ToolHost } from '../mcp/types.js';
 import { loadImageFile } from '../media/load-image.js';
 import type { PredictionRecord } from '../tasks/schemas.js';
@@ -24,6 +25,8 @@ export interface TaskEnvironment {
   keepWorkspace: boolean;
   imageSearchDirs: string[];
   taskTimeoutMs: number;
+  /** The tool fallback layer (src/fallback/), when M3_MOCK_FALLBACK or M3_MOCK_RECORD is on. */
+  interceptor?: ToolCallInterceptor;
 }
 
 export type TaskOutcome =
@@ -84,7 +87,7 @@ export async function runTask(task: RunnableTask, env: TaskEnvironment, onEvent?
               taskId: task.id, question: task.question, userText: userTextFor(task.question, workspace.displayPaths), images, cwd: env.root,
               callContext: { taskId: task.id, runId: env.runId, workspace: workspace.dir },
             },
-            { driver: env.driver, host: env.host, options: env.options, signal, ...(onEvent ? { onEvent } : {}) },
+            { driver: env.driver, host: env.host, options: env.options, signal, ...(onEvent ? { onEvent } : {}), ...(env.interceptor ? { interceptor: env.interceptor } : {}) },
           ),
         env.taskTimeoutMs,
         task.id,

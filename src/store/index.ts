@@ -7,6 +7,21 @@ export { startEpisode, finishEpisode, getEpisode, episodesForRun, finishedTaskId
 export { recordModelCall, recordToolCall, recordToolCalls, modelCallsForEpisode, toolCallsForEpisode, toImageRecord } from './calls.js';
 export { runSummary, type RunSummary, type EpisodeTotals, type StatusCounts } from './summary.js';
 export { recordScores, scoresFor, type ScoreFilter } from './scores.js';
+export { fallbackShare, type FallbackShare } from './fallback-share.js';
+export {
+  openFallbackCache,
+  putCacheEntry,
+  findCacheEntry,
+  cacheEntriesOfTool,
+  allCacheEntries,
+  cacheStats,
+  cacheSourceSchema,
+  type CacheEntry,
+  type CacheEntryInput,
+  type CacheSource,
+  type CacheStatsRow,
+  type PutOutcome,
+} from './fallback-cache.js';
 export type { EpisodeRow, ModelCallRow, RunRow, ScoreRow, ToolCallRow } from './rows.js';
 export type {
   EpisodeFinish,

@@ -1,0 +1,85 @@
+// Which tools the fallback layer may ever mock: those with a curated fixture, those on the
+// allow-list (the reference's default list plus M3_MOCK_ALLOW), and never a tool that sees or
+// makes images or files: vision, OCR, barcode, image editing, ppt and excel servers, and any
+// tool whose name or parameters say it reads or writes files or images. A mocked caption of an
+// image the tool never saw, or a file that was never written, would be a fabricated fact.
+import type { CatalogTool } from '../mcp/types.js';
+import type { FixtureSet } from './fixtures.js';
+
+/** The reference's allow-list (tools/mock_fallback.py `_MOCKABLE`): dict-like web lookups. */
+export const defaultAllowList: readonly string[] = [
+  'amazon/search_products',
+  'amazon/get_product',
+  'car-price/get_car_brands',
+  'car-price/search_brand_model_price',
+  'nasa-mcp/get_solar_flare',
+  'nasa-mcp/get_coronal_mass_ejection',
+  'nasa-mcp/get_notifications',
+  'paper_search/search_arxiv',
+];
+
+/** Servers whose tools are never mocked, whatever the allow-list or fixtures say. */
+export const neverMockedServers: readonly string[] = ['mcp-yolo', 'dinox-mcp', 'ocr', 'pyzbar-mcp', 'imagesorcery-mcp', 'ppt', 'excel'];
+
+// Words in a tool name that mean its output is an image or a file.
+const imageOrFileNameWords = new Set(['image', 'images', 'imagery', 'img', 'photo', 'photos', 'picture', 'pictures', 'screenshot', 'download', 'thumbnail', 'tile', 'heatmap']);
+// Words in a parameter name that mean the tool reads or writes a file or an image.
+const fileParameterWords = new Set(['file', 'files', 'filepath', 'filename', 'image', 'images', 'img', 'photo']);
+const pathWords = new Set(['path', 'paths', 'dir', 'directory', 'folder']);
+const pathQualifiers = new Set(['save', 'output', 'out', 'input', 'dest', 'destination', 'target', 'source']);
+
+/** `save_path` → [save, path]; `imageFileUri` → [image, file, uri]. */
+function words(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+function parameterNames(schema: Record<string, unknown>): string[] {
+  const properties = schema.properties;
+  return properties && typeof properties === 'object' ? Object.keys(properties) : [];
+}
+
+/** Why a tool must never be mocked, or undefined when it may be. */
+export function neverMockedReason(tool: Pick<CatalogTool, 'server' | 'tool' | 'inputSchema'>): string | undefined {
+  if (neverMockedServers.includes(tool.server)) return `server ${tool.server} works on images or files`;
+  const nameWords = words(tool.tool);
+  const nameHit = nameWords.find((word) => imageOrFileNameWords.has(word));
+  if (nameHit) return `its name says it returns images or files ("${nameHit}")`;
+  if (/static_?map|street_?view/i.test(tool.tool)) return 'it returns an image';
+  for (const parameter of parameterNames(tool.inputSchema)) {
+    const parts = words(parameter);
+    const fileWord = parts.some((word) => fileParameterWords.has(word));
+    const qualifiedPath = parts.some((word) => pathWords.has(word)) && parts.some((word) => pathQualifiers.has(word));
+    if (fileWord || qualifiedPath) return `its parameter "${parameter}" names a file or an image`;
+  }
+  return undefined;
+}
+
+export type MockDecision = { mockable: true; via: 'fixture' | 'allow-list' } | { mockable: false; reason: string };
+
+export class AllowList {
+  private readonly entries: ReadonlySet<string>;
+
+  constructor(
+    extra: readonly string[],
+    private readonly fixtures: FixtureSet,
+  ) {
+    this.entries = new Set([...defaultAllowList, ...extra]);
+  }
+
+  /** Every allow-list entry (defaults first, then the configured ones). */
+  list(): string[] {
+    return [...this.entries];
+  }
+
+  decide(tool: Pick<CatalogTool, 'canonicalName' | 'server' | 'tool' | 'inputSchema'>): MockDecision {
+    const never = neverMockedReason(tool);
+    if (never) return { mockable: false, reason: `never mocked: ${never}` };
+    if (this.fixtures.tools.has(tool.canonicalName)) return { mockable: true, via: 'fixture' };
+    if (this.entries.has(tool.canonicalName) || this.entries.has(`${tool.server}/*`)) return { mockable: true, via: 'allow-list' };
+    return { mockable: false, reason: 'no fixture and not on the allow-list (M3_MOCK_ALLOW adds tools)' };
+  }
+}
