@@ -15,6 +15,8 @@ import { registerServersCommands } from './commands/servers.js';
 import { registerSummaryCommand } from './commands/summary.js';
 import { registerTasksCommands } from './commands/tasks.js';
 import { registerDemoCommand } from './commands/demo.js';
+import { registerCacheCommands } from './commands/cache.js';
+import { registerFixturesCommands } from './commands/fixtures.js';
 
 const program = new Command();
 program
@@ -35,6 +37,8 @@ registerServersCommands(program);
 registerSummaryCommand(program);
 registerTasksCommands(program);
 registerDemoCommand(program);
+registerCacheCommands(program);
+registerFixturesCommands(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof M3Error) {

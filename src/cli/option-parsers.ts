@@ -23,3 +23,10 @@ export function seconds(value: string): number {
   if (!Number.isFinite(parsed) || parsed <= 0) throw new InvalidArgumentError(`expected a number of seconds > 0, got "${value}"`);
   return parsed;
 }
+
+/** A duration in seconds, >= 0 (fractions allowed). */
+export function secondsOrZero(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed < 0) throw new InvalidArgumentError(`expected a number of seconds >= 0, got "${value}"`);
+  return parsed;
+}

@@ -27,6 +27,7 @@ const imageOrFileNameWords = new Set(['image', 'images', 'imagery', 'img', 'phot
 const fileParameterWords = new Set(['file', 'files', 'filepath', 'filename', 'image', 'images', 'img', 'photo']);
 const pathWords = new Set(['path', 'paths', 'dir', 'directory', 'folder']);
 const pathQualifiers = new Set(['save', 'output', 'out', 'input', 'dest', 'destination', 'target', 'source']);
+const outputFlagWords = new Set(['return', 'include', 'with', 'save', 'download']);
 
 /** `save_path` → [save, path]; `imageFileUri` → [image, file, uri]. */
 function words(name: string): string[] {
@@ -37,9 +38,23 @@ function words(name: string): string[] {
     .filter(Boolean);
 }
 
-function parameterNames(schema: Record<string, unknown>): string[] {
+function parameters(schema: Record<string, unknown>): Array<[string, Record<string, unknown>]> {
   const properties = schema.properties;
-  return properties && typeof properties === 'object' ? Object.keys(properties) : [];
+  if (!properties || typeof properties !== 'object') return [];
+  return Object.entries(properties as Record<string, unknown>).map(([name, value]) => [name, value && typeof value === 'object' ? (value as Record<string, unknown>) : {}]);
+}
+
+/**
+ * A parameter naming a file or an image: a path or data argument (`save_path`, `image_data`,
+ * `filepath`), or a flag that asks for one in the output (`returnImage`). Counts and filters
+ * (`image_count`, `hasImages`) only describe images and do not count.
+ */
+function namesFileOrImage(name: string, schema: Record<string, unknown>): boolean {
+  const parts = words(name);
+  const fileWord = parts.some((word) => fileParameterWords.has(word));
+  if (schema.type === 'boolean') return fileWord && parts.some((word) => outputFlagWords.has(word));
+  if (schema.type === 'integer' || schema.type === 'number') return false;
+  return fileWord || (parts.some((word) => pathWords.has(word)) && parts.some((word) => pathQualifiers.has(word)));
 }
 
 /** Why a tool must never be mocked, or undefined when it may be. */
@@ -49,11 +64,8 @@ export function neverMockedReason(tool: Pick<CatalogTool, 'server' | 'tool' | 'i
   const nameHit = nameWords.find((word) => imageOrFileNameWords.has(word));
   if (nameHit) return `its name says it returns images or files ("${nameHit}")`;
   if (/static_?map|street_?view/i.test(tool.tool)) return 'it returns an image';
-  for (const parameter of parameterNames(tool.inputSchema)) {
-    const parts = words(parameter);
-    const fileWord = parts.some((word) => fileParameterWords.has(word));
-    const qualifiedPath = parts.some((word) => pathWords.has(word)) && parts.some((word) => pathQualifiers.has(word));
-    if (fileWord || qualifiedPath) return `its parameter "${parameter}" names a file or an image`;
+  for (const [parameter, schema] of parameters(tool.inputSchema)) {
+    if (namesFileOrImage(parameter, schema)) return `its parameter "${parameter}" names a file or an image`;
   }
   return undefined;
 }

@@ -21,6 +21,8 @@ export interface FixtureResult {
   /** The value as written (for the inline mark). */
   value: unknown;
   source: string;
+  /** Position of the entry in its file's array. */
+  index: number;
 }
 
 export interface ToolFixtures {
@@ -47,8 +49,8 @@ export interface FixtureSet {
   entries: number;
 }
 
-function toResult(entry: FixtureEntry): FixtureResult {
-  return { text: typeof entry.result === 'string' ? entry.result : JSON.stringify(entry.result), value: entry.result, source: entry.source };
+function toResult(entry: FixtureEntry, index: number): FixtureResult {
+  return { text: typeof entry.result === 'string' ? entry.result : JSON.stringify(entry.result), value: entry.result, source: entry.source, index };
 }
 
 function readJson(file: string): { value: unknown } | { error: string } {
@@ -84,11 +86,11 @@ function loadFile(set: FixtureSet, server: string, file: string): void {
     const entry = parsed.data;
     if (entry.arguments === '*') {
       if (fixtures.fallback) set.problems.push({ file, index, message: 'a second "*" default entry (only the first is used)' });
-      else fixtures.fallback = toResult(entry);
+      else fixtures.fallback = toResult(entry, index);
     } else {
       const key = argumentsKey(entry.arguments);
       if (fixtures.exact.has(key)) set.problems.push({ file, index, message: `the same arguments as an earlier entry (${key}); only the first is used` });
-      else fixtures.exact.set(key, { ...toResult(entry), arguments: entry.arguments });
+      else fixtures.exact.set(key, { ...toResult(entry, index), arguments: entry.arguments });
     }
     set.entries += 1;
   });

@@ -13,6 +13,7 @@ import { isInfrastructureErrorCode, type FallbackTier, type ToolErrorCode } from
 import type { Logger } from '../log/logger.js';
 import type { FinishedToolCall, ToolCallInterceptor } from '../mcp/checked-call.js';
 import type { ToolCallOutcome } from '../mcp/types.js';
+import type { PutOutcome } from '../store/index.js';
 import type { AllowList } from './allow-list.js';
 import type { AuditLog } from './audit-log.js';
 import type { FallbackCache } from './cache.js';
@@ -45,6 +46,8 @@ interface Served {
   value?: unknown;
   note?: string;
 }
+
+export type RecordVerdict = { recorded: true; outcome: PutOutcome } | { recorded: false; reason: string };
 
 const simulatorExamples = 3;
 
@@ -98,14 +101,19 @@ export class FallbackInterceptor implements ToolCallInterceptor {
     return { server: call.tool.server, tool: call.tool.tool, arguments: call.arguments, toolsHash: this.deps.toolsHashOf(call.tool.server) };
   }
 
-  private recordReal(call: FinishedToolCall): void {
+  /** Stores a successful real return of a mockable tool in the cache (`m3 fixtures record` calls it too). */
+  recordReal(call: FinishedToolCall): RecordVerdict {
     const { cache } = this.deps;
-    if (!this.deps.record || !cache || !replayable(call.outcome)) return;
-    if (!this.deps.allowList.decide(call.tool).mockable) return;
+    if (!this.deps.record || !cache) return { recorded: false, reason: 'recording is off' };
+    if (call.outcome.isError) return { recorded: false, reason: 'the call failed' };
+    if (!replayable(call.outcome)) return { recorded: false, reason: 'the result holds images or binary data, which a text replay cannot reproduce' };
+    const decision = this.deps.allowList.decide(call.tool);
+    if (!decision.mockable) return { recorded: false, reason: decision.reason };
     try {
-      cache.record(this.cacheKey(call), call.outcome.text, 'real');
+      return { recorded: true, outcome: cache.record(this.cacheKey(call), call.outcome.text, 'real') };
     } catch (error) {
       this.warnOnce('record', `fallback cache ${cache.file}: a real return could not be recorded: ${(error as Error).message}`);
+      return { recorded: false, reason: `the cache write failed: ${(error as Error).message}` };
     }
   }
 

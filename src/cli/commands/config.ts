@@ -1,6 +1,9 @@
 import type { Command } from 'commander';
 import { loadProjectConfig } from '../../config/index.js';
+import { repoRoot } from '../../config/paths.js';
 import { describeSwitches } from '../../config/switches.js';
+import { describeFallback } from '../../fallback/describe.js';
+import { fallbackSettingsFrom } from '../../fallback/settings.js';
 
 export function registerConfigCommands(program: Command): void {
   const config = program.command('config').description('inspect and validate configuration');
@@ -11,9 +14,10 @@ export function registerConfigCommands(program: Command): void {
     .option('--json', 'print the effective configuration as JSON')
     .action((options: { config?: string; json?: boolean }) => {
       const loaded = loadProjectConfig({ ...(options.config ? { serversFile: options.config } : {}), includeDisabled: true });
+      const fallback = describeFallback(fallbackSettingsFrom(loaded.switches, repoRoot), repoRoot);
       if (options.json) {
         const servers = loaded.servers.map((server) => ({ name: server.name, transport: server.transport, envKeys: Object.keys(server.env) }));
-        process.stdout.write(`${JSON.stringify({ serversFile: loaded.serversFile, servers, switches: loaded.switches }, null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify({ serversFile: loaded.serversFile, servers, switches: loaded.switches, fallback: fallback.facts }, null, 2)}\n`);
         return;
       }
       process.stdout.write(`servers file: ${loaded.serversFile} (${loaded.servers.length} entries, valid)\n`);
@@ -26,5 +30,6 @@ export function registerConfigCommands(program: Command): void {
         const value = loaded.switches[entry.name as keyof typeof loaded.switches];
         process.stdout.write(`  ${entry.name.padEnd(26)} ${String(value).padEnd(10)} ${entry.help}\n`);
       }
+      process.stdout.write(`tool fallback layer: ${fallback.lines.join('\n')}\n`);
     });
 }
