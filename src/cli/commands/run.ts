@@ -12,7 +12,7 @@ import { McpHost } from '../../mcp/index.js';
 import { writeJsonAtomic } from '../../tasks/write-json.js';
 import { runModel, type RunModelReport } from '../../runner/run-model.js';
 import { loadTaskSet, parseShard } from '../../runner/task-set.js';
-import { listRuns, openStore } from '../../store/index.js';
+import { fallbackShare, listRuns, openStore, type FallbackShare } from '../../store/index.js';
 import { nonNegativeInteger } from '../option-parsers.js';
 
 export const defaultTasksFile = 'json/m3_local_tasks.json';
@@ -65,16 +65,23 @@ function resolveRunId(flags: RunFlags, envRunId: string, label: string, storeFil
   return `${timestamp()}.${label}`;
 }
 
-function printSummary(reports: RunModelReport[], json: boolean | undefined): void {
+function percent(part: number, whole: number): string {
+  return `${part}/${whole} (${whole === 0 ? 0 : Math.round((part / whole) * 1000) / 10}%)`;
+}
+
+/** `shares` is set when the fallback layer served failures: then the mocked shares are printed too. */
+function printSummary(reports: RunModelReport[], json: boolean | undefined, shares?: Map<string, FallbackShare | undefined>): void {
   if (json) {
-    process.stdout.write(`${JSON.stringify(reports.map((report) => ({ model: report.model, runId: report.runId, output: report.output, manifest: report.manifestFile, ...report.result.progress, skippedResumed: report.result.skipped.length })), null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(reports.map((report) => ({ model: report.model, runId: report.runId, output: report.output, manifest: report.manifestFile, ...report.result.progress, skippedResumed: report.result.skipped.length, ...(shares ? { fallback: shares.get(report.runId) ?? null } : {}) })), null, 2)}\n`);
     return;
   }
-  process.stdout.write('model                          done  model-fail  infra-fail  tokens      predictions\n');
+  process.stdout.write(`model                          done  model-fail  infra-fail  tokens      predictions${shares ? '  mocked calls / tasks' : ''}\n`);
   for (const report of reports) {
     const p = report.result.progress;
+    const share = shares?.get(report.runId);
+    const mocked = shares ? `  ${share ? `${percent(share.mockedCalls, share.calls)} / ${percent(share.mockedTasks, share.tasks)}` : '-'}` : '';
     process.stdout.write(
-      `${report.label.padEnd(30)} ${String(p.done).padStart(5)}  ${String(p.failedModel).padStart(10)}  ${String(p.failedInfra).padStart(10)}  ${String(p.usage.inputTokens + p.usage.outputTokens).padStart(10)}  ${path.relative(process.cwd(), report.output)}\n`,
+      `${report.label.padEnd(30)} ${String(p.done).padStart(5)}  ${String(p.failedModel).padStart(10)}  ${String(p.failedInfra).padStart(10)}  ${String(p.usage.inputTokens + p.usage.outputTokens).padStart(10)}  ${path.relative(process.cwd(), report.output)}${mocked}\n`,
     );
   }
 }
@@ -127,6 +134,7 @@ export function registerRunCommand(program: Command): void {
       writeJsonAtomic(path.join(resultsDir, 'tools_catalog.json'), { toolsHash: host.toolsHash(), servers: host.status(), tools: host.tools });
       const store = openStore(storeFile);
       const reports: RunModelReport[] = [];
+      let shares: Map<string, FallbackShare | undefined> | undefined;
       try {
         for (const model of models) {
           const runId = resolveRunId(flags, config.switches.M3_RUN_ID, modelLabel(model), storeFile);
@@ -148,10 +156,12 @@ export function registerRunCommand(program: Command): void {
             ),
           );
         }
+        // Per model, the share of scored calls and tasks that received mocked returns.
+        if (config.switches.M3_MOCK_FALLBACK) shares = new Map(reports.map((report) => [report.runId, fallbackShare(store, report.runId)[0]]));
       } finally {
         store.close();
         await host.close();
       }
-      printSummary(reports, flags.json);
+      printSummary(reports, flags.json, shares);
     });
 }
