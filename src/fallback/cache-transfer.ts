@@ -75,23 +75,23 @@ export function importCache(cacheFile: string, input: string, options: { keepExi
   const store = openFallbackCache(cacheFile);
   try {
     inTransaction(store, () => {
-     for (const entry of entries) {
-      const outcome = putCacheEntry(
-        store,
-        {
-          server: entry.server,
-          tool: entry.tool,
-          argumentsKey: entry.arguments_key ?? argumentsKey(entry.arguments),
-          toolsHash: entry.tools_hash,
-          arguments: entry.arguments,
-          resultText: entry.result,
-          source: entry.source,
-          recordedAt: new Date(entry.recorded_at),
-        },
-        { replace: !options.keepExisting },
-      );
-      counts[outcome] += 1;
-     }
+      for (const entry of entries) {
+        const outcome = putCacheEntry(
+          store,
+          {
+            server: entry.server,
+            tool: entry.tool,
+            argumentsKey: entry.arguments_key ?? argumentsKey(entry.arguments),
+            toolsHash: entry.tools_hash,
+            arguments: entry.arguments,
+            resultText: entry.result,
+            source: entry.source,
+            recordedAt: new Date(entry.recorded_at),
+          },
+          { replace: !options.keepExisting },
+        );
+        counts[outcome] += 1;
+      }
     });
   } finally {
     store.close();

@@ -23,7 +23,7 @@ const hints: Readonly<Record<string, string>> = {
   ].join('\n'),
 };
 
-export const genericContractHint = 'Return a realistic payload with the same type, layout and field names as the real tool (follow the examples when there are any).';
+const genericContractHint = 'Return a realistic payload with the same type, layout and field names as the real tool (follow the examples when there are any).';
 
 export function contractHint(canonicalName: string): string {
   return hints[canonicalName] ?? genericContractHint;

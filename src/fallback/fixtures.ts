@@ -25,7 +25,7 @@ export interface FixtureResult {
   index: number;
 }
 
-export interface ToolFixtures {
+interface ToolFixtures {
   server: string;
   tool: string;
   file: string;

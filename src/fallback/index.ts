@@ -58,4 +58,4 @@ export function createFallbackLayer(options: FallbackLayerOptions): FallbackLaye
   return { interceptor, settings, fixtures, allowList, close: () => cache.close() };
 }
 
-export { fallbackSettingsFrom, manifestFallback, type FallbackSettings } from './settings.js';
+export { fallbackSettingsFrom, manifestFallback } from './settings.js';

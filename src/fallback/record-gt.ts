@@ -21,7 +21,7 @@ export interface PlannedCall {
  * Servers that answer without a key but are useless for recording without one: NASA's shared
  * DEMO_KEY is rate-limited to a few calls (as the reference's recorder notes).
  */
-export const recordingCredentials: Readonly<Record<string, readonly string[]>> = { 'nasa-mcp': ['NASA_API_KEY'] };
+const recordingCredentials: Readonly<Record<string, readonly string[]>> = { 'nasa-mcp': ['NASA_API_KEY'] };
 
 /** Unique (tool, arguments) per server, in ground-truth order; `servers` limits the plan. */
 export function planGtCalls(tasks: readonly GtTask[], servers?: readonly string[]): Map<string, PlannedCall[]> {

@@ -22,11 +22,11 @@ export interface FallbackSettings {
   auditLogFile: string;
 }
 
-export const cacheFileName = 'fallback-cache.sqlite';
-export const auditLogName = '_mock_calls.log';
+const cacheFileName = 'fallback-cache.sqlite';
+const auditLogName = '_mock_calls.log';
 
 /** The runtime layout under one folder: fixtures/<server>/<tool>.json, cache/, logs/. */
-export function runtimePaths(runtimeDir: string): Pick<FallbackSettings, 'runtimeDir' | 'fixturesDir' | 'cacheFile' | 'auditLogFile'> {
+function runtimePaths(runtimeDir: string): Pick<FallbackSettings, 'runtimeDir' | 'fixturesDir' | 'cacheFile' | 'auditLogFile'> {
   return {
     runtimeDir,
     fixturesDir: path.join(runtimeDir, 'fixtures'),

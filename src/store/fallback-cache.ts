@@ -11,7 +11,7 @@ import { parseInput } from './schemas.js';
 export const cacheSourceSchema = z.enum(['real', 'fixture', 'simulated']);
 export type CacheSource = z.output<typeof cacheSourceSchema>;
 
-export const cacheEntryInputSchema = z.strictObject({
+const cacheEntryInputSchema = z.strictObject({
   server: z.string().min(1),
   tool: z.string().min(1),
   argumentsKey: z.string().min(1),
@@ -47,7 +47,7 @@ const cacheRowSchema = z
   }));
 export type CacheEntry = z.output<typeof cacheRowSchema>;
 
-export function cacheMigrationsDir(): string {
+function cacheMigrationsDir(): string {
   return fromRepo('src', 'store', 'cache-migrations');
 }
 

@@ -17,7 +17,6 @@ export {
   cacheStats,
   cacheSourceSchema,
   type CacheEntry,
-  type CacheEntryInput,
   type CacheSource,
   type CacheStatsRow,
   type PutOutcome,
