@@ -5,7 +5,9 @@ import { execFile } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startHttpFake } from '../../servers/shared/http-fake.js';
 import { fallbackRuntime, writeFixture } from '../support/fallback-kit.js';
+import { fixtureFile, tsxLoaderUrl } from '../support/fixture-servers/fixture-spec.js';
 import { repoRoot } from '../support/shared-assets.js';
 
 function runCli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -65,5 +67,29 @@ describe('fallback commands', { timeout: 120_000 }, () => {
     expect((await runCli(['cache', 'export', output], env)).stdout).toContain('exported 2 entries');
     const exported = readFileSync(output, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(exported).toEqual(lines.map((line) => ({ ...line, arguments_key: JSON.stringify(line.arguments), tools_hash: '' })));
+  });
+
+  it('m3 run prints the share of calls and tasks that received mocked returns', async () => {
+    const fake = await startHttpFake([{ path: '/weather', reply: (request) => (request.query.city === 'Paris' ? { status: 500 } : { status: 200, body: 'real weather' }) }]);
+    try {
+      writeFixture(runtime.dir, 'flaky/lookup', [{ arguments: { city: 'Paris' }, result: 'fixture weather', source: 'test' }]);
+      const file = (name: string, value: unknown) => {
+        const target = path.join(runtime.dir, name);
+        writeFileSync(target, JSON.stringify(value));
+        return target;
+      };
+      const config = file('servers.json', { servers: { flaky: { command: process.execPath, args: ['--import', tsxLoaderUrl, fixtureFile('flaky-web')], env: { FLAKY_UPSTREAM_URL: fake.url } } } });
+      const gt = ['Paris', 'Rome'].map((city) => ({ id: city, question: `weather in ${city}?`, final_reply: 'ok', steps: [{ step: 1, calls: [{ name: 'flaky/lookup', arguments: { city } }] }] }));
+      const tasks = file('tasks.json', gt.map(({ id, question }) => ({ id, question })));
+      const result = await runCli(
+        ['run', '--model', 'replay:gt', '--tasks', tasks, '--gt', file('gt.json', gt), '--config', config, '--results-dir', path.join(runtime.dir, 'results'), '--store', path.join(runtime.dir, 'store.sqlite'), '--concurrency', '1', '--overwrite'],
+        { ...env, M3_MOCK_FALLBACK: '1', M3_MOCK_LLM: '0', M3_MAX_TASK_REQUEUE: '0' },
+      );
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toMatch(/predictions {2}mocked calls \/ tasks\n/);
+      expect(result.stdout).toMatch(/^replay-gt +2 +0 +0 .* 1\/2 \(50%\) \/ 1\/2 \(50%\)$/m);
+    } finally {
+      await fake.close();
+    }
   });
 });
