@@ -9,13 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallContext } from '../../src/core/tool-result-contract.js';
 import { FallbackCache } from '../../src/fallback/cache.js';
 import { exportCache, importCache, readCacheStats } from '../../src/fallback/cache-transfer.js';
-import { createFallbackLayer, type FallbackLayer } from '../../src/fallback/index.js';
+import type { FallbackLayer } from '../../src/fallback/index.js';
 import { planGtCalls, recordServer } from '../../src/fallback/record-gt.js';
 import { callCheckedTool } from '../../src/mcp/checked-call.js';
 import { McpHost } from '../../src/mcp/index.js';
 import type { GtTask } from '../../src/tasks/schemas.js';
 import { startHttpFake, type HttpFake } from '../../servers/shared/http-fake.js';
-import { fallbackRuntime, readAudit, silentLogger } from '../support/fallback-kit.js';
+import { fallbackRuntime, layerFor, readAudit, silentLogger } from '../support/fallback-kit.js';
 import { fixtureSpec } from '../support/fixture-servers/fixture-spec.js';
 
 const runtime = fallbackRuntime({ M3_MOCK_LLM: '0', M3_MOCK_ALLOW: 'flaky/*' });
@@ -36,9 +36,7 @@ beforeAll(async () => {
   ]);
   const spec = (name: string) => fixtureSpec('flaky-web', { name, env: { FLAKY_UPSTREAM_URL: fake.url, M3_HTTP_TIMEOUT_MS: '5000' } });
   host = await McpHost.start([spec('flaky'), spec('keyless')], { requireAll: true, startupTimeoutMs: 90_000, logger: silentLogger, restart: { maxAttempts: 0 } });
-  const created = createFallbackLayer({ settings: runtime.settings, host, env: {}, timeoutMs: 5000, logger: silentLogger });
-  if (!created) throw new Error('the layer should be on');
-  layer = created;
+  layer = layerFor(runtime.settings, host);
 }, 120_000);
 
 afterAll(async () => {
@@ -105,14 +103,14 @@ describe('record, stop, replay', () => {
       const again = path.join(other.dir, 'again.jsonl');
       exportCache(other.settings.cacheFile, again);
       expect(readFileSync(again, 'utf8')).toBe(readFileSync(exported, 'utf8'));
-      const imported = createFallbackLayer({ settings: other.settings, host, env: {}, timeoutMs: 5000, logger: silentLogger });
+      const imported = layerFor(other.settings, host);
       try {
         for (const city of ['Paris', 'Zürich']) {
-          const outcome = await replay(city, imported?.interceptor);
+          const outcome = await replay(city, imported.interceptor);
           expect([outcome.fallback?.tier, outcome.text]).toEqual(['cache', real.get(city)]);
         }
       } finally {
-        imported?.close();
+        imported.close();
       }
       const bad = path.join(other.dir, 'bad.jsonl');
       const lines = readFileSync(exported, 'utf8').split('\n');

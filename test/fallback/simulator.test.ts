@@ -6,10 +6,10 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCacheStats } from '../../src/fallback/cache-transfer.js';
-import { createFallbackLayer, type FallbackLayer } from '../../src/fallback/index.js';
+import type { FallbackLayer } from '../../src/fallback/index.js';
 import type { FinishedToolCall } from '../../src/mcp/checked-call.js';
 import type { CatalogTool } from '../../src/mcp/types.js';
-import { fallbackRuntime, readAudit, silentLogger } from '../support/fallback-kit.js';
+import { fallbackRuntime, layerFor, readAudit } from '../support/fallback-kit.js';
 import { startMockLlm, type MockLlm } from '../support/mock-llm/index.js';
 
 const forecastTool: CatalogTool = {
@@ -46,8 +46,7 @@ function layerWith(switches: Record<string, string>): { layer: FallbackLayer; au
   const runtime = fallbackRuntime({ M3_MOCK_LLM_MODEL: 'openai:sim-4', M3_MOCK_ALLOW: 'weather/*,stocks/*', ...switches });
   runtimes.push(runtime.dir);
   const status = () => [{ name: 'weather', transport: 'stdio' as const, state: 'ready' as const, toolCount: 1, restarts: 0, toolsHash: 'w1' }];
-  const layer = createFallbackLayer({ settings: runtime.settings, host: { status }, env: { OPENAI_API_KEY: 'sk-sim-000', OPENAI_BASE_URL: llm.openAiBaseUrl }, timeoutMs: 10_000, logger: silentLogger });
-  if (!layer) throw new Error('layer off');
+  const layer = layerFor(runtime.settings, { status }, { OPENAI_API_KEY: 'sk-sim-000', OPENAI_BASE_URL: llm.openAiBaseUrl });
   return { layer, audit: () => readAudit(runtime.settings.auditLogFile), cacheFile: runtime.settings.cacheFile };
 }
 

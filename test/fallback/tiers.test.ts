@@ -7,11 +7,11 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallContext } from '../../src/core/tool-result-contract.js';
-import { createFallbackLayer, type FallbackLayer } from '../../src/fallback/index.js';
+import type { FallbackLayer } from '../../src/fallback/index.js';
 import { callCheckedTool } from '../../src/mcp/checked-call.js';
 import { McpHost } from '../../src/mcp/index.js';
 import { startHttpFake, type HttpFake } from '../../servers/shared/http-fake.js';
-import { closedPortUrl, fallbackRuntime, readAudit, silentLogger, writeFixture } from '../support/fallback-kit.js';
+import { closedPortUrl, fallbackRuntime, layerFor, readAudit, silentLogger, writeFixture } from '../support/fallback-kit.js';
 import { fixtureSpec } from '../support/fixture-servers/fixture-spec.js';
 import { startMockLlm, type MockLlm } from '../support/mock-llm/index.js';
 
@@ -39,11 +39,7 @@ beforeAll(async () => {
   host = await McpHost.start([web('flaky', fake.url), web('refused', await closedPortUrl()), web('ocr', fake.url), fixtureSpec('crashing')], {
     requireAll: true, startupTimeoutMs: 90_000, logger: silentLogger,
   });
-  const created = createFallbackLayer({
-    settings: runtime.settings, host, env: { OPENAI_API_KEY: 'sk-simulator-test', OPENAI_BASE_URL: llm.openAiBaseUrl }, timeoutMs: 10_000, logger: silentLogger,
-  });
-  if (!created) throw new Error('the layer should be on');
-  layer = created;
+  layer = layerFor(runtime.settings, host, { OPENAI_API_KEY: 'sk-simulator-test', OPENAI_BASE_URL: llm.openAiBaseUrl });
 }, 120_000);
 
 afterAll(async () => {

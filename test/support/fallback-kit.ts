@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseSwitches } from '../../src/config/switches.js';
 import { auditEntrySchema, type AuditEntry } from '../../src/fallback/audit-log.js';
+import { createFallbackLayer, type FallbackLayer, type FallbackLayerOptions } from '../../src/fallback/index.js';
 import { fallbackSettingsFrom, type FallbackSettings } from '../../src/fallback/settings.js';
 
 export const silentLogger = { debug() {}, info() {}, warn() {}, error() {} };
@@ -42,4 +43,11 @@ export async function closedPortUrl(): Promise<string> {
   const { port } = server.address() as net.AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return `http://127.0.0.1:${port}`;
+}
+
+/** The layer for these settings (they switch it on); quiet, 10 s simulator timeout by default. */
+export function layerFor(settings: FallbackSettings, host: FallbackLayerOptions['host'], env: Record<string, string> = {}): FallbackLayer {
+  const layer = createFallbackLayer({ settings, host, env, timeoutMs: 10_000, logger: silentLogger });
+  if (!layer) throw new Error('the fallback layer should be on for these settings');
+  return layer;
 }
