@@ -29,18 +29,39 @@ fi
 
 # Replay models need ground truth; real models get it too so the server check can warn early.
 read -r -a model_list <<< "$MODELS"
+# `m3 run` exits 3 when a model's every task failed for infrastructure reasons; the other models
+# are still evaluated and this script exits non-zero at the end. Any other failure stops here.
+run_status=0
 m3 run --model "${model_list[@]}" --tasks "$TASKS" --gt "$GT" \
   --image-dir "${M3_IMAGE_DIR:-media}" \
   --max-step "${M3_MAX_STEP:-6}" --max-concurrent "${M3_MAX_CONCURRENT:-10}" \
   --concurrency "${M3_CONCURRENCY:-5}" --top-tools "${M3_TOP_TOOLS:-0}" \
   --max-new-tokens "${M3_MAX_NEW_TOKENS:-8192}" --results-dir "$RESULTS_DIR" \
-  "${@:---overwrite}"
+  "${@:---overwrite}" || run_status=$?
+if [[ $run_status -ne 0 && $run_status -ne 3 ]]; then
+  exit "$run_status"
+fi
 
 if [[ "${M3_SKIP_EVAL:-0}" == 1 ]]; then
-  exit 0
+  exit "$run_status"
 fi
-# The evaluation scripts take result-file labels (replay:gt -> replay-gt), like the reference's model lists.
-labels="$(for model in "${model_list[@]}"; do m3_label "$model"; echo; done | tr '\n' ' ')"
+# The evaluation scripts take result-file labels (replay:gt -> replay-gt), like the reference's
+# model lists. A model whose prediction file holds no record is not evaluated: with coverage on,
+# every task would count as an empty trajectory and print a score of 0 nobody earned.
+labels=""
+unscored=()
+for model in "${model_list[@]}"; do
+  label="$(m3_label "$model")"
+  if m3_has_predictions "$RESULTS_DIR/${label}_test_mcp_fuzzy.json"; then
+    labels+="$label "
+  else
+    unscored+=("$label")
+  fi
+done
+if [[ -z "$labels" ]]; then
+  echo "benchmark_fuzzy.sh: nothing was scored: no model produced a prediction (${unscored[*]}); see the run's .manifest.json for each task's error" >&2
+  exit 3
+fi
 for stage in step call final_answer; do
   if [[ -f "scripts/evaluate_${stage}.sh" ]]; then
     M3_MODELS="$labels" GT_PATH="$GT" M3_RESULTS_DIR="$RESULTS_DIR" M3_CATALOG="$RESULTS_DIR/tools_catalog.json" \
@@ -53,3 +74,7 @@ if m3_has_command report; then
 fi
 echo
 m3 summary --results "$RESULTS_DIR" --save "${M3_SAVE_DIR:-save}" --models "$(echo $labels | tr ' ' ',')"
+if [[ ${#unscored[@]} -gt 0 ]]; then
+  echo "benchmark_fuzzy.sh: not scored (no prediction): ${unscored[*]}" >&2
+  exit 3
+fi

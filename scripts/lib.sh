@@ -21,6 +21,11 @@ m3_label() {
     -e "import { modelLabel } from './src/llm/registry.ts'; process.stdout.write(modelLabel(process.argv[1]));" "$1"
 }
 
+# True when a prediction file exists and holds at least one record.
+m3_has_predictions() {
+  [[ -f "$1" ]] && node -e "process.exit(JSON.parse(require('fs').readFileSync(process.argv[1], 'utf8')).length > 0 ? 0 : 1)" "$1"
+}
+
 # Sets `gt_path` from GT_PATH, else the original GT, else the bundled local suite; exits on failure.
 m3_resolve_gt() {
   local script="$1"

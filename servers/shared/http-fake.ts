@@ -2,7 +2,8 @@
 // `m3 servers check --smoke --offline` (shipped code, not test-only). Routes answer with the
 // bodies a test gives (taken from the upstream's documented examples); every request is recorded
 // (method, path, query, headers, body) so tests can assert what a server sent; faults can be
-// queued per route (429 with retry-after, 500, slow answers, malformed JSON, a dropped socket).
+// queued per route (429 with retry-after, 500, slow answers, malformed JSON, a dropped socket);
+// a body can be streamed slowly in slices (`throttle`), to test interrupted and resumed downloads.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -22,6 +23,8 @@ export interface FakeReply {
   delayMs?: number;
   /** Destroy the socket without answering. */
   drop?: boolean;
+  /** Send the body in slices of `chunkBytes`, one every `intervalMs`. */
+  throttle?: { chunkBytes: number; intervalMs: number };
 }
 
 export type FakeHandler = (request: RecordedRequest) => FakeReply | Promise<FakeReply>;
@@ -68,7 +71,18 @@ async function send(response: http.ServerResponse, reply: FakeReply): Promise<vo
   const isRaw = typeof raw === 'string' || Buffer.isBuffer(raw);
   const payload = raw === undefined ? '' : isRaw ? raw : JSON.stringify(raw);
   const headers = { ...(isRaw || raw === undefined ? {} : { 'content-type': 'application/json' }), ...(reply.headers ?? {}) };
-  if (!response.destroyed) response.writeHead(reply.status ?? 200, headers).end(payload);
+  if (response.destroyed) return;
+  if (!reply.throttle) {
+    response.writeHead(reply.status ?? 200, headers).end(payload);
+    return;
+  }
+  const bytes = Buffer.from(payload);
+  response.writeHead(reply.status ?? 200, { 'content-length': String(bytes.length), ...headers });
+  for (let offset = 0; offset < bytes.length && !response.destroyed; offset += reply.throttle.chunkBytes) {
+    response.write(bytes.subarray(offset, offset + reply.throttle.chunkBytes));
+    await new Promise((resolve) => setTimeout(resolve, reply.throttle?.intervalMs));
+  }
+  if (!response.destroyed) response.end();
 }
 
 export async function startHttpFake(routes: FakeRoute[] = []): Promise<HttpFake> {

@@ -1,13 +1,14 @@
-// Moving one asset onto disk: from an offline mirror or over HTTP. Both stream into a temp
-// file next to the target while hashing, and rename only when the sha256 matches, so a
-// half-written or wrong file never sits at the asset's path.
+// Moving one asset onto disk: from an offline mirror or over HTTP (http-download.ts, shared with
+// the dataset pull). Both stream into a temp file next to the target while hashing, and rename
+// only when the sha256 matches, so a half-written or wrong file never sits at the asset's path.
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable, Transform } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { ContentHasher } from './content-hash.js';
+import { DownloadError, downloadVerified, networkReason } from './http-download.js';
 import { AssetError, type Asset } from './manifest.js';
 
 export async function sha256File(file: string): Promise<string> {
@@ -24,29 +25,23 @@ export async function hasExpectedContent(file: string, asset: Asset): Promise<bo
   return (await sha256File(file)) === asset.sha256;
 }
 
+function mismatchError(asset: Asset, origin: string, actual: { sha256: string; bytes: number }, fix: string): AssetError {
+  return new AssetError(
+    `asset "${asset.name}": sha256 mismatch for ${origin}: expected ${asset.sha256}, got ${actual.sha256} ` +
+      `(${actual.bytes} bytes, expected ${asset.bytes}); the file was not placed. ${fix}`,
+  );
+}
+
 async function placeVerified(source: Readable, asset: Asset, target: string, origin: string, fix: string): Promise<number> {
   await mkdir(path.dirname(target), { recursive: true });
   const temp = `${target}.part-${process.pid}-${randomBytes(4).toString('hex')}`;
-  const hash = createHash('sha256');
-  let bytes = 0;
-  const tap = new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      hash.update(chunk);
-      bytes += chunk.length;
-      callback(null, chunk);
-    },
-  });
+  const hasher = new ContentHasher();
   try {
-    await pipeline(source, tap, createWriteStream(temp));
-    const actual = hash.digest('hex');
-    if (actual !== asset.sha256) {
-      throw new AssetError(
-        `asset "${asset.name}": sha256 mismatch for ${origin}: expected ${asset.sha256}, got ${actual} ` +
-          `(${bytes} bytes, expected ${asset.bytes}); the file was not placed. ${fix}`,
-      );
-    }
+    await pipeline(source, hasher.tap(), createWriteStream(temp));
+    const actual = hasher.digest();
+    if (actual.sha256 !== asset.sha256) throw mismatchError(asset, origin, actual, fix);
     await rename(temp, target);
-    return bytes;
+    return actual.bytes;
   } finally {
     await rm(temp, { force: true });
   }
@@ -77,23 +72,27 @@ export interface DownloadOptions {
 
 /** Downloads `asset.url` (streamed, never buffered whole) to `target` after checking its hash. */
 export async function downloadAsset(asset: Asset, target: string, options: DownloadOptions = {}): Promise<number> {
-  const fetchImpl = options.fetch ?? fetch;
   const offlineHint = 'check the network, or set M3_ASSET_MIRROR (or --mirror) to an offline copy such as ../shared/assets';
-  let response: Response;
   try {
-    response = await fetchImpl(asset.url, { signal: AbortSignal.timeout(options.timeoutMs ?? 300_000), redirect: 'follow' });
+    const result = await downloadVerified({
+      url: asset.url,
+      target,
+      // The manifest's sha256 decides; a size difference shows up as a sha256 mismatch.
+      expected: { sha256: asset.sha256 },
+      resume: false,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      timeoutMs: options.timeoutMs ?? 300_000,
+    });
+    return result.bytes;
   } catch (error) {
-    const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
+    if (!(error instanceof DownloadError)) throw error;
+    if (error.kind === 'mismatch' && error.actual) {
+      throw mismatchError(asset, `download from ${asset.url}`, error.actual, 'The upstream file changed or the transfer was corrupted: retry, or use an offline mirror (M3_ASSET_MIRROR).');
+    }
+    if (error.kind === 'http') {
+      throw new AssetError(`asset "${asset.name}": download from ${asset.url} answered HTTP ${error.status ?? '?'}; ${offlineHint}`, { cause: error });
+    }
+    const reason = error.cause === undefined ? error.message : networkReason(error.cause);
     throw new AssetError(`asset "${asset.name}": download from ${asset.url} failed (${reason}); ${offlineHint}`, { cause: error });
   }
-  if (!response.ok || !response.body) {
-    throw new AssetError(`asset "${asset.name}": download from ${asset.url} answered HTTP ${response.status} ${response.statusText}; ${offlineHint}`);
-  }
-  return placeVerified(
-    Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>),
-    asset,
-    target,
-    `download from ${asset.url}`,
-    'The upstream file changed or the transfer was corrupted: retry, or use an offline mirror (M3_ASSET_MIRROR).',
-  );
 }

@@ -1,12 +1,15 @@
 #!/usr/bin/env node
 // The `m3` command. Each sub-command lives in its own file under commands/ and only parses
 // options, calls into the library and prints; logs and progress go to stderr, results to stdout.
+import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
+import { fromRepo } from '../config/paths.js';
 import { M3Error } from '../errors/index.js';
 import { registerAssetsCommands } from './commands/assets.js';
 import { registerConfigCommands } from './commands/config.js';
 import { registerMergeCommand } from './commands/merge.js';
 import { registerRunCommand } from './commands/run.js';
+import { registerRunsCommands } from './commands/runs.js';
 import { registerEvalStepCommand } from './commands/eval-step.js';
 import { registerEvalCallCommand } from './commands/eval-call.js';
 import { registerEvalFinalCommand } from './commands/eval-final.js';
@@ -17,16 +20,21 @@ import { registerTasksCommands } from './commands/tasks.js';
 import { registerDemoCommand } from './commands/demo.js';
 import { registerCacheCommands } from './commands/cache.js';
 import { registerFixturesCommands } from './commands/fixtures.js';
+import { registerDatasetCommands } from './commands/dataset.js';
+
+const { version } = JSON.parse(readFileSync(fromRepo('package.json'), 'utf8')) as { version: string };
 
 const program = new Command();
 program
   .name('m3')
+  .version(version, '-V, --version', 'print the m3bench version')
   .description('m3bench: run and evaluate multimodal tool-using agents over MCP')
   .showHelpAfterError()
   .configureOutput({ writeErr: (text) => process.stderr.write(text) });
 
 registerConfigCommands(program);
 registerRunCommand(program);
+registerRunsCommands(program);
 registerMergeCommand(program);
 registerAssetsCommands(program);
 registerEvalStepCommand(program);
@@ -39,6 +47,7 @@ registerTasksCommands(program);
 registerDemoCommand(program);
 registerCacheCommands(program);
 registerFixturesCommands(program);
+registerDatasetCommands(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof M3Error) {

@@ -1,6 +1,7 @@
 // Commander argument parsers shared by every command, so `--concurrency 0` or `--port abc`
 // is refused the same way everywhere, naming what was expected and what was given.
 import { InvalidArgumentError } from 'commander';
+import { maxTimerSeconds, timerSecondsMessage } from '../config/timer-ms.js';
 
 /** A whole number in [min, max]. */
 export function wholeNumber(min: number, max = Number.MAX_SAFE_INTEGER): (value: string) => number {
@@ -17,10 +18,11 @@ export function wholeNumber(min: number, max = Number.MAX_SAFE_INTEGER): (value:
 export const positiveInteger = wholeNumber(1);
 export const nonNegativeInteger = wholeNumber(0);
 
-/** A duration in seconds, > 0 (fractions allowed). */
+/** A duration in seconds, > 0 (fractions allowed), no longer than a Node timer can wait. */
 export function seconds(value: string): number {
   const parsed = Number(value);
   if (!Number.isFinite(parsed) || parsed <= 0) throw new InvalidArgumentError(`expected a number of seconds > 0, got "${value}"`);
+  if (parsed > maxTimerSeconds) throw new InvalidArgumentError(`${timerSecondsMessage}, got "${value}"`);
   return parsed;
 }
 
@@ -30,3 +32,6 @@ export function secondsOrZero(value: string): number {
   if (!Number.isFinite(parsed) || parsed < 0) throw new InvalidArgumentError(`expected a number of seconds >= 0, got "${value}"`);
   return parsed;
 }
+
+/** A whole number of seconds from 0 (e.g. a delay that may be off) up to the timer bound. */
+export const wholeSeconds = wholeNumber(0, maxTimerSeconds);

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ConfigError } from '../errors/index.js';
 import type { EnvMap } from './env-file.js';
 import { formatIssues } from './zod-issues.js';
+import { maxTimerSeconds, secondsToTimerMs, timerSecondsMessage } from './timer-ms.js';
 
 const serverEntrySchema = z
   .object({
@@ -16,10 +17,12 @@ const serverEntrySchema = z
     headers: z.record(z.string(), z.string()).default({}),
     disabled: z.boolean().default(false),
     cwd: z.string().optional(),
-    startupTimeoutSec: z.number().positive().optional(),
-    callTimeoutSec: z.number().nonnegative().optional(),
+    startupTimeoutSec: z.number().positive().max(maxTimerSeconds, timerSecondsMessage).optional(),
+    callTimeoutSec: z.number().nonnegative().max(maxTimerSeconds, timerSecondsMessage).optional(),
     /** Relative paths in `args` are resolved against the repo root unless this is false. */
     resolveArgs: z.boolean().default(true),
+    /** What the server is and where its code lives, for people reading the file and `m3 config check`. */
+    description: z.string().optional(),
     _comment: z.string().optional(),
     autoApprove: z.array(z.string()).optional(),
   })
@@ -51,6 +54,7 @@ export interface ServerSpec {
   cwd: string;
   startupTimeoutMs?: number;
   callTimeoutMs?: number;
+  description?: string;
 }
 
 const variablePattern = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
@@ -102,8 +106,9 @@ export function parseServersConfig(raw: unknown, file: string, options: LoadServ
         Object.entries(entry.headers).map(([key, value]) => [key, interpolate(value, options.env, at(`headers.${key}`))]),
       ),
       cwd: entry.cwd ? path.resolve(options.root, entry.cwd) : options.root,
-      ...(entry.startupTimeoutSec !== undefined ? { startupTimeoutMs: entry.startupTimeoutSec * 1000 } : {}),
-      ...(entry.callTimeoutSec !== undefined ? { callTimeoutMs: entry.callTimeoutSec * 1000 } : {}),
+      ...(entry.startupTimeoutSec !== undefined ? { startupTimeoutMs: secondsToTimerMs(entry.startupTimeoutSec) } : {}),
+      ...(entry.callTimeoutSec !== undefined ? { callTimeoutMs: secondsToTimerMs(entry.callTimeoutSec) } : {}),
+      ...(entry.description ? { description: entry.description } : {}),
     });
   }
   return specs;

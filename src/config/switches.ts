@@ -2,6 +2,7 @@
 // types and a readable message for a bad value. Nothing else in the project reads these names.
 import { z } from 'zod';
 import { ConfigError } from '../errors/index.js';
+import { maxTimerSeconds, timerSecondsMessage } from './timer-ms.js';
 
 const onOff = z
   .string()
@@ -32,18 +33,16 @@ const toolList = z
   .transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean))
   .refine((entries) => entries.every((entry) => /^[^/\s]+\/[^/\s]+$/.test(entry)), { message: 'expected comma-separated server/tool or server/* entries' });
 
+/** Seconds for a timer: 0 disables it; above the bound Node would fire it after 1 ms. */
+const timeoutSeconds = nonNegativeNumber.refine((value) => value <= maxTimerSeconds, { message: timerSecondsMessage });
+
 /** One entry per switch: its schema (on the raw string) and default. */
 const switchTable = {
-  M3_TASK_TIMEOUT: { schema: nonNegativeNumber, fallback: '1800', help: 'wall-clock seconds per task attempt; 0 disables' },
+  M3_TASK_TIMEOUT: { schema: timeoutSeconds, fallback: '1800', help: 'wall-clock seconds per task attempt; 0 disables' },
   M3_MAX_TASK_REQUEUE: { schema: nonNegativeInt, fallback: '2', help: 'how often a failing task may be requeued' },
-  M3_TOOL_CALL_TIMEOUT: { schema: nonNegativeNumber, fallback: '60', help: 'seconds per MCP tool call; 0 disables' },
-  M3_LLM_TIMEOUT: { schema: nonNegativeNumber, fallback: '300', help: 'seconds per LLM request; 0 disables' },
+  M3_TOOL_CALL_TIMEOUT: { schema: timeoutSeconds, fallback: '60', help: 'seconds per MCP tool call; 0 disables' },
+  M3_LLM_TIMEOUT: { schema: timeoutSeconds, fallback: '300', help: 'seconds per LLM request; 0 disables' },
   M3_LLM_MAX_RETRIES: { schema: nonNegativeInt, fallback: '1', help: 'harness retries per LLM request (SDK retries are off)' },
-  M3_EXECUTOR_WORKERS: {
-    schema: z.string().trim().regex(/^(auto|\d+)$/, 'expected "auto" or a whole number'),
-    fallback: 'auto',
-    help: 'kept for compatibility; Node needs no thread pool for I/O-bound model calls',
-  },
   M3_MERGE_PREPARE_WORK: { schema: onOff, fallback: 'on', help: 'one native tool-calling request per round' },
   M3_SKIP_END_STAGE: { schema: onOff, fallback: 'on', help: 'no separate yes/no completion request' },
   M3_TOOL_RESULT_MAX_CHARS: { schema: nonNegativeInt, fallback: '2000', help: 'truncate tool results in model history; 0 disables' },
@@ -63,6 +62,7 @@ const switchTable = {
   M3_MOCK_RECORD: { schema: autoOnOff, fallback: 'auto', help: 'record successful real calls of mockable tools in the cache (auto: when M3_MOCK_FALLBACK is on)' },
   M3_MOCK_ALLOW: { schema: toolList, fallback: '', help: 'extra mockable tools, comma-separated server/tool or server/* (vision, OCR, file tools stay excluded)' },
   M3_MOCK_DIR: { schema: z.string().trim().min(1), fallback: 'tools/mock_runtime', help: 'fallback runtime folder: fixtures/, cache/, logs/ (relative to the repo)' },
+  M3_ALLOWED_ROOTS: { schema: z.string(), fallback: '', help: 'extra folders (path-delimiter separated) the local servers may read and write, besides media/' },
   M3_IMAGE_DIR: { schema: z.string(), fallback: 'media', help: 'task image root used by scripts' },
   M3_ASSET_MIRROR: { schema: z.string(), fallback: '', help: 'offline mirror directory for assets' },
 } as const;
@@ -72,8 +72,17 @@ export type Switches = { [K in SwitchName]: z.output<(typeof switchTable)[K]['sc
 
 export const switchNames = Object.keys(switchTable) as SwitchName[];
 
-export function describeSwitches(): Array<{ name: string; fallback: string; help: string }> {
-  return switchNames.map((name) => ({ name, fallback: switchTable[name].fallback, help: switchTable[name].help }));
+export interface SwitchDescription {
+  name: string;
+  fallback: string;
+  help: string;
+}
+
+export function describeSwitches(): SwitchDescription[] {
+  return switchNames.map((name) => {
+    const entry: { fallback: string; help: string } = switchTable[name];
+    return { name, fallback: entry.fallback, help: entry.help };
+  });
 }
 
 /** Parses all switches; collects every bad value into one error so users fix them in one go. */

@@ -1,5 +1,6 @@
 // Progress for long runs on stderr: a live bar on a terminal (done, failed, infra, running,
-// ETA, tokens), plain one-line updates in CI or when stderr is not a TTY.
+// ETA, tokens; or files and bytes for a transfer), plain one-line updates in CI or when stderr
+// is not a TTY.
 import cliProgress from 'cli-progress';
 
 export interface ProgressSnapshot {
@@ -16,36 +17,118 @@ export interface ProgressRenderer {
   stop(): void;
 }
 
-export function createProgress(label: string, stream: NodeJS.WriteStream = process.stderr, env: NodeJS.ProcessEnv = process.env): ProgressRenderer {
-  const interactive = Boolean(stream.isTTY) && !env.CI;
-  if (!interactive) {
+/** `12s`, `3m05s`, `1h02m`: short enough for a progress line. */
+function formatDuration(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 60) return `${seconds}s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes}m${String(seconds % 60).padStart(2, '0')}s`;
+  return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
+}
+
+/**
+ * The bar's ETA from this process's own pace (progress made since the bar started): "--" until
+ * something has finished, instead of cli-progress's "INF"/"NULL" placeholders, which it renders
+ * as `NFs` in the first frames.
+ */
+function etaText(elapsedMs: number, madeSinceStart: number, remaining: number): string {
+  if (remaining <= 0) return '0s';
+  if (madeSinceStart <= 0 || elapsedMs <= 0) return '--';
+  return formatDuration((elapsedMs / madeSinceStart) * remaining);
+}
+
+/** How one kind of snapshot is drawn: the bar's total and value, its payload, the plain prefix. */
+interface Drawing<S> {
+  format: string;
+  total(snapshot: S): number;
+  value(snapshot: S): number;
+  payload(snapshot: S): Record<string, unknown>;
+  position(snapshot: S): string;
+}
+
+function createRenderer<S>(label: string, drawing: Drawing<S>, stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv) {
+  if (!stream.isTTY || env.CI) {
     return {
-      update(snapshot, line) {
-        if (line) stream.write(`[${label}] ${snapshot.done}/${snapshot.total} ${line}\n`);
+      update(snapshot: S, line?: string) {
+        if (line) stream.write(`[${label}] ${drawing.position(snapshot)} ${line}\n`);
       },
       stop() {},
     };
   }
-  const bar = new cliProgress.SingleBar(
-    {
-      stream,
-      format: `${label} [{bar}] {value}/{total} | failed {failedModel} | infra {failedInfra} | running {running} | tokens {tokens} | ETA {eta_formatted}`,
-      hideCursor: true,
-      clearOnComplete: false,
-    },
-    cliProgress.Presets.shades_classic,
-  );
+  const bar = new cliProgress.SingleBar({ stream, format: `${label} ${drawing.format}`, hideCursor: true, clearOnComplete: false }, cliProgress.Presets.shades_classic);
   let started = false;
+  let startedAt = 0;
+  let valueAtStart = 0;
+  const payload = (snapshot: S) => {
+    const value = drawing.value(snapshot);
+    return { ...drawing.payload(snapshot), etaText: etaText(Date.now() - startedAt, value - valueAtStart, drawing.total(snapshot) - value) };
+  };
   return {
-    update(snapshot) {
-      const payload = { failedModel: snapshot.failedModel, failedInfra: snapshot.failedInfra, running: snapshot.running, tokens: snapshot.tokens };
+    update(snapshot: S) {
       if (!started) {
-        bar.start(snapshot.total, snapshot.done, payload);
+        startedAt = Date.now();
+        valueAtStart = drawing.value(snapshot);
+        bar.start(drawing.total(snapshot), valueAtStart, payload(snapshot));
         started = true;
-      } else bar.update(snapshot.done, payload);
+      } else bar.update(drawing.value(snapshot), payload(snapshot));
     },
     stop() {
       if (started) bar.stop();
     },
   };
+}
+
+export function createProgress(label: string, stream: NodeJS.WriteStream = process.stderr, env: NodeJS.ProcessEnv = process.env): ProgressRenderer {
+  return createRenderer<ProgressSnapshot>(
+    label,
+    {
+      format: '[{bar}] {value}/{total} | failed {failedModel} | infra {failedInfra} | running {running} | tokens {tokens} | ETA {etaText}',
+      total: (snapshot) => snapshot.total,
+      value: (snapshot) => snapshot.done,
+      payload: (snapshot) => ({ failedModel: snapshot.failedModel, failedInfra: snapshot.failedInfra, running: snapshot.running, tokens: snapshot.tokens }),
+      position: (snapshot) => `${snapshot.done}/${snapshot.total}`,
+    },
+    stream,
+    env,
+  );
+}
+
+export interface TransferSnapshot {
+  files: number;
+  filesTotal: number;
+  bytes: number;
+  /** 0 when unknown: the bar then counts files. */
+  bytesTotal: number;
+}
+
+export interface TransferProgress {
+  /** `line` is printed as is in plain mode (one line per finished file); the bar ignores it. */
+  update(snapshot: TransferSnapshot, line?: string): void;
+  stop(): void;
+}
+
+function formatSize(bytes: number): string {
+  if (bytes >= 1e9) return `${(bytes / 1e9).toFixed(2)} GB`;
+  if (bytes >= 1e6) return `${(bytes / 1e6).toFixed(1)} MB`;
+  return `${(bytes / 1e3).toFixed(0)} kB`;
+}
+
+export function createTransferProgress(label: string, stream: NodeJS.WriteStream = process.stderr, env: NodeJS.ProcessEnv = process.env): TransferProgress {
+  const byBytes = (snapshot: TransferSnapshot) => snapshot.bytesTotal > 0;
+  return createRenderer<TransferSnapshot>(
+    label,
+    {
+      format: '[{bar}] {percentage}% | {files}/{filesTotal} files | {size} | ETA {etaText}',
+      total: (snapshot) => (byBytes(snapshot) ? snapshot.bytesTotal : snapshot.filesTotal),
+      value: (snapshot) => (byBytes(snapshot) ? Math.min(snapshot.bytes, snapshot.bytesTotal) : snapshot.files),
+      payload: (snapshot) => ({
+        files: snapshot.files,
+        filesTotal: snapshot.filesTotal,
+        size: byBytes(snapshot) ? `${formatSize(snapshot.bytes)} / ${formatSize(snapshot.bytesTotal)}` : '',
+      }),
+      position: (snapshot) => `${snapshot.files}/${snapshot.filesTotal}`,
+    },
+    stream,
+    env,
+  );
 }

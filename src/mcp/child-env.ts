@@ -11,6 +11,8 @@
 //   SYSTEMROOT, WINDIR    required by many Windows programs
 //   M3_NETWORK_GUARD      "loopback" keeps our web-API servers off the network (set by the
 //                         test suite; servers/shared/http-client.ts reads it)
+//   M3_ALLOWED_ROOTS      extra folders our servers may read and write besides media/
+//                         (servers/shared/allowed-roots.ts); a list of paths, no secret
 // NODE_OPTIONS is deliberately *not* copied: it can preload the harness's own loaders,
 // debuggers or coverage hooks into every server. Set it in a server's `env` if one needs it.
 //
@@ -18,7 +20,9 @@
 // SHELL, TERM, USER on POSIX) from `process.env` underneath the env we pass. None of those
 // carries credentials, so the isolation above still holds.
 
-export const baseEnvNames = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR', 'TEMP', 'TMP', 'SYSTEMROOT', 'WINDIR', 'M3_NETWORK_GUARD'] as const;
+import path from 'node:path';
+
+export const baseEnvNames = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR', 'TEMP', 'TMP', 'SYSTEMROOT', 'WINDIR', 'M3_NETWORK_GUARD', 'M3_ALLOWED_ROOTS'] as const;
 
 export interface ChildEnvSources {
   /** Where the base variables are read from (normally process.env). */
@@ -27,6 +31,21 @@ export interface ChildEnvSources {
   sharedEnv?: Record<string, string>;
   /** The server's own configured `env`; wins over everything else. */
   serverEnv: Record<string, string>;
+}
+
+/** The folders of an M3_ALLOWED_ROOTS value, each made absolute against the repo root. */
+export function parseAllowedRoots(value: string, root: string): string[] {
+  return value.split(path.delimiter).map((entry) => entry.trim()).filter(Boolean).map((entry) => path.resolve(root, entry));
+}
+
+/**
+ * The host's shared env entry for M3_ALLOWED_ROOTS as the configuration sees it (`.env`
+ * included), with absolute folders, so a server started in another cwd confines to the same
+ * folders. Empty when the switch is unset.
+ */
+export function allowedRootsEnv(value: string, root: string): Record<string, string> {
+  const roots = parseAllowedRoots(value, root);
+  return roots.length === 0 ? {} : { M3_ALLOWED_ROOTS: roots.join(path.delimiter) };
 }
 
 export function createChildEnv(sources: ChildEnvSources): Record<string, string> {

@@ -3,6 +3,17 @@
 // (invalid requests the model caused, context overflow) count against the model.
 import { M3Error, ProviderError, ServerError, TaskTimeoutError, MediaError } from '../errors/index.js';
 
+/**
+ * The run was asked to stop (Ctrl-C, SIGTERM, or another process took over its lease): an
+ * attempt still in flight ends with this, is recorded as an infrastructure failure with code
+ * `interrupted` and is not requeued; `--resume` runs the task again.
+ */
+export class RunInterruptedError extends M3Error {
+  constructor(message: string) {
+    super('interrupted', message);
+  }
+}
+
 export type EpisodeStatus = 'ok' | 'model_failure' | 'infra_failure' | 'timeout';
 
 export interface FailureVerdict {
@@ -18,7 +29,7 @@ function rootCause(error: unknown): unknown {
   let current = error;
   for (let depth = 0; depth < 5; depth += 1) {
     const cause = (current as { cause?: unknown } | undefined)?.cause;
-    if (current instanceof ProviderError || current instanceof ServerError || current instanceof TaskTimeoutError || current instanceof MediaError) return current;
+    if (current instanceof RunInterruptedError || current instanceof ProviderError || current instanceof ServerError || current instanceof TaskTimeoutError || current instanceof MediaError) return current;
     if (!cause) return current;
     current = cause;
   }
@@ -28,6 +39,7 @@ function rootCause(error: unknown): unknown {
 export function classifyFailure(error: unknown): FailureVerdict {
   const cause = rootCause(error);
   const message = cause instanceof Error ? cause.message : String(cause);
+  if (cause instanceof RunInterruptedError) return { status: 'infra_failure', kind: 'infra', code: 'interrupted', message, requeue: false };
   if (cause instanceof TaskTimeoutError) return { status: 'timeout', kind: 'infra', code: 'task_timeout', message, requeue: true };
   if (cause instanceof ProviderError) {
     if (cause.errorClass === 'invalid_request' || cause.errorClass === 'context_length') {

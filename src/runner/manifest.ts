@@ -69,4 +69,6 @@ export interface RunManifest {
   fallback?: Record<string, unknown>;
   counts?: Record<string, number>;
   failures?: Array<{ taskId: string; status: string; code: string; message: string; attempts: number }>;
+  /** Why the run stopped before its queue was empty (Ctrl-C, or another process took it over). */
+  stopped?: string;
 }

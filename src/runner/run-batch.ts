@@ -18,6 +18,8 @@ export interface BatchProgress {
   failedInfra: number;
   running: number;
   requeued: number;
+  /** Attempts in flight when the run was stopped (recorded as `interrupted`, run again on resume). */
+  interrupted: number;
   usage: Usage;
 }
 
@@ -30,7 +32,10 @@ export interface BatchOptions {
   onEvent?: (event: AgentEvent) => void;
   /** Price per episode, when a price table is known. */
   costOf?: (usage: Usage) => number | null;
-  /** Stops pulling new tasks (running ones finish). */
+  /**
+   * Stops the batch (Ctrl-C): no new task starts, attempts in flight are abandoned and recorded
+   * as `interrupted` (not scored, not requeued), and the prediction file is flushed.
+   */
   signal?: AbortSignal;
 }
 
@@ -38,6 +43,8 @@ export interface BatchResult {
   progress: BatchProgress;
   failures: Array<{ taskId: string; verdict: FailureVerdict; attempts: number }>;
   skipped: string[];
+  /** Tasks never started because the batch was stopped. */
+  notStarted: string[];
 }
 
 export async function runBatch(tasks: readonly RunnableTask[], env: TaskEnvironment, options: BatchOptions): Promise<BatchResult> {
@@ -46,7 +53,7 @@ export async function runBatch(tasks: readonly RunnableTask[], env: TaskEnvironm
   const skipped = tasks.filter((task) => options.predictions.has(task.id)).map((task) => task.id);
   if (skipped.length > 0) options.predictions.save();
   const queue = tasks.filter((task) => !options.predictions.has(task.id)).map((task) => ({ task, attempt: 1 }));
-  const progress: BatchProgress = { total: queue.length, done: 0, failedModel: 0, failedInfra: 0, running: 0, requeued: 0, usage: emptyUsage() };
+  const progress: BatchProgress = { total: queue.length, done: 0, failedModel: 0, failedInfra: 0, running: 0, requeued: 0, interrupted: 0, usage: emptyUsage() };
   const failures: BatchResult['failures'] = [];
 
   /** Closes the episode row (every attempt, requeued or final, is accounted the same way). */
@@ -85,7 +92,7 @@ export async function runBatch(tasks: readonly RunnableTask[], env: TaskEnvironm
       progress.running += 1;
       options.onProgress?.({ ...progress });
       const episodeId = options.recorder.startEpisode(item.task.id, item.attempt);
-      const outcome = await runTask(item.task, env, (event) => {
+      const outcome = await runTask(item.task, options.signal ? { ...env, signal: options.signal } : env, (event) => {
         options.recorder.observe(episodeId, event);
         options.onEvent?.(event);
       });
@@ -98,6 +105,11 @@ export async function runBatch(tasks: readonly RunnableTask[], env: TaskEnvironm
         continue;
       }
       record(episodeId, outcome);
+      if (!outcome.ok && outcome.verdict.code === 'interrupted') {
+        progress.interrupted += 1;
+        options.onProgress?.({ ...progress }, { taskId: item.task.id, outcome });
+        continue;
+      }
       progress.done += 1;
       if (!outcome.ok) {
         if (outcome.verdict.kind === 'model') progress.failedModel += 1;
@@ -109,5 +121,5 @@ export async function runBatch(tasks: readonly RunnableTask[], env: TaskEnvironm
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
   await options.predictions.flush();
-  return { progress, failures, skipped };
+  return { progress, failures, skipped, notStarted: queue.map((item) => item.task.id) };
 }

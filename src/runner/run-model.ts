@@ -6,20 +6,24 @@ import { agentOptionsFrom, type LoopLimits } from '../agent/options.js';
 import type { ProjectConfig } from '../config/index.js';
 import type { Usage } from '../core/usage.js';
 import { ConfigError } from '../errors/index.js';
-import { createFallbackLayer, fallbackSettingsFrom, manifestFallback } from '../fallback/index.js';
+import { createFallbackLayer, fallbackSettingsFrom, manifestFallback, type FallbackLayer } from '../fallback/index.js';
 import { costUsd, loadPriceTable } from '../llm/pricing.js';
 import { createDriver, modelLabel } from '../llm/registry.js';
 import type { Logger } from '../log/logger.js';
 import { createProgress } from '../log/progress.js';
+import { parseAllowedRoots } from '../mcp/child-env.js';
 import type { ToolHost } from '../mcp/types.js';
 import { createRun, finishRun, getRun, reopenRun, type Store } from '../store/index.js';
 import { LlmStats } from './llm-stats.js';
+import { holdRunLease, type HeldRunLease, type HoldLeaseOptions } from './run-lease.js';
 import { configHash, gitCommit, packageVersions, sha256OfFile, type RunManifest } from './manifest.js';
-import { writeJsonAtomic } from '../tasks/write-json.js';
+import { removeStaleTemporaries, writeJsonAtomic } from '../tasks/write-json.js';
 import { PredictionFile } from './prediction-file.js';
 import { runBatch, type BatchResult } from './run-batch.js';
 import { StoreRecorder } from './store-recorder.js';
-import { selectShard, serversNeeded, type TaskSet } from './task-set.js';
+import { RunInterruptedError } from './failure.js';
+import { selectShard, serversNeeded, type RunnableTask, type TaskSet } from './task-set.js';
+import { secondsToTimerMs } from '../config/timer-ms.js';
 
 export interface RunModelRequest {
   model: string;
@@ -34,6 +38,8 @@ export interface RunModelRequest {
   shard?: { index: number; count: number };
   imageDirs: string[];
   allowMissingServers: boolean;
+  /** Ctrl-C: stops the batch gracefully (see BatchOptions.signal). */
+  signal?: AbortSignal;
 }
 
 export interface RunModelReport {
@@ -43,6 +49,16 @@ export interface RunModelReport {
   output: string;
   manifestFile: string;
   result: BatchResult;
+  /** Set when the run was stopped before its queue was empty (Ctrl-C, or the lease was lost). */
+  stopped?: string;
+}
+
+export interface RunModelDeps {
+  config: ProjectConfig;
+  host: ToolHost;
+  store: Store;
+  logger: Logger;
+  root: string;
 }
 
 export function defaultOutputFile(resultsDir: string, label: string, shard?: { index: number; count: number }): string {
@@ -50,15 +66,17 @@ export function defaultOutputFile(resultsDir: string, label: string, shard?: { i
   return path.join(resultsDir, `${label}_test_mcp_fuzzy${suffix}.json`);
 }
 
-function openRunRow(store: Store, request: RunModelRequest, label: string, manifest: RunManifest): void {
+/** Creates or reopens the run row and takes its lease (refused while another process writes it). */
+function openRunRow(store: Store, request: RunModelRequest, label: string, manifest: RunManifest, lease: Omit<HoldLeaseOptions, 'heartbeatMs'>): HeldRunLease {
   const existing = getRun(store, request.runId);
   if (existing && !request.resume) {
     throw new ConfigError(`run id "${request.runId}" already exists in the store: pass --resume to continue it, or choose another --run-id`);
   }
   if (existing) {
     if (existing.modelSpec !== request.model) throw new ConfigError(`run "${request.runId}" was started with model ${existing.modelSpec}, not ${request.model}`);
+    const held = holdRunLease(store, request.runId, lease);
     reopenRun(store, request.runId);
-    return;
+    return held;
   }
   createRun(store, {
     runId: request.runId, modelSpec: request.model, modelLabel: label, configHash: manifest.configHash,
@@ -68,13 +86,14 @@ function openRunRow(store: Store, request: RunModelRequest, label: string, manif
     manifest, ...(manifest.seed !== null ? { seed: manifest.seed } : {}), taskFile: manifest.tasksFile,
     ...(manifest.gtFile ? { gtFile: manifest.gtFile } : {}),
   });
+  return holdRunLease(store, request.runId, lease);
 }
 
 function buildManifest(request: RunModelRequest, label: string, config: ProjectConfig, host: ToolHost, root: string): RunManifest {
   const switches = config.switches;
   return {
     runId: request.runId, model: request.model, modelLabel: label, startedAt: new Date().toISOString(),
-    configHash: configHash({ servers: config.servers, switches, limits: request.limits }), serversFile: config.serversFile,
+    configHash: configHash({ servers: config.servers.map(({ description: _description, ...spec }) => spec), switches, limits: request.limits }), serversFile: config.serversFile,
     serversFileSha256: sha256OfFile(config.serversFile), toolsHash: host.toolsHash(),
     tools: host.status().map((server) => ({ server: server.name, toolCount: server.toolCount, state: server.state, ...(server.toolsHash ? { toolsHash: server.toolsHash } : {}) })),
     switches, options: { ...request.limits, concurrency: request.concurrency }, versions: packageVersions(root), gitCommit: gitCommit(root),
@@ -96,15 +115,8 @@ function openPredictionFile(output: string, request: RunModelRequest): Predictio
   return predictions;
 }
 
-export async function runModel(request: RunModelRequest, deps: { config: ProjectConfig; host: ToolHost; store: Store; logger: Logger; root: string }): Promise<RunModelReport> {
-  const { config, host, store, logger } = deps;
-  const switches = config.switches;
-  const label = modelLabel(request.model);
-  const output = path.resolve(request.output ?? defaultOutputFile(request.resultsDir, label, request.shard));
-  const predictions = openPredictionFile(output, request);
-  const prices = loadPriceTable(config.env);
-  const options = agentOptionsFrom(switches, request.limits, [path.join(deps.root, 'media')]);
-  const driver = await createDriver(request.model, { env: config.env, groundTruth: request.taskSet.groundTruth, timeoutMs: options.retry.timeoutMs });
+/** The tasks of this shard; those needing a server that is not running fail up front. */
+function tasksToRun(request: RunModelRequest, host: ToolHost, logger: Logger): RunnableTask[] {
   const available = new Set(host.tools.map((tool) => tool.server));
   // A task whose ground truth needs a server that is not running fails up front (recorded,
   // counted as infrastructure) instead of silently scoring against tools it never had.
@@ -114,42 +126,90 @@ export async function runModel(request: RunModelRequest, deps: { config: Project
   });
   const unavailable = tasks.filter((task) => task.missingServers).length;
   if (unavailable > 0) logger.warn(`${unavailable} task(s) need servers that are not running; they are recorded as failures (--allow-missing-servers runs them anyway)`);
+  return tasks;
+}
+
+function finishManifest(manifest: RunManifest, tasks: readonly RunnableTask[], result: BatchResult, stopped: string | undefined): void {
+  manifest.finishedAt = new Date().toISOString();
+  const { progress } = result;
+  manifest.counts = {
+    tasks: tasks.length, skippedResumed: result.skipped.length, done: progress.done, modelFailures: progress.failedModel, infraFailures: progress.failedInfra,
+    requeued: progress.requeued, interrupted: progress.interrupted, notStarted: result.notStarted.length,
+  };
+  manifest.failures = result.failures.map((failure) => ({ taskId: failure.taskId, status: failure.verdict.status, code: failure.verdict.code, message: failure.verdict.message, attempts: failure.attempts }));
+  if (stopped) manifest.stopped = stopped;
+}
+
+/** Aborts `stop` when the caller's signal fires (Ctrl-C) or the lease is lost; the reason says which. */
+function stopController(signal: AbortSignal | undefined): { stop: AbortController; dispose: () => void } {
+  const stop = new AbortController();
+  const forward = () => stop.abort(signal?.reason instanceof RunInterruptedError ? signal.reason : new RunInterruptedError(String(signal?.reason ?? 'stopped')));
+  if (signal?.aborted) forward();
+  else signal?.addEventListener('abort', forward, { once: true });
+  return { stop, dispose: () => signal?.removeEventListener('abort', forward) };
+}
+
+export async function runModel(request: RunModelRequest, deps: RunModelDeps): Promise<RunModelReport> {
+  const { config, host, store, logger } = deps;
+  const switches = config.switches;
+  const label = modelLabel(request.model);
+  const output = path.resolve(request.output ?? defaultOutputFile(request.resultsDir, label, request.shard));
+  // Temp files of an atomic write a killed run never finished.
+  for (const dir of new Set([path.resolve(request.resultsDir), path.dirname(output)])) {
+    for (const name of removeStaleTemporaries(dir)) logger.info(`removed ${name}, left in ${dir} by a process that no longer runs`);
+  }
+  const predictions = openPredictionFile(output, request);
+  const prices = loadPriceTable(config.env);
+  // Images tools wrote are shown to the model from the same folders the servers may write to.
+  const options = agentOptionsFrom(switches, request.limits, [path.join(deps.root, 'media'), ...parseAllowedRoots(switches.M3_ALLOWED_ROOTS, deps.root)]);
+  const driver = await createDriver(request.model, { env: config.env, groundTruth: request.taskSet.groundTruth, timeoutMs: options.retry.timeoutMs });
+  const tasks = tasksToRun(request, host, logger);
   const manifest = buildManifest(request, label, config, host, deps.root);
   const fallbackSettings = fallbackSettingsFrom(switches, deps.root);
   manifest.fallback = manifestFallback(fallbackSettings, deps.root);
-
-  openRunRow(store, request, label, manifest);
-  const costOf = (usage: Usage) => costUsd(request.model, usage, prices) ?? null;
-  const statsFile = switches.M3_LLM_STATS ? switches.M3_LLM_STATS_FILE || path.join(request.resultsDir, `${label}.llm_stats.json`) : undefined;
-  const stats = new LlmStats(statsFile, switches.M3_LLM_STATS_FLUSH_EVERY, costOf);
-  const progress = createProgress(label);
-  mkdirSync(path.dirname(output), { recursive: true });
-  const fallback = createFallbackLayer({ settings: fallbackSettings, host, env: config.env, timeoutMs: options.retry.timeoutMs, logger });
-  const result = await runBatch(
-    tasks,
-    {
-      driver, host, options, root: deps.root, runId: request.runId, workspaceMode: switches.M3_WORKSPACE_MODE,
-      keepWorkspace: switches.M3_KEEP_WORKSPACE, imageSearchDirs: request.imageDirs, taskTimeoutMs: switches.M3_TASK_TIMEOUT * 1000,
-      ...(fallback ? { interceptor: fallback.interceptor } : {}),
-    },
-    {
-      concurrency: request.concurrency, maxRequeue: switches.M3_MAX_TASK_REQUEUE, recorder: new StoreRecorder(store, request.runId, request.model), predictions,
-      costOf,
-      onEvent: (event) => stats.observe(event),
-      onProgress: (snapshot, finished) => {
-        const line = finished ? `${finished.taskId} ${finished.outcome.ok ? 'ok' : `${finished.outcome.verdict.status}: ${finished.outcome.verdict.message}`}` : undefined;
-        progress.update({ ...snapshot, tokens: snapshot.usage.inputTokens + snapshot.usage.outputTokens }, line);
+  const { stop, dispose } = stopController(request.signal);
+  const lease = openRunRow(store, request, label, manifest, { logger, onLost: (message) => stop.abort(new RunInterruptedError(message)) });
+  let fallback: FallbackLayer | undefined;
+  try {
+    const costOf = (usage: Usage) => costUsd(request.model, usage, prices) ?? null;
+    const statsFile = switches.M3_LLM_STATS ? switches.M3_LLM_STATS_FILE || path.join(request.resultsDir, `${label}.llm_stats.json`) : undefined;
+    const stats = new LlmStats(statsFile, switches.M3_LLM_STATS_FLUSH_EVERY, costOf);
+    const progress = createProgress(label);
+    mkdirSync(path.dirname(output), { recursive: true });
+    fallback = createFallbackLayer({ settings: fallbackSettings, host, env: config.env, timeoutMs: options.retry.timeoutMs, logger });
+    const result = await runBatch(
+      tasks,
+      {
+        driver, host, options, root: deps.root, runId: request.runId, workspaceMode: switches.M3_WORKSPACE_MODE,
+        keepWorkspace: switches.M3_KEEP_WORKSPACE, imageSearchDirs: request.imageDirs, taskTimeoutMs: secondsToTimerMs(switches.M3_TASK_TIMEOUT),
+        ...(fallback ? { interceptor: fallback.interceptor } : {}),
       },
-    },
-  );
-  progress.stop();
-  stats.flush();
-  fallback?.close();
-  const manifestFile = output.replace(/\.json$/i, '.manifest.json');
-  manifest.finishedAt = new Date().toISOString();
-  manifest.counts = { tasks: tasks.length, skippedResumed: result.skipped.length, done: result.progress.done, modelFailures: result.progress.failedModel, infraFailures: result.progress.failedInfra, requeued: result.progress.requeued };
-  manifest.failures = result.failures.map((failure) => ({ taskId: failure.taskId, status: failure.verdict.status, code: failure.verdict.code, message: failure.verdict.message, attempts: failure.attempts }));
-  writeJsonAtomic(manifestFile, manifest);
-  finishRun(store, request.runId, 'finished');
-  return { model: request.model, label, runId: request.runId, output, manifestFile, result };
+      {
+        concurrency: request.concurrency, maxRequeue: switches.M3_MAX_TASK_REQUEUE, recorder: new StoreRecorder(store, request.runId, request.model), predictions,
+        costOf, signal: stop.signal,
+        onEvent: (event) => stats.observe(event),
+        onProgress: (snapshot, finished) => {
+          const line = finished ? `${finished.taskId} ${finished.outcome.ok ? 'ok' : `${finished.outcome.verdict.status}: ${finished.outcome.verdict.message}`}` : undefined;
+          progress.update({ ...snapshot, tokens: snapshot.usage.inputTokens + snapshot.usage.outputTokens }, line);
+        },
+      },
+    );
+    progress.stop();
+    stats.flush();
+    const stopped = stop.signal.aborted ? (stop.signal.reason as Error).message : undefined;
+    const manifestFile = output.replace(/\.json$/i, '.manifest.json');
+    // A process that lost its lease leaves the run's files and row to the new owner.
+    if (!lease.lost) {
+      // Written even when no task produced a prediction, so the summary's path always exists.
+      predictions.save();
+      finishManifest(manifest, tasks, result, stopped);
+      writeJsonAtomic(manifestFile, manifest);
+      finishRun(store, request.runId, stopped ? 'interrupted' : 'finished');
+    }
+    return { model: request.model, label, runId: request.runId, output, manifestFile, result, ...(stopped ? { stopped } : {}) };
+  } finally {
+    fallback?.close();
+    dispose();
+    lease.release();
+  }
 }

@@ -11,9 +11,10 @@ import type { ToolCallInterceptor } from '../mcp/checked-call.js';
 import type { ToolHost } from '../mcp/types.js';
 import { loadImageFile } from '../media/load-image.js';
 import type { PredictionRecord } from '../tasks/schemas.js';
-import { classifyFailure, type FailureVerdict } from './failure.js';
+import { classifyFailure, RunInterruptedError, type FailureVerdict } from './failure.js';
 import type { RunnableTask } from './task-set.js';
 import { prepareWorkspace, resolveTaskImages, type WorkspaceMode } from './workspace.js';
+import { toTimerMs } from '../config/timer-ms.js';
 
 export interface TaskEnvironment {
   driver: ModelDriver;
@@ -27,6 +28,8 @@ export interface TaskEnvironment {
   taskTimeoutMs: number;
   /** The tool fallback layer (src/fallback/), when M3_MOCK_FALLBACK or M3_MOCK_RECORD is on. */
   interceptor?: ToolCallInterceptor;
+  /** The run's stop signal (Ctrl-C): aborts an attempt in flight, which ends as `interrupted`. */
+  signal?: AbortSignal;
 }
 
 export type TaskOutcome =
@@ -39,22 +42,62 @@ export function userTextFor(question: string, displayPaths: readonly string[]): 
   return `${question}\n\n[with images]\n${lines.join('\n')}`;
 }
 
-async function withTimeout<T>(work: (signal: AbortSignal) => Promise<T>, timeoutMs: number, taskId: string): Promise<T> {
+/** Why the run stopped, as the error an interrupted attempt ends with. */
+function interruption(signal: AbortSignal): RunInterruptedError {
+  return signal.reason instanceof RunInterruptedError ? signal.reason : new RunInterruptedError(`the run was stopped (${String(signal.reason)})`);
+}
+
+/**
+ * Runs the episode under the task budget and the run's stop signal: whichever comes first
+ * aborts the episode and ends the attempt at once with its error (the abandoned episode
+ * winds down in the background; its late events are harmless).
+ */
+async function withBudget<T>(work: (signal: AbortSignal) => Promise<T>, timeoutMs: number, taskId: string, stop: AbortSignal | undefined): Promise<T> {
   const controller = new AbortController();
-  if (timeoutMs <= 0) return work(controller.signal);
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const error = new TaskTimeoutError(`task ${taskId} exceeded its ${Math.round(timeoutMs / 1000)} s budget (M3_TASK_TIMEOUT)`);
+  let onStop: (() => void) | undefined;
+  const ended = new Promise<never>((_, reject) => {
+    const end = (error: Error) => {
       controller.abort(error);
       reject(error);
-    }, timeoutMs);
+    };
+    if (timeoutMs > 0) {
+      timer = setTimeout(() => end(new TaskTimeoutError(`task ${taskId} exceeded its ${Math.round(timeoutMs / 1000)} s budget (M3_TASK_TIMEOUT)`)), toTimerMs(timeoutMs));
+    }
+    if (stop) {
+      onStop = () => end(interruption(stop));
+      if (stop.aborted) onStop();
+      else stop.addEventListener('abort', onStop, { once: true });
+    }
   });
   try {
-    return await Promise.race([work(controller.signal), timeout]);
+    return await Promise.race([work(controller.signal), ended]);
   } finally {
     clearTimeout(timer);
+    if (onStop) stop?.removeEventListener('abort', onStop);
   }
+}
+
+function infraVerdict(code: string, message: string): FailureVerdict {
+  return { status: 'infra_failure', kind: 'infra', code, requeue: false, message };
+}
+
+/**
+ * The task's images, confined to the image folders and decoded from their bytes BEFORE
+ * anything is copied into media/, so a refused file (a path outside the folders, a text file
+ * named .png, a corrupt image) never lands in the workspace. Throws MediaError for bad bytes.
+ */
+async function loadTaskImages(task: RunnableTask, env: TaskEnvironment): Promise<{ sources: string[]; images: ImagePart[] } | FailureVerdict> {
+  const { found, missing, outside } = resolveTaskImages(task.image, env.imageSearchDirs);
+  if (outside.length > 0) {
+    return infraVerdict('bad_task_input', `task ${task.id}: image path outside the image folders: ${outside.join(', ')} (task images must lie inside ${env.imageSearchDirs.join(', ')}; set --image-dir or M3_IMAGE_DIR)`);
+  }
+  if (missing.length > 0) {
+    return infraVerdict('missing_image', `task ${task.id}: image not found: ${missing.join(', ')} (searched ${env.imageSearchDirs.join(', ')}; set --image-dir or M3_IMAGE_DIR)`);
+  }
+  const images: ImagePart[] = [];
+  for (const file of found) images.push(await loadImageFile(file, env.options.imagePolicy));
+  return { sources: found, images };
 }
 
 export async function runTask(task: RunnableTask, env: TaskEnvironment, onEvent?: AgentEventListener): Promise<TaskOutcome> {
@@ -62,25 +105,19 @@ export async function runTask(task: RunnableTask, env: TaskEnvironment, onEvent?
   const elapsed = () => Date.now() - started;
   try {
     if (task.missingServers && task.missingServers.length > 0) {
-      const verdict: FailureVerdict = {
-        status: 'infra_failure', kind: 'infra', code: 'unknown_server', requeue: false,
-        message: `task ${task.id}: its ground truth uses server(s) that are not running: ${task.missingServers.join(', ')} (add them to mcp_servers.json, or pass --allow-missing-servers to run it anyway)`,
-      };
+      const verdict = infraVerdict(
+        'unknown_server',
+        `task ${task.id}: its ground truth uses server(s) that are not running: ${task.missingServers.join(', ')} (add them to mcp_servers.json, or pass --allow-missing-servers to run it anyway)`,
+      );
       return { ok: false, verdict, durationMs: elapsed() };
     }
-    const { found, missing } = resolveTaskImages(task.image, env.imageSearchDirs);
-    if (missing.length > 0) {
-      const verdict: FailureVerdict = {
-        status: 'infra_failure', kind: 'infra', code: 'missing_image', requeue: false,
-        message: `task ${task.id}: image not found: ${missing.join(', ')} (searched ${env.imageSearchDirs.join(', ')}; set --image-dir or M3_IMAGE_DIR)`,
-      };
-      return { ok: false, verdict, durationMs: elapsed() };
-    }
-    const workspace = await prepareWorkspace({ mode: env.workspaceMode, root: env.root, runId: env.runId, taskId: task.id, sources: found, keep: env.keepWorkspace });
+    const loaded = await loadTaskImages(task, env);
+    if ('status' in loaded) return { ok: false, verdict: loaded, durationMs: elapsed() };
+    const workspace = await prepareWorkspace({ mode: env.workspaceMode, root: env.root, runId: env.runId, taskId: task.id, sources: loaded.sources, keep: env.keepWorkspace });
     try {
-      const images: ImagePart[] = [];
-      for (const file of workspace.images) images.push(await loadImageFile(file, env.options.imagePolicy));
-      const trace = await withTimeout(
+      // The facts name the copy the model and tools see, not the dataset file it came from.
+      const images = loaded.images.map((part, index) => (part.facts ? { ...part, facts: { ...part.facts, source: workspace.images[index] ?? part.facts.source } } : part));
+      const trace = await withBudget(
         (signal) =>
           runEpisode(
             {
@@ -91,6 +128,7 @@ export async function runTask(task: RunnableTask, env: TaskEnvironment, onEvent?
           ),
         env.taskTimeoutMs,
         task.id,
+        env.signal,
       );
       return { ok: true, prediction: toPrediction(task, task.question, trace), trace, durationMs: elapsed() };
     } finally {

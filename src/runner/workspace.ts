@@ -5,7 +5,7 @@
 //              between concurrent tasks: reference bug 9)
 //   legacy   – a fresh copy in media/ every time, `_1`, `_2` ... appended when the name is taken
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { copyFile, mkdir, readFile, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { MediaError } from '../errors/index.js';
@@ -28,7 +28,7 @@ async function digest(file: string): Promise<string> {
 
 function isInside(file: string, dir: string): boolean {
   const relative = path.relative(dir, file);
-  return !relative.startsWith('..') && !path.isAbsolute(relative);
+  return relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
 }
 
 async function freeName(dir: string, base: string, reuseIfSame?: string): Promise<string> {
@@ -83,16 +83,43 @@ export async function prepareWorkspace(request: WorkspaceRequest): Promise<TaskW
   };
 }
 
-/** Resolves a task's `image` field: absolute, or relative to the image dir, the task file's folder, or the repo. */
-export function resolveTaskImages(image: string | string[] | undefined, searchDirs: readonly string[]): { found: string[]; missing: string[] } {
-  const entries = image === undefined ? [] : Array.isArray(image) ? image : [image];
-  const found: string[] = [];
-  const missing: string[] = [];
-  for (const entry of entries.filter((value) => value.trim() !== '')) {
-    const candidates = path.isAbsolute(entry) ? [entry] : searchDirs.map((dir) => path.resolve(dir, entry));
-    const hit = candidates.find((candidate) => existsSync(candidate));
-    if (hit) found.push(hit);
-    else missing.push(entry);
+export interface ResolvedTaskImages {
+  /** Absolute paths of regular files inside one of the search folders. */
+  found: string[];
+  /** Entries that name no file in any search folder. */
+  missing: string[];
+  /** Entries refused before anything was read: they point outside every search folder. */
+  outside: string[];
+}
+
+function isRegularFile(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
   }
-  return { found, missing };
+}
+
+/**
+ * Resolves a task's `image` field, confined to the search folders (the image dir, the task
+ * file's folder, the repo): a relative entry is looked up in each folder and only counts there
+ * when it stays inside that folder; an absolute entry must lie inside one of them. So a task
+ * file cannot make the runner read `/etc/passwd` or `../../secret`. The check is on the path
+ * as written (symlinks a dataset ships, e.g. a Hugging Face cache's blobs, keep working);
+ * the bytes are type-checked before anything is copied (see run-task.ts).
+ */
+export function resolveTaskImages(image: string | string[] | undefined, searchDirs: readonly string[]): ResolvedTaskImages {
+  const entries = image === undefined ? [] : Array.isArray(image) ? image : [image];
+  const result: ResolvedTaskImages = { found: [], missing: [], outside: [] };
+  for (const entry of entries.filter((value) => value.trim() !== '')) {
+    const candidates = searchDirs
+      .map((dir) => ({ dir: path.resolve(dir), file: path.resolve(dir, entry) }))
+      .filter((candidate) => isInside(candidate.file, candidate.dir))
+      .map((candidate) => candidate.file);
+    const hit = candidates.find((candidate) => isRegularFile(candidate));
+    if (hit) result.found.push(hit);
+    else if (candidates.length === 0) result.outside.push(entry);
+    else result.missing.push(entry);
+  }
+  return result;
 }

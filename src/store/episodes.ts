@@ -148,3 +148,20 @@ export function finishedTaskIds(store: Store, runId: string, model: string, opti
   ) as Array<{ task_id: string }>;
   return rows.map((row) => row.task_id);
 }
+
+const closeAbandonedSql = `
+  UPDATE episodes SET status = 'infra_failure', failure_kind = 'infra', error_code = 'interrupted',
+    error_message = @message, finished_at = @finishedAt
+  WHERE run_id = @runId AND status = 'running'`;
+
+/**
+ * Closes the episodes of a run still marked `running` as infrastructure failures with code
+ * `interrupted`: attempts a killed or stopped process never finished. Only the holder of the
+ * run's lease may call this (nobody else is writing those episodes). Returns how many closed.
+ */
+export function closeAbandonedEpisodes(store: Store, runId: string, message: string, finishedAt?: Date): number {
+  const result = writeTransaction(store, `closeAbandonedEpisodes(${runId})`, () =>
+    statement(store, closeAbandonedSql).run({ runId, message, finishedAt: toTimeColumn(finishedAt) }),
+  );
+  return result.changes;
+}

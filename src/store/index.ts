@@ -3,10 +3,10 @@
 export { openStore, inTransaction, checkIntegrity, defaultBusyTimeoutMs, type Store, type OpenStoreOptions } from './connection.js';
 export { loadMigrations, defaultMigrationsDir, type Migration } from './migrations.js';
 export { createRun, finishRun, reopenRun, getRun, listRuns, type ListRunsOptions } from './runs.js';
-export { startEpisode, finishEpisode, getEpisode, episodesForRun, finishedTaskIds, failureKindOf, type EpisodeFilter } from './episodes.js';
+export { startEpisode, finishEpisode, getEpisode, episodesForRun, finishedTaskIds, failureKindOf, closeAbandonedEpisodes, type EpisodeFilter } from './episodes.js';
+export { acquireRunLease, checkRunLease, renewRunLease, releaseRunLease, getRunLease, type LeaseOwner, type RunLease, type LeaseTakeover } from './leases.js';
 export { recordModelCall, recordToolCall, recordToolCalls, modelCallsForEpisode, toolCallsForEpisode, toImageRecord } from './calls.js';
 export { runSummary, type RunSummary, type EpisodeTotals, type StatusCounts } from './summary.js';
-export { recordScores, scoresFor, type ScoreFilter } from './scores.js';
 export { fallbackShare, type FallbackShare } from './fallback-share.js';
 export {
   openFallbackCache,
@@ -21,7 +21,7 @@ export {
   type CacheStatsRow,
   type PutOutcome,
 } from './fallback-cache.js';
-export type { EpisodeRow, ModelCallRow, RunRow, ScoreRow, ToolCallRow } from './rows.js';
+export type { EpisodeRow, ModelCallRow, RunRow, ToolCallRow } from './rows.js';
 export type {
   EpisodeFinish,
   EpisodeStart,
@@ -32,7 +32,5 @@ export type {
   ModelCallInput,
   RunInput,
   RunStatus,
-  ScoreInput,
-  ScoreLevel,
   ToolCallInput,
 } from './schemas.js';

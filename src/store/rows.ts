@@ -13,7 +13,6 @@ import {
   fallbackTierSchema,
   imageRecordSchema,
   runStatusSchema,
-  scoreLevelSchema,
 } from './schemas.js';
 
 const text = z.string();
@@ -167,35 +166,10 @@ export const toolCallRowSchema = z
     createdAt: row.created_at,
   }));
 
-export const scoreRowSchema = z
-  .object({
-    id: integer,
-    run_id: nullableText,
-    model_label: nullableText,
-    task_id: nullableText,
-    level: scoreLevelSchema,
-    metric: text,
-    value: z.number().nullable(),
-    extra: nullableJsonColumn(z.unknown()),
-    created_at: text,
-  })
-  .transform((row) => ({
-    id: row.id,
-    runId: row.run_id,
-    modelLabel: row.model_label,
-    taskId: row.task_id,
-    level: row.level,
-    metric: row.metric,
-    value: row.value,
-    extra: row.extra,
-    createdAt: row.created_at,
-  }));
-
 export type RunRow = z.output<typeof runRowSchema>;
 export type EpisodeRow = z.output<typeof episodeRowSchema>;
 export type ModelCallRow = z.output<typeof modelCallRowSchema>;
 export type ToolCallRow = z.output<typeof toolCallRowSchema>;
-export type ScoreRow = z.output<typeof scoreRowSchema>;
 
 /** Validates rows read from `table`; the error names the store file, table and column. */
 export function parseRows<T extends z.ZodType>(schema: T, rows: unknown[], table: string, file: string): Array<z.output<T>> {

@@ -14,7 +14,6 @@ export const runStatusSchema = z.enum(['running', 'finished', 'failed', 'interru
 export const episodeStatusSchema = z.enum(['ok', 'model_failure', 'infra_failure', 'timeout', 'running']);
 export const finalEpisodeStatusSchema = episodeStatusSchema.exclude(['running']);
 export const failureKindSchema = z.enum(['model', 'infra']);
-export const scoreLevelSchema = z.enum(['step', 'call', 'final']);
 export const fallbackTierSchema = z.enum(FALLBACK_TIERS);
 
 export const usageSchema = z.object({ inputTokens: count, outputTokens: count, cachedTokens: count });
@@ -126,34 +125,16 @@ export const toolCallInputSchema = z.strictObject({
   createdAt: z.date().optional(),
 });
 
-export const scoreInputSchema = z
-  .strictObject({
-    runId: optionalText,
-    modelLabel: optionalText,
-    /** `null` or absent for aggregate scores over all tasks. */
-    taskId: z.string().min(1).nullish(),
-    level: scoreLevelSchema,
-    metric: z.string().min(1),
-    value: z.number().nullable(),
-    extra: z.unknown().optional(),
-    createdAt: z.date().optional(),
-  })
-  .refine((score) => score.runId !== undefined || score.modelLabel !== undefined, {
-    message: 'a score needs a runId or a modelLabel to belong to',
-  });
-
 export type RunStatus = z.output<typeof runStatusSchema>;
 export type EpisodeStatus = z.output<typeof episodeStatusSchema>;
 export type FinalEpisodeStatus = z.output<typeof finalEpisodeStatusSchema>;
 export type FailureKind = z.output<typeof failureKindSchema>;
-export type ScoreLevel = z.output<typeof scoreLevelSchema>;
 export type RunInput = z.input<typeof runInputSchema>;
 export type EpisodeStart = z.input<typeof episodeStartSchema>;
 export type EpisodeFinish = z.input<typeof episodeFinishSchema>;
 export type ModelCallInput = z.input<typeof modelCallInputSchema>;
 export type ToolCallInput = z.input<typeof toolCallInputSchema>;
 export type ImageRecord = z.output<typeof imageRecordSchema>;
-export type ScoreInput = z.input<typeof scoreInputSchema>;
 
 /** Validates a caller's input; the error names the store function and the offending field. */
 export function parseInput<T extends z.ZodType>(schema: T, value: unknown, where: string): z.output<T> {

@@ -1,24 +1,50 @@
-// The one way result files are written: a temp file beside the target, flushed to disk, then
-// renamed over it, so a reader (or a crash) never sees half a file. Non-ASCII is kept as-is.
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
-import { mkdir, open, rename } from 'node:fs/promises';
+// The one way result files are written: a temp file beside the target (`<file>.<pid>.tmp`),
+// flushed to disk, then renamed over it, so a reader (or a crash) never sees half a file.
+// Non-ASCII is kept as-is. A failed write removes its temp file; one left by a killed process
+// is removed by removeStaleTemporaries() when the next run starts.
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { isProcessAlive } from '../config/process-alive.js';
 
 function temporaryName(file: string): string {
   return `${file}.${process.pid}.tmp`;
 }
 
+const temporaryPattern = /^.+\.(\d+)\.tmp$/;
+
+/**
+ * Deletes `*.<pid>.tmp` files in `dir` whose writer no longer runs (a run killed mid-write).
+ * Files of live processes are left alone: they may be writing right now. Returns the names removed.
+ */
+export function removeStaleTemporaries(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  const removed: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const pid = Number(temporaryPattern.exec(name)?.[1]);
+    if (!pid || isProcessAlive(pid)) continue;
+    rmSync(path.join(dir, name), { force: true });
+    removed.push(name);
+  }
+  return removed;
+}
+
 export function writeFileAtomic(file: string, text: string): void {
   mkdirSync(path.dirname(file), { recursive: true });
   const temporary = temporaryName(file);
-  const fd = openSync(temporary, 'w');
   try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    const fd = openSync(temporary, 'w');
+    try {
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, file);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
   }
-  renameSync(temporary, file);
 }
 
 /** Pretty JSON (2-space indent, trailing newline), like every reference output. */
@@ -30,12 +56,17 @@ export function writeJsonAtomic(file: string, value: unknown): void {
 export async function writeJsonAtomicAsync(file: string, value: unknown): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
   const temporary = temporaryName(file);
-  const handle = await open(temporary, 'w');
   try {
-    await handle.writeFile(`${JSON.stringify(value, null, 2)}\n`);
-    await handle.sync();
-  } finally {
-    await handle.close();
+    const handle = await open(temporary, 'w');
+    try {
+      await handle.writeFile(`${JSON.stringify(value, null, 2)}\n`);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temporary, file);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
   }
-  await rename(temporary, file);
 }

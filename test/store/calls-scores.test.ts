@@ -12,10 +12,8 @@ import {
   modelCallsForEpisode,
   openStore,
   recordModelCall,
-  recordScores,
   recordToolCall,
   recordToolCalls,
-  scoresFor,
   startEpisode,
   toImageRecord,
   toolCallsForEpisode,
@@ -152,31 +150,3 @@ describe('model and tool calls', () => {
   });
 });
 
-describe('scores', () => {
-  it('stores per-task and aggregate scores, replaces on re-evaluation, and filters', () => {
-    const { store } = storeWithEpisode();
-    const written = recordScores(store, [
-      { runId: 'r', taskId: 't1', level: 'step', metric: 'recall', value: 0.5, extra: { matched: 1, gt: 2 } },
-      { runId: 'r', taskId: 't2', level: 'step', metric: 'recall', value: 1 },
-      { runId: 'r', taskId: null, level: 'step', metric: 'recall', value: 0.75 },
-      { modelLabel: 'llama-4', level: 'final', metric: 'task_completion', value: 0.6 },
-    ]);
-    expect(written).toBe(4);
-    recordScores(store, [{ runId: 'r', taskId: 't1', level: 'step', metric: 'recall', value: 1, extra: { matched: 2, gt: 2 } }]);
-    recordScores(store, [{ runId: 'r', level: 'step', metric: 'recall', value: 1 }]);
-    const recall = scoresFor(store, { runId: 'r', metric: 'recall' });
-    expect(recall.map((s) => [s.taskId, s.value])).toEqual([
-      [null, 1],
-      ['t1', 1],
-      ['t2', 1],
-    ]);
-    expect(recall[1]?.extra).toEqual({ matched: 2, gt: 2 });
-    expect(scoresFor(store, { runId: 'r', taskId: null }).map((s) => s.value)).toEqual([1]);
-    expect(scoresFor(store, { modelLabel: 'llama-4' })).toMatchObject([{ runId: null, level: 'final', metric: 'task_completion', value: 0.6 }]);
-    expect(scoresFor(store, { level: 'call' })).toEqual([]);
-    expect(() => recordScores(store, [{ level: 'step', metric: 'recall', value: 1 }])).toThrow(/needs a runId or a modelLabel/);
-    expect(() => recordScores(store, [{ runId: 'ghost', level: 'step', metric: 'recall', value: 1 }])).toThrow(/names a runId that is not stored/);
-    expect(scoresFor(store)).toHaveLength(4);
-    store.close();
-  });
-});

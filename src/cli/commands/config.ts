@@ -16,7 +16,7 @@ export function registerConfigCommands(program: Command): void {
       const loaded = loadProjectConfig({ ...(options.config ? { serversFile: options.config } : {}), includeDisabled: true });
       const fallback = describeFallback(fallbackSettingsFrom(loaded.switches, repoRoot), repoRoot);
       if (options.json) {
-        const servers = loaded.servers.map((server) => ({ name: server.name, transport: server.transport, envKeys: Object.keys(server.env) }));
+        const servers = loaded.servers.map((server) => ({ name: server.name, transport: server.transport, envKeys: Object.keys(server.env), ...(server.description ? { description: server.description } : {}) }));
         process.stdout.write(`${JSON.stringify({ serversFile: loaded.serversFile, servers, switches: loaded.switches, fallback: fallback.facts }, null, 2)}\n`);
         return;
       }
@@ -24,6 +24,7 @@ export function registerConfigCommands(program: Command): void {
       for (const server of loaded.servers) {
         const target = server.transport === 'http' ? server.url : [server.command, ...server.args].join(' ');
         process.stdout.write(`  ${server.name.padEnd(20)} ${server.transport.padEnd(5)} ${target}\n`);
+        if (server.description) process.stdout.write(`  ${''.padEnd(20)} ${server.description}\n`);
       }
       process.stdout.write('switches:\n');
       for (const entry of describeSwitches()) {

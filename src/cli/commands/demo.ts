@@ -11,6 +11,8 @@ import { registerSecretsFromEnv } from '../../log/redact.js';
 import { McpHost } from '../../mcp/index.js';
 import { openStore, type Store } from '../../store/index.js';
 import { wholeNumber } from '../option-parsers.js';
+import { hostOptionsFrom } from '../host-options.js';
+import { secondsToTimerMs } from '../../config/timer-ms.js';
 
 interface DemoFlags {
   host: string;
@@ -48,10 +50,10 @@ async function runDemo(flags: DemoFlags): Promise<void> {
   const config = loadProjectConfig({ serversFile: path.resolve(flags.config) });
   registerSecretsFromEnv(config.env);
   const logDir = path.resolve(flags.logDir);
-  const models = await createModelChoice(flags.model, config.env, config.switches.M3_LLM_TIMEOUT * 1000);
+  const models = await createModelChoice(flags.model, config.env, secondsToTimerMs(config.switches.M3_LLM_TIMEOUT));
   for (const model of models.models) if (model.error) log.warn(`model ${model.id} is not usable: ${model.error}`);
   if (models.note) log.info(models.note);
-  const host = await McpHost.start(config.servers, { callTimeoutMs: config.switches.M3_TOOL_CALL_TIMEOUT * 1000, logDir: path.join(logDir, 'servers') });
+  const host = await McpHost.start(config.servers, { ...hostOptionsFrom(config), logDir: path.join(logDir, 'servers') });
   let store: Store | undefined;
   try {
     store = flags.store === false ? undefined : openStore(path.resolve(flags.store));

@@ -16,6 +16,7 @@ import { log } from '../../log/logger.js';
 import { loadPredictions } from '../../tasks/load.js';
 import { getOrCreateEvalCommand } from './eval-group.js';
 import { nonNegativeInteger, positiveInteger } from '../option-parsers.js';
+import { secondsToTimerMs } from '../../config/timer-ms.js';
 
 interface EvalCallOptions {
   pred: string;
@@ -41,7 +42,7 @@ async function runEvalCall(options: EvalCallOptions): Promise<void> {
     const env = loadEnvironment();
     const switches = parseSwitches(env);
     judge = {
-      driver: await createDriver(options.judge, { env, timeoutMs: switches.M3_LLM_TIMEOUT * 1000 }),
+      driver: await createDriver(options.judge, { env, timeoutMs: secondsToTimerMs(switches.M3_LLM_TIMEOUT) }),
       systemPrompt: loadPromptFile('call-judge.md'),
       attempts: options.attempts,
       retryPolicy: judgeRetryPolicy(switches),

@@ -15,8 +15,9 @@ import { evaluateProxies } from '../../eval/final/proxies.js';
 import { createDriver } from '../../llm/registry.js';
 import { log } from '../../log/logger.js';
 import { loadGroundTruth, loadPredictions } from '../../tasks/load.js';
-import { nonNegativeInteger, positiveInteger } from '../option-parsers.js';
+import { nonNegativeInteger, positiveInteger, wholeSeconds } from '../option-parsers.js';
 import { getOrCreateEvalCommand } from './eval-group.js';
+import { secondsToTimerMs } from '../../config/timer-ms.js';
 
 /** The reference's four-judge ensemble (spec 5.1), as provider:model specs. */
 export const defaultJudges = ['openai:gpt-5-mini', 'gemini:gemini-2.5-flash', 'deepseek:deepseek-chat', 'xai:grok-4-fast-reasoning'];
@@ -43,7 +44,7 @@ async function runJudges(options: EvalFinalOptions, files: { gt: string; predict
   if (options.lenient) log.warn('--lenient: replies without \\boxed{} fall back to their last number; such scores are flagged parse=lenient_last_number');
   const env = loadEnvironment();
   const switches = parseSwitches(env);
-  const judges = await Promise.all(judgeSpecs.map((spec) => createDriver(spec, { env, timeoutMs: switches.M3_LLM_TIMEOUT * 1000 })));
+  const judges = await Promise.all(judgeSpecs.map((spec) => createDriver(spec, { env, timeoutMs: secondsToTimerMs(switches.M3_LLM_TIMEOUT) })));
   const previous = options.resume && existsSync(outFile) ? taskEntries(loadTaskCompletion(outFile)) : undefined;
   if (previous) log.info(`resuming: ${Object.keys(previous).length} task(s) already scored in ${outFile}`);
   const output = await evaluateFinalAnswers(loadGroundTruth(files.gt), loadPredictions(files.predictions), {
@@ -53,7 +54,7 @@ async function runJudges(options: EvalFinalOptions, files: { gt: string; predict
     lenient: options.lenient ?? false,
     retryPolicy: judgeRetryPolicy(switches),
     maxTokens: options.maxTokens,
-    retryDelayMs: options.retryDelay * 1000,
+    retryDelayMs: secondsToTimerMs(options.retryDelay),
     maxResultChars: options.maxResultChars,
     concurrency: options.concurrency,
     files,
@@ -89,7 +90,7 @@ export function registerEvalFinalCommand(program: Command): void {
     .option('--lenient', 'accept a reply without \\boxed{} by its last number (flagged in the output)')
     .option('--no-resume', 'judge every task again instead of keeping the scores already in --out')
     .option('--attempts <n>', 'replies tried per judge and metric before the task is listed as a judge failure', positiveInteger, 5)
-    .option('--retry-delay <seconds>', 'wait between attempts after a malformed reply', nonNegativeInteger, 2)
+    .option('--retry-delay <seconds>', 'wait between attempts after a malformed reply', wholeSeconds, 2)
     .option('--concurrency <n>', 'tasks judged at once (each asks all judges in parallel)', positiveInteger, 2)
     .option('--max-tokens <n>', 'output token budget per judge request', positiveInteger, 4096)
     .option('--max-result-chars <n>', 'cut each tool result to this many characters for the judges; 0 disables', nonNegativeInteger, 2000)

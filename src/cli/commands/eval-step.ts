@@ -9,6 +9,8 @@ import { runStepFiles } from '../../eval/step/run.js';
 import { formatConsoleSummary, formatJsonSummary } from '../../eval/step/summary.js';
 import { log } from '../../log/logger.js';
 import { getOrCreateEvalCommand } from './eval-group.js';
+import { secondsToTimerMs } from '../../config/timer-ms.js';
+import { seconds } from '../option-parsers.js';
 
 interface EvalStepOptions {
   gt: string;
@@ -19,7 +21,7 @@ interface EvalStepOptions {
   cacheFormat: string;
   embedder: string;
   embeddingKeyEnv: string;
-  embeddingTimeout: string;
+  embeddingTimeout: number;
   tauStrong: string;
   tauWeak: string;
   roundCap: string;
@@ -50,7 +52,7 @@ export function addEvalStepCommand(evalCommand: Command): void {
     .option('--cache-format <format>', 'keyed (m3bench, per-embedder) or reference (flat text → vector, trusted for the named --embedder)', 'keyed')
     .option('--embedder <spec>', `${DEFAULT_EMBEDDER} | ${DEFAULT_EMBEDDER}/<dimension> | openai-compatible:<model>@<baseUrl>`, DEFAULT_EMBEDDER)
     .option('--embedding-key-env <name>', 'environment variable holding the API key of an openai-compatible embedder', 'OPENAI_API_KEY')
-    .option('--embedding-timeout <seconds>', 'timeout per embedding request', '60')
+    .option('--embedding-timeout <seconds>', 'timeout per embedding request', seconds, 60)
     .option('--tau-strong <number>', 'strong-match threshold', '0.8')
     .option('--tau-weak <number>', 'weak-match (acceptance) threshold', '0.6')
     .option('--round-cap <n>', 'report GT steps with more parallel calls than this per-round cap; 0 disables', '10')
@@ -66,7 +68,7 @@ export function addEvalStepCommand(evalCommand: Command): void {
       const embedder = createEmbedder(options.embedder, {
         env: loadEnvironment(),
         apiKeyEnv: options.embeddingKeyEnv,
-        timeoutMs: parseNumberOption('--embedding-timeout', options.embeddingTimeout) * 1000,
+        timeoutMs: secondsToTimerMs(options.embeddingTimeout),
       });
       const outputDir = path.resolve(options.outputDir);
       const result = await runStepFiles({

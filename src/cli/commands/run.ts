@@ -9,11 +9,16 @@ import { modelLabel } from '../../llm/registry.js';
 import { log } from '../../log/logger.js';
 import { registerSecretsFromEnv } from '../../log/redact.js';
 import { McpHost } from '../../mcp/index.js';
-import { writeJsonAtomic } from '../../tasks/write-json.js';
+import { assertRunNotHeld } from '../../runner/run-lease.js';
 import { runModel, type RunModelReport } from '../../runner/run-model.js';
+import { writeToolCatalogs } from '../../runner/tool-catalog.js';
 import { loadTaskSet, parseShard } from '../../runner/task-set.js';
 import { fallbackShare, listRuns, openStore, type FallbackShare } from '../../store/index.js';
-import { nonNegativeInteger } from '../option-parsers.js';
+import { hostOptionsFrom } from '../host-options.js';
+import { nonNegativeInteger, seconds } from '../option-parsers.js';
+import { secondsToTimerMs } from '../../config/timer-ms.js';
+import { printSummary, reportOutcome, requireTasks } from '../run-outcome.js';
+import { createStopSignal } from '../stop-signal.js';
 
 export const defaultTasksFile = 'json/m3_local_tasks.json';
 export const defaultGtFile = 'json/m3_local_GT.json';
@@ -65,24 +70,14 @@ function resolveRunId(flags: RunFlags, envRunId: string, label: string, storeFil
   return `${timestamp()}.${label}`;
 }
 
-function percent(part: number, whole: number): string {
-  return `${part}/${whole} (${whole === 0 ? 0 : Math.round((part / whole) * 1000) / 10}%)`;
-}
-
-/** `shares` is set when the fallback layer served failures: then the mocked shares are printed too. */
-function printSummary(reports: RunModelReport[], json: boolean | undefined, shares?: Map<string, FallbackShare | undefined>): void {
-  if (json) {
-    process.stdout.write(`${JSON.stringify(reports.map((report) => ({ model: report.model, runId: report.runId, output: report.output, manifest: report.manifestFile, ...report.result.progress, skippedResumed: report.result.skipped.length, ...(shares ? { fallback: shares.get(report.runId) ?? null } : {}) })), null, 2)}\n`);
-    return;
-  }
-  process.stdout.write(`model                          done  model-fail  infra-fail  tokens      predictions${shares ? '  mocked calls / tasks' : ''}\n`);
-  for (const report of reports) {
-    const p = report.result.progress;
-    const share = shares?.get(report.runId);
-    const mocked = shares ? `  ${share ? `${percent(share.mockedCalls, share.calls)} / ${percent(share.mockedTasks, share.tasks)}` : '-'}` : '';
-    process.stdout.write(
-      `${report.label.padEnd(30)} ${String(p.done).padStart(5)}  ${String(p.failedModel).padStart(10)}  ${String(p.failedInfra).padStart(10)}  ${String(p.usage.inputTokens + p.usage.outputTokens).padStart(10)}  ${path.relative(process.cwd(), report.output)}${mocked}\n`,
-    );
+/** A --resume of a run another live process writes is refused before any server starts. */
+function refuseHeldRuns(storeFile: string, runIds: readonly string[]): void {
+  if (!existsSync(storeFile)) return;
+  const store = openStore(storeFile);
+  try {
+    for (const runId of runIds) assertRunNotHeld(store, runId);
+  } finally {
+    store.close();
   }
 }
 
@@ -109,43 +104,59 @@ export function registerRunCommand(program: Command): void {
     .option('--shard <k/n>', 'run only the k-th of n deterministic slices of the tasks')
     .option('--store <file>', 'SQLite run store (default: <results-dir>/m3bench.sqlite)')
     .option('--config <file>', 'MCP server configuration', 'mcp_servers.json')
-    .option('--startup-timeout <s>', 'seconds each MCP server may take to start (OCR loads large models)', nonNegativeInteger, 120)
+    .option('--startup-timeout <s>', 'seconds each MCP server may take to start (OCR loads large models)', seconds, 120)
     .option('--no-fuzzy', 'ask the explicit prompt instead of the fuzzy question')
     .option('--allow-missing-servers', 'run tasks whose ground truth needs servers that are not running')
     .option('--json', 'print the summary as JSON')
-    .action(async (flags: RunFlags) => {
+    .addHelpText(
+      'after',
+      '\nWithout --model this runs the oracle replay:gt (replays the ground truth).\n' +
+        'Ctrl-C (or SIGTERM) stops gracefully: tasks in flight are recorded as interrupted, the store and the\n' +
+        'prediction file are flushed, and the message says how to resume; a second Ctrl-C exits at once.\n' +
+        'Only one process may write a run: a concurrent --resume of the same run id is refused.\n' +
+        'Exit status: 0 done; 2 bad input or configuration; 3 every task failed for infrastructure reasons\n' +
+        '(nothing scored); 130 stopped by a signal (resume with --resume --run-id <id>).',
+    )
+    .action(async (flags: RunFlags, command: Command) => {
       const config = loadProjectConfig({ serversFile: path.resolve(flags.config ?? 'mcp_servers.json') });
       registerSecretsFromEnv(config.env);
       const models = flags.model.flatMap((entry) => entry.split(',')).map((entry) => entry.trim()).filter(Boolean);
+      if (command.getOptionValueSource('model') === 'default') {
+        log.info('no --model given: running the oracle replay:gt, which replays the ground truth (a self-check of the harness, not a model); pass --model provider:model to benchmark a model');
+      }
       if (flags.output && models.length > 1) throw new ConfigError('--output names one file: use it with a single --model');
       const tasksFile = path.resolve(flags.tasks);
       const gtFile = flags.gt ? path.resolve(flags.gt) : flags.tasks === defaultTasksFile && existsSync(fromRepo(defaultGtFile)) ? fromRepo(defaultGtFile) : undefined;
       const taskSet = loadTaskSet({ tasksFile, ...(gtFile ? { gtFile } : {}), fuzzy: flags.fuzzy });
       for (const warning of taskSet.warnings) log.warn(warning);
+      const shard = parseShard(flags.shard);
+      requireTasks(taskSet, shard);
       const imageDirs = [flags.imageDir ?? config.switches.M3_IMAGE_DIR, path.dirname(tasksFile), repoRoot].map((dir) => path.resolve(dir));
       const resultsDir = path.resolve(flags.resultsDir);
       const storeFile = path.resolve(flags.store ?? path.join(resultsDir, 'm3bench.sqlite'));
+      const plan = models.map((model) => ({ model, runId: resolveRunId(flags, config.switches.M3_RUN_ID, modelLabel(model), storeFile) }));
+      if (flags.resume) refuseHeldRuns(storeFile, plan.map((entry) => entry.runId));
       const host = await McpHost.start(config.servers, {
-        callTimeoutMs: config.switches.M3_TOOL_CALL_TIMEOUT * 1000,
-        startupTimeoutMs: flags.startupTimeout * 1000,
+        ...hostOptionsFrom(config),
+        startupTimeoutMs: secondsToTimerMs(flags.startupTimeout),
         logDir: path.join(resultsDir, 'logs', `servers-${timestamp()}`),
       });
       // The live tool surface, for call-level evaluation and the tools-per-server chart.
-      writeJsonAtomic(path.join(resultsDir, 'tools_catalog.json'), { toolsHash: host.toolsHash(), servers: host.status(), tools: host.tools });
+      writeToolCatalogs(resultsDir, host);
       const store = openStore(storeFile);
       const reports: RunModelReport[] = [];
       let shares: Map<string, FallbackShare | undefined> | undefined;
+      const stop = createStopSignal((name) => log.warn(`${name}: stopping; tasks in flight are abandoned and recorded as interrupted (press Ctrl-C again to exit at once)`));
       try {
-        for (const model of models) {
-          const runId = resolveRunId(flags, config.switches.M3_RUN_ID, modelLabel(model), storeFile);
+        for (const { model, runId } of plan) {
+          if (stop.signal.aborted) break;
           log.info(`run ${runId}: ${model} over ${taskSet.tasks.length} task(s) from ${path.relative(process.cwd(), tasksFile)}`);
-          const shard = parseShard(flags.shard);
           reports.push(
             await runModel(
               {
                 model, taskSet, concurrency: Math.max(1, flags.concurrency), runId, resume: Boolean(flags.resume), overwrite: Boolean(flags.overwrite),
                 ...(flags.output ? { output: flags.output } : {}), resultsDir, ...(shard ? { shard } : {}), imageDirs,
-                allowMissingServers: Boolean(flags.allowMissingServers),
+                allowMissingServers: Boolean(flags.allowMissingServers), signal: stop.signal,
                 limits: {
                   maxStep: flags.maxStep, maxConcurrent: flags.maxConcurrent, topTools: flags.topTools, maxNewTokens: flags.maxNewTokens,
                   ...(flags.temperature !== undefined ? { temperature: Number(flags.temperature) } : {}),
@@ -160,8 +171,11 @@ export function registerRunCommand(program: Command): void {
         if (config.switches.M3_MOCK_FALLBACK) shares = new Map(reports.map((report) => [report.runId, fallbackShare(store, report.runId)[0]]));
       } finally {
         store.close();
+        // Still listening while the servers close, so a second Ctrl-C exits at once.
         await host.close();
+        stop.dispose();
       }
       printSummary(reports, flags.json, shares);
+      process.exitCode = reportOutcome(reports, models.length, log);
     });
 }

@@ -1,7 +1,31 @@
+// `m3 summary`: the headline numbers of every evaluated model, then where the outputs are.
+// Only outputs that exist are named, so an empty or half-finished folder never points a user at
+// figures or a report that were never made.
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { loadAllResults } from '../../report/load-results.js';
 import { formatSummaryTable } from '../../report/summary-table.js';
+
+function filesIn(dir: string, matches: (name: string) => boolean): string[] {
+  return existsSync(dir) ? readdirSync(dir).filter(matches) : [];
+}
+
+/** `label   path` lines for the outputs present under the results and save folders. */
+function outputLines(resultsDir: string, saveDir: string, evaluated: number): string[] {
+  const shown = (target: string) => path.relative(process.cwd(), target) || '.';
+  const lines: string[] = [];
+  const predictions = filesIn(resultsDir, (name) => name.endsWith('_test_mcp_fuzzy.json'));
+  if (predictions.length > 0) lines.push(`predictions   ${shown(path.join(resultsDir, '<model>_test_mcp_fuzzy.json'))} (${predictions.length} file(s))`);
+  if (evaluated > 0) lines.push(`evaluations   ${shown(path.join(resultsDir, '<model>'))}/`);
+  const store = path.join(resultsDir, 'm3bench.sqlite');
+  if (existsSync(store)) lines.push(`run store     ${shown(store)}`);
+  const figures = filesIn(saveDir, (name) => /\.(png|svg)$/i.test(name));
+  if (figures.length > 0) lines.push(`figures       ${shown(saveDir)}/ (${figures.length} file(s))`);
+  const report = path.join(saveDir, 'report.html');
+  if (existsSync(report)) lines.push(`report        ${shown(report)}`);
+  return lines;
+}
 
 export function registerSummaryCommand(program: Command): void {
   program
@@ -14,17 +38,10 @@ export function registerSummaryCommand(program: Command): void {
       const resultsDir = path.resolve(flags.results);
       const models = flags.models?.split(',').map((name) => name.trim()).filter(Boolean);
       const loaded = loadAllResults(resultsDir, models);
-      process.stdout.write(`${formatSummaryTable(loaded.models)}\n`);
+      if (loaded.models.length > 0) process.stdout.write(`${formatSummaryTable(loaded.models)}\n`);
+      else process.stdout.write(`no evaluated model in ${path.relative(process.cwd(), resultsDir) || '.'} (run scripts/benchmark_fuzzy.sh, or m3 run then m3 eval step)\n`);
       if (loaded.missing.length > 0) process.stdout.write(`not evaluated: ${loaded.missing.join(', ')}\n`);
-      const shown = (target: string) => path.relative(process.cwd(), target) || '.';
-      process.stdout.write(
-        [
-          `predictions   ${shown(path.join(resultsDir, '<model>_test_mcp_fuzzy.json'))}`,
-          `evaluations   ${shown(path.join(resultsDir, '<model>/'))}`,
-          `run store     ${shown(path.join(resultsDir, 'm3bench.sqlite'))}`,
-          `figures       ${shown(path.resolve(flags.save))}/`,
-          `report        ${shown(path.join(path.resolve(flags.save), 'report.html'))}`,
-        ].join('\n') + '\n',
-      );
+      const lines = outputLines(resultsDir, path.resolve(flags.save), loaded.models.length);
+      if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
     });
 }

@@ -13,6 +13,8 @@ import { formatSuiteSummary, formatVerifyReport, summariseSuite } from '../../ta
 import { loadSuite, selectIds } from '../../tasks/verify-static.js';
 import { serversUsed, verifySuite, type TaskVerdict } from '../../tasks/verify.js';
 import { positiveInteger, seconds } from '../option-parsers.js';
+import { hostOptionsFrom } from '../host-options.js';
+import { secondsToTimerMs } from '../../config/timer-ms.js';
 
 const defaultGt = 'json/m3_local_GT.json';
 const defaultTasks = 'json/m3_local_tasks.json';
@@ -57,7 +59,7 @@ async function runVerify(flags: VerifyFlags): Promise<boolean> {
   process.stderr.write(`m3 tasks verify: starting ${needed.length} server(s) for ${ids.length} task(s): ${needed.join(', ')}\n`);
   const host = await McpHost.start(
     config.servers.filter((spec) => needed.includes(spec.name)),
-    { callTimeoutMs: config.switches.M3_TOOL_CALL_TIMEOUT * 1000, startupTimeoutMs: flags.startupTimeout * 1000, logger: createLogger('error') },
+    { ...hostOptionsFrom(config), startupTimeoutMs: secondsToTimerMs(flags.startupTimeout), logger: createLogger('error') },
   );
   try {
     const unavailable = new Map(host.status().filter((status) => status.state !== 'ready').map((status) => [status.name, status.error ?? status.state]));

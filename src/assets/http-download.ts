@@ -1,0 +1,187 @@
+// One file over HTTP, streamed into a temp file while hashing, renamed onto the target only when
+// its content matches what was expected. With `resume`, the temp file is `<target>.part`: it
+// survives an interrupted or killed download and the next attempt continues it with an HTTP
+// Range request (RFC 9110 §14), hashing the bytes already there first, so the check after the
+// last byte still covers the whole file. Redirects are followed by hand so that the headers of
+// each hop are chosen for that hop's host (a token for one host never follows a redirect to
+// another). Failures are typed (`DownloadError.kind`) so each caller words its own message.
+import { randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream, existsSync } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { M3Error } from '../errors/index.js';
+import { ContentHasher, contentMismatch, type ContentDigest, type ExpectedContent } from './content-hash.js';
+
+export type DownloadFailure = 'unreachable' | 'http' | 'interrupted' | 'mismatch' | 'redirects';
+
+export class DownloadError extends M3Error {
+  readonly kind: DownloadFailure;
+  /** The URL of the hop that failed (a CDN after a redirect, say). */
+  readonly url: string;
+  /** HTTP status and reason phrase for `http` failures, e.g. `404 Not Found`. */
+  readonly status: string | undefined;
+  readonly actual: ContentDigest | undefined;
+  constructor(kind: DownloadFailure, url: string, message: string, options: { cause?: unknown; status?: string; actual?: ContentDigest } = {}) {
+    super('download', message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.kind = kind;
+    this.url = url;
+    this.status = options.status;
+    this.actual = options.actual;
+  }
+}
+
+export interface HttpDownloadRequest {
+  url: string;
+  target: string;
+  expected: ExpectedContent;
+  /** Fills what `expected` leaves open from the first response's headers (e.g. a hub's linked etag). */
+  expectedFromResponse?: (headers: Headers) => ExpectedContent;
+  /** Keep `<target>.part` on failure and continue it next time. */
+  resume: boolean;
+  /** Headers for one hop, chosen by its URL; called again after every redirect. */
+  headersFor?: (url: URL) => Record<string, string>;
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+  onBytes?: (bytes: number) => void;
+}
+
+export interface HttpDownloadResult extends ContentDigest {
+  /** Bytes that were already in `<target>.part` and were not fetched again. */
+  resumedFrom: number;
+  /** Headers of the first response (before any redirect). */
+  firstHeaders: Headers;
+}
+
+const maxRedirects = 5;
+
+function partFileOf(target: string): string {
+  return `${target}.part`;
+}
+
+/** Why fetch itself threw (refused, DNS, TLS...): the innermost cause is the useful one. */
+export function networkReason(error: unknown): string {
+  let current: unknown = error;
+  while (current instanceof Error && current.cause instanceof Error) current = current.cause;
+  if (current instanceof Error) {
+    const code = (current as NodeJS.ErrnoException).code;
+    return code && !current.message.includes(code) ? `${code}: ${current.message}` : current.message;
+  }
+  return String(error);
+}
+
+async function followRedirects(request: HttpDownloadRequest, offset: number, signal: AbortSignal): Promise<{ response: Response; url: string; firstHeaders: Headers }> {
+  const fetchImpl = request.fetch ?? fetch;
+  let url = new URL(request.url);
+  let firstHeaders: Headers | undefined;
+  for (let hop = 0; hop <= maxRedirects; hop += 1) {
+    const headers: Record<string, string> = { 'accept-encoding': 'identity', ...(request.headersFor?.(url) ?? {}) };
+    if (offset > 0) headers.range = `bytes=${offset}-`;
+    let response: Response;
+    try {
+      response = await fetchImpl(url, { headers, redirect: 'manual', signal });
+    } catch (error) {
+      throw new DownloadError('unreachable', url.href, `cannot reach ${url.host} (${networkReason(error)})`, { cause: error });
+    }
+    firstHeaders ??= response.headers;
+    const location = response.headers.get('location');
+    if (response.status >= 300 && response.status < 400 && location) {
+      await response.body?.cancel();
+      url = new URL(location, url);
+      continue;
+    }
+    return { response, url: url.href, firstHeaders };
+  }
+  throw new DownloadError('redirects', request.url, `more than ${maxRedirects} redirects from ${request.url}`);
+}
+
+/** Start of a `Content-Range: bytes <start>-<end>/<total>` answer. */
+function rangeStart(response: Response): number | undefined {
+  const match = /^bytes\s+(\d+)-\d+\/(?:\d+|\*)$/i.exec(response.headers.get('content-range') ?? '');
+  return match ? Number(match[1]) : undefined;
+}
+
+async function hashExisting(file: string, hasher: ContentHasher): Promise<void> {
+  await pipeline(createReadStream(file), hasher.sink());
+}
+
+async function existingPartSize(part: string, expected: ExpectedContent): Promise<number> {
+  if (!existsSync(part)) return 0;
+  const size = (await stat(part)).size;
+  // A part longer than the whole file cannot be continued.
+  if (expected.bytes !== undefined && size > expected.bytes) {
+    await rm(part, { force: true });
+    return 0;
+  }
+  return size;
+}
+
+async function finish(part: string, target: string, hasher: ContentHasher, expected: ExpectedContent, url: string): Promise<ContentDigest> {
+  const actual = hasher.digest();
+  const problem = contentMismatch(expected, actual);
+  if (problem) {
+    await rm(part, { force: true });
+    throw new DownloadError('mismatch', url, `${problem} (${actual.bytes} bytes received); the file was not placed`, { actual });
+  }
+  await rename(part, target);
+  return actual;
+}
+
+async function attempt(request: HttpDownloadRequest, part: string, offset: number): Promise<HttpDownloadResult> {
+  const signal = AbortSignal.timeout(request.timeoutMs ?? 300_000);
+  const { response, url, firstHeaders } = await followRedirects(request, offset, signal);
+  const expected = { ...request.expectedFromResponse?.(firstHeaders), ...request.expected };
+  const hasher = new ContentHasher(expected.bytes);
+  if (response.status === 416 && offset > 0) {
+    await response.body?.cancel();
+    // The part already holds every byte (or is wrong): the final check decides.
+    await hashExisting(part, hasher);
+    return { ...(await finish(part, request.target, hasher, expected, url)), resumedFrom: offset, firstHeaders };
+  }
+  if (!response.ok || !response.body) {
+    await response.body?.cancel();
+    const status = `${response.status} ${response.statusText}`.trim();
+    throw new DownloadError('http', url, `${url} answered HTTP ${status}`, { status });
+  }
+  const continues = offset > 0 && response.status === 206 && rangeStart(response) === offset;
+  if (offset > 0 && response.status === 206 && !continues) {
+    await response.body.cancel();
+    await rm(part, { force: true });
+    return attempt(request, part, 0);
+  }
+  if (continues) await hashExisting(part, hasher);
+  const resumedFrom = continues ? offset : 0;
+  try {
+    const body = Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>);
+    await pipeline(body, hasher.tap(request.onBytes), createWriteStream(part, { flags: continues ? 'a' : 'w' }));
+  } catch (error) {
+    if (!request.resume) await rm(part, { force: true });
+    const kept = request.resume ? `; ${hasher.bytes} bytes kept in ${part} for the next attempt` : '';
+    throw new DownloadError('interrupted', url, `download from ${url} broke off after ${hasher.bytes - resumedFrom} bytes (${networkReason(error)})${kept}`, { cause: error });
+  }
+  return { ...(await finish(part, request.target, hasher, expected, url)), resumedFrom, firstHeaders };
+}
+
+/** Downloads `request.url` to `request.target`; see the file header for the guarantees. */
+export async function downloadVerified(request: HttpDownloadRequest): Promise<HttpDownloadResult> {
+  await mkdir(path.dirname(request.target), { recursive: true });
+  if (!request.resume) {
+    const temp = `${request.target}.part-${process.pid}-${randomBytes(4).toString('hex')}`;
+    try {
+      return await attempt(request, temp, 0);
+    } finally {
+      await rm(temp, { force: true });
+    }
+  }
+  const part = partFileOf(request.target);
+  const offset = await existingPartSize(part, request.expected);
+  try {
+    return await attempt(request, part, offset);
+  } catch (error) {
+    // A continued part that fails the check may hold bytes of an older version: start over once.
+    if (offset > 0 && error instanceof DownloadError && error.kind === 'mismatch') return attempt(request, part, 0);
+    throw error;
+  }
+}

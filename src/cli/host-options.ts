@@ -1,0 +1,15 @@
+// What every command that starts the MCP host takes from the configuration, in one place:
+// the per-call timeout (M3_TOOL_CALL_TIMEOUT) and the variables every server gets
+// (M3_ALLOWED_ROOTS, from the environment or .env).
+import type { ProjectConfig } from '../config/index.js';
+import { repoRoot } from '../config/paths.js';
+import { allowedRootsEnv } from '../mcp/child-env.js';
+import type { HostOptions } from '../mcp/host.js';
+import { secondsToTimerMs } from '../config/timer-ms.js';
+
+export function hostOptionsFrom(config: ProjectConfig): Pick<HostOptions, 'callTimeoutMs' | 'sharedEnv'> {
+  return {
+    callTimeoutMs: secondsToTimerMs(config.switches.M3_TOOL_CALL_TIMEOUT),
+    sharedEnv: allowedRootsEnv(config.switches.M3_ALLOWED_ROOTS, repoRoot),
+  };
+}

@@ -1,0 +1,88 @@
+// What `m3 run` prints at the end and its exit status, so a script can tell a run that
+// produced scores from one that did not:
+//   0    every model ran its tasks (some may have failed; those are data)
+//   3    a model's every finished task was an infrastructure failure: nothing to score
+//   130  stopped by Ctrl-C / SIGTERM (or another process took the run over): resume it
+// Bad input (an empty task list, a bad flag) exits 2 before anything runs, like every M3Error.
+import path from 'node:path';
+import { TaskFileError } from '../errors/index.js';
+import type { Logger } from '../log/logger.js';
+import type { RunModelReport } from '../runner/run-model.js';
+import type { FallbackShare } from '../store/index.js';
+import { selectShard, type TaskSet } from '../runner/task-set.js';
+import { interruptedExitCode } from './stop-signal.js';
+
+const nothingScoredExitCode = 3;
+
+/** Refuses a task file (or shard) with no task in it, naming what was empty. */
+export function requireTasks(taskSet: TaskSet, shard: { index: number; count: number } | undefined): void {
+  if (taskSet.tasks.length === 0) throw new TaskFileError(`${taskSet.tasksFile}: no tasks to run (the file holds no task with an id)`);
+  if (shard && selectShard(taskSet.tasks, shard).length === 0) {
+    throw new TaskFileError(`--shard ${shard.index}/${shard.count}: this slice of the ${taskSet.tasks.length} task(s) in ${taskSet.tasksFile} is empty; use fewer shards`);
+  }
+}
+
+function percent(part: number, whole: number): string {
+  return `${part}/${whole} (${whole === 0 ? 0 : Math.round((part / whole) * 1000) / 10}%)`;
+}
+
+/** `shares` is set when the fallback layer served failures: then the mocked shares are printed too. */
+export function printSummary(reports: readonly RunModelReport[], json: boolean | undefined, shares?: ReadonlyMap<string, FallbackShare | undefined>): void {
+  if (json) {
+    const rows = reports.map((report) => ({
+      model: report.model, runId: report.runId, output: report.output, manifest: report.manifestFile, ...report.result.progress,
+      skippedResumed: report.result.skipped.length, notStarted: report.result.notStarted.length, ...(report.stopped ? { stopped: report.stopped } : {}),
+      ...(shares ? { fallback: shares.get(report.runId) ?? null } : {}),
+    }));
+    process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    return;
+  }
+  process.stdout.write(`model                          done  model-fail  infra-fail  tokens      predictions${shares ? '  mocked calls / tasks' : ''}\n`);
+  for (const report of reports) {
+    const p = report.result.progress;
+    const share = shares?.get(report.runId);
+    const mocked = shares ? `  ${share ? `${percent(share.mockedCalls, share.calls)} / ${percent(share.mockedTasks, share.tasks)}` : '-'}` : '';
+    process.stdout.write(
+      `${report.label.padEnd(30)} ${String(p.done).padStart(5)}  ${String(p.failedModel).padStart(10)}  ${String(p.failedInfra).padStart(10)}  ${String(p.usage.inputTokens + p.usage.outputTokens).padStart(10)}  ${path.relative(process.cwd(), report.output)}${mocked}\n`,
+    );
+  }
+}
+
+/** The run id to pass back to --run-id (m3 run appends the model label itself). */
+function baseRunId(report: RunModelReport): string {
+  const suffix = `.${report.label}`;
+  return report.runId.endsWith(suffix) ? report.runId.slice(0, -suffix.length) : report.runId;
+}
+
+function codesOf(report: RunModelReport): string {
+  const counts = new Map<string, number>();
+  for (const failure of report.result.failures) counts.set(failure.verdict.code, (counts.get(failure.verdict.code) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1]).map(([code, count]) => `${code} x${count}`).join(', ');
+}
+
+/** Explains a stopped or unscorable run on stderr and returns the exit status. */
+export function reportOutcome(reports: readonly RunModelReport[], modelsRequested: number, logger: Logger): number {
+  const stopped = reports.find((report) => report.stopped);
+  if (stopped) {
+    const { progress, notStarted } = stopped.result;
+    const skipped = modelsRequested - reports.length;
+    logger.warn(
+      `run ${stopped.runId} ${stopped.stopped}: ${progress.done} task(s) finished, ${progress.interrupted} interrupted, ${notStarted.length} not started` +
+        `${skipped > 0 ? `, ${skipped} later model(s) not run` : ''}; the store and ${path.relative(process.cwd(), stopped.output)} hold every finished task. ` +
+        `Resume with the same command plus --resume --run-id ${baseRunId(stopped)}`,
+    );
+    return interruptedExitCode;
+  }
+  let status = 0;
+  for (const report of reports) {
+    const { done, failedInfra } = report.result.progress;
+    if (done > 0 && failedInfra === done) {
+      logger.error(
+        `${report.label}: every task ended in an infrastructure failure (${codesOf(report)}), so nothing was scored; ` +
+          `see ${path.relative(process.cwd(), report.manifestFile)} for each task's error`,
+      );
+      status = nothingScoredExitCode;
+    }
+  }
+  return status;
+}
