@@ -31,7 +31,7 @@ const toolList = z
   .string()
   .trim()
   .transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean))
-  .refine((entries) => entries.every((entry) => /^[^/\s]+\/[^/\s]+$/.test(entry)), { message: 'expected comma-separated server/tool or server/* entries' });
+  .refine((entries) => entries.every((entry) => entry === '*' || /^[^/\s]+\/[^/\s]+$/.test(entry)), { message: 'expected comma-separated server/tool or server/* entries, or * for every tool' });
 
 /** Seconds for a timer: 0 disables it; above the bound Node would fire it after 1 ms. */
 const timeoutSeconds = nonNegativeNumber.refine((value) => value <= maxTimerSeconds, { message: timerSecondsMessage });
@@ -60,7 +60,7 @@ const switchTable = {
   M3_MOCK_LLM_MODEL: { schema: z.string().trim(), fallback: 'anthropic:claude-opus-4-5', help: 'provider:model of the LLM simulator' },
   M3_MOCK_MARK_INLINE: { schema: onOff, fallback: '0', help: 'wrap mocked payloads as {"mocked":true,"tier":...,"result":...}' },
   M3_MOCK_RECORD: { schema: autoOnOff, fallback: 'auto', help: 'record successful real calls of mockable tools in the cache (auto: when M3_MOCK_FALLBACK is on)' },
-  M3_MOCK_ALLOW: { schema: toolList, fallback: '', help: 'extra mockable tools, comma-separated server/tool or server/* (vision, OCR, file tools stay excluded)' },
+  M3_MOCK_ALLOW: { schema: toolList, fallback: '', help: 'extra mockable tools, comma-separated server/tool or server/*, or * for all (vision, OCR, file tools stay excluded)' },
   M3_MOCK_DIR: { schema: z.string().trim().min(1), fallback: 'tools/mock_runtime', help: 'fallback runtime folder: fixtures/, cache/, logs/ (relative to the repo)' },
   M3_ALLOWED_ROOTS: { schema: z.string(), fallback: '', help: 'extra folders (path-delimiter separated) the local servers may read and write, besides media/' },
   M3_IMAGE_DIR: { schema: z.string(), fallback: 'media', help: 'task image root used by scripts' },

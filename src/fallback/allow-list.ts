@@ -1,8 +1,9 @@
 // Which tools the fallback layer may ever mock: those with a curated fixture, those on the
-// allow-list (the reference's default list plus M3_MOCK_ALLOW), and never a tool that sees or
-// makes images or files: vision, OCR, barcode, image editing, ppt and excel servers, and any
-// tool whose name or parameters say it reads or writes files or images. A mocked caption of an
-// image the tool never saw, or a file that was never written, would be a fabricated fact.
+// allow-list (the reference's default list plus M3_MOCK_ALLOW, where `*` means every tool), and
+// never a vision, OCR, barcode, image-editing, ppt or excel server. A tool whose name or
+// parameters say it reads or writes files or images is served only by its committed fixture,
+// never by the allow-list or the simulator. A mocked caption of an image the tool never saw, or
+// a file that was never written, would be a fabricated fact.
 import type { CatalogTool } from '../mcp/types.js';
 import type { FixtureSet } from './fixtures.js';
 
@@ -57,9 +58,8 @@ function namesFileOrImage(name: string, schema: Record<string, unknown>): boolea
   return fileWord || (parts.some((word) => pathWords.has(word)) && parts.some((word) => pathQualifiers.has(word)));
 }
 
-/** Why a tool must never be mocked, or undefined when it may be. */
-export function neverMockedReason(tool: Pick<CatalogTool, 'server' | 'tool' | 'inputSchema'>): string | undefined {
-  if (neverMockedServers.includes(tool.server)) return `server ${tool.server} works on images or files`;
+/** Why a tool works on images or files (so nothing but a curated fixture may stand in for it), or undefined. */
+function imageOrFileReason(tool: Pick<CatalogTool, 'tool' | 'inputSchema'>): string | undefined {
   const nameWords = words(tool.tool);
   const nameHit = nameWords.find((word) => imageOrFileNameWords.has(word));
   if (nameHit) return `its name says it returns images or files ("${nameHit}")`;
@@ -70,7 +70,21 @@ export function neverMockedReason(tool: Pick<CatalogTool, 'server' | 'tool' | 'i
   return undefined;
 }
 
-export type MockDecision = { mockable: true; via: 'fixture' | 'allow-list' } | { mockable: false; reason: string };
+/** Why a tool must never be mocked by the allow-list or the simulator, or undefined when it may be. */
+export function neverMockedReason(tool: Pick<CatalogTool, 'server' | 'tool' | 'inputSchema'>): string | undefined {
+  if (neverMockedServers.includes(tool.server)) return `server ${tool.server} works on images or files`;
+  return imageOrFileReason(tool);
+}
+
+/**
+ * `restricted`: the tool works on images or files, and a committed fixture is the only thing
+ * that may stand in for it (a person wrote that text return on purpose, e.g. a museum object's
+ * record without its picture); the simulator never invents one.
+ */
+export type MockDecision = { mockable: true; via: 'fixture' | 'allow-list'; restricted?: string } | { mockable: false; reason: string };
+
+/** The allow-list entry that allows every tool the never-mocked rules leave (offline runs). */
+export const allowEverything = '*';
 
 export class AllowList {
   private readonly entries: ReadonlySet<string>;
@@ -88,10 +102,12 @@ export class AllowList {
   }
 
   decide(tool: Pick<CatalogTool, 'canonicalName' | 'server' | 'tool' | 'inputSchema'>): MockDecision {
-    const never = neverMockedReason(tool);
-    if (never) return { mockable: false, reason: `never mocked: ${never}` };
-    if (this.fixtures.tools.has(tool.canonicalName)) return { mockable: true, via: 'fixture' };
-    if (this.entries.has(tool.canonicalName) || this.entries.has(`${tool.server}/*`)) return { mockable: true, via: 'allow-list' };
+    if (neverMockedServers.includes(tool.server)) return { mockable: false, reason: `never mocked: server ${tool.server} works on images or files` };
+    const imageOrFile = imageOrFileReason(tool);
+    const curated = this.fixtures.tools.has(tool.canonicalName);
+    if (imageOrFile) return curated ? { mockable: true, via: 'fixture', restricted: imageOrFile } : { mockable: false, reason: `never mocked without a fixture: ${imageOrFile}` };
+    if (curated) return { mockable: true, via: 'fixture' };
+    if (this.entries.has(allowEverything) || this.entries.has(tool.canonicalName) || this.entries.has(`${tool.server}/*`)) return { mockable: true, via: 'allow-list' };
     return { mockable: false, reason: 'no fixture and not on the allow-list (M3_MOCK_ALLOW adds tools)' };
   }
 }

@@ -45,7 +45,7 @@ export function describeFallback(settings: FallbackSettings, root: string): Fall
   }
   if (fixtures.problems.length > 0) lines.push(`  ${fixtures.problems.length} fixture problem(s): run m3 fixtures verify`);
   lines.push(`  mockable: tools with a fixture, and the allow-list: ${allowList.join(', ')}`);
-  lines.push(`  never mocked: servers ${neverMockedServers.join(', ')} and tools whose name or parameters name images or files`);
+  lines.push(`  never mocked: servers ${neverMockedServers.join(', ')}; tools whose name or parameters name images or files only from their committed fixture`);
   lines.push(`  recording: ${settings.record ? `on → ${shown(settings.cacheFile)}` : 'off (M3_MOCK_RECORD=0)'}`);
   if (settings.enabled) {
     lines.push(`  inline mark: ${settings.markInline ? 'on ({"mocked":true,"tier":...,"result":...})' : 'off (M3_MOCK_MARK_INLINE=0)'}`);

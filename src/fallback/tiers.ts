@@ -69,9 +69,10 @@ export class FallbackInterceptor implements ToolCallInterceptor {
     }
     const code = outcome.errorCode;
     if (!this.deps.serve || !code || !isInfrastructureErrorCode(code) || code === 'aborted' || signal?.aborted) return outcome;
-    if (!this.deps.allowList.decide(call.tool).mockable) return outcome;
+    const decision = this.deps.allowList.decide(call.tool);
+    if (!decision.mockable) return outcome;
     const started = Date.now();
-    const served = await this.serve(call, code, signal);
+    const served = await this.serve(call, code, decision.restricted, signal);
     try {
       this.deps.audit.append({
         runId: call.context.runId, taskId: call.context.taskId, server: call.tool.server, tool: call.tool.tool,
@@ -152,7 +153,7 @@ export class FallbackInterceptor implements ToolCallInterceptor {
   }
 
   /** The first tier with an answer; the template always has one. */
-  private async serve(call: FinishedToolCall, code: ToolErrorCode, signal?: AbortSignal): Promise<Served> {
+  private async serve(call: FinishedToolCall, code: ToolErrorCode, restricted: string | undefined, signal?: AbortSignal): Promise<Served> {
     const name = call.tool.canonicalName;
     const exact = exactFixture(this.deps.fixtures, name, call.arguments);
     if (exact) return { tier: 'fixture', text: exact.text, value: exact.value };
@@ -161,6 +162,7 @@ export class FallbackInterceptor implements ToolCallInterceptor {
     const fallback = defaultFixture(this.deps.fixtures, name);
     if (fallback) return { tier: 'fixture', text: fallback.text, value: fallback.value };
     let note: string;
+    if (restricted) return { tier: 'template', text: templatePayload(name, call.arguments, code), note: `simulator not asked: ${restricted}` };
     try {
       const simulated = await this.simulate(call, signal);
       if ('tier' in simulated) return simulated;

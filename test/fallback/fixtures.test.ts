@@ -110,4 +110,19 @@ describe('the allow-list', () => {
     expect(list.decide(tool('math/add'))).toMatchObject({ mockable: false, reason: expect.stringContaining('not on the allow-list') });
     expect(list.decide(tool('ocr/perform_ocr'))).toMatchObject({ mockable: false, reason: expect.stringContaining('never mocked') });
   });
+
+  it('serves a tool that works on images or files only from its committed fixture, and * allows every other tool', () => {
+    const curated = fallbackRuntime();
+    writeFixture(curated.dir, 'museum/get-object', [{ arguments: { objectId: 1 }, result: 'Title: Whistling vessel', source: 'test: the record without its picture' }]);
+    const fixtures = loadFixtures(path.join(curated.dir, 'fixtures'));
+    rmSync(curated.dir, { recursive: true, force: true });
+    const everything = new AllowList(['*', 'museum/*', 'paper/*'], fixtures);
+    const withImage = { objectId: { type: 'number' }, returnImage: { type: 'boolean' } };
+    expect(everything.decide(tool('museum/get-object', withImage))).toEqual({ mockable: true, via: 'fixture', restricted: 'its parameter "returnImage" names a file or an image' });
+    expect(everything.decide(tool('museum/get-image', { objectId: { type: 'number' } }))).toEqual({ mockable: false, reason: 'never mocked without a fixture: its name says it returns images or files ("image")' });
+    expect(everything.decide(tool('paper/read', { paper_id: { type: 'string' }, save_path: { type: 'string' } }))).toMatchObject({ mockable: false });
+    expect(everything.decide(tool('math/add'))).toEqual({ mockable: true, via: 'allow-list' });
+    expect(everything.decide(tool('ocr/perform_ocr'))).toMatchObject({ mockable: false, reason: expect.stringContaining('never mocked') });
+    expect(new AllowList([], fixtures).decide(tool('math/add'))).toMatchObject({ mockable: false });
+  });
 });
