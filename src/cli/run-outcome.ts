@@ -33,6 +33,7 @@ export function printSummary(reports: readonly RunModelReport[], json: boolean |
       model: report.model, runId: report.runId, output: report.output, manifest: report.manifestFile, ...report.result.progress,
       skippedResumed: report.result.skipped.length, notStarted: report.result.notStarted.length, ...(report.stopped ? { stopped: report.stopped } : {}),
       ...(shares ? { fallback: shares.get(report.runId) ?? null } : {}),
+      ...(report.placeholderImages ? { placeholderImageTasks: Object.keys(report.placeholderImages).length } : {}),
     }));
     process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
     return;
@@ -45,6 +46,10 @@ export function printSummary(reports: readonly RunModelReport[], json: boolean |
     process.stdout.write(
       `${report.label.padEnd(30)} ${String(p.done).padStart(5)}  ${String(p.failedModel).padStart(10)}  ${String(p.failedInfra).padStart(10)}  ${String(p.usage.inputTokens + p.usage.outputTokens).padStart(10)}  ${path.relative(process.cwd(), report.output)}${mocked}\n`,
     );
+    if (report.placeholderImages) {
+      const count = Object.keys(report.placeholderImages).length;
+      process.stdout.write(`${''.padEnd(31)}PLACEHOLDER IMAGES: ${count} task(s) ran on labelled stand-ins for missing images (pipeline check; their scores say nothing about the model)\n`);
+    }
   }
 }
 

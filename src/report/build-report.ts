@@ -15,7 +15,7 @@ import {
   toolsPerServerFigure,
   type FigureSpec,
 } from './chart-configs.js';
-import { mockedShare, mockedShareTable } from './fallback-share.js';
+import { mockedShare, mockedShareTable, placeholderImageTable } from './fallback-share.js';
 import { renderHtml, type HtmlSection } from './html.js';
 import { buildLeaderboard, roundsCsv, stepEvalCsv } from './leaderboard.js';
 import { loadAllResults, type ModelResults } from './load-results.js';
@@ -76,7 +76,9 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
   write('avg_rounds_tool_calls.csv', roundsCsv(rows));
 
   const tiers = loadTiers([...(options.gtFile ? [options.gtFile] : []), ...predictionFiles(options.resultsDir, models)]);
+  const shares = predictionFiles(options.resultsDir, models).map((file, index) => mockedShare(models[index]?.model ?? '', file, file.replace(/\.json$/i, '.manifest.json')));
   const tables = {
+    placeholders: placeholderImageTable(shares),
     leaderboard: rows.length > 0 ? leaderboardTable(rows) : undefined,
     rounds: rows.length > 0 ? roundsTable(rows) : undefined,
     calls: callTable(models),
@@ -84,13 +86,13 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
     proxies: finalProxyTable(models),
     tools: catalog ? toolsTable(catalog) : undefined,
     tiers: tierTable(buildTierRows(models, tiers)),
-    mocked: mockedShareTable(predictionFiles(options.resultsDir, models).map((file, index) => mockedShare(models[index]?.model ?? '', file, file.replace(/\.json$/i, '.manifest.json')))),
+    mocked: mockedShareTable(shares),
   };
   const markdown = Object.values(tables).filter((table): table is Table => table !== undefined).map(toMarkdown);
   write('report.md', `# m3bench report\n\n${markdown.join('\n')}`);
 
   const parts = [
-    await renderSection('Step-level evaluation', [tables.leaderboard, tables.rounds, tables.mocked], rows.length > 0 ? [leaderboardFigure(rows), stepMetricsFigure(rows)] : [], options.saveDir),
+    await renderSection('Step-level evaluation', [tables.placeholders, tables.leaderboard, tables.rounds, tables.mocked], rows.length > 0 ? [leaderboardFigure(rows), stepMetricsFigure(rows)] : [], options.saveDir),
     await renderSection('Call-level evaluation', [tables.calls], [illegalCallingFigure(models), ...models.map(callDonutFigure)], options.saveDir, { grid: true }),
     await renderSection('Final answer', [tables.judges, tables.proxies], [finalJudgeFigure(models), finalProxyFigure(models)], options.saveDir, {
       notes: ['Judge scores and proxies are shown apart: proxies compare the final reply with the GT final_reply and are not judge scores.'],

@@ -47,6 +47,7 @@ interface RunFlags {
   startupTimeout: number;
   fuzzy: boolean;
   allowMissingServers?: boolean;
+  placeholderImages?: boolean;
   json?: boolean;
 }
 
@@ -107,6 +108,7 @@ export function registerRunCommand(program: Command): void {
     .option('--startup-timeout <s>', 'seconds each MCP server may take to start (OCR loads large models)', seconds, 120)
     .option('--no-fuzzy', 'ask the explicit prompt instead of the fuzzy question')
     .option('--allow-missing-servers', 'run tasks whose ground truth needs servers that are not running')
+    .option('--placeholder-images', 'pipeline check: a missing task image is replaced by a labelled stand-in (PLACEHOLDER — <file name>), recorded in the manifest, predictions, summary and report; scores of those tasks say nothing about a model')
     .option('--json', 'print the summary as JSON')
     .addHelpText(
       'after',
@@ -156,7 +158,7 @@ export function registerRunCommand(program: Command): void {
               {
                 model, taskSet, concurrency: Math.max(1, flags.concurrency), runId, resume: Boolean(flags.resume), overwrite: Boolean(flags.overwrite),
                 ...(flags.output ? { output: flags.output } : {}), resultsDir, ...(shard ? { shard } : {}), imageDirs,
-                allowMissingServers: Boolean(flags.allowMissingServers), signal: stop.signal,
+                allowMissingServers: Boolean(flags.allowMissingServers), placeholderImages: Boolean(flags.placeholderImages), signal: stop.signal,
                 limits: {
                   maxStep: flags.maxStep, maxConcurrent: flags.maxConcurrent, topTools: flags.topTools, maxNewTokens: flags.maxNewTokens,
                   ...(flags.temperature !== undefined ? { temperature: Number(flags.temperature) } : {}),
