@@ -11,7 +11,7 @@
 // (`1e-05`), where pydantic's JSON writes `1e-5`.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { isLosslessNumber, LosslessNumber } from 'lossless-json';
-import { formatPythonFloat, formatPythonNumberText, parseLosslessJson } from '../../src/eval/step/serialize.js';
+import { formatPythonFloat, formatPythonNumberText, parseLosslessJson } from '../../src/core/json-numbers.js';
 import { textResult } from './tool-result.js';
 
 export { parseLosslessJson };

@@ -1,12 +1,16 @@
 // Episode trace → the reference prediction record, with canonical `server/tool` names, the
-// emitted arguments and the full result text of every executed call. Beyond the reference's
-// fields, a failed call records its error code and the record says it does so
+// emitted arguments (float forms kept) and the full result text of every executed call. Beyond
+// the reference's fields, a failed call records its error code and the record says it does so
 // (src/core/tool-result-contract.ts), so evaluators classify from codes, not from text; a call
 // the tool fallback layer served records its tier and the real call's failure code.
 import { PREDICTION_CODED_FIELD, PREDICTION_ERROR_CODE_FIELD, PREDICTION_FALLBACK_FIELD } from '../core/tool-result-contract.js';
+import { exactArguments } from '../llm/tool-arguments.js';
 import type { PredictionRecord } from '../tasks/schemas.js';
 import type { ExecutedCall } from './call-tools.js';
 import type { EpisodeTrace } from './episode.js';
+
+/** Arguments with the model's float forms kept (`2.0` stays `2.0` in the prediction file). */
+const recordedArguments = (call: ExecutedCall) => exactArguments(call.call, call.arguments) ?? null;
 
 export interface TaskHeader {
   id: string;
@@ -15,7 +19,7 @@ export interface TaskHeader {
 }
 
 function toPredictionCall(call: ExecutedCall): PredictionRecord['steps'][number]['calls'][number] {
-  const recorded = { name: call.canonicalName, arguments: call.arguments ?? null, result: call.resultText };
+  const recorded = { name: call.canonicalName, arguments: recordedArguments(call), result: call.resultText };
   // A call the fallback layer served is a result, not an error: it says which tier served it
   // and what the real call failed with.
   if (call.fallback) return { ...recorded, [PREDICTION_FALLBACK_FIELD]: { tier: call.fallback.tier, original_error_code: call.fallback.originalErrorCode } };
@@ -44,7 +48,7 @@ export function toPrediction(task: TaskHeader, question: string, trace: EpisodeT
     dialogue: trace.rounds.map((round) => ({
       prepare: round.prepare,
       work: {
-        tool_calls: round.unparseable ? [] : round.calls.filter((call) => call.executed).map((call) => ({ name: call.canonicalName, arguments: call.arguments ?? null })),
+        tool_calls: round.unparseable ? [] : round.calls.filter((call) => call.executed).map((call) => ({ name: call.canonicalName, arguments: recordedArguments(call) })),
       },
       end: round.end,
     })),

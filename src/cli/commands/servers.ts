@@ -8,7 +8,6 @@ import { repoRoot } from '../../config/paths.js';
 import { loadServersConfig } from '../../config/servers.js';
 import { ConfigError } from '../../errors/index.js';
 import { createLogger } from '../../log/logger.js';
-import { registerSecretsFromEnv } from '../../log/redact.js';
 import { McpHost } from '../../mcp/host.js';
 import { runSmokeTest, startOfflineSmokeFakes, type SmokeResult } from '../../mcp/smoke-tests.js';
 import { seconds } from '../option-parsers.js';
@@ -39,7 +38,6 @@ interface LoadedServers {
 
 function loadServers(flags: CommonFlags): LoadedServers {
   const config = loadProjectConfig({ ...(flags.config ? { serversFile: path.resolve(flags.config) } : {}), includeDisabled: true });
-  registerSecretsFromEnv(config.env);
   const enabled = loadServersConfig(config.serversFile, { env: config.env, root: repoRoot, includeDisabled: false });
   return { config, enabled };
 }
