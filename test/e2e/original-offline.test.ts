@@ -45,9 +45,11 @@ describe.skipIf(!dataDir)('the original M3-Bench set offline (oracle, fallback o
     const started = Date.now();
     let serversUpMs: number | undefined;
     const m3 = startM3(
-      ['run', '--tasks', gtFile, '--gt', gtFile, '--results-dir', results, '--placeholder-images', '--concurrency', '8', '--run-id', 'offline'],
+      ['run', '--tasks', gtFile, '--gt', gtFile, '--results-dir', results, '--placeholder-images', '--concurrency', '8', '--run-id', 'offline', '--startup-timeout', '600'],
       { M3_MOCK_FALLBACK: '1', M3_MOCK_LLM: '0', M3_MOCK_ALLOW: '*', M3_MOCK_DIR: mockDir, M3_WORKSPACE_MODE: 'isolated', M3_MAX_TASK_REQUEUE: '0' },
     );
+    // Starting ~27 servers at once is the slow part on a loaded 2-core machine (it took 111 s
+    // once, beyond the default 120 s bound on a busier run), hence the generous start-up bound.
     // The runner logs "run <id>: ..." once every server has started.
     m3.child.stderr?.on('data', () => {
       if (serversUpMs === undefined && /run offline\.replay-gt: replay:gt over/.test(m3.output())) serversUpMs = Date.now() - started;
