@@ -4,7 +4,7 @@
 // the start/end events, and the images a result shows the model.
 import type { ImagePart } from '../core/content.js';
 import type { ToolCall } from '../core/messages.js';
-import { toolErrorText, type CallContext, type ToolErrorCode } from '../core/tool-result-contract.js';
+import { toolErrorText, type CallContext, type FallbackServed, type ToolErrorCode } from '../core/tool-result-contract.js';
 import { callCheckedTool, resolveTool, type ToolCallInterceptor } from '../mcp/checked-call.js';
 import type { ToolHost } from '../mcp/types.js';
 import { safeEmit, type AgentEventListener } from './events.js';
@@ -19,6 +19,8 @@ export interface ExecutedCall {
   resultText: string;
   isError: boolean;
   errorCode?: ToolErrorCode;
+  /** Set when the tool fallback layer served the result (the real call failed for an infrastructure reason). */
+  fallback?: FallbackServed;
   durationMs: number;
   images: ImagePart[];
   /** False for calls beyond maxConcurrent: answered with an error, not recorded as a step call. */
@@ -61,6 +63,7 @@ async function executeOne(call: ToolCall, index: number, context: RoundContext):
     resultText: shown.text,
     isError: outcome.isError,
     ...(outcome.errorCode ? { errorCode: outcome.errorCode } : {}),
+    ...(outcome.fallback ? { fallback: outcome.fallback } : {}),
     durationMs: outcome.durationMs,
     images: shown.images,
     executed: true,
@@ -77,6 +80,7 @@ async function executeOne(call: ToolCall, index: number, context: RoundContext):
     result: result.resultText,
     isError: result.isError,
     ...(result.errorCode ? { errorCode: result.errorCode } : {}),
+    ...(result.fallback ? { fallback: result.fallback } : {}),
     durationMs: result.durationMs,
     images: result.images.map((image) => ({ mediaType: image.mediaType, data: image.data, ...(image.facts ?? { source: '', originalBytes: 0, sentBytes: 0, width: 0, height: 0, originalMediaType: image.mediaType }) })),
   });

@@ -1,6 +1,7 @@
 // Typed events an episode emits while it runs: the demo streams them to the page, the runner
 // turns them into progress and store rows. Listeners must not throw (errors are swallowed).
 import type { ImageFacts } from '../core/content.js';
+import type { FallbackServed } from '../core/tool-result-contract.js';
 import type { Usage } from '../core/usage.js';
 import type { AttemptRecord } from '../llm/retry.js';
 import type { RequestPurpose } from '../llm/types.js';
@@ -39,6 +40,8 @@ export type AgentEvent =
       result: string;
       isError: boolean;
       errorCode?: string;
+      /** The fallback tier that served the result, with the real call's failure code. */
+      fallback?: FallbackServed;
       durationMs: number;
       images: Array<ImageFacts & { mediaType: string; data?: string }>;
     }

@@ -18,6 +18,8 @@ import { registerServersCommands } from './commands/servers.js';
 import { registerSummaryCommand } from './commands/summary.js';
 import { registerTasksCommands } from './commands/tasks.js';
 import { registerDemoCommand } from './commands/demo.js';
+import { registerCacheCommands } from './commands/cache.js';
+import { registerFixturesCommands } from './commands/fixtures.js';
 import { registerDatasetCommands } from './commands/dataset.js';
 
 const { version } = JSON.parse(readFileSync(fromRepo('package.json'), 'utf8')) as { version: string };
@@ -43,6 +45,8 @@ registerServersCommands(program);
 registerSummaryCommand(program);
 registerTasksCommands(program);
 registerDemoCommand(program);
+registerCacheCommands(program);
+registerFixturesCommands(program);
 registerDatasetCommands(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {

@@ -26,6 +26,14 @@ export function seconds(value: string): number {
   return parsed;
 }
 
+/** A duration in seconds, >= 0 (fractions allowed), up to the timer bound. */
+export function secondsOrZero(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed < 0) throw new InvalidArgumentError(`expected a number of seconds >= 0, got "${value}"`);
+  if (parsed > maxTimerSeconds) throw new InvalidArgumentError(`${timerSecondsMessage}, got "${value}"`);
+  return parsed;
+}
+
 /** A whole number of seconds from 0 (e.g. a delay that may be off) up to the timer bound. */
 export const wholeSeconds = wholeNumber(0, maxTimerSeconds);
 

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { TaskFileError } from '../errors/index.js';
 import type { Logger } from '../log/logger.js';
 import type { RunModelReport } from '../runner/run-model.js';
+import type { FallbackShare } from '../store/index.js';
 import { selectShard, type TaskSet } from '../runner/task-set.js';
 import { interruptedExitCode } from './stop-signal.js';
 
@@ -21,21 +22,34 @@ export function requireTasks(taskSet: TaskSet, shard: { index: number; count: nu
   }
 }
 
-export function printSummary(reports: readonly RunModelReport[], json: boolean | undefined): void {
+function percent(part: number, whole: number): string {
+  return `${part}/${whole} (${whole === 0 ? 0 : Math.round((part / whole) * 1000) / 10}%)`;
+}
+
+/** `shares` is set when the fallback layer served failures: then the mocked shares are printed too. */
+export function printSummary(reports: readonly RunModelReport[], json: boolean | undefined, shares?: ReadonlyMap<string, FallbackShare | undefined>): void {
   if (json) {
     const rows = reports.map((report) => ({
       model: report.model, runId: report.runId, output: report.output, manifest: report.manifestFile, ...report.result.progress,
       skippedResumed: report.result.skipped.length, notStarted: report.result.notStarted.length, ...(report.stopped ? { stopped: report.stopped } : {}),
+      ...(shares ? { fallback: shares.get(report.runId) ?? null } : {}),
+      ...(report.placeholderImages ? { placeholderImageTasks: Object.keys(report.placeholderImages).length } : {}),
     }));
     process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
     return;
   }
-  process.stdout.write('model                          done  model-fail  infra-fail  tokens      predictions\n');
+  process.stdout.write(`model                          done  model-fail  infra-fail  tokens      predictions${shares ? '  mocked calls / tasks' : ''}\n`);
   for (const report of reports) {
     const p = report.result.progress;
+    const share = shares?.get(report.runId);
+    const mocked = shares ? `  ${share ? `${percent(share.mockedCalls, share.calls)} / ${percent(share.mockedTasks, share.tasks)}` : '-'}` : '';
     process.stdout.write(
-      `${report.label.padEnd(30)} ${String(p.done).padStart(5)}  ${String(p.failedModel).padStart(10)}  ${String(p.failedInfra).padStart(10)}  ${String(p.usage.inputTokens + p.usage.outputTokens).padStart(10)}  ${path.relative(process.cwd(), report.output)}\n`,
+      `${report.label.padEnd(30)} ${String(p.done).padStart(5)}  ${String(p.failedModel).padStart(10)}  ${String(p.failedInfra).padStart(10)}  ${String(p.usage.inputTokens + p.usage.outputTokens).padStart(10)}  ${path.relative(process.cwd(), report.output)}${mocked}\n`,
     );
+    if (report.placeholderImages) {
+      const count = Object.keys(report.placeholderImages).length;
+      process.stdout.write(`${''.padEnd(31)}PLACEHOLDER IMAGES: ${count} task(s) ran on labelled stand-ins for missing images (pipeline check; their scores say nothing about the model)\n`);
+    }
   }
 }
 

@@ -25,6 +25,14 @@ const nonNegativeNumber = z
   .regex(/^\d+(\.\d+)?$/, 'expected a number >= 0')
   .transform(Number);
 
+const autoOnOff = z.union([z.literal('auto'), onOff]);
+
+const toolList = z
+  .string()
+  .trim()
+  .transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean))
+  .refine((entries) => entries.every((entry) => entry === '*' || /^[^/\s]+\/[^/\s]+$/.test(entry)), { message: 'expected comma-separated server/tool or server/* entries, or * for every tool' });
+
 /** Seconds for a timer: 0 disables it; above the bound Node would fire it after 1 ms. */
 const timeoutSeconds = nonNegativeNumber.refine((value) => value <= maxTimerSeconds, { message: timerSecondsMessage });
 
@@ -47,12 +55,13 @@ const switchTable = {
   M3_LLM_STATS: { schema: onOff, fallback: '0', help: 'collect request/token/image counters' },
   M3_LLM_STATS_FILE: { schema: z.string(), fallback: '', help: 'where the counters are written' },
   M3_LLM_STATS_FLUSH_EVERY: { schema: nonNegativeInt, fallback: '10', help: 'flush the counters every N requests' },
-  // The reference's tool-result fallback layer: parsed so a bad value is still refused, but
-  // nothing reads them yet; `m3 config check` says so instead of implying the layer works.
-  M3_MOCK_FALLBACK: { schema: onOff, fallback: '0', help: 'fall back to recorded/simulated tool results on real failure', notImplemented: true },
-  M3_MOCK_LLM: { schema: onOff, fallback: '1', help: 'allow the LLM simulator tier of the fallback', notImplemented: true },
-  M3_MOCK_LLM_MODEL: { schema: z.string(), fallback: 'claude-opus-4.5', help: 'model of the LLM simulator', notImplemented: true },
-  M3_MOCK_MARK_INLINE: { schema: onOff, fallback: '0', help: 'wrap mocked payloads so they are visible inline', notImplemented: true },
+  M3_MOCK_FALLBACK: { schema: onOff, fallback: '0', help: 'tool fallback layer: serve a fixture, cached, simulated or template result when a mockable tool fails for an infrastructure reason' },
+  M3_MOCK_LLM: { schema: onOff, fallback: '1', help: 'allow the LLM simulator tier of the fallback (0: fixture, cache and template only)' },
+  M3_MOCK_LLM_MODEL: { schema: z.string().trim(), fallback: 'anthropic:claude-opus-4-5', help: 'provider:model of the LLM simulator' },
+  M3_MOCK_MARK_INLINE: { schema: onOff, fallback: '0', help: 'wrap mocked payloads as {"mocked":true,"tier":...,"result":...}' },
+  M3_MOCK_RECORD: { schema: autoOnOff, fallback: 'auto', help: 'record successful real calls of mockable tools in the cache (auto: when M3_MOCK_FALLBACK is on)' },
+  M3_MOCK_ALLOW: { schema: toolList, fallback: '', help: 'extra mockable tools, comma-separated server/tool or server/*, or * for all (vision, OCR, file tools stay excluded)' },
+  M3_MOCK_DIR: { schema: z.string().trim().min(1), fallback: 'tools/mock_runtime', help: 'fallback runtime folder: fixtures/, cache/, logs/ (relative to the repo)' },
   M3_ALLOWED_ROOTS: { schema: z.string(), fallback: '', help: 'extra folders (path-delimiter separated) the local servers may read and write, besides media/' },
   M3_IMAGE_DIR: { schema: z.string(), fallback: 'media', help: 'task image root used by scripts' },
   M3_ASSET_MIRROR: { schema: z.string(), fallback: '', help: 'offline mirror directory for assets' },
@@ -67,14 +76,12 @@ export interface SwitchDescription {
   name: string;
   fallback: string;
   help: string;
-  /** Accepted for compatibility with the reference, but no code reads it yet. */
-  notImplemented: boolean;
 }
 
 export function describeSwitches(): SwitchDescription[] {
   return switchNames.map((name) => {
-    const entry: { fallback: string; help: string; notImplemented?: boolean } = switchTable[name];
-    return { name, fallback: entry.fallback, help: entry.help, notImplemented: entry.notImplemented === true };
+    const entry: { fallback: string; help: string } = switchTable[name];
+    return { name, fallback: entry.fallback, help: entry.help };
   });
 }
 

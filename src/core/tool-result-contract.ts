@@ -52,6 +52,27 @@ export function isUnknownToolText(text: string): boolean {
 export const PREDICTION_ERROR_CODE_FIELD = 'error_code';
 export const PREDICTION_CODED_FIELD = 'call_error_codes';
 
+/**
+ * The tool fallback layer (src/fallback/) serves a call whose real attempt failed for an
+ * infrastructure reason from one of these tiers, tried in this order after the real call.
+ * A served call is an ordinary (mocked) result: no error code, `isError` false; the original
+ * failure is kept beside it as `FallbackServed`.
+ */
+export const FALLBACK_TIERS = ['fixture', 'cache', 'simulator', 'template'] as const;
+export type FallbackTier = (typeof FALLBACK_TIERS)[number];
+
+export interface FallbackServed {
+  tier: FallbackTier;
+  /** The infrastructure code the real call failed with. */
+  originalErrorCode: ToolErrorCode;
+}
+
+/**
+ * Prediction files: a served call carries `{tier, original_error_code}` under this field (an
+ * extra field the reference's tools ignore); calls the layer did not serve have no such field.
+ */
+export const PREDICTION_FALLBACK_FIELD = 'fallback';
+
 export const CALL_CONTEXT_META_KEY = 'm3bench/context';
 export const TOOL_ERROR_META_KEY = 'm3bench/error';
 export const TOOL_PATHS_META_KEY = 'm3bench/paths';

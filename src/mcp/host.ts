@@ -51,6 +51,7 @@ export class McpHost implements ToolHost {
         functionName: names.functionNameOf(canonicalName) ?? canonicalName,
         description: tool.description ?? '',
         inputSchema: tool.inputSchema as Record<string, unknown>,
+        ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Record<string, unknown> } : {}),
       };
     });
     this.byCanonical = new Map(this.tools.map((tool) => [tool.canonicalName, tool]));

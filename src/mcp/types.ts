@@ -1,6 +1,6 @@
 // What the rest of the harness sees of the MCP host: a catalog of tools under canonical
 // `server/tool` names, and a call that always resolves to a normalised result.
-import type { CallContext, ToolErrorCode, ToolErrorMeta } from '../core/tool-result-contract.js';
+import type { CallContext, FallbackServed, ToolErrorCode, ToolErrorMeta } from '../core/tool-result-contract.js';
 
 export interface CatalogTool {
   /** `server/tool`, the name the ground truth and predictions use. */
@@ -11,6 +11,8 @@ export interface CatalogTool {
   functionName: string;
   description: string;
   inputSchema: Record<string, unknown>;
+  /** The tool's declared output schema, when its server lists one (the fallback simulator validates against it). */
+  outputSchema?: Record<string, unknown>;
 }
 
 /** One MCP content item after normalisation. Images keep their base64 payload. */
@@ -39,6 +41,8 @@ export interface ToolCallOutcome {
   /** Reference-style result text (see `toResultText`). */
   text: string;
   durationMs: number;
+  /** Set when the tool fallback layer served this result in place of a failed real call. */
+  fallback?: FallbackServed;
 }
 
 export interface CallToolOptions {

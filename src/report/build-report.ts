@@ -16,6 +16,7 @@ import {
   toolsPerServerFigure,
   type FigureSpec,
 } from './chart-configs.js';
+import { mockedShare, mockedShareTable, placeholderImageTable } from './fallback-share.js';
 import { renderHtml, type HtmlSection } from './html.js';
 import { buildLeaderboard, roundsCsv, stepEvalCsv } from './leaderboard.js';
 import { defaultCvDir, loadAllResults, type ModelResults } from './load-results.js';
@@ -78,7 +79,9 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
   write('avg_rounds_tool_calls.csv', roundsCsv(rows));
 
   const tiers = loadTiers([...(options.gtFile ? [options.gtFile] : []), ...predictionFiles(options.resultsDir, models)]);
+  const shares = predictionFiles(options.resultsDir, models).map((file, index) => mockedShare(models[index]?.model ?? '', file, file.replace(/\.json$/i, '.manifest.json')));
   const tables = {
+    placeholders: placeholderImageTable(shares),
     leaderboard: rows.length > 0 ? leaderboardTable(rows) : undefined,
     rounds: rows.length > 0 ? roundsTable(rows) : undefined,
     calls: callTable(models),
@@ -87,6 +90,7 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
     cv: cvTable(models),
     tools: catalog ? toolsTable(catalog) : undefined,
     tiers: tierTable(buildTierRows(models, tiers)),
+    mocked: mockedShareTable(shares),
   };
   const markdown = Object.values(tables).filter((table): table is Table => table !== undefined).map(toMarkdown);
   const encoderNotes = [...new Set(models.flatMap((results) => [results.step?.encoder?.note, results.cv?.encoder?.note]).filter((note): note is string => Boolean(note)))];
@@ -94,7 +98,7 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
   write('report.md', `# m3bench report\n\n${markdown.join('\n')}\n${stepNotes.map((note) => `> ${note}\n`).join('\n')}`);
 
   const parts = [
-    await renderSection('Step-level evaluation', [tables.leaderboard, tables.rounds], rows.length > 0 ? [leaderboardFigure(rows), stepMetricsFigure(rows)] : [], options.saveDir, { notes: rows.length > 0 ? stepNotes : [] }),
+    await renderSection('Step-level evaluation', [tables.placeholders, tables.leaderboard, tables.rounds, tables.mocked], rows.length > 0 ? [leaderboardFigure(rows), stepMetricsFigure(rows)] : [], options.saveDir, { notes: rows.length > 0 ? stepNotes : [] }),
     await renderSection('CV metrics', [tables.cv], [cvFigure(models)], options.saveDir),
     await renderSection('Call-level evaluation', [tables.calls], [illegalCallingFigure(models), ...models.map(callDonutFigure)], options.saveDir, { grid: true }),
     await renderSection('Final answer', [tables.judges, tables.proxies], [finalJudgeFigure(models), finalProxyFigure(models)], options.saveDir, {

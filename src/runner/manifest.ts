@@ -65,6 +65,10 @@ export interface RunManifest {
   gtFile: string | null;
   gtFileSha256: string | null;
   shard: string | null;
+  /** What the tool fallback layer did in this run (src/fallback/settings.ts). */
+  fallback?: Record<string, unknown>;
+  /** Set with --placeholder-images (src/media/missing-image-stand-in.ts). */
+  placeholderImages?: { enabled: true; note: string; dir: string; taskCount: number; tasks: Record<string, string[]> };
   counts?: Record<string, number>;
   failures?: Array<{ taskId: string; status: string; code: string; message: string; attempts: number }>;
   /** Why the run stopped before its queue was empty (Ctrl-C, or another process took it over). */

@@ -6,6 +6,7 @@ import { agentOptionsFrom, type LoopLimits } from '../agent/options.js';
 import type { ProjectConfig } from '../config/index.js';
 import type { Usage } from '../core/usage.js';
 import { ConfigError } from '../errors/index.js';
+import { createFallbackLayer, fallbackSettingsFrom, manifestFallback, type FallbackLayer } from '../fallback/index.js';
 import { costUsd, loadPriceTable } from '../llm/pricing.js';
 import { createDriver, modelLabel } from '../llm/registry.js';
 import type { Logger } from '../log/logger.js';
@@ -37,6 +38,8 @@ export interface RunModelRequest {
   shard?: { index: number; count: number };
   imageDirs: string[];
   allowMissingServers: boolean;
+  /** `--placeholder-images`: a missing task image is replaced by a labelled stand-in file. */
+  placeholderImages?: boolean;
   /** Ctrl-C: stops the batch gracefully (see BatchOptions.signal). */
   signal?: AbortSignal;
 }
@@ -50,6 +53,8 @@ export interface RunModelReport {
   result: BatchResult;
   /** Set when the run was stopped before its queue was empty (Ctrl-C, or the lease was lost). */
   stopped?: string;
+  /** With --placeholder-images: task id → the image entries that ran on stand-ins. */
+  placeholderImages?: Record<string, string[]>;
 }
 
 export interface RunModelDeps {
@@ -139,6 +144,18 @@ function finishManifest(manifest: RunManifest, tasks: readonly RunnableTask[], r
   if (stopped) manifest.stopped = stopped;
 }
 
+/** What the manifest says about --placeholder-images: on, where the stand-ins are, which tasks used them. */
+function placeholderManifest(dir: string, placeholders: Record<string, string[]>, root: string): RunManifest['placeholderImages'] {
+  const tasks = Object.keys(placeholders).sort();
+  return {
+    enabled: true,
+    note: 'pipeline check: missing task images were replaced by labelled stand-ins (PLACEHOLDER — <file name>); scores of these tasks say nothing about a model',
+    dir: dir.startsWith(`${root}${path.sep}`) ? path.relative(root, dir) : dir,
+    taskCount: tasks.length,
+    tasks: Object.fromEntries(tasks.map((id) => [id, placeholders[id] as string[]])),
+  };
+}
+
 /** Aborts `stop` when the caller's signal fires (Ctrl-C) or the lease is lost; the reason says which. */
 function stopController(signal: AbortSignal | undefined): { stop: AbortController; dispose: () => void } {
   const stop = new AbortController();
@@ -164,25 +181,34 @@ export async function runModel(request: RunModelRequest, deps: RunModelDeps): Pr
   const driver = await createDriver(request.model, { env: config.env, groundTruth: request.taskSet.groundTruth, timeoutMs: options.retry.timeoutMs });
   const tasks = tasksToRun(request, host, logger);
   const manifest = buildManifest(request, label, config, host, deps.root);
+  const fallbackSettings = fallbackSettingsFrom(switches, deps.root);
+  manifest.fallback = manifestFallback(fallbackSettings, deps.root);
   const { stop, dispose } = stopController(request.signal);
   const lease = openRunRow(store, request, label, manifest, { logger, onLost: (message) => stop.abort(new RunInterruptedError(message)) });
+  let fallback: FallbackLayer | undefined;
   try {
     const costOf = (usage: Usage) => costUsd(request.model, usage, prices) ?? null;
     const statsFile = switches.M3_LLM_STATS ? switches.M3_LLM_STATS_FILE || path.join(request.resultsDir, `${label}.llm_stats.json`) : undefined;
     const stats = new LlmStats(statsFile, switches.M3_LLM_STATS_FLUSH_EVERY, costOf);
     const progress = createProgress(label);
     mkdirSync(path.dirname(output), { recursive: true });
+    const placeholderImagesDir = request.placeholderImages ? path.join(path.resolve(request.resultsDir), 'placeholder-images') : undefined;
+    const placeholders: Record<string, string[]> = {};
+    fallback = createFallbackLayer({ settings: fallbackSettings, host, env: config.env, timeoutMs: options.retry.timeoutMs, logger });
     const result = await runBatch(
       tasks,
       {
         driver, host, options, root: deps.root, runId: request.runId, workspaceMode: switches.M3_WORKSPACE_MODE,
         keepWorkspace: switches.M3_KEEP_WORKSPACE, imageSearchDirs: request.imageDirs, taskTimeoutMs: secondsToTimerMs(switches.M3_TASK_TIMEOUT),
+        ...(fallback ? { interceptor: fallback.interceptor } : {}),
+        ...(placeholderImagesDir ? { placeholderImagesDir } : {}),
       },
       {
         concurrency: request.concurrency, maxRequeue: switches.M3_MAX_TASK_REQUEUE, recorder: new StoreRecorder(store, request.runId, request.model), predictions,
         costOf, signal: stop.signal,
         onEvent: (event) => stats.observe(event),
         onProgress: (snapshot, finished) => {
+          if (finished?.outcome.placeholderImages) placeholders[finished.taskId] = finished.outcome.placeholderImages;
           const line = finished ? `${finished.taskId} ${finished.outcome.ok ? 'ok' : `${finished.outcome.verdict.status}: ${finished.outcome.verdict.message}`}` : undefined;
           progress.update({ ...snapshot, tokens: snapshot.usage.inputTokens + snapshot.usage.outputTokens }, line);
         },
@@ -197,11 +223,13 @@ export async function runModel(request: RunModelRequest, deps: RunModelDeps): Pr
       // Written even when no task produced a prediction, so the summary's path always exists.
       predictions.save();
       finishManifest(manifest, tasks, result, stopped);
+      if (placeholderImagesDir) manifest.placeholderImages = placeholderManifest(placeholderImagesDir, placeholders, deps.root);
       writeJsonAtomic(manifestFile, manifest);
       finishRun(store, request.runId, stopped ? 'interrupted' : 'finished');
     }
-    return { model: request.model, label, runId: request.runId, output, manifestFile, result, ...(stopped ? { stopped } : {}) };
+    return { model: request.model, label, runId: request.runId, output, manifestFile, result, ...(stopped ? { stopped } : {}), ...(placeholderImagesDir ? { placeholderImages: placeholders } : {}) };
   } finally {
+    fallback?.close();
     dispose();
     lease.release();
   }

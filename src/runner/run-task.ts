@@ -7,8 +7,10 @@ import type { AgentEventListener } from '../agent/events.js';
 import type { AgentOptions } from '../agent/options.js';
 import { toPrediction } from '../agent/to-prediction.js';
 import type { ModelDriver } from '../llm/types.js';
+import type { ToolCallInterceptor } from '../mcp/checked-call.js';
 import type { ToolHost } from '../mcp/types.js';
 import { loadImageFile } from '../media/load-image.js';
+import { PREDICTION_PLACEHOLDER_FIELD, writeMissingImageStandIn } from '../media/missing-image-stand-in.js';
 import type { PredictionRecord } from '../tasks/schemas.js';
 import { classifyFailure, RunInterruptedError, type FailureVerdict } from './failure.js';
 import type { RunnableTask } from './task-set.js';
@@ -25,13 +27,21 @@ export interface TaskEnvironment {
   keepWorkspace: boolean;
   imageSearchDirs: string[];
   taskTimeoutMs: number;
+  /** The tool fallback layer (src/fallback/), when M3_MOCK_FALLBACK or M3_MOCK_RECORD is on. */
+  interceptor?: ToolCallInterceptor;
   /** The run's stop signal (Ctrl-C): aborts an attempt in flight, which ends as `interrupted`. */
   signal?: AbortSignal;
+  /** `--placeholder-images`: where stand-ins for missing task images are written (src/media/missing-image-stand-in.ts). */
+  placeholderImagesDir?: string;
 }
 
-export type TaskOutcome =
+export type TaskOutcome = (
   | { ok: true; prediction: PredictionRecord; trace: EpisodeTrace; durationMs: number }
-  | { ok: false; verdict: FailureVerdict; prediction?: PredictionRecord; trace?: EpisodeTrace; durationMs: number };
+  | { ok: false; verdict: FailureVerdict; prediction?: PredictionRecord; trace?: EpisodeTrace; durationMs: number }
+) & {
+  /** The task's image entries that were missing and ran on labelled stand-ins (--placeholder-images). */
+  placeholderImages?: string[];
+};
 
 export function userTextFor(question: string, displayPaths: readonly string[]): string {
   if (displayPaths.length === 0) return question;
@@ -84,20 +94,33 @@ function infraVerdict(code: string, message: string): FailureVerdict {
  * anything is copied into media/, so a refused file (a path outside the folders, a text file
  * named .png, a corrupt image) never lands in the workspace. Throws MediaError for bad bytes.
  */
-async function loadTaskImages(task: RunnableTask, env: TaskEnvironment): Promise<{ sources: string[]; images: ImagePart[] } | FailureVerdict> {
+async function loadTaskImages(task: RunnableTask, env: TaskEnvironment): Promise<{ sources: string[]; images: ImagePart[]; placeholders: string[] } | FailureVerdict> {
   const { found, missing, outside } = resolveTaskImages(task.image, env.imageSearchDirs);
   if (outside.length > 0) {
     return infraVerdict('bad_task_input', `task ${task.id}: image path outside the image folders: ${outside.join(', ')} (task images must lie inside ${env.imageSearchDirs.join(', ')}; set --image-dir or M3_IMAGE_DIR)`);
   }
-  if (missing.length > 0) {
-    return infraVerdict('missing_image', `task ${task.id}: image not found: ${missing.join(', ')} (searched ${env.imageSearchDirs.join(', ')}; set --image-dir or M3_IMAGE_DIR)`);
+  if (missing.length > 0 && env.placeholderImagesDir === undefined) {
+    return infraVerdict('missing_image', `task ${task.id}: image not found: ${missing.join(', ')} (searched ${env.imageSearchDirs.join(', ')}; set --image-dir or M3_IMAGE_DIR, or pass --placeholder-images for a pipeline check)`);
   }
+  // Stand-ins are generated only for entries that name no file; a file that exists is used as is.
+  const sources = [...found];
+  for (const entry of missing) sources.push(await writeMissingImageStandIn(entry, env.placeholderImagesDir as string));
   const images: ImagePart[] = [];
-  for (const file of found) images.push(await loadImageFile(file, env.options.imagePolicy));
-  return { sources: found, images };
+  for (const file of sources) images.push(await loadImageFile(file, env.options.imagePolicy));
+  return { sources, images, placeholders: missing };
 }
 
 export async function runTask(task: RunnableTask, env: TaskEnvironment, onEvent?: AgentEventListener): Promise<TaskOutcome> {
+  let placeholders: string[] = [];
+  const outcome = await attemptTask(task, env, (names) => {
+    placeholders = names;
+  }, onEvent);
+  if (placeholders.length === 0) return outcome;
+  const labelled = outcome.prediction ? { ...outcome.prediction, [PREDICTION_PLACEHOLDER_FIELD]: placeholders } : undefined;
+  return { ...outcome, ...(labelled ? { prediction: labelled } : {}), placeholderImages: placeholders } as TaskOutcome;
+}
+
+async function attemptTask(task: RunnableTask, env: TaskEnvironment, usedPlaceholders: (entries: string[]) => void, onEvent?: AgentEventListener): Promise<TaskOutcome> {
   const started = Date.now();
   const elapsed = () => Date.now() - started;
   try {
@@ -110,6 +133,7 @@ export async function runTask(task: RunnableTask, env: TaskEnvironment, onEvent?
     }
     const loaded = await loadTaskImages(task, env);
     if ('status' in loaded) return { ok: false, verdict: loaded, durationMs: elapsed() };
+    usedPlaceholders(loaded.placeholders);
     const workspace = await prepareWorkspace({ mode: env.workspaceMode, root: env.root, runId: env.runId, taskId: task.id, sources: loaded.sources, keep: env.keepWorkspace });
     try {
       // The facts name the copy the model and tools see, not the dataset file it came from.
@@ -121,7 +145,7 @@ export async function runTask(task: RunnableTask, env: TaskEnvironment, onEvent?
               taskId: task.id, question: task.question, userText: userTextFor(task.question, workspace.displayPaths), images, cwd: env.root,
               callContext: { taskId: task.id, runId: env.runId, workspace: workspace.dir },
             },
-            { driver: env.driver, host: env.host, options: env.options, signal, ...(onEvent ? { onEvent } : {}) },
+            { driver: env.driver, host: env.host, options: env.options, signal, ...(onEvent ? { onEvent } : {}), ...(env.interceptor ? { interceptor: env.interceptor } : {}) },
           ),
         env.taskTimeoutMs,
         task.id,

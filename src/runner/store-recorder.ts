@@ -43,6 +43,7 @@ export class StoreRecorder implements RunRecorder {
         resultText: event.result,
         isError: event.isError,
         ...(event.errorCode ? { errorCode: event.errorCode } : {}),
+        ...(event.fallback ? { fallback: event.fallback } : {}),
         durationMs: event.durationMs,
         images: event.images.map((image) => ({
           mediaType: image.mediaType,

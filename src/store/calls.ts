@@ -15,9 +15,9 @@ const insertModelCallSql = `
 
 const insertToolCallSql = `
   INSERT INTO tool_calls (episode_id, round, call_index, canonical_name, function_name, arguments,
-    result_text, is_error, error_code, duration_ms, images, created_at)
+    result_text, is_error, error_code, fallback_tier, fallback_error_code, duration_ms, images, created_at)
   VALUES (@episodeId, @round, @callIndex, @canonicalName, @functionName, @arguments,
-    @resultText, @isError, @errorCode, @durationMs, @images, @createdAt)`;
+    @resultText, @isError, @errorCode, @fallbackTier, @fallbackErrorCode, @durationMs, @images, @createdAt)`;
 
 function explainCallConflict(episodeId: number) {
   return (code: string): string | undefined => {
@@ -66,6 +66,8 @@ function toolCallParams(input: ToolCallInput) {
       resultText: toTextColumn(call.resultText) ?? '',
       isError: call.isError ? 1 : 0,
       errorCode: toOptional(call.errorCode),
+      fallbackTier: call.fallback?.tier ?? null,
+      fallbackErrorCode: call.fallback?.originalErrorCode ?? null,
       durationMs: Math.round(call.durationMs),
       images: toJsonColumn(call.images),
       createdAt: toTimeColumn(call.createdAt),

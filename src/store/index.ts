@@ -7,6 +7,20 @@ export { startEpisode, finishEpisode, getEpisode, episodesForRun, finishedTaskId
 export { acquireRunLease, checkRunLease, renewRunLease, releaseRunLease, getRunLease, type LeaseOwner, type RunLease, type LeaseTakeover } from './leases.js';
 export { recordModelCall, recordToolCall, recordToolCalls, modelCallsForEpisode, toolCallsForEpisode, toImageRecord } from './calls.js';
 export { runSummary, type RunSummary, type EpisodeTotals, type StatusCounts } from './summary.js';
+export { fallbackShare, type FallbackShare } from './fallback-share.js';
+export {
+  openFallbackCache,
+  putCacheEntry,
+  findCacheEntry,
+  cacheEntriesOfTool,
+  allCacheEntries,
+  cacheStats,
+  cacheSourceSchema,
+  type CacheEntry,
+  type CacheSource,
+  type CacheStatsRow,
+  type PutOutcome,
+} from './fallback-cache.js';
 export type { EpisodeRow, ModelCallRow, RunRow, ToolCallRow } from './rows.js';
 export type {
   EpisodeFinish,

@@ -2,6 +2,7 @@
 // status or a negative token count is reported by field instead of as a bare SQLite constraint.
 import { z } from 'zod';
 import { formatIssues } from '../config/zod-issues.js';
+import { FALLBACK_TIERS } from '../core/tool-result-contract.js';
 import { providerErrorClasses, StoreError } from '../errors/index.js';
 import type { AttemptRecord } from '../llm/retry.js';
 import { predictionSchema } from '../tasks/schemas.js';
@@ -13,6 +14,7 @@ export const runStatusSchema = z.enum(['running', 'finished', 'failed', 'interru
 export const episodeStatusSchema = z.enum(['ok', 'model_failure', 'infra_failure', 'timeout', 'running']);
 export const finalEpisodeStatusSchema = episodeStatusSchema.exclude(['running']);
 export const failureKindSchema = z.enum(['model', 'infra']);
+export const fallbackTierSchema = z.enum(FALLBACK_TIERS);
 
 export const usageSchema = z.object({ inputTokens: count, outputTokens: count, cachedTokens: count });
 
@@ -116,6 +118,8 @@ export const toolCallInputSchema = z.strictObject({
   resultText: z.string().default(''),
   isError: z.boolean().default(false),
   errorCode: optionalText,
+  /** The fallback tier that served the call and the real call's failure code (src/fallback/). */
+  fallback: z.strictObject({ tier: fallbackTierSchema, originalErrorCode: z.string().min(1) }).optional(),
   durationMs: z.number().nonnegative().default(0),
   images: z.array(imageRecordSchema).default([]),
   createdAt: z.date().optional(),

@@ -1,6 +1,7 @@
-// `m3 config check` must not claim what does not exist: the M3_MOCK_* switches are parsed (a bad
-// value is refused) but the fallback layer is not implemented, and M3_EXECUTOR_WORKERS, which
-// nothing read, is gone.
+// `m3 config check` must not claim what does not exist: every switch it lists is read by some
+// code (the M3_MOCK_* switches drive the fallback layer, test/cli/fallback-commands.test.ts
+// checks what it says about it), a bad value is refused, and M3_EXECUTOR_WORKERS, which nothing
+// read, is gone.
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../support/shared-assets.js';
@@ -9,13 +10,13 @@ const m3 = (env: NodeJS.ProcessEnv = {}) =>
   spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'config', 'check'], { cwd: repoRoot, env: { ...process.env, ...env }, encoding: 'utf8' });
 
 describe('m3 config check', () => {
-  it('marks the fallback switches as not implemented and lists no dead switch', () => {
+  it('lists the fallback switches with what they do and no dead switch', () => {
     const result = m3();
     expect(result.status, result.stderr).toBe(0);
-    for (const name of ['M3_MOCK_FALLBACK', 'M3_MOCK_LLM', 'M3_MOCK_LLM_MODEL', 'M3_MOCK_MARK_INLINE']) {
-      expect(result.stdout).toMatch(new RegExp(`${name} +\\S+ +not implemented yet`));
+    for (const name of ['M3_MOCK_FALLBACK', 'M3_MOCK_LLM', 'M3_MOCK_LLM_MODEL', 'M3_MOCK_MARK_INLINE', 'M3_MOCK_RECORD', 'M3_MOCK_ALLOW', 'M3_MOCK_DIR']) {
+      expect(result.stdout).toMatch(new RegExp(`${name} +\\S+ +\\S`));
     }
-    expect(result.stdout).toContain('the tool-result fallback layer is not implemented yet: setting them changes nothing');
+    expect(result.stdout).not.toContain('not implemented');
     expect(result.stdout).not.toContain('M3_EXECUTOR_WORKERS');
   }, 60_000);
 

@@ -1,6 +1,9 @@
 import type { Command } from 'commander';
 import { loadProjectConfig } from '../../config/index.js';
+import { repoRoot } from '../../config/paths.js';
 import { describeSwitches } from '../../config/switches.js';
+import { describeFallback } from '../../fallback/describe.js';
+import { fallbackSettingsFrom } from '../../fallback/settings.js';
 
 export function registerConfigCommands(program: Command): void {
   const config = program.command('config').description('inspect and validate configuration');
@@ -11,9 +14,10 @@ export function registerConfigCommands(program: Command): void {
     .option('--json', 'print the effective configuration as JSON')
     .action((options: { config?: string; json?: boolean }) => {
       const loaded = loadProjectConfig({ ...(options.config ? { serversFile: options.config } : {}), includeDisabled: true });
+      const fallback = describeFallback(fallbackSettingsFrom(loaded.switches, repoRoot), repoRoot);
       if (options.json) {
         const servers = loaded.servers.map((server) => ({ name: server.name, transport: server.transport, envKeys: Object.keys(server.env), ...(server.description ? { description: server.description } : {}) }));
-        process.stdout.write(`${JSON.stringify({ serversFile: loaded.serversFile, servers, switches: loaded.switches }, null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify({ serversFile: loaded.serversFile, servers, switches: loaded.switches, fallback: fallback.facts }, null, 2)}\n`);
         return;
       }
       process.stdout.write(`servers file: ${loaded.serversFile} (${loaded.servers.length} entries, valid)\n`);
@@ -23,15 +27,10 @@ export function registerConfigCommands(program: Command): void {
         if (server.description) process.stdout.write(`  ${''.padEnd(20)} ${server.description}\n`);
       }
       process.stdout.write('switches:\n');
-      const pending: string[] = [];
       for (const entry of describeSwitches()) {
         const value = loaded.switches[entry.name as keyof typeof loaded.switches];
-        const help = entry.notImplemented ? `not implemented yet (${entry.help})` : entry.help;
-        if (entry.notImplemented) pending.push(entry.name);
-        process.stdout.write(`  ${entry.name.padEnd(26)} ${String(value).padEnd(10)} ${help}\n`);
+        process.stdout.write(`  ${entry.name.padEnd(26)} ${String(value).padEnd(10)} ${entry.help}\n`);
       }
-      if (pending.length > 0) {
-        process.stdout.write(`note: ${pending.join(', ')} are accepted for compatibility with the reference, but the tool-result fallback layer is not implemented yet: setting them changes nothing\n`);
-      }
+      process.stdout.write(`tool fallback layer: ${fallback.lines.join('\n')}\n`);
     });
 }

@@ -13,7 +13,7 @@ import { assertRunNotHeld } from '../../runner/run-lease.js';
 import { runModel, type RunModelReport } from '../../runner/run-model.js';
 import { writeToolCatalogs } from '../../runner/tool-catalog.js';
 import { loadTaskSet, parseShard } from '../../runner/task-set.js';
-import { listRuns, openStore } from '../../store/index.js';
+import { fallbackShare, listRuns, openStore, type FallbackShare } from '../../store/index.js';
 import { hostOptionsFrom } from '../host-options.js';
 import { nonNegativeInteger, seconds } from '../option-parsers.js';
 import { secondsToTimerMs } from '../../config/timer-ms.js';
@@ -48,6 +48,7 @@ interface RunFlags {
   startupTimeout: number;
   fuzzy: boolean;
   allowMissingServers?: boolean;
+  placeholderImages?: boolean;
   json?: boolean;
 }
 
@@ -123,6 +124,7 @@ export function registerRunCommand(program: Command): void {
     .option('--startup-timeout <s>', 'seconds each MCP server may take to start (OCR loads large models)', seconds, 120)
     .option('--no-fuzzy', 'ask the explicit prompt instead of the fuzzy question')
     .option('--allow-missing-servers', 'run tasks whose ground truth needs servers that are not running')
+    .option('--placeholder-images', 'pipeline check: a missing task image is replaced by a labelled stand-in (PLACEHOLDER — <file name>), recorded in the manifest, predictions, summary and report; scores of those tasks say nothing about a model')
     .option('--json', 'print the summary as JSON')
     .addHelpText(
       'after',
@@ -161,6 +163,7 @@ export function registerRunCommand(program: Command): void {
       writeToolCatalogs(resultsDir, host);
       const store = openStore(storeFile);
       const reports: RunModelReport[] = [];
+      let shares: Map<string, FallbackShare | undefined> | undefined;
       const stop = createStopSignal((name) => log.warn(`${name}: stopping; tasks in flight are abandoned and recorded as interrupted (press Ctrl-C again to exit at once)`));
       try {
         for (const { model, runId } of plan) {
@@ -171,7 +174,7 @@ export function registerRunCommand(program: Command): void {
               {
                 model, taskSet, concurrency: Math.max(1, flags.concurrency), runId, resume: Boolean(flags.resume), overwrite: Boolean(flags.overwrite),
                 ...(flags.output ? { output: flags.output } : {}), resultsDir, ...(shard ? { shard } : {}), imageDirs,
-                allowMissingServers: Boolean(flags.allowMissingServers), signal: stop.signal,
+                allowMissingServers: Boolean(flags.allowMissingServers), placeholderImages: Boolean(flags.placeholderImages), signal: stop.signal,
                 limits: {
                   maxStep: flags.maxStep, maxConcurrent: flags.maxConcurrent, topTools: flags.topTools, maxNewTokens: flags.maxNewTokens,
                   ...(flags.temperature !== undefined ? { temperature: flags.temperature } : {}),
@@ -182,13 +185,15 @@ export function registerRunCommand(program: Command): void {
             ),
           );
         }
+        // Per model, the share of scored calls and tasks that received mocked returns.
+        if (config.switches.M3_MOCK_FALLBACK) shares = new Map(reports.map((report) => [report.runId, fallbackShare(store, report.runId)[0]]));
       } finally {
         store.close();
         // Still listening while the servers close, so a second Ctrl-C exits at once.
         await host.close();
         stop.dispose();
       }
-      printSummary(reports, flags.json);
+      printSummary(reports, flags.json, shares);
       process.exitCode = reportOutcome(reports, models.length, log);
     });
 }

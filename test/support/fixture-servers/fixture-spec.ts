@@ -10,7 +10,7 @@ export const fixtureRepoRoot = path.resolve(fixtureDir, '../../..');
 /** tsx's loader by absolute URL, so fixtures start from any working directory. */
 export const tsxLoaderUrl = pathToFileURL(path.join(fixtureRepoRoot, 'node_modules/tsx/dist/loader.mjs')).href;
 
-export const fixtureNames = ['echo', 'slow', 'crashing', 'image', 'noisy', 'paged', 'meta', 'tasks'] as const;
+export const fixtureNames = ['echo', 'slow', 'crashing', 'image', 'noisy', 'paged', 'meta', 'tasks', 'flaky-web'] as const;
 export type FixtureName = (typeof fixtureNames)[number];
 
 export function fixtureFile(name: FixtureName): string {
