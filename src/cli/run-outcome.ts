@@ -22,19 +22,21 @@ export function requireTasks(taskSet: TaskSet, shard: { index: number; count: nu
 }
 
 export function printSummary(reports: readonly RunModelReport[], json: boolean | undefined): void {
+  // One row per trial file (a single-trial run has one per model and condition).
+  const rows = reports.flatMap((report) => report.trials.map((trial) => ({ report, trial })));
   if (json) {
-    const rows = reports.map((report) => ({
-      model: report.model, runId: report.runId, output: report.output, manifest: report.manifestFile, ...report.result.progress,
-      skippedResumed: report.result.skipped.length, notStarted: report.result.notStarted.length, ...(report.stopped ? { stopped: report.stopped } : {}),
+    const records = rows.map(({ report, trial }) => ({
+      model: report.model, condition: report.condition, trial: trial.trial, seed: trial.seed ?? null, runId: report.runId, output: trial.output, manifest: trial.manifestFile,
+      ...trial.result.progress, skippedResumed: trial.result.skipped.length, notStarted: trial.result.notStarted.length, ...(report.stopped ? { stopped: report.stopped } : {}),
     }));
-    process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(records, null, 2)}\n`);
     return;
   }
   process.stdout.write('model                          done  model-fail  infra-fail  tokens      predictions\n');
-  for (const report of reports) {
-    const p = report.result.progress;
+  for (const { trial } of rows) {
+    const p = trial.result.progress;
     process.stdout.write(
-      `${report.label.padEnd(30)} ${String(p.done).padStart(5)}  ${String(p.failedModel).padStart(10)}  ${String(p.failedInfra).padStart(10)}  ${String(p.usage.inputTokens + p.usage.outputTokens).padStart(10)}  ${path.relative(process.cwd(), report.output)}\n`,
+      `${trial.label.padEnd(30)} ${String(p.done).padStart(5)}  ${String(p.failedModel).padStart(10)}  ${String(p.failedInfra).padStart(10)}  ${String(p.usage.inputTokens + p.usage.outputTokens).padStart(10)}  ${path.relative(process.cwd(), trial.output)}\n`,
     );
   }
 }

@@ -16,7 +16,13 @@ export interface GenerateRequest {
   temperature?: number;
   seed?: number;
   /** Which task / round this request belongs to; replay drivers use it, vendors ignore it. */
-  context?: { taskId?: string; round?: number; purpose?: 'work' | 'prepare' | 'end' | 'final' | 'judge' };
+  context?: {
+    taskId?: string;
+    round?: number;
+    purpose?: 'work' | 'prepare' | 'end' | 'final' | 'judge';
+    /** Which trial of the task (m3 run --trials k), 1-based; the seeded noisy oracle varies by it. */
+    trial?: number;
+  };
 }
 
 export type StopReason = 'end' | 'tool_calls' | 'max_tokens' | 'other';
