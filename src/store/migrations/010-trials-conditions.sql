@@ -1,4 +1,4 @@
--- 003: trials and conditions (m3 run --trials k --condition NAME). A run row is one model under
+-- 010: trials and conditions (m3 run --trials k --condition NAME). A run row is one model under
 -- one condition; its episodes carry their trial (the existing trial column), the seed that trial
 -- sent, and the task's prompt hash (question + image sha256s + tool surface, src/runner/prompt-hash.ts).
 -- batch_id ties the runs of one `m3 run` invocation together (the batch manifest names them too).
