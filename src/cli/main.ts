@@ -19,6 +19,8 @@ import { registerSummaryCommand } from './commands/summary.js';
 import { registerTasksCommands } from './commands/tasks.js';
 import { registerDemoCommand } from './commands/demo.js';
 import { registerDatasetCommands } from './commands/dataset.js';
+import { registerCompareCommands } from './commands/compare.js';
+import { registerTrendsCommand } from './commands/trends.js';
 
 const { version } = JSON.parse(readFileSync(fromRepo('package.json'), 'utf8')) as { version: string };
 
@@ -44,6 +46,8 @@ registerSummaryCommand(program);
 registerTasksCommands(program);
 registerDemoCommand(program);
 registerDatasetCommands(program);
+registerCompareCommands(program);
+registerTrendsCommand(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof M3Error) {

@@ -28,3 +28,10 @@ export function seconds(value: string): number {
 
 /** A whole number of seconds from 0 (e.g. a delay that may be off) up to the timer bound. */
 export const wholeSeconds = wholeNumber(0, maxTimerSeconds);
+
+/** A number from 0 to 1 (a rate, a drop in a rate). */
+export function fraction(value: string): number {
+  const parsed = Number(value);
+  if (value.trim() === '' || !Number.isFinite(parsed) || parsed < 0 || parsed > 1) throw new InvalidArgumentError(`expected a number from 0 to 1, got "${value}"`);
+  return parsed;
+}

@@ -21,6 +21,7 @@ import { loadAllResults, type ModelResults } from './load-results.js';
 import { writeFigure, type RenderedFigure } from './render-chart.js';
 import { callTable, finalJudgeTable, finalProxyTable, leaderboardTable, roundsTable, toMarkdown, toolsTable, type Table } from './tables.js';
 import { buildTierRows, loadTiers, tierTable } from './tiers.js';
+import { newestTrialsTable } from './trials-section.js';
 
 export interface ReportOptions {
   resultsDir: string;
@@ -83,6 +84,7 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
     proxies: finalProxyTable(models),
     tools: catalog ? toolsTable(catalog) : undefined,
     tiers: tierTable(buildTierRows(models, tiers)),
+    trials: newestTrialsTable(options.resultsDir),
   };
   const markdown = Object.values(tables).filter((table): table is Table => table !== undefined).map(toMarkdown);
   write('report.md', `# m3bench report\n\n${markdown.join('\n')}`);
@@ -93,6 +95,7 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
     await renderSection('Final answer', [tables.judges, tables.proxies], [finalJudgeFigure(models), finalProxyFigure(models)], options.saveDir, {
       notes: ['Judge scores and proxies are shown apart: proxies compare the final reply with the GT final_reply and are not judge scores.'],
     }),
+    await renderSection('Trials and uncertainty', [tables.trials], [], options.saveDir),
     await renderSection('Per-tier breakdown', [tables.tiers], [], options.saveDir),
     await renderSection('Tools', [tables.tools], catalog ? [toolsPerServerFigure(catalog), toolCategoryFigure(catalog)] : [], options.saveDir),
   ];
