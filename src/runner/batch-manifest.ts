@@ -69,14 +69,21 @@ export function batchPath(file: string, recorded: string): string {
   return path.resolve(path.dirname(file), recorded);
 }
 
-/** Batch manifests in a folder, newest first (by their startedAt, then name). */
-export function findBatchManifests(dir: string): Array<{ file: string; manifest: BatchManifest }> {
+function manifestFiles(dir: string, depth: number): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((name) => name.endsWith(BATCH_MANIFEST_SUFFIX))
-    .map((name) => {
-      const file = path.join(dir, name);
-      return { file, manifest: loadBatchManifest(file) };
-    })
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const file = path.join(dir, entry.name);
+    if (entry.isFile() && entry.name.endsWith(BATCH_MANIFEST_SUFFIX)) return [file];
+    return entry.isDirectory() && depth > 0 ? manifestFiles(file, depth - 1) : [];
+  });
+}
+
+/**
+ * Batch manifests in a folder (and, with `depth` > 0, in its sub-folders that deep), newest
+ * first (by their startedAt, then name).
+ */
+export function findBatchManifests(dir: string, depth = 0): Array<{ file: string; manifest: BatchManifest }> {
+  return manifestFiles(dir, depth)
+    .map((file) => ({ file, manifest: loadBatchManifest(file) }))
     .sort((a, b) => b.manifest.startedAt.localeCompare(a.manifest.startedAt) || b.file.localeCompare(a.file));
 }

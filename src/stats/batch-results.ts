@@ -37,6 +37,8 @@ export interface CellResults {
   graderVersions: string[];
   /** Hash over the trial manifests' prompt hashes (task wording + images + tool surface). */
   taskSetHash: string | null;
+  /** Set when a later batch rewrote this cell's files (same results folder and label): its numbers are not this batch's. */
+  overwrittenBy?: string;
 }
 
 export interface BatchResults {
@@ -45,10 +47,10 @@ export interface BatchResults {
   cells: CellResults[];
 }
 
-function readManifestHash(file: string): string | null {
-  if (!existsSync(file)) return null;
-  const raw = loadJsonFile(file) as { taskSetHash?: unknown };
-  return typeof raw.taskSetHash === 'string' ? raw.taskSetHash : null;
+function readTrialManifest(file: string): { taskSetHash: string | null; batchId: string | null } {
+  if (!existsSync(file)) return { taskSetHash: null, batchId: null };
+  const raw = loadJsonFile(file) as { taskSetHash?: unknown; batchId?: unknown };
+  return { taskSetHash: typeof raw.taskSetHash === 'string' ? raw.taskSetHash : null, batchId: typeof raw.batchId === 'string' ? raw.batchId : null };
 }
 
 function readGraderVersion(file: string): string {
@@ -56,16 +58,19 @@ function readGraderVersion(file: string): string {
   return typeof raw.grader_version === 'string' ? raw.grader_version : 'unknown';
 }
 
-function loadCell(file: string, cell: BatchCell): CellResults {
+function loadCell(file: string, batchId: string, cell: BatchCell): CellResults {
   const resultsDir = path.dirname(file);
   const tasks = new Map<string, TrialOutcome[]>();
   const unevaluated: string[] = [];
   const graderVersions = new Set<string>();
   const hashes = new Set<string | null>();
+  let overwrittenBy: string | undefined;
   for (const trial of cell.trials) {
     const predictionsFile = batchPath(file, trial.predictions);
     const evalFile = path.join(resultsDir, trial.label, resultFiles.step);
-    hashes.add(readManifestHash(batchPath(file, trial.manifest)));
+    const trialManifest = readTrialManifest(batchPath(file, trial.manifest));
+    hashes.add(trialManifest.taskSetHash);
+    if (trialManifest.batchId && trialManifest.batchId !== batchId) overwrittenBy = trialManifest.batchId;
     if (!existsSync(predictionsFile)) throw new ConfigError(`${file}: cell ${cell.label} trial ${trial.trial}: prediction file ${predictionsFile} is missing`);
     if (!existsSync(evalFile)) {
       unevaluated.push(trial.label);
@@ -93,12 +98,13 @@ function loadCell(file: string, cell: BatchCell): CellResults {
   return {
     label: cell.label, model: cell.model, condition: cell.condition, runId: cell.runId, trials: cell.trials.length,
     tasks, unevaluated, graderVersions: [...graderVersions].sort(), taskSetHash: hashList.length === 1 ? (hashList[0] ?? null) : null,
+    ...(overwrittenBy ? { overwrittenBy } : {}),
   };
 }
 
 export function loadBatchResults(file: string): BatchResults {
   const manifest = loadBatchManifest(file);
-  return { file, manifest, cells: manifest.cells.map((cell) => loadCell(file, cell)) };
+  return { file, manifest, cells: manifest.cells.map((cell) => loadCell(file, manifest.batchId, cell)) };
 }
 
 /** A batch manifest file, or a results folder (its newest batch manifest). */
@@ -115,11 +121,10 @@ export function resolveBatchFile(target: string): string {
 
 /** The cell named `label` (or the only one when no label is given). */
 export function pickCell(batch: BatchResults, label: string | undefined): CellResults {
-  if (label === undefined) {
-    if (batch.cells.length === 1 && batch.cells[0]) return batch.cells[0];
-    throw new ConfigError(`${batch.file} holds ${batch.cells.length} cells (${batch.cells.map((cell) => cell.label).join(', ')}): name one`);
-  }
-  const cell = batch.cells.find((entry) => entry.label === label);
-  if (!cell) throw new ConfigError(`${batch.file}: no cell "${label}" (cells: ${batch.cells.map((entry) => entry.label).join(', ')})`);
+  const names = batch.cells.map((entry) => entry.label).join(', ');
+  if (label === undefined && batch.cells.length !== 1) throw new ConfigError(`${batch.file} holds ${batch.cells.length} cells (${names}): name one`);
+  const cell = label === undefined ? batch.cells[0] : batch.cells.find((entry) => entry.label === label);
+  if (!cell) throw new ConfigError(`${batch.file}: no cell "${label}" (cells: ${names})`);
+  if (cell.overwrittenBy) throw new ConfigError(`${batch.file}: the files of cell "${cell.label}" were rewritten by batch ${cell.overwrittenBy}; give each batch its own --results-dir to keep them`);
   return cell;
 }

@@ -27,6 +27,7 @@ export interface CellSummary {
   metrics: Record<TrialMetric, MetricSummary>;
   meanToolCalls: number;
   unevaluated: string[];
+  overwrittenBy?: string;
 }
 
 type Unit = readonly TrialOutcome[];
@@ -71,5 +72,6 @@ export function summarizeCell(cell: CellResults, settings: BootstrapSettings = d
     metrics,
     meanToolCalls: calls.length === 0 ? Number.NaN : calls.reduce((sum, entry) => sum + entry, 0) / calls.length,
     unevaluated: cell.unevaluated,
+    ...(cell.overwrittenBy ? { overwrittenBy: cell.overwrittenBy } : {}),
   };
 }

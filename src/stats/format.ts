@@ -36,7 +36,10 @@ export function formatTrialsTable(summaries: readonly CellSummary[], settings: B
   const table = [header, ...rows(summaries)];
   const widths = header.map((_, column) => Math.max(...table.map((row) => (row[column] ?? '').length)));
   const lines = table.map((row) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd());
-  const notes = summaries.filter((summary) => summary.unevaluated.length > 0).map((summary) => `${summary.label}: not evaluated (run m3 eval step): ${summary.unevaluated.join(', ')}`);
+  const notes = [
+    ...summaries.filter((summary) => summary.unevaluated.length > 0).map((summary) => `${summary.label}: not evaluated (run m3 eval step --pred <trial file> --output-dir <results>/<trial label>): ${summary.unevaluated.join(', ')}`),
+    ...summaries.filter((summary) => summary.overwrittenBy).map((summary) => `${summary.label}: WARNING its files were rewritten by batch ${summary.overwrittenBy}; the numbers above are that batch's`),
+  ];
   return [...lines, '', `success rule: ${SUCCESS_RULE}`, settingsLine(settings), 'infrastructure failures are not trials: they are in no denominator', ...notes].join('\n');
 }
 

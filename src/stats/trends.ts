@@ -35,11 +35,12 @@ export interface TrendLine {
 
 export function collectTrendPoints(resultsDir: string, settings: BootstrapSettings = defaultBootstrap): Map<string, TrendPoint[]> {
   const lines = new Map<string, TrendPoint[]>();
-  for (const { file } of findBatchManifests(resultsDir).reverse()) {
+  // Sub-folders too: keeping each batch in its own --results-dir is how its files stay its own.
+  for (const { file } of findBatchManifests(resultsDir, 2).reverse()) {
     const batch = loadBatchResults(file);
     for (const cell of batch.cells) {
       const summary = summarizeCell(cell, settings);
-      if (summary.tasks === 0) continue;
+      if (summary.tasks === 0 || cell.overwrittenBy) continue;
       const graderKey = `${cell.graderVersions.join(',') || 'unknown'};${GRADER_VERSIONS.success}`;
       const point: TrendPoint = {
         batchId: batch.manifest.batchId, startedAt: batch.manifest.startedAt, file, tasks: summary.tasks, trials: summary.trials,
