@@ -36,7 +36,7 @@ describe('bootstrap intervals', () => {
     const n = 300;
     const k = 4;
     const q = 0.4;
-    const units = Array.from({ length: n }, () => Array.from({ length: k }, () => (random() < q ? 1 : 0)));
+    const units: Array<readonly number[]> = Array.from({ length: n }, () => Array.from({ length: k }, () => (random() < q ? 1 : 0)));
     const estimate = meanOfTaskMeans(units);
     const half = 1.959964 * Math.sqrt((estimate * (1 - estimate)) / (n * k));
     const interval = bootstrapInterval(units, meanOfTaskMeans, { ...defaultBootstrap, resamples: 3000 }, resampleTrials);
@@ -46,10 +46,10 @@ describe('bootstrap intervals', () => {
   });
 
   it('collapses to a point when every unit is the same, and is reproducible from its seed', () => {
-    const same = Array.from({ length: 50 }, () => [1, 1, 1]);
+    const same: Array<readonly number[]> = Array.from({ length: 50 }, () => [1, 1, 1]);
     expect(bootstrapInterval(same, meanOfTaskMeans, defaultBootstrap, resampleTrials)).toEqual({ estimate: 1, low: 1, high: 1 });
     const random = createRandom(3);
-    const mixed = Array.from({ length: 30 }, () => [random(), random()]);
+    const mixed: Array<readonly number[]> = Array.from({ length: 30 }, () => [random(), random()]);
     const first = bootstrapInterval(mixed, meanOfTaskMeans, defaultBootstrap, resampleTrials);
     expect(bootstrapInterval(mixed, meanOfTaskMeans, defaultBootstrap, resampleTrials)).toEqual(first);
     expect(bootstrapInterval(mixed, meanOfTaskMeans, { ...defaultBootstrap, seed: 2 }, resampleTrials)).not.toEqual(first);
