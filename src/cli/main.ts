@@ -21,6 +21,7 @@ import { registerDemoCommand } from './commands/demo.js';
 import { registerDatasetCommands } from './commands/dataset.js';
 import { registerCompareCommands } from './commands/compare.js';
 import { registerTrendsCommand } from './commands/trends.js';
+import { registerEvalBatchCommand } from './commands/eval-batch.js';
 
 const { version } = JSON.parse(readFileSync(fromRepo('package.json'), 'utf8')) as { version: string };
 
@@ -40,6 +41,7 @@ registerAssetsCommands(program);
 registerEvalStepCommand(program);
 registerEvalCallCommand(program);
 registerEvalFinalCommand(program);
+registerEvalBatchCommand(program);
 registerReportCommand(program);
 registerServersCommands(program);
 registerSummaryCommand(program);
