@@ -3,6 +3,7 @@
 // its own says what it counts.
 import type { Table } from '../report/tables.js';
 import type { BootstrapSettings, Interval } from './bootstrap.js';
+import type { CellPerformance } from './cell-performance.js';
 import type { CellSummary } from './cell-summary.js';
 import { GRADER_VERSIONS } from './grader-versions.js';
 import { SUCCESS_RULE } from './task-success.js';
@@ -49,4 +50,18 @@ export function trialsTable(summaries: readonly CellSummary[], settings: Bootstr
     id: 'trials', title: `Pass rates with ${Math.round(settings.level * 100)}% confidence intervals (batch ${batchId})`, header, rows: rows(summaries),
     note: `Success rule: ${SUCCESS_RULE}. ${settingsLine(settings)}. Infrastructure failures are not trials and are in no denominator.`,
   };
+}
+
+const money = (value: number | null) => (value === null ? 'n/a' : `$${value.toFixed(4)}`);
+
+/** Performance per cell, a table of its own: never mixed into the correctness numbers. */
+export function formatPerformanceTable(rows: readonly CellPerformance[]): string {
+  const head = ['cell', 'trials', 'median s', 'median rounds', 'median calls', 'mean in tok', 'mean out tok', 'cost', 'cost/passed'];
+  const body = rows.map((row) => [
+    row.label, String(row.trials), Number.isFinite(row.medianDurationMs) ? (row.medianDurationMs / 1000).toFixed(2) : 'n/a', fixed(row.medianRounds).trim(), fixed(row.medianToolCalls).trim(),
+    Math.round(row.meanInputTokens).toString(), Math.round(row.meanOutputTokens).toString(), money(row.costUsd), money(row.costPerPassedUsd),
+  ]);
+  const table = [head, ...body];
+  const widths = head.map((_, column) => Math.max(...table.map((row) => (row[column] ?? '').length)));
+  return [...table.map((row) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd()), 'performance per valid trial (infrastructure failures left out); cost n/a: no price known for the model (M3_PRICE_TABLE)'].join('\n');
 }

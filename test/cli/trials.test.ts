@@ -67,7 +67,11 @@ beforeAll(async () => {
   await run('replay:noisy?seed=7', 'noisy-b', ['--trials', '3']);
   await run('replay:noisy?seed=8', 'noisy-c', ['--trials', '3']);
   await run('replay:gt', 'oracle-changed', ['--trials', '3'], changedTasksFile);
-  for (const name of ['oracle', 'noisy-a', 'noisy-b', 'noisy-c', 'oracle-changed']) await evaluate(name);
+  // One batch through the CLI (m3 eval batch), the others through the same library call.
+  const scored = await runM3(['eval', 'batch', batchFile('oracle'), '--gt', gtFile]);
+  expect(scored.code, scored.output).toBe(0);
+  expect(JSON.parse(scored.stdout).evaluated).toHaveLength(3);
+  for (const name of ['noisy-a', 'noisy-b', 'noisy-c', 'oracle-changed']) await evaluate(name);
 }, 900_000);
 
 // Each statistics command is a child process of a few seconds; a busy 2-core machine needs room.
@@ -117,6 +121,9 @@ describe('m3 run --trials and the statistics commands', { timeout: 300_000 }, ()
     expect(outcome.stdout).toMatch(/replay-gt\s+10\s+3\s+1\.000 \[1\.000, 1\.000\]\s+1\.000 \[1\.000, 1\.000\]\s+1\.000 \[1\.000, 1\.000\]\s+1\.000/);
     expect(outcome.stdout).toContain('success rule: a task passes when its step recall = 1 and precision = 1');
     expect(outcome.stdout).toContain('2000 resamples, seed 20240615');
+    // Performance from the store, in a table of its own: 10 tasks x 3 trials, no price for a replay.
+    expect(outcome.stdout).toMatch(/replay-gt\s+30\s+\d+\.\d{2}\s+\d/);
+    expect(outcome.stdout).toContain('performance per valid trial (infrastructure failures left out)');
   });
 
   it('m3 compare finds the oracle better than the noisy oracle, and no difference between two identically seeded noisy runs', async () => {

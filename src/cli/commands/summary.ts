@@ -9,7 +9,8 @@ import { formatSummaryTable } from '../../report/summary-table.js';
 import { findBatchManifests } from '../../runner/batch-manifest.js';
 import { loadBatchResults, resolveBatchFile } from '../../stats/batch-results.js';
 import { summarizeCell } from '../../stats/cell-summary.js';
-import { formatTrialsTable } from '../../stats/format.js';
+import { batchPerformance } from '../../stats/cell-performance.js';
+import { formatPerformanceTable, formatTrialsTable } from '../../stats/format.js';
 import { addBootstrapOptions, bootstrapSettings, type BootstrapFlags } from '../bootstrap-options.js';
 
 function filesIn(dir: string, matches: (name: string) => boolean): string[] {
@@ -46,7 +47,9 @@ function trialsSection(flags: SummaryFlags, resultsDir: string): string | undefi
   const batch = loadBatchResults(file);
   const settings = bootstrapSettings(flags);
   const title = `batch ${batch.manifest.batchId} (${path.relative(process.cwd(), file)}): ${batch.manifest.trials} trial(s) per task`;
-  return `${title}\n${formatTrialsTable(batch.cells.map((cell) => summarizeCell(cell, settings)), settings)}`;
+  const performance = batchPerformance(file, batch.manifest.store, batch.cells);
+  const table = formatTrialsTable(batch.cells.map((cell) => summarizeCell(cell, settings)), settings);
+  return `${title}\n${table}${performance.length > 0 ? `\n\n${formatPerformanceTable(performance)}` : ''}`;
 }
 
 export function registerSummaryCommand(program: Command): void {
