@@ -126,6 +126,16 @@ describe('m3 run --trials and the statistics commands', { timeout: 300_000 }, ()
     expect(outcome.stdout).toContain('performance per valid trial (infrastructure failures left out)');
   });
 
+  it('m3 report adds the trials table with its intervals to report.md and report.html', async () => {
+    const save = path.join(dir, 'report');
+    const outcome = await runM3(['report', '--results', results('noisy-a'), '--save', save, '--gt', gtFile]);
+    expect(outcome.code, outcome.output).toBe(0);
+    const markdown = readFileSync(path.join(save, 'report.md'), 'utf8');
+    expect(markdown).toContain('Pass rates with 95% confidence intervals (batch noisy-a)');
+    expect(markdown).toMatch(/\| replay-noisy-seed-7 \| 10 \| 3 \| 0\.\d{3} \[0\.\d{3}, [01]\.\d{3}\] \|/);
+    expect(readFileSync(path.join(save, 'report.html'), 'utf8')).toContain('Trials and uncertainty');
+  });
+
   it('m3 compare finds the oracle better than the noisy oracle, and no difference between two identically seeded noisy runs', async () => {
     const better = await runM3(['compare', batchFile('oracle'), batchFile('noisy-a'), '--json']);
     expect(better.code, better.output).toBe(0);
