@@ -15,12 +15,12 @@ export function parseCompareMetric(value: string): CompareMetric {
   throw new ConfigError(`--metric: expected one of ${compareMetrics.join(', ')}, got "${value}"`);
 }
 
-function valueOf(outcome: TrialOutcome, metric: CompareMetric): number | undefined {
+function trialValue(outcome: TrialOutcome, metric: CompareMetric): number | undefined {
   return metric === 'pass' ? (outcome.passed ? 1 : 0) : outcome.metrics[metric];
 }
 
 export function pairedMetric(metric: CompareMetric): PairedMetric<TrialOutcome> {
-  const values = (trials: readonly TrialOutcome[]) => trials.map((outcome) => valueOf(outcome, metric)).filter((entry): entry is number => entry !== undefined && Number.isFinite(entry));
+  const values = (trials: readonly TrialOutcome[]) => trials.map((outcome) => trialValue(outcome, metric)).filter((entry): entry is number => entry !== undefined && Number.isFinite(entry));
   return {
     statistic: (sample) => meanOfTaskMeans(sample.map(values)),
     perTask: (trials) => meanOfTaskMeans([values(trials)]),

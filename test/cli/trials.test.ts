@@ -53,6 +53,12 @@ async function evaluate(name: string) {
   }
 }
 
+function onlyCell(name: string) {
+  const [cell] = loadBatchResults(batchFile(name)).cells;
+  if (!cell) throw new Error(`${name}: the batch has no cell`);
+  return cell;
+}
+
 beforeAll(async () => {
   writeFileSync(configFile, JSON.stringify({ servers: { math: { command: 'node', args: ['--import', 'tsx', 'servers/math/index.ts'], env: {} } } }));
   // The same server name with another tool list: a resume must notice.
@@ -102,13 +108,13 @@ describe('m3 run --trials and the statistics commands', { timeout: 300_000 }, ()
   });
 
   it('orders pass^k <= pass@1 <= pass@k for the noisy oracle with spread across trials, and collapses every interval for the oracle', () => {
-    const noisy = summarizeCell(loadBatchResults(batchFile('noisy-a')).cells[0]!);
+    const noisy = summarizeCell(onlyCell('noisy-a'));
     expect(noisy.tasks).toBe(10);
     expect(noisy.passHatK.estimate).toBeLessThanOrEqual(noisy.passAt1.estimate);
     expect(noisy.passAt1.estimate).toBeLessThanOrEqual(noisy.passAtK.estimate);
     expect(noisy.passHatK.estimate).toBeLessThan(noisy.passAtK.estimate);
     expect(noisy.metrics.recall.acrossTrials.std).toBeGreaterThan(0);
-    const oracle = summarizeCell(loadBatchResults(batchFile('oracle')).cells[0]!);
+    const oracle = summarizeCell(onlyCell('oracle'));
     for (const interval of [oracle.passAt1, oracle.passAtK, oracle.passHatK, oracle.metrics.recall.interval, oracle.metrics.precision.interval]) {
       expect(interval).toEqual({ estimate: 1, low: 1, high: 1 });
     }
