@@ -21,6 +21,9 @@ import { registerDemoCommand } from './commands/demo.js';
 import { registerCacheCommands } from './commands/cache.js';
 import { registerFixturesCommands } from './commands/fixtures.js';
 import { registerDatasetCommands } from './commands/dataset.js';
+import { registerCompareCommands } from './commands/compare.js';
+import { registerTrendsCommand } from './commands/trends.js';
+import { registerEvalBatchCommand } from './commands/eval-batch.js';
 
 const { version } = JSON.parse(readFileSync(fromRepo('package.json'), 'utf8')) as { version: string };
 
@@ -40,6 +43,7 @@ registerAssetsCommands(program);
 registerEvalStepCommand(program);
 registerEvalCallCommand(program);
 registerEvalFinalCommand(program);
+registerEvalBatchCommand(program);
 registerReportCommand(program);
 registerServersCommands(program);
 registerSummaryCommand(program);
@@ -48,6 +52,8 @@ registerDemoCommand(program);
 registerCacheCommands(program);
 registerFixturesCommands(program);
 registerDatasetCommands(program);
+registerCompareCommands(program);
+registerTrendsCommand(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof M3Error) {

@@ -43,3 +43,10 @@ export function nonNegativeNumber(value: string): number {
   if (value.trim() === '' || !Number.isFinite(parsed) || parsed < 0) throw new InvalidArgumentError(`expected a number >= 0, got "${value}"`);
   return parsed;
 }
+
+/** A number from 0 to 1 (a rate, a drop in a rate). */
+export function fraction(value: string): number {
+  const parsed = Number(value);
+  if (value.trim() === '' || !Number.isFinite(parsed) || parsed < 0 || parsed > 1) throw new InvalidArgumentError(`expected a number from 0 to 1, got "${value}"`);
+  return parsed;
+}

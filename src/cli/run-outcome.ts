@@ -26,30 +26,32 @@ function percent(part: number, whole: number): string {
   return `${part}/${whole} (${whole === 0 ? 0 : Math.round((part / whole) * 1000) / 10}%)`;
 }
 
-/** `shares` is set when the fallback layer served failures: then the mocked shares are printed too. */
+/** One row per trial file (a single-trial run has one per model and condition). `shares` is set when the fallback layer served failures: then the mocked shares of each run are printed too. */
 export function printSummary(reports: readonly RunModelReport[], json: boolean | undefined, shares?: ReadonlyMap<string, FallbackShare | undefined>): void {
+  const rows = reports.flatMap((report) => report.trials.map((trial) => ({ report, trial })));
   if (json) {
-    const rows = reports.map((report) => ({
-      model: report.model, runId: report.runId, output: report.output, manifest: report.manifestFile, ...report.result.progress,
-      skippedResumed: report.result.skipped.length, notStarted: report.result.notStarted.length, ...(report.stopped ? { stopped: report.stopped } : {}),
+    const records = rows.map(({ report, trial }) => ({
+      model: report.model, condition: report.condition, trial: trial.trial, seed: trial.seed ?? null, runId: report.runId, output: trial.output, manifest: trial.manifestFile,
+      ...trial.result.progress, skippedResumed: trial.result.skipped.length, notStarted: trial.result.notStarted.length, ...(report.stopped ? { stopped: report.stopped } : {}),
       ...(shares ? { fallback: shares.get(report.runId) ?? null } : {}),
       ...(report.placeholderImages ? { placeholderImageTasks: Object.keys(report.placeholderImages).length } : {}),
     }));
-    process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(records, null, 2)}\n`);
     return;
   }
-  process.stdout.write(`model                          done  model-fail  infra-fail  tokens      predictions${shares ? '  mocked calls / tasks' : ''}\n`);
-  for (const report of reports) {
-    const p = report.result.progress;
+  process.stdout.write(`model                          done  model-fail  infra-fail  tokens      predictions${shares ? '  mocked calls / tasks (run)' : ''}\n`);
+  for (const { report, trial } of rows) {
+    const p = trial.result.progress;
     const share = shares?.get(report.runId);
     const mocked = shares ? `  ${share ? `${percent(share.mockedCalls, share.calls)} / ${percent(share.mockedTasks, share.tasks)}` : '-'}` : '';
     process.stdout.write(
-      `${report.label.padEnd(30)} ${String(p.done).padStart(5)}  ${String(p.failedModel).padStart(10)}  ${String(p.failedInfra).padStart(10)}  ${String(p.usage.inputTokens + p.usage.outputTokens).padStart(10)}  ${path.relative(process.cwd(), report.output)}${mocked}\n`,
+      `${trial.label.padEnd(30)} ${String(p.done).padStart(5)}  ${String(p.failedModel).padStart(10)}  ${String(p.failedInfra).padStart(10)}  ${String(p.usage.inputTokens + p.usage.outputTokens).padStart(10)}  ${path.relative(process.cwd(), trial.output)}${mocked}\n`,
     );
-    if (report.placeholderImages) {
-      const count = Object.keys(report.placeholderImages).length;
-      process.stdout.write(`${''.padEnd(31)}PLACEHOLDER IMAGES: ${count} task(s) ran on labelled stand-ins for missing images (pipeline check; their scores say nothing about the model)\n`);
-    }
+  }
+  for (const report of reports) {
+    if (!report.placeholderImages) continue;
+    const count = Object.keys(report.placeholderImages).length;
+    process.stdout.write(`${report.label}: PLACEHOLDER IMAGES: ${count} task(s) ran on labelled stand-ins for missing images (pipeline check; their scores say nothing about the model)\n`);
   }
 }
 

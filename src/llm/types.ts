@@ -19,7 +19,13 @@ export interface GenerateRequest {
   temperature?: number;
   seed?: number;
   /** Which task / round this request belongs to; replay drivers use it, vendors ignore it. */
-  context?: { taskId?: string; round?: number; purpose?: RequestPurpose };
+  context?: {
+    taskId?: string;
+    round?: number;
+    purpose?: RequestPurpose;
+    /** Which trial of the task (m3 run --trials k), 1-based; the seeded noisy oracle varies by it. */
+    trial?: number;
+  };
 }
 
 /** What a request is for: an episode's stages (work, prepare, end, final) or an evaluator's judge. */

@@ -23,6 +23,7 @@ import { defaultCvDir, loadAllResults, type ModelResults } from './load-results.
 import { writeFigure, type RenderedFigure } from './render-chart.js';
 import { callTable, cvTable, finalJudgeTable, finalProxyTable, leaderboardTable, orderConsistencyExplanation, roundsTable, toMarkdown, toolsTable, type Table } from './tables.js';
 import { buildTierRows, loadTiers, tierTable } from './tiers.js';
+import { newestTrialsTable } from './trials-section.js';
 
 export interface ReportOptions {
   resultsDir: string;
@@ -91,6 +92,7 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
     tools: catalog ? toolsTable(catalog) : undefined,
     tiers: tierTable(buildTierRows(models, tiers)),
     mocked: mockedShareTable(shares),
+    trials: newestTrialsTable(options.resultsDir),
   };
   const markdown = Object.values(tables).filter((table): table is Table => table !== undefined).map(toMarkdown);
   const encoderNotes = [...new Set(models.flatMap((results) => [results.step?.encoder?.note, results.cv?.encoder?.note]).filter((note): note is string => Boolean(note)))];
@@ -104,6 +106,7 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
     await renderSection('Final answer', [tables.judges, tables.proxies], [finalJudgeFigure(models), finalProxyFigure(models)], options.saveDir, {
       notes: ['Judge scores and proxies are shown apart: proxies compare the final reply with the GT final_reply and are not judge scores.'],
     }),
+    await renderSection('Trials and uncertainty', [tables.trials], [], options.saveDir),
     await renderSection('Per-tier breakdown', [tables.tiers], [], options.saveDir),
     await renderSection('Tools', [tables.tools], catalog ? [toolsPerServerFigure(catalog), toolCategoryFigure(catalog)] : [], options.saveDir),
   ];

@@ -24,18 +24,33 @@ export function gitCommit(root: string): string | null {
 
 const trackedPackages = ['@modelcontextprotocol/sdk', 'openai', '@anthropic-ai/sdk', '@google/genai', 'sharp', 'onnxruntime-node', 'better-sqlite3', 'zod'];
 
+/**
+ * The package.json of an installed package: looked up in the node_modules folders from `root`
+ * upwards first, because packages with an export map (the MCP SDK, openai, the Anthropic and
+ * Google SDKs) refuse `require.resolve('<name>/package.json')`; then through require.
+ */
+function installedPackageJson(name: string, root: string): string | undefined {
+  for (let dir = path.resolve(root); ; dir = path.dirname(dir)) {
+    const file = path.join(dir, 'node_modules', ...name.split('/'), 'package.json');
+    if (existsSync(file)) return file;
+    if (path.dirname(dir) === dir) break;
+  }
+  try {
+    return require.resolve(`${name}/package.json`, { paths: [root] });
+  } catch {
+    return undefined;
+  }
+}
+
 export function packageVersions(root: string): Record<string, string> {
   const versions: Record<string, string> = { node: process.version };
   const own = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
   versions.m3bench = own.version;
   for (const name of trackedPackages) {
-    try {
-      const file = require.resolve(`${name}/package.json`, { paths: [root] });
-      const version = (JSON.parse(readFileSync(file, 'utf8')) as { version?: unknown }).version;
-      if (typeof version === 'string') versions[name] = version;
-    } catch {
-      // Packages with export maps that hide package.json are simply not listed.
-    }
+    const file = installedPackageJson(name, root);
+    if (!file) continue;
+    const version = (JSON.parse(readFileSync(file, 'utf8')) as { version?: unknown }).version;
+    if (typeof version === 'string') versions[name] = version;
   }
   return versions;
 }
@@ -73,4 +88,34 @@ export interface RunManifest {
   failures?: Array<{ taskId: string; status: string; code: string; message: string; attempts: number }>;
   /** Why the run stopped before its queue was empty (Ctrl-C, or another process took it over). */
   stopped?: string;
+  /** The `m3 run` invocation (batch) this run belongs to; its batch manifest lists every cell. */
+  batchId?: string;
+  /** The named condition of the run (src/runner/conditions.ts) and what it changed. */
+  condition?: { name: string; parts: Array<{ name: string; description: string }> };
+  /** This file's trial (1-based) and the trials per task of the run. */
+  trial?: number;
+  trials?: number;
+  /** Every sampling and loop parameter the model's requests were made with (null: provider default). */
+  sampling?: SamplingRecord;
+  /** Model ids the provider said it served (the response's `model` / `modelVersion`), sorted. */
+  resolvedModels?: string[];
+  /** Per task, its prompt hash (src/runner/prompt-hash.ts), and one hash over all of them. */
+  promptHashes?: Record<string, string>;
+  taskSetHash?: string;
+  /** Servers whose tool list differs from the one recorded when the run started (resume/merge). */
+  toolSurfaceDrift?: Array<{ server: string; recorded: string | null; current: string | null }>;
+  /** The run's trials: the files of each and its counts (in the store's copy of the manifest). */
+  trialFiles?: Array<{ trial: number; seed: number | null; predictions: string; manifest: string; counts?: Record<string, number> }>;
+}
+
+export interface SamplingRecord {
+  temperature: number | null;
+  /** The seed this trial sent; null when none was sent (the provider samples as it likes). */
+  seed: number | null;
+  maxNewTokens: number;
+  maxSteps: number;
+  maxConcurrentCalls: number;
+  topTools: number;
+  /** What the harness does not set, so the provider's defaults apply. */
+  providerDefaults: string[];
 }

@@ -15,6 +15,8 @@ export interface EpisodeEnd {
   rounds: number;
   toolCalls: number;
   costUsd: number | null;
+  /** The task's prompt hash, when its images were read (src/runner/prompt-hash.ts). */
+  promptHash?: string;
 }
 
 export interface RunRecorder {

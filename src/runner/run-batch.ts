@@ -71,6 +71,7 @@ export async function runBatch(tasks: readonly RunnableTask[], env: TaskEnvironm
       rounds: trace?.rounds.length ?? 0,
       toolCalls: trace?.rounds.reduce((sum, round) => sum + round.calls.length, 0) ?? 0,
       costUsd: options.costOf ? options.costOf(usage) : null,
+      ...(outcome.promptHash ? { promptHash: outcome.promptHash } : {}),
     });
   };
 

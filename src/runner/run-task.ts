@@ -15,6 +15,7 @@ import type { PredictionRecord } from '../tasks/schemas.js';
 import { classifyFailure, RunInterruptedError, type FailureVerdict } from './failure.js';
 import type { RunnableTask } from './task-set.js';
 import { prepareWorkspace, resolveTaskImages, type WorkspaceMode } from './workspace.js';
+import { promptHash } from './prompt-hash.js';
 import { toTimerMs } from '../config/timer-ms.js';
 
 export interface TaskEnvironment {
@@ -29,24 +30,31 @@ export interface TaskEnvironment {
   taskTimeoutMs: number;
   /** The tool fallback layer (src/fallback/), when M3_MOCK_FALLBACK or M3_MOCK_RECORD is on. */
   interceptor?: ToolCallInterceptor;
+  /** Folder name of this trial's workspaces under media/runs/ (isolated mode); default the run id. */
+  workspaceRunId?: string;
   /** The run's stop signal (Ctrl-C): aborts an attempt in flight, which ends as `interrupted`. */
   signal?: AbortSignal;
   /** `--placeholder-images`: where stand-ins for missing task images are written (src/media/missing-image-stand-in.ts). */
   placeholderImagesDir?: string;
 }
 
+/** `promptHash` (src/runner/prompt-hash.ts) is set once the task's images were read. */
 export type TaskOutcome = (
-  | { ok: true; prediction: PredictionRecord; trace: EpisodeTrace; durationMs: number }
-  | { ok: false; verdict: FailureVerdict; prediction?: PredictionRecord; trace?: EpisodeTrace; durationMs: number }
+  | { ok: true; prediction: PredictionRecord; trace: EpisodeTrace; durationMs: number; promptHash: string }
+  | { ok: false; verdict: FailureVerdict; prediction?: PredictionRecord; trace?: EpisodeTrace; durationMs: number; promptHash?: string }
 ) & {
   /** The task's image entries that were missing and ran on labelled stand-ins (--placeholder-images). */
   placeholderImages?: string[];
 };
 
-export function userTextFor(question: string, displayPaths: readonly string[]): string {
-  if (displayPaths.length === 0) return question;
+/** The prediction field holding the task's prompt hash (beside the reference's fields). */
+export const PROMPT_HASH_FIELD = 'prompt_hash';
+
+export function userTextFor(question: string, displayPaths: readonly string[], hints: readonly string[] = []): string {
+  const hinted = hints.length > 0 ? `${question}\n\n${hints.join('\n')}` : question;
+  if (displayPaths.length === 0) return hinted;
   const lines = displayPaths.map((shown) => `- ${shown.split('/').pop()}: file=${shown}`);
-  return `${question}\n\n[with images]\n${lines.join('\n')}`;
+  return `${hinted}\n\n[with images]\n${lines.join('\n')}`;
 }
 
 /** Why the run stopped, as the error an interrupted attempt ends with. */
@@ -123,6 +131,9 @@ export async function runTask(task: RunnableTask, env: TaskEnvironment, onEvent?
 async function attemptTask(task: RunnableTask, env: TaskEnvironment, usedPlaceholders: (entries: string[]) => void, onEvent?: AgentEventListener): Promise<TaskOutcome> {
   const started = Date.now();
   const elapsed = () => Date.now() - started;
+  let hash: string | undefined;
+  const hashed = () => (hash ? { promptHash: hash } : {});
+  const predictionOf = (trace: EpisodeTrace): PredictionRecord => ({ ...toPrediction(task, task.question, trace), ...(hash ? { [PROMPT_HASH_FIELD]: hash } : {}) });
   try {
     if (task.missingServers && task.missingServers.length > 0) {
       const verdict = infraVerdict(
@@ -134,7 +145,8 @@ async function attemptTask(task: RunnableTask, env: TaskEnvironment, usedPlaceho
     const loaded = await loadTaskImages(task, env);
     if ('status' in loaded) return { ok: false, verdict: loaded, durationMs: elapsed() };
     usedPlaceholders(loaded.placeholders);
-    const workspace = await prepareWorkspace({ mode: env.workspaceMode, root: env.root, runId: env.runId, taskId: task.id, sources: loaded.sources, keep: env.keepWorkspace });
+    hash = promptHash({ question: task.question, imageFiles: loaded.sources, toolsHash: env.host.toolsHash() });
+    const workspace = await prepareWorkspace({ mode: env.workspaceMode, root: env.root, runId: env.workspaceRunId ?? env.runId, taskId: task.id, sources: loaded.sources, keep: env.keepWorkspace });
     try {
       // The facts name the copy the model and tools see, not the dataset file it came from.
       const images = loaded.images.map((part, index) => (part.facts ? { ...part, facts: { ...part.facts, source: workspace.images[index] ?? part.facts.source } } : part));
@@ -142,7 +154,7 @@ async function attemptTask(task: RunnableTask, env: TaskEnvironment, usedPlaceho
         (signal) =>
           runEpisode(
             {
-              taskId: task.id, question: task.question, userText: userTextFor(task.question, workspace.displayPaths), images, cwd: env.root,
+              taskId: task.id, question: task.question, userText: userTextFor(task.question, workspace.displayPaths, task.hints), images, cwd: env.root,
               callContext: { taskId: task.id, runId: env.runId, workspace: workspace.dir },
             },
             { driver: env.driver, host: env.host, options: env.options, signal, ...(onEvent ? { onEvent } : {}), ...(env.interceptor ? { interceptor: env.interceptor } : {}) },
@@ -151,16 +163,13 @@ async function attemptTask(task: RunnableTask, env: TaskEnvironment, usedPlaceho
         task.id,
         env.signal,
       );
-      return { ok: true, prediction: toPrediction(task, task.question, trace), trace, durationMs: elapsed() };
+      return { ok: true, prediction: predictionOf(trace), trace, durationMs: elapsed(), promptHash: hash };
     } finally {
       await workspace.cleanup();
     }
   } catch (error) {
     const verdict = classifyFailure(error);
-    if (error instanceof EpisodeFailure) {
-      const prediction = toPrediction(task, task.question, error.trace);
-      return { ok: false, verdict, prediction, trace: error.trace, durationMs: elapsed() };
-    }
-    return { ok: false, verdict, durationMs: elapsed() };
+    if (error instanceof EpisodeFailure) return { ok: false, verdict, prediction: predictionOf(error.trace), trace: error.trace, durationMs: elapsed(), ...hashed() };
+    return { ok: false, verdict, durationMs: elapsed(), ...hashed() };
   }
 }

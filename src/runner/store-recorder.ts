@@ -6,17 +6,24 @@ import { parsePredictionRecord } from '../tasks/load.js';
 import type { PredictionRecord } from '../tasks/schemas.js';
 import type { EpisodeEnd, RunRecorder } from './recorder.js';
 
+/** Which trial of the run this recorder writes, and the seed that trial sends (if any). */
+export interface RecorderTrial {
+  trial: number;
+  seed?: number;
+}
+
 export class StoreRecorder implements RunRecorder {
   constructor(
     private readonly store: Store,
     private readonly runId: string,
     private readonly model: string,
+    private readonly trial: RecorderTrial = { trial: 1 },
   ) {}
 
   startEpisode(taskId: string): number {
     // The store numbers attempts itself, so a resumed run continues after attempts a killed
     // process left behind instead of colliding with them.
-    return startEpisode(this.store, { runId: this.runId, taskId, model: this.model });
+    return startEpisode(this.store, { runId: this.runId, taskId, model: this.model, trial: this.trial.trial, ...(this.trial.seed !== undefined ? { seed: this.trial.seed } : {}) });
   }
 
   observe(episodeId: number, event: AgentEvent): void {
@@ -69,13 +76,15 @@ export class StoreRecorder implements RunRecorder {
       usage: end.usage,
       ...(end.costUsd !== null ? { costUsd: end.costUsd } : {}),
       ...(end.prediction ? { prediction: end.prediction } : {}),
+      ...(end.promptHash ? { promptHash: end.promptHash } : {}),
     });
   }
 
   finishedPredictions(): Map<string, PredictionRecord> {
-    const finished = new Set(finishedTaskIds(this.store, this.runId, this.model));
+    const finished = new Set(finishedTaskIds(this.store, this.runId, this.model, { trial: this.trial.trial }));
     const predictions = new Map<string, PredictionRecord>();
     for (const episode of episodesForRun(this.store, this.runId, { model: this.model })) {
+      if (episode.trial !== this.trial.trial) continue;
       if (finished.has(episode.taskId) && episode.prediction) {
         predictions.set(episode.taskId, parsePredictionRecord(episode.prediction, `run store, run ${this.runId}, episode ${episode.id}`));
       }

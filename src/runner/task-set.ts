@@ -15,6 +15,8 @@ export interface RunnableTask {
   missingServers?: string[];
   /** The text the model is asked (fuzzy question, or the explicit prompt in non-fuzzy mode). */
   question: string;
+  /** Lines a condition adds after the question in the first user turn (tool-count-hint). */
+  hints?: string[];
 }
 
 export interface TaskSet {

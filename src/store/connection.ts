@@ -5,7 +5,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { StoreError, errorMessage } from '../errors/index.js';
-import { defaultMigrationsDir, loadMigrations, migrate, type Migration } from './migrations.js';
+import { defaultMigrationsDir, loadMigrations, migrate, pendingMigrations, type Migration } from './migrations.js';
 
 export interface OpenStoreOptions {
   /** Opens without writing: no migration, no pragma changes; the file must exist. */
@@ -84,15 +84,12 @@ function configure(db: Database.Database, readonly: boolean, busyTimeoutMs: numb
 }
 
 function checkReadonlyVersion(db: Database.Database, file: string, migrations: readonly Migration[]): number {
-  const version = Number(db.pragma('user_version', { simple: true }));
-  const latest = migrations.length;
-  if (version > latest) {
-    throw new StoreError(`run store ${file} has schema version ${version}, newer than this m3bench knows (${latest}); upgrade m3bench to read it`);
+  const pending = pendingMigrations(db, file, migrations);
+  if (pending.length > 0) {
+    const names = pending.map((migration) => path.basename(migration.file)).join(', ');
+    throw new StoreError(`run store ${file} lacks migration(s) ${names}; open it once for writing (any m3 run) to migrate it`);
   }
-  if (version < latest) {
-    throw new StoreError(`run store ${file} has schema version ${version}, older than ${latest}; open it once for writing (any m3 run) to migrate it`);
-  }
-  return version;
+  return Number(db.pragma('user_version', { simple: true }));
 }
 
 function handleOf(store: Store): Handle {

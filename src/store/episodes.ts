@@ -17,8 +17,8 @@ import {
 } from './schemas.js';
 
 const insertEpisodeSql = `
-  INSERT INTO episodes (run_id, task_id, model, trial, attempt, status, started_at)
-  VALUES (@runId, @taskId, @model, @trial, @attempt, 'running', @startedAt)`;
+  INSERT INTO episodes (run_id, task_id, model, trial, attempt, status, started_at, seed)
+  VALUES (@runId, @taskId, @model, @trial, @attempt, 'running', @startedAt, @seed)`;
 
 const nextAttemptSql = `
   SELECT COALESCE(MAX(attempt), 0) + 1 AS next FROM episodes
@@ -44,6 +44,7 @@ export function startEpisode(store: Store, input: EpisodeStart): number {
         trial: episode.trial,
         attempt,
         startedAt: toTimeColumn(episode.startedAt),
+        seed: toOptional(episode.seed),
       });
       return Number(result.lastInsertRowid);
     },
@@ -73,7 +74,8 @@ const finishEpisodeSql = `
   UPDATE episodes SET status = @status, failure_kind = @failureKind, error_code = @errorCode,
     error_message = @errorMessage, finished_at = @finishedAt, rounds = @rounds,
     tool_call_count = @toolCallCount, input_tokens = @inputTokens, output_tokens = @outputTokens,
-    cached_tokens = @cachedTokens, cost_usd = @costUsd, prediction = @prediction
+    cached_tokens = @cachedTokens, cost_usd = @costUsd, prediction = @prediction,
+    prompt_hash = COALESCE(@promptHash, prompt_hash)
   WHERE id = @id AND status = 'running'`;
 
 /** Gives a running episode its final status, totals and prediction record. */
@@ -96,6 +98,7 @@ export function finishEpisode(store: Store, episodeId: number, input: EpisodeFin
       cachedTokens: finish.usage.cachedTokens,
       costUsd: toOptional(finish.costUsd),
       prediction: toJsonColumn(finish.prediction),
+      promptHash: toOptional(finish.promptHash),
     }),
   );
   const episode = getEpisode(store, episodeId);

@@ -2,7 +2,7 @@
 // functions, each taking the Store handle that openStore() returns.
 export { openStore, inTransaction, checkIntegrity, defaultBusyTimeoutMs, type Store, type OpenStoreOptions } from './connection.js';
 export { loadMigrations, defaultMigrationsDir, type Migration } from './migrations.js';
-export { createRun, finishRun, reopenRun, getRun, listRuns, type ListRunsOptions } from './runs.js';
+export { createRun, finishRun, reopenRun, getRun, listRuns, updateRunManifest, type ListRunsOptions } from './runs.js';
 export { startEpisode, finishEpisode, getEpisode, episodesForRun, finishedTaskIds, failureKindOf, closeAbandonedEpisodes, type EpisodeFilter } from './episodes.js';
 export { acquireRunLease, checkRunLease, renewRunLease, releaseRunLease, getRunLease, type LeaseOwner, type RunLease, type LeaseTakeover } from './leases.js';
 export { recordModelCall, recordToolCall, recordToolCalls, modelCallsForEpisode, toolCallsForEpisode, toImageRecord } from './calls.js';

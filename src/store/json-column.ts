@@ -16,9 +16,14 @@ export const elideBase64Over = 1024;
 const base64Only = /^[A-Za-z0-9+/_-]+={0,2}$/;
 const dataUrl = /^data:([^;,]+);base64,/;
 
+/** The first 16 hex digits of the sha256 of some bytes: how elided payloads are named. */
+export function shortSha256(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex').slice(0, 16);
+}
+
 function elisionNote(payload: string): string {
   const bytes = Buffer.from(payload, 'base64');
-  return `[base64 elided: ${bytes.length} bytes, sha256 ${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}]`;
+  return `[base64 elided: ${bytes.length} bytes, sha256 ${shortSha256(bytes)}]`;
 }
 
 /**

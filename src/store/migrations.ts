@@ -1,5 +1,12 @@
-// Numbered schema migrations: `NNN-name.sql` files applied in order, each recorded by bumping
-// PRAGMA user_version inside the same transaction, so a crash never leaves half a migration.
+// Numbered schema migrations: `NNN-name.sql` files, applied in number order, each recorded in the
+// `schema_migrations` ledger (and PRAGMA user_version = the highest applied number) inside the
+// same transaction, so a crash never leaves half a migration.
+//
+// Ordering rule (written for parallel branches): numbers must be unique but may have gaps, so a
+// branch can take a number well clear of its siblings' (the trials migration is 010). A store
+// applies every file its ledger does not list, lowest number first, even one numbered below a
+// migration it already has (a sibling branch merged later), so merge order never skips one. Two
+// files with the same number are refused: one of the branches must renumber.
 // The files are read from the repository (tsc does not copy .sql files to dist/).
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -16,11 +23,14 @@ export interface Migration {
 
 const migrationFileName = /^(\d{3})-([a-z0-9][a-z0-9-]*)\.sql$/;
 
+const ledgerSql = `CREATE TABLE IF NOT EXISTS schema_migrations (
+  version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`;
+
 export function defaultMigrationsDir(): string {
   return fromRepo('src', 'store', 'migrations');
 }
 
-/** Reads the migration files; their numbers must run 1, 2, 3, ... without gaps or repeats. */
+/** Reads the migration files, sorted by number; a repeated number is refused, gaps are allowed. */
 export function loadMigrations(dir: string): Migration[] {
   if (!existsSync(dir)) {
     throw new StoreError(`run store migrations folder not found: ${dir}; the repository's src/store/migrations must ship with the package`);
@@ -34,13 +44,21 @@ export function loadMigrations(dir: string): Migration[] {
     const file = path.join(dir, name);
     return { version: Number(match[1]), name: match[2] ?? name, file, sql: readFileSync(file, 'utf8') };
   });
+  migrations.sort((a, b) => a.version - b.version);
   migrations.forEach((migration, index) => {
-    if (migration.version !== index + 1) {
-      throw new StoreError(`${migration.file}: expected migration number ${String(index + 1).padStart(3, '0')} here; numbers must run from 001 without gaps or repeats`);
+    const previous = migrations[index - 1];
+    if (migration.version < 1) throw new StoreError(`${migration.file}: migration numbers start at 001`);
+    if (previous && previous.version === migration.version) {
+      throw new StoreError(`${migration.file}: migration number ${String(migration.version).padStart(3, '0')} is also used by ${path.basename(previous.file)}; renumber one of them (numbers must be unique, gaps are allowed)`);
     }
   });
   if (migrations.length === 0) throw new StoreError(`${dir}: no migration files (NNN-name.sql) found`);
   return migrations;
+}
+
+/** The highest migration number: the schema version a fully migrated store reports. */
+export function latestVersion(migrations: readonly Migration[]): number {
+  return migrations.reduce((highest, migration) => Math.max(highest, migration.version), 0);
 }
 
 function userVersion(db: Database.Database): number {
@@ -53,28 +71,61 @@ function newerThanCode(file: string, version: number, latest: number): StoreErro
   );
 }
 
+function hasLedger(db: Database.Database): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get() !== undefined;
+}
+
+/** Versions the store has applied (its ledger; none when it has no ledger yet). */
+export function appliedVersions(db: Database.Database): Set<number> {
+  if (!hasLedger(db)) return new Set();
+  return new Set((db.prepare('SELECT version FROM schema_migrations').all() as Array<{ version: number }>).map((row) => row.version));
+}
+
+/**
+ * The migrations a store still needs. A store without a ledger was written under the earlier
+ * rule (numbers 1..user_version without gaps, all applied), so those count as applied.
+ * Throws when the store has a version this code does not know.
+ */
+export function pendingMigrations(db: Database.Database, file: string, migrations: readonly Migration[]): Migration[] {
+  const latest = latestVersion(migrations);
+  const version = userVersion(db);
+  if (version > latest) throw newerThanCode(file, version, latest);
+  const ledger = hasLedger(db);
+  const applied = ledger ? appliedVersions(db) : new Set(migrations.filter((migration) => migration.version <= version).map((migration) => migration.version));
+  const known = new Set(migrations.map((migration) => migration.version));
+  const unknown = [...applied].filter((entry) => !known.has(entry));
+  if (unknown.length > 0) throw newerThanCode(file, Math.max(...unknown), latest);
+  return migrations.filter((migration) => !applied.has(migration.version));
+}
+
+function recordLedger(db: Database.Database, migrations: readonly Migration[]): void {
+  const insert = db.prepare('INSERT OR IGNORE INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+  for (const migration of migrations) insert.run(migration.version, migration.name, new Date().toISOString());
+}
+
 /**
  * Applies every pending migration in one IMMEDIATE transaction and returns the final version.
- * The version is re-read under the write lock, so two processes opening a fresh file at the
+ * The pending set is re-read under the write lock, so two processes opening a fresh file at the
  * same moment do not both apply 001.
  */
 export function migrate(db: Database.Database, file: string, migrations: readonly Migration[]): number {
-  const latest = migrations.length;
-  const before = userVersion(db);
-  if (before > latest) throw newerThanCode(file, before, latest);
-  if (before === latest) return latest;
+  if (hasLedger(db) && pendingMigrations(db, file, migrations).length === 0) return userVersion(db);
   const apply = db.transaction(() => {
-    const current = userVersion(db);
-    if (current > latest) throw newerThanCode(file, current, latest);
-    for (const migration of migrations.slice(current)) {
+    const pending = pendingMigrations(db, file, migrations);
+    const legacy = !hasLedger(db);
+    db.exec(ledgerSql);
+    // A store from before the ledger: record what the earlier rule had applied.
+    if (legacy) recordLedger(db, migrations.filter((migration) => !pending.includes(migration)));
+    for (const migration of pending) {
       try {
         db.exec(migration.sql);
       } catch (error) {
         throw new StoreError(`${migration.file}: migration ${migration.version} failed on ${file}: ${errorMessage(error)}`, { cause: error });
       }
-      // PRAGMA takes no bound parameters; the version is an integer we produced.
-      db.pragma(`user_version = ${migration.version}`);
+      recordLedger(db, [migration]);
     }
+    // PRAGMA takes no bound parameters; the version is an integer we produced.
+    db.pragma(`user_version = ${Math.max(userVersion(db), ...[...appliedVersions(db)])}`);
   });
   apply.immediate();
   return userVersion(db);

@@ -37,6 +37,9 @@ export const runRowSchema = z
     seed: integer.nullable(),
     task_file: nullableText,
     gt_file: nullableText,
+    batch_id: nullableText,
+    condition: text,
+    trials: integer,
   })
   .transform((row) => ({
     runId: row.run_id,
@@ -55,6 +58,9 @@ export const runRowSchema = z
     seed: row.seed,
     taskFile: row.task_file,
     gtFile: row.gt_file,
+    batchId: row.batch_id,
+    condition: row.condition,
+    trials: row.trials,
   }));
 
 export const episodeRowSchema = z
@@ -78,6 +84,8 @@ export const episodeRowSchema = z
     cached_tokens: integer,
     cost_usd: z.number().nullable(),
     prediction: nullableJsonColumn(predictionSchema),
+    seed: integer.nullable(),
+    prompt_hash: nullableText,
   })
   .transform((row) => ({
     id: row.id,
@@ -97,6 +105,8 @@ export const episodeRowSchema = z
     usage: { inputTokens: row.input_tokens, outputTokens: row.output_tokens, cachedTokens: row.cached_tokens },
     costUsd: row.cost_usd,
     prediction: row.prediction,
+    seed: row.seed,
+    promptHash: row.prompt_hash,
   }));
 
 export const modelCallRowSchema = z

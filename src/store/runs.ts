@@ -8,9 +8,11 @@ import { parseInput, runInputSchema, runStatusSchema, type RunInput, type RunSta
 
 const insertRunSql = `
   INSERT INTO runs (run_id, model_spec, model_label, started_at, status, config_hash, git_commit,
-    package_versions, switches, tools_hash, tool_surface, manifest, seed, task_file, gt_file)
+    package_versions, switches, tools_hash, tool_surface, manifest, seed, task_file, gt_file,
+    batch_id, condition, trials)
   VALUES (@runId, @modelSpec, @modelLabel, @startedAt, 'running', @configHash, @gitCommit,
-    @packageVersions, @switches, @toolsHash, @toolSurface, @manifest, @seed, @taskFile, @gtFile)`;
+    @packageVersions, @switches, @toolsHash, @toolSurface, @manifest, @seed, @taskFile, @gtFile,
+    @batchId, @condition, @trials)`;
 
 /** Records a new run in status `running`. A run id that already exists is an error. */
 export function createRun(store: Store, input: RunInput): RunRow {
@@ -34,6 +36,9 @@ export function createRun(store: Store, input: RunInput): RunRow {
         seed: toOptional(run.seed),
         taskFile: toOptional(run.taskFile),
         gtFile: toOptional(run.gtFile),
+        batchId: toOptional(run.batchId),
+        condition: run.condition,
+        trials: run.trials,
       }),
     (code) =>
       code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
@@ -51,6 +56,18 @@ export function finishRun(store: Store, runId: string, status: Exclude<RunStatus
   );
   if (result.changes === 0) throw unknownRun(store, runId, 'finishRun');
   return requireRun(store, runId, 'finishRun');
+}
+
+/**
+ * Replaces a run's manifest (the runner completes it when the run ends: counts, failures,
+ * seeds, resolved model ids, the task-set hash) and, on a resume, its trial count.
+ */
+export function updateRunManifest(store: Store, runId: string, manifest: unknown, trials?: number): RunRow {
+  const result = writeTransaction(store, `updateRunManifest(${runId})`, () =>
+    statement(store, 'UPDATE runs SET manifest = ?, trials = COALESCE(?, trials) WHERE run_id = ?').run(toJsonColumn(manifest), trials ?? null, runId),
+  );
+  if (result.changes === 0) throw unknownRun(store, runId, 'updateRunManifest');
+  return requireRun(store, runId, 'updateRunManifest');
 }
 
 /** Marks a resumed run as running again and clears its end time. */

@@ -36,6 +36,12 @@ export const runInputSchema = z.strictObject({
   seed: z.number().int().optional(),
   taskFile: optionalText,
   gtFile: optionalText,
+  /** The `m3 run` invocation this run belongs to (one run per model and condition). */
+  batchId: optionalText,
+  /** The named condition (src/runner/conditions.ts); `baseline` when unchanged. */
+  condition: z.string().min(1).default('baseline'),
+  /** Trials per task this run was asked for. */
+  trials: z.number().int().min(1).default(1),
 });
 
 export const episodeStartSchema = z.strictObject({
@@ -45,6 +51,8 @@ export const episodeStartSchema = z.strictObject({
   trial: z.number().int().min(1).default(1),
   /** Omitted: the next free attempt number of (run, task, model, trial). */
   attempt: z.number().int().min(1).optional(),
+  /** The sampling seed this trial sent, when one was sent. */
+  seed: z.number().int().optional(),
   startedAt: z.date().optional(),
 });
 
@@ -59,6 +67,8 @@ export const episodeFinishSchema = z.strictObject({
   toolCallCount: count.default(0),
   usage: usageSchema.default({ inputTokens: 0, outputTokens: 0, cachedTokens: 0 }),
   costUsd: z.number().nonnegative().optional(),
+  /** The task's prompt hash (src/runner/prompt-hash.ts), once its images were read. */
+  promptHash: optionalText,
   /** The reference prediction record this episode produced. */
   prediction: z
     .record(z.string(), z.unknown())

@@ -7,7 +7,8 @@ import { pragma } from '../../src/store/connection.js';
 import { checkIntegrity, createRun, defaultMigrationsDir, loadMigrations, openStore } from '../../src/store/index.js';
 import { tempDir, tempStoreFile } from './temp-store.js';
 
-const latest = readdirSync(defaultMigrationsDir()).filter((name) => name.endsWith('.sql')).length;
+// The schema version of a migrated store is the highest migration number (numbers may have gaps).
+const latest = Math.max(...readdirSync(defaultMigrationsDir()).filter((name) => name.endsWith('.sql')).map((name) => Number(name.slice(0, 3))));
 
 function tableNames(file: string): string[] {
   const db = new Database(file, { readonly: true });
@@ -16,6 +17,13 @@ function tableNames(file: string): string[] {
   } finally {
     db.close();
   }
+}
+
+/** Opens for writing (migrating), closes, and returns the schema version it reported. */
+function openedVersion(file: string, migrationsDir: string): number {
+  const store = openStore(file, { migrationsDir });
+  store.close();
+  return store.schemaVersion;
 }
 
 function copyMigrations(target: string): void {
@@ -31,7 +39,7 @@ describe('openStore and migrations', () => {
     expect(store.schemaVersion).toBe(latest);
     expect(pragma(store, 'user_version')).toEqual([{ user_version: latest }]);
     store.close();
-    expect(tableNames(file)).toEqual(['episodes', 'model_calls', 'runs', 'scores', 'tool_calls']);
+    expect(tableNames(file)).toEqual(['episodes', 'model_calls', 'runs', 'schema_migrations', 'scores', 'tool_calls']);
   });
 
   it('sets WAL, synchronous NORMAL, foreign keys and a busy timeout', () => {
@@ -127,15 +135,56 @@ describe('openStore and migrations', () => {
     expect(tableNames(file)).toEqual([]);
   });
 
-  it('rejects badly named or gapped migration folders', () => {
+  it('allows gaps, refuses a repeated number or a bad name', () => {
     const dir = tempDir();
     writeFileSync(path.join(dir, '001-first.sql'), 'SELECT 1;');
     writeFileSync(path.join(dir, '003-third.sql'), 'SELECT 1;');
-    expect(() => loadMigrations(dir)).toThrow(/003-third\.sql: expected migration number 002/);
+    expect(loadMigrations(dir).map((migration) => migration.version)).toEqual([1, 3]);
+    writeFileSync(path.join(dir, '003-other-branch.sql'), 'SELECT 1;');
+    expect(() => loadMigrations(dir)).toThrow(/003-third\.sql: migration number 003 is also used by 003-other-branch\.sql; renumber one/);
     const other = tempDir();
     writeFileSync(path.join(other, 'init.sql'), 'SELECT 1;');
     expect(() => loadMigrations(other)).toThrow(/must be named NNN-kebab-name\.sql/);
     expect(() => loadMigrations(path.join(other, 'missing'))).toThrow(/migrations folder not found/);
+  });
+
+  it('applies a migration numbered below one already applied (a branch merged later), once', () => {
+    const dir = tempDir();
+    const migrations = path.join(dir, 'migrations');
+    mkdirSync(migrations);
+    writeFileSync(path.join(migrations, '001-base.sql'), 'CREATE TABLE base (id INTEGER PRIMARY KEY);');
+    writeFileSync(path.join(migrations, '010-late-number.sql'), 'ALTER TABLE base ADD COLUMN late TEXT;');
+    const file = path.join(dir, 'runs.sqlite');
+    expect(openedVersion(file, migrations)).toBe(10);
+    writeFileSync(path.join(migrations, '003-merged-later.sql'), 'ALTER TABLE base ADD COLUMN merged TEXT;');
+    // A read-only open names what is missing instead of reading a half-migrated schema.
+    expect(() => openStore(file, { migrationsDir: migrations, readonly: true })).toThrow(/lacks migration\(s\) 003-merged-later\.sql/);
+    expect(openedVersion(file, migrations)).toBe(10);
+    openStore(file, { migrationsDir: migrations }).close();
+    const db = new Database(file, { readonly: true });
+    expect((db.prepare('PRAGMA table_info(base)').all() as Array<{ name: string }>).map((column) => column.name)).toEqual(['id', 'late', 'merged']);
+    expect(db.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all()).toEqual([
+      { version: 1, name: 'base' }, { version: 3, name: 'merged-later' }, { version: 10, name: 'late-number' },
+    ]);
+    db.close();
+  });
+
+  it('takes a store from before the ledger as having applied 1..user_version', () => {
+    const dir = tempDir();
+    const migrations = path.join(dir, 'migrations');
+    mkdirSync(migrations);
+    writeFileSync(path.join(migrations, '001-base.sql'), 'CREATE TABLE base (id INTEGER PRIMARY KEY);');
+    writeFileSync(path.join(migrations, '002-second.sql'), 'ALTER TABLE base ADD COLUMN second TEXT;');
+    const file = path.join(dir, 'runs.sqlite');
+    const legacy = new Database(file);
+    legacy.exec('CREATE TABLE base (id INTEGER PRIMARY KEY);');
+    legacy.pragma('user_version = 1');
+    legacy.close();
+    expect(openedVersion(file, migrations)).toBe(2);
+    const db = new Database(file, { readonly: true });
+    expect(db.prepare('SELECT version FROM schema_migrations ORDER BY version').all()).toEqual([{ version: 1 }, { version: 2 }]);
+    expect((db.prepare('PRAGMA table_info(base)').all() as Array<{ name: string }>).map((column) => column.name)).toEqual(['id', 'second']);
+    db.close();
   });
 
   it('opens read-only without creating anything and refuses writes clearly', () => {

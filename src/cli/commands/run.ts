@@ -15,7 +15,9 @@ import { writeToolCatalogs } from '../../runner/tool-catalog.js';
 import { loadTaskSet, parseShard } from '../../runner/task-set.js';
 import { fallbackShare, listRuns, openStore, type FallbackShare } from '../../store/index.js';
 import { hostOptionsFrom } from '../host-options.js';
-import { nonNegativeInteger, seconds } from '../option-parsers.js';
+import { nonNegativeInteger, positiveInteger, seconds } from '../option-parsers.js';
+import { batchManifestFile, writeBatchManifest, type BatchCell } from '../../runner/batch-manifest.js';
+import { baselineCondition, cellLabel, knownConditions, parseCondition } from '../../runner/conditions.js';
 import { secondsToTimerMs } from '../../config/timer-ms.js';
 import { printSummary, reportOutcome, requireTasks } from '../run-outcome.js';
 import { createStopSignal } from '../stop-signal.js';
@@ -49,6 +51,9 @@ interface RunFlags {
   fuzzy: boolean;
   allowMissingServers?: boolean;
   placeholderImages?: boolean;
+  allowToolDrift?: boolean;
+  trials: number;
+  condition?: string[];
   json?: boolean;
 }
 
@@ -56,20 +61,30 @@ function timestamp(): string {
   return new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
 }
 
-function resolveRunId(flags: RunFlags, envRunId: string, label: string, storeFile: string): string {
-  const base = flags.runId ?? (envRunId || undefined);
+/** `<base>.<cell label>`; a --resume without a run id continues the latest run of that cell. */
+function resolveRunId(flags: RunFlags, base: string | undefined, label: string, storeFile: string): string {
   if (base) return `${base}.${label}`;
-  if (flags.resume) {
-    const store = openStore(storeFile);
-    try {
-      const latest = listRuns(store, { modelLabel: label, limit: 1 })[0];
-      if (!latest) throw new ConfigError(`--resume: no earlier run of ${label} in ${storeFile}; pass --run-id`);
-      return latest.runId;
-    } finally {
-      store.close();
-    }
+  const store = openStore(storeFile);
+  try {
+    const latest = listRuns(store, { modelLabel: label, limit: 1 })[0];
+    if (!latest) throw new ConfigError(`--resume: no earlier run of ${label} in ${storeFile}; pass --run-id`);
+    return latest.runId;
+  } finally {
+    store.close();
   }
-  return `${timestamp()}.${label}`;
+}
+
+/** The batch id: --run-id / M3_RUN_ID, else (a fresh run) a timestamp; a resume without either finds it per cell. */
+function batchBase(flags: RunFlags, envRunId: string): string | undefined {
+  return flags.runId ?? (envRunId || undefined) ?? (flags.resume ? undefined : timestamp());
+}
+
+function toBatchCell(report: RunModelReport, resultsDir: string): BatchCell {
+  const relative = (file: string) => path.relative(resultsDir, file);
+  return {
+    model: report.model, modelLabel: modelLabel(report.model), condition: report.condition, label: report.label, runId: report.runId,
+    trials: report.trials.map((trial) => ({ trial: trial.trial, seed: trial.seed ?? null, label: trial.label, predictions: relative(trial.output), manifest: relative(trial.manifestFile) })),
+  };
 }
 
 /** A --resume of a run another live process writes is refused before any server starts. */
@@ -125,6 +140,9 @@ export function registerRunCommand(program: Command): void {
     .option('--no-fuzzy', 'ask the explicit prompt instead of the fuzzy question')
     .option('--allow-missing-servers', 'run tasks whose ground truth needs servers that are not running')
     .option('--placeholder-images', 'pipeline check: a missing task image is replaced by a labelled stand-in (PLACEHOLDER — <file name>), recorded in the manifest, predictions, summary and report; scores of those tasks say nothing about a model')
+    .option('--trials <k>', 'run every task k times, each trial in fresh workspaces with its own seed (--seed + trial - 1)', positiveInteger, 1)
+    .option('--condition <name...>', `run each model under these named conditions, one cell each (repeatable; a+b combines; known: ${knownConditions().map((condition) => condition.name).join(', ')})`)
+    .option('--allow-tool-drift', 'continue a --resume whose servers list different tools than the run recorded (the drift is written into the manifest)')
     .option('--json', 'print the summary as JSON')
     .addHelpText(
       'after',
@@ -132,6 +150,8 @@ export function registerRunCommand(program: Command): void {
         'Ctrl-C (or SIGTERM) stops gracefully: tasks in flight are recorded as interrupted, the store and the\n' +
         'prediction file are flushed, and the message says how to resume; a second Ctrl-C exits at once.\n' +
         'Only one process may write a run: a concurrent --resume of the same run id is refused.\n' +
+        'With --trials k > 1 each trial has its own files: <label>.trial-<t>_test_mcp_fuzzy.json (+ .manifest.json);\n' +
+        'a condition adds +<condition> to the label (gpt-4o+images-off). <results>/<batch>.batch.json ties the cells together.\n' +
         'Exit status: 0 done; 2 bad input or configuration; 3 every task failed for infrastructure reasons\n' +
         '(nothing scored); 130 stopped by a signal (resume with --resume --run-id <id>).',
     )
@@ -141,7 +161,7 @@ export function registerRunCommand(program: Command): void {
       if (command.getOptionValueSource('model') === 'default') {
         log.info('no --model given: running the oracle replay:gt, which replays the ground truth (a self-check of the harness, not a model); pass --model provider:model to benchmark a model');
       }
-      if (flags.output && models.length > 1) throw new ConfigError('--output names one file: use it with a single --model');
+
       const tasksFile = path.resolve(flags.tasks);
       const gtFile = flags.gt ? path.resolve(flags.gt) : flags.tasks === defaultTasksFile && existsSync(fromRepo(defaultGtFile)) ? fromRepo(defaultGtFile) : undefined;
       const taskSet = loadTaskSet({ tasksFile, ...(gtFile ? { gtFile } : {}), fuzzy: flags.fuzzy });
@@ -151,7 +171,12 @@ export function registerRunCommand(program: Command): void {
       const imageDirs = [flags.imageDir ?? config.switches.M3_IMAGE_DIR, path.dirname(tasksFile), repoRoot].map((dir) => path.resolve(dir));
       const resultsDir = path.resolve(flags.resultsDir);
       const storeFile = path.resolve(flags.store ?? path.join(resultsDir, 'm3bench.sqlite'));
-      const plan = models.map((model) => ({ model, runId: resolveRunId(flags, config.switches.M3_RUN_ID, modelLabel(model), storeFile) }));
+      const conditions = (flags.condition ?? [baselineCondition]).flatMap((entry) => entry.split(',')).map((entry) => parseCondition(entry));
+      if (flags.output && models.length * conditions.length > 1) throw new ConfigError('--output names one file: use it with a single --model and at most one --condition');
+      const base = batchBase(flags, config.switches.M3_RUN_ID);
+      const plan = models.flatMap((model) => conditions.map((condition) => ({ model, condition, runId: resolveRunId(flags, base, cellLabel(modelLabel(model), condition), storeFile) })));
+      const batchId = base ?? plan[0]?.runId ?? timestamp();
+      const startedAt = new Date().toISOString();
       if (flags.resume) refuseHeldRuns(storeFile, plan.map((entry) => entry.runId));
       await checkModels(models, { env: config.env, groundTruth: taskSet.groundTruth, timeoutMs: config.switches.M3_LLM_TIMEOUT * 1000 });
       const host = await McpHost.start(config.servers, {
@@ -166,15 +191,16 @@ export function registerRunCommand(program: Command): void {
       let shares: Map<string, FallbackShare | undefined> | undefined;
       const stop = createStopSignal((name) => log.warn(`${name}: stopping; tasks in flight are abandoned and recorded as interrupted (press Ctrl-C again to exit at once)`));
       try {
-        for (const { model, runId } of plan) {
+        for (const { model, condition, runId } of plan) {
           if (stop.signal.aborted) break;
-          log.info(`run ${runId}: ${model} over ${taskSet.tasks.length} task(s) from ${path.relative(process.cwd(), tasksFile)}`);
+          log.info(`run ${runId}: ${model}${condition.parts.length > 0 ? ` under ${condition.name}` : ''} over ${taskSet.tasks.length} task(s)${flags.trials > 1 ? ` x ${flags.trials} trials` : ''} from ${path.relative(process.cwd(), tasksFile)}`);
           reports.push(
             await runModel(
               {
                 model, taskSet, concurrency: Math.max(1, flags.concurrency), runId, resume: Boolean(flags.resume), overwrite: Boolean(flags.overwrite),
                 ...(flags.output ? { output: flags.output } : {}), resultsDir, ...(shard ? { shard } : {}), imageDirs,
                 allowMissingServers: Boolean(flags.allowMissingServers), placeholderImages: Boolean(flags.placeholderImages), signal: stop.signal,
+                trials: flags.trials, condition, batchId, allowToolDrift: Boolean(flags.allowToolDrift),
                 limits: {
                   maxStep: flags.maxStep, maxConcurrent: flags.maxConcurrent, topTools: flags.topTools, maxNewTokens: flags.maxNewTokens,
                   ...(flags.temperature !== undefined ? { temperature: flags.temperature } : {}),
@@ -187,6 +213,11 @@ export function registerRunCommand(program: Command): void {
         }
         // Per model, the share of scored calls and tasks that received mocked returns.
         if (config.switches.M3_MOCK_FALLBACK) shares = new Map(reports.map((report) => [report.runId, fallbackShare(store, report.runId)[0]]));
+        writeBatchManifest(batchManifestFile(resultsDir, batchId), {
+          kind: 'm3bench-batch', version: 1, batchId, startedAt, finishedAt: new Date().toISOString(), tasksFile, gtFile: gtFile ?? null,
+          trials: flags.trials, conditions: conditions.map((condition) => condition.name), seed: flags.seed ?? null, store: path.relative(resultsDir, storeFile),
+          cells: reports.map((report) => toBatchCell(report, resultsDir)),
+        });
       } finally {
         store.close();
         // Still listening while the servers close, so a second Ctrl-C exits at once.

@@ -6,6 +6,12 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { loadAllResults } from '../../report/load-results.js';
 import { formatSummaryTable } from '../../report/summary-table.js';
+import { findBatchManifests } from '../../runner/batch-manifest.js';
+import { loadBatchResults, resolveBatchFile } from '../../stats/batch-results.js';
+import { summarizeCell } from '../../stats/cell-summary.js';
+import { batchPerformance } from '../../stats/cell-performance.js';
+import { formatPerformanceTable, formatTrialsTable } from '../../stats/format.js';
+import { addBootstrapOptions, bootstrapSettings, type BootstrapFlags } from '../bootstrap-options.js';
 
 function filesIn(dir: string, matches: (name: string) => boolean): string[] {
   return existsSync(dir) ? readdirSync(dir).filter(matches) : [];
@@ -27,20 +33,42 @@ function outputLines(resultsDir: string, saveDir: string, evaluated: number): st
   return lines;
 }
 
+interface SummaryFlags extends BootstrapFlags {
+  results: string;
+  save: string;
+  models?: string;
+  batch?: string;
+}
+
+/** Pass rates and intervals of a batch: the one named, else the newest in the results folder. */
+function trialsSection(flags: SummaryFlags, resultsDir: string): string | undefined {
+  if (!flags.batch && findBatchManifests(resultsDir).length === 0) return undefined;
+  const file = resolveBatchFile(flags.batch ?? resultsDir);
+  const batch = loadBatchResults(file);
+  const settings = bootstrapSettings(flags);
+  const title = `batch ${batch.manifest.batchId} (${path.relative(process.cwd(), file)}): ${batch.manifest.trials} trial(s) per task`;
+  const performance = batchPerformance(file, batch.manifest.store, batch.cells);
+  const table = formatTrialsTable(batch.cells.map((cell) => summarizeCell(cell, settings)), settings);
+  return `${title}\n${table}${performance.length > 0 ? `\n\n${formatPerformanceTable(performance)}` : ''}`;
+}
+
 export function registerSummaryCommand(program: Command): void {
-  program
+  addBootstrapOptions(program
     .command('summary')
     .description('print the headline numbers of every evaluated model and where the outputs are')
     .option('--results <dir>', 'results folder', 'results')
     .option('--save <dir>', 'figures and report folder', 'save')
     .option('--models <list>', 'comma-separated model labels (default: every evaluated model)')
-    .action((flags: { results: string; save: string; models?: string }) => {
+    .option('--batch <file>', 'the batch manifest whose pass rates to print (default: the newest *.batch.json in --results)'))
+    .action((flags: SummaryFlags) => {
       const resultsDir = path.resolve(flags.results);
       const models = flags.models?.split(',').map((name) => name.trim()).filter(Boolean);
       const loaded = loadAllResults(resultsDir, models);
       if (loaded.models.length > 0) process.stdout.write(`${formatSummaryTable(loaded.models)}\n`);
       else process.stdout.write(`no evaluated model in ${path.relative(process.cwd(), resultsDir) || '.'} (run scripts/benchmark_fuzzy.sh, or m3 run then m3 eval step)\n`);
       if (loaded.missing.length > 0) process.stdout.write(`not evaluated: ${loaded.missing.join(', ')}\n`);
+      const trials = trialsSection(flags, resultsDir);
+      if (trials) process.stdout.write(`\n${trials}\n\n`);
       const lines = outputLines(resultsDir, path.resolve(flags.save), loaded.models.length);
       if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
     });

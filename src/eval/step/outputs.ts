@@ -5,6 +5,7 @@
 //                            (`1.0`, not `1`) and csv-module line ends (\r\n)
 //   strong_matches.json / weak_matches.json / unmatched_predictions.json
 // Arguments are written with lossless-json so numbers keep their source text (`2.0`).
+import { GRADER_VERSIONS } from '../../stats/grader-versions.js';
 import { mkdirSync } from 'node:fs';
 import { writeFileAtomic } from '../../tasks/write-json.js';
 import path from 'node:path';
@@ -101,6 +102,8 @@ export function collectMatchFiles(evaluation: StepEvaluation): MatchFiles {
 
 export function buildResultsDocument(evaluation: StepEvaluation, extras: StepOutputExtras) {
   return {
+    // Which grading semantics produced these numbers (m3 trends and m3 gate split on a change).
+    grader_version: GRADER_VERSIONS.step,
     aggregate: evaluation.aggregate,
     per_id: evaluation.perId,
     thresholds: { tau_strong: evaluation.thresholds.tauStrong, tau_weak: evaluation.thresholds.tauWeak },

@@ -31,6 +31,16 @@ function parseOptions(query: string, base: PerturbOptions | undefined, spec: str
   return options;
 }
 
+/**
+ * Trial t > 1 of a task draws its own damage (a seed derived from the spec's seed and t), so
+ * repeated trials of the noisy oracle differ like repeated samples of a model; trial 1 keeps the
+ * spec's seed, so a single-trial run is unchanged.
+ */
+function forTrial(options: PerturbOptions, trial: number | undefined): PerturbOptions {
+  if (trial === undefined || trial <= 1) return options;
+  return { ...options, seed: (options.seed ^ Math.imul(trial, 0x9e3779b1)) >>> 0 };
+}
+
 function roundIndex(request: GenerateRequest): number {
   return request.messages.filter((message) => message.role === 'assistant' && message.toolCalls.length > 0).length;
 }
@@ -55,7 +65,7 @@ export async function createReplayDriver(model: string, context: DriverContext):
     const plan = plans.get(taskId);
     if (!plan) throw new ProviderError('invalid_request', `replay:${model} has no trajectory for task "${taskId}"`);
     if (!perturb) return plan;
-    return perturbPlan(plan, taskId, perturb, request.tools.map((tool) => tool.canonicalName));
+    return perturbPlan(plan, taskId, forTrial(perturb, request.context?.trial), request.tools.map((tool) => tool.canonicalName));
   };
 
   return {

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# A regression gate over repeated trials: runs the baseline and the candidate model k times over
+# the task suite (each batch in its own folder under results/batches/, so trends keep a history),
+# scores every trial with the step layer, prints the pass rates with their intervals and gates the
+# candidate against the baseline. With no knobs this is the embedded default: the oracle replay as
+# baseline and the seeded noisy oracle as candidate over the bundled suite (no key, no network).
+#
+#   bash scripts/trials_gate.sh
+#   M3_CANDIDATE=openai:gpt-4o M3_BASELINE=openai:gpt-4o-mini M3_TRIALS=5 bash scripts/trials_gate.sh
+#
+# Knobs: M3_BASELINE, M3_CANDIDATE, M3_TRIALS (3), M3_TASKS, M3_GT, M3_GATE_METRIC (pass),
+# M3_MAX_DROP (1: report only), M3_MIN_PASS_RATE (unset), M3_BATCH_ID (a timestamp).
+# Writes gate.json beside the batches; with GITHUB_OUTPUT set, adds pass_rate, gate_passed and
+# report to the step outputs. Exit status: the gate's (0 pass, 1 fail, 2 bad input).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source scripts/lib.sh
+
+BASELINE="${M3_BASELINE:-replay:gt}"
+CANDIDATE="${M3_CANDIDATE:-replay:noisy}"
+TRIALS="${M3_TRIALS:-3}"
+if [[ -f json/m3_local_tasks.json ]]; then
+  TASKS="${M3_TASKS:-json/m3_local_tasks.json}" GT="${M3_GT:-json/m3_local_GT.json}"
+else
+  TASKS="${M3_TASKS:-test/fixtures/tasks/math-gt.json}" GT="${M3_GT:-test/fixtures/tasks/math-gt.json}"
+fi
+ID="${M3_BATCH_ID:-$(date -u +%Y%m%d-%H%M%S)}"
+ROOT=results/batches
+
+batch() { # <name> <model>
+  local dir="$ROOT/$ID-$1"
+  m3 run --model "$2" --trials "$TRIALS" --tasks "$TASKS" --gt "$GT" --image-dir "${M3_IMAGE_DIR:-media}" \
+    --results-dir "$dir" --store results/m3bench.sqlite --run-id "$ID-$1" --overwrite
+  m3 eval batch "$dir/$ID-$1.batch.json" --gt "$GT"
+  echo "$dir/$ID-$1.batch.json"
+}
+
+base_file=$(batch baseline "$BASELINE" | tail -n 1)
+cand_file=$(batch candidate "$CANDIDATE" | tail -n 1)
+m3 summary --results "$ROOT/$ID-candidate" --save save
+gate_args=(--baseline "$base_file" --candidate "$cand_file" --metric "${M3_GATE_METRIC:-pass}" --max-drop "${M3_MAX_DROP:-1}")
+[[ -n "${M3_MIN_PASS_RATE:-}" ]] && gate_args+=(--min-pass-rate "$M3_MIN_PASS_RATE")
+status=0
+m3 gate "${gate_args[@]}" --json > "$ROOT/$ID-gate.json" || status=$?
+m3 gate "${gate_args[@]}" || true
+if [[ -n "${GITHUB_OUTPUT:-}" ]]; then
+  node -e '
+    const gate = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    process.stdout.write(`pass_rate=${gate.candidatePassRate}\ngate_passed=${gate.passed}\nreport=${process.argv[1]}\n`);
+  ' "$ROOT/$ID-gate.json" >> "$GITHUB_OUTPUT"
+fi
+exit "$status"

@@ -1,0 +1,51 @@
+// `m3 trends`: pass@1 and step recall (with intervals) per model and condition across every
+// batch in a results folder, split where the grader or the task set changed.
+import path from 'node:path';
+import type { Command } from 'commander';
+import { formatInterval, settingsLine } from '../../stats/format.js';
+import { collectTrendPoints, splitTrend, type TrendLine } from '../../stats/trends.js';
+import { addBootstrapOptions, bootstrapSettings, type BootstrapFlags } from '../bootstrap-options.js';
+
+interface TrendsFlags extends BootstrapFlags {
+  results: string;
+  cell?: string;
+  join?: boolean;
+  json?: boolean;
+}
+
+function formatLine(line: TrendLine): string {
+  const out = [`${line.label}`];
+  line.segments.forEach((segment, index) => {
+    if (line.segments.length > 1 || index > 0) out.push(`  segment ${index + 1}: grader ${segment.graderKey}, task set ${String(segment.taskSetHash).slice(0, 12)}`);
+    for (const point of segment.points) {
+      out.push(`    ${point.startedAt.slice(0, 19)}  ${point.batchId.padEnd(24)} tasks ${String(point.tasks).padStart(4)} k ${point.trials}  pass@1 ${formatInterval(point.passAt1)}  recall ${formatInterval(point.recall)}`);
+    }
+  });
+  for (const crossing of line.crossed) out.push(`  joined across a boundary (--join) ${crossing}`);
+  return out.join('\n');
+}
+
+export function registerTrendsCommand(program: Command): void {
+  addBootstrapOptions(
+    program
+      .command('trends')
+      .description('pass@1 and recall over time per model and condition, from every batch manifest (*.batch.json) in the results folder')
+      .option('--results <dir>', 'results folder', 'results')
+      .option('--cell <label>', 'only this cell (model label, +condition)')
+      .option('--join', 'keep one trend line across grader-version or task-set changes (the crossings are listed)')
+      .option('--json', 'print the trend lines as JSON'),
+  ).action((flags: TrendsFlags) => {
+    const settings = bootstrapSettings(flags);
+    const points = collectTrendPoints(path.resolve(flags.results), settings);
+    const lines = [...points].filter(([label]) => !flags.cell || label === flags.cell).map(([label, entries]) => splitTrend(label, entries, Boolean(flags.join)));
+    if (flags.json) {
+      process.stdout.write(`${JSON.stringify({ settings, lines }, null, 2)}\n`);
+      return;
+    }
+    if (lines.length === 0) {
+      process.stdout.write(`no evaluated batch in ${flags.results} (m3 run writes <batch>.batch.json; m3 eval step scores each trial)\n`);
+      return;
+    }
+    process.stdout.write(`${lines.map(formatLine).join('\n\n')}\n\n${settingsLine(settings)}\n`);
+  });
+}

@@ -1,0 +1,77 @@
+// The headline numbers of one cell (a model under a condition, k trials per task), each with
+// its bootstrap interval: pass@1, pass@k, pass^k, avg@k, and every step metric as the mean over
+// tasks of the task's mean over trials, plus the spread (mean/min/max/std) of the per-trial
+// means. Tasks with no valid trial are not in the sample (infrastructure failures only).
+import { bootstrapInterval, defaultBootstrap, meanOfTaskMeans, resampleTrials, type BootstrapSettings, type Interval } from './bootstrap.js';
+import type { CellResults, TrialMetric, TrialOutcome } from './batch-results.js';
+import { trialMetrics } from './batch-results.js';
+import { spread, type Spread } from './describe.js';
+import { avgAtK, meanAtK, passAtK, passHatK } from './pass-at-k.js';
+
+export interface MetricSummary {
+  interval: Interval;
+  /** Spread of the per-trial means over tasks (how much one run moves between trials). */
+  acrossTrials: Spread;
+}
+
+export interface CellSummary {
+  label: string;
+  model: string;
+  condition: string;
+  tasks: number;
+  trials: number;
+  passAt1: Interval;
+  passAtK: Interval;
+  passHatK: Interval;
+  avgAtK: number;
+  metrics: Record<TrialMetric, MetricSummary>;
+  meanToolCalls: number;
+  unevaluated: string[];
+  overwrittenBy?: string;
+}
+
+type Unit = readonly TrialOutcome[];
+
+const passes = (unit: Unit) => ({ taskId: '', passed: unit.map((outcome) => outcome.passed) });
+
+function estimatorOver(k: number, estimator: (n: number, c: number, k: number) => number) {
+  return (sample: readonly Unit[]) => meanAtK(sample.map(passes), k, estimator);
+}
+
+/** Per trial index, the mean over tasks that have that trial. */
+function perTrialMeans(units: readonly Unit[], trials: number, value: (outcome: TrialOutcome) => number | undefined): number[] {
+  const means: number[] = [];
+  for (let trial = 1; trial <= trials; trial += 1) {
+    const values = units.flatMap((unit) => unit.filter((outcome) => outcome.trial === trial).map(value)).filter((entry): entry is number => entry !== undefined && Number.isFinite(entry));
+    means.push(values.length === 0 ? Number.NaN : values.reduce((sum, entry) => sum + entry, 0) / values.length);
+  }
+  return means;
+}
+
+function metricSummary(units: readonly Unit[], trials: number, metric: TrialMetric, settings: BootstrapSettings): MetricSummary {
+  const values = (sample: readonly Unit[]) => sample.map((unit) => unit.map((outcome) => outcome.metrics[metric]).filter((entry): entry is number => entry !== undefined));
+  return {
+    interval: bootstrapInterval(units, (sample) => meanOfTaskMeans(values(sample)), settings, (unit, random) => resampleTrials(unit, random)),
+    acrossTrials: spread(perTrialMeans(units, trials, (outcome) => outcome.metrics[metric])),
+  };
+}
+
+export function summarizeCell(cell: CellResults, settings: BootstrapSettings = defaultBootstrap): CellSummary {
+  const units: Unit[] = [...cell.tasks.values()].filter((unit) => unit.length > 0);
+  const k = cell.trials;
+  const within = (unit: Unit, random: () => number) => resampleTrials(unit, random);
+  const metrics = Object.fromEntries(trialMetrics.map((metric) => [metric, metricSummary(units, k, metric, settings)])) as Record<TrialMetric, MetricSummary>;
+  const calls = units.flatMap((unit) => unit.map((outcome) => outcome.toolCalls));
+  return {
+    label: cell.label, model: cell.model, condition: cell.condition, tasks: units.length, trials: k,
+    passAt1: bootstrapInterval(units, estimatorOver(1, (n, c) => c / n), settings, within),
+    // pass@k and pass^k are set functions of a task's k trials: tasks are resampled, trials kept.
+    passAtK: bootstrapInterval(units, estimatorOver(k, passAtK), settings),
+    passHatK: bootstrapInterval(units, estimatorOver(k, passHatK), settings),
+    avgAtK: avgAtK(perTrialMeans(units, k, (outcome) => (outcome.passed ? 1 : 0))),
+    metrics,
+    meanToolCalls: calls.length === 0 ? Number.NaN : calls.reduce((sum, entry) => sum + entry, 0) / calls.length,
+    unevaluated: cell.unevaluated,
+    ...(cell.overwrittenBy ? { overwrittenBy: cell.overwrittenBy } : {}),
+  };
+}

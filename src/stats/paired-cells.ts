@@ -1,0 +1,71 @@
+// Pairs two cells (models or conditions, in one batch or two) task by task for the paired
+// comparison and the gate, on a named metric: `pass` (per-task success) or a step metric. Only
+// tasks with a valid trial on both sides are paired; cells scored by different graders or run on
+// different task sets (prompt hashes) are not comparable, and are refused unless allowed.
+import { ConfigError } from '../errors/index.js';
+import { meanOfTaskMeans } from './bootstrap.js';
+import { loadBatchResults, pickCell, resolveBatchFile, trialMetrics, type CellResults, type TrialMetric, type TrialOutcome } from './batch-results.js';
+import type { PairedMetric, PairedUnit } from './paired.js';
+
+export type CompareMetric = 'pass' | TrialMetric;
+export const compareMetrics: readonly CompareMetric[] = ['pass', ...trialMetrics];
+
+export function parseCompareMetric(value: string): CompareMetric {
+  if ((compareMetrics as readonly string[]).includes(value)) return value as CompareMetric;
+  throw new ConfigError(`--metric: expected one of ${compareMetrics.join(', ')}, got "${value}"`);
+}
+
+function trialValue(outcome: TrialOutcome, metric: CompareMetric): number | undefined {
+  return metric === 'pass' ? (outcome.passed ? 1 : 0) : outcome.metrics[metric];
+}
+
+export function pairedMetric(metric: CompareMetric): PairedMetric<TrialOutcome> {
+  const values = (trials: readonly TrialOutcome[]) => trials.map((outcome) => trialValue(outcome, metric)).filter((entry): entry is number => entry !== undefined && Number.isFinite(entry));
+  return {
+    statistic: (sample) => meanOfTaskMeans(sample.map(values)),
+    perTask: (trials) => meanOfTaskMeans([values(trials)]),
+  };
+}
+
+export interface CellRef {
+  /** As given: `<batch.json or results folder>[#<cell label>]`. */
+  text: string;
+  file: string;
+  cell: CellResults;
+}
+
+/** `results/20260101-120000.batch.json#gpt-4o`, `results#replay-gt`, or a file/folder alone (its only cell). */
+export function loadCellRef(text: string): CellRef {
+  const hash = text.lastIndexOf('#');
+  const target = hash >= 0 ? text.slice(0, hash) : text;
+  const label = hash >= 0 ? text.slice(hash + 1) : undefined;
+  const file = resolveBatchFile(target || '.');
+  return { text, file, cell: pickCell(loadBatchResults(file), label || undefined) };
+}
+
+/** Why two cells should not be compared (empty: comparable). */
+export function comparabilityProblems(a: CellResults, b: CellResults): string[] {
+  const problems: string[] = [];
+  const graders = (cell: CellResults) => cell.graderVersions.join(',') || 'none';
+  if (graders(a) !== graders(b)) problems.push(`grader versions differ (${a.label}: ${graders(a)}; ${b.label}: ${graders(b)})`);
+  if (a.taskSetHash && b.taskSetHash && a.taskSetHash !== b.taskSetHash) {
+    problems.push(`task sets differ (prompt hashes ${a.taskSetHash.slice(0, 12)} vs ${b.taskSetHash.slice(0, 12)}: wording, images or tool surface changed)`);
+  }
+  return problems;
+}
+
+export function pairUnits(a: CellResults, b: CellResults): Array<PairedUnit<TrialOutcome>> {
+  const units: Array<PairedUnit<TrialOutcome>> = [];
+  for (const [taskId, trialsA] of a.tasks) {
+    const trialsB = b.tasks.get(taskId);
+    if (trialsA.length > 0 && trialsB && trialsB.length > 0) units.push({ taskId, a: trialsA, b: trialsB });
+  }
+  return units.sort((x, y) => x.taskId.localeCompare(y.taskId));
+}
+
+/** Throws naming the problems unless `allow`. */
+export function requireComparable(a: CellRef, b: CellRef, allow: boolean, flag = '--allow-mismatch'): string[] {
+  const problems = comparabilityProblems(a.cell, b.cell);
+  if (problems.length > 0 && !allow) throw new ConfigError(`${a.text} and ${b.text} are not comparable: ${problems.join('; ')} (pass ${flag} to compare anyway)`);
+  return problems;
+}
