@@ -39,7 +39,7 @@ export function printSummary(reports: readonly RunModelReport[], json: boolean |
     process.stdout.write(`${JSON.stringify(records, null, 2)}\n`);
     return;
   }
-  process.stdout.write(`model                          done  model-fail  infra-fail  tokens      predictions${shares ? '  mocked calls / tasks (run)' : ''}\n`);
+  process.stdout.write(`model                          done  model-fail  infra-fail  tokens      predictions${shares ? '  mocked calls / tasks' : ''}\n`);
   for (const { report, trial } of rows) {
     const p = trial.result.progress;
     const share = shares?.get(report.runId);
