@@ -21,6 +21,7 @@ import { loadAllResults, type ModelResults } from './load-results.js';
 import { writeFigure, type RenderedFigure } from './render-chart.js';
 import { callTable, finalJudgeTable, finalProxyTable, leaderboardTable, roundsTable, toMarkdown, toolsTable, type Table } from './tables.js';
 import { buildTierRows, loadTiers, tierTable } from './tiers.js';
+import { buildTaskSection } from './task-section.js';
 
 export interface ReportOptions {
   resultsDir: string;
@@ -84,7 +85,9 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
     tools: catalog ? toolsTable(catalog) : undefined,
     tiers: tierTable(buildTierRows(models, tiers)),
   };
-  const markdown = Object.values(tables).filter((table): table is Table => table !== undefined).map(toMarkdown);
+  const taskLevel = buildTaskSection(options.resultsDir, options.models);
+  for (const file of taskLevel.csv) write(file.name, file.text);
+  const markdown = [...Object.values(tables).filter((table): table is Table => table !== undefined), ...taskLevel.tables].map(toMarkdown);
   write('report.md', `# m3bench report\n\n${markdown.join('\n')}`);
 
   const parts = [
@@ -94,12 +97,13 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
       notes: ['Judge scores and proxies are shown apart: proxies compare the final reply with the GT final_reply and are not judge scores.'],
     }),
     await renderSection('Per-tier breakdown', [tables.tiers], [], options.saveDir),
+    await renderSection('Task-level evaluation', taskLevel.tables, taskLevel.figures, options.saveDir, { notes: taskLevel.notes }),
     await renderSection('Tools', [tables.tools], catalog ? [toolsPerServerFigure(catalog), toolCategoryFigure(catalog)] : [], options.saveDir),
   ];
   for (const part of parts) for (const figure of part.rendered) files.push(figure.png, figure.svg);
 
   const sections = parts.map((part) => part.section).filter((section) => section.tables.length > 0 || section.figures.length > 0);
-  const downloads = ['step_eval_result.csv', 'avg_rounds_tool_calls.csv', 'report.md'];
+  const downloads = ['step_eval_result.csv', 'avg_rounds_tool_calls.csv', ...taskLevel.csv.map((file) => file.name), 'report.md'];
   const html = renderHtml({ title: 'm3bench report', generatedAt: new Date().toISOString(), sections, downloads, missingModels: missing });
   write('report.html', html);
   return { files, models: models.map((results) => results.model), missing, html: path.join(options.saveDir, 'report.html') };

@@ -105,6 +105,11 @@ function missingContent(input: TaskInput, checks: readonly CheckResult[]): Missi
   return missing;
 }
 
+/** Predicted calls aligned with a GT call that fails by design. */
+function designedFailures(input: TaskInput): Set<number> {
+  return new Set((input.alignment?.matches ?? []).filter((match) => input.gtExpectError[match.gt]).map((match) => match.pred));
+}
+
 function f1(recall: number, precision: number): number {
   return recall + precision === 0 ? 0 : (2 * recall * precision) / (recall + precision);
 }
@@ -132,7 +137,7 @@ export function buildTaskRecord(input: TaskInput, registry: RuleRegistry): TaskR
     completion: checks.length > 0 ? checks.filter((check) => check.passed).length / checks.length : f1(recall, precision),
     precise_answer: precise, answer_hit: answerHit(reply, input.spec.answer, input.spec.facts) ?? null,
     operation: operationOf(input), step: { recall, precision, alignment: input.alignment?.source ?? null },
-    calls: { total: input.pred.calls.length, classified: classified.length, failed }, turns: countTurns(input.prediction, input.labels),
+    calls: { total: input.pred.calls.length, classified: classified.length, failed }, turns: countTurns(input.prediction, input.labels, designedFailures(input)),
     had_error: failed > 0, recovered: failed > 0 ? success : null, tokens: input.tokens ?? null, taxonomy,
   };
 }

@@ -4,8 +4,9 @@
 // failed for a reason outside its arguments, still had an applicable tool and well-formed
 // parameters). A round whose tool-call output could not be used at all (an empty
 // `work.tool_calls`, the reference's illegal calling) is a failed turn. A turn whose calls are
-// all unclassified for infrastructure reasons is left out. The invocation-level rate counts
-// calls instead of turns.
+// all unclassified for infrastructure reasons is left out. A call the step alignment pairs with
+// a GT call marked "expect_error" was asked for by the task (the exception tier's deliberate
+// failures) and counts as valid. The invocation-level rate counts calls instead of turns.
 import type { Prediction } from '../../tasks/schemas.js';
 import type { CallLabelInfo } from './call-labels.js';
 
@@ -19,14 +20,20 @@ export interface TurnCounts {
 
 const malformed = new Set(['unknown_tool', 'invalid_arguments']);
 
-export function countTurns(prediction: Prediction | undefined, labels: ReadonlyArray<CallLabelInfo | undefined>): TurnCounts {
+export function countTurns(prediction: Prediction | undefined, labels: ReadonlyArray<CallLabelInfo | undefined>, byDesign: ReadonlySet<number> = new Set()): TurnCounts {
   const counts: TurnCounts = { turns: 0, successfulTurns: 0, excludedTurns: 0, invocations: 0, validInvocations: 0 };
   if (!prediction) return counts;
   let flat = 0;
   for (const step of prediction.steps) {
     // A step without calls is a round whose output was unusable: counted from the dialogue below.
     if (step.calls.length === 0) continue;
-    const judged = step.calls.map(() => labels[flat++]).filter((label): label is CallLabelInfo => label !== undefined && !label.infrastructure);
+    const judged = step.calls
+      .map(() => {
+        const index = flat++;
+        const label = labels[index];
+        return label && byDesign.has(index) ? { ...label, label: 'success' } : label;
+      })
+      .filter((label): label is CallLabelInfo => label !== undefined && !label.infrastructure);
     if (judged.length === 0) {
       counts.excludedTurns += 1;
       continue;
