@@ -16,12 +16,13 @@ import {
   type FigureSpec,
 } from './chart-configs.js';
 import { renderHtml, type HtmlSection } from './html.js';
-import { buildLeaderboard, roundsCsv, stepEvalCsv } from './leaderboard.js';
+import { buildLeaderboard, roundsCsv, stepEvalCsv, toCsv } from './leaderboard.js';
 import { loadAllResults, type ModelResults } from './load-results.js';
 import { writeFigure, type RenderedFigure } from './render-chart.js';
 import { callTable, finalJudgeTable, finalProxyTable, leaderboardTable, roundsTable, toMarkdown, toolsTable, type Table } from './tables.js';
 import { buildTierRows, loadTiers, tierTable } from './tiers.js';
 import { buildTaskSection } from './task-section.js';
+import { loadPaperResults, paperComparisonFigure, paperComparisonTable } from './paper.js';
 
 export interface ReportOptions {
   resultsDir: string;
@@ -31,6 +32,8 @@ export interface ReportOptions {
   catalogFile?: string;
   /** Ground truth with `tier` fields, for the per-tier table. */
   gtFile?: string;
+  /** Published per-model numbers (data/paper-results.json format) to draw next to the runs. */
+  paperFile?: string;
 }
 
 export interface ReportResult {
@@ -58,6 +61,7 @@ function predictionFiles(resultsDir: string, models: readonly ModelResults[]): s
 export async function buildReport(options: ReportOptions): Promise<ReportResult> {
   const { models, missing } = loadAllResults(options.resultsDir, options.models);
   const catalog: ToolCatalog | undefined = options.catalogFile ? loadToolCatalog(options.catalogFile) : undefined;
+  const paper = options.paperFile ? loadPaperResults(options.paperFile) : undefined;
   if (models.length === 0 && !catalog) {
     throw new EvaluationError(
       `no evaluation results under ${options.resultsDir} (expected <model>/results_eval.json, taskcompletion.json, callanalysis.json or final_proxy.json; run m3 eval step|call|final first) and no --catalog given`,
@@ -84,7 +88,9 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
     proxies: finalProxyTable(models),
     tools: catalog ? toolsTable(catalog) : undefined,
     tiers: tierTable(buildTierRows(models, tiers)),
+    paper: paper ? paperComparisonTable(paper, rows) : undefined,
   };
+  if (tables.paper) write('paper_comparison.csv', toCsv(tables.paper.header, tables.paper.rows));
   const taskLevel = buildTaskSection(options.resultsDir, options.models);
   for (const file of taskLevel.csv) write(file.name, file.text);
   const markdown = [...Object.values(tables).filter((table): table is Table => table !== undefined), ...taskLevel.tables].map(toMarkdown);
@@ -92,6 +98,7 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
 
   const parts = [
     await renderSection('Step-level evaluation', [tables.leaderboard, tables.rounds], rows.length > 0 ? [leaderboardFigure(rows), stepMetricsFigure(rows)] : [], options.saveDir),
+    await renderSection('Paper comparison', [tables.paper], paper ? [paperComparisonFigure(paper, rows)] : [], options.saveDir),
     await renderSection('Call-level evaluation', [tables.calls], [illegalCallingFigure(models), ...models.map(callDonutFigure)], options.saveDir, { grid: true }),
     await renderSection('Final answer', [tables.judges, tables.proxies], [finalJudgeFigure(models), finalProxyFigure(models)], options.saveDir, {
       notes: ['Judge scores and proxies are shown apart: proxies compare the final reply with the GT final_reply and are not judge scores.'],
@@ -103,7 +110,7 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
   for (const part of parts) for (const figure of part.rendered) files.push(figure.png, figure.svg);
 
   const sections = parts.map((part) => part.section).filter((section) => section.tables.length > 0 || section.figures.length > 0);
-  const downloads = ['step_eval_result.csv', 'avg_rounds_tool_calls.csv', ...taskLevel.csv.map((file) => file.name), 'report.md'];
+  const downloads = ['step_eval_result.csv', 'avg_rounds_tool_calls.csv', ...(tables.paper ? ['paper_comparison.csv'] : []), ...taskLevel.csv.map((file) => file.name), 'report.md'];
   const html = renderHtml({ title: 'm3bench report', generatedAt: new Date().toISOString(), sections, downloads, missingModels: missing });
   write('report.html', html);
   return { files, models: models.map((results) => results.model), missing, html: path.join(options.saveDir, 'report.html') };
