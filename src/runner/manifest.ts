@@ -65,6 +65,8 @@ export interface RunManifest {
   gtFile: string | null;
   gtFileSha256: string | null;
   shard: string | null;
+  /** The run condition of a sweep cell (src/runner/conditions.ts); absent for a plain run. */
+  condition?: string;
   counts?: Record<string, number>;
   failures?: Array<{ taskId: string; status: string; code: string; message: string; attempts: number }>;
   /** Why the run stopped before its queue was empty (Ctrl-C, or another process took it over). */

@@ -39,6 +39,10 @@ export interface RunModelRequest {
   allowMissingServers: boolean;
   /** Ctrl-C: stops the batch gracefully (see BatchOptions.signal). */
   signal?: AbortSignal;
+  /** Label of the run's files and store rows (default: modelLabel(model)); sweep cells add a suffix (conditions.ts). */
+  label?: string;
+  /** The run condition (conditions.ts), recorded in the manifest; absent for a plain run. */
+  condition?: string;
 }
 
 export interface RunModelReport {
@@ -92,12 +96,13 @@ function buildManifest(request: RunModelRequest, label: string, config: ProjectC
   const switches = config.switches;
   return {
     runId: request.runId, model: request.model, modelLabel: label, startedAt: new Date().toISOString(),
-    configHash: configHash({ servers: config.servers.map(({ description: _description, ...spec }) => spec), switches, limits: request.limits }), serversFile: config.serversFile,
+    configHash: configHash({ servers: config.servers.map(({ description: _description, ...spec }) => spec), switches, limits: request.limits, condition: request.condition }), serversFile: config.serversFile,
     serversFileSha256: sha256OfFile(config.serversFile), toolsHash: host.toolsHash(),
     tools: host.status().map((server) => ({ server: server.name, toolCount: server.toolCount, state: server.state, ...(server.toolsHash ? { toolsHash: server.toolsHash } : {}) })),
     switches, options: { ...request.limits, concurrency: request.concurrency }, versions: packageVersions(root), gitCommit: gitCommit(root),
     seed: request.limits.seed ?? null, tasksFile: request.taskSet.tasksFile, tasksFileSha256: sha256OfFile(request.taskSet.tasksFile),
     gtFile: request.taskSet.gtFile ?? null, gtFileSha256: sha256OfFile(request.taskSet.gtFile), shard: request.shard ? `${request.shard.index}/${request.shard.count}` : null,
+    ...(request.condition ? { condition: request.condition } : {}),
   };
 }
 
@@ -151,7 +156,7 @@ function stopController(signal: AbortSignal | undefined): { stop: AbortControlle
 export async function runModel(request: RunModelRequest, deps: RunModelDeps): Promise<RunModelReport> {
   const { config, host, store, logger } = deps;
   const switches = config.switches;
-  const label = modelLabel(request.model);
+  const label = request.label ?? modelLabel(request.model);
   const output = path.resolve(request.output ?? defaultOutputFile(request.resultsDir, label, request.shard));
   // Temp files of an atomic write a killed run never finished.
   for (const dir of new Set([path.resolve(request.resultsDir), path.dirname(output)])) {

@@ -12,6 +12,7 @@ import { McpHost } from '../../mcp/index.js';
 import { assertRunNotHeld } from '../../runner/run-lease.js';
 import { runModel, type RunModelReport } from '../../runner/run-model.js';
 import { writeToolCatalogs } from '../../runner/tool-catalog.js';
+import { applyCondition, parseConditions, parseMaxSteps, runCells, runConditions } from '../../runner/conditions.js';
 import { loadTaskSet, parseShard } from '../../runner/task-set.js';
 import { listRuns, openStore } from '../../store/index.js';
 import { hostOptionsFrom } from '../host-options.js';
@@ -30,7 +31,8 @@ interface RunFlags {
   gt?: string;
   imageDir?: string;
   concurrency: number;
-  maxStep: number;
+  maxStep: string;
+  condition: string[];
   maxConcurrent: number;
   topTools: number;
   maxNewTokens: number;
@@ -90,7 +92,8 @@ export function registerRunCommand(program: Command): void {
     .option('--gt <file>', 'ground-truth file (needed by replay models and the server check)')
     .option('--image-dir <dir>', 'root for task image paths (default: M3_IMAGE_DIR, then the task file folder, then the repo)')
     .option('--concurrency <n>', 'tasks run in parallel', nonNegativeInteger, 5)
-    .option('--max-step <n>', 'maximum rounds of tool calls per task', nonNegativeInteger, 6)
+    .option('--max-step <n[,n...]>', 'maximum rounds of tool calls per task; a list (2,4,6) runs every model once per value (a max-rounds sweep)', '6')
+    .option('--condition <name...>', `run condition(s), comma-separated or repeated: ${runConditions.join(', ')}; several run every model once per condition`, ['none'])
     .option('--max-concurrent <n>', 'maximum parallel tool calls per round', nonNegativeInteger, 10)
     .option('--top-tools <n>', 'offer only the N best-ranked tools (0 = all)', nonNegativeInteger, 0)
     .option('--max-new-tokens <n>', 'generation cap per model request', nonNegativeInteger, 8192)
@@ -124,7 +127,8 @@ export function registerRunCommand(program: Command): void {
       if (command.getOptionValueSource('model') === 'default') {
         log.info('no --model given: running the oracle replay:gt, which replays the ground truth (a self-check of the harness, not a model); pass --model provider:model to benchmark a model');
       }
-      if (flags.output && models.length > 1) throw new ConfigError('--output names one file: use it with a single --model');
+      const cells = runCells(parseMaxSteps(flags.maxStep), parseConditions(flags.condition));
+      if (flags.output && models.length * cells.length > 1) throw new ConfigError('--output names one file: use it with a single --model, one --max-step and one --condition');
       const tasksFile = path.resolve(flags.tasks);
       const gtFile = flags.gt ? path.resolve(flags.gt) : flags.tasks === defaultTasksFile && existsSync(fromRepo(defaultGtFile)) ? fromRepo(defaultGtFile) : undefined;
       const taskSet = loadTaskSet({ tasksFile, ...(gtFile ? { gtFile } : {}), fuzzy: flags.fuzzy });
@@ -134,7 +138,14 @@ export function registerRunCommand(program: Command): void {
       const imageDirs = [flags.imageDir ?? config.switches.M3_IMAGE_DIR, path.dirname(tasksFile), repoRoot].map((dir) => path.resolve(dir));
       const resultsDir = path.resolve(flags.resultsDir);
       const storeFile = path.resolve(flags.store ?? path.join(resultsDir, 'm3bench.sqlite'));
-      const plan = models.map((model) => ({ model, runId: resolveRunId(flags, config.switches.M3_RUN_ID, modelLabel(model), storeFile) }));
+      const plan = models.flatMap((model) =>
+        cells.map((cell) => {
+          const label = `${modelLabel(model)}${cell.suffix}`;
+          return { model, cell, label, runId: resolveRunId(flags, config.switches.M3_RUN_ID, label, storeFile) };
+        }),
+      );
+      const conditioned = new Map(cells.map((cell) => [cell.condition, applyCondition(taskSet, cell.condition)]));
+      for (const [condition, { skipped }] of conditioned) if (skipped.length > 0) log.warn(`--condition ${condition}: no ground truth for ${skipped.length} task(s), asked without the condition: ${skipped.slice(0, 10).join(', ')}`);
       if (flags.resume) refuseHeldRuns(storeFile, plan.map((entry) => entry.runId));
       const host = await McpHost.start(config.servers, {
         ...hostOptionsFrom(config),
@@ -147,17 +158,18 @@ export function registerRunCommand(program: Command): void {
       const reports: RunModelReport[] = [];
       const stop = createStopSignal((name) => log.warn(`${name}: stopping; tasks in flight are abandoned and recorded as interrupted (press Ctrl-C again to exit at once)`));
       try {
-        for (const { model, runId } of plan) {
+        for (const { model, cell, label, runId } of plan) {
           if (stop.signal.aborted) break;
-          log.info(`run ${runId}: ${model} over ${taskSet.tasks.length} task(s) from ${path.relative(process.cwd(), tasksFile)}`);
+          const cellTasks = conditioned.get(cell.condition)?.taskSet ?? taskSet;
+          log.info(`run ${runId}: ${model} over ${taskSet.tasks.length} task(s) from ${path.relative(process.cwd(), tasksFile)}${cells.length > 1 ? ` (max steps ${cell.maxStep}, condition ${cell.condition})` : ''}`);
           reports.push(
             await runModel(
               {
-                model, taskSet, concurrency: Math.max(1, flags.concurrency), runId, resume: Boolean(flags.resume), overwrite: Boolean(flags.overwrite),
+                model, taskSet: cellTasks, label, ...(cell.condition !== 'none' ? { condition: cell.condition } : {}), concurrency: Math.max(1, flags.concurrency), runId, resume: Boolean(flags.resume), overwrite: Boolean(flags.overwrite),
                 ...(flags.output ? { output: flags.output } : {}), resultsDir, ...(shard ? { shard } : {}), imageDirs,
                 allowMissingServers: Boolean(flags.allowMissingServers), signal: stop.signal,
                 limits: {
-                  maxStep: flags.maxStep, maxConcurrent: flags.maxConcurrent, topTools: flags.topTools, maxNewTokens: flags.maxNewTokens,
+                  maxStep: cell.maxStep, maxConcurrent: flags.maxConcurrent, topTools: flags.topTools, maxNewTokens: flags.maxNewTokens,
                   ...(flags.temperature !== undefined ? { temperature: Number(flags.temperature) } : {}),
                   ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
                 },
@@ -173,6 +185,6 @@ export function registerRunCommand(program: Command): void {
         stop.dispose();
       }
       printSummary(reports, flags.json);
-      process.exitCode = reportOutcome(reports, models.length, log);
+      process.exitCode = reportOutcome(reports, plan.length, log);
     });
 }
