@@ -18,7 +18,7 @@ import type { TaskAlignment } from './alignment.js';
 import { answerHit, matchPreciseAnswer, type AnswerMatch } from './answer.js';
 import type { CallLabelInfo } from './call-labels.js';
 import type { TaskTokens } from './resources.js';
-import { classifyFailure, type MissingContent, type TaskTaxonomy } from './taxonomy.js';
+import { classifyFailure, textHoldsValue, type MissingContent, type TaskTaxonomy } from './taxonomy.js';
 import { countTurns, type TurnCounts } from './turns.js';
 
 export interface TaskSpec {
@@ -102,7 +102,9 @@ function missingContent(input: TaskInput, checks: readonly CheckResult[]): Missi
     if (evaluator.target === 'answer' && checks[index]?.passed === false && (typeof value === 'string' || typeof value === 'number')) missing.push({ source: `rule ${checks[index]?.evaluator}`, value });
   });
   for (const fact of input.spec.facts ?? []) if (fact.reply && !textContains(reply, fact.reply)) missing.push({ source: 'fact', value: fact.reply });
-  return missing;
+  // A value the reply does hold (in the wrong place or form) is not missing: the rules cannot
+  // say why such a check failed, so the task stays undetermined for the judge.
+  return missing.filter((item) => !textHoldsValue(reply, item.value));
 }
 
 /** Predicted calls aligned with a GT call that fails by design. */

@@ -150,8 +150,8 @@ function alignmentFindings(input: TaxonomyInput, alignment: TaskAlignment): Taxo
   return found;
 }
 
-function inResult(call: TrajectoryCall, value: string | number): boolean {
-  const text = call.result ?? '';
+/** The value is written in the text: a number among its numbers, a string ignoring case and spacing. */
+export function textHoldsValue(text: string, value: string | number): boolean {
   if (typeof value === 'number') return numbersIn(text).some((found) => Math.abs(found - value) <= 1e-6 * Math.max(1, Math.abs(value)));
   return textContains(text, value);
 }
@@ -161,7 +161,7 @@ function answerFindings(input: TaxonomyInput): TaxonomyFinding[] {
   if (input.reply.trim() === '') return [finding('information_synthesis', { rule: 'no_answer', detail: 'the task ended without a final reply' })];
   const found: TaxonomyFinding[] = [];
   for (const missing of input.missingContent) {
-    const index = input.pred.calls.findIndex((call) => inResult(call, missing.value));
+    const index = input.pred.calls.findIndex((call) => textHoldsValue(call.result ?? '', missing.value));
     const what = `${missing.source} ${JSON.stringify(missing.value)}`;
     if (index >= 0) {
       const call = input.pred.calls[index] as TrajectoryCall;
