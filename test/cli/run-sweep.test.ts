@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTaskFiles } from '../../src/eval/task/run.js';
 import { conditionDeltas, loadTaskResults, maxStepSweeps } from '../../src/report/task-results.js';
+import { efficiencyTable } from '../../src/report/task-tables.js';
 import { toolCountHint } from '../../src/runner/conditions.js';
 import { startMockLlm, type MockLlm } from '../support/mock-llm/index.js';
 import { repoRoot } from '../support/shared-assets.js';
@@ -21,7 +22,7 @@ const resultsDir = path.join(dir, 'results');
 let mock: MockLlm;
 
 beforeAll(async () => {
-  mock = await startMockLlm({ fallback: { text: 'The median is 6.5.' } });
+  mock = await startMockLlm({ fallback: { text: 'The median is 6.5.', usage: { inputTokens: 100, outputTokens: 10 } } });
   writeFileSync(configFile, JSON.stringify({ servers: { math: { command: 'node', args: ['--import', 'tsx', 'servers/math/index.ts'], env: {} } } }));
 });
 afterAll(async () => {
@@ -66,6 +67,16 @@ describe('m3 run: max-rounds sweep and the tool-count hint in one batch', () => 
       expect(existsSync(path.join(resultsDir, label, 'task_eval.json')), label).toBe(true);
     }
     const results = loadTaskResults(resultsDir);
+    // Tokens per task come from the run store: 110 per model request, every request answered by the mock.
+    for (const result of results) {
+      expect(result.data.aggregate.tokens?.tasks, result.dir).toBe(2);
+      expect((result.data.aggregate.tokens?.mean_total ?? 0) % 110, result.dir).toBe(0);
+      expect(result.data.aggregate.tokens?.mean_total, result.dir).toBeGreaterThan(0);
+    }
+    const efficiency = efficiencyTable(results);
+    expect(efficiency?.rows.length).toBeGreaterThanOrEqual(4);
+    for (const row of efficiency?.rows ?? []) expect(row[4]).toBeGreaterThanOrEqual(0);
+    expect(efficiency?.rows.some((row) => row[4] === 1)).toBe(true);
     const sweeps = maxStepSweeps(results);
     expect([...sweeps.keys()].sort()).toEqual(['openai:mock-model', 'openai:mock-model [tool-count-hint]']);
     expect(sweeps.get('openai:mock-model')?.map((point) => [point.maxStep, point.dir, point.tasks])).toEqual([[1, 'mock-model.k1', 2], [3, 'mock-model.k3', 2]]);
