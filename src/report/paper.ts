@@ -12,7 +12,7 @@ import { allStepMetrics, type LeaderboardRow } from './leaderboard.js';
 import type { Cell, Table } from './tables.js';
 
 /** The metrics a published value can be compared with: the leaderboard's columns. */
-export const comparableMetrics = ['average_score', ...allStepMetrics, 'completion_rate', 'information_grounding_rate'] as const;
+const comparableMetrics = ['average_score', ...allStepMetrics, 'completion_rate', 'information_grounding_rate'] as const;
 type ComparableMetric = (typeof comparableMetrics)[number];
 
 const paperModelSchema = z
@@ -24,7 +24,7 @@ const paperModelSchema = z
   })
   .strict();
 
-export const paperResultsSchema = z
+const paperResultsSchema = z
   .object({
     source: z.object({ title: z.string().min(1), artifact: z.string().min(1), table: z.string().min(1), caveats: z.array(z.string()).default([]) }).loose(),
     settings: z.record(z.string(), z.unknown()).default({}),
@@ -61,7 +61,7 @@ interface ComparisonRow {
 }
 
 /** Published models in file order (with their run, if any), then runs the file does not list. */
-export function pairRuns(paper: PaperResults, rows: readonly LeaderboardRow[]): ComparisonRow[] {
+function pairRuns(paper: PaperResults, rows: readonly LeaderboardRow[]): ComparisonRow[] {
   const used = new Set<LeaderboardRow>();
   const paired = paper.models.map((entry) => {
     const names = new Set([entry.model, ...entry.aliases].map((name) => name.toLowerCase()));

@@ -20,7 +20,7 @@ const callTargetSchema = z.object({ call: z.number().int() }).strict();
 const toolTargetSchema = z.object({ tool: z.string().min(1), occurrence: z.number().int().optional() }).strict();
 
 /** What a rule reads: `answer` (the final reply), a predicted call by flat index (negative counts from the end), or the n-th call of a tool. */
-export const ruleTargetSchema = z.union([z.literal('answer'), callTargetSchema, toolTargetSchema]);
+const ruleTargetSchema = z.union([z.literal('answer'), callTargetSchema, toolTargetSchema]);
 
 export const evaluatorSchema = z
   .object({
@@ -35,7 +35,7 @@ export const evaluatorSchema = z
 
 const answerValue = z.union([z.string(), z.number()]);
 
-export const preciseAnswerSchema = z
+const preciseAnswerSchema = z
   .union([
     answerValue,
     z
@@ -51,9 +51,9 @@ export const preciseAnswerSchema = z
   ])
   .transform((answer) => (typeof answer === 'object' ? answer : { value: answer }));
 
-export const decisiveCallSchema = z.object({ step: z.number().int().min(1), call: z.number().int().min(0) }).strict();
+const decisiveCallSchema = z.object({ step: z.number().int().min(1), call: z.number().int().min(0) }).strict();
 
-export const outputFormatSchema = z.union([z.string().min(1), z.record(z.string(), z.unknown()), z.array(z.unknown())]);
+const outputFormatSchema = z.union([z.string().min(1), z.record(z.string(), z.unknown()), z.array(z.unknown())]);
 
 /** The optional fields every task-like record (GT or fuzzy task) may carry. */
 export const taskCheckFields = {

@@ -39,7 +39,7 @@ export class RuleRegistry {
 }
 
 /** A predicted call as rules see it: canonical tool name and the recorded result text. */
-export interface RuleCall {
+interface RuleCall {
   tool: string;
   result: string | undefined;
 }
@@ -87,13 +87,13 @@ export function runPipeline(steps: readonly PipelineStep[], value: unknown, regi
   return runPipeline(rest, next, registry);
 }
 
-export function describeTarget(target: RuleTarget): string {
+function describeTarget(target: RuleTarget): string {
   if (target === 'answer') return 'answer';
   if ('call' in target) return `call[${target.call}]`;
   return `${target.tool}[${target.occurrence ?? -1}]`;
 }
 
-export function describeEvaluator(evaluator: Evaluator): string {
+function describeEvaluator(evaluator: Evaluator): string {
   const value = evaluator.value === undefined ? '' : ` ${describeValue(evaluator.value, 80)}`;
   return `${describeTarget(evaluator.target)}: ${evaluator.func.trim() || '(raw)'} ${evaluator.op}${value}`;
 }

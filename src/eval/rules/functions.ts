@@ -86,7 +86,7 @@ function getKey(value: unknown, args: readonly string[]): unknown {
     return value[index];
   }
   const object = expectObject(value, `get(${key})`);
-  if (!Object.prototype.hasOwnProperty.call(object, key)) {
+  if (!Object.hasOwn(object, key)) {
     throw new RuleFailure(`get(${key}): no key "${key}" (keys: ${Object.keys(object).slice(0, 12).join(', ') || 'none'})`);
   }
   return object[key];

@@ -54,7 +54,7 @@ const approx: RuleOperator = (actual, expected, opArgs) => {
 function memberOf(item: unknown, container: unknown, name: string): boolean {
   if (Array.isArray(container)) return container.some((element) => isDeepStrictEqual(element, item));
   if (typeof container === 'string' && typeof item === 'string') return container.includes(item);
-  if (container && typeof container === 'object' && typeof item === 'string') return Object.prototype.hasOwnProperty.call(container, item);
+  if (container && typeof container === 'object' && typeof item === 'string') return Object.hasOwn(container, item);
   throw new RuleFailure(`${name}: cannot look for ${describeValue(item)} in ${describeValue(container)}`);
 }
 

@@ -48,7 +48,7 @@ export interface TaxonomyCounts {
   judged: number;
 }
 
-export function rate(numerator: number, denominator: number): Rate {
+function rate(numerator: number, denominator: number): Rate {
   return { rate: denominator > 0 ? numerator / denominator : null, numerator, denominator };
 }
 

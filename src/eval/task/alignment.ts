@@ -58,7 +58,7 @@ function fromDetails(details: z.output<typeof detailsSchema>, recall: number, pr
 }
 
 /** Per-id alignments of a results_eval.json; entries without usable details are left out. */
-export function loadStepAlignments(file: string): { byId: Map<string, TaskAlignment>; thresholds: StepThresholds } {
+function loadStepAlignments(file: string): { byId: Map<string, TaskAlignment>; thresholds: StepThresholds } {
   const parsed = resultsSchema.safeParse(loadJsonFile(file));
   const byId = new Map<string, TaskAlignment>();
   if (!parsed.success) return { byId, thresholds: defaultThresholds };

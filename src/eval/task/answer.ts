@@ -30,7 +30,7 @@ function stripEmphasis(text: string): string {
 }
 
 /** Step 1 of the normalisation: which part of the reply is the answer. */
-export function extractAnswer(reply: string): string {
+function extractAnswer(reply: string): string {
   const lines = reply.split(/\r?\n/).map(stripEmphasis);
   for (let index = lines.length - 1; index >= 0; index -= 1) {
     const match = answerLine.exec(lines[index] ?? '');
@@ -49,7 +49,7 @@ export function extractAnswer(reply: string): string {
   return trimmed;
 }
 
-export function normaliseAnswerText(text: string): string {
+function normaliseAnswerText(text: string): string {
   return stripEmphasis(text.normalize('NFKC').toLowerCase())
     .trim()
     .replace(/^["'“”‘’]+|["'“”‘’]+$/g, '')

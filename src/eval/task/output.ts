@@ -63,7 +63,7 @@ export interface TaskEvalDocument {
   per_task: TaskRecord[];
 }
 
-export const TASK_CSV_HEADER = [
+const TASK_CSV_HEADER = [
   'id', 'tier', 'type', 'domain', 'archetype', 'passed', 'checks_passed', 'checks_total', 'success', 'success_rule', 'completion', 'precise_answer',
   'answer_hit', 'operation_match', 'recall', 'precision', 'calls', 'failed_calls', 'turns', 'successful_turns', 'had_error', 'recovered',
   'total_tokens', 'taxonomy_primary', 'taxonomy_category', 'taxonomy_labels',
@@ -75,7 +75,7 @@ function cell(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-export function toTaskCsv(records: readonly TaskRecord[]): string {
+function toTaskCsv(records: readonly TaskRecord[]): string {
   const rows = records.map((record) =>
     [
       record.id, record.tier, record.type, record.domain, record.archetype, record.passed, record.checks.filter((check) => check.passed).length, record.checks.length,

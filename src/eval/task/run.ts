@@ -63,7 +63,7 @@ function expectErrorFlags(task: GtTask | undefined): boolean[] {
 
 type DocumentHeader = Pick<TaskEvalDocument, 'inputs' | 'run' | 'excluded' | 'coverage'>;
 
-export function buildDocument(records: TaskRecord[], header: DocumentHeader): TaskEvalDocument {
+function buildDocument(records: TaskRecord[], header: DocumentHeader): TaskEvalDocument {
   const perTier = aggregateBy(records, (record) => record.tier);
   return {
     grader_version: TASK_GRADER_VERSION,

@@ -19,7 +19,7 @@ export interface TaxonomyJudgeOptions {
   maxResultChars: number;
 }
 
-export interface JudgedTask {
+interface JudgedTask {
   id: string;
   question: string;
   reply: string;
@@ -27,7 +27,7 @@ export interface JudgedTask {
   expected: readonly string[];
 }
 
-export interface TaxonomyJudgement {
+interface TaxonomyJudgement {
   judge: string;
   label?: Exclude<TaxonomyLabel, 'undetermined'>;
   replies: string[];
@@ -36,7 +36,7 @@ export interface TaxonomyJudgement {
 
 const judgeable = taxonomyLabels.filter((label): label is Exclude<TaxonomyLabel, 'undetermined'> => label !== 'undetermined');
 
-export function parseTaxonomyVerdict(reply: string): Exclude<TaxonomyLabel, 'undetermined'> | undefined {
+function parseTaxonomyVerdict(reply: string): Exclude<TaxonomyLabel, 'undetermined'> | undefined {
   const line = reply
     .split(/\r?\n/)
     .map((item) => item.replace(/[*`"'.]/g, '').trim().toLowerCase())
@@ -54,7 +54,7 @@ function userMessage(task: JudgedTask, maxResultChars: number): string {
   return `Label the failure of the task below with one of: ${judgeable.join(', ')}.\n\n${JSON.stringify(body, null, 2)}`;
 }
 
-export async function judgeTaxonomy(task: JudgedTask, options: TaxonomyJudgeOptions): Promise<TaxonomyJudgement> {
+async function judgeTaxonomy(task: JudgedTask, options: TaxonomyJudgeOptions): Promise<TaxonomyJudgement> {
   const replies: string[] = [];
   const request = {
     system: options.systemPrompt,

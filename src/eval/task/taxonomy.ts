@@ -36,20 +36,20 @@ export function categoryOf(label: TaxonomyLabel): TaxonomyCategory {
   return 'tool_use';
 }
 
-export interface CallRef {
+interface CallRef {
   index: number;
   step: number;
   tool: string;
 }
 
-export interface TaxonomyEvidence {
+interface TaxonomyEvidence {
   rule: string;
   detail: string;
   gt_call?: CallRef;
   pred_call?: CallRef;
 }
 
-export interface TaxonomyFinding {
+interface TaxonomyFinding {
   label: TaxonomyLabel;
   category: TaxonomyCategory;
   evidence: TaxonomyEvidence;
