@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { formatIssues } from '../config/zod-issues.js';
 import { ConfigError } from '../errors/index.js';
 import { loadJsonFile } from '../tasks/load-json.js';
-import { scoreAxisMax, type FigureSpec } from './chart-configs.js';
+import { background, leaderboardColors, scoreAxisMax, seriesPalette, type FigureSpec } from './chart-configs.js';
 import { allStepMetrics, type LeaderboardRow } from './leaderboard.js';
 import type { Cell, Table } from './tables.js';
 
@@ -117,8 +117,8 @@ export function paperComparisonFigure(paper: PaperResults, rows: readonly Leader
       data: {
         labels: pairs.map((pair) => (pair.ours ? pair.label : `${pair.label} (no m3bench run)`)),
         datasets: [
-          { label: 'paper (published)', data: pairs.map((pair) => value(pair.paper?.values[metric])), backgroundColor: '#7b91a2' },
-          { label: 'm3bench (this report)', data: pairs.map((pair) => value(pair.ours ? ourValue(pair.ours, metric) : undefined)), backgroundColor: '#f28e2b' },
+          { label: 'paper (published)', data: pairs.map((pair) => value(pair.paper?.values[metric])), backgroundColor: leaderboardColors.top },
+          { label: 'm3bench (this report)', data: pairs.map((pair) => value(pair.ours ? ourValue(pair.ours, metric) : undefined)), backgroundColor: seriesPalette[1] },
         ],
       },
       options: {
@@ -130,7 +130,7 @@ export function paperComparisonFigure(paper: PaperResults, rows: readonly Leader
           title: { display: true, text: `${metric}: published values next to this report's runs` },
           legend: { position: 'bottom' },
           valueLabels: { decimals: 3 },
-          canvasBackground: { color: '#ffffff' },
+          canvasBackground: background,
         },
       },
     },

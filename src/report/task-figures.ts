@@ -1,7 +1,7 @@
 // The task-level figures as chart.js configurations (rendered by render-chart.ts): the error
 // taxonomy distribution per model (stacked bars of failed tasks by primary label) and task success
 // against max rounds K (bars grouped by K, one series per agent).
-import type { FigureSpec } from './chart-configs.js';
+import { background, seriesPalette, type FigureSpec } from './chart-configs.js';
 import { maxStepSweeps, type TaskModelResult } from './task-results.js';
 
 /** Primary labels; the four tool-use labels in warm shades so the categories read at a glance. */
@@ -15,8 +15,6 @@ const labelStyle = [
   { key: 'undetermined', label: 'Undetermined', color: '#bab0ac' },
 ] as const;
 
-const palette = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7'];
-const background = { color: '#ffffff' };
 
 export function taxonomyFigure(results: readonly TaskModelResult[]): FigureSpec | undefined {
   if (results.length === 0) return undefined;
@@ -56,7 +54,7 @@ export function sweepFigure(results: readonly TaskModelResult[]): FigureSpec | u
         labels: steps.map((step) => `K = ${step}`),
         datasets: [...sweeps].map(([agent, points], index) => ({
           label: agent,
-          backgroundColor: palette[index % palette.length],
+          backgroundColor: seriesPalette[index % seriesPalette.length],
           data: steps.map((step) => points.find((point) => point.maxStep === step)?.success ?? null),
         })),
       },

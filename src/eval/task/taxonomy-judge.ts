@@ -6,7 +6,7 @@ import { errorMessage } from '../../errors/index.js';
 import { generateWithRetry, type RetryPolicy } from '../../llm/retry.js';
 import type { ModelDriver } from '../../llm/types.js';
 import type { Prediction } from '../../tasks/schemas.js';
-import { mapWithConcurrency, truncateText } from '../final/judge-kit.js';
+import { mapWithConcurrency, textJudgeRequest, truncateText } from '../final/judge-kit.js';
 import { categoryOf, taxonomyLabels, type TaskTaxonomy, type TaxonomyLabel } from './taxonomy.js';
 import type { TaskRecord } from './task-record.js';
 
@@ -56,14 +56,7 @@ function userMessage(task: JudgedTask, maxResultChars: number): string {
 
 async function judgeTaxonomy(task: JudgedTask, options: TaxonomyJudgeOptions): Promise<TaxonomyJudgement> {
   const replies: string[] = [];
-  const request = {
-    system: options.systemPrompt,
-    messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: userMessage(task, options.maxResultChars) }] }],
-    tools: [],
-    toolChoice: 'none' as const,
-    maxTokens: options.maxTokens,
-    context: { taskId: task.id, purpose: 'judge' as const },
-  };
+  const request = textJudgeRequest(options.systemPrompt, userMessage(task, options.maxResultChars), options.maxTokens, task.id);
   for (let attempt = 1; attempt <= options.attempts; attempt += 1) {
     let reply: string;
     try {
