@@ -3,21 +3,15 @@
 // malformed replies are retried up to a bound, and a provider error or exhausted attempts keep
 // the task `undetermined` with the failure recorded, never aborting the evaluation.
 import { errorMessage } from '../../errors/index.js';
-import { generateWithRetry, type RetryPolicy } from '../../llm/retry.js';
-import type { ModelDriver } from '../../llm/types.js';
+import { generateWithRetry } from '../../llm/retry.js';
+import type { CallJudgeOptions } from '../call/judge.js';
 import type { Prediction } from '../../tasks/schemas.js';
 import { mapWithConcurrency, textJudgeRequest, truncateText } from '../final/judge-kit.js';
 import { categoryOf, taxonomyLabels, type TaskTaxonomy, type TaxonomyLabel } from './taxonomy.js';
 import type { TaskRecord } from './task-record.js';
 
-export interface TaxonomyJudgeOptions {
-  driver: ModelDriver;
-  systemPrompt: string;
-  attempts: number;
-  retryPolicy: RetryPolicy;
-  maxTokens: number;
-  maxResultChars: number;
-}
+/** The call judge's options (driver, prompt, attempts, retries, token and result-size caps), without a stop signal. */
+export type TaxonomyJudgeOptions = Omit<CallJudgeOptions, 'signal'>;
 
 interface JudgedTask {
   id: string;
