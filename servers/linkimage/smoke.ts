@@ -8,7 +8,8 @@ export const smoke: ServerSmoke = {
   tool: 'fetch_unsplash_image',
   args: { url: 'https://unsplash.com/photos/brown-boat-on-water-near-city-buildings-during-daytime-8Rk1DqL_Lkc' },
   expectation: 'a "Downloaded ... photo successfully." message with a saved_path',
-  accept: (text) => /^\{"message": "Downloaded '.*' photo successfully\.", "image_url": .*"saved_path": "[^"]+"\}$/.test(text),
+  // The first line is the tool's JSON text; the host describes the returned image on the next.
+  accept: (text) => /^\{"message": "Downloaded '.*' photo successfully\.", "image_url": .*"saved_path": "[^"]+"\}$/.test(text.split('\n')[0] ?? ''),
   requiresEnv: ['UNSPLASH_ACCESS_KEY'],
   offline: {
     env: { M3_UPSTREAM_UNSPLASH_URL: '' },

@@ -64,7 +64,7 @@ export function registerLinkImageTools(server: McpServer): void {
         await http.getJson(photo.links.download_location, { headers }).catch(() => undefined);
       }
       const result = { message: `Downloaded '${author}' photo successfully.`, image_url: imageUrl, author, saved_path: saved.file };
-      return textResult(pythonJsonDumps(result), [{ data: saved.data, mimeType: saved.mimeType }]);
+      return textResult(pythonJsonDumps(result, { ensureAscii: false }), [{ data: saved.data, mimeType: saved.mimeType }]);
     },
   );
 }

@@ -11,10 +11,30 @@
 // (`1e-05`), where pydantic's JSON writes `1e-5`.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { isLosslessNumber, LosslessNumber } from 'lossless-json';
-import { formatPythonFloat, formatPythonNumberText, parseLosslessJson } from '../../src/eval/step/serialize.js';
+import { formatPythonFloat, formatPythonNumberText, parseLosslessJson } from '../../src/core/json-numbers.js';
 import { textResult } from './tool-result.js';
 
 export { parseLosslessJson };
+
+/** A JSON number parsed with `parseLosslessJson` (keeps its literal, so int vs float). */
+export function isJsonNumber(value: unknown): value is LosslessNumber {
+  return isLosslessNumber(value);
+}
+
+/** A value Python held as a float even when it is whole (prints 5.0, not 5). */
+export class PythonFloat {
+  constructor(readonly value: number) {}
+}
+
+/** Python `repr(float)` (`nan`, `inf` as repr prints them; JSON writers use formatPythonFloat's `NaN`). */
+export function pythonFloatRepr(value: number): string {
+  if (Number.isNaN(value)) return 'nan';
+  if (!Number.isFinite(value)) return value > 0 ? 'inf' : '-inf';
+  return formatPythonFloat(value);
+}
+
+/** How Python prints a JSON number literal after json.loads: int as is, float through repr. */
+export const pythonNumberText = formatPythonNumberText;
 
 /** A number printed as a Python float (`5` → `5.0`). */
 export function pythonFloat(value: number): LosslessNumber {
@@ -22,6 +42,7 @@ export function pythonFloat(value: number): LosslessNumber {
 }
 
 function formatNumber(value: unknown): string | undefined {
+  if (value instanceof PythonFloat) return formatPythonFloat(value.value);
   if (isLosslessNumber(value)) return formatPythonNumberText((value as LosslessNumber).value);
   if (typeof value === 'number') return Number.isSafeInteger(value) ? String(value) : formatPythonFloat(value);
   if (typeof value === 'bigint') return value.toString();
@@ -145,18 +166,54 @@ export function pythonThousands(value: number): string {
   return Math.trunc(value).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
-/** Python's `json.dumps(value, ensure_ascii=False)`: compact JSON with ", " and ": " separators. */
-export function pythonJsonDumps(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(pythonJsonDumps).join(', ')}]`;
-  const number = formatNumber(value);
-  if (number !== undefined) return number;
-  if (value && typeof value === 'object') {
-    return `{${Object.entries(value as Record<string, unknown>)
-      .filter(([, item]) => item !== undefined)
-      .map(([key, item]) => `${JSON.stringify(key)}: ${pythonJsonDumps(item)}`)
-      .join(', ')}}`;
+/**
+ * A JSON string as Python's json writes it; with `ensureAscii` (Python's default) every code unit
+ * outside printable ASCII as \uXXXX (astral characters as surrogate pairs, as Python writes
+ * them); `escapeSlash` adds pandas' "\/".
+ */
+export function asciiJsonString(text: string, escapeSlash = false, ensureAscii = true): string {
+  let out = '"';
+  for (let index = 0; index < text.length; index += 1) {
+    const char = text[index] ?? '';
+    const code = text.charCodeAt(index);
+    if (char === '"') out += '\\"';
+    else if (char === '\\') out += '\\\\';
+    else if (char === '/' && escapeSlash) out += '\\/';
+    else if (char === '\n') out += '\\n';
+    else if (char === '\r') out += '\\r';
+    else if (char === '\t') out += '\\t';
+    else if (char === '\b') out += '\\b';
+    else if (char === '\f') out += '\\f';
+    else if (code < 0x20 || (ensureAscii && code > 0x7e)) out += `\\u${code.toString(16).padStart(4, '0')}`;
+    else out += char;
   }
-  return value === undefined ? 'null' : JSON.stringify(value);
+  return `${out}"`;
+}
+
+/**
+ * `json.dumps(value)`: ", " and ": " separators, floats through repr (NaN, Infinity), ensure_ascii
+ * unless `ensureAscii: false`. Lossless numbers keep int vs float; a plain JS number prints as an
+ * int when whole (wrap it in PythonFloat when Python held a float).
+ */
+export function pythonJsonDumps(value: unknown, options: { ensureAscii?: boolean } = {}): string {
+  const ascii = options.ensureAscii ?? true;
+  const dump = (item: unknown): string => {
+    if (item === null || item === undefined) return 'null';
+    if (item === true) return 'true';
+    if (item === false) return 'false';
+    const number = formatNumber(item);
+    if (number !== undefined) return number;
+    if (typeof item === 'string') return asciiJsonString(item, false, ascii);
+    if (Array.isArray(item)) return `[${item.map(dump).join(', ')}]`;
+    if (typeof item === 'object') {
+      return `{${Object.entries(item as Record<string, unknown>)
+        .filter(([, entry]) => entry !== undefined)
+        .map(([key, entry]) => `${asciiJsonString(key, false, ascii)}: ${dump(entry)}`)
+        .join(', ')}}`;
+    }
+    return asciiJsonString(String(item), false, ascii);
+  };
+  return dump(value);
 }
 
 /** A FastMCP answer for a returned dict: one text part with `toPythonJson(payload)` (plus images). */

@@ -24,3 +24,16 @@ export interface ServerSmoke {
     credentials?: Record<string, string>;
   };
 }
+
+/** An `accept` for answers that are JSON: parses the text and hands the value to `check`. */
+export function acceptJson(check: (value: unknown) => boolean): (text: string) => boolean {
+  return (text) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return false;
+    }
+    return check(value);
+  };
+}

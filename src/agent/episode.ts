@@ -8,12 +8,12 @@ import type { AssistantMessage, Message, ToolDefinition } from '../core/messages
 import { isInfrastructureErrorCode, TOOL_ERROR_PREFIX, type CallContext } from '../core/tool-result-contract.js';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.js';
 import { M3Error, ProviderError, ServerError } from '../errors/index.js';
-import { generateWithRetry, type AttemptRecord } from '../llm/retry.js';
+import { generateWithRetry, ProviderAttemptsError } from '../llm/retry.js';
 import type { GenerateRequest, GenerateResponse, ModelDriver } from '../llm/types.js';
 import type { ToolCallInterceptor } from '../mcp/checked-call.js';
 import type { CatalogTool, ToolHost } from '../mcp/types.js';
 import { executeRound, type ExecutedCall } from './call-tools.js';
-import { safeEmit, type AgentEventListener } from './events.js';
+import { safeEmit, type AgentEventListener, type EpisodePurpose } from './events.js';
 import { toolResultsMessage } from './history.js';
 import type { AgentOptions } from './options.js';
 import * as prompts from './prompts.js';
@@ -94,7 +94,7 @@ export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promis
   const history: Message[] = [...(input.priorMessages ?? []), { role: 'user', content: [{ type: 'text', text: input.userText }, ...input.images] }];
   safeEmit(deps.onEvent, { type: 'episode_start', taskId: input.taskId, question: input.question, images: input.images.map((image) => image.facts?.source ?? 'image') });
 
-  const ask = async (purpose: 'work' | 'prepare' | 'end' | 'final', round: number, instruction: string, tools: ToolDefinition[]): Promise<GenerateResponse> => {
+  const ask = async (purpose: EpisodePurpose, round: number, instruction: string, tools: ToolDefinition[]): Promise<GenerateResponse> => {
     const request: GenerateRequest = {
       system: options.instructionRole === 'system' ? `${system}\n\n${instruction}` : system,
       messages: options.instructionRole === 'user' ? [...history, { role: 'user', content: [{ type: 'text', text: instruction }] }] : history,
@@ -117,7 +117,7 @@ export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promis
       });
       return response;
     } catch (error) {
-      const attempts = (error as { attempts?: AttemptRecord[] }).attempts ?? [];
+      const attempts = error instanceof ProviderAttemptsError ? [...error.attempts] : [];
       safeEmit(deps.onEvent, {
         type: 'model_call', taskId: input.taskId, round, purpose, usage: emptyUsage(), latencyMs: 0, attempts, text: '', toolCallCount: 0, warnings: [],
         request: null, response: null,
@@ -147,7 +147,10 @@ export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promis
       finished = true;
       break;
     }
-    const assistant: AssistantMessage = { role: 'assistant', content: text ? [{ type: 'text', text }] : [], toolCalls: response.toolCalls };
+    const assistant: AssistantMessage = {
+      role: 'assistant', content: text ? [{ type: 'text', text }] : [], toolCalls: response.toolCalls,
+      ...(response.reasoning ? { reasoning: response.reasoning } : {}),
+    };
     const calls = await executeRound(response.toolCalls, {
       taskId: input.taskId, round, host, options, callContext: input.callContext, cwd: input.cwd,
       ...(deps.signal ? { signal: deps.signal } : {}), ...(deps.onEvent ? { onEvent: deps.onEvent } : {}),

@@ -3,6 +3,10 @@
 import type { ImageFacts } from '../core/content.js';
 import type { Usage } from '../core/usage.js';
 import type { AttemptRecord } from '../llm/retry.js';
+import type { RequestPurpose } from '../llm/types.js';
+
+/** The requests an episode makes (judges belong to the evaluators). */
+export type EpisodePurpose = Exclude<RequestPurpose, 'judge'>;
 
 export type AgentEvent =
   | { type: 'episode_start'; taskId: string; question: string; images: string[] }
@@ -11,7 +15,7 @@ export type AgentEvent =
       type: 'model_call';
       taskId: string;
       round: number;
-      purpose: 'work' | 'prepare' | 'end' | 'final';
+      purpose: EpisodePurpose;
       usage: Usage;
       latencyMs: number;
       attempts: AttemptRecord[];
@@ -38,8 +42,7 @@ export type AgentEvent =
       durationMs: number;
       images: Array<ImageFacts & { mediaType: string; data?: string }>;
     }
-  | { type: 'final'; taskId: string; text: string; rounds: number }
-  | { type: 'episode_error'; taskId: string; code: string; message: string };
+  | { type: 'final'; taskId: string; text: string; rounds: number };
 
 export type AgentEventListener = (event: AgentEvent) => void;
 

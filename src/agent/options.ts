@@ -1,7 +1,7 @@
 // Everything that shapes one episode, gathered from CLI flags and M3_* switches in one place.
 import type { Switches } from '../config/switches.js';
 import type { ImagePolicy } from '../media/prepare-image.js';
-import type { RetryPolicy } from '../llm/retry.js';
+import { retryPolicyFrom, type RetryPolicy } from '../llm/retry.js';
 
 export interface AgentOptions {
   /** Upper bound on tool-calling rounds (reference --max_step). */
@@ -45,12 +45,7 @@ export function agentOptionsFrom(switches: Switches, limits: LoopLimits, imageRo
     instructionRole: switches.M3_INSTRUCTION_ROLE,
     toolResultMaxChars: switches.M3_TOOL_RESULT_MAX_CHARS,
     imagePolicy: { recodeOverKb: switches.M3_IMAGE_RECODE_OVER_KB, maxEdge: switches.M3_IMAGE_MAX_EDGE },
-    retry: {
-      maxRetries: switches.M3_LLM_MAX_RETRIES,
-      baseDelayMs: 1000,
-      maxDelayMs: 60_000,
-      timeoutMs: switches.M3_LLM_TIMEOUT * 1000,
-    },
+    retry: retryPolicyFrom(switches),
     toolCallTimeoutMs: switches.M3_TOOL_CALL_TIMEOUT * 1000,
     ...(limits.temperature !== undefined ? { temperature: limits.temperature } : {}),
     ...(limits.seed !== undefined ? { seed: limits.seed } : {}),

@@ -1,11 +1,15 @@
 // Episode trace → the reference prediction record, with canonical `server/tool` names, the
-// emitted arguments and the full result text of every executed call. Beyond the reference's
-// fields, a failed call records its error code and the record says it does so
+// emitted arguments (float forms kept) and the full result text of every executed call. Beyond
+// the reference's fields, a failed call records its error code and the record says it does so
 // (src/core/tool-result-contract.ts), so evaluators classify from codes, not from text.
 import { PREDICTION_CODED_FIELD, PREDICTION_ERROR_CODE_FIELD } from '../core/tool-result-contract.js';
+import { exactArguments } from '../llm/tool-arguments.js';
 import type { PredictionRecord } from '../tasks/schemas.js';
 import type { ExecutedCall } from './call-tools.js';
 import type { EpisodeTrace } from './episode.js';
+
+/** Arguments with the model's float forms kept (`2.0` stays `2.0` in the prediction file). */
+const recordedArguments = (call: ExecutedCall) => exactArguments(call.call, call.arguments) ?? null;
 
 export interface TaskHeader {
   id: string;
@@ -14,7 +18,7 @@ export interface TaskHeader {
 }
 
 function toPredictionCall(call: ExecutedCall): PredictionRecord['steps'][number]['calls'][number] {
-  const recorded = { name: call.canonicalName, arguments: call.arguments ?? null, result: call.resultText };
+  const recorded = { name: call.canonicalName, arguments: recordedArguments(call), result: call.resultText };
   // A server's own error result has no host code: it is recorded as `tool_error`.
   if (!call.isError) return recorded;
   return { ...recorded, [PREDICTION_ERROR_CODE_FIELD]: call.errorCode ?? 'tool_error' };
@@ -40,7 +44,7 @@ export function toPrediction(task: TaskHeader, question: string, trace: EpisodeT
     dialogue: trace.rounds.map((round) => ({
       prepare: round.prepare,
       work: {
-        tool_calls: round.unparseable ? [] : round.calls.filter((call) => call.executed).map((call) => ({ name: call.canonicalName, arguments: call.arguments ?? null })),
+        tool_calls: round.unparseable ? [] : round.calls.filter((call) => call.executed).map((call) => ({ name: call.canonicalName, arguments: recordedArguments(call) })),
       },
       end: round.end,
     })),

@@ -35,7 +35,7 @@ function insideRoots(file: string, roots: readonly string[]): boolean {
   });
 }
 
-export interface ExtractedImages {
+interface ExtractedImages {
   images: ImagePart[];
   /** Problems worth telling the model (a named file that is not an image), never thrown. */
   notes: string[];

@@ -4,9 +4,11 @@ export {
   assetManifestSchema,
   defaultAssetsDir,
   defaultManifestFile,
+  encoderManifestFile,
   loadAssetManifest,
   parseAssetManifest,
   selectAssets,
+  UNVERIFIED,
   type Asset,
   type AssetManifest,
 } from './manifest.js';
@@ -23,3 +25,4 @@ export {
   type PullResult,
 } from './pull.js';
 export { sha256File } from './transfer.js';
+export { buildEncoderManifest } from './encoders.js';

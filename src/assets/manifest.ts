@@ -2,6 +2,12 @@
 // model, test photos), with where it comes from, where it lands and its sha256. This is the
 // seam between the code and the files that are not committed: pull, verify and assetPath all
 // read it, and nothing is placed on disk without matching its hash.
+// A file that is declared but cannot be pinned yet carries "sha256": "unverified" (and
+// "bytes": "unverified" when its size is unknown too): the upstream hash could not be confirmed
+// from a public source, so pull accepts whatever arrives and reports the sha256 it saw (to pin
+// it), and verify reports the file as "unverified", never as "ok". Besides media/assets.json
+// (model and photos, all pinned) there is media/encoders.json, the reference text encoders,
+// pulled with `m3 assets pull --manifest media/encoders.json` (see src/assets/encoders.ts).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -18,6 +24,7 @@ export class AssetError extends M3Error {
 
 export const defaultManifestFile = fromRepo('media', 'assets.json');
 export const defaultAssetsDir = fromRepo('media', 'assets');
+export const encoderManifestFile = fromRepo('media', 'encoders.json');
 
 const relativePath = z
   .string()
@@ -26,7 +33,8 @@ const relativePath = z
     message: 'expected a relative path without ".." segments',
   });
 
-const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'expected a sha256 as 64 lower-case hex digits');
+export const UNVERIFIED = 'unverified';
+const sha256 = z.union([z.string().regex(/^[0-9a-f]{64}$/, 'expected a sha256 as 64 lower-case hex digits'), z.literal(UNVERIFIED)]);
 
 export const assetSchema = z
   .object({
@@ -39,7 +47,7 @@ export const assetSchema = z
     url: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }),
     officialUrl: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }).optional(),
     sha256,
-    bytes: z.number().int().positive(),
+    bytes: z.union([z.number().int().positive(), z.literal(UNVERIFIED)]),
     license: z.string().min(1),
     source: z
       .object({
@@ -76,6 +84,11 @@ export const assetManifestSchema = z
   });
 
 export type Asset = z.output<typeof assetSchema>;
+
+/** The size the manifest expects, or undefined when it is not pinned. */
+export function expectedBytes(asset: Asset): number | undefined {
+  return asset.bytes === UNVERIFIED ? undefined : asset.bytes;
+}
 export type AssetManifest = z.output<typeof assetManifestSchema>;
 
 export function parseAssetManifest(value: unknown, file: string): AssetManifest {

@@ -6,8 +6,10 @@ import path from 'node:path';
 import {
   AssetError,
   defaultAssetsDir,
+  expectedBytes,
   loadAssetManifest,
   selectAssets,
+  UNVERIFIED,
   type Asset,
   type AssetManifest,
 } from './manifest.js';
@@ -27,6 +29,8 @@ export interface PullResult {
   action: PullAction;
   target: string;
   bytes: number;
+  /** The sha256 of what was placed, for assets whose manifest entry is not pinned yet. */
+  unverifiedSha256?: string;
   error?: string;
 }
 
@@ -53,9 +57,10 @@ export class AssetPullError extends AssetError {
 async function pullOne(asset: Asset, target: string, options: PullOptions): Promise<PullResult> {
   const base = { name: asset.name, target };
   try {
-    if (!options.force && (await hasExpectedContent(target, asset))) return { ...base, action: 'present', bytes: asset.bytes };
-    if (options.mirror) return { ...base, action: 'copied', bytes: await copyFromMirror(asset, options.mirror, target) };
-    return { ...base, action: 'downloaded', bytes: await downloadAsset(asset, target, options.fetch ? { fetch: options.fetch } : {}) };
+    if (!options.force && (await hasExpectedContent(target, asset))) return { ...base, action: 'present', bytes: (await stat(target)).size };
+    const action = options.mirror ? 'copied' : 'downloaded';
+    const placed = options.mirror ? await copyFromMirror(asset, options.mirror, target) : await downloadAsset(asset, target, options.fetch ? { fetch: options.fetch } : {});
+    return { ...base, action, bytes: placed.bytes, ...(asset.sha256 === UNVERIFIED ? { unverifiedSha256: placed.sha256 } : {}) };
   } catch (error) {
     if (!(error instanceof AssetError)) throw error;
     return { ...base, action: 'failed', bytes: 0, error: error.message };
@@ -76,7 +81,8 @@ export async function pullAssets(options: PullOptions = {}): Promise<PullResult[
   return results;
 }
 
-export type AssetStatus = 'ok' | 'missing' | 'mismatch';
+/** `unverified`: present, but the manifest pins no sha256 (or size) to compare with. */
+export type AssetStatus = 'ok' | 'missing' | 'mismatch' | 'unverified';
 
 export interface AssetCheck {
   name: string;
@@ -84,7 +90,7 @@ export interface AssetCheck {
   status: AssetStatus;
   expectedSha256: string;
   actualSha256?: string;
-  expectedBytes: number;
+  expectedBytes: number | 'unverified';
   actualBytes?: number;
 }
 
@@ -101,7 +107,10 @@ export async function verifyAssets(options: AssetLocation & { names?: readonly s
     }
     const actualSha256 = await sha256File(file);
     const actualBytes = (await stat(file)).size;
-    checks.push({ ...base, status: actualSha256 === asset.sha256 ? 'ok' : 'mismatch', actualSha256, actualBytes });
+    const sizeWrong = expectedBytes(asset) !== undefined && actualBytes !== expectedBytes(asset);
+    const shaPinned = asset.sha256 !== UNVERIFIED;
+    const status: AssetStatus = sizeWrong || (shaPinned && actualSha256 !== asset.sha256) ? 'mismatch' : shaPinned ? 'ok' : 'unverified';
+    checks.push({ ...base, status, actualSha256, actualBytes });
   }
   return checks;
 }
@@ -120,7 +129,7 @@ export function assetPath(name: string, options: AssetLocation = {}): string {
     throw new AssetError(`asset "${name}" is not pulled: expected ${file}; run \`m3 assets pull ${name}\` (${offline})`);
   }
   const size = statSync(file).size;
-  if (size !== asset.bytes) {
+  if (expectedBytes(asset) !== undefined && size !== asset.bytes) {
     throw new AssetError(`asset "${name}" at ${file} has ${size} bytes, expected ${asset.bytes}; run \`m3 assets pull --force ${name}\``);
   }
   return file;

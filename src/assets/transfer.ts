@@ -9,7 +9,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ContentHasher } from './content-hash.js';
 import { DownloadError, downloadVerified, networkReason } from './http-download.js';
-import { AssetError, type Asset } from './manifest.js';
+import { AssetError, expectedBytes, UNVERIFIED, type Asset } from './manifest.js';
 
 export async function sha256File(file: string): Promise<string> {
   const hash = createHash('sha256');
@@ -17,12 +17,13 @@ export async function sha256File(file: string): Promise<string> {
   return hash.digest('hex');
 }
 
-/** True when `file` exists with the asset's size and sha256 (size first: it is free). */
+/** True when `file` exists with the asset's size and sha256 (size first: it is free); unpinned parts are not compared. */
 export async function hasExpectedContent(file: string, asset: Asset): Promise<boolean> {
   if (!existsSync(file)) return false;
   const info = await stat(file);
-  if (!info.isFile() || info.size !== asset.bytes) return false;
-  return (await sha256File(file)) === asset.sha256;
+  const bytes = expectedBytes(asset);
+  if (!info.isFile() || (bytes !== undefined && info.size !== bytes)) return false;
+  return asset.sha256 === UNVERIFIED || (await sha256File(file)) === asset.sha256;
 }
 
 function mismatchError(asset: Asset, origin: string, actual: { sha256: string; bytes: number }, fix: string): AssetError {
@@ -32,23 +33,30 @@ function mismatchError(asset: Asset, origin: string, actual: { sha256: string; b
   );
 }
 
-async function placeVerified(source: Readable, asset: Asset, target: string, origin: string, fix: string): Promise<number> {
+/** What a transfer placed: its size and the sha256 seen (to pin an unverified entry). */
+export interface Placed {
+  bytes: number;
+  sha256: string;
+}
+
+async function placeVerified(source: Readable, asset: Asset, target: string, origin: string, fix: string): Promise<Placed> {
   await mkdir(path.dirname(target), { recursive: true });
   const temp = `${target}.part-${process.pid}-${randomBytes(4).toString('hex')}`;
   const hasher = new ContentHasher();
   try {
     await pipeline(source, hasher.tap(), createWriteStream(temp));
     const actual = hasher.digest();
-    if (actual.sha256 !== asset.sha256) throw mismatchError(asset, origin, actual, fix);
+    const sizeWrong = expectedBytes(asset) !== undefined && actual.bytes !== expectedBytes(asset);
+    if ((asset.sha256 !== UNVERIFIED && actual.sha256 !== asset.sha256) || sizeWrong) throw mismatchError(asset, origin, actual, fix);
     await rename(temp, target);
-    return actual.bytes;
+    return { bytes: actual.bytes, sha256: actual.sha256 };
   } finally {
     await rm(temp, { force: true });
   }
 }
 
 /** Copies `<mirror>/<mirrorPath>` to `target` after checking its hash. */
-export async function copyFromMirror(asset: Asset, mirror: string, target: string): Promise<number> {
+export async function copyFromMirror(asset: Asset, mirror: string, target: string): Promise<Placed> {
   const source = path.resolve(mirror, asset.mirrorPath);
   if (!existsSync(source)) {
     throw new AssetError(
@@ -71,19 +79,21 @@ export interface DownloadOptions {
 }
 
 /** Downloads `asset.url` (streamed, never buffered whole) to `target` after checking its hash. */
-export async function downloadAsset(asset: Asset, target: string, options: DownloadOptions = {}): Promise<number> {
+export async function downloadAsset(asset: Asset, target: string, options: DownloadOptions = {}): Promise<Placed> {
   const offlineHint = 'check the network, or set M3_ASSET_MIRROR (or --mirror) to an offline copy such as ../shared/assets';
+  const size = expectedBytes(asset);
   try {
     const result = await downloadVerified({
       url: asset.url,
       target,
-      // The manifest's sha256 decides; a size difference shows up as a sha256 mismatch.
-      expected: { sha256: asset.sha256 },
+      // A pinned sha256 decides (a size difference shows up as a sha256 mismatch); an unverified
+      // entry is checked by its size when the manifest states one.
+      expected: asset.sha256 !== UNVERIFIED ? { sha256: asset.sha256 } : size === undefined ? {} : { bytes: size },
       resume: false,
       ...(options.fetch ? { fetch: options.fetch } : {}),
       timeoutMs: options.timeoutMs ?? 300_000,
     });
-    return result.bytes;
+    return { bytes: result.bytes, sha256: result.sha256 };
   } catch (error) {
     if (!(error instanceof DownloadError)) throw error;
     if (error.kind === 'mismatch' && error.actual) {

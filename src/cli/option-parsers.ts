@@ -28,3 +28,10 @@ export function seconds(value: string): number {
 
 /** A whole number of seconds from 0 (e.g. a delay that may be off) up to the timer bound. */
 export const wholeSeconds = wholeNumber(0, maxTimerSeconds);
+
+/** A finite number >= 0 (fractions allowed), e.g. a sampling temperature. */
+export function nonNegativeNumber(value: string): number {
+  const parsed = Number(value);
+  if (value.trim() === '' || !Number.isFinite(parsed) || parsed < 0) throw new InvalidArgumentError(`expected a number >= 0, got "${value}"`);
+  return parsed;
+}

@@ -5,7 +5,11 @@ import { RunInterruptedError } from '../runner/failure.js';
 
 export interface StopSignal {
   readonly signal: AbortSignal;
-  /** Removes the handlers (the default behaviour of the signals comes back). */
+  /**
+   * Removes the handlers (the default behaviour of the signals comes back) unless a stop was
+   * asked for: then the process is on its way out with exit code 130, and a late second Ctrl-C
+   * must still exit with 130 and say so rather than kill it by the signal's default action.
+   */
   dispose(): void;
 }
 
@@ -26,6 +30,7 @@ export function createStopSignal(onFirst: (name: NodeJS.Signals) => void): StopS
   return {
     signal: controller.signal,
     dispose() {
+      if (controller.signal.aborted) return;
       process.off('SIGINT', handler);
       process.off('SIGTERM', handler);
     },

@@ -19,8 +19,3 @@ export const repoRoot = findRepoRoot(path.dirname(fileURLToPath(import.meta.url)
 export function fromRepo(...segments: string[]): string {
   return path.resolve(repoRoot, ...segments);
 }
-
-/** Resolves `target` against `base` unless it is already absolute. */
-export function resolveFrom(base: string, target: string): string {
-  return path.isAbsolute(target) ? target : path.resolve(base, target);
-}

@@ -87,6 +87,15 @@ function checkedUrl(value: string, source: string, spec: string): string {
   return value.replace(/\/+$/, '');
 }
 
+/** Every provider key set in the env map, whatever its length: each is a secret to mask. */
+export function providerKeyValues(env: EnvMap): string[] {
+  const names = new Set(Object.values(endpointDefinitions).flatMap((definition: EndpointDefinition) => definition.keyVariables));
+  return [...names].flatMap((name) => {
+    const value = env[name]?.trim();
+    return value ? [value] : [];
+  });
+}
+
 /** Text naming the key variables, for messages: "GEMINI_API_KEY (or GOOGLE_API_KEY)". */
 export function keyVariablesText(name: EndpointName): string {
   const [first, ...rest] = endpointDefinitions[name].keyVariables;

@@ -14,6 +14,22 @@ export interface ToolCall {
   argumentsText?: string;
   /** Set when the model's argument JSON could not be parsed: a model error, never `{}`. */
   argumentsError?: string;
+  /**
+   * Gemini's thought signature for this call: opaque, sent back unchanged with the call in
+   * later requests (Gemini 3 rejects function calls without it). Other vendors ignore it.
+   */
+  thoughtSignature?: OpaqueToken;
+}
+
+/**
+ * A vendor token that must travel with history but means nothing outside its driver. Copies of
+ * the object keep it; JSON leaves it out (the store already keeps the raw exchange it came in).
+ */
+export class OpaqueToken {
+  constructor(readonly value: string) {}
+  toJSON(): undefined {
+    return undefined;
+  }
 }
 
 export interface ToolResultItem {
@@ -38,6 +54,22 @@ export interface AssistantMessage {
   role: 'assistant';
   content: ContentPart[];
   toolCalls: ToolCall[];
+  /** The provider's reasoning for this turn, when it must be sent back (see ReasoningTrace). */
+  reasoning?: ReasoningTrace;
+}
+
+/**
+ * Reasoning a provider returned with a turn and requires back, unchanged, in later requests of
+ * the same conversation: Anthropic thinking blocks (signed, or redacted), Responses API reasoning
+ * items (encrypted when nothing is stored server-side), DeepSeek's `reasoning_content`. Only the
+ * wire format that produced it sends it back; other drivers ignore it.
+ */
+export interface ReasoningTrace {
+  format: 'anthropic' | 'openai-chat' | 'openai-responses';
+  /** The readable reasoning (thinking text, summaries); may be empty when only an encrypted form exists. */
+  text: string;
+  /** The vendor's own blocks or items as received, replayed verbatim. */
+  items: Array<Record<string, unknown>>;
 }
 
 /** All results of one round of parallel calls travel together (Anthropic needs them in one turn). */

@@ -3,8 +3,7 @@
 // connected, or during a reconnect, is never lost. A comment line every few seconds keeps
 // proxies and idle timers from closing the stream.
 import type http from 'node:http';
-import { redactText } from '../log/redact.js';
-import { securityHeaders } from './http-kit.js';
+import { securityHeaders, toPageJson } from './http-kit.js';
 import type { Session } from './sessions.js';
 
 export interface OpenStreams {
@@ -36,7 +35,7 @@ export function openEventStream(
   });
   response.write('retry: 2000\n\n');
   const unsubscribe = session.subscribe((id, event) => {
-    response.write(`id: ${id}\ndata: ${redactText(JSON.stringify(event))}\n\n`);
+    response.write(`id: ${id}\ndata: ${toPageJson(event)}\n\n`);
   }, afterIdOf(request, url));
   const heartbeat = setInterval(() => response.write(': keep-alive\n\n'), heartbeatMs);
   streams.add(response);

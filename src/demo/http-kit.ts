@@ -1,10 +1,37 @@
 // Small HTTP helpers for the demo server: bounded body reading, JSON replies with the security
-// headers every response carries, and an error type that maps to a status code. Every message
-// that reaches the page passes through redactText, so a secret inside a provider error never
-// reaches the browser.
+// headers every response carries, and an error type that maps to a status code. Everything that
+// reaches the page is serialised by `toPageJson`: secrets are redacted value by value before
+// serialisation (never over the JSON text, which would break escaped quotes), and absolute
+// machine paths become `./` (the repository, where servers run) or `~/` (the home folder).
+import os from 'node:os';
 import type http from 'node:http';
 import type { z } from 'zod';
-import { redactText } from '../log/redact.js';
+import { repoRoot } from '../config/paths.js';
+import { toRedactedJson } from '../log/redact.js';
+
+function escapeForRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Longest prefix first, so the repository inside the home folder becomes `./`, not `~/…`. */
+const machinePrefixes = [
+  { prefix: repoRoot, replacement: '.' },
+  { prefix: os.homedir(), replacement: '~' },
+]
+  .filter(({ prefix }) => prefix.length > 1)
+  .sort((a, b) => b.prefix.length - a.prefix.length)
+  .map(({ prefix, replacement }) => ({ pattern: new RegExp(`${escapeForRegExp(prefix)}(?![\\w.-])`, 'g'), replacement }));
+
+function withoutMachinePaths(text: string): string {
+  let out = text;
+  for (const { pattern, replacement } of machinePrefixes) out = out.replace(pattern, replacement);
+  return out;
+}
+
+/** The one serialisation of data for the page (JSON replies and server-sent events). */
+export function toPageJson(value: unknown): string {
+  return toRedactedJson(value, { rewrite: withoutMachinePaths });
+}
 
 export class HttpError extends Error {
   constructor(
@@ -29,7 +56,7 @@ export const securityHeaders: Readonly<Record<string, string>> = {
 };
 
 export function sendJson(response: http.ServerResponse, status: number, body: unknown): void {
-  const text = redactText(JSON.stringify(body));
+  const text = toPageJson(body);
   response.writeHead(status, {
     ...securityHeaders,
     'content-type': 'application/json; charset=utf-8',

@@ -87,7 +87,6 @@ export async function toPageEvent(
     case 'final':
       return { type: 'final', episodeId, text: event.text, rounds: event.rounds };
     case 'episode_start':
-    case 'episode_error':
       return undefined;
   }
 }

@@ -43,7 +43,10 @@ export function withoutPayloads(value: unknown): unknown {
     return value.length > 20_000 ? `${value.slice(0, 20_000)}[... ${value.length - 20_000} more characters]` : value;
   }
   if (Array.isArray(value)) return value.map(withoutPayloads);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, withoutPayloads(inner)]));
+  // Plain objects only: a JsonFloat in recorded arguments (src/core/json-numbers.ts) passes through.
+  if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, withoutPayloads(inner)]));
+  }
   return value;
 }
 

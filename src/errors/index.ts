@@ -1,10 +1,13 @@
 // One base error with a machine-readable code; one subclass per domain, so callers can
 // decide by `instanceof` or `code` whether a failure stops a run, ends an episode, or is data.
+// Every message is redacted here, at birth: provider and server texts (which may echo a key)
+// become harness errors only through this class, so no writer downstream can forget it.
+import { redactText } from '../log/redact.js';
 
 export class M3Error extends Error {
   readonly code: string;
   constructor(code: string, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(redactText(message), options);
     this.name = new.target.name;
     this.code = code;
   }
@@ -24,28 +27,31 @@ export class TaskFileError extends M3Error {
   }
 }
 
-export type ProviderErrorClass =
-  | 'rate_limit'
-  | 'transient'
-  | 'auth'
-  | 'invalid_request'
-  | 'context_length'
-  | 'fatal';
+/** How a provider failure is retried (the store validates attempt records against the same list). */
+export const providerErrorClasses = ['rate_limit', 'transient', 'auth', 'invalid_request', 'context_length', 'fatal'] as const;
 
-/** A model provider failed; `errorClass` drives the retry policy. */
+export type ProviderErrorClass = (typeof providerErrorClasses)[number];
+
+/**
+ * A model provider failed; `errorClass` drives the retry policy. `configFault` marks a request
+ * that cannot succeed as configured (the endpoint does not have the model): rejected like any
+ * invalid request, but the configuration's fault, not the model's.
+ */
 export class ProviderError extends M3Error {
   readonly errorClass: ProviderErrorClass;
   readonly retryAfterMs: number | undefined;
   readonly status: number | undefined;
+  readonly configFault: boolean;
   constructor(
     errorClass: ProviderErrorClass,
     message: string,
-    options?: { cause?: unknown; retryAfterMs?: number; status?: number },
+    options?: { cause?: unknown; retryAfterMs?: number; status?: number; configFault?: boolean },
   ) {
     super(`provider_${errorClass}`, message, options);
     this.errorClass = errorClass;
     this.retryAfterMs = options?.retryAfterMs;
     this.status = options?.status;
+    this.configFault = options?.configFault ?? false;
   }
 }
 
@@ -55,13 +61,6 @@ export class ServerError extends M3Error {
   constructor(server: string, message: string, options?: { cause?: unknown; code?: string }) {
     super(options?.code ?? 'server', message, options);
     this.server = server;
-  }
-}
-
-/** One tool call failed (timeout, unknown tool, bad arguments). Goes back to the model as data. */
-export class ToolCallError extends M3Error {
-  constructor(code: 'tool_timeout' | 'unknown_tool' | 'invalid_arguments' | 'tool_failed', message: string, options?: { cause?: unknown }) {
-    super(code, message, options);
   }
 }
 

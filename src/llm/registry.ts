@@ -1,57 +1,49 @@
-// `provider:model` specs → drivers. Vendor modules are imported lazily so a replay run
-// never loads an SDK it does not use.
+// `provider:model` specs → drivers, through the static provider table. Vendor modules are
+// imported lazily so a replay run never loads an SDK it does not use.
 import { ConfigError } from '../errors/index.js';
-import type { EnvMap } from '../config/env-file.js';
-import type { GtTask } from '../tasks/schemas.js';
-import type { ModelDriver } from './types.js';
-
-export interface DriverContext {
-  /** The merged environment (.env + process env); config-level code reads keys from it, drivers never do. */
-  env: EnvMap;
-  /** Ground truth by task id, for replay drivers. */
-  groundTruth?: ReadonlyMap<string, GtTask>;
-  /** Per-request timeout in ms, for SDK clients (the harness also enforces it). */
-  timeoutMs: number;
-}
-
-export type DriverFactory = (model: string, context: DriverContext) => Promise<ModelDriver>;
+import { guessProvider, knownProviders, providerEntry, type ProviderEntry } from './provider-table.js';
+import type { DriverContext, ModelDriver } from './types.js';
 
 export interface ModelSpec {
   provider: string;
   model: string;
 }
 
-const factories = new Map<string, DriverFactory>([
-  ['replay', async (model, context) => (await import('./replay/driver.js')).createReplayDriver(model, context)],
-]);
-
-/** Vendor modules register themselves here (see src/llm/providers.ts). */
-export function registerProvider(name: string, factory: DriverFactory): void {
-  factories.set(name, factory);
-}
-
-export function knownProviders(): string[] {
-  return [...factories.keys()].sort();
-}
-
 export function parseModelSpec(spec: string): ModelSpec {
   const index = spec.indexOf(':');
   if (index <= 0 || index === spec.length - 1) {
+    const guess = index < 0 ? guessProvider(spec.trim()) : undefined;
     throw new ConfigError(
-      `model "${spec}" is not of the form provider:model (known providers: ${knownProviders().join(', ')}; e.g. replay:gt, openai:gpt-4o)`,
+      `model "${spec}" is not of the form provider:model: every model needs its provider${guess ? ` (did you mean ${guess}:${spec.trim()}?)` : ''}; known providers: ${knownProviders.join(', ')} (e.g. replay:gt, openai:gpt-4o)`,
     );
   }
   return { provider: spec.slice(0, index).toLowerCase(), model: spec.slice(index + 1) };
 }
 
-export async function createDriver(spec: string, context: DriverContext): Promise<ModelDriver> {
-  await import('./providers.js');
-  const { provider, model } = parseModelSpec(spec);
-  const factory = factories.get(provider);
-  if (!factory) {
-    throw new ConfigError(`unknown model provider "${provider}" in "${spec}" (known: ${knownProviders().join(', ')})`);
+async function createFromEntry(name: string, entry: ProviderEntry, model: string, context: DriverContext): Promise<ModelDriver> {
+  switch (entry.kind) {
+    case 'replay':
+      return (await import('./replay/driver.js')).createReplayDriver(model, context);
+    case 'chat':
+      if (!entry.endpoint) break;
+      return (await import('./openai/driver.js')).createOpenAiDriver(entry.endpoint, model, context);
+    case 'responses':
+      return (await import('./openai/responses-driver.js')).createOpenAiResponsesDriver(model, context);
+    case 'anthropic':
+      return (await import('./anthropic/driver.js')).createAnthropicDriver(model, context);
+    case 'gemini':
+      return (await import('./gemini/driver.js')).createGeminiDriver(model, context);
   }
-  return factory(model, context);
+  throw new ConfigError(`provider "${name}" has no endpoint definition`);
+}
+
+export async function createDriver(spec: string, context: DriverContext): Promise<ModelDriver> {
+  const { provider, model } = parseModelSpec(spec);
+  const entry = providerEntry(provider);
+  if (!entry) {
+    throw new ConfigError(`unknown model provider "${provider}" in "${spec}" (known: ${knownProviders.join(', ')})`);
+  }
+  return createFromEntry(provider, entry, model, context);
 }
 
 /** A file-system-safe label for a model spec: `openai:gpt-4o` → `gpt-4o`, `replay:gt` → `replay-gt`. */

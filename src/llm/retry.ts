@@ -1,6 +1,8 @@
 // The harness owns retries: SDKs run with maxRetries 0, and this policy decides, per error
 // class, whether to wait and try again. Every attempt is reported so the store can keep it.
+import type { Switches } from '../config/switches.js';
 import { ProviderError, type ProviderErrorClass } from '../errors/index.js';
+import { redactText } from '../log/redact.js';
 import type { GenerateOptions, GenerateRequest, GenerateResponse, ModelDriver } from './types.js';
 
 export interface RetryPolicy {
@@ -20,6 +22,33 @@ export interface AttemptRecord {
   errorClass?: ProviderErrorClass;
   message?: string;
   waitMs?: number;
+}
+
+/**
+ * The one retry policy of every model call (agent, judges): M3_LLM_MAX_RETRIES retries,
+ * M3_LLM_TIMEOUT per attempt, backoff from 1 s doubling up to 60 s (or the server's retry-after,
+ * capped the same way).
+ */
+export function retryPolicyFrom(switches: Pick<Switches, 'M3_LLM_MAX_RETRIES' | 'M3_LLM_TIMEOUT'>): RetryPolicy {
+  return { maxRetries: switches.M3_LLM_MAX_RETRIES, baseDelayMs: 1000, maxDelayMs: 60_000, timeoutMs: switches.M3_LLM_TIMEOUT * 1000 };
+}
+
+/** The final failure of a model call, with every attempt made (the store keeps them). */
+export class ProviderAttemptsError extends ProviderError {
+  readonly attempts: readonly AttemptRecord[];
+  constructor(
+    classified: { errorClass: ProviderErrorClass; message: string; retryAfterMs?: number; configFault?: boolean },
+    attempts: readonly AttemptRecord[],
+    cause: unknown,
+  ) {
+    super(classified.errorClass, classified.message, {
+      cause,
+      configFault: classified.configFault === true || (cause instanceof ProviderError && cause.configFault),
+      ...(classified.retryAfterMs !== undefined ? { retryAfterMs: classified.retryAfterMs } : {}),
+      ...(cause instanceof ProviderError && cause.status !== undefined ? { status: cause.status } : {}),
+    });
+    this.attempts = attempts;
+  }
 }
 
 const retryable: ReadonlySet<ProviderErrorClass> = new Set(['rate_limit', 'transient']);
@@ -87,9 +116,11 @@ export async function generateWithRetry(
       return { ...response, attempts };
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason ?? error;
-      const classified = scoped.timedOut()
+      const raw = scoped.timedOut()
         ? { errorClass: 'transient' as const, message: `${driver.id}: request timed out after ${policy.timeoutMs} ms` }
         : driver.classifyError(error);
+      // Provider text enters the harness here (attempt records, events, the store): redact it once.
+      const classified = { ...raw, message: redactText(raw.message) };
       const canRetry = retryable.has(classified.errorClass) && attempt <= policy.maxRetries;
       const waitMs = canRetry ? backoffDelay(policy, attempt, classified.retryAfterMs) : undefined;
       const record: AttemptRecord = {
@@ -103,14 +134,7 @@ export async function generateWithRetry(
       };
       attempts.push(record);
       options.onAttempt?.(record);
-      if (!canRetry) {
-        const finalError = new ProviderError(classified.errorClass, classified.message, {
-          cause: error,
-          ...(classified.retryAfterMs !== undefined ? { retryAfterMs: classified.retryAfterMs } : {}),
-        });
-        Object.assign(finalError, { attempts });
-        throw finalError;
-      }
+      if (!canRetry) throw new ProviderAttemptsError(classified, attempts, error);
       await sleep(waitMs ?? 0, options.signal);
     } finally {
       scoped.dispose();

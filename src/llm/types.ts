@@ -1,9 +1,12 @@
 // The driver seam. A driver turns one neutral request into one vendor call and back.
 // Drivers are pure wiring: vendor folders export `to*Request` / `from*Response` mappers,
 // never read process.env, and leave retries to the harness (SDK retries off).
-import type { Message, ToolCall, ToolDefinition } from '../core/messages.js';
+import type { Message, ReasoningTrace, ToolCall, ToolDefinition } from '../core/messages.js';
 import type { Usage } from '../core/usage.js';
+import type { EnvMap } from '../config/env-file.js';
 import type { ProviderErrorClass } from '../errors/index.js';
+import type { GtTask } from '../tasks/schemas.js';
+import type { PreflightResult } from './preflight.js';
 
 export interface GenerateRequest {
   /** Instruction text sent through the vendor's system channel, if any. */
@@ -16,8 +19,11 @@ export interface GenerateRequest {
   temperature?: number;
   seed?: number;
   /** Which task / round this request belongs to; replay drivers use it, vendors ignore it. */
-  context?: { taskId?: string; round?: number; purpose?: 'work' | 'prepare' | 'end' | 'final' | 'judge' };
+  context?: { taskId?: string; round?: number; purpose?: RequestPurpose };
 }
+
+/** What a request is for: an episode's stages (work, prepare, end, final) or an evaluator's judge. */
+export type RequestPurpose = 'work' | 'prepare' | 'end' | 'final' | 'judge';
 
 export type StopReason = 'end' | 'tool_calls' | 'max_tokens' | 'other';
 
@@ -35,7 +41,12 @@ export interface GenerateResponse {
   latencyMs: number;
   raw?: RawExchange;
   warnings: string[];
+  /** Reasoning the provider wants back with this turn; the agent keeps it on the assistant message. */
+  reasoning?: ReasoningTrace;
 }
+
+/** What a vendor mapper returns; the driver adds the latency and the raw exchange. */
+export type MappedResponse = Omit<GenerateResponse, 'latencyMs' | 'raw'>;
 
 export interface GenerateOptions {
   signal?: AbortSignal;
@@ -49,5 +60,17 @@ export interface ModelDriver {
   /** Whether the model can take images; text-only endpoints get a placeholder instead. */
   readonly acceptsImages: boolean;
   generate(request: GenerateRequest, options?: GenerateOptions): Promise<GenerateResponse>;
+  /** Asks the provider whether the key works and the model exists (see preflight.ts); replay drivers have none. */
+  preflight?(): Promise<PreflightResult>;
   classifyError(error: unknown): { errorClass: ProviderErrorClass; retryAfterMs?: number; message: string };
+}
+
+/** What every driver factory gets: configuration already read, never process.env. */
+export interface DriverContext {
+  /** The merged environment (.env + process env); config-level code reads keys from it, drivers never do. */
+  env: EnvMap;
+  /** Ground truth by task id, for replay drivers. */
+  groundTruth?: ReadonlyMap<string, GtTask>;
+  /** Per-request timeout in ms, for SDK clients (the harness also enforces it). */
+  timeoutMs: number;
 }

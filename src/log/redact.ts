@@ -1,17 +1,47 @@
 // Secrets never reach logs, result files, traces or the store. Two layers: known secret values
-// (every configured key is registered at start-up) and patterns that look like credentials.
+// (registered when the configuration is loaded: every provider key, every value the server
+// configuration passes to a server, every variable named like a credential) and patterns that
+// look like credentials. Structured data is redacted value by value before it is serialised
+// (`redactValue`, `toRedactedJson`); text is redacted as text (`redactText`). Never run
+// `redactText` over serialised JSON: a pattern can eat the backslash of an escaped quote.
 
 const knownSecrets = new Set<string>();
 
 /** Registers a secret value (an API key read from config) so it is masked wherever it appears. */
-export function registerSecret(value: string | undefined): void {
-  if (value && value.length >= 8) knownSecrets.add(value);
+export function registerSecret(value: string | undefined, minLength = 8): void {
+  if (value && value.length >= minLength) knownSecrets.add(value);
 }
+
+const secretName = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|CREDENTIAL|AUTH)/i;
 
 /** Registers every value of the environment whose name looks like it holds a credential. */
 export function registerSecretsFromEnv(env: Record<string, string | undefined>): void {
   for (const [name, value] of Object.entries(env)) {
-    if (/(KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL)/i.test(name)) registerSecret(value);
+    if (secretName.test(name)) registerSecret(value);
+  }
+}
+
+/** Values that cannot be a secret, whatever their name: masking them everywhere would corrupt outputs. */
+function plainlyNotSecret(name: string, value: string): boolean {
+  const trimmed = value.trim();
+  if (trimmed.length < 6) return true;
+  if (/^(true|false|yes|no|on|off|null|none|debug|info|warn|warning|error)$/i.test(trimmed)) return true;
+  if (/^-?\d+(\.\d+)?$/.test(trimmed)) return true;
+  if (/^(\/|\.\.?\/|~\/|[A-Za-z]:\\)/.test(trimmed)) return true;
+  if (/^https?:\/\/[^@\s]+$/i.test(trimmed)) return true;
+  return /_(DIR|DIRS|PATH|ROOT|ROOTS|HOST|PORT|LEVEL|MODE|URL)$/i.test(name) && !secretName.test(name);
+}
+
+/**
+ * Registers the values configuration hands to a server (`env`, `headers` in mcp_servers.json):
+ * a `DB_PASS` is a secret whatever its name says. Numbers, flags, paths and credential-free URLs
+ * are left alone; a URL's `user:password@` part is registered by itself.
+ */
+export function registerPassedValues(values: Record<string, string>): void {
+  for (const [name, value] of Object.entries(values)) {
+    const password = /^[a-z][a-z0-9+.-]*:\/\/[^:/@\s]*:([^@\s]+)@/i.exec(value)?.[1];
+    if (password) registerSecret(decodeURIComponent(password), 4);
+    if (!plainlyNotSecret(name, value)) registerSecret(value, 6);
   }
 }
 
@@ -20,8 +50,8 @@ const patterns: RegExp[] = [
   /\bsk-ant-[A-Za-z0-9_-]{16,}/g, // Anthropic keys
   /\bAIza[0-9A-Za-z_-]{30,}/g, // Google API keys
   /\bxai-[A-Za-z0-9]{20,}/g,
-  /([?&](?:key|api_key|apikey|access_token|token)=)[^&\s"']+/gi, // key= query values (the GT heatmap URLs)
-  /(\b(?:authorization|x-api-key|x-goog-api-key|api-key)\b["']?\s*[:=]\s*["']?)(?:Bearer\s+)?[^\s"',}]+/gi,
+  /([?&](?:key|api_key|apikey|access_token|token)=)[^&\s"'\\]+/gi, // key= query values (the GT heatmap URLs)
+  /(\b(?:authorization|x-api-key|x-goog-api-key|api-key)\b["']?\s*[:=]\s*["']?)(?:Bearer\s+)?[^\s"',}\\]+/gi,
 ];
 
 export function redactText(text: string): string {
@@ -33,17 +63,36 @@ export function redactText(text: string): string {
   return out;
 }
 
-/** Deep-redacts a JSON-like value: secret-named fields are masked, strings are scrubbed. */
-export function redactValue(value: unknown): unknown {
-  if (typeof value === 'string') return redactText(value);
-  if (Array.isArray(value)) return value.map(redactValue);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, inner]) => [
-        key,
-        /^(api[-_]?key|authorization|x-api-key|x-goog-api-key|password|secret|token|access_token)$/i.test(key) ? '[REDACTED]' : redactValue(inner),
-      ]),
-    );
+export interface RedactOptions {
+  /** Extra text rewriting applied to every string after secret redaction (e.g. masking machine paths). */
+  rewrite?: (text: string) => string;
+}
+
+const secretKey = /^(api[-_]?key|authorization|x-api-key|x-goog-api-key|password|secret|token|access_token)$/i;
+
+function isPlainObject(value: object): boolean {
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  return prototype === Object.prototype || prototype === null;
+}
+
+/**
+ * Deep-redacts a JSON-like value: secret-named fields are masked, strings are scrubbed. Only
+ * arrays and plain objects are walked; other objects (a number wrapper with its own toJSON,
+ * a Date) pass through unchanged.
+ */
+export function redactValue(value: unknown, options: RedactOptions = {}): unknown {
+  if (typeof value === 'string') {
+    const clean = redactText(value);
+    return options.rewrite ? options.rewrite(clean) : clean;
+  }
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, options));
+  if (value && typeof value === 'object' && isPlainObject(value)) {
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, secretKey.test(key) ? '[REDACTED]' : redactValue(inner, options)]));
   }
   return value;
+}
+
+/** The one way writers that redact serialise: values are redacted first, then stringified. */
+export function toRedactedJson(value: unknown, options: RedactOptions & { space?: number } = {}): string {
+  return JSON.stringify(redactValue(value, options), null, options.space);
 }

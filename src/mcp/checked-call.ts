@@ -41,7 +41,7 @@ export interface CheckedCallOptions {
   interceptor?: ToolCallInterceptor;
 }
 
-export type RefusalReason = 'unknown_tool' | 'unparseable_arguments' | 'not_an_object' | 'schema_violation';
+type RefusalReason = 'unknown_tool' | 'unparseable_arguments' | 'not_an_object' | 'schema_violation';
 
 export interface CheckedCallOutcome extends ToolCallOutcome {
   /** The catalog entry the name resolved to; undefined for an unknown tool. */

@@ -27,12 +27,16 @@ export interface RestartPolicy {
   stableAfterMs: number;
   /** After a tool timeout the server is pinged; no answer within this bound means it is wedged. */
   pingTimeoutMs: number;
-  /** This many tool timeouts in a row (no answer in between) also mean it is wedged. */
+  /**
+   * This many tool timeouts in a row also mean it is wedged: each of a call sent after the
+   * previous timeout, with no answer of any kind in between (calls that were in flight together
+   * and timed out together count once, so an overloaded server is not taken for a wedged one).
+   */
   restartAfterTimeouts: number;
 }
 
 export const defaultRestartPolicy: RestartPolicy = {
-  maxAttempts: 5, initialDelayMs: 250, maxDelayMs: 8000, waitMs: 15_000, stableAfterMs: 30_000, pingTimeoutMs: 5000, restartAfterTimeouts: 3,
+  maxAttempts: 5, initialDelayMs: 250, maxDelayMs: 8000, waitMs: 15_000, stableAfterMs: 30_000, pingTimeoutMs: 20_000, restartAfterTimeouts: 3,
 };
 
 export interface ConnectionOptions {
@@ -65,6 +69,8 @@ export class ServerConnection {
   private session: ServerSession | undefined;
   private consecutiveRestarts = 0;
   private consecutiveTimeouts = 0;
+  private lastTimeoutAt = 0;
+  private restartCause = 'after a crash';
   /** A ping in flight after a tool timeout; calls wait for its verdict before they are sent. */
   private probing: Promise<void> | undefined;
   /** Sessions the host closed because they stopped answering, with the reason. */
@@ -128,6 +134,7 @@ export class ServerConnection {
   private onSessionEnded(session: ServerSession, end: SessionEnd): void {
     if (end.intentional || this.closed || session !== this.session) return;
     this.options.logger.warn(`mcp server "${this.spec.name}" ${crashSummary(this.spec.name, end)}; restarting`);
+    this.restartCause = 'after a crash';
     this.beginRestart(Promise.resolve());
   }
 
@@ -135,16 +142,18 @@ export class ServerConnection {
   private beginRestart(before: Promise<void>): void {
     this.session = undefined;
     this.consecutiveTimeouts = 0;
+    this.lastTimeoutAt = 0;
     if (Date.now() - this.readySince >= this.options.restart.stableAfterMs) this.consecutiveRestarts = 0;
     this.state = 'restarting';
     this.restarting = before.then(() => this.restartLoop());
   }
 
   /** A tool timed out on `session`: is the server wedged (alive, not answering)? Then restart it. */
-  private async onToolTimeout(session: ServerSession): Promise<void> {
+  private async onToolTimeout(session: ServerSession, sentAt: number): Promise<void> {
     if (session !== this.session || this.closed) return;
     const policy = this.options.restart;
-    this.consecutiveTimeouts += 1;
+    if (sentAt >= this.lastTimeoutAt) this.consecutiveTimeouts += 1;
+    this.lastTimeoutAt = Date.now();
     if (this.consecutiveTimeouts >= policy.restartAfterTimeouts) {
       this.recycle(session, `${this.consecutiveTimeouts} tool calls in a row timed out`);
       return;
@@ -168,6 +177,7 @@ export class ServerConnection {
     this.options.logger.warn(`mcp server "${this.spec.name}" is running but not answering (${reason}); restarting it`);
     this.stderrLog.note(`restarted by the host: ${reason}`);
     this.recycled.set(session, reason);
+    this.restartCause = 'because it stopped answering';
     this.beginRestart(session.close());
   }
 
@@ -226,6 +236,7 @@ export class ServerConnection {
     if (!session) return { ok: false, errorCode: 'server_unavailable', message: this.unavailableMessage() };
     const remaining = Math.min(maxTimerMs, Math.max(1, deadline - Date.now()));
     const perCall = childSignal(options.signal);
+    const sentAt = Date.now();
     try {
       const meta = options.context ? { _meta: { [CALL_CONTEXT_META_KEY]: { ...options.context } } } : {};
       const result = (await session.mcpClient.callTool({ name: tool, arguments: args, ...meta }, undefined, {
@@ -236,7 +247,8 @@ export class ServerConnection {
       return { ok: true, result };
     } catch (error) {
       const attempt = await this.classifyFailure(error, session, tool, timeoutMs, options.signal);
-      if (!attempt.ok && attempt.errorCode === 'tool_timeout') void this.onToolTimeout(session);
+      if (!attempt.ok && attempt.errorCode === 'tool_timeout') void this.onToolTimeout(session, sentAt);
+      else if (session === this.session) this.consecutiveTimeouts = 0;
       return attempt;
     } finally {
       perCall.dispose();
@@ -264,7 +276,7 @@ export class ServerConnection {
   }
 
   private unavailableMessage(): string {
-    if (this.state === 'restarting') return `server "${this.spec.name}" is restarting after a crash and was not ready in time (restart ${this.restarts})`;
+    if (this.state === 'restarting') return `server "${this.spec.name}" is restarting ${this.restartCause} and was not ready in time (restart ${this.restarts})`;
     if (this.state === 'stopped') return `server "${this.spec.name}" is stopped (the host was closed)`;
     return `server "${this.spec.name}" is unavailable: ${this.error ?? 'not started'}`;
   }

@@ -137,17 +137,20 @@ export class ServerSession {
   }
 
   private async connect(): Promise<void> {
-    await this.client.connect(this.transport);
-    this.tools = await this.listAllTools();
+    // The SDK's own request timeout (60 s) would otherwise cut a start short of startupTimeoutMs
+    // when many servers start at once on a busy machine.
+    const bound = { timeout: this.options.startupTimeoutMs };
+    await this.client.connect(this.transport, bound);
+    this.tools = await this.listAllTools(bound);
   }
 
   /** `tools/list` following `nextCursor` (the reference read only the first page). */
-  private async listAllTools(): Promise<Tool[]> {
+  private async listAllTools(bound: { timeout: number }): Promise<Tool[]> {
     const tools: Tool[] = [];
     const seenCursors = new Set<string>();
     let cursor: string | undefined;
     for (let page = 0; page < maxToolPages; page += 1) {
-      const result = await this.client.listTools(cursor === undefined ? undefined : { cursor });
+      const result = await this.client.listTools(cursor === undefined ? undefined : { cursor }, bound);
       tools.push(...result.tools);
       cursor = result.nextCursor;
       if (cursor === undefined) break;

@@ -1,6 +1,5 @@
 // What the rest of the harness sees of the MCP host: a catalog of tools under canonical
 // `server/tool` names, and a call that always resolves to a normalised result.
-import type { ContentPart } from '../core/content.js';
 import type { CallContext, ToolErrorCode, ToolErrorMeta } from '../core/tool-result-contract.js';
 
 export interface CatalogTool {
@@ -79,14 +78,4 @@ export interface ToolHost {
   /** sha256 over every server's tool list: which tool surface a run saw. */
   toolsHash(): string;
   close(): Promise<void>;
-}
-
-export function contentToParts(content: readonly NormalizedContent[]): ContentPart[] {
-  const parts: ContentPart[] = [];
-  for (const item of content) {
-    if (item.type === 'text') parts.push({ type: 'text', text: item.text });
-    else if (item.type === 'resource' && item.text !== undefined) parts.push({ type: 'text', text: item.text });
-    else if (item.type === 'resource_link') parts.push({ type: 'text', text: `[resource] ${item.uri}` });
-  }
-  return parts;
 }

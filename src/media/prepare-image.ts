@@ -1,6 +1,8 @@
 // Turns image bytes into what a model receives: the type from magic bytes (never the name),
-// the longest edge capped and oversized payloads re-encoded (JPEG, or PNG when transparency
-// matters). The bytes on disk are never modified; every decision is recorded in ImageFacts.
+// a full decode (a truncated file or a corrupt body passes a header check but is refused here,
+// as bad input, before any provider sees it), the longest edge capped and oversized payloads
+// re-encoded (JPEG, or PNG when transparency matters). The bytes on disk are never modified;
+// every decision is recorded in ImageFacts.
 import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
 import type { ImagePart } from '../core/content.js';
@@ -22,11 +24,6 @@ export async function detectMediaType(bytes: Uint8Array): Promise<string | undef
   return (await fileTypeFromBuffer(bytes))?.mime;
 }
 
-async function hasVisibleTransparency(image: sharp.Sharp, metadata: sharp.Metadata): Promise<boolean> {
-  if (!metadata.hasAlpha) return false;
-  const stats = await image.stats();
-  return !stats.isOpaque;
-}
 
 export async function prepareImage(bytes: Buffer, source: string, policy: ImagePolicy): Promise<ImagePart> {
   const detected = await detectMediaType(bytes);
@@ -34,8 +31,11 @@ export async function prepareImage(bytes: Buffer, source: string, policy: ImageP
     throw new MediaError(`${source}: not an image (${detected ? `detected ${detected}` : 'unrecognised bytes'})`);
   }
   let metadata: sharp.Metadata;
+  let stats: sharp.Stats;
   try {
     metadata = await sharp(bytes, { limitInputPixels: maxInputPixels }).metadata();
+    // Decodes every pixel: the header alone does not show a truncated or corrupt body.
+    stats = await sharp(bytes, { limitInputPixels: maxInputPixels, animated: false }).stats();
   } catch (error) {
     throw new MediaError(`${source}: corrupt or unreadable ${detected} image (${(error as Error).message})`, { cause: error });
   }
@@ -50,7 +50,7 @@ export async function prepareImage(bytes: Buffer, source: string, policy: ImageP
   try {
     let pipeline = sharp(bytes, { limitInputPixels: maxInputPixels, animated: false }).rotate();
     if (tooWide) pipeline = pipeline.resize({ width: policy.maxEdge, height: policy.maxEdge, fit: 'inside', withoutEnlargement: true });
-    const keepAlpha = await hasVisibleTransparency(sharp(bytes, { limitInputPixels: maxInputPixels }), metadata);
+    const keepAlpha = Boolean(metadata.hasAlpha) && !stats.isOpaque;
     // Only a payload over the size budget switches format; a resize alone keeps PNG as PNG
     // (screenshots and rendered text stay crisp) and everything else becomes JPEG.
     const asPng = keepAlpha || (!tooLarge && detected === 'image/png');

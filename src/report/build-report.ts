@@ -6,6 +6,7 @@ import { loadToolCatalog, type ToolCatalog } from '../eval/call/catalog.js';
 import { EvaluationError } from '../errors/index.js';
 import {
   callDonutFigure,
+  cvFigure,
   finalJudgeFigure,
   finalProxyFigure,
   illegalCallingFigure,
@@ -17,9 +18,9 @@ import {
 } from './chart-configs.js';
 import { renderHtml, type HtmlSection } from './html.js';
 import { buildLeaderboard, roundsCsv, stepEvalCsv, toCsv } from './leaderboard.js';
-import { loadAllResults, type ModelResults } from './load-results.js';
+import { defaultCvDir, loadAllResults, type ModelResults } from './load-results.js';
 import { writeFigure, type RenderedFigure } from './render-chart.js';
-import { callTable, finalJudgeTable, finalProxyTable, leaderboardTable, roundsTable, toMarkdown, toolsTable, type Table } from './tables.js';
+import { callTable, cvTable, finalJudgeTable, finalProxyTable, leaderboardTable, orderConsistencyExplanation, roundsTable, toMarkdown, toolsTable, type Table } from './tables.js';
 import { buildTierRows, loadTiers, tierTable } from './tiers.js';
 import { buildTaskSection } from './task-section.js';
 import { loadPaperResults, paperComparisonFigure, paperComparisonTable } from './paper.js';
@@ -32,6 +33,8 @@ export interface ReportOptions {
   catalogFile?: string;
   /** Ground truth with `tier` fields, for the per-tier table. */
   gtFile?: string;
+  /** Where the CV metrics are (default: results_cv/ beside resultsDir). */
+  cvDir?: string;
   /** Published per-model numbers (data/paper-results.json format) to draw next to the runs. */
   paperFile?: string;
 }
@@ -59,7 +62,7 @@ function predictionFiles(resultsDir: string, models: readonly ModelResults[]): s
 }
 
 export async function buildReport(options: ReportOptions): Promise<ReportResult> {
-  const { models, missing } = loadAllResults(options.resultsDir, options.models);
+  const { models, missing } = loadAllResults(options.resultsDir, options.models, options.cvDir ?? defaultCvDir(options.resultsDir));
   const catalog: ToolCatalog | undefined = options.catalogFile ? loadToolCatalog(options.catalogFile) : undefined;
   const paper = options.paperFile ? loadPaperResults(options.paperFile) : undefined;
   if (models.length === 0 && !catalog) {
@@ -86,6 +89,7 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
     calls: callTable(models),
     judges: finalJudgeTable(models),
     proxies: finalProxyTable(models),
+    cv: cvTable(models),
     tools: catalog ? toolsTable(catalog) : undefined,
     tiers: tierTable(buildTierRows(models, tiers)),
     paper: paper ? paperComparisonTable(paper, rows) : undefined,
@@ -94,11 +98,14 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
   const taskLevel = buildTaskSection(options.resultsDir, options.models);
   for (const file of taskLevel.csv) write(file.name, file.text);
   const markdown = [...Object.values(tables).filter((table): table is Table => table !== undefined), ...taskLevel.tables].map(toMarkdown);
-  write('report.md', `# m3bench report\n\n${markdown.join('\n')}`);
+  const encoderNotes = [...new Set(models.flatMap((results) => [results.step?.encoder?.note, results.cv?.encoder?.note]).filter((note): note is string => Boolean(note)))];
+  const stepNotes = [orderConsistencyExplanation, ...encoderNotes];
+  write('report.md', `# m3bench report\n\n${markdown.join('\n')}\n${stepNotes.map((note) => `> ${note}\n`).join('\n')}`);
 
   const parts = [
-    await renderSection('Step-level evaluation', [tables.leaderboard, tables.rounds], rows.length > 0 ? [leaderboardFigure(rows), stepMetricsFigure(rows)] : [], options.saveDir),
+    await renderSection('Step-level evaluation', [tables.leaderboard, tables.rounds], rows.length > 0 ? [leaderboardFigure(rows), stepMetricsFigure(rows)] : [], options.saveDir, { notes: rows.length > 0 ? stepNotes : [] }),
     await renderSection('Paper comparison', [tables.paper], paper ? [paperComparisonFigure(paper, rows)] : [], options.saveDir),
+    await renderSection('CV metrics', [tables.cv], [cvFigure(models)], options.saveDir),
     await renderSection('Call-level evaluation', [tables.calls], [illegalCallingFigure(models), ...models.map(callDonutFigure)], options.saveDir, { grid: true }),
     await renderSection('Final answer', [tables.judges, tables.proxies], [finalJudgeFigure(models), finalProxyFigure(models)], options.saveDir, {
       notes: ['Judge scores and proxies are shown apart: proxies compare the final reply with the GT final_reply and are not judge scores.'],

@@ -123,6 +123,24 @@ export function stepMetricsFigure(rows: readonly LeaderboardRow[]): FigureSpec {
   );
 }
 
+/** The CV metrics per model (the reference's perception / grounding / visual reasoning). */
+export function cvFigure(models: readonly ModelResults[]): FigureSpec | undefined {
+  const evaluated = models.filter((results) => results.cv);
+  if (evaluated.length === 0) return undefined;
+  const series = [
+    { key: 'perception_recall_avg', label: 'Perception recall' },
+    { key: 'grounding_arg_sim_avg', label: 'Grounding similarity' },
+    { key: 'visual_reasoning_ability', label: 'Visual reasoning ability' },
+  ];
+  return groupedBars(
+    'cv_metrics',
+    'CV metrics per model',
+    evaluated.map((results) => displayName(results.model)),
+    series.map((item) => ({ label: item.label, data: evaluated.map((results) => toChartValue(results.cv?.aggregate[item.key])) })),
+    'score (0-1)',
+  );
+}
+
 export function finalJudgeFigure(models: readonly ModelResults[]): FigureSpec | undefined {
   const judged = models.filter((results) => results.taskCompletion);
   if (judged.length === 0) return undefined;

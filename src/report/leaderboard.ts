@@ -1,6 +1,8 @@
 // The step-level leaderboard (spec 6.1) as plain rows, plus its two side CSVs (spec 1.8).
 // "Average score" is the NaN-skipping mean of six step metrics and information grounding,
-// exactly as the reference computes it (task completion is not part of it).
+// exactly as the reference computes it (task completion is not part of it). Each row also
+// carries the corrected metrics shown beside the reference keys in the tables (never in the CSV,
+// whose columns are the reference's).
 import { meanSkippingMissing } from '../eval/final/scores.js';
 import type { ModelResults } from './load-results.js';
 
@@ -31,6 +33,11 @@ export interface LeaderboardRow {
   avg_Rounds: number;
   avg_tool_calls: number;
   path: string;
+  corrected: { order_consistency_fixed: number; recall_success: number; coverage: number };
+  infraFailures: number;
+  /** The similarity encoder, and whether it is the paper's. */
+  encoder: string;
+  paperEncoder: boolean;
 }
 
 const fixedDisplayNames: Record<string, string> = {
@@ -80,6 +87,14 @@ export function toLeaderboardRow(results: ModelResults): LeaderboardRow {
     avg_Rounds: metric(step, 'avg_Rounds'),
     avg_tool_calls: metric(step, 'avg_tool_calls'),
     path: results.step?.path ?? '',
+    corrected: {
+      order_consistency_fixed: metric(step, 'corrected.order_consistency_fixed'),
+      recall_success: metric(step, 'corrected.recall_success'),
+      coverage: metric(step, 'coverage.coverage'),
+    },
+    infraFailures: results.step?.infraFailureIds.length ?? 0,
+    encoder: results.step?.encoder?.id ?? 'unknown',
+    paperEncoder: results.step?.encoder?.paperEncoder ?? false,
   };
 }
 

@@ -1,6 +1,8 @@
 // Finds models under `results/` and reads their evaluation outputs: `results_eval.json` (step),
-// `taskcompletion.json` (judges), `callanalysis.json` (calls) and `final_proxy.json` (proxies).
-// A model is any folder holding at least one of them; each file is optional per model.
+// `taskcompletion.json` (judges), `callanalysis.json` (calls), `final_proxy.json` (proxies) and
+// the CV metrics `results_cv_eval.json` (in results_cv/<model>/, the sibling folder
+// scripts/evaluate_cv.sh writes, or in results/<model>/). A model is any folder holding at least
+// one of them; each file is optional per model.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -15,6 +17,7 @@ export const resultFiles = {
   taskCompletion: 'taskcompletion.json',
   calls: 'callanalysis.json',
   proxy: 'final_proxy.json',
+  cv: 'results_cv_eval.json',
 } as const;
 
 const metricValue = z.union([z.number(), z.null()]).transform((value) => (value === null ? Number.NaN : value));
@@ -30,8 +33,20 @@ const stepEvalSchema = z
 
 export interface StepEval {
   path: string;
+  /** Numeric reference keys, plus the corrected metrics as corrected.<name> and coverage.coverage. */
   aggregate: Record<string, number>;
   perId: Map<string, Record<string, number>>;
+  mode?: string;
+  /** Ids of tasks left out as infrastructure failures. */
+  infraFailureIds: string[];
+  encoder?: { id: string; paperEncoder: boolean; note?: string };
+}
+
+export interface CvEval {
+  path: string;
+  aggregate: Record<string, number>;
+  mode?: string;
+  encoder?: { id: string; paperEncoder: boolean; note?: string };
 }
 
 export interface TaskCompletionResult {
@@ -47,6 +62,7 @@ export interface ModelResults {
   taskCompletion?: TaskCompletionResult;
   calls?: CallAnalysisFile & { path: string };
   proxy?: FinalProxyFile & { path: string };
+  cv?: CvEval;
 }
 
 /** Keeps numeric fields only; `null` becomes NaN so means can skip it. */
@@ -59,12 +75,60 @@ function numericFields(record: Record<string, unknown>): Record<string, number> 
   return out;
 }
 
+const recordSchema = z.record(z.string(), z.unknown());
+const encoderSchema = z.object({ id: z.string(), paper_encoder: z.boolean().optional(), note: z.string().optional() }).loose();
+
+function encoderOf(raw: unknown): StepEval['encoder'] {
+  const parsed = encoderSchema.safeParse(raw);
+  if (!parsed.success) return undefined;
+  return { id: parsed.data.id, paperEncoder: parsed.data.paper_encoder ?? false, ...(parsed.data.note ? { note: parsed.data.note } : {}) };
+}
+
+/** The aggregate's numbers, with the nested corrected metrics and coverage flattened in. */
+function stepAggregate(aggregate: Record<string, unknown>): Record<string, number> {
+  const flat = numericFields(aggregate);
+  const corrected = recordSchema.safeParse(aggregate.corrected);
+  if (corrected.success) for (const [key, value] of Object.entries(numericFields(corrected.data))) flat[`corrected.${key}`] = value;
+  const coverage = recordSchema.safeParse(aggregate.coverage);
+  if (coverage.success && typeof coverage.data.coverage === 'number') flat['coverage.coverage'] = coverage.data.coverage;
+  return flat;
+}
+
 export function loadStepEval(file: string): StepEval {
-  const parsed = stepEvalSchema.safeParse(loadJsonFile(file));
+  const raw = loadJsonFile(file);
+  const parsed = stepEvalSchema.safeParse(raw);
   if (!parsed.success) throw new EvaluationError(formatIssues(file, parsed.error.issues));
   const perId = new Map<string, Record<string, number>>();
   for (const entry of parsed.data.per_id) perId.set(entry.id, numericFields(entry));
-  return { path: file, aggregate: numericFields(parsed.data.aggregate), perId };
+  const infra = z.object({ ids: z.array(z.string()) }).loose().safeParse(parsed.data.aggregate.infra_failures);
+  const mode = parsed.data.aggregate.mode;
+  const encoder = encoderOf((raw as { embedder?: unknown }).embedder);
+  return {
+    path: file,
+    aggregate: stepAggregate(parsed.data.aggregate),
+    perId,
+    ...(typeof mode === 'string' ? { mode } : {}),
+    infraFailureIds: infra.success ? infra.data.ids : [],
+    ...(encoder ? { encoder } : {}),
+  };
+}
+
+function loadCvEval(file: string): CvEval {
+  const raw = loadJsonFile(file);
+  const parsed = z.object({ aggregate: recordSchema }).loose().safeParse(raw);
+  if (!parsed.success) throw new EvaluationError(formatIssues(file, parsed.error.issues));
+  const mode = parsed.data.aggregate.mode;
+  const encoder = encoderOf((raw as { embedder?: unknown }).embedder);
+  return { path: file, aggregate: numericFields(parsed.data.aggregate), ...(typeof mode === 'string' ? { mode } : {}), ...(encoder ? { encoder } : {}) };
+}
+
+/** results_cv/ beside results/ (where scripts/evaluate_cv.sh writes). */
+export function defaultCvDir(resultsDir: string): string {
+  return path.join(path.dirname(path.resolve(resultsDir)), 'results_cv');
+}
+
+function cvFileFor(resultsDir: string, cvDir: string, model: string): string | undefined {
+  return [path.join(cvDir, model, resultFiles.cv), path.join(resultsDir, model, resultFiles.cv)].find((file) => existsSync(file));
 }
 
 function loadTaskCompletionResult(file: string): TaskCompletionResult {
@@ -74,7 +138,7 @@ function loadTaskCompletionResult(file: string): TaskCompletionResult {
   return { path: file, aggregate, perId: taskEntries(data) };
 }
 
-export function loadModelResults(resultsDir: string, model: string): ModelResults {
+export function loadModelResults(resultsDir: string, model: string, cvDir: string = defaultCvDir(resultsDir)): ModelResults {
   const dir = path.join(resultsDir, model);
   const file = (name: string) => path.join(dir, name);
   const results: ModelResults = { model, dir };
@@ -82,31 +146,35 @@ export function loadModelResults(resultsDir: string, model: string): ModelResult
   if (existsSync(file(resultFiles.taskCompletion))) results.taskCompletion = loadTaskCompletionResult(file(resultFiles.taskCompletion));
   if (existsSync(file(resultFiles.calls))) results.calls = { ...loadCallAnalysis(file(resultFiles.calls)), path: file(resultFiles.calls) };
   if (existsSync(file(resultFiles.proxy))) results.proxy = { ...loadFinalProxy(file(resultFiles.proxy)), path: file(resultFiles.proxy) };
+  const cvFile = cvFileFor(resultsDir, cvDir, model);
+  if (cvFile) results.cv = loadCvEval(cvFile);
   return results;
 }
 
 /** Model folders under `resultsDir` holding at least one evaluation output, sorted by name. */
-export function discoverModels(resultsDir: string): string[] {
-  if (!existsSync(resultsDir)) return [];
-  return readdirSync(resultsDir)
-    .filter((name) => {
-      const dir = path.join(resultsDir, name);
-      return statSync(dir).isDirectory() && Object.values(resultFiles).some((file) => existsSync(path.join(dir, file)));
-    })
-    .sort();
+export function discoverModels(resultsDir: string, cvDir: string = defaultCvDir(resultsDir)): string[] {
+  const found = new Set<string>();
+  for (const dir of [resultsDir, cvDir]) {
+    if (!existsSync(dir)) continue;
+    for (const name of readdirSync(dir)) {
+      const folder = path.join(dir, name);
+      if (statSync(folder).isDirectory() && Object.values(resultFiles).some((file) => existsSync(path.join(folder, file)))) found.add(name);
+    }
+  }
+  return [...found].sort();
 }
 
 /**
  * Loads the requested models (or every discovered one). Requested models without any output
  * are returned in `missing` rather than failing, so one unfinished run does not stop a report.
  */
-export function loadAllResults(resultsDir: string, models?: readonly string[]): { models: ModelResults[]; missing: string[] } {
-  const names = models && models.length > 0 ? [...models] : discoverModels(resultsDir);
+export function loadAllResults(resultsDir: string, models?: readonly string[], cvDir: string = defaultCvDir(resultsDir)): { models: ModelResults[]; missing: string[] } {
+  const names = models && models.length > 0 ? [...models] : discoverModels(resultsDir, cvDir);
   const found: ModelResults[] = [];
   const missing: string[] = [];
   for (const name of names) {
-    const results = loadModelResults(resultsDir, name);
-    if (results.step || results.taskCompletion || results.calls || results.proxy) found.push(results);
+    const results = loadModelResults(resultsDir, name, cvDir);
+    if (results.step || results.taskCompletion || results.calls || results.proxy || results.cv) found.push(results);
     else missing.push(name);
   }
   return { models: found, missing };

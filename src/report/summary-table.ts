@@ -1,5 +1,6 @@
 // The closing summary of a benchmark run: one line per model with the headline numbers of each
 // evaluation layer, then where everything was written. Plain text for terminals and CI logs.
+// Corrected metrics (marked *) stand beside the reference keys, never instead of them.
 import type { ModelResults } from './load-results.js';
 
 function percent(value: number | null | undefined): string {
@@ -13,11 +14,15 @@ function callSuccess(results: ModelResults): number | undefined {
   return total === 0 ? undefined : calls.success / total;
 }
 
+const summaryLegend =
+  "* corrected (m3bench): ordFix* scores single-step GT tasks by recall instead of 0, recSuc* does not count matches whose call errored; cover = GT ids with a prediction; infra = tasks left out as infrastructure failures; percR/VRA = CV metrics";
+
 export function formatSummaryTable(models: readonly ModelResults[]): string {
-  const header = ['model'.padEnd(24), 'recall', 'precis', 'simAll', 'stepCo', 'order ', 'merge ', 'calls ok', 'TC    ', 'IG    ', 'proxyF1'].join(' ');
+  const header = ['model'.padEnd(24), 'recall', 'precis', 'simAll', 'stepCo', 'order ', 'ordFix*', 'merge ', 'recSuc*', 'cover ', 'infra', 'calls ok', 'TC    ', 'IG    ', 'proxyF1', 'percR ', 'VRA   '].join(' ');
   const rows = models.map((results) => {
     const step = results.step?.aggregate ?? {};
     const tc = results.taskCompletion?.aggregate ?? {};
+    const cv = results.cv?.aggregate ?? {};
     return [
       results.model.slice(0, 24).padEnd(24),
       percent(step.recall),
@@ -25,12 +30,20 @@ export function formatSummaryTable(models: readonly ModelResults[]): string {
       percent(step.avg_sim_all_cov),
       percent(step.step_coherence_cov),
       percent(step.order_consistency_cov),
+      `${percent(step['corrected.order_consistency_fixed'])} `,
       percent(step.merge_purity_cov),
+      `${percent(step['corrected.recall_success'])} `,
+      percent(step['coverage.coverage']),
+      String(results.step?.infraFailureIds.length ?? '-').padStart(5),
       `${percent(callSuccess(results))}  `,
       percent(tc.completion_rate),
       percent(tc.information_grounding_rate),
-      percent(results.proxy?.aggregate.token_f1),
+      `${percent(results.proxy?.aggregate.token_f1)} `,
+      percent(cv.perception_recall_avg),
+      percent(cv.visual_reasoning_ability),
     ].join(' ');
   });
-  return [header, ...rows].join('\n');
+  const encoders = models.flatMap((results) => (results.step?.encoder && !results.step.encoder.paperEncoder ? [`${results.model}: ${results.step.encoder.id}`] : []));
+  const warning = encoders.length > 0 ? [`step similarities NOT from the paper's encoder (sentence-transformers/all-MiniLM-L6-v2) for ${encoders.join(', ')}`] : [];
+  return [header, ...rows, summaryLegend, ...warning].join('\n');
 }

@@ -2,6 +2,7 @@
 // server crash, timeouts) are counted apart and excluded from model scores; model failures
 // (invalid requests the model caused, context overflow) count against the model.
 import { M3Error, ProviderError, ServerError, TaskTimeoutError, MediaError } from '../errors/index.js';
+import type { FailureKind, FinalEpisodeStatus } from '../store/schemas.js';
 
 /**
  * The run was asked to stop (Ctrl-C, SIGTERM, or another process took over its lease): an
@@ -14,11 +15,9 @@ export class RunInterruptedError extends M3Error {
   }
 }
 
-export type EpisodeStatus = 'ok' | 'model_failure' | 'infra_failure' | 'timeout';
-
 export interface FailureVerdict {
-  status: Exclude<EpisodeStatus, 'ok'>;
-  kind: 'model' | 'infra';
+  status: Exclude<FinalEpisodeStatus, 'ok'>;
+  kind: FailureKind;
   code: string;
   message: string;
   /** Worth another attempt later (outages and timeouts), up to M3_MAX_TASK_REQUEUE. */
@@ -42,6 +41,8 @@ export function classifyFailure(error: unknown): FailureVerdict {
   if (cause instanceof RunInterruptedError) return { status: 'infra_failure', kind: 'infra', code: 'interrupted', message, requeue: false };
   if (cause instanceof TaskTimeoutError) return { status: 'timeout', kind: 'infra', code: 'task_timeout', message, requeue: true };
   if (cause instanceof ProviderError) {
+    // A model the endpoint does not have fails the same way on every attempt, and is not the model's fault.
+    if (cause.configFault) return { status: 'infra_failure', kind: 'infra', code: 'model_not_found', message, requeue: false };
     if (cause.errorClass === 'invalid_request' || cause.errorClass === 'context_length') {
       return { status: 'model_failure', kind: 'model', code: cause.code, message, requeue: false };
     }

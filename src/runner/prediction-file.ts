@@ -1,9 +1,41 @@
 // The reference prediction file: a JSON array in id-insertion order, rewritten in full after
 // every finished task through a temp file + fsync + rename, so a crash never leaves half a file.
-import { existsSync } from 'node:fs';
-import { loadPredictions } from '../tasks/load.js';
+// Arguments keep the model's float forms (`2.0`, see src/core/json-numbers.ts), also across
+// --resume: the file is re-read losslessly and its exact arguments laid over the loaded records.
+import { existsSync, readFileSync } from 'node:fs';
+import { parseJsonKeepingFloats, stringifyKeepingFloats } from '../core/json-numbers.js';
+import { loadPredictionRecords } from '../tasks/load.js';
 import type { PredictionRecord } from '../tasks/schemas.js';
-import { writeJsonAtomic, writeJsonAtomicAsync } from '../tasks/write-json.js';
+import { writeFileAtomic, writeFileAtomicAsync } from '../tasks/write-json.js';
+
+type ExactCall = { arguments?: unknown };
+type ExactRecord = { id?: unknown; steps?: Array<{ calls?: ExactCall[] }>; dialogue?: Array<{ work?: { tool_calls?: ExactCall[] } }> };
+
+/** Copies `arguments` position by position from the lossless parse onto calls of the same shape. */
+function overlayCalls(target: ExactCall[] | undefined, exact: ExactCall[] | undefined): void {
+  target?.forEach((call, index) => {
+    const source = exact?.[index];
+    if (source && 'arguments' in source && 'arguments' in call) call.arguments = source.arguments;
+  });
+}
+
+function withExactArguments(records: PredictionRecord[], text: string): void {
+  let exact: unknown;
+  try {
+    exact = parseJsonKeepingFloats(text);
+  } catch {
+    return;
+  }
+  if (!Array.isArray(exact)) return;
+  const byId = new Map((exact as ExactRecord[]).map((record) => [String(record.id), record]));
+  for (const record of records as unknown as ExactRecord[]) {
+    const source = byId.get(String(record.id));
+    record.steps?.forEach((step, index) => overlayCalls(step.calls, source?.steps?.[index]?.calls));
+    record.dialogue?.forEach((round, index) => overlayCalls(round.work?.tool_calls, source?.dialogue?.[index]?.work?.tool_calls));
+  }
+}
+
+const toText = (records: PredictionRecord[]) => `${stringifyKeepingFloats(records, 2)}\n`;
 
 export class PredictionFile {
   private readonly records = new Map<string, PredictionRecord>();
@@ -15,7 +47,9 @@ export class PredictionFile {
   /** Loads an existing file (for --resume); unknown shapes fail with the file named. */
   load(): number {
     if (!existsSync(this.file)) return 0;
-    for (const record of loadPredictions(this.file)) this.records.set(record.id, record as unknown as PredictionRecord);
+    const loaded = loadPredictionRecords(this.file);
+    withExactArguments(loaded, readFileSync(this.file, 'utf8'));
+    for (const record of loaded) this.records.set(record.id, record);
     return this.records.size;
   }
 
@@ -40,7 +74,7 @@ export class PredictionFile {
   }
 
   save(): void {
-    writeJsonAtomic(this.file, [...this.records.values()]);
+    writeFileAtomic(this.file, toText([...this.records.values()]));
   }
 
   /**
@@ -54,7 +88,7 @@ export class PredictionFile {
     this.writing = (async () => {
       while (this.dirty) {
         this.dirty = false;
-        await writeJsonAtomicAsync(this.file, [...this.records.values()]);
+        await writeFileAtomicAsync(this.file, toText([...this.records.values()]));
       }
     })().finally(() => {
       this.writing = undefined;

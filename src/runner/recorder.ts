@@ -3,11 +3,11 @@
 import type { AgentEvent } from '../agent/events.js';
 import type { Usage } from '../core/usage.js';
 import type { PredictionRecord } from '../tasks/schemas.js';
-import type { EpisodeStatus } from './failure.js';
+import type { FailureKind, FinalEpisodeStatus } from '../store/schemas.js';
 
 export interface EpisodeEnd {
-  status: EpisodeStatus;
-  failureKind: 'model' | 'infra' | null;
+  status: FinalEpisodeStatus;
+  failureKind: FailureKind | null;
   errorCode: string | null;
   errorMessage: string | null;
   prediction: PredictionRecord | null;

@@ -2,6 +2,7 @@
 // request and per tool call (images recorded as facts, never as payloads).
 import type { AgentEvent } from '../agent/events.js';
 import { episodesForRun, finishedTaskIds, finishEpisode, recordModelCall, recordToolCall, startEpisode, type Store } from '../store/index.js';
+import { parsePredictionRecord } from '../tasks/load.js';
 import type { PredictionRecord } from '../tasks/schemas.js';
 import type { EpisodeEnd, RunRecorder } from './recorder.js';
 
@@ -66,7 +67,7 @@ export class StoreRecorder implements RunRecorder {
       toolCallCount: end.toolCalls,
       usage: end.usage,
       ...(end.costUsd !== null ? { costUsd: end.costUsd } : {}),
-      ...(end.prediction ? { prediction: end.prediction as unknown as Record<string, unknown> } : {}),
+      ...(end.prediction ? { prediction: end.prediction } : {}),
     });
   }
 
@@ -74,7 +75,9 @@ export class StoreRecorder implements RunRecorder {
     const finished = new Set(finishedTaskIds(this.store, this.runId, this.model));
     const predictions = new Map<string, PredictionRecord>();
     for (const episode of episodesForRun(this.store, this.runId, { model: this.model })) {
-      if (finished.has(episode.taskId) && episode.prediction) predictions.set(episode.taskId, episode.prediction as unknown as PredictionRecord);
+      if (finished.has(episode.taskId) && episode.prediction) {
+        predictions.set(episode.taskId, parsePredictionRecord(episode.prediction, `run store, run ${this.runId}, episode ${episode.id}`));
+      }
     }
     return predictions;
   }

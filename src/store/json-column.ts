@@ -2,12 +2,12 @@
 // the way in, so no API key or authorization header reaches the file; reads are validated.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { redactText, redactValue } from '../log/redact.js';
+import { redactText, toRedactedJson } from '../log/redact.js';
 
 /** JSON text for a column, after secret redaction; `undefined` becomes SQL NULL. */
 export function toJsonColumn(value: unknown): string | null {
   if (value === undefined) return null;
-  return JSON.stringify(redactValue(value)) ?? null;
+  return toRedactedJson(value) ?? null;
 }
 
 /** Inline payloads shorter than this are kept verbatim. */

@@ -2,7 +2,7 @@
 // status or a negative token count is reported by field instead of as a bare SQLite constraint.
 import { z } from 'zod';
 import { formatIssues } from '../config/zod-issues.js';
-import { StoreError } from '../errors/index.js';
+import { providerErrorClasses, StoreError } from '../errors/index.js';
 import type { AttemptRecord } from '../llm/retry.js';
 import { predictionSchema } from '../tasks/schemas.js';
 
@@ -74,7 +74,7 @@ export const attemptRecordSchema = z.strictObject({
   startedAt: z.number(),
   latencyMs: z.number().nonnegative(),
   ok: z.boolean(),
-  errorClass: z.enum(['rate_limit', 'transient', 'auth', 'invalid_request', 'context_length', 'fatal']).optional(),
+  errorClass: z.enum(providerErrorClasses).optional(),
   message: z.string().optional(),
   waitMs: z.number().nonnegative().optional(),
 });

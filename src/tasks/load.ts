@@ -4,7 +4,16 @@ import { z } from 'zod';
 import { TaskFileError } from '../errors/index.js';
 import { formatIssues } from '../config/zod-issues.js';
 import { loadJsonFile } from './load-json.js';
-import { fuzzyTaskSchema, gtTaskSchema, predictionSchema, type FuzzyTask, type GtTask, type Prediction } from './schemas.js';
+import {
+  fuzzyTaskSchema,
+  gtTaskSchema,
+  predictionRecordSchema,
+  predictionSchema,
+  type FuzzyTask,
+  type GtTask,
+  type Prediction,
+  type PredictionRecord,
+} from './schemas.js';
 
 /** Accepts an array, or an object mapping id → record (the id is taken from the key if absent). */
 function toRecordList(raw: unknown, file: string, containerKeys: readonly string[] = []): unknown[] {
@@ -64,4 +73,16 @@ export function loadFuzzyTasks(file: string): FuzzyTask[] {
 
 export function loadPredictions(file: string): Prediction[] {
   return parseList(toRecordList(loadJsonFile(file), file, ['data', 'items', 'results', 'predictions']), predictionSchema, file);
+}
+
+/** A prediction file our runner wrote (for --resume): every record in the runner's exact shape. */
+export function loadPredictionRecords(file: string): PredictionRecord[] {
+  return parseList(toRecordList(loadJsonFile(file), file), predictionRecordSchema, file);
+}
+
+/** One stored prediction record in the runner's shape; `where` names its origin in errors. */
+export function parsePredictionRecord(value: unknown, where: string): PredictionRecord {
+  const parsed = predictionRecordSchema.safeParse(value);
+  if (!parsed.success) throw new TaskFileError(formatIssues(where, parsed.error.issues));
+  return parsed.data;
 }

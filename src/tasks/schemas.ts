@@ -75,30 +75,39 @@ export const predictionSchema = z
   })
   .loose();
 
+/**
+ * A prediction record as our runner writes it (and reads back on --resume): the reader's
+ * shape with every field the runner always fills made exact. Extra fields (a call's
+ * `error_code`, a failed episode's `status`/`error`) are kept.
+ */
+const predictionCallSchema = z.object({ name: z.string(), arguments: z.unknown(), result: z.string() }).loose();
+
+export const predictionRecordSchema = z
+  .object({
+    id: z.string(),
+    image: z.union([z.string(), z.array(z.string())]).optional(),
+    type: z.string().optional(),
+    question: z.string(),
+    steps: z.array(z.object({ step: z.number(), calls: z.array(predictionCallSchema) }).loose()),
+    num_step: z.number(),
+    max_num_concurrent: z.number(),
+    final_reply: z.string(),
+    dialogue: z.array(
+      z
+        .object({
+          prepare: z.string(),
+          work: z.object({ tool_calls: z.array(z.object({ name: z.string(), arguments: z.unknown() }).loose()) }).loose(),
+          end: z.enum(['yes', 'no']),
+        })
+        .loose(),
+    ),
+  })
+  .loose();
+
 export type Call = z.output<typeof callSchema>;
 export type Step = z.output<typeof stepSchema>;
 export type GtTask = z.output<typeof gtTaskSchema>;
 export type FuzzyTask = z.output<typeof fuzzyTaskSchema>;
 export type Prediction = z.output<typeof predictionSchema>;
+export type PredictionRecord = z.output<typeof predictionRecordSchema>;
 export type Tier = z.output<typeof tierSchema>;
-
-/** A prediction call as written by our runner: canonical name plus the full result text. */
-export interface PredictionCall {
-  name: string;
-  arguments: unknown;
-  result: string;
-  [extra: string]: unknown;
-}
-
-export interface PredictionRecord {
-  id: string;
-  image: string | string[] | undefined;
-  type: string | undefined;
-  question: string;
-  steps: Array<{ step: number; calls: PredictionCall[] }>;
-  num_step: number;
-  max_num_concurrent: number;
-  final_reply: string;
-  dialogue: Array<{ prepare: string; work: { tool_calls: Array<{ name: string; arguments: unknown }> }; end: 'yes' | 'no' }>;
-  [extra: string]: unknown;
-}

@@ -52,14 +52,14 @@ export function writeJsonAtomic(file: string, value: unknown): void {
   writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`);
 }
 
-/** The same without blocking the event loop, for files rewritten while work is running. */
-export async function writeJsonAtomicAsync(file: string, value: unknown): Promise<void> {
+/** writeFileAtomic without blocking the event loop, for files rewritten while work is running. */
+export async function writeFileAtomicAsync(file: string, text: string): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
   const temporary = temporaryName(file);
   try {
     const handle = await open(temporary, 'w');
     try {
-      await handle.writeFile(`${JSON.stringify(value, null, 2)}\n`);
+      await handle.writeFile(text);
       await handle.sync();
     } finally {
       await handle.close();
@@ -69,4 +69,9 @@ export async function writeJsonAtomicAsync(file: string, value: unknown): Promis
     await rm(temporary, { force: true });
     throw error;
   }
+}
+
+/** The same without blocking the event loop, for files rewritten while work is running. */
+export async function writeJsonAtomicAsync(file: string, value: unknown): Promise<void> {
+  await writeFileAtomicAsync(file, `${JSON.stringify(value, null, 2)}\n`);
 }

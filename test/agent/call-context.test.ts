@@ -4,32 +4,18 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentOptions } from '../../src/agent/options.js';
+import { describe, expect, it } from 'vitest';
 import { CALL_CONTEXT_META_KEY } from '../../src/core/tool-result-contract.js';
 import { callToolFromPage } from '../../src/demo/playground.js';
 import { Session } from '../../src/demo/sessions.js';
 import { createReplayDriver } from '../../src/llm/replay/driver.js';
-import { McpHost } from '../../src/mcp/index.js';
 import { runTask, type TaskEnvironment } from '../../src/runner/run-task.js';
+import { useHost, testAgentOptions } from '../support/agent-kit.js';
 import { fixtureSpec } from '../support/fixture-servers/fixture-spec.js';
 
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
 const root = mkdtempSync(path.join(os.tmpdir(), 'm3-context-'));
-let host: McpHost;
-
-const options: AgentOptions = {
-  maxStep: 2, maxConcurrent: 2, topTools: 0, maxNewTokens: 100, mergePrepareWork: true, skipEndStage: true, instructionRole: 'user',
-  toolResultMaxChars: 0, imagePolicy: { recodeOverKb: 0, maxEdge: 0 }, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1, timeoutMs: 0 },
-  toolCallTimeoutMs: 10_000, imageRoots: [root],
-};
-
-beforeAll(async () => {
-  host = await McpHost.start([fixtureSpec('meta')], { requireAll: true, startupTimeoutMs: 90_000, logger: silent });
-}, 120_000);
-afterAll(async () => {
-  await host?.close();
-});
+const options = testAgentOptions([root]);
+const host = useHost(() => [fixtureSpec('meta')]);
 
 function contextIn(text: unknown): unknown {
   return (JSON.parse(String(text)) as Record<string, unknown>)[CALL_CONTEXT_META_KEY];
@@ -39,7 +25,7 @@ describe('the call context', () => {
   it('a benchmark task sends its id, the run id and its workspace folder', async () => {
     const gt = new Map([['T1', { id: 'T1', question: 'q', final_reply: 'f', steps: [{ step: 1, calls: [{ name: 'meta/echo_meta', arguments: {} }] }] }]]);
     const driver = await createReplayDriver('gt', { env: {}, groundTruth: gt, timeoutMs: 0 });
-    const env: TaskEnvironment = { driver, host, options, root, runId: 'run-42', workspaceMode: 'isolated', keepWorkspace: true, imageSearchDirs: [root], taskTimeoutMs: 0 };
+    const env: TaskEnvironment = { driver, host: host(), options, root, runId: 'run-42', workspaceMode: 'isolated', keepWorkspace: true, imageSearchDirs: [root], taskTimeoutMs: 0 };
     const outcome = await runTask({ id: 'T1', type: 't', tier: undefined, question: 'q', image: undefined }, env);
     if (!outcome.ok) throw new Error(outcome.verdict.message);
     expect(contextIn(outcome.prediction.steps[0]?.calls[0]?.result)).toEqual({ taskId: 'T1', runId: 'run-42', workspace: path.join(root, 'media', 'runs', 'run-42', 'T1') });
@@ -49,7 +35,7 @@ describe('the call context', () => {
     const uploadsDir = path.join(root, 'media', 'uploads');
     const images = { root, uploadsDir, maxUploadBytes: 1_000_000, maxImagesPerSession: 4, imagePolicy: options.imagePolicy };
     const session = new Session('session-abcdef', { maxTurns: 2, maxBufferedEvents: 10 });
-    const result = await callToolFromPage({ host, agentOptions: options, images, root }, session, { sessionId: session.id, tool: 'meta/echo_meta', arguments: {} }, new AbortController().signal);
+    const result = await callToolFromPage({ host: host(), agentOptions: options, images, root }, session, { sessionId: session.id, tool: 'meta/echo_meta', arguments: {} }, new AbortController().signal);
     expect(contextIn(result.text)).toEqual({ taskId: 'session-abcdef', runId: 'demo', workspace: path.join(uploadsDir, 'session-abcdef') });
   });
 });

@@ -1,7 +1,7 @@
 // `m3 servers check|list-tools` as a real CLI process against the repo's mcp_servers.json and
 // against throw-away configurations.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,13 +41,47 @@ function writeConfig(name: string, servers: Record<string, unknown>): string {
 }
 
 describe('m3 servers check', { timeout: 240_000 }, () => {
-  it('passes against the repository mcp_servers.json and prints the math row with its smoke result', async () => {
-    const result = await runCli(['servers', 'check', '--smoke', '--startup-timeout', '120']);
+  it('passes against the repository mcp_servers.json offline: the math row and every web server answering from its smoke fake', async () => {
+    const result = await runCli(['servers', 'check', '--smoke', '--offline', '--startup-timeout', '120']);
     expect(result.stderr).not.toMatch(/m3: /);
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^server\s+status\s+tools\s+start ms\s+smoke$/m);
     expect(result.stdout).toMatch(/^math\s+OK\s+22\s+\d+\s+ok: math\/add → 5$/m);
+    expect(result.stdout).toMatch(/^wiki\s+OK\s+2\s+\d+\s+ok: wiki\/summary → \*\*Common carp\*\*/m);
+    expect(result.stdout).toMatch(/^weather\s+OK\s+1\s+\d+\s+ok: weather\/get_weather → Current weather in Beverly Hills, CA 90210: /m);
+    for (const [server, tools, tool] of [
+      ['openlibrary_mcp', 1, 'get_book_info'],
+      ['okx', 2, 'get_price'],
+      ['metmuseum-mcp', 3, 'list-departments'],
+      ['car-price', 2, 'get_car_brands'],
+      ['yahoo-finance', 9, 'get_historical_stock_prices'],
+      ['hugeicons-mcp', 5, 'search_icons'],
+    ] as const) {
+      expect(result.stdout).toMatch(new RegExp(`^${server}\\s+OK\\s+${tools}\\s+\\d+\\s+ok: ${server}/${tool} → `, 'm'));
+    }
     expect(result.stdout).toMatch(/\d+ ok, 0 failed, \d+ skipped/);
+  });
+
+  it('smokes a web server against its real upstream without --offline (refused here by the network guard) and against its fake with it', async () => {
+    const repoServers = (JSON.parse(readFileSync(path.join(repoRoot, 'mcp_servers.json'), 'utf8')) as { servers: Record<string, unknown> }).servers;
+    const config = writeConfig('web.json', { wiki: repoServers.wiki, okx: repoServers.okx });
+    const online = await runCli(['servers', 'check', '--config', config, '--smoke', '--json', '--startup-timeout', '120']);
+    expect(online.code).toBe(1);
+    const onlineRows = (JSON.parse(online.stdout) as { servers: Array<{ server: string; status: string; smoke?: { state: string; detail: string } }> }).servers;
+    expect(onlineRows.map((row) => [row.server, row.status, row.smoke?.state])).toEqual([
+      ['wiki', 'FAILED', 'failed'],
+      ['okx', 'FAILED', 'failed'],
+    ]);
+    expect(onlineRows[0]?.smoke?.detail).toContain('network guard: en.wikipedia.org is not loopback');
+    expect(onlineRows[1]?.smoke?.detail).toContain('network guard: www.okx.com is not loopback');
+    const offline = await runCli(['servers', 'check', '--config', config, '--smoke', '--offline', '--json', '--startup-timeout', '120']);
+    expect(offline.code, offline.stdout + offline.stderr).toBe(0);
+    const offlineRows = (JSON.parse(offline.stdout) as { servers: Array<{ server: string; status: string; smoke?: { state: string; detail: string } }> }).servers;
+    expect(offlineRows.map((row) => [row.server, row.status, row.smoke?.state])).toEqual([
+      ['wiki', 'OK', 'passed'],
+      ['okx', 'OK', 'passed'],
+    ]);
+    expect(offlineRows[1]?.smoke?.detail).toContain('"instrument": "BTC-USDT"');
   });
 
   it('fails with a non-zero exit code naming a server whose command does not exist, and skips disabled ones', async () => {

@@ -3,40 +3,22 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runEpisode } from '../../src/agent/episode.js';
+import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/events.js';
-import type { AgentOptions } from '../../src/agent/options.js';
-import { createReplayDriver } from '../../src/llm/replay/driver.js';
-import { McpHost } from '../../src/mcp/host.js';
+import { replayOneRound, useHost, testAgentOptions } from '../support/agent-kit.js';
 import { fixtureSpec } from '../support/fixture-servers/fixture-spec.js';
 
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
 const workDir = mkdtempSync(path.join(os.tmpdir(), 'm3-fault-marker-'));
-let host: McpHost;
-
-const options: AgentOptions = {
-  maxStep: 2, maxConcurrent: 2, topTools: 0, maxNewTokens: 100, mergePrepareWork: true, skipEndStage: true, instructionRole: 'user',
-  toolResultMaxChars: 0, imagePolicy: { recodeOverKb: 0, maxEdge: 0 }, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1, timeoutMs: 0 },
-  toolCallTimeoutMs: 10_000, imageRoots: [workDir],
-};
-
-beforeAll(async () => {
-  host = await McpHost.start([fixtureSpec('image')], { requireAll: true, startupTimeoutMs: 90_000, logger: silent });
-}, 120_000);
-afterAll(async () => {
-  await host?.close();
-});
+const host = useHost(() => [fixtureSpec('image')]);
 
 describe('the image marker', () => {
   it('names the type of the bytes sent, not the server label', async () => {
-    const outcome = await host.callTool('image/mislabelled', {});
+    const outcome = await host().callTool('image/mislabelled', {});
     expect(outcome.text).toMatch(/^\[image: image\/png \(labelled image\/jpeg\), \d+ bytes\]$/);
 
-    const task = { id: 'M1', question: 'q', final_reply: 'done', steps: [{ step: 1, calls: [{ name: 'image/mislabelled', arguments: {} }] }] };
-    const driver = await createReplayDriver('gt', { env: {}, groundTruth: new Map([['M1', task]]), timeoutMs: 0 });
     const events: AgentEvent[] = [];
-    await runEpisode({ taskId: 'M1', question: 'q', userText: 'q', images: [], cwd: workDir, callContext: { taskId: 'M1', workspace: workDir } }, { driver, host, options, onEvent: (event) => events.push(event) });
+    const calls = [{ name: 'image/mislabelled', arguments: {} }];
+    await replayOneRound({ id: 'M1', calls, cwd: workDir, workspace: workDir }, { host: host(), options: testAgentOptions([workDir]), onEvent: (event) => events.push(event) });
     const end = events.find((event): event is Extract<AgentEvent, { type: 'tool_call_end' }> => event.type === 'tool_call_end');
     expect(end?.images.map((image) => image.mediaType)).toEqual(['image/png']);
     expect(end?.result).toContain('[image: image/png');

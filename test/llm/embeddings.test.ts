@@ -2,7 +2,8 @@
 // similarity that means something, and errors classified like chat errors.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, ProviderError } from '../../src/errors/index.js';
-import { createEmbeddingClient } from '../../src/llm/embeddings/index.js';
+import { createEmbedder } from '../../src/eval/embed/registry.js';
+import { createEmbeddingClient, parseEmbeddingSpec } from '../../src/llm/embeddings/index.js';
 import { keyFingerprint, mockEmbedding, startMockLlm, type MockLlm } from '../support/mock-llm/index.js';
 
 const cosine = (a: number[], b: number[]) => a.reduce((sum, value, index) => sum + value * (b[index] ?? 0), 0);
@@ -56,5 +57,33 @@ describe('embedding client', () => {
     const limited = (await client.embed(['x']).catch((caught: unknown) => caught)) as ProviderError;
     expect([limited.errorClass, limited.retryAfterMs]).toEqual(['rate_limit', 750]);
     expect(await client.embed(['x'])).toHaveLength(1);
+  });
+
+  it('retries rate limits and server errors with the harness policy, honouring retry-after', async () => {
+    const client = createEmbeddingClient({
+      spec: 'vllm:bge-m3',
+      env: { VLLM_BASE_URL: mock.openAiBaseUrl },
+      retry: { maxRetries: 2, baseDelayMs: 5, maxDelayMs: 2_000 },
+    });
+    mock.failEmbeddings({ kind: 'status', status: 429, retryAfterMs: 40 }, { kind: 'status', status: 503 });
+    expect(await client.embed(['x'])).toHaveLength(1);
+    expect(mock.requests.filter((request) => request.endpoint === 'embeddings')).toHaveLength(3);
+    mock.failEmbeddings({ kind: 'status', status: 404, message: 'no such model' });
+    await expect(client.embed(['x'])).rejects.toThrow(/HTTP 404/);
+    expect(mock.requests.filter((request) => request.endpoint === 'embeddings')).toHaveLength(4);
+  });
+
+  it('is the client behind the step evaluator: one spec format, @baseUrl override, key from a named variable', async () => {
+    expect(parseEmbeddingSpec('ollama:nomic-embed-text:latest')).toEqual({ provider: 'ollama', model: 'nomic-embed-text:latest' });
+    expect(parseEmbeddingSpec('openai-compatible:mini@http://127.0.0.1:9/v1/')).toEqual({ provider: 'openai-compatible', model: 'mini', baseUrl: 'http://127.0.0.1:9/v1' });
+    expect(() => parseEmbeddingSpec('openai-compatible:mini')).toThrow(/@<baseUrl>/);
+    const preset = createEmbedder('vllm:bge-m3', { env: { VLLM_BASE_URL: mock.openAiBaseUrl } });
+    const [vector] = await preset.embed(['weather in Paris']);
+    expect(Array.from(vector ?? [])).toEqual(mockEmbedding('weather in Paris', 48).map((value) => Math.fround(value)));
+    expect(preset.id).toBe('vllm:bge-m3');
+    const overridden = createEmbedder(`openai:text-embedding-3-small@${mock.openAiBaseUrl}`, { env: { MY_KEY: 'sk-named-000222' }, apiKeyEnv: 'MY_KEY' });
+    await overridden.embed(['a']);
+    expect(mock.requests.at(-1)?.authFingerprint).toBe(keyFingerprint('sk-named-000222'));
+    expect(overridden.id).toBe(`openai:text-embedding-3-small@${mock.openAiBaseUrl.replace(/\/+$/, '')}`);
   });
 });

@@ -4,11 +4,14 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { parse as parseLossless, stringify as stringifyLossless } from 'lossless-json';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { startHttpFake } from '../../servers/shared/http-fake.js';
 import type { ServerSmoke } from '../../servers/shared/smoke.js';
+import { startOfflineSmokeFakes } from '../../src/mcp/smoke-tests.js';
 import { CALL_CONTEXT_META_KEY, readToolErrorMeta, type CallContext, type ToolErrorMeta } from '../../src/core/tool-result-contract.js';
+import { describe, expect, it } from 'vitest';
+import { fallbackFixtureProblems } from './reference-tools.js';
 import { repoRoot } from './shared-assets.js';
 
 export interface WebToolResult {
@@ -68,19 +71,49 @@ export function loadFixtureBody<T = unknown>(dir: string, name: string): T {
 }
 
 /**
- * Runs a server's declared smoke offline, as `m3 servers check --smoke --offline` does: the fake
- * from `smoke.offline`, each base-URL variable pointed at it, the smoke call, its judgement.
+ * Runs a server's declared smoke offline, as `m3 servers check --smoke --offline` does
+ * (startOfflineSmokeFakes in src/mcp/smoke-tests.ts): its fake started, its base-URL variables
+ * pointed at it, the smoke call, its judgement. The network guard of the test run refuses every
+ * other host, so a pass proves the answer came from the fake.
  */
-export async function runOfflineSmoke(entry: string, smoke: ServerSmoke): Promise<{ passed: boolean; text: string; requests: number }> {
+export async function runOfflineSmoke(entry: string, smoke: ServerSmoke): Promise<{ passed: boolean; text: string }> {
   if (!smoke.offline) throw new Error(`${entry}: the smoke declares no offline fake`);
-  const fake = await startHttpFake(smoke.offline.routes);
-  const env = Object.fromEntries(Object.entries(smoke.offline.env).map(([name, prefix]) => [name, `${fake.url}${prefix}`]));
-  const server = await startWebServer(entry, env);
+  const spec = { name: 'smoke', transport: 'stdio' as const, command: process.execPath, args: [], env: {}, headers: {}, cwd: repoRoot };
+  const fakes = await startOfflineSmokeFakes([spec], { smoke });
   try {
-    const result = await server.call(smoke.tool, smoke.args);
-    return { passed: !result.isError && smoke.accept(result.text), text: result.text, requests: fake.requests.length };
+    const server = await startWebServer(entry, fakes.specs[0]?.env ?? {});
+    try {
+      const result = await server.call(smoke.tool, smoke.args);
+      return { passed: !result.isError && smoke.accept(result.text), text: result.text };
+    } finally {
+      await server.close();
+    }
   } finally {
-    await server.close();
-    await fake.close();
+    await fakes.close();
   }
+}
+
+/**
+ * The upstream body of a fixture file as JSON text with every number literal kept ("600.0" stays
+ * "600.0"), for fakes of upstreams whose clients tell ints from floats (Python json.loads).
+ */
+export function loadFixtureText(dir: string, name: string): string {
+  const file = path.join(dir, name.endsWith('.json') ? name : `${name}.json`);
+  const parsed = parseLossless(readFileSync(file, 'utf8')) as { _source?: unknown; body?: unknown };
+  if (typeof parsed._source !== 'string' || !('body' in parsed)) throw new Error(`${file}: expected { "_source": string, "body": ... }`);
+  return stringifyLossless(parsed.body) ?? 'null';
+}
+
+/** The two checks every web server's test ends with: its curated fallback fixtures and its offline smoke. */
+export function describeFixturesAndSmoke(serverKey: string, entry: string, smoke: ServerSmoke, server: () => WebServer): void {
+  describe(`${serverKey} fallback fixtures and smoke`, () => {
+    it('has well-formed fallback fixtures whose arguments pass the check', () => {
+      expect(fallbackFixtureProblems(serverKey, server().tools)).toEqual([]);
+    });
+
+    it('passes the smoke offline against its own fake', async () => {
+      const outcome = await runOfflineSmoke(entry, smoke);
+      expect(outcome.passed, outcome.text).toBe(true);
+    });
+  });
 }

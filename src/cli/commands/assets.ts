@@ -33,12 +33,12 @@ function formatBytes(bytes: number): string {
 
 function reportPull(result: PullResult, index: number, total: number): void {
   const position = `[${String(index + 1).padStart(String(total).length)}/${total}]`;
-  const detail = result.action === 'failed' ? (result.error ?? 'failed') : formatBytes(result.bytes);
+  const detail = result.action === 'failed' ? (result.error ?? 'failed') : `${formatBytes(result.bytes)}${result.unverifiedSha256 ? `, sha256 ${result.unverifiedSha256} not pinned in the manifest` : ''}`;
   process.stderr.write(`${position} ${result.action.padEnd(10)} ${result.name} (${detail})\n`);
 }
 
 export function registerAssetsCommands(program: Command): void {
-  const assets = program.command('assets').description('pull, verify and list downloaded assets (the YOLOX model, test photos)');
+  const assets = program.command('assets').description('pull, verify and list downloaded assets (the YOLOX model, test photos; --manifest media/encoders.json: the reference text encoders)');
 
   withLocation(assets.command('pull'))
     .description('download (or copy from an offline mirror) the assets into media/assets/, checking each sha256')
@@ -72,10 +72,12 @@ export function registerAssetsCommands(program: Command): void {
             ? `  expected sha256 ${check.expectedSha256} (${check.expectedBytes} bytes), got ${check.actualSha256} (${check.actualBytes} bytes) at ${check.path}`
             : check.status === 'missing'
               ? `  not found at ${check.path}`
-              : '';
+              : check.status === 'unverified'
+                ? `  sha256 ${check.actualSha256} (${check.actualBytes} bytes); the manifest pins no hash to compare with`
+                : '';
         process.stdout.write(`${check.status.padEnd(9)}${check.name}${detail}\n`);
       }
-      const bad = checks.filter((check) => check.status !== 'ok');
+      const bad = checks.filter((check) => check.status === 'missing' || check.status === 'mismatch');
       if (bad.length > 0) {
         process.stderr.write(
           `${bad.length} of ${checks.length} asset(s) missing or wrong: run \`m3 assets pull --force ${bad.map((check) => check.name).join(' ')}\` (offline: add --mirror ../shared/assets)\n`,
@@ -83,7 +85,8 @@ export function registerAssetsCommands(program: Command): void {
         process.exitCode = 1;
         return;
       }
-      process.stderr.write(`all ${checks.length} asset(s) ok\n`);
+      const unverified = checks.filter((check) => check.status === 'unverified').length;
+      process.stderr.write(unverified ? `${checks.length - unverified} asset(s) ok, ${unverified} present but unverified (no pinned sha256)\n` : `all ${checks.length} asset(s) ok\n`);
     });
 
   withLocation(assets.command('list'))
@@ -93,7 +96,7 @@ export function registerAssetsCommands(program: Command): void {
       const manifest = loadAssetManifest(options.manifest);
       const rows = manifest.assets.map((asset) => {
         const file = path.join(options.dir, asset.path);
-        const present = existsSync(file) && statSync(file).size === asset.bytes;
+        const present = existsSync(file) && (typeof asset.bytes !== 'number' || statSync(file).size === asset.bytes);
         return { ...asset, file, present };
       });
       if (options.json) {
@@ -102,7 +105,7 @@ export function registerAssetsCommands(program: Command): void {
       }
       const width = Math.max(...rows.map((row) => row.name.length), 4);
       for (const row of rows) {
-        process.stdout.write(`${row.present ? 'present' : 'absent '}  ${row.name.padEnd(width)}  ${row.kind.padEnd(5)}  ${formatBytes(row.bytes).padStart(8)}  ${row.license}\n`);
+        process.stdout.write(`${row.present ? 'present' : 'absent '}  ${row.name.padEnd(width)}  ${row.kind.padEnd(5)}  ${(typeof row.bytes === 'number' ? formatBytes(row.bytes) : 'unverified').padStart(8)}  ${row.license}\n`);
       }
     });
 }

@@ -7,7 +7,6 @@ import { loadProjectConfig } from '../../config/index.js';
 import { repoRoot } from '../../config/paths.js';
 import { createModelChoice, startDemoServer } from '../../demo/index.js';
 import { log } from '../../log/logger.js';
-import { registerSecretsFromEnv } from '../../log/redact.js';
 import { McpHost } from '../../mcp/index.js';
 import { openStore, type Store } from '../../store/index.js';
 import { wholeNumber } from '../option-parsers.js';
@@ -48,7 +47,6 @@ function waitForSignal(): Promise<NodeJS.Signals> {
 
 async function runDemo(flags: DemoFlags): Promise<void> {
   const config = loadProjectConfig({ serversFile: path.resolve(flags.config) });
-  registerSecretsFromEnv(config.env);
   const logDir = path.resolve(flags.logDir);
   const models = await createModelChoice(flags.model, config.env, secondsToTimerMs(config.switches.M3_LLM_TIMEOUT));
   for (const model of models.models) if (model.error) log.warn(`model ${model.id} is not usable: ${model.error}`);

@@ -12,6 +12,8 @@ import { evaluateFinalAnswers } from '../../eval/final/evaluate.js';
 import { judgeRetryPolicy, loadPromptFile, parseJudgeList } from '../../eval/final/judge-kit.js';
 import { loadTaskCompletion, taskEntries } from '../../eval/final/output.js';
 import { evaluateProxies } from '../../eval/final/proxies.js';
+import { loadInfraFailures, manifestFileFor, type InfraFailures } from '../../eval/infra-failures.js';
+import { ConfigError } from '../../errors/index.js';
 import { createDriver } from '../../llm/registry.js';
 import { log } from '../../log/logger.js';
 import { loadGroundTruth, loadPredictions } from '../../tasks/load.js';
@@ -36,6 +38,17 @@ interface EvalFinalOptions {
   concurrency: number;
   maxTokens: number;
   maxResultChars: number;
+  runManifest?: string;
+  referenceCompat?: boolean;
+}
+
+/** The run's infrastructure failures (left out of every denominator), from --run-manifest or beside the predictions. */
+function infraFailuresFor(options: EvalFinalOptions, predictions: string): InfraFailures {
+  const file = options.runManifest ? path.resolve(options.runManifest) : manifestFileFor(predictions);
+  if (options.runManifest && !existsSync(file)) throw new ConfigError(`--run-manifest ${file}: file not found`);
+  const failures = loadInfraFailures(file);
+  if (failures.warning) log.warn(failures.warning);
+  return failures;
 }
 
 async function runJudges(options: EvalFinalOptions, files: { gt: string; predictions: string }, judgeSpecs: string[]): Promise<void> {
@@ -59,6 +72,8 @@ async function runJudges(options: EvalFinalOptions, files: { gt: string; predict
     concurrency: options.concurrency,
     files,
     ...(previous ? { previous } : {}),
+    infraFailures: infraFailuresFor(options, files.predictions),
+    referenceCompat: options.referenceCompat ?? false,
     checkpoint: (partial) => writeJsonAtomic(outFile, partial),
     onTask: (id, entry, failures) => {
       if (entry) log.info(`${id}: TC ${entry.final.toFixed(3)} [${entry.judges.map((judge) => judge.score.toFixed(2)).join(', ')}]  IG ${entry.info_grounding?.final.toFixed(3) ?? '-'}`);
@@ -71,7 +86,7 @@ async function runJudges(options: EvalFinalOptions, files: { gt: string; predict
 
 function runProxies(options: EvalFinalOptions, files: { gt: string; predictions: string }): void {
   const outFile = path.resolve(options.proxyOut ?? defaultOutputFile(files.predictions, 'final_proxy.json'));
-  const output = evaluateProxies(loadGroundTruth(files.gt), loadPredictions(files.predictions), files);
+  const output = evaluateProxies(loadGroundTruth(files.gt), loadPredictions(files.predictions), files, infraFailuresFor(options, files.predictions), options.referenceCompat ?? false);
   writeJsonAtomic(outFile, output);
   log.info(`final-answer proxies (not judge scores): ${output.aggregate.num_scored}/${output.aggregate.num_total} tasks with a prediction`);
   process.stdout.write(`${JSON.stringify({ wrote: outFile, kind: 'proxy', ...output.aggregate })}\n`);
@@ -94,6 +109,8 @@ export function registerEvalFinalCommand(program: Command): void {
     .option('--concurrency <n>', 'tasks judged at once (each asks all judges in parallel)', positiveInteger, 2)
     .option('--max-tokens <n>', 'output token budget per judge request', positiveInteger, 4096)
     .option('--max-result-chars <n>', 'cut each tool result to this many characters for the judges; 0 disables', nonNegativeInteger, 2000)
+    .option('--reference-compat', 'num_total as the reference counts it: every GT record with an id, duplicates included (213 for the published GT; default: distinct ids, 208)')
+    .option('--run-manifest <file>', 'run manifest whose infrastructure failures are listed apart and left out of the rates (default: <predictions>.manifest.json, when present)')
     .action(async (options: EvalFinalOptions) => {
       const files = { gt: path.resolve(options.gt), predictions: path.resolve(options.pred) };
       const judgeSpecs = options.judges ? (options.judges.trim() === 'default' ? defaultJudges : parseJudgeList(options.judges, '--judges')) : [];

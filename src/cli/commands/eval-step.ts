@@ -4,7 +4,9 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { loadEnvironment } from '../../config/env-file.js';
 import { ConfigError } from '../../errors/index.js';
+import { parseSwitches } from '../../config/switches.js';
 import { createEmbedder, DEFAULT_EMBEDDER } from '../../eval/embed/registry.js';
+import { judgeRetryPolicy } from '../../eval/final/judge-kit.js';
 import { runStepFiles } from '../../eval/step/run.js';
 import { formatConsoleSummary, formatJsonSummary } from '../../eval/step/summary.js';
 import { log } from '../../log/logger.js';
@@ -19,7 +21,9 @@ interface EvalStepOptions {
   referenceCompat?: boolean;
   embeddingCache?: string;
   cacheFormat: string;
-  embedder: string;
+  updateReferenceCache?: boolean;
+  runManifest?: string;
+  embedder?: string;
   embeddingKeyEnv: string;
   embeddingTimeout: number;
   tauStrong: string;
@@ -28,7 +32,14 @@ interface EvalStepOptions {
   json?: boolean;
 }
 
-function parseNumberOption(name: string, value: string): number {
+/** --cache-format is keyed or reference, and reference names the file to reuse. */
+export function checkCacheOptions(cacheFormat: string, embeddingCache: string | undefined): asserts cacheFormat is 'keyed' | 'reference' {
+  if (cacheFormat !== 'keyed' && cacheFormat !== 'reference') throw new ConfigError(`--cache-format: expected "keyed" or "reference", got "${cacheFormat}"`);
+  if (cacheFormat === 'reference' && !embeddingCache) throw new ConfigError('--cache-format reference needs --embedding-cache <file> naming the reference cache to reuse');
+}
+
+/** A finite number for a float option (thresholds, timeouts), naming the option on error. */
+export function parseNumberOption(name: string, value: string): number {
   const parsed = Number(value);
   if (value.trim() === '' || !Number.isFinite(parsed)) throw new ConfigError(`${name}: expected a number, got "${value}"`);
   return parsed;
@@ -50,23 +61,25 @@ export function addEvalStepCommand(evalCommand: Command): void {
     .option('--reference-compat', 'reproduce the reference exactly: GT ids without a prediction are ignored instead of scored as empty')
     .option('--embedding-cache <file>', 'embedding cache file (default <output-dir>/.emb_cache.json)')
     .option('--cache-format <format>', 'keyed (m3bench, per-embedder) or reference (flat text → vector, trusted for the named --embedder)', 'keyed')
-    .option('--embedder <spec>', `${DEFAULT_EMBEDDER} | ${DEFAULT_EMBEDDER}/<dimension> | openai-compatible:<model>@<baseUrl>`, DEFAULT_EMBEDDER)
-    .option('--embedding-key-env <name>', 'environment variable holding the API key of an openai-compatible embedder', 'OPENAI_API_KEY')
+    .option('--run-manifest <file>', 'run manifest whose infrastructure failures are left out of the scores (default: <predictions>.manifest.json beside --pred, when present)')
+    .option('--update-reference-cache', 'also write new vectors into a --cache-format reference file (by default a cache m3bench did not write is read, never overwritten)')
+    .option(
+      '--embedder <spec>',
+      `auto | sentence-transformers/all-MiniLM-L6-v2 (the paper's, in-process; m3 assets pull --manifest media/encoders.json) | onnx:<folder> | ${DEFAULT_EMBEDDER}[/<dimension>] | <provider>:<model>[@<baseUrl>] | openai-compatible:<model>@<baseUrl>; default ${DEFAULT_EMBEDDER}, with --reference-compat auto (the paper's encoder when pulled, else ${DEFAULT_EMBEDDER}, said in every output)`,
+    )
+    .option('--embedding-key-env <name>', 'environment variable holding the API key of a server named by @<baseUrl> (presets use their own, e.g. OPENAI_API_KEY)', 'OPENAI_API_KEY')
     .option('--embedding-timeout <seconds>', 'timeout per embedding request', seconds, 60)
     .option('--tau-strong <number>', 'strong-match threshold', '0.8')
     .option('--tau-weak <number>', 'weak-match (acceptance) threshold', '0.6')
     .option('--round-cap <n>', 'report GT steps with more parallel calls than this per-round cap; 0 disables', '10')
     .option('--json', 'print the full results_eval.json aggregate on stdout instead of the one-line summary')
     .action(async (options: EvalStepOptions) => {
-      if (options.cacheFormat !== 'keyed' && options.cacheFormat !== 'reference') {
-        throw new ConfigError(`--cache-format: expected "keyed" or "reference", got "${options.cacheFormat}"`);
-      }
-      if (options.cacheFormat === 'reference' && !options.embeddingCache) {
-        throw new ConfigError('--cache-format reference needs --embedding-cache <file> naming the reference cache to reuse');
-      }
+      checkCacheOptions(options.cacheFormat, options.embeddingCache);
       const roundCap = parseNumberOption('--round-cap', options.roundCap);
-      const embedder = createEmbedder(options.embedder, {
-        env: loadEnvironment(),
+      const env = loadEnvironment();
+      const embedder = createEmbedder(options.embedder ?? (options.referenceCompat ? 'auto' : DEFAULT_EMBEDDER), {
+        env,
+        retry: judgeRetryPolicy(parseSwitches(env)),
         apiKeyEnv: options.embeddingKeyEnv,
         timeoutMs: secondsToTimerMs(options.embeddingTimeout),
       });
@@ -80,14 +93,16 @@ export function addEvalStepCommand(evalCommand: Command): void {
         thresholds: { tauStrong: parseNumberOption('--tau-strong', options.tauStrong), tauWeak: parseNumberOption('--tau-weak', options.tauWeak) },
         ...(options.embeddingCache ? { cacheFile: path.resolve(options.embeddingCache) } : {}),
         cacheFormat: options.cacheFormat,
+        updateForeignCache: options.updateReferenceCache ?? false,
+        ...(options.runManifest ? { runManifest: path.resolve(options.runManifest) } : {}),
         roundCap,
         warn: (message) => log.warn(message),
       });
-      process.stderr.write(formatConsoleSummary(result.evaluation, outputDir, result.cache.stats));
+      process.stderr.write(formatConsoleSummary(result.evaluation, outputDir, result.cache.stats, result.embedder));
       if (options.json) {
-        process.stdout.write(`${JSON.stringify(result.evaluation.aggregate, null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify({ ...result.evaluation.aggregate, embedder: result.embedder }, null, 2)}\n`);
         return;
       }
-      process.stdout.write(formatJsonSummary(result.evaluation, { outputDir, embedder: embedder.id, cache: result.cache.stats }));
+      process.stdout.write(formatJsonSummary(result.evaluation, { outputDir, embedder: embedder.id, cache: result.cache.stats, record: result.embedder }));
     });
 }

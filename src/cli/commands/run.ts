@@ -5,9 +5,9 @@ import type { Command } from 'commander';
 import { loadProjectConfig } from '../../config/index.js';
 import { fromRepo, repoRoot } from '../../config/paths.js';
 import { ConfigError } from '../../errors/index.js';
-import { modelLabel } from '../../llm/registry.js';
+import { createDriver, modelLabel } from '../../llm/registry.js';
+import type { DriverContext } from '../../llm/types.js';
 import { log } from '../../log/logger.js';
-import { registerSecretsFromEnv } from '../../log/redact.js';
 import { McpHost } from '../../mcp/index.js';
 import { assertRunNotHeld } from '../../runner/run-lease.js';
 import { runModel, type RunModelReport } from '../../runner/run-model.js';
@@ -20,6 +20,7 @@ import { nonNegativeInteger, seconds } from '../option-parsers.js';
 import { secondsToTimerMs } from '../../config/timer-ms.js';
 import { printSummary, reportOutcome, requireTasks } from '../run-outcome.js';
 import { createStopSignal } from '../stop-signal.js';
+import { nonNegativeNumber } from '../option-parsers.js';
 
 export const defaultTasksFile = 'json/m3_local_tasks.json';
 export const defaultGtFile = 'json/m3_local_GT.json';
@@ -36,7 +37,7 @@ interface RunFlags {
   maxConcurrent: number;
   topTools: number;
   maxNewTokens: number;
-  temperature?: string;
+  temperature?: number;
   seed?: number;
   resume?: boolean;
   overwrite?: boolean;
@@ -83,6 +84,21 @@ function refuseHeldRuns(storeFile: string, runIds: readonly string[]): void {
   }
 }
 
+/**
+ * Every model's driver is created (an unknown provider or a missing key fails here, naming the
+ * variable) and asked for its model, before any server starts: a rejected key or a model the
+ * endpoint does not have stops the run now instead of failing every task.
+ */
+async function checkModels(models: readonly string[], context: DriverContext): Promise<void> {
+  for (const model of models) {
+    const driver = await createDriver(model, context);
+    const result = await driver.preflight?.();
+    if (!result || result.ok) continue;
+    if (result.fatal) throw new ConfigError(`${result.message} (checked before starting the run; nothing was run)`);
+    log.warn(`${model}: could not confirm the model before the run (${result.message}); starting anyway`);
+  }
+}
+
 export function registerRunCommand(program: Command): void {
   program
     .command('run')
@@ -97,7 +113,7 @@ export function registerRunCommand(program: Command): void {
     .option('--max-concurrent <n>', 'maximum parallel tool calls per round', nonNegativeInteger, 10)
     .option('--top-tools <n>', 'offer only the N best-ranked tools (0 = all)', nonNegativeInteger, 0)
     .option('--max-new-tokens <n>', 'generation cap per model request', nonNegativeInteger, 8192)
-    .option('--temperature <t>', 'sampling temperature (default: provider default)')
+    .option('--temperature <t>', 'sampling temperature, a number >= 0 (default: provider default)', nonNegativeNumber)
     .option('--seed <n>', 'sampling seed where the provider supports it', nonNegativeInteger)
     .option('--resume', 'continue a run: skip tasks already finished (same run id)')
     .option('--overwrite', 'start again even if the prediction file exists')
@@ -122,7 +138,6 @@ export function registerRunCommand(program: Command): void {
     )
     .action(async (flags: RunFlags, command: Command) => {
       const config = loadProjectConfig({ serversFile: path.resolve(flags.config ?? 'mcp_servers.json') });
-      registerSecretsFromEnv(config.env);
       const models = flags.model.flatMap((entry) => entry.split(',')).map((entry) => entry.trim()).filter(Boolean);
       if (command.getOptionValueSource('model') === 'default') {
         log.info('no --model given: running the oracle replay:gt, which replays the ground truth (a self-check of the harness, not a model); pass --model provider:model to benchmark a model');
@@ -147,6 +162,7 @@ export function registerRunCommand(program: Command): void {
       const conditioned = new Map(cells.map((cell) => [cell.condition, applyCondition(taskSet, cell.condition)]));
       for (const [condition, { skipped }] of conditioned) if (skipped.length > 0) log.warn(`--condition ${condition}: no ground truth for ${skipped.length} task(s), asked without the condition: ${skipped.slice(0, 10).join(', ')}`);
       if (flags.resume) refuseHeldRuns(storeFile, plan.map((entry) => entry.runId));
+      await checkModels(models, { env: config.env, groundTruth: taskSet.groundTruth, timeoutMs: config.switches.M3_LLM_TIMEOUT * 1000 });
       const host = await McpHost.start(config.servers, {
         ...hostOptionsFrom(config),
         startupTimeoutMs: secondsToTimerMs(flags.startupTimeout),
@@ -170,7 +186,7 @@ export function registerRunCommand(program: Command): void {
                 allowMissingServers: Boolean(flags.allowMissingServers), signal: stop.signal,
                 limits: {
                   maxStep: cell.maxStep, maxConcurrent: flags.maxConcurrent, topTools: flags.topTools, maxNewTokens: flags.maxNewTokens,
-                  ...(flags.temperature !== undefined ? { temperature: Number(flags.temperature) } : {}),
+                  ...(flags.temperature !== undefined ? { temperature: flags.temperature } : {}),
                   ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
                 },
               },

@@ -8,9 +8,8 @@ import { repoRoot } from '../../config/paths.js';
 import { loadServersConfig } from '../../config/servers.js';
 import { ConfigError } from '../../errors/index.js';
 import { createLogger } from '../../log/logger.js';
-import { registerSecretsFromEnv } from '../../log/redact.js';
 import { McpHost } from '../../mcp/host.js';
-import { runSmokeTest, type SmokeResult } from '../../mcp/smoke-tests.js';
+import { runSmokeTest, startOfflineSmokeFakes, type SmokeResult } from '../../mcp/smoke-tests.js';
 import { seconds } from '../option-parsers.js';
 import { hostOptionsFrom } from '../host-options.js';
 import { secondsToTimerMs } from '../../config/timer-ms.js';
@@ -39,7 +38,6 @@ interface LoadedServers {
 
 function loadServers(flags: CommonFlags): LoadedServers {
   const config = loadProjectConfig({ ...(flags.config ? { serversFile: path.resolve(flags.config) } : {}), includeDisabled: true });
-  registerSecretsFromEnv(config.env);
   const enabled = loadServersConfig(config.serversFile, { env: config.env, root: repoRoot, includeDisabled: false });
   return { config, enabled };
 }
@@ -54,10 +52,15 @@ function startHost(specs: ServerSpec[], config: ProjectConfig, flags: CommonFlag
   });
 }
 
-async function checkServers(flags: CommonFlags & { smoke?: boolean }): Promise<CheckRow[]> {
+async function checkServers(flags: CommonFlags & { smoke?: boolean; offline?: boolean }): Promise<CheckRow[]> {
   const { config, enabled } = loadServers(flags);
   const enabledNames = new Set(enabled.map((spec) => spec.name));
-  const host = await startHost(enabled, config, flags);
+  // --offline: web servers whose smoke declares a loopback fake talk to it instead of their upstream.
+  const fakes = flags.smoke && flags.offline ? await startOfflineSmokeFakes(enabled) : undefined;
+  const host = await startHost(fakes?.specs ?? enabled, config, flags).catch(async (error: unknown) => {
+    await fakes?.close();
+    throw error;
+  });
   try {
     const statuses = new Map(host.status().map((status) => [status.name, status]));
     const rows: CheckRow[] = [];
@@ -72,7 +75,7 @@ async function checkServers(flags: CommonFlags & { smoke?: boolean }): Promise<C
       if (status.startMs !== undefined) row.startMs = status.startMs;
       if (status.error) row.error = status.error;
       if (ready && flags.smoke) {
-        row.smoke = await runSmokeTest(host, spec.name, path.join(repoRoot, 'media', 'outputs', 'smoke'));
+        row.smoke = await runSmokeTest(host, spec.name, path.join(repoRoot, 'media', 'outputs', 'smoke'), { offline: fakes?.faked.includes(spec.name) ?? false });
         if (row.smoke.state === 'failed') row.status = 'FAILED';
       }
       rows.push(row);
@@ -80,6 +83,7 @@ async function checkServers(flags: CommonFlags & { smoke?: boolean }): Promise<C
     return rows;
   } finally {
     await host.close();
+    await fakes?.close();
   }
 }
 
@@ -150,10 +154,11 @@ export function registerServersCommands(program: Command): void {
     .description('start every enabled server, list its tools and (with --smoke) call one tool; non-zero exit if any fails')
     .option('--config <file>', 'server configuration file (default: mcp_servers.json in the repo)')
     .option('--smoke', 'also call one known tool per server and check the answer')
+    .option('--offline', 'with --smoke: web-API servers answer from the loopback fake of their upstream that their smoke declares (no network); others are smoked as usual')
     .option('--json', 'print the result as JSON')
     .option('--startup-timeout <seconds>', 'per-server startup timeout (default 30)', seconds)
     .option('--log-dir <dir>', 'append each server\'s stderr to <dir>/<server>.stderr.log')
-    .action(async (flags: CommonFlags & { smoke?: boolean; json?: boolean }) => {
+    .action(async (flags: CommonFlags & { smoke?: boolean; offline?: boolean; json?: boolean }) => {
       const rows = await checkServers(flags);
       if (flags.json) process.stdout.write(`${JSON.stringify({ servers: rows }, null, 2)}\n`);
       else printCheckTable(rows, Boolean(flags.smoke));

@@ -7,7 +7,6 @@ import { loadProjectConfig } from '../../config/index.js';
 import { fromRepo, repoRoot } from '../../config/paths.js';
 import { ConfigError } from '../../errors/index.js';
 import { createLogger } from '../../log/logger.js';
-import { registerSecretsFromEnv } from '../../log/redact.js';
 import { McpHost } from '../../mcp/host.js';
 import { formatSuiteSummary, formatVerifyReport, summariseSuite } from '../../tasks/verify-report.js';
 import { loadSuite, selectIds } from '../../tasks/verify-static.js';
@@ -51,7 +50,6 @@ async function runVerify(flags: VerifyFlags): Promise<boolean> {
   const suite = loadSuite(resolveFile(flags.gt), resolveFile(flags.tasks));
   const ids = selectIds(suite, flags.only);
   const config = loadProjectConfig(flags.config ? { serversFile: resolveFile(flags.config) } : {});
-  registerSecretsFromEnv(config.env);
   const needed = serversUsed(suite.gt.filter((task) => ids.includes(task.id)));
   const configured = new Set(config.servers.map((spec) => spec.name));
   const missing = needed.filter((name) => !configured.has(name));

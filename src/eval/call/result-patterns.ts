@@ -137,7 +137,7 @@ const infrastructurePatterns: RegExp[] = [
  * "not found" or "invalid").
  */
 const hostFailurePattern = new RegExp(
-  `^\\s*${escapeRegExp(TOOL_ERROR_PREFIX.trim())}\\s*(?:server "[^"]*" (?:exited unexpectedly|is restarting|is unavailable|is stopped|gave up)|\\S+ did not answer within \\d+ ms|\\S+: (?:the server was closed|server unreachable|the connection to the server was lost)|call to \\S+ was aborted)`,
+  `^\\s*${escapeRegExp(TOOL_ERROR_PREFIX.trim())}\\s*(?:server "[^"]*" (?:exited unexpectedly|is restarting|is unavailable|is stopped|gave up)|\\S+ did not answer within \\d+ ms|\\S+: (?:the server was closed|the server stopped answering|server unreachable|the connection to the server was lost)|call to \\S+ was aborted)`,
 );
 
 function escapeRegExp(text: string): string {

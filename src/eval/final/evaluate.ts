@@ -1,7 +1,10 @@
 // Final-answer evaluation with a judge ensemble (spec 5): per GT id, every judge scores Task
 // Completion, then Information Grounding; per task the trimmed mean of the judges is kept.
 // Missing predictions and judge failures are listed and count as 0 in the `_all` rates (bug 40).
+// Tasks the run recorded as infrastructure failures (src/eval/infra-failures.ts) are not the
+// model's: they are listed apart and left out of every denominator.
 import type { ModelDriver } from '../../llm/types.js';
+import { noInfraFailures, type InfraFailures } from '../infra-failures.js';
 import { indexById } from '../../tasks/load.js';
 import type { GtTask, Prediction } from '../../tasks/schemas.js';
 import { mapWithConcurrency } from './judge-kit.js';
@@ -14,7 +17,7 @@ import {
   type JudgeOutcome,
   type ScoreJudgeOptions,
 } from './judges.js';
-import type { JudgeFailureRecord, JudgeScoreEntry, TaskCompletionOutput, TaskScoreEntry } from './output.js';
+import { gtTotals, type GtTotals, type JudgeFailureRecord, type JudgeScoreEntry, type TaskCompletionOutput, type TaskScoreEntry } from './output.js';
 import { meanSkippingMissing, trimmedMean } from './scores.js';
 
 export interface FinalPrompts {
@@ -34,6 +37,9 @@ export interface EvaluateFinalOptions extends ScoreJudgeOptions {
   /** Called after every judged task with the output so far, so a crash loses little. */
   checkpoint?: (output: TaskCompletionOutput) => void;
   onTask?: (id: string, entry: TaskScoreEntry | undefined, failures: JudgeFailureRecord[]) => void;
+  infraFailures?: InfraFailures;
+  /** num_total as the reference counts it (duplicated GT records included). */
+  referenceCompat?: boolean;
 }
 
 function toEntry(outcome: Extract<JudgeOutcome, { ok: true }>): JudgeScoreEntry {
@@ -81,7 +87,7 @@ export function buildTaskCompletionOutput(
   scored: ReadonlyMap<string, TaskScoreEntry>,
   missing: readonly string[],
   failures: readonly JudgeFailureRecord[],
-  extras: { duplicates: string[]; judges: string[]; lenient: boolean; files?: { gt: string; predictions: string } },
+  extras: { duplicates: string[]; judges: string[]; lenient: boolean; files?: { gt: string; predictions: string }; infra?: string[]; totals?: GtTotals },
 ): TaskCompletionOutput {
   const perId: Record<string, TaskScoreEntry> = {};
   for (const id of gtIds) {
@@ -94,20 +100,24 @@ export function buildTaskCompletionOutput(
   const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
   const rate = (values: number[]) => (values.length === 0 ? 0 : meanSkippingMissing(values));
   const failedIds = new Set(failures.map((failure) => failure.id));
+  const infra = extras.infra ?? [];
+  const denominator = gtIds.length - infra.length;
   return {
     aggregate: {
-      num_total: gtIds.length,
+      ...(extras.totals ?? { num_total: gtIds.length, num_distinct_ids: gtIds.length, num_gt_records: gtIds.length }),
       num_scored: entries.length,
       completion_rate: rate(completion),
       information_grounding_rate: rate(grounding),
-      completion_rate_all: gtIds.length === 0 ? 0 : sum(completion) / gtIds.length,
-      information_grounding_rate_all: gtIds.length === 0 ? 0 : sum(grounding) / gtIds.length,
+      completion_rate_all: denominator <= 0 ? 0 : sum(completion) / denominator,
+      information_grounding_rate_all: denominator <= 0 ? 0 : sum(grounding) / denominator,
       num_missing_predictions: missing.length,
       num_judge_failures: failedIds.size,
+      num_infra_failures: infra.length,
     },
     pre_id: perId,
     per_id: perId,
     missing_predictions: [...missing],
+    infra_failures: [...infra],
     judge_failures: [...failures],
     duplicate_gt_ids: extras.duplicates,
     meta: { judges: extras.judges, lenient: extras.lenient, gt: extras.files?.gt ?? '', predictions: extras.files?.predictions ?? '', generated_at: new Date().toISOString() },
@@ -123,9 +133,12 @@ export async function evaluateFinalAnswers(groundTruth: readonly GtTask[], predi
   const { byId: predictionById } = indexById(predictions);
   const gtIds = [...gtById.keys()];
   const scored = new Map<string, TaskScoreEntry>(Object.entries(options.previous ?? {}).filter(([id]) => gtById.has(id)));
-  const missing = gtIds.filter((id) => !predictionById.has(id) && !scored.has(id));
+  const infraIds = options.infraFailures ?? noInfraFailures;
+  const unscoredWithout = gtIds.filter((id) => !predictionById.has(id) && !scored.has(id));
+  const missing = unscoredWithout.filter((id) => !infraIds.ids.has(id));
+  const infra = unscoredWithout.filter((id) => infraIds.ids.has(id));
   const failures: JudgeFailureRecord[] = [];
-  const extras = { duplicates: duplicates.map((item) => item.id), judges: options.judges.map((judge) => judge.id), lenient: options.lenient, ...(options.files ? { files: options.files } : {}) };
+  const extras = { duplicates: duplicates.map((item) => item.id), judges: options.judges.map((judge) => judge.id), lenient: options.lenient, infra, totals: gtTotals(groundTruth, options.referenceCompat ?? false), ...(options.files ? { files: options.files } : {}) };
   const pending = gtIds.filter((id) => !scored.has(id) && predictionById.has(id));
   await mapWithConcurrency(pending, options.concurrency, async (id) => {
     const result = await judgeTask(gtById.get(id) as GtTask, predictionById.get(id) as Prediction, options);

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fromRepo } from '../../config/paths.js';
 import type { Switches } from '../../config/switches.js';
 import { EvaluationError } from '../../errors/index.js';
-import type { RetryPolicy } from '../../llm/retry.js';
+import { retryPolicyFrom, type RetryPolicy } from '../../llm/retry.js';
 
 export const promptsDir = fromRepo('prompts');
 
@@ -22,9 +22,9 @@ export function loadPromptFile(name: string, dir: string = promptsDir): string {
   return body;
 }
 
-/** Harness retries for judges follow the same switches as the agent's model calls. */
+/** The harness retry policy for judges and remote embedders: the same switches and delays as the agent's model calls. */
 export function judgeRetryPolicy(switches: Pick<Switches, 'M3_LLM_MAX_RETRIES' | 'M3_LLM_TIMEOUT'>): RetryPolicy {
-  return { maxRetries: switches.M3_LLM_MAX_RETRIES, baseDelayMs: 1000, maxDelayMs: 30_000, timeoutMs: switches.M3_LLM_TIMEOUT * 1000 };
+  return retryPolicyFrom(switches);
 }
 
 export function truncateText(text: string, maxChars: number): string {

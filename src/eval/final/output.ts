@@ -1,6 +1,10 @@
 // `results/<model>/taskcompletion.json` (spec 1.7) and `final_proxy.json`. The reference key
 // `pre_id` is kept for compatibility and the same object is also written under `per_id`.
 // Readers accept either key and the legacy bare-number entries (a completion score, no judges).
+// num_total: the reference counts every GT record with an id, duplicates included (213 for the
+// published GT, whose 5 duplicated ids appear twice); m3bench scores each distinct id once, so
+// num_total is 208 by default and the reference's count with --reference-compat. Both counts are
+// always written as num_distinct_ids and num_gt_records.
 import { z } from 'zod';
 import { formatIssues } from '../../config/zod-issues.js';
 import { EvaluationError } from '../../errors/index.js';
@@ -29,8 +33,20 @@ export interface JudgeFailureRecord {
   reason: string;
 }
 
-export interface TaskCompletionAggregate {
+export interface GtTotals {
   num_total: number;
+  num_distinct_ids: number;
+  num_gt_records: number;
+}
+
+/** The GT counts of both conventions (see the header). */
+export function gtTotals(records: readonly { id: string }[], referenceCompat: boolean): GtTotals {
+  const withId = records.filter((record) => record.id !== '');
+  const distinct = new Set(withId.map((record) => record.id)).size;
+  return { num_total: referenceCompat ? withId.length : distinct, num_distinct_ids: distinct, num_gt_records: withId.length };
+}
+
+export interface TaskCompletionAggregate extends GtTotals {
   num_scored: number;
   completion_rate: number;
   information_grounding_rate: number;
@@ -39,6 +55,8 @@ export interface TaskCompletionAggregate {
   information_grounding_rate_all: number;
   num_missing_predictions: number;
   num_judge_failures: number;
+  /** Tasks the run recorded as infrastructure failures: listed, never in a denominator. */
+  num_infra_failures: number;
 }
 
 export interface TaskCompletionOutput {
@@ -46,6 +64,7 @@ export interface TaskCompletionOutput {
   pre_id: Record<string, TaskScoreEntry>;
   per_id: Record<string, TaskScoreEntry>;
   missing_predictions: string[];
+  infra_failures: string[];
   judge_failures: JudgeFailureRecord[];
   duplicate_gt_ids: string[];
   meta: { judges: string[]; lenient: boolean; gt: string; predictions: string; generated_at: string };
@@ -95,9 +114,10 @@ export interface ProxyTaskScores {
 export interface FinalProxyOutput {
   kind: 'proxy';
   note: string;
-  aggregate: { num_total: number; num_scored: number } & Record<ProxyMetric, number | null> & Record<`${ProxyMetric}_all`, number | null>;
+  aggregate: GtTotals & { num_scored: number; num_infra_failures: number } & Record<ProxyMetric, number | null> & Record<`${ProxyMetric}_all`, number | null>;
   per_id: Record<string, ProxyTaskScores>;
   missing_predictions: string[];
+  infra_failures: string[];
   meta: { gt: string; predictions: string; generated_at: string };
 }
 

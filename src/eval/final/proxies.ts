@@ -12,8 +12,9 @@
 //   word ("The", "This", ...) is not one. Null when the GT has none.
 // A task whose GT final reply is empty has no reference and scores null everywhere.
 import { indexById } from '../../tasks/load.js';
+import { noInfraFailures, type InfraFailures } from '../infra-failures.js';
 import type { GtTask, Prediction } from '../../tasks/schemas.js';
-import { proxyMetricNames, type FinalProxyOutput, type ProxyMetric, type ProxyTaskScores } from './output.js';
+import { gtTotals, proxyMetricNames, type FinalProxyOutput, type ProxyMetric, type ProxyTaskScores } from './output.js';
 import { meanSkippingMissing } from './scores.js';
 
 export function tokenize(text: string): string[] {
@@ -113,25 +114,33 @@ export function proxyScores(prediction: string, reference: string): ProxyTaskSco
   };
 }
 
-export function evaluateProxies(groundTruth: readonly GtTask[], predictions: readonly Prediction[], files?: { gt: string; predictions: string }): FinalProxyOutput {
+/** Infrastructure failures (no prediction, recorded by the run) are listed and left out of the `_all` denominators. */
+export function evaluateProxies(
+  groundTruth: readonly GtTask[],
+  predictions: readonly Prediction[],
+  files?: { gt: string; predictions: string },
+  infraFailures: InfraFailures = noInfraFailures,
+  referenceCompat = false,
+): FinalProxyOutput {
   const { byId: gtById } = indexById(groundTruth);
   const { byId: predictionById } = indexById(predictions);
   const perId: Record<string, ProxyTaskScores> = {};
   const missing: string[] = [];
+  const infra: string[] = [];
   for (const [id, gt] of gtById) {
     const prediction = predictionById.get(id);
-    if (!prediction) missing.push(id);
-    else perId[id] = proxyScores(prediction.final_reply, gt.final_reply);
+    if (prediction) perId[id] = proxyScores(prediction.final_reply, gt.final_reply);
+    else (infraFailures.ids.has(id) ? infra : missing).push(id);
   }
-  const total = gtById.size;
+  const counted = [...gtById.values()].filter((gt) => !infra.includes(gt.id));
   const metric = (name: ProxyMetric) => Object.values(perId).map((scores) => scores[name]);
-  const aggregate = { num_total: total, num_scored: Object.keys(perId).length } as FinalProxyOutput['aggregate'];
+  const aggregate = { ...gtTotals(groundTruth, referenceCompat), num_scored: Object.keys(perId).length, num_infra_failures: infra.length } as FinalProxyOutput['aggregate'];
   for (const name of proxyMetricNames) {
     const values = metric(name);
     const mean = meanSkippingMissing(values);
     aggregate[name] = Number.isNaN(mean) ? null : mean;
     // Over all GT ids that have a reference: missing predictions count as 0.
-    const withReference = [...gtById.values()].filter((gt) => gt.final_reply.trim() !== '' && (name !== 'number_recall' || extractNumbers(gt.final_reply).size > 0) && (name !== 'entity_recall' || extractEntities(gt.final_reply).size > 0)).length;
+    const withReference = counted.filter((gt) => gt.final_reply.trim() !== '' && (name !== 'number_recall' || extractNumbers(gt.final_reply).size > 0) && (name !== 'entity_recall' || extractEntities(gt.final_reply).size > 0)).length;
     const sum = values.reduce<number>((total, value) => total + (value ?? 0), 0);
     aggregate[`${name}_all`] = withReference === 0 ? null : sum / withReference;
   }
@@ -141,6 +150,7 @@ export function evaluateProxies(groundTruth: readonly GtTask[], predictions: rea
     aggregate,
     per_id: perId,
     missing_predictions: missing,
+    infra_failures: infra,
     meta: { gt: files?.gt ?? '', predictions: files?.predictions ?? '', generated_at: new Date().toISOString() },
   };
 }

@@ -5,6 +5,8 @@
 //                     (all its metrics 0), so a model that skips hard tasks is not rewarded.
 //   reference-compat  only ids present in both files, exactly like the reference.
 // `aggregate.coverage` always reports evaluated / total GT ids and the missing and extra ids.
+// Infrastructure failures without a prediction are in neither mode's per_id; they are listed in
+// `coverage.infra_failure_ids` and `aggregate.infra_failures` (count, ids, codes, manifest).
 // `aggregate.corrected` holds the corrected metrics (never replacing a reference key):
 //   order_consistency_fixed  GT-call-weighted mean of the per-task fixed order metric;
 //   recall_success           Σ matches whose predicted call did not fail / Σ GT calls;
@@ -12,6 +14,8 @@
 //   precision_all_ids        mean over *all* GT ids of per-task precision (missing ids count
 //                            as 0). Macro, because micro precision cannot see missing ids: they
 //                            add no predicted calls.
+//   tie_break_changed_ids    tasks where the other tie rule (SciPy's vs the deterministic one)
+//                            would change a reference metric; see metrics.ts.
 import { safeDiv, type StepMetricValues, type TaskScore } from './metrics.js';
 
 export type StepMode = 'default' | 'reference-compat';
@@ -23,6 +27,15 @@ export interface Coverage {
   coverage: number;
   missing_ids: string[];
   extra_ids: string[];
+  /** GT ids without a prediction that the run recorded as infrastructure failures (not scored). */
+  infra_failure_ids: string[];
+}
+
+export interface InfraFailureSummary {
+  count: number;
+  ids: string[];
+  source: string | null;
+  codes: Record<string, number>;
 }
 
 export interface CorrectedAggregate {
@@ -31,6 +44,7 @@ export interface CorrectedAggregate {
   matched_success: number;
   recall_all_ids: number;
   precision_all_ids: number;
+  tie_break_changed_ids: string[];
 }
 
 export interface StepAggregate extends StepMetricValues {
@@ -40,6 +54,7 @@ export interface StepAggregate extends StepMetricValues {
   mode: StepMode;
   coverage: Coverage;
   corrected: CorrectedAggregate;
+  infra_failures: InfraFailureSummary;
 }
 
 export const weightedKeys = ['avg_sim_all_cov', 'avg_sim_strong_cov', 'step_coherence_cov', 'order_consistency_cov', 'merge_purity_cov'] as const;
@@ -63,6 +78,7 @@ export interface AggregateInput {
   coverage: Coverage;
   /** GT call counts of GT ids that are not in `perId` (reference-compat leaves them out). */
   gtCallsOutside: ReadonlyMap<string, number>;
+  infraFailures?: InfraFailureSummary;
 }
 
 export function aggregateScores(input: AggregateInput): StepAggregate {
@@ -96,7 +112,9 @@ export function aggregateScores(input: AggregateInput): StepAggregate {
       matched_success: matchedSuccess,
       recall_all_ids: safeDiv(matched, totalGt + outsideGt),
       precision_all_ids: safeDiv(precisionSum, perId.length + input.gtCallsOutside.size),
+      tie_break_changed_ids: perId.filter((score) => score.corrected.tie_break_changed.length > 0).map((score) => score.id),
     },
+    infra_failures: input.infraFailures ?? { count: 0, ids: [], source: null, codes: {} },
   };
 }
 

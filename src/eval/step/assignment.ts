@@ -150,16 +150,24 @@ function bucketByTool(calls: readonly TrajectoryCall[]): Map<string, number[]> {
   return buckets;
 }
 
+/** Solves one tool bucket: similarity sub-matrix in, row → column (or -1) out. */
+export type BucketSolver = (sims: readonly (readonly number[])[], tauWeak: number, steps: { rows: readonly number[]; cols: readonly number[] }) => number[];
+
+/** The corrected default: the exact, tie-broken cost of the header. */
+export const tieBreakSolver: BucketSolver = (sims, tauWeak, steps) => assignBySimilarity(sims, tauWeak, steps);
+
 /**
  * Tool-name-bucketed matching (spec 3.5). `sims[g][p]` is the similarity of flat GT call g and
  * flat predicted call p. Matches come out in the reference order: GT tool names in order of
- * first appearance, then GT rows ascending within a bucket.
+ * first appearance, then GT rows ascending within a bucket. A pair is accepted when its
+ * similarity is >= tau_weak (a double comparison, as the reference's `float(sim) < tau_weak`).
  */
 export function matchCalls(
   gtCalls: readonly TrajectoryCall[],
   predCalls: readonly TrajectoryCall[],
   sims: readonly (readonly number[])[],
   tauWeak: number,
+  solver: BucketSolver = tieBreakSolver,
 ): { matches: Match[]; unmatchedGt: number[]; unmatchedPred: number[] } {
   const matches: Match[] = [];
   const predBuckets = bucketByTool(predCalls);
@@ -168,7 +176,7 @@ export function matchCalls(
     if (!predIndices) continue;
     const sub = gtIndices.map((g) => predIndices.map((p) => sims[g]?.[p] ?? Number.NaN));
     const steps = { rows: gtIndices.map((g) => gtCalls[g]?.stepIndex ?? 0), cols: predIndices.map((p) => predCalls[p]?.stepIndex ?? 0) };
-    const assignment = assignBySimilarity(sub, tauWeak, steps);
+    const assignment = solver(sub, tauWeak, steps);
     assignment.forEach((column, row) => {
       if (column < 0) return;
       const similarity = sub[row]?.[column] ?? Number.NaN;

@@ -5,8 +5,12 @@
 //                            the task scores its recall instead of the reference's constant 0.
 //   recall_success           matches whose predicted call result starts with `[Tool error]` do
 //                            not count (fix list 49); `matched_success` is their number.
+//   tie_break_changed        the reference keys whose value differs between the two ways of
+//                            resolving equal-cost assignments (SciPy's, used by
+//                            --reference-compat, and m3bench's deterministic tie-break, the
+//                            default), on the same similarities; empty when ties do not matter.
 import { isToolErrorText } from '../../core/tool-result-contract.js';
-import { matchCalls, type Match } from './assignment.js';
+import { matchCalls, tieBreakSolver, type BucketSolver, type Match } from './assignment.js';
 import type { Trajectory } from './trajectory.js';
 
 export interface StepThresholds {
@@ -41,6 +45,7 @@ export interface CorrectedTaskMetrics {
   recall_success: number;
   /** True when the GT id had no prediction and was scored as an empty trajectory. */
   missing_prediction: boolean;
+  tie_break_changed: Array<keyof StepMetricValues>;
 }
 
 /** The reference metric keys, shared by a task's score and the aggregate over tasks (spec 3.6-3.7). */
@@ -145,7 +150,7 @@ function degenerateScore(id: string, missing: boolean): TaskScore {
     order_consistency_cov: 1,
     merge_purity_cov: 1,
     flags: { merged_steps: false, split_steps: false },
-    corrected: { order_consistency_fixed: 1, matched_success: 0, recall_success: 1, missing_prediction: missing },
+    corrected: { order_consistency_fixed: 1, matched_success: 0, recall_success: 1, missing_prediction: missing, tie_break_changed: [] },
     details: {},
   };
 }
@@ -209,15 +214,41 @@ function primaryPredictedSteps(matrix: readonly (readonly number[])[]): Array<nu
   return matrix.map((row) => (row.length === 0 || row.every((value) => value === 0) ? null : row.indexOf(Math.max(...row))));
 }
 
+export interface ScoreOptions {
+  /** True when the GT id had no prediction and is scored as an empty trajectory. */
+  missing?: boolean;
+  /** How equal-cost assignments are resolved (default: the deterministic tie-break). */
+  solver?: BucketSolver;
+  /** The other resolution, to report which metrics the choice changed (tie_break_changed). */
+  compareWith?: BucketSolver;
+}
+
+const referenceMetricKeys = ['matched', 'recall', 'precision', 'avg_sim_all_cov', 'avg_sim_strong_cov', 'step_coherence_cov', 'order_consistency_cov', 'merge_purity_cov'] as const;
+
 /**
  * Scores one task. `sims[g][p]` is the similarity of flat GT call g and flat predicted call p
  * (the evaluator computes it from embeddings; tests inject it).
  */
-export function scoreTask(gt: Trajectory, pred: Trajectory, sims: readonly (readonly number[])[], thresholds: StepThresholds, missing = false): TaskScore {
+export function scoreTask(gt: Trajectory, pred: Trajectory, sims: readonly (readonly number[])[], thresholds: StepThresholds, options: ScoreOptions = {}): TaskScore {
+  const missing = options.missing ?? false;
+  if (gt.calls.length === 0 && pred.calls.length === 0) return degenerateScore(gt.id, missing);
+  const matching = matchCalls(gt.calls, pred.calls, sims, thresholds.tauWeak, options.solver ?? tieBreakSolver);
+  const score = scoreMatches(gt, pred, matching, thresholds, missing);
+  if (options.compareWith) {
+    const other = matchCalls(gt.calls, pred.calls, sims, thresholds.tauWeak, options.compareWith);
+    const samePairs = other.matches.length === matching.matches.length && other.matches.every((match, index) => match.gtIndex === matching.matches[index]?.gtIndex && match.predIndex === matching.matches[index]?.predIndex);
+    if (!samePairs) {
+      const alternative = scoreMatches(gt, pred, other, thresholds, missing);
+      score.corrected.tie_break_changed = referenceMetricKeys.filter((key) => Math.abs(score[key] - alternative[key]) > 1e-12);
+    }
+  }
+  return score;
+}
+
+function scoreMatches(gt: Trajectory, pred: Trajectory, matching: ReturnType<typeof matchCalls>, thresholds: StepThresholds, missing: boolean): TaskScore {
   const totalGt = gt.calls.length;
   const totalPred = pred.calls.length;
-  if (totalGt === 0 && totalPred === 0) return degenerateScore(gt.id, missing);
-  const { matches, unmatchedGt, unmatchedPred } = matchCalls(gt.calls, pred.calls, sims, thresholds.tauWeak);
+  const { matches, unmatchedGt, unmatchedPred } = matching;
   const matched = matches.length;
   const recall = safeDiv(matched, totalGt);
   const strong = matches.filter((match) => match.similarity >= thresholds.tauStrong);
@@ -241,6 +272,7 @@ export function scoreTask(gt: Trajectory, pred: Trajectory, sims: readonly (read
       matched_success: matchedSuccess,
       recall_success: safeDiv(matchedSuccess, totalGt),
       missing_prediction: missing,
+      tie_break_changed: [],
     },
     details: {
       unmatched_gt_indices: unmatchedGt,

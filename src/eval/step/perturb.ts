@@ -123,3 +123,17 @@ export function toPredictionRecords(trajectories: ReadonlyMap<string, Trajectory
     return { id: trajectory.id, type: trajectory.type, steps, num_step: steps.length, max_num_concurrent: Math.max(0, ...steps.map((step) => step.calls.length)), final_reply: '' };
   });
 }
+
+/**
+ * The same seeded, nested scheme for free text (final replies): every whitespace-separated word
+ * whose draw from (seed, key, position) is below the strength is replaced by an unrelated word,
+ * so a larger strength replaces a superset of the words a smaller one did.
+ */
+export function perturbText(text: string, strength: number, seed: number, key: string): string {
+  if (!(strength >= 0 && strength <= 1)) throw new RangeError(`perturbation strength must be in [0, 1], got ${strength}`);
+  let position = 0;
+  return text.replace(/\S+/g, (word) => {
+    position += 1;
+    return unitDraw(seed, 'text', key, position) < strength ? gibberish(Math.max(3, Math.min(word.length, 8)), seed, key, position).replace(/\s+/g, '') : word;
+  });
+}

@@ -11,35 +11,13 @@
 //
 // Known, documented difference: a lone UTF-16 surrogate in a string is escaped as `\udXXX` (as
 // JSON.stringify does); Python would emit it raw and then fail to encode the text as UTF-8.
-import { isLosslessNumber, parse as parseLossless, type LosslessNumber } from 'lossless-json';
+import { isLosslessNumber, type LosslessNumber } from 'lossless-json';
+import { formatPythonFloat, formatPythonNumberText, parseLosslessJson } from '../../core/json-numbers.js';
 
-/** Python `repr(float)` for a double: shortest round-trip digits, exponent form outside [1e-4, 1e16). */
-export function formatPythonFloat(value: number): string {
-  if (Number.isNaN(value)) return 'NaN';
-  if (value === Infinity) return 'Infinity';
-  if (value === -Infinity) return '-Infinity';
-  if (value === 0) return Object.is(value, -0) ? '-0.0' : '0.0';
-  const match = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(value.toExponential());
-  if (!match) throw new Error(`cannot format ${value} as a Python float`);
-  const [, sign = '', lead = '', rest = '', exponentText = '0'] = match;
-  const exponent = Number(exponentText);
-  if (exponent < -4 || exponent >= 16) {
-    const mantissa = rest === '' ? lead : `${lead}.${rest}`;
-    const magnitude = String(Math.abs(exponent)).padStart(2, '0');
-    return `${sign}${mantissa}e${exponent < 0 ? '-' : '+'}${magnitude}`;
-  }
-  const digits = lead + rest;
-  if (exponent < 0) return `${sign}0.${'0'.repeat(-exponent - 1)}${digits}`;
-  const integerPart = digits.padEnd(exponent + 1, '0').slice(0, exponent + 1);
-  const fraction = digits.slice(exponent + 1);
-  return `${sign}${integerPart}.${fraction === '' ? '0' : fraction}`;
-}
+// Python's float repr and the lossless parse live with the JSON number model in src/core (our
+// web servers use them too); re-exported for the evaluator's callers.
+export { formatPythonFloat, parseLosslessJson };
 
-/** What Python's `json.loads` + `json.dumps` make of a JSON number literal. */
-export function formatPythonNumberText(text: string): string {
-  if (!/[.eE]/.test(text)) return BigInt(text).toString();
-  return formatPythonFloat(Number(text));
-}
 
 function formatJsNumber(value: number): string {
   if (Number.isSafeInteger(value)) return String(value === 0 ? 0 : value);
@@ -85,10 +63,6 @@ export function serializeArguments(value: unknown): string {
   return JSON.stringify(String(value));
 }
 
-/** Parses JSON keeping number text; duplicate keys keep the last value, as Python does. */
-export function parseLosslessJson(text: string): unknown {
-  return parseLossless(text, null, { onDuplicateKey: ({ newValue }) => newValue });
-}
 
 /** Converts lossless numbers back to plain JS numbers (for code that only needs values). */
 export function toPlainJson(value: unknown): unknown {

@@ -26,15 +26,18 @@ export function cosineSimilarity(a: Float32Array, b: Float32Array): number {
   return Math.max(-1, Math.min(1, dot(scaled(a), scaled(b))));
 }
 
-/** Similarity from precomputed text → vector embeddings (every call text must be present). */
-export function createEmbeddingSimilarity(vectors: ReadonlyMap<string, Float32Array>): TaskSimilarity {
-  const unit = new Map<string, Float64Array>();
-  const lookup = (text: string): Float64Array => {
+/**
+ * Similarity from precomputed text → vector embeddings (every call text must be present): each
+ * vector scaled once by `scale`, pairs scored by `product`, clipped to [-1, 1].
+ */
+export function createVectorSimilarity<T>(vectors: ReadonlyMap<string, Float32Array>, scale: (vector: Float32Array) => T, product: (a: T, b: T) => number): TaskSimilarity {
+  const unit = new Map<string, T>();
+  const lookup = (text: string): T => {
     let value = unit.get(text);
-    if (!value) {
+    if (value === undefined) {
       const vector = vectors.get(text);
       if (!vector) throw new Error(`no embedding for argument text ${JSON.stringify(text.slice(0, 80))}`);
-      value = scaled(vector);
+      value = scale(vector);
       unit.set(text, value);
     }
     return value;
@@ -42,6 +45,11 @@ export function createEmbeddingSimilarity(vectors: ReadonlyMap<string, Float32Ar
   return (gt, pred) =>
     gt.calls.map((gtCall) => {
       const left = lookup(gtCall.text);
-      return pred.calls.map((predCall) => Math.max(-1, Math.min(1, dot(left, lookup(predCall.text)))));
+      return pred.calls.map((predCall) => Math.max(-1, Math.min(1, product(left, lookup(predCall.text)))));
     });
+}
+
+/** The float64 cosine of the header. */
+export function createEmbeddingSimilarity(vectors: ReadonlyMap<string, Float32Array>): TaskSimilarity {
+  return createVectorSimilarity(vectors, scaled, dot);
 }

@@ -2,6 +2,7 @@
 // extended with coverage, the corrected metrics and cache statistics, and the one-line JSON
 // summary the CLI prints on stdout.
 import type { CacheStats } from '../embed/cache.js';
+import type { EmbedderRecord } from '../embed/types.js';
 import { worstTypes } from './aggregate.js';
 import type { StepEvaluation } from './evaluate.js';
 
@@ -29,7 +30,7 @@ function row(label: string, value: string): string {
   return `${label.padEnd(LABEL_WIDTH)} : ${value}`;
 }
 
-export function formatConsoleSummary(evaluation: StepEvaluation, outputDir: string, cache?: CacheStats): string {
+export function formatConsoleSummary(evaluation: StepEvaluation, outputDir: string, cache?: CacheStats, embedder?: EmbedderRecord): string {
   const { aggregate } = evaluation;
   const lines = [row('Output Dir', outputDir), row('Num Ids', String(aggregate.num_ids)), ''];
   for (const [key, label] of percentRows) lines.push(row(label, percent(aggregate[key])));
@@ -48,22 +49,28 @@ export function formatConsoleSummary(evaluation: StepEvaluation, outputDir: stri
   const { coverage, corrected } = aggregate;
   lines.push('');
   lines.push(row('Mode', aggregate.mode));
+  lines.push(row('Arithmetic', aggregate.mode === 'reference-compat' ? 'float32 similarities, SciPy assignment ties (as the reference)' : 'float64 similarities, deterministic assignment ties'));
+  lines.push(row('Tie rule changed', `${corrected.tie_break_changed_ids.length} task(s)${corrected.tie_break_changed_ids.length ? `: ${corrected.tie_break_changed_ids.slice(0, 10).join(', ')}${corrected.tie_break_changed_ids.length > 10 ? ', ...' : ''}` : ''}`));
   lines.push(row('Coverage', `${percent(coverage.coverage)} (${coverage.evaluated_ids}/${coverage.gt_ids} GT ids; ${coverage.missing_ids.length} missing, ${coverage.extra_ids.length} extra)`));
+  const infra = aggregate.infra_failures;
+  lines.push(row('Infra failures', infra.count ? `${infra.count} task(s) not scored: ${infra.ids.slice(0, 10).join(', ')}${infra.count > 10 ? ', ...' : ''}` : 'none recorded'));
   lines.push(row('Order Consist. fixed', percent(corrected.order_consistency_fixed)));
   lines.push(row('Recall (success)', percent(corrected.recall_success)));
   lines.push(row('Recall (all ids)', percent(corrected.recall_all_ids)));
   lines.push(row('Precision (all ids)', percent(corrected.precision_all_ids)));
+  if (embedder) lines.push(row('Encoder', `${embedder.id}${embedder.paper_encoder ? " (the paper's)" : " - NOT the paper's encoder; numbers are not comparable with the paper"}`));
   if (cache) lines.push(row('Embedding cache', `${cache.hits} hits, ${cache.misses} misses${cache.rejected ? `, ${cache.rejected} rejected` : ''}${cache.file ? ` (${cache.file})` : ''}`));
   return `${lines.join('\n')}\n`;
 }
 
 /** Single-line machine-readable summary for stdout. */
-export function formatJsonSummary(evaluation: StepEvaluation, extras: { outputDir: string; embedder: string; cache?: CacheStats }): string {
+export function formatJsonSummary(evaluation: StepEvaluation, extras: { outputDir: string; embedder: string; cache?: CacheStats; record?: EmbedderRecord }): string {
   const { aggregate } = evaluation;
   const summary = {
     output_dir: extras.outputDir,
     mode: aggregate.mode,
     embedder: extras.embedder,
+    ...(extras.record ? { paper_encoder: extras.record.paper_encoder, ...(extras.record.note ? { encoder_note: extras.record.note } : {}) } : {}),
     num_ids: aggregate.num_ids,
     recall: aggregate.recall,
     precision: aggregate.precision,
@@ -75,6 +82,7 @@ export function formatJsonSummary(evaluation: StepEvaluation, extras: { outputDi
     avg_Rounds: aggregate.avg_Rounds,
     avg_tool_calls: aggregate.avg_tool_calls,
     coverage: aggregate.coverage.coverage,
+    infra_failures: aggregate.infra_failures.count,
     corrected: aggregate.corrected,
     ...(extras.cache ? { cache: { hits: extras.cache.hits, misses: extras.cache.misses } } : {}),
   };

@@ -137,9 +137,3 @@ export function loadTrajectories(file: string, kind: 'gt' | 'pred'): LoadedTraje
   const { byId, duplicates, dropped } = indexById(trajectories);
   return { file, records: trajectories, byId, duplicates, dropped, unaligned, raw: records };
 }
-
-/** Builds trajectories from in-memory records (tests, perturbations, the runner). */
-export function trajectoriesFromRecords(records: readonly TaskRecord[]): { byId: Map<string, Trajectory>; duplicates: Duplicate[] } {
-  const { byId, duplicates } = indexById(records.map((record) => toTrajectory(record, record)));
-  return { byId, duplicates };
-}

@@ -1,18 +1,23 @@
 // Neutral request → Anthropic Messages body. Pure. The Messages API wants strict turns: system
 // text in `system`, user/assistant alternating, all results of one round as `tool_result` blocks
 // (images inside them) leading ONE user turn, and never a final assistant turn, which the API
-// would treat as a prefill to continue (reference bug 6).
+// would treat as a prefill to continue. Two rules span turns: a history with tool blocks must
+// define tools (a request that offers none still lists the tools the history used, and forbids
+// calls with tool_choice none), and the thinking blocks a model returned with its calls go back
+// first in that assistant turn, signatures unchanged.
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ContentPart, ImagePart } from '../../core/content.js';
 import type { AssistantMessage, Message, ToolResultsMessage } from '../../core/messages.js';
 import type { GenerateRequest } from '../types.js';
-import { checkArgumentsValue } from '../openai/tool-arguments.js';
+import { checkArgumentsValue } from '../tool-arguments.js';
 
 type Block = Anthropic.ContentBlockParam;
 type Turn = { role: 'user' | 'assistant'; content: Block[] };
 export type AnthropicRequestBody = Anthropic.MessageCreateParamsNonStreaming;
 
-const supportedImageTypes = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
+/** What the Messages API decodes; the driver converts anything else before mapping. */
+export const anthropicImageTypes = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
+const supportedImageTypes = new Set(anthropicImageTypes);
 type SupportedImageType = 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
 
 /** Added when history would otherwise end on the assistant. */
@@ -36,7 +41,10 @@ class Mapping {
   }
 
   assistant(message: AssistantMessage): Block[] {
-    const blocks: Block[] = message.content.flatMap((part) => (part.type === 'text' && part.text ? [{ type: 'text' as const, text: part.text }] : []));
+    // Signed (or redacted) thinking must open the turn exactly as the API sent it.
+    const thinking = message.reasoning?.format === 'anthropic' ? (message.reasoning.items as unknown as Block[]) : [];
+    const blocks: Block[] = [...thinking];
+    blocks.push(...message.content.flatMap((part) => (part.type === 'text' && part.text ? [{ type: 'text' as const, text: part.text }] : [])));
     for (const call of message.toolCalls) {
       // A call whose arguments did not parse is replayed as {}: the API only takes objects, and
       // its tool_result already tells the model what went wrong.
@@ -90,6 +98,16 @@ class Mapping {
   }
 }
 
+/**
+ * The API refuses tool_use / tool_result blocks in a request that defines no tools. A request
+ * that offers no tools (final answer, planning) lists the tools its history used instead, with
+ * calls forbidden; their schemas are not known here, so each takes any object.
+ */
+function toolsOfHistory(messages: readonly Message[]): Anthropic.Tool[] {
+  const names = new Set(messages.flatMap((message) => (message.role === 'assistant' ? message.toolCalls.map((call) => call.name) : [])));
+  return [...names].map((name) => ({ name, description: 'Used earlier in this conversation; not available in this request.', input_schema: { type: 'object' as const } }));
+}
+
 export function toAnthropicRequest(request: GenerateRequest, model: string): { body: AnthropicRequestBody; warnings: string[] } {
   const mapping = new Mapping();
   const systemTexts = request.system ? [request.system] : [];
@@ -107,6 +125,12 @@ export function toAnthropicRequest(request: GenerateRequest, model: string): { b
       input_schema: { ...tool.inputSchema, type: 'object' as const },
     }));
     if (request.toolChoice === 'none') body.tool_choice = { type: 'none' };
+  } else {
+    const used = toolsOfHistory(request.messages);
+    if (used.length > 0) {
+      body.tools = used;
+      body.tool_choice = { type: 'none' };
+    }
   }
   // The Messages API no longer takes `temperature` (removed from SDK 1.x), so it is dropped visibly.
   if (request.temperature !== undefined) mapping.warnings.push(`temperature ${request.temperature} ignored: the Anthropic Messages API does not take it`);

@@ -1,16 +1,21 @@
-// Anthropic Messages response → neutral response. Pure. Thinking blocks stay out of the text;
-// usage counts every input token (uncached + cache reads + cache writes), cached = cache reads.
+// Anthropic Messages response → neutral response. Pure. Thinking blocks stay out of the text but
+// are kept, signatures included, as the turn's reasoning (request.ts sends them back first in
+// that assistant turn); usage counts every input token (uncached + cache reads + cache writes),
+// cached = cache reads. Tool inputs arrive as JSON values; their exact text (floats such as `2.0`
+// kept) comes from the raw body when the driver passes it (`exactBody`).
 import { z } from 'zod';
-import type { ToolCall } from '../../core/messages.js';
+import { stringifyKeepingFloats } from '../../core/json-numbers.js';
+import type { ReasoningTrace, ToolCall } from '../../core/messages.js';
 import { ProviderError } from '../../errors/index.js';
-import { checkArgumentsValue } from '../openai/tool-arguments.js';
-import type { MappedResponse } from '../openai/response.js';
-import type { StopReason } from '../types.js';
+import { checkArgumentsValue } from '../tool-arguments.js';
+import type { MappedResponse, StopReason } from '../types.js';
 
 const blockSchema = z.union([
   z.object({ type: z.literal('text'), text: z.string() }),
   z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.unknown() }),
-  // thinking, redacted_thinking, server tool blocks: not part of the visible answer.
+  z.object({ type: z.literal('thinking'), thinking: z.string(), signature: z.string() }),
+  z.object({ type: z.literal('redacted_thinking'), data: z.string() }),
+  // server tool blocks: not part of the visible answer.
   z.looseObject({ type: z.string() }),
 ]);
 
@@ -34,7 +39,18 @@ function toStopReason(reason: string | null | undefined, hasCalls: boolean): Sto
   return 'other';
 }
 
-export function fromAnthropicResponse(body: unknown, options: { spec: string }): MappedResponse {
+/** Tool inputs by block id, as the raw body wrote them (floats kept), when it parsed losslessly. */
+function exactInputs(exactBody: unknown): Map<string, string> {
+  const blocks = (exactBody as { content?: unknown } | undefined)?.content;
+  const inputs = new Map<string, string>();
+  if (!Array.isArray(blocks)) return inputs;
+  for (const block of blocks as Array<{ type?: unknown; id?: unknown; input?: unknown }>) {
+    if (block.type === 'tool_use' && typeof block.id === 'string' && block.input !== undefined) inputs.set(block.id, stringifyKeepingFloats(block.input));
+  }
+  return inputs;
+}
+
+export function fromAnthropicResponse(body: unknown, options: { spec: string; exactBody?: unknown }): MappedResponse {
   const parsed = responseSchema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -43,8 +59,15 @@ export function fromAnthropicResponse(body: unknown, options: { spec: string }):
   const texts: string[] = [];
   const toolCalls: ToolCall[] = [];
   const warnings: string[] = [];
+  const thinking: ReasoningTrace = { format: 'anthropic', text: '', items: [] };
+  const exact = exactInputs(options.exactBody);
   for (const block of parsed.data.content) {
-    if (block.type === 'text' && 'text' in block) texts.push(block.text as string);
+    if (block.type === 'thinking' && 'signature' in block) {
+      thinking.items.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
+      thinking.text += block.thinking;
+    } else if (block.type === 'redacted_thinking' && 'data' in block) {
+      thinking.items.push({ type: 'redacted_thinking', data: block.data });
+    } else if (block.type === 'text' && 'text' in block) texts.push(block.text as string);
     else if (block.type === 'tool_use' && 'id' in block && 'name' in block) {
       const { id, name, input } = block as { id: string; name: string; input: unknown };
       const checked = checkArgumentsValue(input);
@@ -53,7 +76,7 @@ export function fromAnthropicResponse(body: unknown, options: { spec: string }):
         id,
         name,
         arguments: checked.arguments,
-        argumentsText: typeof input === 'string' ? input : JSON.stringify(input ?? {}),
+        argumentsText: typeof input === 'string' ? input : (exact.get(id) ?? JSON.stringify(input ?? {})),
         ...(checked.argumentsError ? { argumentsError: checked.argumentsError } : {}),
       });
     }
@@ -70,5 +93,6 @@ export function fromAnthropicResponse(body: unknown, options: { spec: string }):
       cachedTokens: cacheReads,
     },
     warnings,
+    ...(thinking.items.length > 0 ? { reasoning: thinking } : {}),
   };
 }

@@ -1,2 +1,2 @@
-// Public face of the embeddings seam (see client.ts).
-export { createEmbeddingClient, type EmbeddingClient, type EmbeddingClientOptions } from './client.js';
+// Public face of the one embeddings client (see client.ts).
+export { createEmbeddingClient, parseEmbeddingSpec, type EmbeddingClient, type EmbeddingClientOptions, type EmbeddingSpec } from './client.js';

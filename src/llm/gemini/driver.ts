@@ -5,13 +5,14 @@
 import { ApiError, GoogleGenAI } from '@google/genai';
 import { endpointHint, resolveEndpoint } from '../../config/providers.js';
 import { ProviderError } from '../../errors/index.js';
-import type { FailureContext } from '../openai/errors.js';
-import { sdkTimeout } from '../openai/sdk-options.js';
-import { roundOf } from '../openai/tool-arguments.js';
-import type { DriverContext } from '../registry.js';
-import type { ModelDriver } from '../types.js';
+import { conformImages } from '../conform-images.js';
+import { runPreflight } from '../preflight.js';
+import type { FailureContext } from '../provider-errors.js';
+import { sdkTimeout } from '../sdk-options.js';
+import { roundOf } from '../tool-arguments.js';
+import type { DriverContext, ModelDriver } from '../types.js';
 import { classifyGeminiError } from './errors.js';
-import { toGeminiRequest } from './request.js';
+import { geminiImageTypes, toGeminiRequest } from './request.js';
 import { fromGeminiResponse } from './response.js';
 
 export async function createGeminiDriver(model: string, context: DriverContext): Promise<ModelDriver> {
@@ -32,7 +33,8 @@ export async function createGeminiDriver(model: string, context: DriverContext):
     acceptsImages: true,
     async generate(request, options) {
       const startedAt = Date.now();
-      const { params, warnings } = toGeminiRequest(request, model);
+      const conformed = await conformImages(request, geminiImageTypes, 'Gemini');
+      const { params, warnings } = toGeminiRequest(conformed.request, model);
       let failedHeaders: Headers | undefined;
       const recordingFetch: typeof fetch = async (input, init) => {
         const response = await fetch(input, init);
@@ -59,6 +61,7 @@ export async function createGeminiDriver(model: string, context: DriverContext):
         throw new ProviderError(classified.errorClass, classified.message, {
           cause: error,
           ...(classified.retryAfterMs !== undefined ? { retryAfterMs: classified.retryAfterMs } : {}),
+          ...(classified.configFault ? { configFault: true } : {}),
           ...(typeof (error as { status?: unknown }).status === 'number' ? { status: (error as { status: number }).status } : {}),
         });
       }
@@ -66,11 +69,12 @@ export async function createGeminiDriver(model: string, context: DriverContext):
       const mapped = fromGeminiResponse(body, { round: roundOf(request.messages), spec: id });
       return {
         ...mapped,
-        warnings: [...warnings, ...mapped.warnings],
+        warnings: [...conformed.warnings, ...warnings, ...mapped.warnings],
         latencyMs: Date.now() - startedAt,
         raw: { request: params, response: body },
       };
     },
     classifyError: (error) => classifyGeminiError({ error }, ApiError, failure),
+    preflight: () => runPreflight((signal) => client.models.get({ model, config: { abortSignal: signal } }), (error) => classifyGeminiError({ error }, ApiError, failure)),
   };
 }

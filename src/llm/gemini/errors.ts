@@ -8,7 +8,7 @@ import {
   retryAfterFromHeaders,
   type ClassifiedError,
   type FailureContext,
-} from '../openai/errors.js';
+} from '../provider-errors.js';
 
 interface GeminiErrorBody {
   error?: { message?: unknown; status?: unknown; details?: unknown };

@@ -1,20 +1,23 @@
 // Neutral request → @google/genai generateContent parameters. Pure. Gemini speaks `user` and
 // `model` turns; tool calls are `functionCall` parts, results `functionResponse` parts paired
-// with their calls by id (when the API gave one) and by order; images are `inlineData` parts,
-// placed after the function responses of the round with a note naming the call.
+// with their calls by id (when the API gave one) and by order; images are `inlineData` parts.
+// Tool images depend on the model family: Gemini 3 takes them inside `functionResponse.parts`
+// (side-by-side parts have been reported to fail there); 2.x has no multimodal function
+// responses, so they follow the function responses of the round with a note naming the call.
 import type { Content, FunctionCallingConfigMode, GenerateContentConfig, Part } from '@google/genai';
 import type { ContentPart } from '../../core/content.js';
 import type { AssistantMessage, Message, ToolCall, ToolResultsMessage } from '../../core/messages.js';
-import { checkArgumentsValue } from '../openai/tool-arguments.js';
+import { checkArgumentsValue } from '../tool-arguments.js';
 import type { GenerateRequest } from '../types.js';
 
-/**
- * Gemini 3 returns a thought signature with function calls and wants it back in history.
- * It rides on the ToolCall under a symbol key: object spread keeps it, JSON (the store) drops it.
- */
-export const thoughtSignatureKey = Symbol.for('m3bench.gemini.thoughtSignature');
 /** Documented stand-in for calls whose signature is unknown (e.g. history from another model). */
 export const skipSignature = 'skip_thought_signature_validator';
+
+/** What the Gemini API decodes (no GIF); the driver converts anything else before mapping. */
+export const geminiImageTypes = ['image/png', 'image/jpeg', 'image/webp', 'image/heic', 'image/heif'];
+
+/** Gemini 3 signs function calls and takes images inside function responses. */
+const isGemini3 = (model: string) => /^gemini-3/i.test(model);
 
 export interface GeminiRequest {
   model: string;
@@ -25,11 +28,6 @@ export interface GeminiRequest {
 /** Ids we made up (`<name>_<round>_<index>`) are never sent back: the API did not issue them. */
 export function isSynthesizedCallId(id: string, name: string): boolean {
   return id.startsWith(`${name}_`) && /^_\d+_\d+$/.test(id.slice(name.length));
-}
-
-function signatureOf(call: ToolCall): string | undefined {
-  const value = (call as ToolCall & { [thoughtSignatureKey]?: unknown })[thoughtSignatureKey];
-  return typeof value === 'string' ? value : undefined;
 }
 
 function contentParts(parts: readonly ContentPart[]): Part[] {
@@ -48,29 +46,31 @@ function modelParts(message: AssistantMessage, needsSignature: boolean): Part[] 
       ...(isSynthesizedCallId(call.id, call.name) ? {} : { id: call.id }),
     };
     // Gemini 3 signs the first call of a parallel set only.
-    const signature = signatureOf(call) ?? (needsSignature && index === 0 ? skipSignature : undefined);
+    const signature = call.thoughtSignature?.value ?? (needsSignature && index === 0 ? skipSignature : undefined);
     parts.push({ functionCall, ...(signature ? { thoughtSignature: signature } : {}) });
   });
   return parts;
 }
 
-function resultParts(message: ToolResultsMessage, calls: readonly ToolCall[]): Part[] {
+function resultParts(message: ToolResultsMessage, calls: readonly ToolCall[], imagesInside: boolean): Part[] {
   const order = new Map(calls.map((call, index) => [call.id, index]));
   const results = [...message.results].sort((a, b) => (order.get(a.callId) ?? Infinity) - (order.get(b.callId) ?? Infinity));
   const responses: Part[] = [];
   const images: Part[] = [];
   for (const result of results) {
     const text = result.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
-    const imageParts = contentParts(result.content.filter((part) => part.type === 'image'));
-    const output = text || (imageParts.length > 0 ? '(image output; shown after the function responses)' : '(no output)');
+    const imageParts = result.content.flatMap((part) => (part.type === 'image' ? [{ inlineData: { mimeType: part.mediaType, data: part.data } }] : []));
+    const where = imagesInside ? 'attached to this response' : 'shown after the function responses';
+    const output = text || (imageParts.length > 0 ? `(image output; ${where})` : '(no output)');
     responses.push({
       functionResponse: {
         name: result.name,
         response: result.isError ? { error: output } : { output },
         ...(isSynthesizedCallId(result.callId, result.name) ? {} : { id: result.callId }),
+        ...(imagesInside && imageParts.length > 0 ? { parts: imageParts } : {}),
       },
     });
-    if (imageParts.length > 0) images.push({ text: `Image output of tool call ${result.callId} (${result.name}):` }, ...imageParts);
+    if (!imagesInside && imageParts.length > 0) images.push({ text: `Image output of tool call ${result.callId} (${result.name}):` }, ...imageParts);
   }
   return [...responses, ...images];
 }
@@ -80,7 +80,7 @@ function withoutSchemaKeyword(schema: Record<string, unknown>): Record<string, u
   return rest;
 }
 
-function toContents(messages: readonly Message[], needsSignature: boolean): Content[] {
+function toContents(messages: readonly Message[], gemini3: boolean): Content[] {
   const contents: Content[] = [];
   const push = (role: 'user' | 'model', parts: Part[]) => {
     if (parts.length === 0) return;
@@ -93,15 +93,15 @@ function toContents(messages: readonly Message[], needsSignature: boolean): Cont
     if (message.role === 'user') push('user', contentParts(message.content));
     else if (message.role === 'assistant') {
       lastCalls = message.toolCalls;
-      push('model', modelParts(message, needsSignature));
-    } else if (message.role === 'tool') push('user', resultParts(message, lastCalls));
+      push('model', modelParts(message, gemini3));
+    } else if (message.role === 'tool') push('user', resultParts(message, lastCalls, gemini3));
   }
   return contents;
 }
 
 export function toGeminiRequest(request: GenerateRequest, model: string): { params: GeminiRequest; warnings: string[] } {
   const warnings: string[] = [];
-  const contents = toContents(request.messages, /^gemini-3/i.test(model));
+  const contents = toContents(request.messages, isGemini3(model));
   if (contents[0]?.role !== 'user') {
     contents.unshift({ role: 'user', parts: [{ text: '(conversation start)' }] });
     warnings.push('the conversation did not start with a user turn; a placeholder user turn was added');

@@ -1,13 +1,14 @@
 // generateContent response → neutral response. Pure. Thought parts stay out of the text;
-// calls without an API id get `<name>_<round>_<index>`; thought signatures ride along on the
-// ToolCall (see request.ts) so the next request can return them.
+// calls without an API id get `<name>_<round>_<index>`; thought signatures are kept on the
+// ToolCall (`thoughtSignature`) so the next request can return them. Arguments come parsed by the
+// SDK, and the wire gives no integer/float distinction anyway (a protobuf Struct holds doubles,
+// serialised as `2` for 2.0), so Gemini calls are recorded with plain numbers: a `2.0` the model
+// meant cannot be told from a `2` (documented in README; OpenAI and Anthropic keep the form).
 import { z } from 'zod';
-import type { ToolCall } from '../../core/messages.js';
-import { checkArgumentsValue, synthesizeCallId } from '../openai/tool-arguments.js';
-import type { MappedResponse } from '../openai/response.js';
+import { OpaqueToken, type ToolCall } from '../../core/messages.js';
+import { checkArgumentsValue, synthesizeCallId } from '../tool-arguments.js';
 import { ProviderError } from '../../errors/index.js';
-import type { StopReason } from '../types.js';
-import { thoughtSignatureKey } from './request.js';
+import type { MappedResponse, StopReason } from '../types.js';
 
 const partSchema = z.looseObject({
   text: z.string().nullish(),
@@ -73,8 +74,9 @@ export function fromGeminiResponse(body: unknown, options: { round: number; spec
         arguments: checked.arguments,
         argumentsText: typeof args === 'string' ? args : JSON.stringify(args ?? {}),
         ...(checked.argumentsError ? { argumentsError: checked.argumentsError } : {}),
+        // Gemini 3 wants it back with the call in later requests (see request.ts).
+        ...(part.thoughtSignature ? { thoughtSignature: new OpaqueToken(part.thoughtSignature) } : {}),
       };
-      if (part.thoughtSignature) Object.assign(call, { [thoughtSignatureKey]: part.thoughtSignature });
       toolCalls.push(call);
     } else if (part.text && !part.thought) {
       texts.push(part.text);

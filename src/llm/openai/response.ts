@@ -1,11 +1,13 @@
 // Chat Completions body → neutral response. Pure. Validates the parts we read (compatible
 // servers differ), keeps provider reasoning (`reasoning_content`, `<think>` blocks) out of the
-// visible text, and reports unparsable tool arguments instead of guessing.
+// visible text (`reasoning_content` is kept as the turn's reasoning, for presets that must send
+// it back), reports unparsable tool arguments instead of guessing, and adds reasoning tokens to
+// the output where the vendor counts them apart from completion_tokens (xAI).
 import { z } from 'zod';
 import type { ToolCall } from '../../core/messages.js';
 import { ProviderError } from '../../errors/index.js';
-import type { GenerateResponse, StopReason } from '../types.js';
-import { checkArgumentsValue, parseArgumentsText, synthesizeCallId } from './tool-arguments.js';
+import type { MappedResponse, StopReason } from '../types.js';
+import { checkArgumentsValue, parseArgumentsText, synthesizeCallId } from '../tool-arguments.js';
 
 const toolCallSchema = z.object({
   id: z.string().nullish(),
@@ -23,6 +25,7 @@ const responseSchema = z.object({
         message: z.object({
           content: z.string().nullish(),
           refusal: z.string().nullish(),
+          reasoning_content: z.string().nullish(),
           tool_calls: z.array(toolCallSchema).nullish(),
         }),
         finish_reason: z.string().nullish(),
@@ -34,6 +37,7 @@ const responseSchema = z.object({
       prompt_tokens: z.number().nullish(),
       completion_tokens: z.number().nullish(),
       prompt_tokens_details: z.object({ cached_tokens: z.number().nullish() }).nullish(),
+      completion_tokens_details: z.object({ reasoning_tokens: z.number().nullish() }).nullish(),
     })
     .nullish(),
 });
@@ -56,9 +60,14 @@ function toStopReason(finishReason: string | null | undefined, hasCalls: boolean
   return 'other';
 }
 
-export type MappedResponse = Omit<GenerateResponse, 'latencyMs' | 'raw'>;
+export interface ChatResponseOptions {
+  round: number;
+  spec: string;
+  /** completion_tokens excludes reasoning tokens (xAI): add completion_tokens_details.reasoning_tokens. */
+  reasoningTokensApart?: boolean;
+}
 
-export function fromOpenAiResponse(body: unknown, options: { round: number; spec: string }): MappedResponse {
+export function fromOpenAiResponse(body: unknown, options: ChatResponseOptions): MappedResponse {
   const parsed = responseSchema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -90,15 +99,18 @@ export function fromOpenAiResponse(body: unknown, options: { round: number; spec
     warnings.push('the model refused the request');
   }
   const usage = parsed.data.usage;
+  const apart = options.reasoningTokensApart ? (usage?.completion_tokens_details?.reasoning_tokens ?? 0) : 0;
+  const reasoning = message.reasoning_content;
   return {
     text,
     toolCalls,
     stopReason: toStopReason(choice!.finish_reason, toolCalls.length > 0),
     usage: {
       inputTokens: usage?.prompt_tokens ?? 0,
-      outputTokens: usage?.completion_tokens ?? 0,
+      outputTokens: (usage?.completion_tokens ?? 0) + apart,
       cachedTokens: usage?.prompt_tokens_details?.cached_tokens ?? 0,
     },
     warnings,
+    ...(reasoning ? { reasoning: { format: 'openai-chat' as const, text: reasoning, items: [] } } : {}),
   };
 }

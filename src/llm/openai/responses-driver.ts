@@ -1,19 +1,28 @@
 // OpenAI Responses API driver (`openai-responses:<model>`): same endpoint, key and error
-// handling as `openai:`, but tool images travel inside their function_call_output.
-import OpenAI from 'openai';
+// handling as `openai:`, but tool images travel inside their function_call_output, and
+// reasoning models get their encrypted reasoning back every round.
 import { endpointHint, resolveEndpoint } from '../../config/providers.js';
-import type { DriverContext } from '../registry.js';
-import type { ModelDriver } from '../types.js';
-import { createOpenAiClient } from './driver.js';
-import { classifyStainlessError, type FailureContext } from './errors.js';
+import type { FailureContext } from '../provider-errors.js';
+import type { DriverContext, ModelDriver } from '../types.js';
+import { conformImages } from '../conform-images.js';
+import { runPreflight } from '../preflight.js';
+import { createOpenAiClient, onceNotes } from './driver.js';
+import { classifyOpenAiError } from './errors.js';
+import type { OmittableParameter } from './request.js';
 import { toResponsesRequest } from './responses-request.js';
 import { fromResponsesResponse } from './responses-response.js';
+import { withoutRefusedParameters } from './unsupported-parameter.js';
+
+/** What the Responses API decodes (as for Chat Completions on OpenAI). */
+const imageTypes = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'];
 
 export async function createOpenAiResponsesDriver(model: string, context: DriverContext): Promise<ModelDriver> {
   const id = `openai-responses:${model}`;
   const endpoint = resolveEndpoint('openai', context.env, id);
   const client = createOpenAiClient({ baseUrl: endpoint.baseUrl, apiKey: endpoint.apiKey, timeoutMs: context.timeoutMs });
   const failure: FailureContext = { spec: id, hint: endpointHint(endpoint) };
+  const omit = new Set<OmittableParameter>();
+  const note = onceNotes(id);
 
   return {
     id,
@@ -22,16 +31,26 @@ export async function createOpenAiResponsesDriver(model: string, context: Driver
     acceptsImages: true,
     async generate(request, options) {
       const startedAt = Date.now();
-      const { body, warnings } = toResponsesRequest(request, model);
-      const response = await client.responses.create(body, options?.signal ? { signal: options.signal } : {});
+      const conformed = await conformImages(request, imageTypes, 'the Responses API');
+      const notes: string[] = [];
+      let built = toResponsesRequest(conformed.request, model, omit);
+      const response = await withoutRefusedParameters(
+        omit,
+        () => client.responses.create(built.body, options?.signal ? { signal: options.signal } : {}),
+        (parameter, message) => {
+          notes.push(`the API refused ${parameter} (${message}); retrying without it for the rest of the run`);
+          built = toResponsesRequest(conformed.request, model, omit);
+        },
+      );
       const mapped = fromResponsesResponse(response, { spec: id });
       return {
         ...mapped,
-        warnings: [...warnings, ...mapped.warnings],
+        warnings: [...note([...notes, ...built.notSent]), ...conformed.warnings, ...built.warnings, ...mapped.warnings],
         latencyMs: Date.now() - startedAt,
-        raw: { request: body, response },
+        raw: { request: built.body, response },
       };
     },
-    classifyError: (error) => classifyStainlessError(error, OpenAI, failure),
+    classifyError: (error) => classifyOpenAiError(error, failure),
+    preflight: () => runPreflight((signal) => client.models.retrieve(model, { signal }), (error) => classifyOpenAiError(error, failure)),
   };
 }

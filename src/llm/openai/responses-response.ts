@@ -1,11 +1,11 @@
-// Responses API body → neutral response. Pure. Reasoning items stay out of the text; function
-// calls keep their `call_id` (the id results must quote); argument text is parsed strictly.
+// Responses API body → neutral response. Pure. Reasoning items stay out of the text but are kept
+// (with their encrypted content) as the turn's reasoning, to be passed back before its calls;
+// function calls keep their `call_id` (the id results must quote); argument text is parsed strictly.
 import { z } from 'zod';
-import type { ToolCall } from '../../core/messages.js';
+import type { ReasoningTrace, ToolCall } from '../../core/messages.js';
 import { ProviderError } from '../../errors/index.js';
-import type { StopReason } from '../types.js';
-import type { MappedResponse } from './response.js';
-import { parseArgumentsText } from './tool-arguments.js';
+import type { MappedResponse, StopReason } from '../types.js';
+import { parseArgumentsText } from '../tool-arguments.js';
 
 const outputItem = z.union([
   z.object({
@@ -13,6 +13,12 @@ const outputItem = z.union([
     content: z.array(z.looseObject({ type: z.string(), text: z.string().optional(), refusal: z.string().optional() })),
   }),
   z.object({ type: z.literal('function_call'), call_id: z.string(), name: z.string(), arguments: z.string() }),
+  z.object({
+    type: z.literal('reasoning'),
+    id: z.string(),
+    summary: z.array(z.looseObject({ type: z.string(), text: z.string() })).nullish(),
+    encrypted_content: z.string().nullish(),
+  }),
   z.looseObject({ type: z.string() }),
 ]);
 
@@ -44,8 +50,15 @@ export function fromResponsesResponse(body: unknown, options: { spec: string }):
   const texts: string[] = [];
   const toolCalls: ToolCall[] = [];
   const warnings: string[] = [];
+  const reasoning: ReasoningTrace = { format: 'openai-responses', text: '', items: [] };
   for (const item of parsed.data.output) {
-    if (item.type === 'message' && 'content' in item && Array.isArray(item.content)) {
+    if (item.type === 'reasoning' && 'id' in item && typeof item.id === 'string') {
+      const summary = ((item as { summary?: Array<{ type: string; text: string }> | null }).summary ?? []).map((part) => ({ type: 'summary_text', text: part.text }));
+      const encrypted = (item as { encrypted_content?: string | null }).encrypted_content;
+      // Only what the API takes back as input: id, summary and the encrypted content.
+      reasoning.items.push({ type: 'reasoning', id: item.id, summary, ...(encrypted ? { encrypted_content: encrypted } : {}) });
+      reasoning.text += summary.map((part) => part.text).join('\n');
+    } else if (item.type === 'message' && 'content' in item && Array.isArray(item.content)) {
       for (const part of item.content as Array<{ type: string; text?: string; refusal?: string }>) {
         if (part.type === 'output_text' && part.text) texts.push(part.text);
         if (part.type === 'refusal' && part.refusal) {
@@ -77,5 +90,7 @@ export function fromResponsesResponse(body: unknown, options: { spec: string }):
       cachedTokens: usage?.input_tokens_details?.cached_tokens ?? 0,
     },
     warnings,
+    // Without encrypted content (store: false) a reasoning item cannot be sent back: the API would not find it.
+    ...(reasoning.items.some((item) => item.encrypted_content) ? { reasoning: { ...reasoning, items: reasoning.items.filter((item) => item.encrypted_content) } } : {}),
   };
 }

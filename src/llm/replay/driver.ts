@@ -8,8 +8,7 @@ import { ConfigError, ProviderError } from '../../errors/index.js';
 import { emptyUsage } from '../../core/usage.js';
 import type { ToolCall } from '../../core/messages.js';
 import { loadPredictions, indexById } from '../../tasks/load.js';
-import type { DriverContext } from '../registry.js';
-import type { GenerateRequest, GenerateResponse, ModelDriver } from '../types.js';
+import type { DriverContext, GenerateRequest, GenerateResponse, ModelDriver } from '../types.js';
 import { planFromGroundTruth, planFromPrediction, type ReplayPlan } from './plan.js';
 import { perturbPlan, type PerturbOptions } from './perturb.js';
 

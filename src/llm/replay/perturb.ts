@@ -49,17 +49,27 @@ function corrupt(value: unknown, random: () => number): unknown {
   return value;
 }
 
+function serverOf(canonicalName: string): string {
+  return canonicalName.split('/')[0] ?? canonicalName;
+}
+
 export function perturbPlan(plan: ReplayPlan, taskId: string, options: PerturbOptions, toolNames: readonly string[]): ReplayPlan {
   // Seed per task so results do not depend on the order tasks run in.
   const random = createRandom(options.seed ^ hashText(taskId));
+  // A wrong tool is drawn from the servers the task's own trajectory uses: a plausible mistake,
+  // and one that stays on servers the task needs anyway (a web server drawn from the whole
+  // catalog would make the offline embedded default call the network).
+  const planServers = new Set(plan.steps.flat().map((call) => serverOf(call.name)));
+  const nearby = toolNames.filter((name) => planServers.has(serverOf(name)));
+  const candidates = nearby.length > 1 ? nearby : toolNames;
   let steps: ReplayCall[][] = plan.steps.map((calls) =>
     calls
       .filter(() => random() >= options.drop)
       .map((call) => {
         let next = call;
         if (random() < options.noise) next = { ...next, arguments: corrupt(next.arguments, random) };
-        if (random() < options.wrong && toolNames.length > 1) {
-          const others = toolNames.filter((name) => name !== call.name);
+        if (random() < options.wrong && candidates.length > 1) {
+          const others = candidates.filter((name) => name !== call.name);
           next = { ...next, name: others[Math.floor(random() * others.length)] ?? call.name };
         }
         return next;

@@ -88,3 +88,19 @@ describe('noisy oracle argument corruption', () => {
     expect(args.title).toMatch(/^elpoeP_x\d+$/);
   });
 });
+
+describe('noisy oracle wrong tools', () => {
+  it('draws a wrong tool from the servers the trajectory uses, and from the whole catalog only when those offer no other tool', () => {
+    const plan = { steps: [[{ name: 'math/add', arguments: {} }], [{ name: 'ocr/perform_ocr', arguments: {} }]], finalReply: '' };
+    const catalog = ['math/add', 'math/mean', 'ocr/perform_ocr', 'nasa-mcp/get_notifications', 'wiki/summary', 'okx/get_price'];
+    const options = { drop: 0, noise: 0, wrong: 1, merge: false };
+    for (let seed = 1; seed <= 40; seed += 1) {
+      const names = perturbPlan(plan, `t${seed}`, { seed, ...options }, catalog).steps.flat().map((call) => call.name);
+      for (const name of names) expect(['math/add', 'math/mean', 'ocr/perform_ocr']).toContain(name);
+    }
+    const lonely = { steps: [[{ name: 'math/add', arguments: {} }]], finalReply: '' };
+    const drawn = new Set<string>();
+    for (let seed = 1; seed <= 40; seed += 1) drawn.add(perturbPlan(lonely, `t${seed}`, { seed, ...options }, ['math/add', 'wiki/summary', 'okx/get_price']).steps[0]?.[0]?.name ?? '');
+    expect([...drawn].sort()).toEqual(['okx/get_price', 'wiki/summary']);
+  });
+});

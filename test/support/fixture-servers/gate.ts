@@ -31,6 +31,9 @@ server.registerTool(
 
 if (process.env.GATE_STUBBORN === '1') {
   process.on('SIGTERM', () => process.stderr.write('gate: ignoring SIGTERM\n'));
+  // Stays alive after stdin ends (nothing else holds the event loop once the gates are
+  // cancelled), so the host's close has to wait out its grace periods and SIGKILL it.
+  setInterval(() => undefined, 1000);
   await server.connect(new StdioServerTransport());
 } else {
   await runStdioServer(server);

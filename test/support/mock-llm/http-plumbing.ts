@@ -3,13 +3,13 @@
 import { createHash } from 'node:crypto';
 import type http from 'node:http';
 import type { MockFault } from './script.js';
-import type { Vendor, WireFormat } from './wire-common.js';
+import { flavours, type Flavour, type Vendor, type WireFormat } from './wire-common.js';
 import { anthropicWire } from './wire-anthropic.js';
 import { geminiWire } from './wire-gemini.js';
 import { openAiWire } from './wire-openai.js';
 import { responsesWire } from './wire-openai-responses.js';
 
-export type Endpoint = 'generate' | 'embeddings' | 'models' | 'unknown';
+export type Endpoint = 'generate' | 'embeddings' | 'models' | 'model' | 'unknown';
 
 export interface Route {
   vendor: Vendor | 'unknown';
@@ -17,10 +17,29 @@ export interface Route {
   wire: WireFormat;
   pathModel?: string;
   streamPath?: boolean;
+  /** The destination named by a leading path segment (`/xai/v1/...`), if any. */
+  flavour?: Flavour;
+}
+
+function flavourOf(path: string): { flavour?: Flavour; rest: string } {
+  const match = /^\/([a-z]+)(\/.*)$/.exec(path);
+  const name = match?.[1] as Flavour | undefined;
+  return name && flavours.includes(name) ? { flavour: name, rest: match?.[2] ?? '/' } : { rest: path };
 }
 
 /** Routes by path suffix, so base URLs with or without `/v1` (DeepSeek, Zhipu) all work. */
-export function routeOf(method: string, path: string): Route {
+export function routeOf(method: string, fullPath: string): Route {
+  const { flavour, rest } = flavourOf(fullPath);
+  const route = vendorRoute(method, rest);
+  return flavour ? { ...route, flavour } : route;
+}
+
+function vendorRoute(method: string, path: string): Route {
+  const single = /\/models\/([^/:]+)$/.exec(path);
+  if (method === 'GET' && single) {
+    const vendor: Vendor = path.includes('/v1beta/') ? 'gemini' : 'openai';
+    return { vendor, endpoint: 'model', wire: vendor === 'gemini' ? geminiWire : openAiWire, pathModel: decodeURIComponent(single[1] ?? '') };
+  }
   const gemini = /\/models\/([^/:]+):(generateContent|streamGenerateContent)$/.exec(path);
   if (method === 'POST' && gemini) {
     return { vendor: 'gemini', endpoint: 'generate', wire: geminiWire, pathModel: decodeURIComponent(gemini[1] ?? ''), streamPath: gemini[2] === 'streamGenerateContent' };
@@ -105,13 +124,15 @@ function drop(response: http.ServerResponse, payload: Payload): void {
   response.write(payload.json.slice(0, Math.floor(payload.json.length / 2)), () => response.socket?.destroy());
 }
 
-export function applyFault(fault: MockFault, wire: WireFormat, response: http.ServerResponse, payload: Payload): void {
+export function applyFault(fault: MockFault, wire: WireFormat, response: http.ServerResponse, payload: Payload, credential = ''): void {
   if (fault.kind === 'status') {
     const retryMs = fault.retryAfterMs ?? (fault.retryAfterSeconds !== undefined ? fault.retryAfterSeconds * 1000 : undefined);
     const headers: Record<string, string> = {};
     if (fault.retryAfterSeconds !== undefined) headers['retry-after'] = String(fault.retryAfterSeconds);
     if (fault.retryAfterMs !== undefined) headers['retry-after-ms'] = String(fault.retryAfterMs);
-    sendJson(response, fault.status, wire.renderError(fault.status, fault.message ?? `mock LLM: scripted HTTP ${fault.status}`, retryMs), headers);
+    const message = (fault.message ?? `mock LLM: scripted HTTP ${fault.status}`).replaceAll('{credential}', credential);
+    const extras = { ...(fault.code ? { code: fault.code } : {}), ...(fault.param ? { param: fault.param } : {}) };
+    sendJson(response, fault.status, wire.renderError(fault.status, message, retryMs, extras), headers);
   } else if (fault.kind === 'drop' && fault.when === 'before-headers') {
     response.socket?.destroy();
   } else if (fault.kind === 'drop') {

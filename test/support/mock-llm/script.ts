@@ -20,7 +20,11 @@ export const mockFaultSchema = z.discriminatedUnion('kind', [
     status: z.number().int().min(400).max(599),
     retryAfterSeconds: z.number().nonnegative().optional(),
     retryAfterMs: z.number().nonnegative().optional(),
+    /** Error text; `{credential}` becomes the credential the request carried (vendors that echo a bad key). */
     message: z.string().optional(),
+    /** OpenAI-shaped errors: the `code` and `param` fields (e.g. unsupported_parameter / parallel_tool_calls). */
+    code: z.string().optional(),
+    param: z.string().optional(),
   }),
   /** Destroy the socket: before any byte, or after part of the body. */
   z.strictObject({ kind: z.literal('drop'), when: z.enum(['before-headers', 'mid-body']).optional() }),
@@ -32,10 +36,19 @@ const tokenCount = z.number().int().nonnegative();
 
 export const mockTurnSchema = z.strictObject({
   text: z.string().optional(),
-  /** Provider reasoning: OpenAI `reasoning_content`, Anthropic thinking, Gemini thought parts. */
+  /**
+   * Provider reasoning: `reasoning_content` (Chat Completions), a signed thinking block
+   * (Anthropic), a reasoning item (Responses API), thought parts (Gemini).
+   */
   reasoning: z.string().optional(),
+  /** Anthropic only: a `redacted_thinking` block with this opaque data (before any thinking). */
+  redactedReasoning: z.string().optional(),
   toolCalls: z.array(mockToolCallSchema).optional(),
-  usage: z.strictObject({ inputTokens: tokenCount, outputTokens: tokenCount, cachedTokens: tokenCount.optional() }).optional(),
+  /**
+   * Usage as the vendor counts it. `reasoningTokens` are part of `outputTokens` (OpenAI counts
+   * them inside completion_tokens); vendors that report them apart (xAI) get them split out.
+   */
+  usage: z.strictObject({ inputTokens: tokenCount, outputTokens: tokenCount, cachedTokens: tokenCount.optional(), reasoningTokens: tokenCount.optional() }).optional(),
   stopReason: z.enum(['end', 'max_tokens']).optional(),
   /** Wait this long before answering (slow replies, timeouts). */
   delayMs: z.number().int().nonnegative().optional(),

@@ -1,12 +1,16 @@
 // A real node:http server on 127.0.0.1 that speaks the OpenAI, Anthropic and Gemini wire
 // formats. It answers from a queue of neutral turns (or a respond hook), records every request
-// with secrets reduced to fingerprints, rejects requests a real API would reject (HTTP 400,
-// recorded as invalid, queue untouched), and injects faults per turn.
+// with secrets reduced to fingerprints, rejects requests a real API would reject (HTTP 400 with
+// that vendor's error body, recorded as invalid, queue untouched), and injects faults per turn.
+// A path prefix (`/xai/v1`, `/zhipu/v1`, ...) impersonates an OpenAI-compatible destination with
+// its own rules; GET .../models/<id> answers model look-ups in each vendor's shape.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { applyFault, credentialOf, delay, keyFingerprint, readBody, routeOf, secretHeaders, sendEvents, sendJson, sendText, type Endpoint, type Route } from './http-plumbing.js';
+import { MockMemory } from './mock-memory.js';
+import { modelLookup } from './model-lookup.js';
 import { mockTurnSchema, type MockFault, type MockTurn } from './script.js';
-import type { Vendor } from './wire-common.js';
+import { bodyText, type Flavour, type RuleContext, type Vendor } from './wire-common.js';
 import { openAiWire, renderEmbeddings, validateEmbeddingRequest } from './wire-openai.js';
 
 export { keyFingerprint };
@@ -15,6 +19,8 @@ export interface RecordedRequest {
   /** 1-based, over all requests. */
   sequence: number;
   vendor: Vendor | 'unknown';
+  /** The OpenAI-compatible destination impersonated through a path prefix, if any. */
+  flavour?: Flavour;
   endpoint: Endpoint;
   method: string;
   path: string;
@@ -40,7 +46,10 @@ export interface MockLlmOptions {
   fallback?: MockTurn;
   /** Consulted before the queue; return undefined to fall through to it. */
   respond?: (request: RecordedRequest) => MockTurn | undefined;
+  /** Ids listed by GET /v1/models; when set, GET .../models/<id> answers 404 for other ids. */
   models?: string[];
+  /** When set, any other credential gets the vendor's 401. */
+  keys?: string[];
   embeddingDimensions?: number;
   port?: number;
   /** Called once per request when its answer has been sent (or the client left). */
@@ -52,6 +61,8 @@ export interface MockLlm {
   url: string;
   /** `${url}/v1`: the OpenAI base URL. */
   openAiBaseUrl: string;
+  /** `${url}/<flavour>/v1`: an OpenAI-compatible destination with that vendor's rules. */
+  baseUrlFor(flavour: Flavour): string;
   enqueue(...turns: MockTurn[]): void;
   /** Faults for the next embeddings requests, one per request (embeddings never use the turn queue). */
   failEmbeddings(...faults: MockFault[]): void;
@@ -76,6 +87,7 @@ function recordOf(request: http.IncomingMessage, url: URL, route: Route, text: s
     stream: false,
     headers: Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, secretHeaders.has(name) ? '[REDACTED]' : String(value)])),
     ...(credential ? { authFingerprint: keyFingerprint(credential) } : {}),
+    ...(route.flavour ? { flavour: route.flavour } : {}),
     body: text,
     valid: true,
     issues: [],
@@ -88,6 +100,7 @@ class MockLlmServer {
   readonly requests: RecordedRequest[] = [];
   readonly queue: MockTurn[];
   readonly embeddingFaults: MockFault[] = [];
+  readonly memory = new MockMemory();
   private consumed = 0;
 
   constructor(private readonly options: MockLlmOptions) {
@@ -119,6 +132,18 @@ class MockLlmServer {
       Object.assign(record, { valid: false, outcome: 'not_found' });
       return sendJson(response, 404, { error: { message: `mock LLM: no route for ${record.method} ${record.path}` } });
     }
+    const credential = credentialOf(request, url) ?? '';
+    const vendor = route.vendor === 'openai' && request.headers['anthropic-version'] ? 'anthropic' : route.vendor;
+    if (this.options.keys && !this.options.keys.includes(credential)) {
+      Object.assign(record, { valid: false, outcome: 'fault' });
+      const lookup = modelLookup(vendor, route.pathModel ?? '', undefined);
+      return sendJson(response, 401, lookup.unauthorized);
+    }
+    if (route.endpoint === 'model') {
+      const lookup = modelLookup(vendor, route.pathModel ?? '', this.options.models);
+      if (!lookup.found) Object.assign(record, { valid: false, outcome: 'not_found' });
+      return sendJson(response, lookup.found ? 200 : 404, lookup.body);
+    }
     if (route.endpoint === 'models') {
       const models = this.options.models ?? ['mock-model'];
       return sendJson(response, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'mock-llm' })) });
@@ -130,7 +155,7 @@ class MockLlmServer {
       return sendJson(response, 400, route.wire.renderError(400, 'mock LLM: request body is not valid JSON'));
     }
     if (route.endpoint === 'embeddings') return this.embeddings(route, record, response);
-    return this.generate(route, record, response, closed.signal);
+    return this.generate(route, record, response, closed.signal, credential);
   }
 
   private reject(record: RecordedRequest, response: http.ServerResponse, route: Route, what: string): void {
@@ -149,12 +174,18 @@ class MockLlmServer {
     applyFault(fault, openAiWire, response, { json, frames: undefined });
   }
 
-  private async generate(route: Route, record: RecordedRequest, response: http.ServerResponse, closed: AbortSignal): Promise<void> {
+  private async generate(route: Route, record: RecordedRequest, response: http.ServerResponse, closed: AbortSignal, credential: string): Promise<void> {
     const { wire } = route;
     record.model = wire.modelOf(record.body, route.pathModel);
     record.stream = wire.wantsStream(record.body, route.streamPath ?? false);
-    record.issues = wire.validate(record.body);
+    const rules: RuleContext = { model: record.model, flavour: route.flavour, memory: this.memory };
+    record.issues = wire.validate(record.body, rules);
     if (record.issues.length > 0) return this.reject(record, response, route, wire.vendor);
+    const rejection = wire.rules?.(record.body, rules);
+    if (rejection) {
+      Object.assign(record, { valid: false, outcome: 'invalid', issues: [rejection.message] });
+      return sendJson(response, rejection.status, rejection.body);
+    }
     const turn = this.nextTurn(record);
     if (!turn) {
       record.outcome = 'exhausted';
@@ -164,12 +195,12 @@ class MockLlmServer {
       record.outcome = 'client_gone';
       return;
     }
-    const context = { model: record.model, sequence: record.sequence };
-    const json = JSON.stringify(wire.renderJson(turn, context));
+    const context = { ...rules, sequence: record.sequence, body: record.body };
+    const json = bodyText(wire.renderJson(turn, context));
     const frames = record.stream ? wire.renderStream(turn, context, record.body) : undefined;
     if (turn.fault) {
       record.outcome = 'fault';
-      return applyFault(turn.fault, wire, response, { json, frames });
+      return applyFault(turn.fault, wire, response, { json, frames }, credential);
     }
     if (frames) return sendEvents(response, frames);
     sendText(response, 200, json);
@@ -193,6 +224,7 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
   return {
     url,
     openAiBaseUrl: `${url}/v1`,
+    baseUrlFor: (flavour) => `${url}/${flavour}/v1`,
     enqueue: (...turns) => mock.queue.push(...turns.map((turn) => mockTurnSchema.parse(turn))),
     failEmbeddings: (...faults) => mock.embeddingFaults.push(...faults),
     requests: mock.requests,

@@ -1,18 +1,24 @@
 // Anthropic Messages as the mock speaks it. Besides the shape, it enforces the turn rules the
 // real API has: start with user, alternate roles, answer every tool_use in the next user turn
-// with tool_result blocks that come first, and (stricter than the API, on purpose) never end on
-// an assistant turn, which the API would silently treat as a prefill (reference bug 6).
+// with tool_result blocks that come first, define tools whenever the history holds tool blocks,
+// and return signed thinking unchanged: a final assistant turn whose calls came with thinking
+// must start with that thinking block. Stricter than the API, on purpose: never end on an
+// assistant turn, which the API would silently treat as a prefill.
 import { z } from 'zod';
+import { mockSignature } from './mock-memory.js';
 import type { MockTurn } from './script.js';
 import {
   argumentsValue,
+  bodyText,
   checkImage,
   halves,
   issueLines,
   sseFrame,
   toolNamePattern,
   usageOf,
+  type Rejection,
   type RenderContext,
+  type RuleContext,
   type WireFormat,
 } from './wire-common.js';
 
@@ -28,7 +34,9 @@ const toolResultBlock = z.object({
   content: z.union([z.string(), z.array(z.union([textBlock, imageBlock]))]).optional(),
   is_error: z.boolean().optional(),
 });
-const block = z.discriminatedUnion('type', [textBlock, imageBlock, toolUseBlock, toolResultBlock]);
+const thinkingBlock = z.object({ type: z.literal('thinking'), thinking: z.string(), signature: z.string() });
+const redactedThinkingBlock = z.object({ type: z.literal('redacted_thinking'), data: z.string() });
+const block = z.discriminatedUnion('type', [textBlock, imageBlock, toolUseBlock, toolResultBlock, thinkingBlock, redactedThinkingBlock]);
 
 const requestSchema = z.object({
   model: z.string().min(1),
@@ -70,6 +78,9 @@ function turnIssues(messages: Message[]): string[] {
     if (message.role === 'assistant' && blocks.some((item) => item.type === 'image' || item.type === 'tool_result')) {
       issues.push(`messages.${index}: assistant turns cannot hold images or tool results`);
     }
+    if (message.role === 'user' && blocks.some((item) => item.type === 'thinking' || item.type === 'redacted_thinking')) {
+      issues.push(`messages.${index}: user turns cannot hold thinking blocks`);
+    }
     if (message.role === 'user' && blocks.some((item) => item.type === 'tool_use')) issues.push(`messages.${index}: user turns cannot hold tool_use`);
     issues.push(...imageIssues(`messages.${index}.content`, blocks));
     const calls = blocks.flatMap((item) => (item.type === 'tool_use' ? [item.id] : []));
@@ -94,12 +105,45 @@ function turnIssues(messages: Message[]): string[] {
   return issues;
 }
 
+const errorBody = (message: string): Rejection => ({ status: 400, message, body: { type: 'error', error: { type: 'invalid_request_error', message } } });
+
+/** The rules that span turns or need the tool list (the shape and turn order are checked first). */
+function anthropicRules(value: unknown, context: RuleContext): Rejection | undefined {
+  const body = value as { tools?: unknown[]; messages: Message[] };
+  const all = body.messages.flatMap((message, index) => blocksOf(message).map((item, position) => ({ item, index, position })));
+  if ((body.tools ?? []).length === 0 && all.some(({ item }) => item.type === 'tool_use' || item.type === 'tool_result')) {
+    return errorBody('Requests which include `tool_use` or `tool_result` blocks must define tools.');
+  }
+  for (const { item, index, position } of all) {
+    if (item.type === 'thinking' && item.signature !== mockSignature('thinking', item.thinking)) {
+      return errorBody(`messages.${index}.content.${position}: Invalid \`signature\` in \`thinking\` block`);
+    }
+    if (item.type === 'redacted_thinking' && !context.memory.isIssuedSignature(item.data)) {
+      return errorBody(`messages.${index}.content.${position}: Invalid \`data\` in \`redacted_thinking\` block`);
+    }
+  }
+  const lastAssistant = body.messages.findLastIndex((message) => message.role === 'assistant');
+  const blocks = blocksOf(body.messages[lastAssistant]);
+  const thought = blocks.some((item) => item.type === 'tool_use' && context.memory.issued(item.id)?.thinking);
+  const first = blocks[0]?.type;
+  if (thought && first !== 'thinking' && first !== 'redacted_thinking') {
+    return errorBody(
+      `messages.${lastAssistant}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${first ?? 'nothing'}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable \`thinking\`. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking`,
+    );
+  }
+  return undefined;
+}
+
 function contentOf(turn: MockTurn, context: RenderContext) {
   const content: Array<Record<string, unknown>> = [];
-  if (turn.reasoning) content.push({ type: 'thinking', thinking: turn.reasoning, signature: 'mock-signature' });
+  if (turn.redactedReasoning) content.push({ type: 'redacted_thinking', data: turn.redactedReasoning });
+  if (turn.reasoning) content.push({ type: 'thinking', thinking: turn.reasoning, signature: mockSignature('thinking', turn.reasoning) });
+  const thinking = content[0] as { type: 'thinking'; thinking: string; signature: string } | { type: 'redacted_thinking'; data: string } | undefined;
   if (turn.text) content.push({ type: 'text', text: turn.text });
   (turn.toolCalls ?? []).forEach((call, index) => {
-    content.push({ type: 'tool_use', id: call.id ?? `toolu_mock_${context.sequence}_${index + 1}`, name: call.name, input: argumentsValue(call) });
+    const id = call.id ?? `toolu_mock_${context.sequence}_${index + 1}`;
+    if (thinking) context.memory.remember(id, { thinking });
+    content.push({ type: 'tool_use', id, name: call.name, input: argumentsValue(call) });
   });
   return content;
 }
@@ -124,11 +168,19 @@ function streamFrames(turn: MockTurn, context: RenderContext): string[] {
   const frames = [sseFrame({ type: 'message_start', message: { ...message, usage: { ...usageBody(turn), output_tokens: 1 } } }, 'message_start')];
   contentOf(turn, context).forEach((item, index) => {
     const start =
-      item.type === 'tool_use' ? { ...item, input: {} } : item.type === 'thinking' ? { type: 'thinking', thinking: '', signature: '' } : { type: 'text', text: '' };
+      item.type === 'tool_use'
+        ? { ...item, input: {} }
+        : item.type === 'thinking'
+          ? { type: 'thinking', thinking: '', signature: '' }
+          : item.type === 'redacted_thinking'
+            ? item
+            : { type: 'text', text: '' };
     frames.push(sseFrame({ type: 'content_block_start', index, content_block: start }, 'content_block_start'));
     const pieces =
-      item.type === 'tool_use'
-        ? halves(typeof item.input === 'string' ? item.input : JSON.stringify(item.input)).map((partial_json) => ({ type: 'input_json_delta', partial_json }))
+      item.type === 'redacted_thinking'
+        ? []
+        : item.type === 'tool_use'
+        ? halves(typeof item.input === 'string' ? item.input : bodyText(item.input)).map((partial_json) => ({ type: 'input_json_delta', partial_json }))
         : item.type === 'thinking'
           ? [{ type: 'thinking_delta', thinking: item.thinking }, { type: 'signature_delta', signature: item.signature }]
           : halves(String(item.text)).map((text) => ({ type: 'text_delta', text }));
@@ -151,6 +203,7 @@ export const anthropicWire: WireFormat = {
     const parsed = requestSchema.safeParse(body);
     return parsed.success ? turnIssues(parsed.data.messages) : issueLines(parsed.error.issues);
   },
+  rules: anthropicRules,
   modelOf: (body) => String((body as { model?: unknown }).model ?? ''),
   wantsStream: (body) => (body as { stream?: unknown }).stream === true,
   renderJson: (turn, context) => ({

@@ -2,6 +2,7 @@
 // rules the real API enforces (every tool call answered by `tool` messages right after it),
 // JSON and SSE rendering, and error bodies.
 import { z } from 'zod';
+import { isGrok, isReasoningModel, openAiRules } from './rules-openai.js';
 import type { MockTurn } from './script.js';
 import {
   argumentsText,
@@ -12,6 +13,7 @@ import {
   toolNamePattern,
   usageOf,
   type RenderContext,
+  type RuleContext,
   type WireFormat,
 } from './wire-common.js';
 
@@ -25,6 +27,7 @@ const messageSchema = z.discriminatedUnion('role', [
   z.object({
     role: z.literal('assistant'),
     content: z.union([z.string(), z.null(), z.array(textPart)]).optional(),
+    reasoning_content: z.string().optional(),
     tool_calls: z
       .array(z.object({ id: z.string().min(1), type: z.literal('function'), function: z.object({ name: z.string(), arguments: z.string() }) }))
       .optional(),
@@ -72,22 +75,29 @@ function orderingIssues(messages: ChatRequest['messages']): string[] {
   return issues;
 }
 
-function imageIssues(messages: ChatRequest['messages']): string[] {
+function imageIssues(messages: ChatRequest['messages'], context: RuleContext): string[] {
+  // Zhipu takes raw base64 in image_url.url; the rule that refuses data: URLs there is in rules-openai.ts.
+  const rawBase64 = context.flavour === 'zhipu' || /^glm-/i.test(context.model);
   return messages.flatMap((message, index) =>
     message.role === 'user' && Array.isArray(message.content)
       ? message.content.flatMap((part, partIndex) =>
-          part.type === 'image_url' ? [checkDataUrl(part.image_url.url, `messages.${index}.content.${partIndex}`)].filter((issue): issue is string => !!issue) : [],
+          part.type === 'image_url'
+            ? [checkDataUrl(part.image_url.url, `messages.${index}.content.${partIndex}`, { rawBase64 })].filter((issue): issue is string => !!issue)
+            : [],
         )
       : [],
   );
 }
 
 function toolCallsOf(turn: MockTurn, context: RenderContext) {
-  return (turn.toolCalls ?? []).map((call, index) => ({
+  const calls = (turn.toolCalls ?? []).map((call, index) => ({
     id: call.id ?? `call_mock_${context.sequence}_${index + 1}`,
     type: 'function' as const,
     function: { name: call.name, arguments: argumentsText(call) },
   }));
+  // A thinking model (DeepSeek) wants this reasoning back with these calls.
+  if (turn.reasoning) for (const call of calls) context.memory.remember(call.id, { reasoningContent: turn.reasoning });
+  return calls;
 }
 
 function finishReason(turn: MockTurn): string {
@@ -95,13 +105,20 @@ function finishReason(turn: MockTurn): string {
   return turn.stopReason === 'max_tokens' ? 'length' : 'stop';
 }
 
-function usageBody(turn: MockTurn) {
+/**
+ * OpenAI counts reasoning tokens inside completion_tokens; xAI reports them only in
+ * completion_tokens_details (recorded grok-3-mini responses), so its completion_tokens exclude them.
+ */
+function usageBody(turn: MockTurn, context: RenderContext) {
   const usage = usageOf(turn);
+  const separate = isGrok(context.model, context);
+  const completion = separate ? usage.outputTokens - usage.reasoningTokens : usage.outputTokens;
   return {
     prompt_tokens: usage.inputTokens,
-    completion_tokens: usage.outputTokens,
+    completion_tokens: completion,
     total_tokens: usage.inputTokens + usage.outputTokens,
     prompt_tokens_details: { cached_tokens: usage.cachedTokens },
+    ...(usage.reasoningTokens > 0 || isReasoningModel(context.model) || separate ? { completion_tokens_details: { reasoning_tokens: usage.reasoningTokens } } : {}),
   };
 }
 
@@ -117,7 +134,7 @@ function streamFrames(turn: MockTurn, context: RenderContext, body: unknown): st
   });
   frames.push(chunk({}, finishReason(turn)));
   const includeUsage = (body as { stream_options?: { include_usage?: boolean } }).stream_options?.include_usage;
-  if (includeUsage) frames.push(sseFrame({ ...base, choices: [], usage: usageBody(turn) }));
+  if (includeUsage) frames.push(sseFrame({ ...base, choices: [], usage: usageBody(turn, context) }));
   frames.push(sseFrame('[DONE]'));
   return frames;
 }
@@ -126,15 +143,16 @@ const errorTypes: Record<number, string> = { 400: 'invalid_request_error', 401: 
 
 export const openAiWire: WireFormat = {
   vendor: 'openai',
-  validate(body) {
+  validate(body, context) {
     const parsed = requestSchema.safeParse(body);
     if (!parsed.success) return issueLines(parsed.error.issues);
-    const issues = [...orderingIssues(parsed.data.messages), ...imageIssues(parsed.data.messages)];
+    const issues = [...orderingIssues(parsed.data.messages), ...imageIssues(parsed.data.messages, context)];
     if (parsed.data.max_tokens !== undefined && parsed.data.max_completion_tokens !== undefined) {
       issues.push('max_tokens and max_completion_tokens are mutually exclusive');
     }
     return issues;
   },
+  rules: openAiRules,
   modelOf: (body) => String((body as { model?: unknown }).model ?? ''),
   wantsStream: (body) => (body as { stream?: unknown }).stream === true,
   renderJson(turn, context) {
@@ -158,12 +176,12 @@ export const openAiWire: WireFormat = {
           finish_reason: finishReason(turn),
         },
       ],
-      usage: usageBody(turn),
+      usage: usageBody(turn, context),
     };
   },
   renderStream: streamFrames,
-  renderError: (status, message) => ({
-    error: { message, type: errorTypes[status] ?? (status >= 500 ? 'server_error' : 'invalid_request_error'), param: null, code: null },
+  renderError: (status, message, _retryAfterMs, extras) => ({
+    error: { message, type: errorTypes[status] ?? (status >= 500 ? 'server_error' : 'invalid_request_error'), param: extras?.param ?? null, code: extras?.code ?? null },
   }),
 };
 

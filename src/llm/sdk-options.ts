@@ -1,6 +1,6 @@
 // Client options every vendor SDK gets the same way (the Anthropic and Gemini drivers reuse
 // these): a finite timeout and a logger that writes to our stderr logger, never to stdout.
-import { log } from '../../log/logger.js';
+import { log } from '../log/logger.js';
 
 /** With M3_LLM_TIMEOUT=0 the harness sets no limit; SDKs still need a number. */
 export function sdkTimeout(timeoutMs: number): number {

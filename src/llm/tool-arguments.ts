@@ -1,6 +1,9 @@
 // Tool-call arguments as models emit them. MCP tools take a JSON object; anything else is a
 // model error that is recorded on the ToolCall (`argumentsError`), never silently turned into {}.
 // Shared by all vendors: OpenAI sends argument text, Anthropic and Gemini send JSON values.
+// `arguments` holds plain numbers (for the tool call); `exactArguments` recovers, from the
+// argument text, which numbers the model wrote as floats, for the prediction file.
+import { containsFloats, parseJsonKeepingFloats } from '../core/json-numbers.js';
 
 export interface ParsedArguments {
   arguments: unknown;
@@ -44,4 +47,29 @@ export function synthesizeCallId(name: string, round: number, index: number): st
 /** Which round a response belongs to: one more than the tool-calling turns already in history. */
 export function roundOf(messages: ReadonlyArray<{ role: string; toolCalls?: readonly unknown[] }>): number {
   return messages.filter((message) => message.role === 'assistant' && (message.toolCalls?.length ?? 0) > 0).length + 1;
+}
+
+function sameValue(marked: unknown, plain: unknown): boolean {
+  try {
+    return JSON.stringify(marked) === JSON.stringify(plain);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The arguments as recorded in predictions: `parsed` (what the tool got), with each number the
+ * model wrote as a float (`2.0`, `40.50`) carried as a JsonFloat, so the prediction file keeps
+ * the form Python's json.dumps would write. Falls back to `parsed` whenever the text does not
+ * give exactly the same value (no text, malformed text, a normalised value).
+ */
+export function exactArguments(call: { argumentsText?: string | undefined; argumentsError?: string | undefined }, parsed: unknown): unknown {
+  if (call.argumentsError || !call.argumentsText || !/[.eE]/.test(call.argumentsText)) return parsed;
+  let marked: unknown;
+  try {
+    marked = parseJsonKeepingFloats(call.argumentsText);
+  } catch {
+    return parsed;
+  }
+  return containsFloats(marked) && sameValue(marked, parsed) ? marked : parsed;
 }

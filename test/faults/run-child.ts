@@ -1,0 +1,43 @@
+// Runs `m3` as a real child process from the repository root, with only the environment given
+// (plus PATH, HOME, CI and the loopback network guard), and a task folder with a math server.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { repoRoot } from '../support/shared-assets.js';
+
+export interface ChildResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runM3(args: string[], env: Record<string, string>): Promise<ChildResult> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+    cwd: repoRoot,
+    env: { PATH: process.env.PATH ?? '', HOME: os.homedir(), CI: '1', M3_NETWORK_GUARD: 'loopback', ...env },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += String(chunk)));
+  child.stderr.on('data', (chunk) => (stderr += String(chunk)));
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
+}
+
+/** A temporary folder with servers.json (the math server only) and tasks.json for the given tasks. */
+export function taskFolder(prefix: string, tasks: Array<{ id: string; image: string }>): { dir: string; results: string; args: string[] } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), `m3-${prefix}-`));
+  writeFileSync(path.join(dir, 'servers.json'), JSON.stringify({ servers: { math: { command: 'node', args: ['--import', 'tsx', 'servers/math/index.ts'], env: {} } } }));
+  writeFileSync(path.join(dir, 'tasks.json'), JSON.stringify(tasks.map((task) => ({ ...task, type: 'arith', prompt: 'use math', question: `What is 2+3? (${task.id})` }))));
+  const results = path.join(dir, 'results');
+  const args = ['--tasks', path.join(dir, 'tasks.json'), '--config', path.join(dir, 'servers.json'), '--image-dir', dir, '--results-dir', results, '--store', path.join(results, 'm3bench.sqlite'), '--concurrency', '1'];
+  return { dir, results, args };
+}
+
+/** Every file under `dir`, recursively. */
+export function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const file = path.join(dir, name);
+    return statSync(file).isDirectory() ? filesUnder(file) : [file];
+  });
+}
