@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Runs the benchmark: predictions for every model in M3_MODELS over the task suite, then (unless
-# M3_SKIP_EVAL=1) the three evaluation layers and the report. With no key and no arguments this
-# is the embedded default: the replay oracle and the seeded noisy oracle over the bundled suite.
+# M3_SKIP_EVAL=1) the evaluation layers (step, call, final answer, task level) and the report.
+# With no key and no arguments this is the embedded default: the replay oracle and the seeded
+# noisy oracle over the bundled suite.
 #
 #   bash scripts/benchmark_fuzzy.sh                     # embedded default
 #   M3_MODELS="openai:gpt-4o" bash scripts/benchmark_fuzzy.sh
 #   bash scripts/benchmark_fuzzy.sh --resume --run-id nightly   # extra flags go to `m3 run`
 #
 # Knobs (environment): M3_MODELS, M3_TASKS, M3_GT, M3_IMAGE_DIR, M3_MAX_STEP, M3_MAX_CONCURRENT,
-# M3_CONCURRENCY, M3_TOP_TOOLS, M3_MAX_NEW_TOKENS, M3_SKIP_ASSETS=1, M3_SKIP_EVAL=1, M3_RESULTS_DIR.
+# M3_CONCURRENCY, M3_TOP_TOOLS, M3_MAX_NEW_TOKENS, M3_SKIP_ASSETS=1, M3_SKIP_EVAL=1, M3_RESULTS_DIR,
+# M3_TASK_JUDGE (LLM judge for failed tasks the task-level taxonomy rules cannot label).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/lib.sh
@@ -62,9 +64,10 @@ if [[ -z "$labels" ]]; then
   echo "benchmark_fuzzy.sh: nothing was scored: no model produced a prediction (${unscored[*]}); see the run's .manifest.json for each task's error" >&2
   exit 3
 fi
-for stage in step call final_answer; do
+# The task level (evaluate_task.sh) runs last: it reads the step alignment and the call labels.
+for stage in step call final_answer task; do
   if [[ -f "scripts/evaluate_${stage}.sh" ]]; then
-    M3_MODELS="$labels" GT_PATH="$GT" M3_RESULTS_DIR="$RESULTS_DIR" M3_CATALOG="$RESULTS_DIR/tools_catalog.json" \
+    M3_MODELS="$labels" GT_PATH="$GT" M3_TASKS="$TASKS" M3_RESULTS_DIR="$RESULTS_DIR" M3_CATALOG="$RESULTS_DIR/tools_catalog.json" \
       M3_SKIP_REPORT=1 M3_FORCE=1 bash "scripts/evaluate_${stage}.sh"
   fi
 done

@@ -18,12 +18,14 @@ import {
 } from './chart-configs.js';
 import { mockedShare, mockedShareTable, placeholderImageTable } from './fallback-share.js';
 import { renderHtml, type HtmlSection } from './html.js';
-import { buildLeaderboard, roundsCsv, stepEvalCsv } from './leaderboard.js';
+import { buildLeaderboard, roundsCsv, stepEvalCsv, toCsv } from './leaderboard.js';
 import { defaultCvDir, loadAllResults, type ModelResults } from './load-results.js';
 import { writeFigure, type RenderedFigure } from './render-chart.js';
 import { callTable, cvTable, finalJudgeTable, finalProxyTable, leaderboardTable, orderConsistencyExplanation, roundsTable, toMarkdown, toolsTable, type Table } from './tables.js';
 import { buildTierRows, loadTiers, tierTable } from './tiers.js';
 import { newestTrialsTable } from './trials-section.js';
+import { buildTaskSection } from './task-section.js';
+import { loadPaperResults, paperComparisonFigure, paperComparisonTable } from './paper.js';
 
 export interface ReportOptions {
   resultsDir: string;
@@ -35,6 +37,8 @@ export interface ReportOptions {
   gtFile?: string;
   /** Where the CV metrics are (default: results_cv/ beside resultsDir). */
   cvDir?: string;
+  /** Published per-model numbers (data/paper-results.json format) to draw next to the runs. */
+  paperFile?: string;
 }
 
 export interface ReportResult {
@@ -62,6 +66,7 @@ function predictionFiles(resultsDir: string, models: readonly ModelResults[]): s
 export async function buildReport(options: ReportOptions): Promise<ReportResult> {
   const { models, missing } = loadAllResults(options.resultsDir, options.models, options.cvDir ?? defaultCvDir(options.resultsDir));
   const catalog: ToolCatalog | undefined = options.catalogFile ? loadToolCatalog(options.catalogFile) : undefined;
+  const paper = options.paperFile ? loadPaperResults(options.paperFile) : undefined;
   if (models.length === 0 && !catalog) {
     throw new EvaluationError(
       `no evaluation results under ${options.resultsDir} (expected <model>/results_eval.json, taskcompletion.json, callanalysis.json or final_proxy.json; run m3 eval step|call|final first) and no --catalog given`,
@@ -93,14 +98,19 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
     tiers: tierTable(buildTierRows(models, tiers)),
     mocked: mockedShareTable(shares),
     trials: newestTrialsTable(options.resultsDir),
+    paper: paper ? paperComparisonTable(paper, rows) : undefined,
   };
-  const markdown = Object.values(tables).filter((table): table is Table => table !== undefined).map(toMarkdown);
+  if (tables.paper) write('paper_comparison.csv', toCsv(tables.paper.header, tables.paper.rows));
+  const taskLevel = buildTaskSection(options.resultsDir, options.models);
+  for (const file of taskLevel.csv) write(file.name, file.text);
+  const markdown = [...Object.values(tables).filter((table): table is Table => table !== undefined), ...taskLevel.tables].map(toMarkdown);
   const encoderNotes = [...new Set(models.flatMap((results) => [results.step?.encoder?.note, results.cv?.encoder?.note]).filter((note): note is string => Boolean(note)))];
   const stepNotes = [orderConsistencyExplanation, ...encoderNotes];
   write('report.md', `# m3bench report\n\n${markdown.join('\n')}\n${stepNotes.map((note) => `> ${note}\n`).join('\n')}`);
 
   const parts = [
     await renderSection('Step-level evaluation', [tables.placeholders, tables.leaderboard, tables.rounds, tables.mocked], rows.length > 0 ? [leaderboardFigure(rows), stepMetricsFigure(rows)] : [], options.saveDir, { notes: rows.length > 0 ? stepNotes : [] }),
+    await renderSection('Paper comparison', [tables.paper], paper ? [paperComparisonFigure(paper, rows)] : [], options.saveDir),
     await renderSection('CV metrics', [tables.cv], [cvFigure(models)], options.saveDir),
     await renderSection('Call-level evaluation', [tables.calls], [illegalCallingFigure(models), ...models.map(callDonutFigure)], options.saveDir, { grid: true }),
     await renderSection('Final answer', [tables.judges, tables.proxies], [finalJudgeFigure(models), finalProxyFigure(models)], options.saveDir, {
@@ -108,12 +118,13 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
     }),
     await renderSection('Trials and uncertainty', [tables.trials], [], options.saveDir),
     await renderSection('Per-tier breakdown', [tables.tiers], [], options.saveDir),
+    await renderSection('Task-level evaluation', taskLevel.tables, taskLevel.figures, options.saveDir, { notes: taskLevel.notes }),
     await renderSection('Tools', [tables.tools], catalog ? [toolsPerServerFigure(catalog), toolCategoryFigure(catalog)] : [], options.saveDir),
   ];
   for (const part of parts) for (const figure of part.rendered) files.push(figure.png, figure.svg);
 
   const sections = parts.map((part) => part.section).filter((section) => section.tables.length > 0 || section.figures.length > 0);
-  const downloads = ['step_eval_result.csv', 'avg_rounds_tool_calls.csv', 'report.md'];
+  const downloads = ['step_eval_result.csv', 'avg_rounds_tool_calls.csv', ...(tables.paper ? ['paper_comparison.csv'] : []), ...taskLevel.csv.map((file) => file.name), 'report.md'];
   const html = renderHtml({ title: 'm3bench report', generatedAt: new Date().toISOString(), sections, downloads, missingModels: missing });
   write('report.html', html);
   return { files, models: models.map((results) => results.model), missing, html: path.join(options.saveDir, 'report.html') };

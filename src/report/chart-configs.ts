@@ -36,7 +36,7 @@ export interface FigureSpec {
 
 export const leaderboardColors = { top: '#7b91a2', other: '#bce2ec' } as const;
 
-const seriesPalette = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac'];
+export const seriesPalette = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac'];
 
 /** Fixed order and colours, so donuts of different models read the same way. */
 export const callCategoryStyle = [
@@ -47,7 +47,7 @@ export const callCategoryStyle = [
   { key: 'unclassified', label: 'Unclassified', color: '#bab0ac' },
 ] as const;
 
-const background = { color: '#ffffff' };
+export const background = { color: '#ffffff' };
 const toChartValue = (value: number | null | undefined): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
 
 /** Axis end that never clips a bar (bug 43: the reference fixed it at 0.55). */

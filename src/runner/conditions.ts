@@ -67,9 +67,11 @@ export function parseCondition(text: string): ConditionSet {
   const names = text.split('+').map((part) => part.trim()).filter(Boolean);
   if (names.length === 0) throw new ConfigError(`--condition "${text}": expected a condition name (known: ${[...registry.keys()].join(', ')})`);
   const parts: Condition[] = [];
-  for (const name of names) {
+  for (const given of names) {
+    // `none` is the name MCP-RADAR's sweep uses for the task as written.
+    const name = given === 'none' ? baselineCondition : given;
     const condition = registry.get(name);
-    if (!condition) throw new ConfigError(`--condition "${text}": unknown condition "${name}" (known: ${[...registry.keys()].join(', ')})`);
+    if (!condition) throw new ConfigError(`--condition "${text}": unknown condition "${given}" (known: ${[...registry.keys()].join(', ')})`);
     if (name !== baselineCondition && !parts.includes(condition)) parts.push(condition);
   }
   return { name: parts.length === 0 ? baselineCondition : parts.map((part) => part.name).join('+'), parts };
@@ -96,4 +98,10 @@ export function applyDriver(condition: ConditionSet, driver: ModelDriver): Model
 /** The hints the condition adds to one task's first user turn (empty: none). */
 export function hintsFor(condition: ConditionSet, gt: GtTask | undefined): string[] {
   return condition.parts.map((part) => part.hint?.(gt)).filter((hint): hint is string => Boolean(hint));
+}
+/** `--max-step 6` or `--max-step 2,4,6`: distinct whole numbers >= 0, in the order given. */
+export function parseMaxSteps(text: string): number[] {
+  const values = text.split(',').map((part) => part.trim());
+  if (values.some((value) => !/^\d+$/.test(value))) throw new ConfigError(`--max-step "${text}": expected a whole number, or a comma-separated list of them (e.g. 2,4,6)`);
+  return [...new Set(values.map(Number))];
 }

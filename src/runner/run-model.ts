@@ -45,6 +45,8 @@ export interface RunModelRequest {
   allowToolDrift?: boolean;
   /** Ctrl-C: stops the batch gracefully (see BatchOptions.signal). */
   signal?: AbortSignal;
+  /** Added to the cell label of the run's files and store rows: `.k<K>` for a max-rounds sweep cell. */
+  labelSuffix?: string;
 }
 
 export interface RunModelReport {
@@ -112,7 +114,7 @@ export async function runModel(request: RunModelRequest, deps: RunModelDeps): Pr
   const switches = config.switches;
   const condition = request.condition ?? noCondition;
   const trials = Math.max(1, request.trials ?? 1);
-  const label = cellLabel(modelLabel(request.model), condition);
+  const label = `${cellLabel(modelLabel(request.model), condition)}${request.labelSuffix ?? ''}`;
   const limits = applyLimits(condition, request.limits);
   // Temp files of an atomic write a killed run never finished.
   for (const dir of new Set([path.resolve(request.resultsDir), ...(request.output ? [path.dirname(path.resolve(request.output))] : [])])) {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { TaskFileError } from '../errors/index.js';
 import { indexById, loadFuzzyTasks, loadGroundTruth } from '../tasks/load.js';
 import { loadJsonFile } from '../tasks/load-json.js';
+import { withOutputFormat } from '../tasks/output-format.js';
 import type { GtTask, Tier } from '../tasks/schemas.js';
 
 export interface RunnableTask {
@@ -59,7 +60,8 @@ export function loadTaskSet(options: TaskSetOptions): TaskSet {
     const fuzzyText = 'question' in record ? record.question : undefined;
     const question = options.fuzzy ? (fuzzyText ?? record.prompt ?? '') : (record.prompt ?? fuzzyText ?? '');
     if (!question.trim()) throw new TaskFileError(`${tasksFile}: task "${record.id}" has no ${options.fuzzy ? 'question' : 'prompt'} text`);
-    tasks.push({ id: record.id, image: record.image, type: record.type, tier: record.tier, question });
+    const outputFormat = record.output_format ?? groundTruth?.byId.get(record.id)?.output_format;
+    tasks.push({ id: record.id, image: record.image, type: record.type, tier: record.tier, question: withOutputFormat(question, outputFormat) });
   }
   if (groundTruth) {
     const missing = tasks.filter((task) => !groundTruth.byId.has(task.id)).map((task) => task.id);

@@ -3,6 +3,7 @@
 // stray fields) and strict where a wrong type would silently corrupt a metric.
 import { z } from 'zod';
 import { factSchema } from './facts.js';
+import { taskCheckFields } from './task-checks.js';
 
 /** Ids are compared as strings everywhere; numeric ids in hand-written files are accepted. */
 const taskId = z.union([z.string(), z.number()]).transform((value) => String(value).trim());
@@ -36,6 +37,7 @@ export const gtTaskSchema = z
     final_reply: z.string().default(''),
     tier: tierSchema.optional(),
     facts: z.array(factSchema).optional(),
+    ...taskCheckFields,
   })
   .loose();
 
@@ -47,6 +49,7 @@ export const fuzzyTaskSchema = z
     prompt: z.string().optional(),
     question: z.string().optional(),
     tier: tierSchema.optional(),
+    ...taskCheckFields,
   })
   .loose();
 

@@ -1,6 +1,6 @@
 // The main job end to end: `bash scripts/benchmark_fuzzy.sh` with its defaults (the embedded
 // default: oracle + noisy oracle over the bundled local suite, real servers, all three
-// evaluation layers, report), into a temporary results/save folder.
+// evaluation layers and the task level, report), into a temporary results/save folder.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -50,6 +50,19 @@ describe.skipIf(!sharedAssetsDir())(`npm run bench (embedded default)${sharedAss
     const expectedErrors = suite.flatMap((task) => task.steps.flatMap((step) => step.calls)).filter((call) => call.expect_error).length;
     expect(expectedErrors).toBeGreaterThan(0);
     expect(oracleCalls.unknown_tool + oracleCalls.invalid_arguments + oracleCalls.resource_not_found + (oracleCalls.unclassified ?? 0)).toBe(expectedErrors);
+
+    // Task level (evaluate_task.sh): the oracle recovers from every designed failure of the
+    // exception tier and completes every task; the noisy oracle recovers less often.
+    const oracleTasks = readJson(path.join(resultsDir, 'replay-gt', 'task_eval.json'));
+    const noisyTasks = readJson(path.join(resultsDir, 'replay-noisy', 'task_eval.json'));
+    const exceptionTier = suite.filter((task) => task.tier === 'exception').length;
+    expect(oracleTasks.aggregate.exception_recovery_rate).toEqual({ rate: 1, numerator: exceptionTier, denominator: exceptionTier });
+    expect(oracleTasks.aggregate.task_success_rate.rate).toBe(1);
+    expect(oracleTasks.taxonomy.failed_tasks).toBe(0);
+    expect(noisyTasks.aggregate.exception_recovery_rate.rate).toBeLessThan(1);
+    expect(noisyTasks.aggregate.task_success_rate.rate).toBeLessThan(1);
+    expect(noisyTasks.per_task.filter((task: { success: boolean; taxonomy: unknown }) => !task.success && task.taxonomy).length).toBe(noisyTasks.taxonomy.failed_tasks);
+    for (const file of ['task_metrics.csv', 'task_tiers.csv', 'error_taxonomy.csv', 'error_taxonomy.png']) expect(existsSync(path.join(saveDir, file)), file).toBe(true);
 
     const store = openStore(path.join(resultsDir, 'm3bench.sqlite'), { readonly: true });
     try {

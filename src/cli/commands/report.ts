@@ -11,6 +11,7 @@ interface ReportOptions {
   models?: string;
   catalog?: string;
   gt?: string;
+  paper?: string | boolean;
 }
 
 /** Ground truth for the per-tier table: the reference file, else the bundled local suite. */
@@ -27,12 +28,14 @@ export function registerReportCommand(program: Command): void {
     .option('--models <list>', 'comma-separated model folder names (default: every model found)')
     .option('--catalog <file>', 'tool list for the tools-per-server chart (m3 servers list-tools --json output or a catalog file; default save/mcp_tools_with_desc.json if present)')
     .option('--gt <file>', 'ground truth with tier fields, for the per-tier table (default json/test_mcp_GT.json or json/m3_local_GT.json)')
+    .option('--paper [file]', 'draw the runs next to the published per-model numbers (default file data/paper-results.json: the reference leaderboard figure, source and metric definitions inside)')
     .action(async (options: ReportOptions) => {
       // Loaded on use: the report is the only command that needs the native canvas.
       const { buildReport, defaultCatalogFile } = await import('../../report/build-report.js');
       const saveDir = path.resolve(options.save);
       const catalogFile = options.catalog ? path.resolve(options.catalog) : defaultCatalogFile(saveDir);
       const gtFile = options.gt ? path.resolve(options.gt) : defaultGtFile();
+      const paperFile = options.paper === true ? fromRepo('data', 'paper-results.json') : typeof options.paper === 'string' ? path.resolve(options.paper) : undefined;
       const models = options.models?.split(',').map((name) => name.trim()).filter((name) => name !== '');
       const result = await buildReport({
         resultsDir: path.resolve(options.results),
@@ -40,6 +43,7 @@ export function registerReportCommand(program: Command): void {
         ...(models ? { models } : {}),
         ...(catalogFile ? { catalogFile } : {}),
         ...(gtFile ? { gtFile } : {}),
+        ...(paperFile ? { paperFile } : {}),
       });
       if (result.missing.length > 0) log.warn(`no evaluation outputs for: ${result.missing.join(', ')}`);
       log.info(`report for ${result.models.length} model(s): ${result.html}`);

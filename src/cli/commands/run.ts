@@ -17,7 +17,7 @@ import { fallbackShare, listRuns, openStore, type FallbackShare } from '../../st
 import { hostOptionsFrom } from '../host-options.js';
 import { nonNegativeInteger, positiveInteger, seconds } from '../option-parsers.js';
 import { batchManifestFile, writeBatchManifest, type BatchCell } from '../../runner/batch-manifest.js';
-import { baselineCondition, cellLabel, knownConditions, parseCondition } from '../../runner/conditions.js';
+import { baselineCondition, cellLabel, knownConditions, parseCondition, parseMaxSteps } from '../../runner/conditions.js';
 import { secondsToTimerMs } from '../../config/timer-ms.js';
 import { printSummary, reportOutcome, requireTasks } from '../run-outcome.js';
 import { createStopSignal } from '../stop-signal.js';
@@ -33,7 +33,7 @@ interface RunFlags {
   gt?: string;
   imageDir?: string;
   concurrency: number;
-  maxStep: number;
+  maxStep: string;
   maxConcurrent: number;
   topTools: number;
   maxNewTokens: number;
@@ -122,7 +122,7 @@ export function registerRunCommand(program: Command): void {
     .option('--gt <file>', 'ground-truth file (needed by replay models and the server check)')
     .option('--image-dir <dir>', 'root for task image paths (default: M3_IMAGE_DIR, then the task file folder, then the repo)')
     .option('--concurrency <n>', 'tasks run in parallel', nonNegativeInteger, 5)
-    .option('--max-step <n>', 'maximum rounds of tool calls per task', nonNegativeInteger, 6)
+    .option('--max-step <n[,n...]>', 'maximum rounds of tool calls per task; a list (2,4,6) runs every model once per value (a max-rounds sweep)', '6')
     .option('--max-concurrent <n>', 'maximum parallel tool calls per round', nonNegativeInteger, 10)
     .option('--top-tools <n>', 'offer only the N best-ranked tools (0 = all)', nonNegativeInteger, 0)
     .option('--max-new-tokens <n>', 'generation cap per model request', nonNegativeInteger, 8192)
@@ -141,7 +141,7 @@ export function registerRunCommand(program: Command): void {
     .option('--allow-missing-servers', 'run tasks whose ground truth needs servers that are not running')
     .option('--placeholder-images', 'pipeline check: a missing task image is replaced by a labelled stand-in (PLACEHOLDER — <file name>), recorded in the manifest, predictions, summary and report; scores of those tasks say nothing about a model')
     .option('--trials <k>', 'run every task k times, each trial in fresh workspaces with its own seed (--seed + trial - 1)', positiveInteger, 1)
-    .option('--condition <name...>', `run each model under these named conditions, one cell each (repeatable; a+b combines; known: ${knownConditions().map((condition) => condition.name).join(', ')})`)
+    .option('--condition <name...>', `run each model under these named conditions, one cell each (repeatable or comma-separated; a+b combines; none = baseline; known: ${knownConditions().map((condition) => condition.name).join(', ')})`)
     .option('--allow-tool-drift', 'continue a --resume whose servers list different tools than the run recorded (the drift is written into the manifest)')
     .option('--json', 'print the summary as JSON')
     .addHelpText(
@@ -161,7 +161,6 @@ export function registerRunCommand(program: Command): void {
       if (command.getOptionValueSource('model') === 'default') {
         log.info('no --model given: running the oracle replay:gt, which replays the ground truth (a self-check of the harness, not a model); pass --model provider:model to benchmark a model');
       }
-
       const tasksFile = path.resolve(flags.tasks);
       const gtFile = flags.gt ? path.resolve(flags.gt) : flags.tasks === defaultTasksFile && existsSync(fromRepo(defaultGtFile)) ? fromRepo(defaultGtFile) : undefined;
       const taskSet = loadTaskSet({ tasksFile, ...(gtFile ? { gtFile } : {}), fuzzy: flags.fuzzy });
@@ -172,9 +171,18 @@ export function registerRunCommand(program: Command): void {
       const resultsDir = path.resolve(flags.resultsDir);
       const storeFile = path.resolve(flags.store ?? path.join(resultsDir, 'm3bench.sqlite'));
       const conditions = (flags.condition ?? [baselineCondition]).flatMap((entry) => entry.split(',')).map((entry) => parseCondition(entry));
-      if (flags.output && models.length * conditions.length > 1) throw new ConfigError('--output names one file: use it with a single --model and at most one --condition');
+      const maxSteps = parseMaxSteps(flags.maxStep);
+      if (flags.output && models.length * conditions.length * maxSteps.length > 1) throw new ConfigError('--output names one file: use it with a single --model, one --max-step and at most one --condition');
       const base = batchBase(flags, config.switches.M3_RUN_ID);
-      const plan = models.flatMap((model) => conditions.map((condition) => ({ model, condition, runId: resolveRunId(flags, base, cellLabel(modelLabel(model), condition), storeFile) })));
+      // One cell per model x condition x K; a swept K adds `.k<K>` to the label (MCP-RADAR's accuracy-vs-K sweep).
+      const plan = models.flatMap((model) =>
+        conditions.flatMap((condition) =>
+          maxSteps.map((maxStep) => {
+            const labelSuffix = maxSteps.length > 1 ? `.k${maxStep}` : '';
+            return { model, condition, maxStep, labelSuffix, runId: resolveRunId(flags, base, `${cellLabel(modelLabel(model), condition)}${labelSuffix}`, storeFile) };
+          }),
+        ),
+      );
       const batchId = base ?? plan[0]?.runId ?? timestamp();
       const startedAt = new Date().toISOString();
       if (flags.resume) refuseHeldRuns(storeFile, plan.map((entry) => entry.runId));
@@ -191,18 +199,18 @@ export function registerRunCommand(program: Command): void {
       let shares: Map<string, FallbackShare | undefined> | undefined;
       const stop = createStopSignal((name) => log.warn(`${name}: stopping; tasks in flight are abandoned and recorded as interrupted (press Ctrl-C again to exit at once)`));
       try {
-        for (const { model, condition, runId } of plan) {
+        for (const { model, condition, maxStep, labelSuffix, runId } of plan) {
           if (stop.signal.aborted) break;
-          log.info(`run ${runId}: ${model}${condition.parts.length > 0 ? ` under ${condition.name}` : ''} over ${taskSet.tasks.length} task(s)${flags.trials > 1 ? ` x ${flags.trials} trials` : ''} from ${path.relative(process.cwd(), tasksFile)}`);
+          log.info(`run ${runId}: ${model}${condition.parts.length > 0 ? ` under ${condition.name}` : ''}${maxSteps.length > 1 ? ` at max steps ${maxStep}` : ''} over ${taskSet.tasks.length} task(s)${flags.trials > 1 ? ` x ${flags.trials} trials` : ''} from ${path.relative(process.cwd(), tasksFile)}`);
           reports.push(
             await runModel(
               {
-                model, taskSet, concurrency: Math.max(1, flags.concurrency), runId, resume: Boolean(flags.resume), overwrite: Boolean(flags.overwrite),
+                model, taskSet, ...(labelSuffix ? { labelSuffix } : {}), concurrency: Math.max(1, flags.concurrency), runId, resume: Boolean(flags.resume), overwrite: Boolean(flags.overwrite),
                 ...(flags.output ? { output: flags.output } : {}), resultsDir, ...(shard ? { shard } : {}), imageDirs,
                 allowMissingServers: Boolean(flags.allowMissingServers), placeholderImages: Boolean(flags.placeholderImages), signal: stop.signal,
                 trials: flags.trials, condition, batchId, allowToolDrift: Boolean(flags.allowToolDrift),
                 limits: {
-                  maxStep: flags.maxStep, maxConcurrent: flags.maxConcurrent, topTools: flags.topTools, maxNewTokens: flags.maxNewTokens,
+                  maxStep, maxConcurrent: flags.maxConcurrent, topTools: flags.topTools, maxNewTokens: flags.maxNewTokens,
                   ...(flags.temperature !== undefined ? { temperature: flags.temperature } : {}),
                   ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
                 },
@@ -225,6 +233,6 @@ export function registerRunCommand(program: Command): void {
         stop.dispose();
       }
       printSummary(reports, flags.json, shares);
-      process.exitCode = reportOutcome(reports, models.length, log);
+      process.exitCode = reportOutcome(reports, plan.length, log);
     });
 }

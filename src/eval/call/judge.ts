@@ -4,7 +4,7 @@
 import { errorMessage } from '../../errors/index.js';
 import { generateWithRetry, type RetryPolicy } from '../../llm/retry.js';
 import type { ModelDriver } from '../../llm/types.js';
-import { truncateText } from '../final/judge-kit.js';
+import { textJudgeRequest, truncateText } from '../final/judge-kit.js';
 import { callCategories, type CallCategory } from './rules.js';
 
 export interface CallJudgeOptions {
@@ -62,14 +62,7 @@ export function callJudgeUserMessage(call: JudgedCall, maxResultChars: number): 
 
 export async function judgeCall(call: JudgedCall, options: CallJudgeOptions): Promise<CallJudgement> {
   const attempts: JudgeAttempt[] = [];
-  const request = {
-    system: options.systemPrompt,
-    messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: callJudgeUserMessage(call, options.maxResultChars) }] }],
-    tools: [],
-    toolChoice: 'none' as const,
-    maxTokens: options.maxTokens,
-    context: { taskId: call.id, purpose: 'judge' as const },
-  };
+  const request = textJudgeRequest(options.systemPrompt, callJudgeUserMessage(call, options.maxResultChars), options.maxTokens, call.id);
   for (let attempt = 1; attempt <= options.attempts; attempt += 1) {
     let reply: string;
     try {

@@ -55,3 +55,15 @@ export function parseJudgeList(text: string, optionName: string): string[] {
   }
   return specs;
 }
+
+/** A one-message text request to a judge: no tools, the task id in the context for the logs. */
+export function textJudgeRequest(system: string, text: string, maxTokens: number, taskId: string) {
+  return {
+    system,
+    messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text }] }],
+    tools: [],
+    toolChoice: 'none' as const,
+    maxTokens,
+    context: { taskId, purpose: 'judge' as const },
+  };
+}

@@ -1,0 +1,136 @@
+// One task-level evaluation from files to files, as `m3 eval task` and scripts/evaluate_task.sh
+// run it: load the GT (and task file), the predictions and the run manifest; take the step
+// alignment and call labels from the other layers' outputs (or compute them); build one record
+// per scored task; judge what the taxonomy rules leave open (optional); aggregate; write.
+import path from 'node:path';
+import type { ToolCatalog } from '../call/catalog.js';
+import { defaultOutputFile } from '../call/output.js';
+import { EvaluationError } from '../../errors/index.js';
+import { expectsError } from '../../tasks/verify-static.js';
+import { indexById, loadFuzzyTasks } from '../../tasks/load.js';
+import type { FuzzyTask, GtTask, Prediction } from '../../tasks/schemas.js';
+import { RuleRegistry } from '../rules/evaluate.js';
+import { emptyTrajectory } from '../step/evaluate.js';
+import { loadTrajectories } from '../step/trajectory.js';
+import { aggregateBy, aggregateTasks, countTaxonomy } from './aggregate.js';
+import { alignTasks } from './alignment.js';
+import { loadCallLabels } from './call-labels.js';
+import { SUCCESS_RULE, TASK_GRADER_VERSION, writeTaskOutputs, type TaskEvalDocument } from './output.js';
+import { readTaskTokens } from './resources.js';
+import { manifestFileFor, readRunInfo } from './run-info.js';
+import { applyJudge, type TaxonomyJudgeOptions } from './taxonomy-judge.js';
+import { buildTaskRecord, type TaskRecord, type TaskSpec } from './task-record.js';
+
+export interface TaskRunOptions {
+  gtFile: string;
+  predFile: string;
+  /** Task file, for fields the GT does not carry (output_format, evaluators, answer) and to restrict the ids. */
+  tasksFile?: string;
+  outputDir?: string;
+  stepResultsFile?: string;
+  callsFile?: string;
+  manifestFile?: string;
+  storeFile?: string;
+  catalog?: ToolCatalog;
+  judge?: TaxonomyJudgeOptions;
+  /** `auto`: a record's `domain` field, else its tier, else its type. */
+  domainField?: 'auto' | 'domain' | 'tier' | 'type';
+  registry?: RuleRegistry;
+  warn?: (message: string) => void;
+}
+
+function specOf(gt: GtTask | undefined, task: FuzzyTask | undefined): TaskSpec {
+  return {
+    evaluators: gt?.evaluators ?? task?.evaluators ?? [],
+    answer: gt?.answer ?? task?.answer,
+    decisive: gt?.decisive ?? task?.decisive,
+    facts: gt?.facts,
+  };
+}
+
+function domainOf(record: GtTask | FuzzyTask | undefined, field: NonNullable<TaskRunOptions['domainField']>, type: string): string {
+  const stated = (record as { domain?: unknown } | undefined)?.domain;
+  const domain = typeof stated === 'string' && stated.trim() !== '' ? stated.trim() : undefined;
+  if (field === 'domain') return domain ?? 'UNKNOWN';
+  if (field === 'tier') return record?.tier ?? 'UNKNOWN';
+  if (field === 'type') return type;
+  return domain ?? record?.tier ?? type;
+}
+
+function expectErrorFlags(task: GtTask | undefined): boolean[] {
+  return (task?.steps ?? []).flatMap((step) => step.calls.map((call) => expectsError(call)));
+}
+
+type DocumentHeader = Pick<TaskEvalDocument, 'inputs' | 'run' | 'excluded' | 'coverage'>;
+
+function buildDocument(records: TaskRecord[], header: DocumentHeader): TaskEvalDocument {
+  const perTier = aggregateBy(records, (record) => record.tier);
+  return {
+    grader_version: TASK_GRADER_VERSION,
+    success_rule: SUCCESS_RULE,
+    ...header,
+    aggregate: { ...aggregateTasks(records), exception_recovery_rate: perTier.exception?.recovery_rate ?? { rate: null, numerator: 0, denominator: 0 } },
+    per_tier: perTier,
+    per_domain: aggregateBy(records, (record) => record.domain),
+    per_archetype: aggregateBy(records, (record) => (record.archetype === 'none' ? null : record.archetype)),
+    taxonomy: countTaxonomy(records),
+    per_task: records,
+  };
+}
+
+export async function runTaskFiles(options: TaskRunOptions): Promise<{ document: TaskEvalDocument; files: { json: string; csv: string } }> {
+  const warn = options.warn ?? (() => undefined);
+  const predFile = path.resolve(options.predFile);
+  const outputDir = options.outputDir ?? path.dirname(defaultOutputFile(predFile, 'task_eval.json'));
+  const gt = loadTrajectories(options.gtFile, 'gt');
+  const pred = loadTrajectories(predFile, 'pred');
+  if (gt.byId.size === 0) throw new EvaluationError(`${options.gtFile}: no ground-truth task with a non-empty id`);
+  const gtRecords = indexById(gt.raw as GtTask[]).byId;
+  const predictions = indexById(pred.raw as Prediction[]).byId;
+  const taskRecords = options.tasksFile ? indexById(loadFuzzyTasks(options.tasksFile)).byId : undefined;
+  const run = readRunInfo(options.manifestFile ?? manifestFileFor(predFile));
+  const infra = run.infraFailures.filter((failure) => !predictions.has(failure.id));
+  const excludedIds = new Set(infra.map((failure) => failure.id));
+  const ids = [...gt.byId.keys()].filter((id) => !excludedIds.has(id) && (!taskRecords || taskRecords.has(id))).sort();
+  if (infra.length > 0) warn(`${infra.length} task(s) ended as infrastructure failures and are excluded from every denominator: ${infra.map((failure) => failure.id).join(', ')}`);
+
+  const stepResultsFile = options.stepResultsFile ?? defaultOutputFile(predFile, 'results_eval.json');
+  const alignments = await alignTasks(ids, gt.byId, pred.byId, stepResultsFile);
+  if (alignments.computedWith) warn(`step alignment computed here with ${alignments.computedWith} for ids ${alignments.file ? `missing from ${alignments.file}` : `(no ${stepResultsFile})`}`);
+  const labels = await loadCallLabels(predictions, options.callsFile ?? defaultOutputFile(predFile, 'callanalysis.json'), options.catalog);
+  const storeFile = options.storeFile ?? path.join(path.dirname(predFile), 'm3bench.sqlite');
+  const tokens = readTaskTokens(storeFile, run.runId, run.model);
+  const registry = options.registry ?? new RuleRegistry();
+  const domainField = options.domainField ?? 'auto';
+
+  const records: TaskRecord[] = ids.map((id) => {
+    const gtTrajectory = gt.byId.get(id) ?? emptyTrajectory(id);
+    const gtRecord = gtRecords.get(id);
+    const taskRecord = taskRecords?.get(id);
+    return buildTaskRecord(
+      {
+        id, tier: gtRecord?.tier ?? taskRecord?.tier, type: gtTrajectory.type, domain: domainOf(gtRecord ?? taskRecord, domainField, gtTrajectory.type),
+        spec: specOf(gtRecord, taskRecord), gt: gtTrajectory, gtExpectError: expectErrorFlags(gtRecord), prediction: predictions.get(id),
+        pred: pred.byId.get(id) ?? emptyTrajectory(id, gtTrajectory.type), alignment: alignments.byId.get(id), labels: labels.byId.get(id) ?? [], tokens: tokens.get(id),
+      },
+      registry,
+    );
+  });
+  if (options.judge) await applyJudge(records, predictions, options.judge);
+
+  const document = buildDocument(records, {
+    inputs: {
+      predictions: predFile, gt: path.resolve(options.gtFile), tasks: options.tasksFile ? path.resolve(options.tasksFile) : null,
+      step_results: alignments.file ?? null, call_labels: { source: labels.source, file: labels.file ?? null },
+      alignment: { file: alignments.file ?? null, computed_with: alignments.computedWith ?? null, tau_strong: alignments.thresholds.tauStrong, tau_weak: alignments.thresholds.tauWeak },
+      manifest: run.manifest, store: tokens.size > 0 ? storeFile : null, judge: options.judge?.driver.id ?? null,
+    },
+    run: { run_id: run.runId, model: run.model, max_step: run.maxStep, condition: run.condition },
+    excluded: { count: infra.length, infra_failures: infra },
+    coverage: {
+      gt_ids: gt.byId.size, scored: records.length, missing_predictions: records.filter((record) => record.missing_prediction).map((record) => record.id),
+      extra_prediction_ids: [...predictions.keys()].filter((id) => !gt.byId.has(id)).sort(),
+    },
+  });
+  return { document, files: writeTaskOutputs(outputDir, document) };
+}
