@@ -1,11 +1,12 @@
-// One SQLite database per task workspace (`<workspace>/<name>.sqlite`), so concurrent tasks
-// never share state. The database is created, given its tables and seeded on the task's first
+// One SQLite database per task (`<workspace>/<name>.sqlite`, see
+// src/core/task-database-file.ts for shared workspaces), so concurrent tasks never share state. The database is created, given its tables and seeded on the task's first
 // call; later calls reopen the same file. A handle whose file was removed (a re-run emptied the
 // workspace) is dropped and the database is built afresh.
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { taskKeyOf, workspaceOf } from './call-context.js';
+import { taskDatabaseFile } from '../../src/core/task-database-file.js';
+import { callContextOf, NO_TASK, workspaceOf } from './call-context.js';
 import { seedOfTask, type TaskSeed } from './radar-seed.js';
 
 export type Db = Database.Database;
@@ -26,7 +27,6 @@ function create(file: string, spec: TaskDatabaseSpec, taskId: string): Db {
   const seed = seedOfTask(taskId);
   const db = new Database(file);
   try {
-    db.pragma('journal_mode = WAL');
     db.exec(spec.schema);
     db.transaction(() => spec.seed(db, seed))();
   } catch (error) {
@@ -39,12 +39,14 @@ function create(file: string, spec: TaskDatabaseSpec, taskId: string): Db {
 
 /** The database of the task this call belongs to, with the task's seed loaded on first use. */
 export function taskDatabase(extra: { _meta?: unknown } | undefined, spec: TaskDatabaseSpec): Db {
-  const file = path.join(workspaceOf(extra), `${spec.name}.sqlite`);
+  const context = callContextOf(extra);
+  const file = taskDatabaseFile({ workspace: workspaceOf(extra), taskId: context?.taskId ?? NO_TASK, runId: context?.runId }, spec.name);
+  mkdirSync(path.dirname(file), { recursive: true });
   const cached = open.get(file);
   if (cached && existsSync(file)) return cached;
   cached?.close();
   open.delete(file);
-  const db = existsSync(file) ? new Database(file) : create(file, spec, taskKeyOf(extra));
+  const db = existsSync(file) ? new Database(file) : create(file, spec, context?.taskId ?? NO_TASK);
   open.set(file, db);
   return db;
 }
