@@ -51,28 +51,27 @@ export const taskSeedSchema = z
   })
   .strict();
 
-export const seedsFileSchema = z.record(z.string().min(1), taskSeedSchema);
-
 export type TaskSeed = z.output<typeof taskSeedSchema>;
-export type SeedMail = z.output<typeof seedMailSchema>;
-export type SeedEvent = z.output<typeof seedEventSchema>;
 
-/** Validates a seeds document; the error names the file, the task id and the field. */
-export function parseSeeds(document: unknown, file: string): Record<string, TaskSeed> {
-  const parsed = seedsFileSchema.safeParse(document);
-  if (!parsed.success) throw new Error(`invalid seeds file: ${formatIssues(file, parsed.error.issues)}`);
-  return parsed.data;
+/**
+ * The seed of one task from a seeds document, validated; only that task's entry is checked, so
+ * one broken entry fails its own task, not the others. The error names the file, task and field.
+ */
+export function seedFromDocument(document: unknown, taskId: string, file: string): TaskSeed {
+  if (typeof document !== 'object' || document === null || Array.isArray(document)) throw new Error(`invalid seeds file: ${file}: expected an object of task id → seed`);
+  const parsed = taskSeedSchema.safeParse((document as Record<string, unknown>)[taskId] ?? {});
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((issue) => ({ ...issue, path: [taskId, ...issue.path] }));
+  throw new Error(`invalid seeds file: ${formatIssues(file, issues)}`);
 }
 
-/** The seed of one task from the file M3_RADAR_SEEDS names (read on every new task, so edits apply). */
+/** The seed of one task from the file M3_RADAR_SEEDS names (read for every new task, so edits apply). */
 export function seedOfTask(taskId: string, env: NodeJS.ProcessEnv = process.env): TaskSeed {
-  const empty = taskSeedSchema.parse({});
   const file = env.M3_RADAR_SEEDS?.trim();
-  if (!file) return empty;
-  const resolved = path.resolve(file);
+  if (!file) return taskSeedSchema.parse({});
   let text: string;
   try {
-    text = readFileSync(resolved, 'utf8');
+    text = readFileSync(path.resolve(file), 'utf8');
   } catch (error) {
     throw new Error(`seeds file ${file} (M3_RADAR_SEEDS) cannot be read: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -82,5 +81,5 @@ export function seedOfTask(taskId: string, env: NodeJS.ProcessEnv = process.env)
   } catch (error) {
     throw new Error(`seeds file ${file} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return parseSeeds(document, file)[taskId] ?? empty;
+  return seedFromDocument(document, taskId, file);
 }
