@@ -1,10 +1,13 @@
 // `m3 tasks verify`: replays every ground-truth call of a task suite against the live MCP
 // servers, step by step (the calls of one step in parallel), and checks the task's facts on
 // the real results. A task passes when its static checks pass (verify-static.ts), every call
-// fits its tool's input schema, no call fails unless marked `expect_error`, and every fact holds.
+// fits its tool's input schema, no call fails unless marked `expect_error`, every fact holds, and
+// the task's `state_checks` (src/eval/state/state-check.ts) hold on the databases it left.
 // The host is injected, so tests and the CLI share one code path.
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
+import { runStateChecks } from '../eval/state/run-state-checks.js';
+import { stateChecksOf } from '../eval/state/state-check.js';
 import { callCheckedTool, type CheckedCallOutcome } from '../mcp/checked-call.js';
 import type { ToolCallOutcome, ToolHost } from '../mcp/types.js';
 import { checkFact, describeFact, toCheckableResult, type CheckableResult } from './facts.js';
@@ -142,13 +145,25 @@ function checkFacts(task: GtTask, results: ReadonlyArray<ReadonlyArray<Checkable
   return { held, problems };
 }
 
+/** Problems of the task's state checks on the final state of its workspace's databases. */
+function checkState(task: GtTask, root: string): string[] {
+  try {
+    const checks = stateChecksOf(task, `task ${task.id}`);
+    if (!checks) return [];
+    const outcomes = runStateChecks({ workspace: outputsDirOf(root, task.id), taskId: task.id }, checks);
+    return outcomes.flatMap((outcome, index) => (outcome.problem ? [`state check ${index + 1} (${outcome.check}): ${outcome.problem}`] : []));
+  } catch (error) {
+    return [error instanceof Error ? error.message : String(error)];
+  }
+}
+
 async function verifyTask(id: string, gt: GtTask | undefined, staticProblems: string[], context: ReplayContext): Promise<TaskVerdict> {
   const began = performance.now();
   const base = { id, tier: gt?.tier, type: gt?.type, calls: gt?.steps.reduce((sum, step) => sum + step.calls.length, 0) ?? 0, facts: gt?.facts?.length ?? 0 };
   if (!gt) return { ...base, factsHeld: 0, status: 'failed', problems: staticProblems, durationMs: 0 };
   const replay = await replayTask(gt, context);
   const facts = checkFacts(gt, replay.results);
-  const problems = [...staticProblems, ...replay.problems, ...facts.problems];
+  const problems = [...staticProblems, ...replay.problems, ...facts.problems, ...checkState(gt, context.root)];
   return { ...base, factsHeld: facts.held, status: problems.length === 0 ? 'passed' : 'failed', problems, durationMs: Math.round(performance.now() - began) };
 }
 
