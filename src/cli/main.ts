@@ -18,6 +18,7 @@ import { registerServersCommands } from './commands/servers.js';
 import { registerSummaryCommand } from './commands/summary.js';
 import { registerTasksCommands } from './commands/tasks.js';
 import { registerDemoCommand } from './commands/demo.js';
+import { registerViewCommand } from './commands/view.js';
 import { registerDatasetCommands } from './commands/dataset.js';
 
 const { version } = JSON.parse(readFileSync(fromRepo('package.json'), 'utf8')) as { version: string };
@@ -43,6 +44,7 @@ registerServersCommands(program);
 registerSummaryCommand(program);
 registerTasksCommands(program);
 registerDemoCommand(program);
+registerViewCommand(program);
 registerDatasetCommands(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
