@@ -19,6 +19,11 @@ function h(tag, attrs = {}, ...children) {
   return node;
 }
 
+/** Replaces the page's content; children as in h() (nested arrays flattened, null skipped). */
+function show(...children) {
+  page.replaceChildren(...h('div', {}, ...children).childNodes);
+}
+
 const enc = encodeURIComponent;
 const fmt = (value, digits = 3) => (typeof value === 'number' ? (Number.isInteger(value) ? String(value) : value.toFixed(digits)) : '—');
 const when = (iso) => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z') : '—');
@@ -75,7 +80,7 @@ async function runsView() {
     h('td', { class: 'num' }, run.tasks), h('td', { class: 'num' }, run.byStatus.ok), h('td', { class: 'num' }, run.failures.model), h('td', { class: 'num' }, run.failures.infra),
     h('td', { class: 'num' }, run.usage.inputTokens + run.usage.outputTokens), ...stepCells(run.step), h('td', {}, when(run.startedAt)), h('td', {}, when(run.finishedAt))));
   const compare = h('button', { id: 'compare-go', onclick: () => { location.hash = `#/compare/${enc(a.value)}/${enc(b.value)}`; } }, 'Compare');
-  page.replaceChildren(h('h1', {}, `Runs (${runs.length})`), runs.length ? table : h('p', { class: 'note' }, 'The store holds no run yet: start one with `m3 run` or `npm run bench`.'),
+  show(h('h1', {}, `Runs (${runs.length})`), runs.length ? table : h('p', { class: 'note' }, 'The store holds no run yet: start one with `m3 run` or `npm run bench`.'),
     runs.length > 1 ? h('div', { class: 'toolbar' }, 'Compare', a, 'with', b, compare) : null);
   return runs.some((run) => run.status === 'running');
 }
@@ -99,7 +104,7 @@ async function runView(runId) {
   };
   filter.addEventListener('change', draw);
   draw();
-  page.replaceChildren(h('h1', {}, `Run ${run.runId}`),
+  show(h('h1', {}, `Run ${run.runId}`),
     h('p', { class: 'meta' }, `model ${run.model} · `, badge(run.status), ` · ${run.tasks} tasks · ok ${run.byStatus.ok} · model failure ${run.failures.model} · infra ${run.failures.infra} · started ${when(run.startedAt)}`),
     run.step?.missing ? h('p', { class: 'note' }, run.step.missing) : h('p', { class: 'meta' }, `recall ${fmt(run.step.recall)} · precision ${fmt(run.step.precision)} · avg_sim_all_cov ${fmt(run.step.avg_sim_all_cov)}`),
     h('div', { class: 'toolbar' }, h('label', {}, 'Status ', filter), h('span', { id: 'task-count' }, `${tasks.length} tasks`)), holder);
@@ -137,7 +142,7 @@ function transcript(modelCalls, toolCalls) {
 function callBox(call, side) {
   const missing = call.matchedWith === null;
   return h('div', { class: `call${missing ? (side === 'gt' ? ' missed' : ' extra') : ''}`, 'data-side': side, 'data-index': call.index },
-    h('div', {}, `#${call.index} · step ${call.step} · `, h('strong', {}, call.tool), missing ? (side === 'gt' ? ' — missed' : ' — extra') : ''), h('code', {}, call.arguments));
+    h('div', {}, `#${call.index} · step ${call.step + 1} · `, h('strong', {}, call.tool), missing ? (side === 'gt' ? ' — missed' : ' — extra') : ''), h('code', {}, call.arguments));
 }
 
 function alignmentView(alignment) {
@@ -161,7 +166,7 @@ async function taskView(runId, taskId) {
   const data = await api(`/api/runs/${enc(runId)}/tasks/${enc(taskId)}`);
   const { episode } = data;
   const answer = episode.prediction?.final_answer ?? episode.prediction?.reply;
-  page.replaceChildren(h('p', {}, h('a', { href: `#/run/${enc(runId)}` }, `← run ${runId}`)), h('h1', {}, `Task ${taskId}`),
+  show(h('p', {}, h('a', { href: `#/run/${enc(runId)}` }, `← run ${runId}`)), h('h1', {}, `Task ${taskId}`),
     h('p', { class: 'meta' }, badge(episode.status), ` · ${data.run.model} · trial ${episode.trial} · attempt ${episode.attempt} · ${episode.rounds} rounds · ${episode.toolCallCount} tool calls · ${episode.usage.inputTokens + episode.usage.outputTokens} tokens`, episode.errorCode ? ` · ${episode.errorCode}` : ''),
     episode.errorMessage ? h('p', { class: 'note' }, episode.errorMessage) : null,
     h('h2', {}, 'Transcript'), h('div', { id: 'transcript' }, transcript(data.modelCalls, data.toolCalls)),
@@ -179,7 +184,7 @@ async function compareView(aId, bId) {
     { key: 'precision-delta', title: 'Δ precision', num: true, value: (r) => r.precisionDelta }, { key: 'flip', title: 'flip', value: (r) => r.flip },
   ];
   const flips = rows.filter((row) => row.flip);
-  page.replaceChildren(h('h1', {}, 'Compare'), h('p', { class: 'meta' }, `A = ${a.runId} (${a.model}) · B = ${b.runId} (${b.model}) · ${rows.length} shared tasks · only in A ${onlyInA} · only in B ${onlyInB}`),
+  show(h('h1', {}, 'Compare'), h('p', { class: 'meta' }, `A = ${a.runId} (${a.model}) · B = ${b.runId} (${b.model}) · ${rows.length} shared tasks · only in A ${onlyInA} · only in B ${onlyInB}`),
     h('p', { id: 'flip-count' }, `${flips.length} task(s) flip (pass = every GT call matched): ${flips.filter((r) => r.flip === 'broken').length} broken, ${flips.filter((r) => r.flip === 'fixed').length} fixed`),
     sortableTable(columns, rows, (row) => h('tr', { 'data-task': row.taskId, 'data-flip': row.flip ?? '' },
       h('td', {}, h('a', { href: `#/task/${enc(b.runId)}/${enc(row.taskId)}` }, row.taskId)), h('td', { class: 'num' }, fmt(row.a.step?.recall)), h('td', { class: 'num' }, fmt(row.b.step?.recall)),
@@ -198,7 +203,7 @@ async function route() {
     // A running run: fetch again, so the page follows it without a reload.
     if (live) timer = setTimeout(() => { if (mine === generation) void refresh(mine); }, pollMs);
   } catch (error) {
-    page.replaceChildren(h('h1', {}, 'Error'), h('p', { class: 'note', id: 'error' }, error.message), h('p', {}, h('a', { href: '#/' }, 'all runs')));
+    show(h('h1', {}, 'Error'), h('p', { class: 'note', id: 'error' }, error.message), h('p', {}, h('a', { href: '#/' }, 'all runs')));
   }
 }
 
