@@ -79,8 +79,11 @@ describe.skipIf(!hasChromium)(`m3 view in Chromium${hasChromium ? '' : ` (skippe
     expect(await page.locator('tbody tr').count()).toBe(taskIds.size);
     await page.click('tr[data-task="L0041"] a');
     await page.waitForSelector('#transcript img.tool-image');
-    const loaded = await page.locator('#transcript img.tool-image').first().evaluate((img) => (img as unknown as { complete: boolean; naturalWidth: number }).complete && (img as unknown as { naturalWidth: number }).naturalWidth > 0);
-    expect(loaded).toBe(true);
+    // The image is fetched from the viewer by tool-call id; polled from the test side (the CSP forbids eval).
+    const image = page.locator('#transcript img.tool-image').first();
+    const width = async () => image.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth);
+    for (let tries = 0; tries < 100 && (await width()) === 0; tries += 1) await page.waitForTimeout(100);
+    expect(await width()).toBeGreaterThan(0);
   });
 
   it("shows the noisy oracle's alignment with the evaluation output's counts", async () => {
