@@ -12,7 +12,7 @@ import { classifyFailure } from '../runner/failure.js';
 import { userTextFor } from '../runner/run-task.js';
 import { sessionCallContext, type DemoContext } from './context.js';
 import type { EpisodeOutcome } from './demo-recorder.js';
-import { HttpError } from './http-kit.js';
+import { HttpError } from '../web/http-kit.js';
 import { toPageEvent, type PageImage } from './page-events.js';
 import { displayPathOf, storeToolImages, toModelImage, toPageImage } from './session-images.js';
 import { writeSessionLog } from './session-log.js';

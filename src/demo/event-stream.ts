@@ -3,7 +3,7 @@
 // connected, or during a reconnect, is never lost. A comment line every few seconds keeps
 // proxies and idle timers from closing the stream.
 import type http from 'node:http';
-import { securityHeaders, toPageJson } from './http-kit.js';
+import { securityHeaders, toPageJson } from '../web/http-kit.js';
 import type { Session } from './sessions.js';
 
 export interface OpenStreams {

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { withToolImages } from '../agent/tool-images.js';
 import { callCheckedTool } from '../mcp/checked-call.js';
 import { sessionCallContext, type DemoContext } from './context.js';
-import { HttpError } from './http-kit.js';
+import { HttpError } from '../web/http-kit.js';
 import type { PageImage } from './page-events.js';
 import { storeToolImages } from './session-images.js';
 import type { Session } from './sessions.js';

@@ -16,21 +16,14 @@ import { z } from 'zod';
 import { createMessageSchema, startMessage } from './chat.js';
 import type { DemoContext } from './context.js';
 import { openEventStream, type OpenStreams } from './event-stream.js';
-import { HttpError, readBody, readJson, securityHeaders, sendJson } from './http-kit.js';
+import { HttpError, readBody, readJson, securityHeaders, sendJson } from '../web/http-kit.js';
+import { dispatch, type Route } from '../web/router.js';
 import { callToolFromPage, toolCallSchema } from './playground.js';
 import { imageIdPattern, storeSessionImage, toPageImage } from './session-images.js';
 import type { Session } from './sessions.js';
 
 export interface RouteContext extends DemoContext {
   streams: Set<http.ServerResponse> & OpenStreams;
-}
-
-type Handler = (route: RouteContext, request: http.IncomingMessage, response: http.ServerResponse, params: string[], url: URL) => Promise<void>;
-
-interface Route {
-  method: 'GET' | 'POST';
-  pattern: RegExp;
-  handler: Handler;
 }
 
 function sessionOf(route: RouteContext, id: string | undefined): Session {
@@ -59,7 +52,7 @@ function sessionState(session: Session): unknown {
   };
 }
 
-const routes: Route[] = [
+const routes: Route<RouteContext>[] = [
   { method: 'GET', pattern: /^\/api\/config$/, handler: async (route, _request, response) => sendJson(response, 200, configOf(route)) },
   {
     method: 'GET',
@@ -136,16 +129,5 @@ const routes: Route[] = [
 
 /** Dispatches an /api/ request; throws HttpError 404/405 when nothing matches. */
 export async function handleApi(route: RouteContext, request: http.IncomingMessage, response: http.ServerResponse, url: URL): Promise<void> {
-  const method = request.method ?? 'GET';
-  const matching = routes.filter((entry) => entry.pattern.test(url.pathname));
-  if (matching.length === 0) throw new HttpError(404, `no API route ${url.pathname}`, 'not_found');
-  const entry = matching.find((candidate) => candidate.method === method || (method === 'HEAD' && candidate.method === 'GET'));
-  if (!entry) throw new HttpError(405, `${method} is not allowed on ${url.pathname} (use ${matching.map((candidate) => candidate.method).join(' or ')})`, 'method_not_allowed');
-  let params: string[];
-  try {
-    params = (entry.pattern.exec(url.pathname) ?? []).slice(1).map((param) => decodeURIComponent(param));
-  } catch {
-    throw new HttpError(400, `malformed percent-encoding in ${url.pathname}`, 'bad_path');
-  }
-  await entry.handler(route, request, response, params, url);
+  await dispatch(routes, route, request, response, url);
 }

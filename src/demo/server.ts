@@ -1,24 +1,22 @@
-// The demo web server (node:http, no framework): the page's static files, the JSON API and the
+// The demo web server (the shared stack in src/web/): the page's static files, the JSON API and the
 // event streams, over one shared MCP host and the benchmark's drivers. The caller owns the host
 // and the store; close() stops the episodes still running, ends the streams and the run row.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import path from 'node:path';
 import { agentOptionsFrom, type LoopLimits } from '../agent/options.js';
-import { repoRoot } from '../config/paths.js';
+import { fromRepo, repoRoot } from '../config/paths.js';
 import type { Switches } from '../config/switches.js';
-import { ConfigError, errorMessage } from '../errors/index.js';
+import { errorMessage } from '../errors/index.js';
 import { log, type Logger } from '../log/logger.js';
 import type { ToolHost } from '../mcp/types.js';
 import type { Store } from '../store/index.js';
 import { defaultDemoLimits, type DemoLimits } from './context.js';
 import { DemoRecorder } from './demo-recorder.js';
-import { HttpError, sendError } from './http-kit.js';
 import type { ModelChoice } from './models.js';
-import { allowedHostNames, checkRequest } from './request-guard.js';
 import { handleApi, type RouteContext } from './routes.js';
 import { SessionStore } from './sessions.js';
-import { StaticFiles } from './static-files.js';
+import { listenWeb, type ListeningServer } from '../web/listen.js';
+import { StaticFiles } from '../web/static-files.js';
 import { ToolViews } from './tool-view.js';
 
 export interface DemoServerOptions {
@@ -82,55 +80,32 @@ function createContext(options: DemoServerOptions, root: string, logger: Logger)
   };
 }
 
-async function handle(context: RouteContext, statics: StaticFiles, allowed: ReadonlySet<string>, request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
-  try {
-    checkRequest(request, allowed);
-    const url = new URL(request.url ?? '/', 'http://demo.invalid');
-    if (url.pathname.startsWith('/api/')) return await handleApi(context, request, response, url);
-    const method = request.method ?? 'GET';
-    if (method !== 'GET' && method !== 'HEAD') throw new HttpError(405, `${method} is not allowed on ${url.pathname}`, 'method_not_allowed');
-    if (!statics.serve(url.pathname, response, method)) throw new HttpError(404, `no file ${url.pathname}`, 'not_found');
-  } catch (error) {
-    if (!(error instanceof HttpError)) context.logger.error(`demo: ${request.method ?? ''} ${request.url ?? ''} failed: ${errorMessage(error)}`);
-    sendError(response, error);
-  }
-}
-
 export async function startDemoServer(options: DemoServerOptions): Promise<DemoServer> {
   const root = path.resolve(options.root ?? repoRoot);
   const logger = options.logger ?? log;
-  const statics = new StaticFiles(options.publicDir);
-  const boundHost = options.host ?? '127.0.0.1';
-  const allowed = allowedHostNames({ boundHost, ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}) });
   const context = createContext(options, root, logger);
-  const server = http.createServer((request, response) => {
-    void handle(context, statics, allowed, request, response);
-  });
-  const wantedPort = options.port ?? 8000;
-  await new Promise<void>((resolve, reject) => {
-    const fail = (error: NodeJS.ErrnoException) => {
-      const reason = error.code === 'EADDRINUSE' ? `port ${wantedPort} is already in use (pass --port <n>, or --port 0 for a free one)` : error.code === 'EADDRNOTAVAIL' ? `address ${boundHost} is not an address of this machine (check --host)` : error.message;
-      try {
-        context.recorder?.close('failed');
-      } finally {
-        reject(new ConfigError(`demo: cannot listen on ${boundHost}:${wantedPort}: ${reason}`, { cause: error }));
-      }
-    };
-    server.once('error', fail);
-    server.listen(wantedPort, boundHost, () => {
-      server.off('error', fail);
-      resolve();
+  let listening: ListeningServer;
+  try {
+    listening = await listenWeb({
+      name: 'demo',
+      ...(options.host ? { host: options.host } : {}),
+      port: options.port ?? 8000,
+      ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
+      statics: new StaticFiles(options.publicDir ?? fromRepo('src', 'demo', 'public')),
+      api: (request, response, url) => handleApi(context, request, response, url),
+      logger,
     });
-  });
-  const port = (server.address() as AddressInfo).port;
-  const shownHost = boundHost === '0.0.0.0' || boundHost === '::' ? '127.0.0.1' : boundHost.includes(':') ? `[${boundHost}]` : boundHost;
+  } catch (error) {
+    context.recorder?.close('failed');
+    throw error;
+  }
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${shownHost}:${port}/`,
-    port,
+    url: listening.url,
+    port: listening.port,
     runId: context.recorder?.runId,
     close: () => {
-      closing ??= closeDemo(context, server);
+      closing ??= closeDemo(context, listening.server);
       return closing;
     },
   };

@@ -10,7 +10,7 @@ import sharp from 'sharp';
 import type { ImagePart } from '../core/content.js';
 import { loadImageFile } from '../media/load-image.js';
 import { prepareImage, type ImagePolicy } from '../media/prepare-image.js';
-import { formatBytes, HttpError } from './http-kit.js';
+import { formatBytes, HttpError } from '../web/http-kit.js';
 import type { PageImage } from './page-events.js';
 import type { Session, SessionImage } from './sessions.js';
 

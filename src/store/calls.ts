@@ -104,6 +104,10 @@ export function toolCallsForEpisode(store: Store, episodeId: number): ToolCallRo
   return parseRows(toolCallRowSchema, rows, 'tool_calls', store.file);
 }
 
+export function getToolCall(store: Store, id: number): ToolCallRow | undefined {
+  return parseRows(toolCallRowSchema, selectAll(store, 'SELECT * FROM tool_calls WHERE id = ?', id), 'tool_calls', store.file)[0];
+}
+
 /**
  * The stored facts of an image as it was sent to the model. Without `facts` (an image the
  * harness did not re-encode) the sizes come from the payload and the dimensions are unknown.

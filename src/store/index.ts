@@ -5,7 +5,7 @@ export { loadMigrations, defaultMigrationsDir, type Migration } from './migratio
 export { createRun, finishRun, reopenRun, getRun, listRuns, updateRunManifest, type ListRunsOptions } from './runs.js';
 export { startEpisode, finishEpisode, getEpisode, episodesForRun, finishedTaskIds, failureKindOf, closeAbandonedEpisodes, type EpisodeFilter } from './episodes.js';
 export { acquireRunLease, checkRunLease, renewRunLease, releaseRunLease, getRunLease, type LeaseOwner, type RunLease, type LeaseTakeover } from './leases.js';
-export { recordModelCall, recordToolCall, recordToolCalls, modelCallsForEpisode, toolCallsForEpisode, toImageRecord } from './calls.js';
+export { recordModelCall, recordToolCall, recordToolCalls, modelCallsForEpisode, toolCallsForEpisode, getToolCall, toImageRecord } from './calls.js';
 export { runSummary, type RunSummary, type EpisodeTotals, type StatusCounts } from './summary.js';
 export { fallbackShare, type FallbackShare } from './fallback-share.js';
 export {

@@ -11,6 +11,7 @@ import { McpHost } from '../../mcp/index.js';
 import { openStore, type Store } from '../../store/index.js';
 import { wholeNumber } from '../option-parsers.js';
 import { hostOptionsFrom } from '../host-options.js';
+import { collect, waitForSignal } from '../serve-helpers.js';
 import { secondsToTimerMs } from '../../config/timer-ms.js';
 
 interface DemoFlags {
@@ -28,22 +29,6 @@ interface DemoFlags {
   allowHost: string[];
 }
 
-
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, ...value.split(',').map((entry) => entry.trim()).filter(Boolean)];
-}
-
-function waitForSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve(signal);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
-}
 
 async function runDemo(flags: DemoFlags): Promise<void> {
   const config = loadProjectConfig({ serversFile: path.resolve(flags.config) });

@@ -1,11 +1,10 @@
-// The page's own files. The set of servable files is read once from src/demo/public/ at start
-// (found from the repo root, so the built dist/ serves the same folder) and requests are looked
+// A page's own files (src/demo/public/, src/view/public/). The set of servable files is read once
+// at start (found from the repo root, so the built dist/ serves the same folder) and requests are looked
 // up by exact name in that table: a path is never joined onto the file system, so `..`,
 // encoded slashes and symlink tricks have nothing to reach.
 import { readdirSync, readFileSync } from 'node:fs';
 import type http from 'node:http';
 import path from 'node:path';
-import { fromRepo } from '../config/paths.js';
 import { securityHeaders } from './http-kit.js';
 
 const contentTypes: Record<string, string> = {
@@ -22,20 +21,16 @@ interface StaticFile {
   type: string;
 }
 
-export function defaultPublicDir(): string {
-  return fromRepo('src', 'demo', 'public');
-}
-
 export class StaticFiles {
   private readonly files = new Map<string, StaticFile>();
 
-  constructor(dir: string = defaultPublicDir()) {
+  constructor(dir: string) {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const type = contentTypes[path.extname(entry.name).toLowerCase()];
       if (!entry.isFile() || !type) continue;
       this.files.set(`/${entry.name}`, { body: readFileSync(path.join(dir, entry.name)), type });
     }
-    if (!this.files.has('/index.html')) throw new Error(`${dir}: the demo page (index.html) is missing`);
+    if (!this.files.has('/index.html')) throw new Error(`${dir}: the page (index.html) is missing`);
   }
 
   /** Serves `/` and `/<name>` for the files read at start; false when there is no such file. */

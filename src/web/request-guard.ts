@@ -1,4 +1,4 @@
-// Who may talk to the demo. Two checks on every request:
+// Who may talk to a web server of ours (the demo, the run viewer). Two checks on every request:
 //  - the Host header must name this server (127.0.0.1, localhost, [::1] or the bound host),
 //    which defeats DNS-rebinding pages that would otherwise reach a local server by name;
 //  - any request that changes state (every method but GET/HEAD) must be same-origin: a
@@ -31,13 +31,13 @@ export function allowedHostNames(options: GuardOptions): Set<string> {
 export function checkRequest(request: http.IncomingMessage, allowed: ReadonlySet<string>): void {
   const hostHeader = request.headers.host ?? '';
   if (!allowed.has(hostNameOf(hostHeader))) {
-    throw new HttpError(403, `host "${hostHeader}" is not served here: open the demo as http://127.0.0.1:<port>/ or http://localhost:<port>/ (or pass --allow-host)`, 'forbidden_host');
+    throw new HttpError(403, `host "${hostHeader}" is not served here: open the page as http://127.0.0.1:<port>/ or http://localhost:<port>/ (or pass --allow-host)`, 'forbidden_host');
   }
   const method = request.method ?? 'GET';
   if (method === 'GET' || method === 'HEAD') return;
   const site = request.headers['sec-fetch-site'];
   if (typeof site === 'string' && site !== 'same-origin' && site !== 'none') {
-    throw new HttpError(403, `cross-site request refused (Sec-Fetch-Site: ${site}): only the demo page itself may change state`, 'cross_origin');
+    throw new HttpError(403, `cross-site request refused (Sec-Fetch-Site: ${site}): only the page itself may change state`, 'cross_origin');
   }
   const origin = request.headers.origin;
   if (origin !== undefined && origin !== `http://${hostHeader}`) {

@@ -1,4 +1,4 @@
-// Small HTTP helpers for the demo server: bounded body reading, JSON replies with the security
+// Small HTTP helpers shared by the demo and the run viewer: bounded body reading, JSON replies with the security
 // headers every response carries, and an error type that maps to a status code. Everything that
 // reaches the page is serialised by `toPageJson`: secrets are redacted value by value before
 // serialisation (never over the JSON text, which would break escaped quotes), and absolute

@@ -1,0 +1,1 @@
+export { startViewServer, type ViewServer, type ViewServerOptions } from './server.js';

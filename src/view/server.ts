@@ -1,0 +1,98 @@
+// `m3 view`: the run viewer's web server, on the shared web stack (src/web/). Read-only over the
+// run store and the evaluation outputs; every route is a GET:
+//   GET /api/runs                              every run with totals and headline step metrics
+//   GET /api/runs/:runId                       the run and its task table
+//   GET /api/runs/:runId/tasks/:taskId         transcript (model and tool calls) and alignment
+//   GET /api/compare?a=<runId>&b=<runId>       two runs on their shared tasks
+//   GET /api/tool-calls/:id/images/:n          the n-th image a tool call wrote (under media/)
+// Pages poll these routes while a run is in flight, so they follow it without a reload.
+import { readFile } from 'node:fs/promises';
+import type http from 'node:http';
+import path from 'node:path';
+import { fromRepo, repoRoot } from '../config/paths.js';
+import { log, type Logger } from '../log/logger.js';
+import { getToolCall, type Store } from '../store/index.js';
+import { HttpError, securityHeaders, sendJson } from '../web/http-kit.js';
+import { listenWeb } from '../web/listen.js';
+import { dispatch, type Route } from '../web/router.js';
+import { StaticFiles } from '../web/static-files.js';
+import { comparePage, runPage, runsPage, taskPage, type ViewSources } from './pages.js';
+import { imageTypes, insideRoots, toolImagePaths } from './tool-images.js';
+
+export interface ViewServerOptions {
+  store: Store;
+  resultsDir: string;
+  host?: string;
+  /** 0 picks a free port. */
+  port: number;
+  allowedHosts?: string[];
+  /** Folders tool images may be served from; default <repo>/media. */
+  imageRoots?: string[];
+  logger?: Logger;
+}
+
+export interface ViewServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+interface ViewContext extends ViewSources {
+  imageRoots: string[];
+}
+
+async function sendToolImage(context: ViewContext, response: http.ServerResponse, callId: number, n: number): Promise<void> {
+  const call = getToolCall(context.store, callId);
+  const file = call ? toolImagePaths(call.resultText, call.images.length)[n] : undefined;
+  const real = file ? insideRoots(file, context.imageRoots, repoRoot) : undefined;
+  if (!real) throw new HttpError(404, `tool call ${callId} has no servable image ${n} (the file may have been removed, or lies outside media/)`, 'unknown_image');
+  const body = await readFile(real);
+  response.writeHead(200, { ...securityHeaders, 'content-type': imageTypes[path.extname(real).toLowerCase()] ?? 'application/octet-stream', 'content-length': body.length, 'cache-control': 'private, max-age=60' });
+  response.end(body);
+}
+
+const routes: Route<ViewContext>[] = [
+  { method: 'GET', pattern: /^\/api\/runs$/, handler: async (context, _request, response) => sendJson(response, 200, runsPage(context)) },
+  { method: 'GET', pattern: /^\/api\/runs\/([^/]+)$/, handler: async (context, _request, response, [runId]) => sendJson(response, 200, runPage(context, runId ?? '')) },
+  {
+    method: 'GET',
+    pattern: /^\/api\/runs\/([^/]+)\/tasks\/([^/]+)$/,
+    handler: async (context, _request, response, [runId, taskId]) => sendJson(response, 200, taskPage(context, runId ?? '', taskId ?? '')),
+  },
+  {
+    method: 'GET',
+    pattern: /^\/api\/compare$/,
+    handler: async (context, _request, response, _params, url) => {
+      const a = url.searchParams.get('a');
+      const b = url.searchParams.get('b');
+      if (!a || !b) throw new HttpError(400, 'compare needs two run ids: /api/compare?a=<runId>&b=<runId>', 'bad_request');
+      sendJson(response, 200, comparePage(context, a, b));
+    },
+  },
+  {
+    method: 'GET',
+    pattern: /^\/api\/tool-calls\/(\d+)\/images\/(\d+)$/,
+    handler: async (context, _request, response, [id, n]) => sendToolImage(context, response, Number(id), Number(n)),
+  },
+];
+
+export async function startViewServer(options: ViewServerOptions): Promise<ViewServer> {
+  const context: ViewContext = { store: options.store, resultsDir: path.resolve(options.resultsDir), imageRoots: options.imageRoots ?? [fromRepo('media')] };
+  const listening = await listenWeb({
+    name: 'view',
+    ...(options.host ? { host: options.host } : {}),
+    port: options.port,
+    ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
+    statics: new StaticFiles(fromRepo('src', 'view', 'public')),
+    api: (request, response, url) => dispatch(routes, context, request, response, url),
+    logger: options.logger ?? log,
+  });
+  return {
+    url: listening.url,
+    port: listening.port,
+    close: async () => {
+      listening.server.closeAllConnections();
+      await new Promise<void>((resolve) => listening.server.close(() => resolve()));
+    },
+  };
+}
