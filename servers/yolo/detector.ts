@@ -6,7 +6,8 @@ import * as ort from 'onnxruntime-node';
 import { assetPath, type AssetLocation } from '../../src/assets/index.js';
 import { cocoLabels } from './labels.js';
 import { decodeOutput, nonMaxSuppression, toOriginalFrame, type Box } from './postprocess.js';
-import { inputSize, prepareImage } from './preprocess.js';
+import { inputSize, prepareImage, type PreparedImage } from './preprocess.js';
+import { takeTensorBuffer, yoloSessionOptions } from './session-options.js';
 
 /** From the shared assets' detection_settings: the reference detections use these. */
 export const defaultScoreThreshold = 0.4;
@@ -42,11 +43,9 @@ export function resolveModelPath(env: NodeJS.ProcessEnv = process.env, location:
   }
 }
 
-export const sessionOptions: ort.InferenceSession.SessionOptions = { graphOptimizationLevel: 'all' };
-
-export async function createYoloSession(modelPath: string): Promise<ort.InferenceSession> {
+export async function createYoloSession(modelPath: string, env: NodeJS.ProcessEnv = process.env): Promise<ort.InferenceSession> {
   try {
-    return await ort.InferenceSession.create(modelPath, sessionOptions);
+    return await ort.InferenceSession.create(modelPath, yoloSessionOptions(env));
   } catch (error) {
     throw new ModelUnavailableError(`cannot load the YOLOX model ${modelPath}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
@@ -58,7 +57,7 @@ let sharedSession: Promise<ort.InferenceSession> | undefined;
 export function getSession(env: NodeJS.ProcessEnv = process.env): Promise<ort.InferenceSession> {
   if (!sharedSession) {
     sharedSession = Promise.resolve()
-      .then(() => createYoloSession(resolveModelPath(env)))
+      .then(() => createYoloSession(resolveModelPath(env), env))
       .catch((error: unknown) => {
         sharedSession = undefined;
         throw error;
@@ -94,10 +93,24 @@ export async function detectObjects(
   scoreThreshold = defaultScoreThreshold,
 ): Promise<DetectionRun> {
   const started = performance.now();
-  const prepared = await prepareImage(bytes);
-  const preparedAt = performance.now();
-  const output = await runModel(session, prepared.data);
-  const ranAt = performance.now();
+  const buffer = takeTensorBuffer();
+  try {
+    const prepared = await prepareImage(bytes, inputSize, buffer.data);
+    const preparedAt = performance.now();
+    const output = await runModel(session, prepared.data);
+    const ranAt = performance.now();
+    return finishDetection(output, prepared, scoreThreshold, { started, preparedAt, ranAt });
+  } finally {
+    buffer.release();
+  }
+}
+
+function finishDetection(
+  output: Float32Array,
+  prepared: PreparedImage,
+  scoreThreshold: number,
+  { started, preparedAt, ranAt }: { started: number; preparedAt: number; ranAt: number },
+): DetectionRun {
   const decoded = decodeOutput(output, { size: inputSize, numClasses: cocoLabels.length, scoreThreshold });
   const boxes = toOriginalFrame(nonMaxSuppression(decoded, nmsIouThreshold), prepared.letterbox.scale, prepared.width, prepared.height);
   const detections = boxes.map((box) => ({ ...box, category: cocoLabels[box.classId] ?? `class ${box.classId}` }));

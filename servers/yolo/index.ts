@@ -6,7 +6,10 @@
 // Model: M3_YOLO_MODEL, else the pulled asset media/assets/models/yolox_nano.onnx (`m3 assets pull`).
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { runStdioServer } from '../shared/run-stdio.js';
+import { disableImageCache } from './session-options.js';
 import { registerYoloTools } from './tools.js';
+
+disableImageCache();
 
 const server = new McpServer({ name: 'dinox-mcp', title: 'Local YOLOX-Nano detector (COCO-80) with the DINO-X tool names', version: '0.1.0' });
 registerYoloTools(server);
