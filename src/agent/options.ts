@@ -2,8 +2,11 @@
 import type { Switches } from '../config/switches.js';
 import type { ImagePolicy } from '../media/prepare-image.js';
 import { retryPolicyFrom, type RetryPolicy } from '../llm/retry.js';
+import type { AgentKind } from './agent-kind.js';
 
 export interface AgentOptions {
+  /** How the model calls tools (src/agent/agent-kind.ts); default `function-call`. */
+  agent?: AgentKind;
   /** Upper bound on tool-calling rounds (reference --max_step). */
   maxStep: number;
   /** Calls executed per round, all in parallel (reference --max_concurrent). */
@@ -26,6 +29,8 @@ export interface AgentOptions {
 }
 
 export interface LoopLimits {
+  /** Recorded in the manifest's options and its config hash: the kind shapes every request. */
+  agent?: AgentKind;
   maxStep: number;
   maxConcurrent: number;
   topTools: number;
@@ -36,6 +41,7 @@ export interface LoopLimits {
 
 export function agentOptionsFrom(switches: Switches, limits: LoopLimits, imageRoots: string[]): AgentOptions {
   return {
+    ...(limits.agent ? { agent: limits.agent } : {}),
     maxStep: Math.max(1, limits.maxStep),
     maxConcurrent: Math.max(1, limits.maxConcurrent),
     topTools: Math.max(0, limits.topTools),

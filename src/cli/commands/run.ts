@@ -1,7 +1,8 @@
 // `m3 run`: produce predictions for one or more models over a task set.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
+import { AGENT_KINDS, DEFAULT_AGENT_KIND, type AgentKind } from '../../agent/agent-kind.js';
 import { loadProjectConfig } from '../../config/index.js';
 import { fromRepo, repoRoot } from '../../config/paths.js';
 import { ConfigError } from '../../errors/index.js';
@@ -27,6 +28,7 @@ export const defaultGtFile = 'json/m3_local_GT.json';
 
 interface RunFlags {
   model: string[];
+  agent: AgentKind;
   tasks: string;
   gt?: string;
   imageDir?: string;
@@ -102,6 +104,7 @@ export function registerRunCommand(program: Command): void {
     .command('run')
     .description('run models over a task set and write predictions (results/<model>_test_mcp_fuzzy.json) and the run store')
     .option('--model <spec...>', 'provider:model, repeatable (replay:gt, replay:noisy, openai:gpt-4o, anthropic:..., gemini:..., ollama:...)', ['replay:gt'])
+    .addOption(new Option('--agent <kind>', 'agent kind: function-call (native tool calling), react (text actions, no tools field; any model), basic (no tools)').choices(AGENT_KINDS).default(DEFAULT_AGENT_KIND))
     .option('--tasks <file>', 'task file (fuzzy tasks, or a combined file with ground truth)', defaultTasksFile)
     .option('--gt <file>', 'ground-truth file (needed by replay models and the server check)')
     .option('--image-dir <dir>', 'root for task image paths (default: M3_IMAGE_DIR, then the task file folder, then the repo)')
@@ -173,7 +176,7 @@ export function registerRunCommand(program: Command): void {
                 ...(flags.output ? { output: flags.output } : {}), resultsDir, ...(shard ? { shard } : {}), imageDirs,
                 allowMissingServers: Boolean(flags.allowMissingServers), signal: stop.signal,
                 limits: {
-                  maxStep: flags.maxStep, maxConcurrent: flags.maxConcurrent, topTools: flags.topTools, maxNewTokens: flags.maxNewTokens,
+                  agent: flags.agent, maxStep: flags.maxStep, maxConcurrent: flags.maxConcurrent, topTools: flags.topTools, maxNewTokens: flags.maxNewTokens,
                   ...(flags.temperature !== undefined ? { temperature: flags.temperature } : {}),
                   ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
                 },
