@@ -114,7 +114,8 @@ export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promis
   const trace: EpisodeTrace = { rounds: [], finalReply: '', usage: emptyUsage(), modelCalls: 0, warnings: [] };
   const kind = options.agent ?? 'function-call';
   const offered = kind === 'basic' ? [] : rankTools(input.question, host.tools, options.topTools);
-  const system = prompts.systemPromptFor(kind, options.maxStep, options.maxConcurrent, offered);
+  const base = prompts.systemPromptFor(kind, options.maxStep, options.maxConcurrent, offered);
+  const system = options.instruction ? `${options.instruction}\n\n${base}` : base;
   const history: Message[] = [...(input.priorMessages ?? []), { role: 'user', content: [{ type: 'text', text: input.userText }, ...input.images] }];
   safeEmit(deps.onEvent, { type: 'episode_start', taskId: input.taskId, question: input.question, images: input.images.map((image) => image.facts?.source ?? 'image') });
 

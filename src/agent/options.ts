@@ -7,6 +7,8 @@ import type { AgentKind } from './agent-kind.js';
 export interface AgentOptions {
   /** How the model calls tools (src/agent/agent-kind.ts); default `function-call`. */
   agent?: AgentKind;
+  /** Put before the system prompt (a benchmark file's agent instruction). */
+  instruction?: string;
   /** Upper bound on tool-calling rounds (reference --max_step). */
   maxStep: number;
   /** Calls executed per round, all in parallel (reference --max_concurrent). */
@@ -31,6 +33,8 @@ export interface AgentOptions {
 export interface LoopLimits {
   /** Recorded in the manifest's options and its config hash: the kind shapes every request. */
   agent?: AgentKind;
+  /** Put before the system prompt (a benchmark file's agent instruction). */
+  instruction?: string;
   maxStep: number;
   maxConcurrent: number;
   topTools: number;
@@ -42,6 +46,7 @@ export interface LoopLimits {
 export function agentOptionsFrom(switches: Switches, limits: LoopLimits, imageRoots: string[]): AgentOptions {
   return {
     ...(limits.agent ? { agent: limits.agent } : {}),
+    ...(limits.instruction ? { instruction: limits.instruction } : {}),
     maxStep: Math.max(1, limits.maxStep),
     maxConcurrent: Math.max(1, limits.maxConcurrent),
     topTools: Math.max(0, limits.topTools),
