@@ -4,7 +4,8 @@
 import type { AgentKind } from '../agent/agent-kind.js';
 import type { LoopLimits } from '../agent/options.js';
 
-export interface RunDefinition {
+/** The loop limits are LoopLimits' own fields; the rest is what the run command needs. */
+export interface RunDefinition extends Omit<LoopLimits, 'agent' | 'instruction'> {
   model: string[];
   /** True when no model was asked for (the oracle replay:gt runs). */
   defaultModel?: boolean;
@@ -17,12 +18,6 @@ export interface RunDefinition {
   gt?: string;
   imageDir?: string;
   concurrency: number;
-  maxStep: number;
-  maxConcurrent: number;
-  topTools: number;
-  maxNewTokens: number;
-  temperature?: number;
-  seed?: number;
   resume?: boolean;
   overwrite?: boolean;
   runId?: string;
