@@ -68,6 +68,14 @@ async function executeOne(call: ToolCall, index: number, context: RoundContext):
     images: shown.images,
     executed: true,
   };
+  emitCallEnd(result, index, context);
+  return result;
+}
+
+/** The end event of a recorded call (the runner turns it into a store row). */
+export function emitCallEnd(result: ExecutedCall, index: number, context: Pick<RoundContext, 'taskId' | 'round' | 'onEvent'>): void {
+  const { call } = result;
+  const canonicalName = result.canonicalName;
   safeEmit(context.onEvent, {
     type: 'tool_call_end',
     taskId: context.taskId,
@@ -84,7 +92,6 @@ async function executeOne(call: ToolCall, index: number, context: RoundContext):
     durationMs: result.durationMs,
     images: result.images.map((image) => ({ mediaType: image.mediaType, data: image.data, ...(image.facts ?? { source: '', originalBytes: 0, sentBytes: 0, width: 0, height: 0, originalMediaType: image.mediaType }) })),
   });
-  return result;
 }
 
 export async function executeRound(calls: readonly ToolCall[], context: RoundContext): Promise<ExecutedCall[]> {

@@ -2,9 +2,10 @@
 // tool-calling request (prepare and work merged unless M3_MERGE_PREPARE_WORK=0); the round ends
 // the episode when the model answers without tool calls (no end-stage request unless
 // M3_SKIP_END_STAGE=0); after max_step rounds a final-answer request without tools follows.
-// A round in which a call failed for an infrastructure reason ends the episode as a failure.
+// `react` runs the same loop in text mode and `basic` makes one request without tools
+// (src/agent/agent-kind.ts). A round in which a call failed for an infrastructure reason ends the episode as a failure.
 import type { ImagePart } from '../core/content.js';
-import type { AssistantMessage, Message, ToolDefinition } from '../core/messages.js';
+import type { AssistantMessage, Message, ToolCall, ToolDefinition } from '../core/messages.js';
 import { isInfrastructureErrorCode, TOOL_ERROR_PREFIX, type CallContext } from '../core/tool-result-contract.js';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.js';
 import { M3Error, ProviderError, ServerError } from '../errors/index.js';
@@ -12,9 +13,11 @@ import { generateWithRetry, ProviderAttemptsError } from '../llm/retry.js';
 import type { GenerateRequest, GenerateResponse, ModelDriver } from '../llm/types.js';
 import type { ToolCallInterceptor } from '../mcp/checked-call.js';
 import type { CatalogTool, ToolHost } from '../mcp/types.js';
-import { executeRound, type ExecutedCall } from './call-tools.js';
+import type { AgentKind } from './agent-kind.js';
+import { emitCallEnd, executeRound, type ExecutedCall } from './call-tools.js';
 import { safeEmit, type AgentEventListener, type EpisodePurpose } from './events.js';
 import { toolResultsMessage } from './history.js';
+import { malformedCall, observationMessage, parseReactReply, type MalformedAction } from './react-actions.js';
 import type { AgentOptions } from './options.js';
 import * as prompts from './prompts.js';
 import { rankTools } from './tool-ranking.js';
@@ -82,6 +85,26 @@ function infrastructureFailure(calls: readonly ExecutedCall[]): ServerError | un
   return new ServerError(server, `tool call ${failed.canonicalName} failed for an infrastructure reason (${failed.errorCode}): ${reason}`, { code: failed.errorCode });
 }
 
+/** What one work reply asks for: the final answer, or calls (and, in text mode, malformed actions). */
+interface Decision {
+  final?: string;
+  calls: ToolCall[];
+  malformed: MalformedAction[];
+}
+
+function decide(kind: AgentKind, response: GenerateResponse, text: string): Decision {
+  if (kind !== 'react') return response.toolCalls.length === 0 ? { final: text, calls: [], malformed: [] } : { calls: response.toolCalls, malformed: [] };
+  const reply = parseReactReply(text);
+  return reply.kind === 'final' ? { final: reply.answer, calls: [], malformed: [] } : { calls: reply.calls, malformed: reply.malformed };
+}
+
+/** A text-mode final reply without its "Final Answer:" label. */
+function finalText(kind: AgentKind, text: string): string {
+  if (kind !== 'react') return text;
+  const reply = parseReactReply(text);
+  return reply.kind === 'final' ? reply.answer : text;
+}
+
 function toDefinitions(tools: readonly CatalogTool[]): ToolDefinition[] {
   return tools.map((tool) => ({ name: tool.functionName, canonicalName: tool.canonicalName, description: tool.description, inputSchema: tool.inputSchema }));
 }
@@ -89,8 +112,10 @@ function toDefinitions(tools: readonly CatalogTool[]): ToolDefinition[] {
 export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promise<EpisodeTrace> {
   const { driver, host, options } = deps;
   const trace: EpisodeTrace = { rounds: [], finalReply: '', usage: emptyUsage(), modelCalls: 0, warnings: [] };
-  const system = prompts.systemPrompt(options.maxStep, options.maxConcurrent);
-  const offered = rankTools(input.question, host.tools, options.topTools);
+  const kind = options.agent ?? 'function-call';
+  const offered = kind === 'basic' ? [] : rankTools(input.question, host.tools, options.topTools);
+  const base = prompts.systemPromptFor(kind, options.maxStep, options.maxConcurrent, offered);
+  const system = options.instruction ? `${options.instruction}\n\n${base}` : base;
   const history: Message[] = [...(input.priorMessages ?? []), { role: 'user', content: [{ type: 'text', text: input.userText }, ...input.images] }];
   safeEmit(deps.onEvent, { type: 'episode_start', taskId: input.taskId, question: input.question, images: input.images.map((image) => image.facts?.source ?? 'image') });
 
@@ -127,7 +152,8 @@ export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promis
     }
   };
 
-  let finished = false;
+  // `basic` never calls tools: its one request is the final answer.
+  let finished = kind === 'basic';
   for (let round = 1; round <= options.maxStep && !finished; round += 1) {
     safeEmit(deps.onEvent, { type: 'round_start', taskId: input.taskId, round });
     let prepare = '';
@@ -139,25 +165,38 @@ export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promis
       // Reference bug 1: unrecognised selections fell back to garbage; we fall back to ranking.
       roundTools = toDefinitions(chosen.length > 0 ? chosen : rankTools(`${input.question} ${prepare}`, host.tools, Math.max(options.topTools, 8)));
     }
-    const response = await ask('work', round, prompts.roundInstruction(round, options.maxStep, options.maxConcurrent), roundTools);
+    // Text mode sends no tools: the catalog is in the system prompt, the calls come back as text.
+    const response = kind === 'react'
+      ? await ask('work', round, prompts.reactRoundInstruction(round, options.maxStep, options.maxConcurrent), [])
+      : await ask('work', round, prompts.roundInstruction(round, options.maxStep, options.maxConcurrent), roundTools);
     const text = prompts.stripThinking(response.text);
-    if (response.toolCalls.length === 0) {
-      trace.finalReply = text;
+    const decision = decide(kind, response, text);
+    if (decision.final !== undefined) {
+      trace.finalReply = decision.final;
       if (trace.rounds.length > 0) trace.rounds[trace.rounds.length - 1]!.end = 'yes';
       finished = true;
       break;
     }
-    const assistant: AssistantMessage = {
-      role: 'assistant', content: text ? [{ type: 'text', text }] : [], toolCalls: response.toolCalls,
-      ...(response.reasoning ? { reasoning: response.reasoning } : {}),
-    };
-    const calls = await executeRound(response.toolCalls, {
+    const calls = await executeRound(decision.calls, {
       taskId: input.taskId, round, host, options, callContext: input.callContext, cwd: input.cwd,
       ...(deps.signal ? { signal: deps.signal } : {}), ...(deps.onEvent ? { onEvent: deps.onEvent } : {}),
       ...(deps.interceptor ? { interceptor: deps.interceptor } : {}),
     });
-    history.push(assistant, toolResultsMessage(calls, options.toolResultMaxChars));
-    const unparseable = response.toolCalls.every((call) => call.argumentsError !== undefined);
+    decision.malformed.forEach((action, index) => {
+      const recorded = malformedCall(action, `react-malformed-${round}-${index + 1}`);
+      emitCallEnd(recorded, calls.length, { taskId: input.taskId, round, ...(deps.onEvent ? { onEvent: deps.onEvent } : {}) });
+      calls.push(recorded);
+    });
+    if (kind === 'react') {
+      history.push({ role: 'assistant', content: [{ type: 'text', text: text || '(empty reply)' }], toolCalls: [] }, observationMessage(calls, options.toolResultMaxChars));
+    } else {
+      const assistant: AssistantMessage = {
+        role: 'assistant', content: text ? [{ type: 'text', text }] : [], toolCalls: response.toolCalls,
+        ...(response.reasoning ? { reasoning: response.reasoning } : {}),
+      };
+      history.push(assistant, toolResultsMessage(calls, options.toolResultMaxChars));
+    }
+    const unparseable = calls.every((call) => call.call.argumentsError !== undefined);
     const roundTrace: RoundTrace = { round, prepare: prepare || text, calls, unparseable, end: 'no' };
     trace.rounds.push(roundTrace);
     const infrastructure = infrastructureFailure(calls);
@@ -168,9 +207,12 @@ export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promis
       finished = roundTrace.end === 'yes';
     }
   }
-  if (!trace.finalReply) {
+  if (kind === 'basic') {
+    const answer = await ask('work', 1, prompts.basicInstruction, []);
+    trace.finalReply = prompts.stripThinking(answer.text);
+  } else if (!trace.finalReply) {
     const final = await ask('final', options.maxStep + 1, prompts.finalInstruction, []);
-    trace.finalReply = prompts.stripThinking(final.text);
+    trace.finalReply = finalText(kind, prompts.stripThinking(final.text));
   }
   safeEmit(deps.onEvent, { type: 'final', taskId: input.taskId, text: trace.finalReply, rounds: trace.rounds.length });
   return trace;

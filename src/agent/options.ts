@@ -2,8 +2,13 @@
 import type { Switches } from '../config/switches.js';
 import type { ImagePolicy } from '../media/prepare-image.js';
 import { retryPolicyFrom, type RetryPolicy } from '../llm/retry.js';
+import type { AgentKind } from './agent-kind.js';
 
 export interface AgentOptions {
+  /** How the model calls tools (src/agent/agent-kind.ts); default `function-call`. */
+  agent?: AgentKind;
+  /** Put before the system prompt (a benchmark file's agent instruction). */
+  instruction?: string;
   /** Upper bound on tool-calling rounds (reference --max_step). */
   maxStep: number;
   /** Calls executed per round, all in parallel (reference --max_concurrent). */
@@ -26,6 +31,10 @@ export interface AgentOptions {
 }
 
 export interface LoopLimits {
+  /** Recorded in the manifest's options and its config hash: the kind shapes every request. */
+  agent?: AgentKind;
+  /** Put before the system prompt (a benchmark file's agent instruction). */
+  instruction?: string;
   maxStep: number;
   maxConcurrent: number;
   topTools: number;
@@ -36,6 +45,8 @@ export interface LoopLimits {
 
 export function agentOptionsFrom(switches: Switches, limits: LoopLimits, imageRoots: string[]): AgentOptions {
   return {
+    ...(limits.agent ? { agent: limits.agent } : {}),
+    ...(limits.instruction ? { instruction: limits.instruction } : {}),
     maxStep: Math.max(1, limits.maxStep),
     maxConcurrent: Math.max(1, limits.maxConcurrent),
     topTools: Math.max(0, limits.topTools),

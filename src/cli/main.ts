@@ -8,6 +8,7 @@ import { M3Error } from '../errors/index.js';
 import { registerAssetsCommands } from './commands/assets.js';
 import { registerConfigCommands } from './commands/config.js';
 import { registerMergeCommand } from './commands/merge.js';
+import { registerBenchCommand } from './commands/bench.js';
 import { registerRunCommand } from './commands/run.js';
 import { registerRunsCommands } from './commands/runs.js';
 import { registerEvalStepCommand } from './commands/eval-step.js';
@@ -39,6 +40,7 @@ program
 
 registerConfigCommands(program);
 registerRunCommand(program);
+registerBenchCommand(program);
 registerRunsCommands(program);
 registerMergeCommand(program);
 registerAssetsCommands(program);

@@ -1,7 +1,10 @@
 // `m3 run`: produce predictions for one or more models over a task set.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
+import { AGENT_KINDS } from '../../agent/agent-kind.js';
+import { loopLimitsOf, RUN_DEFAULTS, type RunDefinition } from '../run-definition.js';
+import type { ServerSpec } from '../../config/servers.js';
 import { loadProjectConfig } from '../../config/index.js';
 import { fromRepo, repoRoot } from '../../config/paths.js';
 import { ConfigError } from '../../errors/index.js';
@@ -23,39 +26,11 @@ import { printSummary, reportOutcome, requireTasks } from '../run-outcome.js';
 import { createStopSignal } from '../stop-signal.js';
 import { nonNegativeNumber } from '../option-parsers.js';
 
-export const defaultTasksFile = 'json/m3_local_tasks.json';
+export const defaultTasksFile = RUN_DEFAULTS.tasks;
 export const defaultGtFile = 'json/m3_local_GT.json';
 
 
-interface RunFlags {
-  model: string[];
-  tasks: string;
-  gt?: string;
-  imageDir?: string;
-  concurrency: number;
-  maxStep: string;
-  maxConcurrent: number;
-  topTools: number;
-  maxNewTokens: number;
-  temperature?: number;
-  seed?: number;
-  resume?: boolean;
-  overwrite?: boolean;
-  runId?: string;
-  output?: string;
-  resultsDir: string;
-  shard?: string;
-  store?: string;
-  config?: string;
-  startupTimeout: number;
-  fuzzy: boolean;
-  allowMissingServers?: boolean;
-  placeholderImages?: boolean;
-  allowToolDrift?: boolean;
-  trials: number;
-  condition?: string[];
-  json?: boolean;
-}
+type RunFlags = Omit<RunDefinition, 'defaultModel'>;
 
 function timestamp(): string {
   return new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
@@ -113,34 +88,37 @@ async function checkModels(models: readonly string[], context: DriverContext): P
   }
 }
 
-export function registerRunCommand(program: Command): void {
-  program
-    .command('run')
+/** The run options, shared by `m3 run` and the equivalence test of `m3 bench`. */
+export function addRunOptions(command: Command): Command {
+  return command
     .description('run models over a task set and write predictions (results/<model>_test_mcp_fuzzy.json) and the run store')
-    .option('--model <spec...>', 'provider:model, repeatable (replay:gt, replay:noisy, openai:gpt-4o, anthropic:..., gemini:..., ollama:...)', ['replay:gt'])
+    .option('--model <spec...>', 'provider:model, repeatable (replay:gt, replay:noisy, openai:gpt-4o, anthropic:..., gemini:..., ollama:...)', RUN_DEFAULTS.model)
+    .addOption(new Option('--agent <kind>', 'agent kind: function-call (native tool calling), react (text actions, no tools field; any model), basic (no tools)').choices(AGENT_KINDS).default(RUN_DEFAULTS.agent))
+    .option('--instruction <text>', 'extra system instruction for the agent')
+    .option('--servers <name...>', 'start only these configured servers (default: every enabled server)')
     .option('--tasks <file>', 'task file (fuzzy tasks, or a combined file with ground truth)', defaultTasksFile)
     .option('--gt <file>', 'ground-truth file (needed by replay models and the server check)')
     .option('--image-dir <dir>', 'root for task image paths (default: M3_IMAGE_DIR, then the task file folder, then the repo)')
-    .option('--concurrency <n>', 'tasks run in parallel', nonNegativeInteger, 5)
-    .option('--max-step <n[,n...]>', 'maximum rounds of tool calls per task; a list (2,4,6) runs every model once per value (a max-rounds sweep)', '6')
-    .option('--max-concurrent <n>', 'maximum parallel tool calls per round', nonNegativeInteger, 10)
-    .option('--top-tools <n>', 'offer only the N best-ranked tools (0 = all)', nonNegativeInteger, 0)
-    .option('--max-new-tokens <n>', 'generation cap per model request', nonNegativeInteger, 8192)
+    .option('--concurrency <n>', 'tasks run in parallel', nonNegativeInteger, RUN_DEFAULTS.concurrency)
+    .option('--max-step <n[,n...]>', 'maximum rounds of tool calls per task; a list (2,4,6) runs every model once per value (a max-rounds sweep)', RUN_DEFAULTS.maxStep)
+    .option('--max-concurrent <n>', 'maximum parallel tool calls per round', nonNegativeInteger, RUN_DEFAULTS.maxConcurrent)
+    .option('--top-tools <n>', 'offer only the N best-ranked tools (0 = all)', nonNegativeInteger, RUN_DEFAULTS.topTools)
+    .option('--max-new-tokens <n>', 'generation cap per model request', nonNegativeInteger, RUN_DEFAULTS.maxNewTokens)
     .option('--temperature <t>', 'sampling temperature, a number >= 0 (default: provider default)', nonNegativeNumber)
     .option('--seed <n>', 'sampling seed where the provider supports it', nonNegativeInteger)
     .option('--resume', 'continue a run: skip tasks already finished (same run id)')
     .option('--overwrite', 'start again even if the prediction file exists')
     .option('--run-id <id>', 'run id (default M3_RUN_ID or a timestamp); the model label is appended')
     .option('--output <file>', 'prediction file (single model only)')
-    .option('--results-dir <dir>', 'where prediction files go', 'results')
+    .option('--results-dir <dir>', 'where prediction files go', RUN_DEFAULTS.resultsDir)
     .option('--shard <k/n>', 'run only the k-th of n deterministic slices of the tasks')
     .option('--store <file>', 'SQLite run store (default: <results-dir>/m3bench.sqlite)')
-    .option('--config <file>', 'MCP server configuration', 'mcp_servers.json')
-    .option('--startup-timeout <s>', 'seconds each MCP server may take to start (OCR loads large models)', seconds, 120)
+    .option('--config <file>', 'MCP server configuration', RUN_DEFAULTS.config)
+    .option('--startup-timeout <s>', 'seconds each MCP server may take to start (OCR loads large models)', seconds, RUN_DEFAULTS.startupTimeout)
     .option('--no-fuzzy', 'ask the explicit prompt instead of the fuzzy question')
     .option('--allow-missing-servers', 'run tasks whose ground truth needs servers that are not running')
     .option('--placeholder-images', 'pipeline check: a missing task image is replaced by a labelled stand-in (PLACEHOLDER — <file name>), recorded in the manifest, predictions, summary and report; scores of those tasks say nothing about a model')
-    .option('--trials <k>', 'run every task k times, each trial in fresh workspaces with its own seed (--seed + trial - 1)', positiveInteger, 1)
+    .option('--trials <k>', 'run every task k times, each trial in fresh workspaces with its own seed (--seed + trial - 1)', positiveInteger, RUN_DEFAULTS.trials)
     .option('--condition <name...>', `run each model under these named conditions, one cell each (repeatable or comma-separated; a+b combines; none = baseline; known: ${knownConditions().map((condition) => condition.name).join(', ')})`)
     .option('--allow-tool-drift', 'continue a --resume whose servers list different tools than the run recorded (the drift is written into the manifest)')
     .option('--json', 'print the summary as JSON')
@@ -154,85 +132,97 @@ export function registerRunCommand(program: Command): void {
         'a condition adds +<condition> to the label (gpt-4o+images-off). <results>/<batch>.batch.json ties the cells together.\n' +
         'Exit status: 0 done; 2 bad input or configuration; 3 every task failed for infrastructure reasons\n' +
         '(nothing scored); 130 stopped by a signal (resume with --resume --run-id <id>).',
-    )
-    .action(async (flags: RunFlags, command: Command) => {
-      const config = loadProjectConfig({ serversFile: path.resolve(flags.config ?? 'mcp_servers.json') });
-      const models = flags.model.flatMap((entry) => entry.split(',')).map((entry) => entry.trim()).filter(Boolean);
-      if (command.getOptionValueSource('model') === 'default') {
-        log.info('no --model given: running the oracle replay:gt, which replays the ground truth (a self-check of the harness, not a model); pass --model provider:model to benchmark a model');
-      }
-      const tasksFile = path.resolve(flags.tasks);
-      const gtFile = flags.gt ? path.resolve(flags.gt) : flags.tasks === defaultTasksFile && existsSync(fromRepo(defaultGtFile)) ? fromRepo(defaultGtFile) : undefined;
-      const taskSet = loadTaskSet({ tasksFile, ...(gtFile ? { gtFile } : {}), fuzzy: flags.fuzzy });
-      for (const warning of taskSet.warnings) log.warn(warning);
-      const shard = parseShard(flags.shard);
-      requireTasks(taskSet, shard);
-      const imageDirs = [flags.imageDir ?? config.switches.M3_IMAGE_DIR, path.dirname(tasksFile), repoRoot].map((dir) => path.resolve(dir));
-      const resultsDir = path.resolve(flags.resultsDir);
-      const storeFile = path.resolve(flags.store ?? path.join(resultsDir, 'm3bench.sqlite'));
-      const conditions = (flags.condition ?? [baselineCondition]).flatMap((entry) => entry.split(',')).map((entry) => parseCondition(entry));
-      const maxSteps = parseMaxSteps(flags.maxStep);
-      if (flags.output && models.length * conditions.length * maxSteps.length > 1) throw new ConfigError('--output names one file: use it with a single --model, one --max-step and at most one --condition');
-      const base = batchBase(flags, config.switches.M3_RUN_ID);
-      // One cell per model x condition x K; a swept K adds `.k<K>` to the label (MCP-RADAR's accuracy-vs-K sweep).
-      const plan = models.flatMap((model) =>
-        conditions.flatMap((condition) =>
-          maxSteps.map((maxStep) => {
-            const labelSuffix = maxSteps.length > 1 ? `.k${maxStep}` : '';
-            return { model, condition, maxStep, labelSuffix, runId: resolveRunId(flags, base, `${cellLabel(modelLabel(model), condition)}${labelSuffix}`, storeFile) };
-          }),
+    );
+}
+
+function selectServers(servers: ServerSpec[], names: readonly string[] | undefined): ServerSpec[] {
+  if (!names || names.length === 0) return servers;
+  const unknown = names.filter((name) => !servers.some((server) => server.name === name));
+  if (unknown.length > 0) throw new ConfigError(`servers ${unknown.join(', ')} are not configured (configured: ${servers.map((server) => server.name).join(', ')})`);
+  return servers.filter((server) => names.includes(server.name));
+}
+
+/** Runs one definition: the single code path of `m3 run` and `m3 bench`. */
+export async function executeRun(flags: RunDefinition): Promise<void> {
+  const loaded = loadProjectConfig({ serversFile: path.resolve(flags.config ?? RUN_DEFAULTS.config) });
+  const config = { ...loaded, servers: selectServers(loaded.servers, flags.servers) };
+  const models = flags.model.flatMap((entry) => entry.split(',')).map((entry) => entry.trim()).filter(Boolean);
+  if (flags.defaultModel) {
+    log.info('no --model given: running the oracle replay:gt, which replays the ground truth (a self-check of the harness, not a model); pass --model provider:model to benchmark a model');
+  }
+  const tasksFile = path.resolve(flags.tasks);
+  const gtFile = flags.gt ? path.resolve(flags.gt) : flags.tasks === defaultTasksFile && existsSync(fromRepo(defaultGtFile)) ? fromRepo(defaultGtFile) : undefined;
+  const taskSet = loadTaskSet({ tasksFile, ...(gtFile ? { gtFile } : {}), fuzzy: flags.fuzzy });
+  for (const warning of taskSet.warnings) log.warn(warning);
+  const shard = parseShard(flags.shard);
+  requireTasks(taskSet, shard);
+  const imageDirs = [flags.imageDir ?? config.switches.M3_IMAGE_DIR, path.dirname(tasksFile), repoRoot].map((dir) => path.resolve(dir));
+  const resultsDir = path.resolve(flags.resultsDir);
+  const storeFile = path.resolve(flags.store ?? path.join(resultsDir, 'm3bench.sqlite'));
+  const conditions = (flags.condition ?? [baselineCondition]).flatMap((entry) => entry.split(',')).map((entry) => parseCondition(entry));
+  const maxSteps = parseMaxSteps(flags.maxStep);
+  if (flags.output && models.length * conditions.length * maxSteps.length > 1) throw new ConfigError('--output names one file: use it with a single --model, one --max-step and at most one --condition');
+  const base = batchBase(flags, config.switches.M3_RUN_ID);
+  // One cell per model x condition x K; a swept K adds `.k<K>` to the label (MCP-RADAR's accuracy-vs-K sweep).
+  const plan = models.flatMap((model) =>
+    conditions.flatMap((condition) =>
+      maxSteps.map((maxStep) => {
+        const labelSuffix = maxSteps.length > 1 ? `.k${maxStep}` : '';
+        return { model, condition, maxStep, labelSuffix, runId: resolveRunId(flags, base, `${cellLabel(modelLabel(model), condition)}${labelSuffix}`, storeFile) };
+      }),
+    ),
+  );
+  const batchId = base ?? plan[0]?.runId ?? timestamp();
+  const startedAt = new Date().toISOString();
+  if (flags.resume) refuseHeldRuns(storeFile, plan.map((entry) => entry.runId));
+  await checkModels(models, { env: config.env, groundTruth: taskSet.groundTruth, timeoutMs: config.switches.M3_LLM_TIMEOUT * 1000 });
+  const host = await McpHost.start(config.servers, {
+    ...hostOptionsFrom(config),
+    startupTimeoutMs: secondsToTimerMs(flags.startupTimeout),
+    logDir: path.join(resultsDir, 'logs', `servers-${timestamp()}`),
+  });
+  // The live tool surface, for call-level evaluation and the tools-per-server chart.
+  writeToolCatalogs(resultsDir, host);
+  const store = openStore(storeFile);
+  const reports: RunModelReport[] = [];
+  let shares: Map<string, FallbackShare | undefined> | undefined;
+  const stop = createStopSignal((name) => log.warn(`${name}: stopping; tasks in flight are abandoned and recorded as interrupted (press Ctrl-C again to exit at once)`));
+  try {
+    for (const { model, condition, maxStep, labelSuffix, runId } of plan) {
+      if (stop.signal.aborted) break;
+      log.info(`run ${runId}: ${model}${condition.parts.length > 0 ? ` under ${condition.name}` : ''}${maxSteps.length > 1 ? ` at max steps ${maxStep}` : ''} over ${taskSet.tasks.length} task(s)${flags.trials > 1 ? ` x ${flags.trials} trials` : ''} from ${path.relative(process.cwd(), tasksFile)}`);
+      reports.push(
+        await runModel(
+          {
+            model, taskSet, ...(labelSuffix ? { labelSuffix } : {}), concurrency: Math.max(1, flags.concurrency), runId, resume: Boolean(flags.resume), overwrite: Boolean(flags.overwrite),
+            ...(flags.output ? { output: flags.output } : {}), resultsDir, ...(shard ? { shard } : {}), imageDirs,
+            allowMissingServers: Boolean(flags.allowMissingServers), placeholderImages: Boolean(flags.placeholderImages), signal: stop.signal,
+            trials: flags.trials, condition, batchId, allowToolDrift: Boolean(flags.allowToolDrift),
+            limits: loopLimitsOf(flags, maxStep),
+          },
+          { config, host, store, logger: log, root: repoRoot },
         ),
       );
-      const batchId = base ?? plan[0]?.runId ?? timestamp();
-      const startedAt = new Date().toISOString();
-      if (flags.resume) refuseHeldRuns(storeFile, plan.map((entry) => entry.runId));
-      await checkModels(models, { env: config.env, groundTruth: taskSet.groundTruth, timeoutMs: config.switches.M3_LLM_TIMEOUT * 1000 });
-      const host = await McpHost.start(config.servers, {
-        ...hostOptionsFrom(config),
-        startupTimeoutMs: secondsToTimerMs(flags.startupTimeout),
-        logDir: path.join(resultsDir, 'logs', `servers-${timestamp()}`),
-      });
-      // The live tool surface, for call-level evaluation and the tools-per-server chart.
-      writeToolCatalogs(resultsDir, host);
-      const store = openStore(storeFile);
-      const reports: RunModelReport[] = [];
-      let shares: Map<string, FallbackShare | undefined> | undefined;
-      const stop = createStopSignal((name) => log.warn(`${name}: stopping; tasks in flight are abandoned and recorded as interrupted (press Ctrl-C again to exit at once)`));
-      try {
-        for (const { model, condition, maxStep, labelSuffix, runId } of plan) {
-          if (stop.signal.aborted) break;
-          log.info(`run ${runId}: ${model}${condition.parts.length > 0 ? ` under ${condition.name}` : ''}${maxSteps.length > 1 ? ` at max steps ${maxStep}` : ''} over ${taskSet.tasks.length} task(s)${flags.trials > 1 ? ` x ${flags.trials} trials` : ''} from ${path.relative(process.cwd(), tasksFile)}`);
-          reports.push(
-            await runModel(
-              {
-                model, taskSet, ...(labelSuffix ? { labelSuffix } : {}), concurrency: Math.max(1, flags.concurrency), runId, resume: Boolean(flags.resume), overwrite: Boolean(flags.overwrite),
-                ...(flags.output ? { output: flags.output } : {}), resultsDir, ...(shard ? { shard } : {}), imageDirs,
-                allowMissingServers: Boolean(flags.allowMissingServers), placeholderImages: Boolean(flags.placeholderImages), signal: stop.signal,
-                trials: flags.trials, condition, batchId, allowToolDrift: Boolean(flags.allowToolDrift),
-                limits: {
-                  maxStep, maxConcurrent: flags.maxConcurrent, topTools: flags.topTools, maxNewTokens: flags.maxNewTokens,
-                  ...(flags.temperature !== undefined ? { temperature: flags.temperature } : {}),
-                  ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
-                },
-              },
-              { config, host, store, logger: log, root: repoRoot },
-            ),
-          );
-        }
-        // Per model, the share of scored calls and tasks that received mocked returns.
-        if (config.switches.M3_MOCK_FALLBACK) shares = new Map(reports.map((report) => [report.runId, fallbackShare(store, report.runId)[0]]));
-        writeBatchManifest(batchManifestFile(resultsDir, batchId), {
-          kind: 'm3bench-batch', version: 1, batchId, startedAt, finishedAt: new Date().toISOString(), tasksFile, gtFile: gtFile ?? null,
-          trials: flags.trials, conditions: conditions.map((condition) => condition.name), seed: flags.seed ?? null, store: path.relative(resultsDir, storeFile),
-          cells: reports.map((report) => toBatchCell(report, resultsDir)),
-        });
-      } finally {
-        store.close();
-        // Still listening while the servers close, so a second Ctrl-C exits at once.
-        await host.close();
-        stop.dispose();
-      }
-      printSummary(reports, flags.json, shares);
-      process.exitCode = reportOutcome(reports, plan.length, log);
+    }
+    // Per model, the share of scored calls and tasks that received mocked returns.
+    if (config.switches.M3_MOCK_FALLBACK) shares = new Map(reports.map((report) => [report.runId, fallbackShare(store, report.runId)[0]]));
+    writeBatchManifest(batchManifestFile(resultsDir, batchId), {
+      kind: 'm3bench-batch', version: 1, batchId, startedAt, finishedAt: new Date().toISOString(), tasksFile, gtFile: gtFile ?? null,
+      trials: flags.trials, conditions: conditions.map((condition) => condition.name), seed: flags.seed ?? null, store: path.relative(resultsDir, storeFile),
+      cells: reports.map((report) => toBatchCell(report, resultsDir)),
     });
+  } finally {
+    store.close();
+    // Still listening while the servers close, so a second Ctrl-C exits at once.
+    await host.close();
+    stop.dispose();
+  }
+  printSummary(reports, flags.json, shares);
+  process.exitCode = reportOutcome(reports, plan.length, log);
+}
+
+export function registerRunCommand(program: Command): void {
+  addRunOptions(program.command('run')).action(async (flags: RunFlags, command: Command) => {
+    await executeRun({ ...flags, defaultModel: command.getOptionValueSource('model') === 'default' });
+  });
 }

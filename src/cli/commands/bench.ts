@@ -1,0 +1,37 @@
+// `m3 bench <file.yaml>`: run a benchmark defined as MCP-Universe-style YAML documents. The file
+// becomes the same RunDefinition `m3 run` builds from flags and runs through the same code.
+import type { Command } from 'commander';
+import { loadEnvironment } from '../../config/env-file.js';
+import { benchDefinition } from '../bench-file.js';
+import { executeRun } from './run.js';
+
+interface BenchFlags {
+  resultsDir?: string;
+  store?: string;
+  config?: string;
+  runId?: string;
+  resume?: boolean;
+  overwrite?: boolean;
+  json?: boolean;
+}
+
+export function registerBenchCommand(program: Command): void {
+  program
+    .command('bench <file>')
+    .description('run a benchmark file: multi-document YAML of kind llm, agent, workflow and benchmark (see README "Benchmark files")')
+    .option('--results-dir <dir>', 'where prediction files go (default: results)')
+    .option('--store <file>', 'SQLite run store (default: <results-dir>/m3bench.sqlite)')
+    .option('--config <file>', 'MCP server configuration (default: mcp_servers.json)')
+    .option('--run-id <id>', 'run id (default M3_RUN_ID or a timestamp); the model label is appended')
+    .option('--resume', 'continue a run: skip tasks already finished (same run id)')
+    .option('--overwrite', 'start again even if the prediction file exists')
+    .option('--json', 'print the summary as JSON')
+    .action(async (file: string, flags: BenchFlags) => {
+      const definition = benchDefinition(file, loadEnvironment(), {
+        ...(flags.resultsDir ? { resultsDir: flags.resultsDir } : {}), ...(flags.store ? { store: flags.store } : {}),
+        ...(flags.config ? { config: flags.config } : {}), ...(flags.runId ? { runId: flags.runId } : {}),
+        ...(flags.resume ? { resume: true } : {}), ...(flags.overwrite ? { overwrite: true } : {}), ...(flags.json ? { json: true } : {}),
+      });
+      await executeRun(definition);
+    });
+}

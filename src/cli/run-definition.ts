@@ -1,0 +1,69 @@
+// The one internal definition of a run: `m3 run` builds it from flags, `m3 bench` from a YAML
+// benchmark file (src/cli/bench-file.ts), and both run it through executeRun (commands/run.ts),
+// so equal definitions give equal runs and equal manifests.
+import type { AgentKind } from '../agent/agent-kind.js';
+import type { LoopLimits } from '../agent/options.js';
+
+/** The loop limits are LoopLimits' own fields; the rest is what the run command needs. */
+export interface RunDefinition extends Omit<LoopLimits, 'agent' | 'instruction' | 'maxStep'> {
+  /** Max rounds: `6`, or a list `2,4,6` (a max-rounds sweep: one cell per value). */
+  maxStep: string;
+  model: string[];
+  /** True when no model was asked for (the oracle replay:gt runs). */
+  defaultModel?: boolean;
+  agent: AgentKind;
+  /** Extra system instruction of the agent (a YAML agent's `instruction`). */
+  instruction?: string;
+  /** Only these configured servers start (a YAML agent's `servers`); all when unset. */
+  servers?: string[];
+  tasks: string;
+  gt?: string;
+  imageDir?: string;
+  concurrency: number;
+  resume?: boolean;
+  overwrite?: boolean;
+  runId?: string;
+  output?: string;
+  resultsDir: string;
+  shard?: string;
+  store?: string;
+  config?: string;
+  startupTimeout: number;
+  fuzzy: boolean;
+  allowMissingServers?: boolean;
+  /** `--placeholder-images`: missing task images run on labelled stand-ins (a pipeline check). */
+  placeholderImages?: boolean;
+  /** Trials per task and the named conditions (src/runner/conditions.ts), one cell each. */
+  trials: number;
+  condition?: string[];
+  allowToolDrift?: boolean;
+  json?: boolean;
+}
+
+/** The defaults of every `m3 run` flag, shared with `m3 bench`. */
+export const RUN_DEFAULTS = {
+  model: ['replay:gt'],
+  agent: 'function-call' as AgentKind,
+  tasks: 'json/m3_local_tasks.json',
+  concurrency: 5,
+  maxStep: '6',
+  trials: 1,
+  maxConcurrent: 10,
+  topTools: 0,
+  maxNewTokens: 8192,
+  resultsDir: 'results',
+  config: 'mcp_servers.json',
+  startupTimeout: 120,
+  fuzzy: true,
+} satisfies Partial<RunDefinition>;
+
+/** The loop limits a definition gives every model (recorded in the manifest and its config hash). */
+export function loopLimitsOf(definition: RunDefinition, maxStep = Number(definition.maxStep.split(',')[0])): LoopLimits {
+  return {
+    agent: definition.agent,
+    ...(definition.instruction ? { instruction: definition.instruction } : {}),
+    maxStep, maxConcurrent: definition.maxConcurrent, topTools: definition.topTools, maxNewTokens: definition.maxNewTokens,
+    ...(definition.temperature !== undefined ? { temperature: definition.temperature } : {}),
+    ...(definition.seed !== undefined ? { seed: definition.seed } : {}),
+  };
+}

@@ -1,0 +1,81 @@
+// `m3 bench` files against `m3 run` flags: the same RunDefinition, hence the same loop limits and
+// manifest config hash; schema errors name the file, document, kind and key.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { benchDefinition } from '../../src/cli/bench-file.js';
+import { addRunOptions } from '../../src/cli/commands/run.js';
+import { loopLimitsOf, type RunDefinition } from '../../src/cli/run-definition.js';
+import { configHash } from '../../src/runner/manifest.js';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-bench-'));
+
+function yamlFile(text: string): string {
+  const file = path.join(dir, `${Math.random().toString(36).slice(2)}.yaml`);
+  writeFileSync(file, text);
+  return file;
+}
+
+const benchText = (agentType = 'react') => `kind: llm
+spec:
+  name: llm-1
+  type: openai
+  config:
+    model_name: \${BENCH_MODEL:-gpt-4o}
+---
+kind: agent
+spec:
+  name: ReAct-agent
+  type: ${agentType}
+  config:
+    llm: llm-1
+    instruction: You are an agent for weather forecasting.
+    servers:
+      - name: weather
+---
+kind: benchmark
+spec:
+  description: Test the agent for weather forecasting
+  agent: ReAct-agent
+  tasks:
+    - tasks/weather.json
+`;
+
+function fromFlags(args: string[]): RunDefinition {
+  const command = addRunOptions(new Command().exitOverride());
+  command.parse(args, { from: 'user' });
+  return { ...(command.opts() as RunDefinition), defaultModel: command.getOptionValueSource('model') === 'default' };
+}
+
+/** The manifest's config hash as run-model.ts computes it, for one server list and switch set. */
+const hashOf = (definition: RunDefinition) => configHash({ servers: definition.servers, switches: { M3_X: 1 }, limits: loopLimitsOf(definition) });
+
+describe('m3 bench files', () => {
+  it('build the same run definition and manifest hash as the equivalent m3 run flags', () => {
+    const file = yamlFile(benchText());
+    const fromYaml = benchDefinition(file, {});
+    const flags = fromFlags(['--model', 'openai:gpt-4o', '--agent', 'react', '--instruction', 'You are an agent for weather forecasting.', '--servers', 'weather', '--tasks', path.join(dir, 'tasks/weather.json')]);
+    expect(fromYaml).toEqual({ ...flags, defaultModel: undefined } satisfies RunDefinition);
+    expect({ ...fromYaml, defaultModel: false }).toEqual(flags);
+    expect(hashOf(fromYaml)).toBe(hashOf(flags));
+    expect(loopLimitsOf(fromYaml)).toMatchObject({ agent: 'react', instruction: 'You are an agent for weather forecasting.', maxStep: 6 });
+    // A different agent kind is a different run.
+    expect(hashOf(benchDefinition(yamlFile(benchText('function-call')), {}))).not.toBe(hashOf(flags));
+  });
+
+  it('fills ${VAR} from the environment as mcp_servers.json does', () => {
+    expect(benchDefinition(yamlFile(benchText()), { BENCH_MODEL: 'gpt-4.1' }).model).toEqual(['openai:gpt-4.1']);
+    const unset = yamlFile(benchText().replace('${BENCH_MODEL:-gpt-4o}', '${BENCH_MODEL}'));
+    expect(() => benchDefinition(unset, {})).toThrow(/document 1\.spec\.config\.model_name: variable \$\{BENCH_MODEL\} is not set/);
+  });
+
+  it('names the document, kind, key and expected form in schema errors', () => {
+    expect(() => benchDefinition(yamlFile(benchText('reactive')), {})).toThrow(/document 2 \(kind: agent\): at spec\.type: Invalid option: expected one of "function-call"\|"react"\|"basic"/);
+    const noLlm = yamlFile(benchText().replace('llm: llm-1', 'llm: llm-2'));
+    expect(() => benchDefinition(noLlm, {})).toThrow(/agent "ReAct-agent": spec\.config\.llm: no kind: llm document named "llm-2"/);
+    const typo = yamlFile(benchText().replace('  agent: ReAct-agent\n  tasks', '  agnet: ReAct-agent\n  tasks'));
+    expect(() => benchDefinition(typo, {})).toThrow(/document 3 \(kind: benchmark\): at spec\.agent: .*expected string/);
+  });
+});
