@@ -3,7 +3,7 @@
 // so several models and conditions reuse one server fleet. Trials run one after another, each in
 // fresh workspaces, with its own seed (base + trial - 1 when --seed is given).
 import path from 'node:path';
-import { agentOptionsFrom, type LoopLimits } from '../agent/options.js';
+import { agentOptionsFrom } from '../agent/options.js';
 import type { ProjectConfig } from '../config/index.js';
 import type { Usage } from '../core/usage.js';
 import { createFallbackLayer, fallbackSettingsFrom, manifestFallback, type FallbackLayer } from '../fallback/index.js';
@@ -18,36 +18,13 @@ import { applyDriver, applyLimits, cellLabel, hintsFor, type ConditionSet } from
 import { RunInterruptedError } from './failure.js';
 import { buildManifest, finishManifest, openRunRow } from './run-row.js';
 import type { BatchResult } from './run-batch.js';
-import { selectShard, serversNeeded, type RunnableTask, type TaskSet } from './task-set.js';
+import { selectShard, serversNeeded, type RunnableTask } from './task-set.js';
 import { combineResults, placeholderManifest, runTrial, trialSeed, type TrialReport } from './run-trial.js';
 import { taskSetHash } from './prompt-hash.js';
+import type { RunModelRequest } from './run-request.js';
 
-export interface RunModelRequest {
-  model: string;
-  taskSet: TaskSet;
-  limits: LoopLimits;
-  concurrency: number;
-  runId: string;
-  resume: boolean;
-  overwrite: boolean;
-  output?: string;
-  resultsDir: string;
-  shard?: { index: number; count: number };
-  imageDirs: string[];
-  allowMissingServers: boolean;
-  /** `--placeholder-images`: a missing task image is replaced by a labelled stand-in file. */
-  placeholderImages?: boolean;
-  /** Trials per task (default 1) and the condition of this cell (default baseline). */
-  trials?: number;
-  condition?: ConditionSet;
-  batchId?: string;
-  /** Continue a resumed run whose tool surface changed (the drift is recorded). */
-  allowToolDrift?: boolean;
-  /** Ctrl-C: stops the batch gracefully (see BatchOptions.signal). */
-  signal?: AbortSignal;
-  /** Added to the cell label of the run's files and store rows: `.k<K>` for a max-rounds sweep cell. */
-  labelSuffix?: string;
-}
+export type { RunModelRequest };
+
 
 export interface RunModelReport {
   model: string;

@@ -6,7 +6,7 @@ import type { ToolHost } from '../mcp/types.js';
 import { createRun, getRun, reopenRun, type Store } from '../store/index.js';
 import type { ConditionSet } from './conditions.js';
 import { configHash, gitCommit, packageVersions, sha256OfFile, type RunManifest, type SamplingRecord } from './manifest.js';
-import type { RunModelRequest } from './run-model.js';
+import type { RunModelRequest } from './run-request.js';
 import { holdRunLease, type HeldRunLease, type HoldLeaseOptions } from './run-lease.js';
 import type { BatchResult } from './run-batch.js';
 import type { RunnableTask } from './task-set.js';

@@ -19,7 +19,7 @@ import { LlmStats } from './llm-stats.js';
 import type { RunManifest } from './manifest.js';
 import { PredictionFile } from './prediction-file.js';
 import { runBatch, type BatchResult } from './run-batch.js';
-import type { RunModelRequest } from './run-model.js';
+import type { RunModelRequest } from './run-request.js';
 import { finishManifest, samplingRecord } from './run-row.js';
 import { StoreRecorder } from './store-recorder.js';
 import type { RunnableTask } from './task-set.js';

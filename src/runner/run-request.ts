@@ -1,0 +1,32 @@
+// What one `runModel` call runs: a model under one condition over a task set. Its own module so
+// the runner's parts (run-model, run-trial, run-row) share the type without importing each other.
+import type { LoopLimits } from '../agent/options.js';
+import type { ConditionSet } from './conditions.js';
+import type { TaskSet } from './task-set.js';
+
+export interface RunModelRequest {
+  model: string;
+  taskSet: TaskSet;
+  limits: LoopLimits;
+  concurrency: number;
+  runId: string;
+  resume: boolean;
+  overwrite: boolean;
+  output?: string;
+  resultsDir: string;
+  shard?: { index: number; count: number };
+  imageDirs: string[];
+  allowMissingServers: boolean;
+  /** `--placeholder-images`: a missing task image is replaced by a labelled stand-in file. */
+  placeholderImages?: boolean;
+  /** Trials per task (default 1) and the condition of this cell (default baseline). */
+  trials?: number;
+  condition?: ConditionSet;
+  batchId?: string;
+  /** Continue a resumed run whose tool surface changed (the drift is recorded). */
+  allowToolDrift?: boolean;
+  /** Ctrl-C: stops the batch gracefully (see BatchOptions.signal). */
+  signal?: AbortSignal;
+  /** Added to the cell label of the run's files and store rows: `.k<K>` for a max-rounds sweep cell. */
+  labelSuffix?: string;
+}
