@@ -1,7 +1,7 @@
 // The demo page in a real browser: upload a real photo, ask, and watch the mock model call the
 // YOLO detector (annotate: true) through the live timeline, then answer; the same at phone
 // width; and Cancel on a slow model. Screenshots go to test-artifacts/.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -137,6 +137,35 @@ describe.skipIf(skipReason !== '')(`demo chat in Chromium${skipReason ? ` (skipp
     await expect.poll(() => page.isEnabled('#send')).toBe(true);
     await page.click('#send');
     expect(await page.textContent('#composer-error')).toBe('Write a question first.');
+    await page.close();
+  });
+
+  it('never previews an .svg (which can carry script) and previews a photo under the type its bytes show', async () => {
+    const { page } = await openPage();
+    // Every <img> the page ever adds is recorded, so a preview that is removed again still counts.
+    await page.evaluate(`(() => {
+      const seen = (window.addedImages = []);
+      new MutationObserver((records) => {
+        for (const record of records) for (const node of record.addedNodes) {
+          if (node.tagName === 'IMG') seen.push(node.alt);
+          for (const img of node.querySelectorAll ? node.querySelectorAll('img') : []) seen.push(img.alt);
+        }
+      }).observe(document, { childList: true, subtree: true });
+    })()`);
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg"><script>window.parent.pwned = 1</script></svg>';
+    await page.setInputFiles('#file-input', { name: 'trap.svg', mimeType: 'image/svg+xml', buffer: Buffer.from(svg) });
+    // No blob: preview is made; the server then refuses the upload and names it.
+    await expect.poll(() => page.textContent('#composer-error')).toContain('trap.svg: ');
+    expect(await page.locator('img[alt="attachment trap.svg"]').count()).toBe(0);
+    // A JPEG named .svg is previewed, as the JPEG its bytes are.
+    await page.setInputFiles('#file-input', { name: 'photo.svg', mimeType: 'image/svg+xml', buffer: readFileSync(dogPhoto) });
+    const preview = page.locator('img[alt="attachment photo.svg"]');
+    await preview.waitFor();
+    // Decoded as the JPEG it is (the page's CSP keeps fetch() off blob: URLs, so look at the image).
+    await expect.poll(() => preview.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(0);
+    const added = await page.evaluate(() => (globalThis as unknown as { addedImages: string[] }).addedImages);
+    expect(added).toContain('attachment photo.svg');
+    expect(added).not.toContain('attachment trap.svg');
     await page.close();
   });
 

@@ -2,6 +2,18 @@
 // reported before sending), the text, Send (or Ctrl/Cmd+Enter) and Cancel.
 import { formatBytes, h } from './dom.js';
 
+/** The raster type of a file from its first bytes, or undefined when it is none the demo accepts. */
+async function rasterTypeOf(file) {
+  const bytes = new Uint8Array(await file.slice(0, 12).arrayBuffer());
+  const starts = (...values) => values.every((value, index) => bytes[index] === value);
+  if (starts(0x89, 0x50, 0x4e, 0x47)) return 'image/png';
+  if (starts(0xff, 0xd8, 0xff)) return 'image/jpeg';
+  if (starts(0x47, 0x49, 0x46, 0x38)) return 'image/gif';
+  if (starts(0x42, 0x4d)) return 'image/bmp';
+  if (starts(0x52, 0x49, 0x46, 0x46) && bytes[8] === 0x57 && bytes[9] === 0x45 && bytes[10] === 0x42 && bytes[11] === 0x50) return 'image/webp';
+  return undefined;
+}
+
 export function createComposer({ limits, upload, send, cancel, canSend }) {
   const form = document.getElementById('composer');
   const text = document.getElementById('message');
@@ -34,7 +46,7 @@ export function createComposer({ limits, upload, send, cancel, canSend }) {
         h(
           'div',
           { class: `pending ${item.status}`, title: item.file.name },
-          h('img', { src: item.preview, alt: `attachment ${item.file.name}` }),
+          item.preview ? h('img', { src: item.preview, alt: `attachment ${item.file.name}` }) : h('span', { class: 'no-preview' }, item.file.name),
           h('button', { type: 'button', class: 'remove', 'aria-label': `Remove ${item.file.name}`, onclick: () => remove(item) }, '×'),
         ),
       ),
@@ -43,7 +55,7 @@ export function createComposer({ limits, upload, send, cancel, canSend }) {
   };
 
   const remove = (item) => {
-    URL.revokeObjectURL(item.preview);
+    if (item.preview) URL.revokeObjectURL(item.preview);
     pending = pending.filter((entry) => entry !== item);
     renderPending();
   };
@@ -59,7 +71,11 @@ export function createComposer({ limits, upload, send, cancel, canSend }) {
         problems.push(`${file.name} is too large: ${formatBytes(file.size)} (the limit is ${formatBytes(limits.maxUploadBytes)})`);
         continue;
       }
-      const item = { file, preview: URL.createObjectURL(file), status: 'uploading', image: null };
+      // The preview's type comes from the bytes, never from the file name or the browser's guess:
+      // anything else (e.g. an .svg, which can carry script) gets no blob: URL at all. The server
+      // stays the judge of what is accepted.
+      const type = await rasterTypeOf(file);
+      const item = { file, preview: type ? URL.createObjectURL(new Blob([file], { type })) : null, status: 'uploading', image: null };
       pending.push(item);
       renderPending();
       upload(file)
@@ -87,7 +103,7 @@ export function createComposer({ limits, upload, send, cancel, canSend }) {
       const started = await send(message, imageIds);
       running = started.episodeId;
       text.value = '';
-      for (const item of pending) URL.revokeObjectURL(item.preview);
+      for (const item of pending) if (item.preview) URL.revokeObjectURL(item.preview);
       pending = [];
       renderPending();
     } catch (problem) {
