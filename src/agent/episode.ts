@@ -4,6 +4,7 @@
 // M3_SKIP_END_STAGE=0); after max_step rounds a final-answer request without tools follows.
 // `react` runs the same loop in text mode and `basic` makes one request without tools
 // (src/agent/agent-kind.ts). A round in which a call failed for an infrastructure reason ends the episode as a failure.
+import { serverOf } from '../core/canonical-name.js';
 import type { ImagePart } from '../core/content.js';
 import type { AssistantMessage, Message, ToolCall, ToolDefinition } from '../core/messages.js';
 import { isInfrastructureErrorCode, TOOL_ERROR_PREFIX, type CallContext } from '../core/tool-result-contract.js';
@@ -80,7 +81,7 @@ export interface EpisodeDeps {
 function infrastructureFailure(calls: readonly ExecutedCall[]): ServerError | undefined {
   const failed = calls.find((call) => call.executed && isInfrastructureErrorCode(call.errorCode));
   if (!failed?.errorCode) return undefined;
-  const server = failed.canonicalName.split('/')[0] ?? '';
+  const server = serverOf(failed.canonicalName);
   const reason = failed.resultText.replace(TOOL_ERROR_PREFIX, '').split('\n')[0] ?? '';
   return new ServerError(server, `tool call ${failed.canonicalName} failed for an infrastructure reason (${failed.errorCode}): ${reason}`, { code: failed.errorCode });
 }

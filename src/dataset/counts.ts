@@ -3,6 +3,7 @@
 // from the files themselves so `m3 dataset verify` shows a researcher what they actually have.
 // Like the reference evaluators, a duplicated id keeps its last entry; "all entries" numbers
 // count every entry.
+import { serverOf } from '../core/canonical-name.js';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { FuzzyTask, GtTask } from '../tasks/schemas.js';
@@ -105,7 +106,7 @@ function countGt(all: readonly GtTask[], unique: readonly GtTask[]): GtCounts {
     tasksWithParallelStep: unique.filter((task) => parallelStepsOf(task) > 0).length,
     calls: sum(unique, (task) => callsOf(task).length),
     callsAllEntries: sum(all, (task) => callsOf(task).length),
-    servers: new Set(names.map((name) => name.split('/')[0])).size,
+    servers: new Set(names.map(serverOf)).size,
     tools: new Set(names).size,
   };
 }
@@ -121,7 +122,7 @@ function countOverlap(unique: readonly GtTask[], fuzzy: readonly FuzzyTask[]): O
     fuzzyTypes: new Set(fuzzy.map((task) => task.type)).size,
     fuzzyWithGt: shared.length,
     scoredCalls: sum(scored, (task) => callsOf(task).length),
-    scoredServers: new Set(scored.flatMap((task) => callsOf(task).map((call) => String(call.name ?? '').split('/')[0]))).size,
+    scoredServers: new Set(scored.flatMap((task) => callsOf(task).map((call) => serverOf(String(call.name ?? ''))))).size,
     fuzzyWithoutGt: [...fuzzyById.keys()].filter((id) => !gtById.has(id)),
     gtWithoutFuzzy: unique.filter((task) => !fuzzyById.has(task.id)).length,
     typeDiffers: shared.filter((id) => fuzzyById.get(id)?.type !== gtById.get(id)?.type).length,

@@ -1,5 +1,6 @@
 // The tasks a run works through: the reference fuzzy task file joined with the ground truth
 // by id, or one combined file carrying both. Duplicates keep the last record and are reported.
+import { serverOf } from '../core/canonical-name.js';
 import path from 'node:path';
 import { TaskFileError } from '../errors/index.js';
 import { indexById, loadFuzzyTasks, loadGroundTruth } from '../tasks/load.js';
@@ -73,7 +74,7 @@ export function loadTaskSet(options: TaskSetOptions): TaskSet {
 /** Servers a task's ground truth calls, for the up-front availability check. */
 export function serversNeeded(task: GtTask | undefined): string[] {
   if (!task) return [];
-  const names = task.steps.flatMap((step) => step.calls.map((call) => String(call.name ?? '').split('/')[0] ?? ''));
+  const names = task.steps.flatMap((step) => step.calls.map((call) => serverOf(String(call.name ?? ''))));
   return [...new Set(names.filter(Boolean))];
 }
 

@@ -4,6 +4,7 @@
 // fits its tool's input schema, no call fails unless marked `expect_error`, every fact holds, and
 // the task's `state_checks` (src/eval/state/state-check.ts) hold on the databases it left.
 // The host is injected, so tests and the CLI share one code path.
+import { serverOf } from '../core/canonical-name.js';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { runStateChecks } from '../eval/state/run-state-checks.js';
@@ -52,7 +53,7 @@ export interface VerifyOptions {
 
 /** Every server a set of GT tasks calls, for starting only what is needed. */
 export function serversUsed(tasks: readonly GtTask[]): string[] {
-  const names = tasks.flatMap((task) => task.steps.flatMap((step) => step.calls.map((call) => String(call.name ?? '').split('/')[0] ?? '')));
+  const names = tasks.flatMap((task) => task.steps.flatMap((step) => step.calls.map((call) => serverOf(String(call.name ?? '')))));
   return [...new Set(names.filter(Boolean))].sort();
 }
 
@@ -93,7 +94,7 @@ async function replayCall(task: GtTask, stepIndex: number, callIndex: number, co
   const call = task.steps[stepIndex]?.calls[callIndex];
   const name = String(call?.name ?? '');
   const label = `step ${stepIndex + 1} call ${callIndex} (${name})`;
-  const server = name.split('/')[0] ?? '';
+  const server = serverOf(name);
   const down = context.unavailable.get(server);
   if (down !== undefined) {
     problems.push(`${label}: server "${server}" is not available: ${oneLine(down)}`);

@@ -1,5 +1,6 @@
 // The seeded "noisy oracle": ground truth with controlled damage (dropped calls, argument noise,
 // wrong tools, merged steps), so reports can show the metrics discriminating. Clearly synthetic.
+import { serverOf } from '../../core/canonical-name.js';
 import type { ReplayCall, ReplayPlan } from './plan.js';
 
 export interface PerturbOptions {
@@ -47,10 +48,6 @@ function corrupt(value: unknown, random: () => number): unknown {
     return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, corrupt(inner, random)]));
   }
   return value;
-}
-
-function serverOf(canonicalName: string): string {
-  return canonicalName.split('/')[0] ?? canonicalName;
 }
 
 export function perturbPlan(plan: ReplayPlan, taskId: string, options: PerturbOptions, toolNames: readonly string[]): ReplayPlan {
