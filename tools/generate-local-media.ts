@@ -68,14 +68,17 @@ const escapeXml = (text: string): string => text.replace(/&/g, '&amp;').replace(
 
 function toSvg(panel: Panel): Buffer {
   const boxes = (panel.boxes ?? []).map(
-    (box) => `<rect x="${box.x}" y="${box.y}" width="${box.width}" height="${box.height}" fill="${box.fill}"${box.stroke ? ` stroke="${box.stroke}" stroke-width="4"` : ''}/>`,
+    (box) =>
+      `<rect x="${box.x}" y="${box.y}" width="${box.width}" height="${box.height}" fill="${box.fill}"${box.stroke ? ` stroke="${box.stroke}" stroke-width="4"` : ''}/>`,
   );
   const lines = panel.lines.map(
     (line) =>
       `<text x="${line.x}" y="${line.y}" font-family="${font}" font-size="${line.size}" font-weight="bold" fill="${line.color ?? '#000'}" text-anchor="${line.anchor ?? 'start'}">${escapeXml(line.text)}</text>`,
   );
   const background = `<rect width="${panel.width}" height="${panel.height}" fill="${panel.background ?? '#fff'}"/>`;
-  return Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${panel.width}" height="${panel.height}">${background}${boxes.join('')}${lines.join('')}</svg>`);
+  return Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${panel.width}" height="${panel.height}">${background}${boxes.join('')}${lines.join('')}</svg>`,
+  );
 }
 
 /** Opaque RGB PNG, no metadata chunks: the bytes depend only on the pixels. */
@@ -124,8 +127,15 @@ function receipt(name: string, shop: string, number: string, items: Array<[strin
       render({
         width: 640,
         height,
-        boxes: [{ x: 40, y: 170, width: 560, height: 4, fill: '#000' }, { x: 40, y: totalY - 62, width: 560, height: 4, fill: '#000' }],
-        lines: [...stack(lines.slice(0, 2), 320, 80, 70, 46, 'middle'), ...stack(lines.slice(2, -1), 60, 250, 70, 42), { text: lines.at(-1) ?? '', x: 60, y: totalY, size: 42 }],
+        boxes: [
+          { x: 40, y: 170, width: 560, height: 4, fill: '#000' },
+          { x: 40, y: totalY - 62, width: 560, height: 4, fill: '#000' },
+        ],
+        lines: [
+          ...stack(lines.slice(0, 2), 320, 80, 70, 46, 'middle'),
+          ...stack(lines.slice(2, -1), 60, 250, 70, 42),
+          { text: lines.at(-1) ?? '', x: 60, y: totalY, size: 42 },
+        ],
       }),
   };
 }
@@ -137,12 +147,22 @@ function shippingLabel(name: string, person: string, place: string, weight: numb
     name,
     kind: 'shipping-label',
     description: `Shipping label for ${person}, ${place}: Code 128 tracking number ${tracking} and a QR code with the order record.`,
-    content: { lines, codes: [{ format: 'Code128', text: tracking }, { format: 'QRCode', text: payload }], values: { weight_kg: weight } },
+    content: {
+      lines,
+      codes: [
+        { format: 'Code128', text: tracking },
+        { format: 'QRCode', text: payload },
+      ],
+      values: { weight_kg: weight },
+    },
     render: async () =>
-      render({ width: 900, height: 620, boxes: [{ x: 10, y: 10, width: 880, height: 600, fill: '#fff', stroke: '#000' }], lines: stack(lines, 50, 90, 70, 44) }, [
-        { png: await linear('code128', tracking, 3, 16), left: 50, top: 380 },
-        { png: await qr(payload, 7), left: 590, top: 50 },
-      ]),
+      render(
+        { width: 900, height: 620, boxes: [{ x: 10, y: 10, width: 880, height: 600, fill: '#fff', stroke: '#000' }], lines: stack(lines, 50, 90, 70, 44) },
+        [
+          { png: await linear('code128', tracking, 3, 16), left: 50, top: 380 },
+          { png: await qr(payload, 7), left: 590, top: 50 },
+        ],
+      ),
   };
 }
 
@@ -155,9 +175,10 @@ function productLabel(name: string, title: string, size: string, price: number, 
     description: `Shelf label for ${title} (${size}) priced ${money(price)} with EAN-13 ${code}.`,
     content: { lines, codes: [{ format: 'EAN13', text: code }], values: { price } },
     render: async () =>
-      render({ width: 760, height: 520, boxes: [{ x: 10, y: 10, width: 740, height: 500, fill: '#fff', stroke: '#000' }], lines: stack(lines, 50, 90, 70, 46) }, [
-        { png: await linear('ean13', code, 3, 14), left: 50, top: 270 },
-      ]),
+      render(
+        { width: 760, height: 520, boxes: [{ x: 10, y: 10, width: 740, height: 500, fill: '#fff', stroke: '#000' }], lines: stack(lines, 50, 90, 70, 46) },
+        [{ png: await linear('ean13', code, 3, 14), left: 50, top: 270 }],
+      ),
   };
 }
 
@@ -182,7 +203,13 @@ function barChart(name: string, title: string, bars: Array<[string, number]>): M
   const max = Math.max(...bars.map(([, value]) => value));
   const base = 560;
   const scale = 380 / max;
-  const boxes = bars.map(([, value], index) => ({ x: 90 + index * 170, y: base - Math.round(value * scale), width: 110, height: Math.round(value * scale), fill: '#1f5fa8' }));
+  const boxes = bars.map(([, value], index) => ({
+    x: 90 + index * 170,
+    y: base - Math.round(value * scale),
+    width: 110,
+    height: Math.round(value * scale),
+    fill: '#1f5fa8',
+  }));
   const labels = bars.flatMap(([label, value], index) => [
     { text: String(value), x: 145 + index * 170, y: base - Math.round(value * scale) - 16, size: 36, anchor: 'middle' as const },
     { text: label, x: 145 + index * 170, y: base + 50, size: 36, anchor: 'middle' as const },
@@ -202,7 +229,13 @@ function barChart(name: string, title: string, bars: Array<[string, number]>): M
   };
 }
 
-function textPage(name: string, kind: 'document' | 'sign', description: string, lines: string[], options: { width: number; size: number; colors?: [string, string] }): MediaSpec {
+function textPage(
+  name: string,
+  kind: 'document' | 'sign',
+  description: string,
+  lines: string[],
+  options: { width: number; size: number; colors?: [string, string] },
+): MediaSpec {
   const [background, color] = options.colors ?? ['#fff', '#000'];
   const step = Math.round(options.size * 1.6);
   return {
@@ -215,7 +248,9 @@ function textPage(name: string, kind: 'document' | 'sign', description: string, 
         width: options.width,
         height: 60 + lines.length * step + 40,
         background,
-        lines: stack(lines, kind === 'sign' ? options.width / 2 : 60, 60 + options.size, step, options.size, kind === 'sign' ? 'middle' : 'start').map((line) => ({ ...line, color })),
+        lines: stack(lines, kind === 'sign' ? options.width / 2 : 60, 60 + options.size, step, options.size, kind === 'sign' ? 'middle' : 'start').map(
+          (line) => ({ ...line, color }),
+        ),
       }),
   };
 }
@@ -228,16 +263,40 @@ function codeSheet(name: string, payloads: string[]): MediaSpec {
     content: { lines: payloads, codes: payloads.map((text) => ({ format: 'QRCode', text })) },
     render: async () =>
       render(
-        { width: 60 + payloads.length * 300, height: 400, lines: payloads.map((text, index) => ({ text, x: 180 + index * 300, y: 360, size: 36, anchor: 'middle' as const })) },
+        {
+          width: 60 + payloads.length * 300,
+          height: 400,
+          lines: payloads.map((text, index) => ({ text, x: 180 + index * 300, y: 360, size: 36, anchor: 'middle' as const })),
+        },
         await Promise.all(payloads.map(async (text, index) => ({ png: await qr(text, 8), left: 60 + index * 300, top: 40 }))),
       ),
   };
 }
 
 export const mediaSpecs: MediaSpec[] = [
-  receipt('receipt_01.png', 'FRESH MART', '0417', [['MILK', 2.5], ['BREAD', 3.25], ['EGGS', 4.1], ['APPLES', 5.15]]),
-  receipt('receipt_02.png', 'CITY CAFE', '2291', [['COFFEE', 3.8], ['BAGEL', 2.4], ['JUICE', 4.3], ['MUFFIN', 2.95]]),
-  receipt('receipt_03.png', 'HARDWARE HUB', '7730', [['NAILS', 6.2], ['HAMMER', 18.9], ['TAPE', 3.45]], 29.55),
+  receipt('receipt_01.png', 'FRESH MART', '0417', [
+    ['MILK', 2.5],
+    ['BREAD', 3.25],
+    ['EGGS', 4.1],
+    ['APPLES', 5.15],
+  ]),
+  receipt('receipt_02.png', 'CITY CAFE', '2291', [
+    ['COFFEE', 3.8],
+    ['BAGEL', 2.4],
+    ['JUICE', 4.3],
+    ['MUFFIN', 2.95],
+  ]),
+  receipt(
+    'receipt_03.png',
+    'HARDWARE HUB',
+    '7730',
+    [
+      ['NAILS', 6.2],
+      ['HAMMER', 18.9],
+      ['TAPE', 3.45],
+    ],
+    29.55,
+  ),
   shippingLabel('shipping_label_01.png', 'ANNA BERG', 'OSLO NORWAY', 2.4, 'TRK48213377', 'A1043'),
   shippingLabel('shipping_label_02.png', 'LUIS PEREZ', 'MADRID SPAIN', 5.8, 'TRK90552140', 'A1044'),
   shippingLabel('shipping_label_03.png', 'KENJI SATO', 'OSAKA JAPAN', 1.7, 'TRK33019825', 'A1045'),
@@ -247,9 +306,24 @@ export const mediaSpecs: MediaSpec[] = [
   priceTag('price_tag_01.png', 'RAIN JACKET', 24.99, 17.49),
   priceTag('price_tag_02.png', 'DESK LAMP', 60, 45),
   priceTag('price_tag_03.png', 'WATER BOTTLE', 8.5, 6.8),
-  barChart('bar_chart_01.png', 'MONTHLY VISITORS', [['JAN', 120], ['FEB', 95], ['MAR', 140], ['APR', 80]]),
-  barChart('bar_chart_02.png', 'UNITS SOLD', [['NORTH', 42], ['SOUTH', 67], ['WEST', 58]]),
-  textPage('document_01.png', 'document', 'Meeting memo with the project name, room, start time, budget and number of attendees.', ['PROJECT ORION', 'MEETING ROOM 204', 'START 14:30', 'BUDGET 1250 EUR', 'ATTENDEES 6'], { width: 760, size: 44 }),
+  barChart('bar_chart_01.png', 'MONTHLY VISITORS', [
+    ['JAN', 120],
+    ['FEB', 95],
+    ['MAR', 140],
+    ['APR', 80],
+  ]),
+  barChart('bar_chart_02.png', 'UNITS SOLD', [
+    ['NORTH', 42],
+    ['SOUTH', 67],
+    ['WEST', 58],
+  ]),
+  textPage(
+    'document_01.png',
+    'document',
+    'Meeting memo with the project name, room, start time, budget and number of attendees.',
+    ['PROJECT ORION', 'MEETING ROOM 204', 'START 14:30', 'BUDGET 1250 EUR', 'ATTENDEES 6'],
+    { width: 760, size: 44 },
+  ),
   textPage('sign_01.png', 'sign', 'Green emergency exit sign.', ['EXIT'], { width: 520, size: 96, colors: ['#0a7d32', '#fff'] }),
   textPage('sign_02.png', 'sign', 'Station platform sign.', ['PLATFORM 7', 'TRAINS TO LYON'], { width: 760, size: 60, colors: ['#12306b', '#fff'] }),
   textPage('sign_03.png', 'sign', 'Road speed limit sign.', ['SPEED LIMIT', '40'], { width: 560, size: 72 }),

@@ -6,7 +6,7 @@
 import { createHttpClient, upstreamBaseUrl } from '../shared/http-client.js';
 import { UpstreamClientError, UpstreamError, requireCredential } from '../shared/upstream-error.js';
 
-export const SERVER = 'amazon';
+const SERVER = 'amazon';
 export const KEY_NAMES = ['RAINFOREST_API_KEY'] as const;
 
 const http = createHttpClient({ server: SERVER });
@@ -19,9 +19,11 @@ export async function rainforest<T>(params: Record<string, string | number>): Pr
   } catch (error) {
     if (!(error instanceof UpstreamClientError)) throw error;
     if (error.status === 402) {
-      throw new UpstreamError('upstream_auth', `${error.upstream} refused the request: the account has no credits left (HTTP 402)`, { status: 402, upstream: error.upstream });
+      throw new UpstreamError('upstream_auth', `${error.upstream} refused the request: the account has no credits left (HTTP 402)`, {
+        status: 402,
+        upstream: error.upstream,
+      });
     }
     throw new Error(`Error: ${error.status} ${error.body}`);
   }
 }
-

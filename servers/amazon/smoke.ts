@@ -19,7 +19,14 @@ export const smoke: ServerSmoke = {
           body: {
             request_info: { success: true },
             search_results: [
-              { position: 1, title: 'USB C Cable 6ft', asin: 'B000000001', link: 'https://www.amazon.com/dp/B000000001', image: 'https://m.media-amazon.com/images/I/example.jpg', price: { symbol: '$', value: 9.99, currency: 'USD', raw: '$9.99' } },
+              {
+                position: 1,
+                title: 'USB C Cable 6ft',
+                asin: 'B000000001',
+                link: 'https://www.amazon.com/dp/B000000001',
+                image: 'https://m.media-amazon.com/images/I/example.jpg',
+                price: { symbol: '$', value: 9.99, currency: 'USD', raw: '$9.99' },
+              },
             ],
           },
         },

@@ -43,10 +43,17 @@ export function registerAmazonTools(server: McpServer): void {
       const term = keywords.trim();
       if (!term) return textResult("Missing 'keywords'.");
       const count = Math.max(1, Math.min(Math.trunc(n), 10));
-      const body = await rainforest<Json>({ type: 'search', amazon_domain: domainOf(amazon_domain), search_term: term, page: Math.max(1, Math.trunc(page) || 1) });
+      const body = await rainforest<Json>({
+        type: 'search',
+        amazon_domain: domainOf(amazon_domain),
+        search_term: term,
+        page: Math.max(1, Math.trunc(page) || 1),
+      });
       const items = (Array.isArray(body?.search_results) ? body.search_results : []).slice(0, count).map(record);
       if (items.length === 0) return textResult('No results.');
-      const blocks = items.map((item) => `- ${pythonStr(get(item, 'title'))}\n  ${pythonStr(get(item, 'link'))}\n  ${pythonStr(get(item, 'image'))}\n  Price: ${searchPrice(item)}`);
+      const blocks = items.map(
+        (item) => `- ${pythonStr(get(item, 'title'))}\n  ${pythonStr(get(item, 'link'))}\n  ${pythonStr(get(item, 'image'))}\n  Price: ${searchPrice(item)}`,
+      );
       return textResult(blocks.join('\n'));
     },
   );
@@ -67,7 +74,13 @@ export function registerAmazonTools(server: McpServer): void {
       const product = record(body?.product);
       if (Object.keys(product).length === 0) return textResult('No product found.');
       const features = Array.isArray(product.features) ? product.features : [];
-      const lines = [`**${pythonStr(get(product, 'title'))}**`, pythonStr(get(product, 'link')), pythonStr(get(record(product.main_image), 'link')), `Price: ${productPrice(product)}`, ''];
+      const lines = [
+        `**${pythonStr(get(product, 'title'))}**`,
+        pythonStr(get(product, 'link')),
+        pythonStr(get(record(product.main_image), 'link')),
+        `Price: ${productPrice(product)}`,
+        '',
+      ];
       if (features.length > 0) lines.push('Features:', ...features.map((feature) => `- ${pythonStr(feature)}`));
       return textResult(lines.join('\n'));
     },

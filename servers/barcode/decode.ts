@@ -7,7 +7,7 @@ import { prepareZXingModule, readBarcodes, type ReaderOptions, type ReadInputBar
 import { z } from 'zod';
 import { maxImagePixels } from '../shared/image-input.js';
 
-export interface Point {
+interface Point {
   x: number;
   y: number;
 }

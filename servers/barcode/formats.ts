@@ -52,7 +52,7 @@ function toKey(value: string): string {
   return value.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
-export function findNamedFormat(value: string): NamedFormat | undefined {
+function findNamedFormat(value: string): NamedFormat | undefined {
   const key = toKey(value);
   return namedFormats.find((format) => toKey(format.name) === key || format.aliases.includes(key));
 }

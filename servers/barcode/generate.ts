@@ -79,7 +79,10 @@ export async function generateBarcode(request: GenerateRequest, call?: { _meta?:
   if (request.output_path !== undefined && !/\.png$/i.test(request.output_path)) {
     throw new BarcodeArgumentError(`output_path "${request.output_path}" must end in .png (barcodes are written as PNG)`);
   }
-  const output = request.output_path !== undefined ? resolveOutputArgument(request.output_path, call, resolveAllowedPath) : resolveAllowedPath(defaultOutputPath(target, request.text));
+  const output =
+    request.output_path !== undefined
+      ? resolveOutputArgument(request.output_path, call, resolveAllowedPath)
+      : resolveAllowedPath(defaultOutputPath(target, request.text));
   const png = await draw(target, request.text, request.scale ?? 3);
   const { width = 0, height = 0 } = await sharp(png).metadata();
   await mkdir(path.dirname(output), { recursive: true });

@@ -15,7 +15,7 @@ export interface ImageScan {
  * Accepts one path, a list of paths, or a JSON-encoded list (models sometimes send the list as
  * a string, and the reference's pyzbar tool accepted both shapes).
  */
-export function toPathList(imagePaths: string | readonly string[]): string[] {
+function toPathList(imagePaths: string | readonly string[]): string[] {
   let list: unknown = imagePaths;
   if (typeof imagePaths === 'string' && imagePaths.trim().startsWith('[')) {
     try {
@@ -40,7 +40,7 @@ async function scanOne(imagePath: string, formats: readonly string[], call: Call
   }
 }
 
-export class AllImagesFailedError extends Error {
+class AllImagesFailedError extends Error {
   constructor(scans: readonly ImageScan[]) {
     super(`no image could be scanned: ${scans.map((scan) => `"${scan.path}": ${scan.error ?? 'unknown error'}`).join('; ')}`);
     this.name = 'AllImagesFailedError';

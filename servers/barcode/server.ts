@@ -13,10 +13,7 @@ const scanInput = {
   image_paths: z
     .union([z.array(z.string()), z.string()])
     .describe('One image path or a list of paths (under media/ or an allowed folder; file:// URIs and data URLs also work).'),
-  formats: z
-    .array(z.string())
-    .optional()
-    .describe(`Only look for these formats (default: all). Names: ${formatNames}; aliases such as "EAN-13" or "QR" work.`),
+  formats: z.array(z.string()).optional().describe(`Only look for these formats (default: all). Names: ${formatNames}; aliases such as "EAN-13" or "QR" work.`),
 };
 
 const generateInput = {

@@ -17,7 +17,15 @@ export function registerCalendarTools(server: McpServer): void {
     'create_event',
     {
       description: 'Create a calendar event. Times are local "YYYY-MM-DDTHH:MM". Refused when it overlaps an existing event unless allow_conflict is true.',
-      inputSchema: { title: z.string().min(1), start: localTime, end: localTime, location: z.string().optional(), attendees: attendees.optional(), description: z.string().optional(), allow_conflict: allowConflict },
+      inputSchema: {
+        title: z.string().min(1),
+        start: localTime,
+        end: localTime,
+        location: z.string().optional(),
+        attendees: attendees.optional(),
+        description: z.string().optional(),
+        allow_conflict: allowConflict,
+      },
     },
     (args, extra) =>
       guarded(async () => {
@@ -53,7 +61,16 @@ function registerChangeTools(server: McpServer): void {
     'update_event',
     {
       description: 'Change fields of an event (only the ones given). A new time is refused when it overlaps another event unless allow_conflict is true.',
-      inputSchema: { id: eventId, title: z.string().min(1).optional(), start: localTime.optional(), end: localTime.optional(), location: z.string().optional(), attendees: attendees.optional(), description: z.string().optional(), allow_conflict: allowConflict },
+      inputSchema: {
+        id: eventId,
+        title: z.string().min(1).optional(),
+        start: localTime.optional(),
+        end: localTime.optional(),
+        location: z.string().optional(),
+        attendees: attendees.optional(),
+        description: z.string().optional(),
+        allow_conflict: allowConflict,
+      },
     },
     (args, extra) =>
       guarded(async () => {
@@ -71,19 +88,24 @@ function registerChangeTools(server: McpServer): void {
         checkOrder(next.start, next.end);
         const conflicts = overlapping(db, next.start, next.end, next.id);
         if (conflicts.length > 0 && args.allow_conflict !== true) throw conflictError(conflicts);
-        db.prepare('UPDATE events SET title = ?, start = ?, end = ?, location = ?, attendees = ?, description = ? WHERE id = ?').run(next.title, next.start, next.end, next.location, next.attendees, next.description, next.id);
+        db.prepare('UPDATE events SET title = ?, start = ?, end = ?, location = ?, attendees = ?, description = ? WHERE id = ?').run(
+          next.title,
+          next.start,
+          next.end,
+          next.location,
+          next.attendees,
+          next.description,
+          next.id,
+        );
         return jsonResult({ status: 'updated', event: eventView(next), conflicts: conflicts.map(eventView) });
       }),
   );
-  server.registerTool(
-    'delete_event',
-    { description: 'Delete a calendar event.', inputSchema: { id: eventId } },
-    (args, extra) =>
-      guarded(async () => {
-        const db = taskDatabase(extra, calendarDatabase);
-        const row = eventById(db, args.id);
-        db.prepare('DELETE FROM events WHERE id = ?').run(args.id);
-        return jsonResult({ status: 'deleted', event: eventView(row) });
-      }),
+  server.registerTool('delete_event', { description: 'Delete a calendar event.', inputSchema: { id: eventId } }, (args, extra) =>
+    guarded(async () => {
+      const db = taskDatabase(extra, calendarDatabase);
+      const row = eventById(db, args.id);
+      db.prepare('DELETE FROM events WHERE id = ?').run(args.id);
+      return jsonResult({ status: 'deleted', event: eventView(row) });
+    }),
   );
 }

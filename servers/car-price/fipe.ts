@@ -50,7 +50,12 @@ export class FipeClient {
       throw error;
     }
     const parsed = schema.safeParse(body);
-    if (!parsed.success) throw new UpstreamError('upstream_bad_response', `${url.hostname}: the ${what} response has an unexpected shape (${parsed.error.issues[0]?.message ?? 'invalid'})`, { upstream: url.hostname });
+    if (!parsed.success)
+      throw new UpstreamError(
+        'upstream_bad_response',
+        `${url.hostname}: the ${what} response has an unexpected shape (${parsed.error.issues[0]?.message ?? 'invalid'})`,
+        { upstream: url.hostname },
+      );
     this.cache.set(url.href, { expires: Date.now() + cacheTtlMs, value: parsed.data });
     return parsed.data;
   }

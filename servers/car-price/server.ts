@@ -28,12 +28,15 @@ export function createCarPriceServer(): McpServer {
   server.registerTool(
     'get_car_brands',
     {
-      description:
-        'Get all available car brands from the FIPE table.\nArgs:\n  (none)\nReturns:\n  result (str): the list of brand names and their codes.',
+      description: 'Get all available car brands from the FIPE table.\nArgs:\n  (none)\nReturns:\n  result (str): the list of brand names and their codes.',
       inputSchema: {},
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
-    async () => worded((status) => `Error: Could not fetch car brands (Status: ${status})`, () => carBrandsText(fipe)),
+    async () =>
+      worded(
+        (status) => `Error: Could not fetch car brands (Status: ${status})`,
+        () => carBrandsText(fipe),
+      ),
   );
   server.registerTool(
     'search_brand_model_price',
@@ -49,7 +52,10 @@ export function createCarPriceServer(): McpServer {
     async ({ brand_name, model_keyword }) => {
       if (!brand_name.trim()) return errorResult('Please provide brand_name.');
       if (!model_keyword.trim()) return errorResult('Please provide model_keyword.');
-      return worded((status) => `Error: could not fetch brands (status ${status})`, () => brandModelPriceText(fipe, brand_name.trim(), model_keyword.trim()));
+      return worded(
+        (status) => `Error: could not fetch brands (status ${status})`,
+        () => brandModelPriceText(fipe, brand_name.trim(), model_keyword.trim()),
+      );
     },
   );
   return server;

@@ -42,10 +42,12 @@ export function registerEmailTools(server: McpServer): void {
           params.push(args.unread ? 1 : 0);
         }
         if (args.from !== undefined) {
-          where.push("instr(lower(sender), lower(?)) > 0");
+          where.push('instr(lower(sender), lower(?)) > 0');
           params.push(args.from);
         }
-        const rows = db.prepare(`SELECT * FROM mails WHERE ${where.join(' AND ')} ORDER BY date DESC, id DESC LIMIT ?`).all(...params, args.limit ?? 20) as MailRow[];
+        const rows = db
+          .prepare(`SELECT * FROM mails WHERE ${where.join(' AND ')} ORDER BY date DESC, id DESC LIMIT ?`)
+          .all(...params, args.limit ?? 20) as MailRow[];
         return jsonResult({ folder: args.folder ?? 'inbox', count: rows.length, emails: rows.map((row) => mailView(row)) });
       }),
   );
@@ -61,7 +63,9 @@ export function registerEmailTools(server: McpServer): void {
         const inFolder = args.folder ? 'folder = ?' : "folder != 'trash'";
         const match = 'instr(lower(subject), lower(?)) > 0 OR instr(lower(body), lower(?)) > 0 OR instr(lower(sender), lower(?)) > 0';
         const params = [...(args.folder ? [args.folder] : []), args.query, args.query, args.query];
-        const rows = db.prepare(`SELECT * FROM mails WHERE ${inFolder} AND (${match}) ORDER BY date DESC, id DESC LIMIT ?`).all(...params, args.limit ?? 20) as MailRow[];
+        const rows = db
+          .prepare(`SELECT * FROM mails WHERE ${inFolder} AND (${match}) ORDER BY date DESC, id DESC LIMIT ?`)
+          .all(...params, args.limit ?? 20) as MailRow[];
         return jsonResult({ query: args.query, count: rows.length, emails: rows.map((row) => mailView(row)) });
       }),
   );
@@ -69,16 +73,13 @@ export function registerEmailTools(server: McpServer): void {
 }
 
 function registerMailTools(server: McpServer): void {
-  server.registerTool(
-    'read_email',
-    { description: 'Read one email in full (with its body); marks it as read.', inputSchema: { id: mailId } },
-    (args, extra) =>
-      guarded(async () => {
-        const db = taskDatabase(extra, emailDatabase);
-        const row = mailById(db, args.id);
-        db.prepare('UPDATE mails SET unread = 0 WHERE id = ?').run(args.id);
-        return jsonResult(mailView({ ...row, unread: 0 }, true));
-      }),
+  server.registerTool('read_email', { description: 'Read one email in full (with its body); marks it as read.', inputSchema: { id: mailId } }, (args, extra) =>
+    guarded(async () => {
+      const db = taskDatabase(extra, emailDatabase);
+      const row = mailById(db, args.id);
+      db.prepare('UPDATE mails SET unread = 0 WHERE id = ?').run(args.id);
+      return jsonResult(mailView({ ...row, unread: 0 }, true));
+    }),
   );
   server.registerTool(
     'mark_email',

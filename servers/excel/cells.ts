@@ -22,7 +22,7 @@ export function parseCell(address: string, argument: string): CellPosition {
   return { row, column };
 }
 
-export function columnLetters(column: number): string {
+function columnLetters(column: number): string {
   let letters = '';
   for (let rest = column; rest > 0; rest = Math.floor((rest - 1) / 26)) {
     letters = String.fromCharCode(65 + ((rest - 1) % 26)) + letters;

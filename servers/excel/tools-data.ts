@@ -18,7 +18,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** Rows as given (list of lists), objects → header row + one row each, scalars → one row. */
-export function toRows(data: unknown[]): unknown[][] {
+function toRows(data: unknown[]): unknown[][] {
   if (data.every(Array.isArray)) return data as unknown[][];
   if (data.every(isPlainObject)) {
     const header = [...new Set(data.flatMap((item) => Object.keys(item)))];
@@ -29,7 +29,7 @@ export function toRows(data: unknown[]): unknown[][] {
 }
 
 /** Checks a formula; returns it without the leading "=". */
-export function checkFormula(formula: string): string {
+function checkFormula(formula: string): string {
   const body = formula.trim().replace(/^=/, '');
   if (body === '') throw new Error('formula is empty (expected e.g. "=SUM(A1:A10)")');
   let depth = 0;
@@ -51,7 +51,8 @@ function registerWriteTool(server: McpServer): void {
   server.registerTool(
     'write_data_to_excel',
     {
-      description: 'Write rows of values starting at start_cell (default A1). data: list of rows (lists), or list of objects (keys become a header row). Strings starting with "=" are formulas. The sheet is created if missing.',
+      description:
+        'Write rows of values starting at start_cell (default A1). data: list of rows (lists), or list of objects (keys become a header row). Strings starting with "=" are formulas. The sheet is created if missing.',
       inputSchema: { filepath, sheet_name: sheetName, data: z.array(z.unknown()).min(1), start_cell: z.string().default('A1') },
     },
     (args, extra) =>
@@ -72,7 +73,13 @@ function registerWriteTool(server: McpServer): void {
           });
           await saveWorkbook(workbook, file);
           const end = { row: start.row + rows.length - 1, column: start.column + Math.max(width, 1) - 1 };
-          return jsonResult({ message: `Data written to ${args.sheet_name}`, filepath: file, range: rangeLabel({ start, end }), rows: rows.length, columns: width });
+          return jsonResult({
+            message: `Data written to ${args.sheet_name}`,
+            filepath: file,
+            range: rangeLabel({ start, end }),
+            rows: rows.length,
+            columns: width,
+          });
         });
       }),
   );
@@ -82,8 +89,15 @@ function registerReadTool(server: McpServer): void {
   server.registerTool(
     'read_data_from_excel',
     {
-      description: 'Read cell values from start_cell (default A1) to end_cell (default the last used cell). Formula cells report their formula and cached result.',
-      inputSchema: { filepath, sheet_name: sheetName, start_cell: z.string().default('A1'), end_cell: z.string().nullish(), preview_only: z.boolean().default(false) },
+      description:
+        'Read cell values from start_cell (default A1) to end_cell (default the last used cell). Formula cells report their formula and cached result.',
+      inputSchema: {
+        filepath,
+        sheet_name: sheetName,
+        start_cell: z.string().default('A1'),
+        end_cell: z.string().nullish(),
+        preview_only: z.boolean().default(false),
+      },
     },
     (args, extra) =>
       guarded(async () => {
@@ -105,7 +119,14 @@ function registerReadTool(server: McpServer): void {
             }
             rows.push(values);
           }
-          return jsonResult({ filepath: file, sheet_name: args.sheet_name, range: rangeLabel({ start: range.start, end: { row: lastRow, column: range.end.column } }), rows, cells, ...(lastRow < range.end.row ? { truncated: true } : {}) });
+          return jsonResult({
+            filepath: file,
+            sheet_name: args.sheet_name,
+            range: rangeLabel({ start: range.start, end: { row: lastRow, column: range.end.column } }),
+            rows,
+            cells,
+            ...(lastRow < range.end.row ? { truncated: true } : {}),
+          });
         });
       }),
   );
@@ -114,7 +135,10 @@ function registerReadTool(server: McpServer): void {
 function registerFormulaTools(server: McpServer): void {
   server.registerTool(
     'apply_formula',
-    { description: 'Write a formula (e.g. "=SUM(B2:B10)") into a cell after checking its syntax. Excel computes the value when it opens the file.', inputSchema: formulaInput },
+    {
+      description: 'Write a formula (e.g. "=SUM(B2:B10)") into a cell after checking its syntax. Excel computes the value when it opens the file.',
+      inputSchema: formulaInput,
+    },
     (args, extra) =>
       guarded(async () => {
         const file = resolveWorkbookPath(args.filepath, extra);
@@ -124,19 +148,21 @@ function registerFormulaTools(server: McpServer): void {
           const workbook = await loadWorkbook(file, args.filepath);
           sheetOf(workbook, args.sheet_name, file).getCell(position.row, position.column).value = { formula: body };
           await saveWorkbook(workbook, file);
-          return jsonResult({ message: `Applied formula '=${body}' to cell ${toAddress(position)}`, filepath: file, cell: toAddress(position), formula: `=${body}` });
+          return jsonResult({
+            message: `Applied formula '=${body}' to cell ${toAddress(position)}`,
+            filepath: file,
+            cell: toAddress(position),
+            formula: `=${body}`,
+          });
         });
       }),
   );
 
-  server.registerTool(
-    'validate_formula_syntax',
-    { description: 'Check a formula without writing it.', inputSchema: formulaInput },
-    (args) =>
-      guarded(async () => {
-        parseCell(args.cell, 'cell');
-        return jsonResult({ valid: true, formula: `=${checkFormula(args.formula)}`, cell: args.cell });
-      }),
+  server.registerTool('validate_formula_syntax', { description: 'Check a formula without writing it.', inputSchema: formulaInput }, (args) =>
+    guarded(async () => {
+      parseCell(args.cell, 'cell');
+      return jsonResult({ valid: true, formula: `=${checkFormula(args.formula)}`, cell: args.cell });
+    }),
   );
 }
 

@@ -34,7 +34,7 @@ const formatInput = {
 };
 type FormatArgs = z.infer<z.ZodObject<typeof formatInput>>;
 
-export function toArgb(color: string, argument: string): string {
+function toArgb(color: string, argument: string): string {
   const hex = color.trim().replace(/^#/, '');
   if (/^[0-9a-fA-F]{6}$/.test(hex)) return `FF${hex.toUpperCase()}`;
   if (/^[0-9a-fA-F]{8}$/.test(hex)) return hex.toUpperCase();
@@ -65,7 +65,11 @@ function applyFormat(cell: ExcelJS.Cell, args: FormatArgs): void {
   }
 }
 
-async function editRange(args: { filepath: string; sheet_name: string; start_cell: string; end_cell?: string | null | undefined }, extra: { _meta?: unknown } | undefined, edit: (sheet: ExcelJS.Worksheet, range: CellRange) => void): Promise<{ file: string; range: string }> {
+async function editRange(
+  args: { filepath: string; sheet_name: string; start_cell: string; end_cell?: string | null | undefined },
+  extra: { _meta?: unknown } | undefined,
+  edit: (sheet: ExcelJS.Worksheet, range: CellRange) => void,
+): Promise<{ file: string; range: string }> {
   const file = resolveWorkbookPath(args.filepath, extra);
   const range = parseRange(args.start_cell, args.end_cell);
   return withFileLock(file, async () => {
@@ -80,7 +84,8 @@ export function registerFormatTools(server: McpServer): void {
   server.registerTool(
     'format_range',
     {
-      description: 'Format a cell range: bold, italic, underline, font_size, font_color, bg_color, border_style (+ border_color), number_format, alignment, wrap_text, merge_cells.',
+      description:
+        'Format a cell range: bold, italic, underline, font_size, font_color, bg_color, border_style (+ border_color), number_format, alignment, wrap_text, merge_cells.',
       inputSchema: formatInput,
     },
     (args, extra) =>

@@ -61,14 +61,31 @@ function registerCopyDeleteTools(server: McpServer): void {
     'copy_range',
     {
       description: 'Copy the values and styles of source_start:source_end to target_start, on the same sheet or on target_sheet.',
-      inputSchema: { filepath, sheet_name: sheetName, source_start: z.string().min(1), source_end: z.string().min(1), target_start: z.string().min(1), target_sheet: z.string().nullish() },
+      inputSchema: {
+        filepath,
+        sheet_name: sheetName,
+        source_start: z.string().min(1),
+        source_end: z.string().min(1),
+        target_start: z.string().min(1),
+        target_sheet: z.string().nullish(),
+      },
     },
     (args, extra) =>
       guarded(() =>
         withWorkbook(args.filepath, extra, true, (workbook, file) => {
           const range = parseRange(args.source_start, args.source_end);
-          copyCells(sheetOf(workbook, args.sheet_name, file), range, sheetOf(workbook, args.target_sheet ?? args.sheet_name, file), parseCell(args.target_start, 'target_start'));
-          return jsonResult({ message: 'Range copied successfully', source: rangeLabel(range), target_sheet: args.target_sheet ?? args.sheet_name, target_start: args.target_start });
+          copyCells(
+            sheetOf(workbook, args.sheet_name, file),
+            range,
+            sheetOf(workbook, args.target_sheet ?? args.sheet_name, file),
+            parseCell(args.target_start, 'target_start'),
+          );
+          return jsonResult({
+            message: 'Range copied successfully',
+            source: rangeLabel(range),
+            target_sheet: args.target_sheet ?? args.sheet_name,
+            target_start: args.target_start,
+          });
         }),
       ),
   );
@@ -81,7 +98,8 @@ function registerCopyDeleteTools(server: McpServer): void {
     },
     (args, extra) =>
       guarded(async () => {
-        if (args.shift_direction !== 'up' && args.shift_direction !== 'left') throw new Error(`shift_direction "${args.shift_direction}" must be "up" or "left"`);
+        if (args.shift_direction !== 'up' && args.shift_direction !== 'left')
+          throw new Error(`shift_direction "${args.shift_direction}" must be "up" or "left"`);
         const direction = args.shift_direction;
         return withWorkbook(args.filepath, extra, true, (workbook, file) => {
           const range = parseRange(args.start_cell, args.end_cell);
@@ -111,7 +129,13 @@ function registerTableTool(server: McpServer): void {
     'create_table',
     {
       description: 'Turn a range whose first row holds headers into a native Excel table with a style (default TableStyleMedium9).',
-      inputSchema: { filepath, sheet_name: sheetName, data_range: z.string().min(1), table_name: z.string().nullish(), table_style: z.string().default('TableStyleMedium9') },
+      inputSchema: {
+        filepath,
+        sheet_name: sheetName,
+        data_range: z.string().min(1),
+        table_name: z.string().nullish(),
+        table_style: z.string().default('TableStyleMedium9'),
+      },
     },
     (args, extra) =>
       guarded(() =>
@@ -119,9 +143,19 @@ function registerTableTool(server: McpServer): void {
           const sheet = sheetOf(workbook, args.sheet_name, file);
           const range = parseRangeText(args.data_range, 'data_range');
           const { headers, rows } = readTable(sheet, range);
-          const name = args.table_name ?? `Table${workbook.worksheets.reduce((total, entry) => total + Object.keys((entry as unknown as { tables?: object }).tables ?? {}).length, 1)}`;
-          if (!/^[A-Za-z_][A-Za-z0-9_.]*$/.test(name)) throw new Error(`table_name "${name}" must start with a letter or "_" and hold only letters, digits, "_" and "."`);
-          sheet.addTable({ name, ref: rangeLabel({ start: range.start, end: range.start }), headerRow: true, style: { theme: args.table_style as ExcelJS.TableStyleProperties['theme'], showRowStripes: true }, columns: headers.map((header) => ({ name: header, filterButton: true })), rows });
+          const name =
+            args.table_name ??
+            `Table${workbook.worksheets.reduce((total, entry) => total + Object.keys((entry as unknown as { tables?: object }).tables ?? {}).length, 1)}`;
+          if (!/^[A-Za-z_][A-Za-z0-9_.]*$/.test(name))
+            throw new Error(`table_name "${name}" must start with a letter or "_" and hold only letters, digits, "_" and "."`);
+          sheet.addTable({
+            name,
+            ref: rangeLabel({ start: range.start, end: range.start }),
+            headerRow: true,
+            style: { theme: args.table_style as ExcelJS.TableStyleProperties['theme'], showRowStripes: true },
+            columns: headers.map((header) => ({ name: header, filterButton: true })),
+            rows,
+          });
           return jsonResult({ message: `Successfully created table '${name}' in sheet '${args.sheet_name}'.`, table_name: name, range: rangeLabel(range) });
         }),
       ),
@@ -142,8 +176,17 @@ function registerPivotTool(server: McpServer): void {
   server.registerTool(
     'create_pivot_table',
     {
-      description: 'Summarise a range (first row = field names) on a new sheet <sheet_name>_pivot: one row per combination of the `rows` fields, one column per `values` field aggregated with agg_func (sum, mean, count, min, max).',
-      inputSchema: { filepath, sheet_name: sheetName, data_range: z.string().min(1), rows: z.array(z.string()).min(1), values: z.array(z.string()).min(1), columns: z.array(z.string()).nullish(), agg_func: z.string().default('mean') },
+      description:
+        'Summarise a range (first row = field names) on a new sheet <sheet_name>_pivot: one row per combination of the `rows` fields, one column per `values` field aggregated with agg_func (sum, mean, count, min, max).',
+      inputSchema: {
+        filepath,
+        sheet_name: sheetName,
+        data_range: z.string().min(1),
+        rows: z.array(z.string()).min(1),
+        values: z.array(z.string()).min(1),
+        columns: z.array(z.string()).nullish(),
+        agg_func: z.string().default('mean'),
+      },
     },
     (args, extra) =>
       guarded(async () => {
@@ -174,11 +217,28 @@ function registerPivotTool(server: McpServer): void {
           const header = [...rowFields.map((field) => headers[field] ?? ''), ...valueFields.map((field) => `${headers[field]} (${args.agg_func})`)];
           const body = [...groups.values()]
             .sort((a, b) => JSON.stringify(a.keys).localeCompare(JSON.stringify(b.keys)))
-            .map((group) => [...group.keys, ...valueFields.map((field) => aggregate(group.rows.map((row) => Number(row[field])).filter((value) => Number.isFinite(value))))]);
-          pivot.addTable({ name: `PivotTable_${pivotName.replace(/[^A-Za-z0-9_]/g, '_')}`, ref: 'A1', headerRow: true, style: { theme: 'TableStyleMedium9', showRowStripes: true }, columns: header.map((name) => ({ name })), rows: body });
+            .map((group) => [
+              ...group.keys,
+              ...valueFields.map((field) => aggregate(group.rows.map((row) => Number(row[field])).filter((value) => Number.isFinite(value)))),
+            ]);
+          pivot.addTable({
+            name: `PivotTable_${pivotName.replace(/[^A-Za-z0-9_]/g, '_')}`,
+            ref: 'A1',
+            headerRow: true,
+            style: { theme: 'TableStyleMedium9', showRowStripes: true },
+            columns: header.map((name) => ({ name })),
+            rows: body,
+          });
           return jsonResult({
             message: 'Summary table created successfully',
-            details: { source_range: args.data_range, pivot_sheet: pivotName, rows: args.rows, columns: args.columns ?? [], values: args.values, aggregation: args.agg_func },
+            details: {
+              source_range: args.data_range,
+              pivot_sheet: pivotName,
+              rows: args.rows,
+              columns: args.columns ?? [],
+              values: args.values,
+              aggregation: args.agg_func,
+            },
           });
         });
       }),

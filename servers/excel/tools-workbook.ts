@@ -26,7 +26,12 @@ function registerCreateTools(server: McpServer): void {
           const workbook = new ExcelJS.Workbook();
           workbook.addWorksheet(sheetName);
           await saveWorkbook(workbook, file);
-          return jsonResult({ message: `Created workbook at ${file}`, filepath: file, active_sheet: sheetName, ...(replaced ? { replaced_existing: true } : {}) });
+          return jsonResult({
+            message: `Created workbook at ${file}`,
+            filepath: file,
+            active_sheet: sheetName,
+            ...(replaced ? { replaced_existing: true } : {}),
+          });
         });
       }),
   );
@@ -89,7 +94,10 @@ function registerSheetTools(server: McpServer): void {
 function registerMetadataTool(server: McpServer): void {
   server.registerTool(
     'get_workbook_metadata',
-    { description: 'Sheets of a workbook, its size, and optionally the used range of each sheet.', inputSchema: { filepath, include_ranges: z.boolean().default(false) } },
+    {
+      description: 'Sheets of a workbook, its size, and optionally the used range of each sheet.',
+      inputSchema: { filepath, include_ranges: z.boolean().default(false) },
+    },
     (args, extra) =>
       guarded(async () => {
         const file = resolveWorkbookPath(args.filepath, extra);

@@ -11,7 +11,7 @@ import ExcelJS from 'exceljs';
 import { allowedRoots, resolveAllowedPath } from '../shared/allowed-roots.js';
 import { resolveOutputArgument, stripFileUri } from '../shared/task-paths.js';
 
-export function filesDir(env: NodeJS.ProcessEnv = process.env): string {
+function filesDir(env: NodeJS.ProcessEnv = process.env): string {
   const media = allowedRoots(env)[0] ?? path.resolve('media');
   const configured = env.EXCEL_FILES_PATH?.trim();
   return configured ? path.resolve(path.dirname(media), configured) : media;
@@ -46,9 +46,11 @@ export function withFileLock<T>(file: string, body: () => Promise<T>): Promise<T
   const previous = queues.get(file) ?? Promise.resolve();
   const next = previous.catch(() => undefined).then(body);
   queues.set(file, next);
-  void next.finally(() => {
-    if (queues.get(file) === next) queues.delete(file);
-  }).catch(() => undefined);
+  void next
+    .finally(() => {
+      if (queues.get(file) === next) queues.delete(file);
+    })
+    .catch(() => undefined);
   return next;
 }
 
@@ -106,7 +108,12 @@ export function checkSheetName(name: string): void {
  * Read-modify-write of one workbook under its file lock: resolves `filepath` (task workspace
  * when the call has a context), loads it, runs `body`, and saves when `save` is true.
  */
-export function withWorkbook<T>(filepath: string, extra: { _meta?: unknown } | undefined, save: boolean, body: (workbook: ExcelJS.Workbook, file: string) => T | Promise<T>): Promise<T> {
+export function withWorkbook<T>(
+  filepath: string,
+  extra: { _meta?: unknown } | undefined,
+  save: boolean,
+  body: (workbook: ExcelJS.Workbook, file: string) => T | Promise<T>,
+): Promise<T> {
   const file = resolveWorkbookPath(filepath, extra);
   return withFileLock(file, async () => {
     const workbook = await loadWorkbook(file, filepath);

@@ -15,7 +15,19 @@ export const smoke: ServerSmoke = {
       // Shapes of developer.edamam.com/food-database-api-docs: parser (parsed[].food/measure/quantity) and nutrients (totalNutrients).
       {
         path: '/api/food-database/v2/parser',
-        reply: { body: { text: '1 medium apple', parsed: [{ quantity: 1, measure: { uri: 'http://www.edamam.com/ontologies/edamam.owl#Measure_unit', label: 'Whole' }, food: { foodId: 'food_a1gb9ubb72c7snbuxr3weagwv0dd', label: 'Apple' } }], hints: [] } },
+        reply: {
+          body: {
+            text: '1 medium apple',
+            parsed: [
+              {
+                quantity: 1,
+                measure: { uri: 'http://www.edamam.com/ontologies/edamam.owl#Measure_unit', label: 'Whole' },
+                food: { foodId: 'food_a1gb9ubb72c7snbuxr3weagwv0dd', label: 'Apple' },
+              },
+            ],
+            hints: [],
+          },
+        },
       },
       {
         path: '/api/food-database/v2/nutrients',

@@ -20,7 +20,17 @@ export const smoke: ServerSmoke = {
           body: {
             dateTime: '2023-10-26T18:00:00Z',
             regionCode: 'us',
-            indexes: [{ code: 'uaqi', displayName: 'Universal AQI', aqi: 52, aqiDisplay: '52', color: { red: 0.9490196, green: 0.98039216, blue: 0.019607844 }, category: 'Moderate air quality', dominantPollutant: 'no2' }],
+            indexes: [
+              {
+                code: 'uaqi',
+                displayName: 'Universal AQI',
+                aqi: 52,
+                aqiDisplay: '52',
+                color: { red: 0.9490196, green: 0.98039216, blue: 0.019607844 },
+                category: 'Moderate air quality',
+                dominantPollutant: 'no2',
+              },
+            ],
           },
         },
       },

@@ -16,7 +16,7 @@ import { saveWorkspaceImage } from '../shared/workspace-image.js';
 
 const SERVER = 'google-air';
 /** The reference read GOOGLE_MAPS_API_KEY; a plain GOOGLE_API_KEY is taken when that is unset. */
-export const KEY_NAMES = ['GOOGLE_MAPS_API_KEY', 'GOOGLE_API_KEY'] as const;
+const KEY_NAMES = ['GOOGLE_MAPS_API_KEY', 'GOOGLE_API_KEY'] as const;
 const http = createHttpClient({ server: SERVER });
 const maxPages = 10;
 

@@ -9,8 +9,8 @@ import { createHttpClient, upstreamBaseUrl } from '../shared/http-client.js';
 import { registerKeyedTool, type ToolExtra } from '../shared/keyed-tool.js';
 import { requireCredential } from '../shared/upstream-error.js';
 
-export const SERVER = 'google-maps';
-export const KEY_NAMES = ['GOOGLE_MAPS_API_KEY'] as const;
+const SERVER = 'google-maps';
+const KEY_NAMES = ['GOOGLE_MAPS_API_KEY'] as const;
 
 export const http = createHttpClient({ server: SERVER });
 

@@ -30,7 +30,9 @@ async function keyedImage(tool: string, stem: string, endpoint: string, query: Q
   const bytes = await callGoogle(tool, endpoint, () => http.getBytes(endpoint, { query: { ...query, key: apiKey() }, maxBytes: maxImageBytes }));
   const digest = createHash('sha1').update(image_url).digest('hex').slice(0, 10);
   const saved = await saveWorkspaceImage(extra, `${stem}_${digest}`, bytes, new URL(endpoint).hostname);
-  return fastMcpJsonResult({ image_url, saved_path: saved.file, mime_type: saved.mimeType, bytes: saved.bytes }, [{ data: saved.data, mimeType: saved.mimeType }]);
+  return fastMcpJsonResult({ image_url, saved_path: saved.file, mime_type: saved.mimeType, bytes: saved.bytes }, [
+    { data: saved.data, mimeType: saved.mimeType },
+  ]);
 }
 
 const photoResource = /^places\/[^/?#]+\/photos\/[^/?#]+$/;
@@ -69,7 +71,13 @@ export function registerImageTools(server: McpServer): void {
       name: 'street_view_image',
       description:
         'Fetch a Street View Static image (saved into the task workspace and returned as an image).\nArgs:\n  location (str): Address or "lat,lng" of the panorama location.\n  size (str): Image size string such as "640x640".\n  heading (Optional[int]): Optional camera heading.\n  pitch (Optional[int]): Optional camera pitch.\n  fov (Optional[int]): Optional field of view.\nReturns:\n  data (Dict[str, Any]): image_url (without the key), saved_path, mime_type and bytes, plus the image.',
-      shape: { location: z.string(), size: z.string().default('640x640'), heading: z.number().int().nullish(), pitch: z.number().int().nullish(), fov: z.number().int().nullish() },
+      shape: {
+        location: z.string(),
+        size: z.string().default('640x640'),
+        heading: z.number().int().nullish(),
+        pitch: z.number().int().nullish(),
+        fov: z.number().int().nullish(),
+      },
     },
     async ({ location, size, heading, pitch, fov }, extra) => {
       const query: Query = { location, size };

@@ -68,7 +68,12 @@ export function registerLegacyTools(server: McpServer): void {
       },
     },
     async ({ query, languageCode, regionCode, locationBias, maxResultCount }) => {
-      const params: Params = { query, ...(languageCode ? { language: languageCode } : {}), ...(regionCode ? { region: regionCode } : {}), ...circleBias(locationBias) };
+      const params: Params = {
+        query,
+        ...(languageCode ? { language: languageCode } : {}),
+        ...(regionCode ? { region: regionCode } : {}),
+        ...circleBias(locationBias),
+      };
       const answer = await legacy('places_text_search', '/maps/api/place/textsearch/json', params);
       const response = answer.response as { results?: unknown };
       // Trimmed client-side to maxResultCount, as the reference did (the legacy API has no such parameter).
@@ -83,10 +88,22 @@ export function registerLegacyTools(server: McpServer): void {
       name: 'directions_legacy',
       description:
         'Get directions between two locations using the legacy Directions API.\nArgs:\n  origin (str): Origin address or "lat,lng" string.\n  destination (str): Destination address or "lat,lng" string.\n  mode (str): Travel mode string such as "driving".\n  waypoints (Optional[List[str]]): Optional waypoint addresses.\n  departure_time (Optional[str]): Optional departure time parameter.\nReturns:\n  data (Dict[str, Any]): JSON with endpoint, request parameters, and directions response.',
-      shape: { origin: z.string(), destination: z.string(), mode: z.string().default('driving'), waypoints: z.array(z.string()).nullish(), departure_time: z.string().nullish() },
+      shape: {
+        origin: z.string(),
+        destination: z.string(),
+        mode: z.string().default('driving'),
+        waypoints: z.array(z.string()).nullish(),
+        departure_time: z.string().nullish(),
+      },
     },
     async ({ origin, destination, mode, waypoints, departure_time }) => {
-      const params: Params = { origin, destination, mode, ...(waypoints?.length ? { waypoints: waypoints.join('|') } : {}), ...(departure_time ? { departure_time } : {}) };
+      const params: Params = {
+        origin,
+        destination,
+        mode,
+        ...(waypoints?.length ? { waypoints: waypoints.join('|') } : {}),
+        ...(departure_time ? { departure_time } : {}),
+      };
       return fastMcpJsonResult(await legacy('directions_legacy', '/maps/api/directions/json', params));
     },
   );
@@ -114,7 +131,9 @@ export function registerLegacyTools(server: McpServer): void {
       shape: { lat: z.number(), lng: z.number(), timestamp: z.number().int().nullish() },
     },
     async ({ lat, lng, timestamp }) =>
-      fastMcpJsonResult(await legacy('timezone', '/maps/api/timezone/json', { location: `${lat},${lng}`, timestamp: timestamp ?? Math.floor(Date.now() / 1000) })),
+      fastMcpJsonResult(
+        await legacy('timezone', '/maps/api/timezone/json', { location: `${lat},${lng}`, timestamp: timestamp ?? Math.floor(Date.now() / 1000) }),
+      ),
   );
 
   defineTool(

@@ -6,7 +6,19 @@ import { fastMcpJsonResult } from '../shared/python-format.js';
 import { callGoogle } from '../shared/google-call.js';
 import { apiKey, base, defineTool, getWithKey, http } from './google-api.js';
 
-const services = ['geocoding', 'places_v1', 'routes_v2', 'distance_matrix', 'directions_legacy', 'timezone', 'elevation', 'roads', 'geolocation', 'static_maps', 'street_view'];
+const services = [
+  'geocoding',
+  'places_v1',
+  'routes_v2',
+  'distance_matrix',
+  'directions_legacy',
+  'timezone',
+  'elevation',
+  'roads',
+  'geolocation',
+  'static_maps',
+  'street_view',
+];
 
 async function roads(tool: string, path: string, request: Record<string, string | string[]>) {
   const endpoint = `${base.roads()}${path}`;
@@ -45,7 +57,11 @@ export function registerRoadsTools(server: McpServer): void {
       shape: { placeIds: z.array(z.string()).nullish(), path: z.array(z.string()).nullish(), units: z.string().default('KPH') },
     },
     ({ placeIds, path, units }) =>
-      roads('roads_speed_limits', '/v1/speedLimits', { ...(placeIds?.length ? { placeId: placeIds } : {}), ...(path?.length ? { path: path.join('|') } : {}), units }),
+      roads('roads_speed_limits', '/v1/speedLimits', {
+        ...(placeIds?.length ? { placeId: placeIds } : {}),
+        ...(path?.length ? { path: path.join('|') } : {}),
+        units,
+      }),
   );
 
   defineTool(
@@ -54,12 +70,20 @@ export function registerRoadsTools(server: McpServer): void {
       name: 'geolocate_home',
       description:
         'Estimate device location from cell tower, Wi-Fi, and IP signals using Geolocation API.\nArgs:\n  cellTowers (Optional[List[Dict[str, Any]]]): Optional list of cell tower observations.\n  wifiAccessPoints (Optional[List[Dict[str, Any]]]): Optional list of Wi-Fi access point observations.\n  considerIp (bool): Whether to allow IP-based fallback geolocation.\nReturns:\n  data (Dict[str, Any]): JSON with endpoint, request body, and geolocation result.',
-      shape: { cellTowers: z.array(z.record(z.string(), z.unknown())).nullish(), wifiAccessPoints: z.array(z.record(z.string(), z.unknown())).nullish(), considerIp: z.boolean().default(true) },
+      shape: {
+        cellTowers: z.array(z.record(z.string(), z.unknown())).nullish(),
+        wifiAccessPoints: z.array(z.record(z.string(), z.unknown())).nullish(),
+        considerIp: z.boolean().default(true),
+      },
     },
     async ({ cellTowers, wifiAccessPoints, considerIp }) => {
       // The reference's endpoint carried ?key=...; the answer names it without the key.
       const endpoint = `${base.geolocation()}/geolocation/v1/geolocate`;
-      const request: Record<string, unknown> = { considerIp, ...(cellTowers?.length ? { cellTowers } : {}), ...(wifiAccessPoints?.length ? { wifiAccessPoints } : {}) };
+      const request: Record<string, unknown> = {
+        considerIp,
+        ...(cellTowers?.length ? { cellTowers } : {}),
+        ...(wifiAccessPoints?.length ? { wifiAccessPoints } : {}),
+      };
       const response = await callGoogle('geolocate_home', endpoint, () => http.getJson(endpoint, { method: 'POST', json: request, query: { key: apiKey() } }));
       return fastMcpJsonResult({ endpoint, request, response });
     },
@@ -71,7 +95,8 @@ export function registerRoadsTools(server: McpServer): void {
     server,
     {
       name: 'ping',
-      description: 'Perform a basic health check of the Google Maps MCP server.\nReturns:\n  data (Dict[str, Any]): JSON with ok flag and list of enabled service names.',
+      description:
+        'Perform a basic health check of the Google Maps MCP server.\nReturns:\n  data (Dict[str, Any]): JSON with ok flag and list of enabled service names.',
       shape: {},
     },
     async () => fastMcpJsonResult({ ok: true, services }),

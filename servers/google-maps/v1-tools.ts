@@ -57,7 +57,9 @@ export function registerV1Tools(server: McpServer): void {
         ...(regionCode ? { regionCode } : {}),
       };
       const fieldMask = fields || defaultNearbyFields;
-      const response = await callGoogle('places_nearby_search', endpoint, () => http.getJson(endpoint, { method: 'POST', json: request, headers: v1Headers(fieldMask) }));
+      const response = await callGoogle('places_nearby_search', endpoint, () =>
+        http.getJson(endpoint, { method: 'POST', json: request, headers: v1Headers(fieldMask) }),
+      );
       return fastMcpJsonResult({ endpoint, headers: { 'X-Goog-FieldMask': fieldMask }, request, response });
     },
   );
@@ -104,7 +106,9 @@ export function registerV1Tools(server: McpServer): void {
       if (args.avoidTolls != null) request.routeModifiers = { avoidTolls: args.avoidTolls };
       if (args.optimizeWaypointOrder != null) request.optimizeWaypointOrder = args.optimizeWaypointOrder;
       const fieldMask = args.fields || defaultRouteFields;
-      const response = await callGoogle('compute_route', endpoint, () => http.getJson(endpoint, { method: 'POST', json: request, headers: v1Headers(fieldMask) }));
+      const response = await callGoogle('compute_route', endpoint, () =>
+        http.getJson(endpoint, { method: 'POST', json: request, headers: v1Headers(fieldMask) }),
+      );
       return fastMcpJsonResult({ endpoint, headers: { 'X-Goog-FieldMask': fieldMask }, request, response });
     },
   );

@@ -15,9 +15,7 @@ const statusFilter: Record<Exclude<TrialStatus, 'all'>, string> = {
   not_recruiting: 'ACTIVE_NOT_RECRUITING',
 };
 
-const responseSchema = z
-  .object({ studies: z.array(z.unknown()).optional(), totalCount: z.number().optional() })
-  .loose();
+const responseSchema = z.object({ studies: z.array(z.unknown()).optional(), totalCount: z.number().optional() }).loose();
 
 function toLocation(location: unknown): Payload {
   // The reference reads name/city/state/country from `facility`, but in API v2 `facility` is the

@@ -14,13 +14,15 @@ type FdaSearchType = (typeof fdaSearchTypes)[number];
 const recordSchema = z.record(z.string(), z.unknown());
 const responseSchema = z
   .object({
-    meta: z.object({ results: z.object({ total: z.number().optional() }).loose().optional() }).loose().optional(),
+    meta: z
+      .object({ results: z.object({ total: z.number().optional() }).loose().optional() })
+      .loose()
+      .optional(),
     results: z.array(recordSchema).optional(),
   })
   .loose();
 
 type FdaRecord = LooseRecord;
-
 
 /** The reference's extractKeyInfo for one (the first) record. */
 function extractKeyInfo(first: FdaRecord, searchType: FdaSearchType): Payload {
@@ -84,9 +86,7 @@ export async function lookupDrug(drugName: string, searchType: FdaSearchType): P
   if (!drugName) return failure('Drug name is required');
   const onLabel = searchType !== 'general';
   const endpoint = `${baseUrl('openFda')}/drug/${onLabel ? 'label' : 'ndc'}.json`;
-  const search = onLabel
-    ? `openfda.generic_name:${drugName} OR openfda.brand_name:${drugName}`
-    : `generic_name:${drugName} OR brand_name:${drugName}`;
+  const search = onLabel ? `openfda.generic_name:${drugName} OR openfda.brand_name:${drugName}` : `generic_name:${drugName} OR brand_name:${drugName}`;
   const response = await http.getJson(endpoint, { query: { search, limit: 1, api_key: optionalKey('FDA_API_KEY') } });
   return toFdaPayload(drugName, searchType, response.body);
 }

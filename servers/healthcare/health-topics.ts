@@ -16,7 +16,10 @@ function toTopic(raw: unknown): Payload {
   for (const section of asList(sections)) {
     const text = asRecord(section).Content;
     if (typeof text !== 'string') continue;
-    let clean = text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+    let clean = text
+      .replace(/<[^>]*>/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
     if (clean.length > 500) clean = `${clean.substring(0, 497)}...`;
     if (clean) content.push(clean);
   }
@@ -33,7 +36,8 @@ function toTopic(raw: unknown): Payload {
 export async function getHealthTopics(topic: string, language: string): Promise<Payload> {
   if (!topic) return failure('Topic is required');
   const response = await http.getJson(`${baseUrl('myHealthfinder')}/topicsearch.json`, { query: { keyword: topic, lang: language } });
-  if (response.body === null || typeof response.body !== 'object') throw badResponse('myHealthfinder', 'MyHealthfinder answered with a body that is not a JSON object');
+  if (response.body === null || typeof response.body !== 'object')
+    throw badResponse('myHealthfinder', 'MyHealthfinder answered with a body that is not a JSON object');
   const topics = asList(asRecord(asRecord(asRecord(response.body).Result).Resources).Resource).map(toTopic);
   return success({ search_term: topic, language, total_results: topics.length, health_topics: topics });
 }

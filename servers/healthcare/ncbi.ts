@@ -5,7 +5,12 @@ import { failure, type Payload, success } from './reference-shape.js';
 import { badResponse, baseUrl, http, optionalKey } from './upstreams.js';
 
 const searchSchema = z
-  .object({ esearchresult: z.object({ idlist: z.array(z.string()).optional(), count: z.string().optional() }).loose().optional() })
+  .object({
+    esearchresult: z
+      .object({ idlist: z.array(z.string()).optional(), count: z.string().optional() })
+      .loose()
+      .optional(),
+  })
   .loose();
 const summarySchema = z.object({ result: z.record(z.string(), z.unknown()).optional() }).loose();
 

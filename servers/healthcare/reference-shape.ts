@@ -67,7 +67,10 @@ export function sanitizeText(value: unknown): string[] {
       cleaned.push('[Table content removed due to size]');
       continue;
     }
-    let clean = text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+    let clean = text
+      .replace(/<[^>]*>/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
     if (clean.length > 1000) clean = `${clean.substring(0, 997)}...`;
     cleaned.push(clean);
   }

@@ -17,8 +17,7 @@ import { clampCount, runReferenceTool, toResult } from './reference-shape.js';
 
 type Extra = { _meta?: unknown };
 
-const maxResults = (fallback: number, max: number) =>
-  z.number().min(1).max(max).default(fallback).describe('Maximum number of results to return');
+const maxResults = (fallback: number, max: number) => z.number().min(1).max(max).default(fallback).describe('Maximum number of results to return');
 
 const doc = (summary: string, args: string[], returns: string) =>
   `  ${summary}\n  Args:\n${args.map((line) => `    ${line}`).join('\n')}\n  Returns:\n    result (object): ${returns}`;
@@ -42,7 +41,11 @@ export function registerHealthcareTools(server: McpServer): void {
 
   tool(
     'fda_drug_lookup',
-    doc('Look up FDA drug information by name.', ['drug_name (string): Drug name to search.', 'search_type (string): Information type: general, label, or adverse_events.'], 'JSON object with status, search parameters, and drug records.'),
+    doc(
+      'Look up FDA drug information by name.',
+      ['drug_name (string): Drug name to search.', 'search_type (string): Information type: general, label, or adverse_events.'],
+      'JSON object with status, search parameters, and drug records.',
+    ),
     {
       drug_name: z.string().describe('Name of the drug to search for'),
       search_type: z.enum(fdaSearchTypes).default('general').describe("Type of information to retrieve: 'label', 'adverse_events', or 'general'"),
@@ -52,7 +55,16 @@ export function registerHealthcareTools(server: McpServer): void {
 
   tool(
     'pubmed_search',
-    doc('Search medical literature in PubMed.', ['query (string): Search query text.', 'max_results (number): Maximum number of results to return.', 'date_range (string): Optional year-window filter.', 'open_access (boolean): Whether to filter for open access only.'], 'JSON object with status, query parameters, and article records.'),
+    doc(
+      'Search medical literature in PubMed.',
+      [
+        'query (string): Search query text.',
+        'max_results (number): Maximum number of results to return.',
+        'date_range (string): Optional year-window filter.',
+        'open_access (boolean): Whether to filter for open access only.',
+      ],
+      'JSON object with status, query parameters, and article records.',
+    ),
     {
       query: z.string().describe('Search query for medical literature'),
       max_results: maxResults(5, 100),
@@ -65,35 +77,55 @@ export function registerHealthcareTools(server: McpServer): void {
 
   tool(
     'medrxiv_search',
-    doc('Search preprint articles on medRxiv.', ['query (string): Search query text.', 'max_results (number): Maximum number of results to return.'], 'JSON object with status, query parameters, and article records.'),
+    doc(
+      'Search preprint articles on medRxiv.',
+      ['query (string): Search query text.', 'max_results (number): Maximum number of results to return.'],
+      'JSON object with status, query parameters, and article records.',
+    ),
     { query: z.string().describe('Search query for medRxiv articles'), max_results: maxResults(10, 100) },
     (args) => runReferenceTool('Error searching medRxiv', () => searchMedrxiv(args.query, clampCount(args.max_results, 10, 100))),
   );
 
   tool(
     'calculate_bmi',
-    doc('Calculate Body Mass Index (BMI).', ['height_meters (number): Height in meters.', 'weight_kg (number): Weight in kilograms.'], 'JSON object with status and BMI value.'),
+    doc(
+      'Calculate Body Mass Index (BMI).',
+      ['height_meters (number): Height in meters.', 'weight_kg (number): Weight in kilograms.'],
+      'JSON object with status and BMI value.',
+    ),
     { height_meters: z.number().describe('Height in meters'), weight_kg: z.number().describe('Weight in kilograms') },
     (args) => toResult(calculateBmi(args.height_meters, args.weight_kg)),
   );
 
   tool(
     'ncbi_bookshelf_search',
-    doc('Search books and chapters in the NCBI Bookshelf.', ['query (string): Search query text.', 'max_results (number): Maximum number of results to return.'], 'JSON object with status, query parameters, and book records.'),
+    doc(
+      'Search books and chapters in the NCBI Bookshelf.',
+      ['query (string): Search query text.', 'max_results (number): Maximum number of results to return.'],
+      'JSON object with status, query parameters, and book records.',
+    ),
     { query: z.string().describe('Search query for NCBI Bookshelf'), max_results: maxResults(10, 100) },
     (args) => runReferenceTool('Error searching NCBI Bookshelf', () => searchBookshelf(args.query, clampCount(args.max_results, 10, 100))),
   );
 
   tool(
     'extract_dicom_metadata',
-    doc('Extract key metadata from a local DICOM file.', ['file_path (string): Local filesystem path to the DICOM file.'], 'JSON object with status and selected DICOM metadata fields.'),
+    doc(
+      'Extract key metadata from a local DICOM file.',
+      ['file_path (string): Local filesystem path to the DICOM file.'],
+      'JSON object with status and selected DICOM metadata fields.',
+    ),
     { file_path: z.string().describe('Path to the DICOM file') },
     (args) => runReferenceTool('Error parsing DICOM file', () => extractDicomMetadata(args.file_path)),
   );
 
   tool(
     'health_topics',
-    doc('Get evidence-based health topic summaries from Health.gov.', ['topic (string): Health topic search term.', 'language (string): Result language code, en or es.'], 'JSON object with status, topic, language, and topic entries.'),
+    doc(
+      'Get evidence-based health topic summaries from Health.gov.',
+      ['topic (string): Health topic search term.', 'language (string): Result language code, en or es.'],
+      'JSON object with status, topic, language, and topic entries.',
+    ),
     {
       topic: z.string().describe('Health topic to search for information'),
       language: z.enum(topicLanguages).default('en').describe('Language for content (en or es)'),
@@ -103,7 +135,15 @@ export function registerHealthcareTools(server: McpServer): void {
 
   tool(
     'clinical_trials_search',
-    doc('Search clinical study records from ClinicalTrials.gov.', ['condition (string): Condition or disease name to search.', 'status (string): Trial status filter such as recruiting or completed.', 'max_results (number): Maximum number of trials to return.'], 'JSON object with status, query parameters, and trial records.'),
+    doc(
+      'Search clinical study records from ClinicalTrials.gov.',
+      [
+        'condition (string): Condition or disease name to search.',
+        'status (string): Trial status filter such as recruiting or completed.',
+        'max_results (number): Maximum number of trials to return.',
+      ],
+      'JSON object with status, query parameters, and trial records.',
+    ),
     {
       condition: z.string().describe('Medical condition or disease to search for'),
       status: z.enum(trialStatuses).default('recruiting').describe('Trial status'),
@@ -114,7 +154,15 @@ export function registerHealthcareTools(server: McpServer): void {
 
   tool(
     'lookup_icd_code',
-    doc('Look up ICD-10 diagnosis codes and descriptions.', ['code (string): ICD-10 code to look up (optional if description is provided).', 'description (string): Condition description to search (optional if code is provided).', 'max_results (number): Maximum number of code records to return.'], 'JSON object with status, search parameters, and code records.'),
+    doc(
+      'Look up ICD-10 diagnosis codes and descriptions.',
+      [
+        'code (string): ICD-10 code to look up (optional if description is provided).',
+        'description (string): Condition description to search (optional if code is provided).',
+        'max_results (number): Maximum number of code records to return.',
+      ],
+      'JSON object with status, search parameters, and code records.',
+    ),
     {
       code: z.string().optional().describe('ICD-10 code to look up (optional if description is provided)'),
       description: z.string().optional().describe('Medical condition description to search for (optional if code is provided)'),
@@ -131,14 +179,22 @@ export function registerHealthcareTools(server: McpServer): void {
 
   tool(
     'get_usage_stats',
-    doc('Get usage statistics for the current MCP session.', ['(none): This tool takes no input arguments.'], 'JSON object with session ID, start time, and tool call counts.'),
+    doc(
+      'Get usage statistics for the current MCP session.',
+      ['(none): This tool takes no input arguments.'],
+      'JSON object with session ID, start time, and tool call counts.',
+    ),
     {},
     (_args, extra) => toResult(usage.session(taskKeyOf(extra))),
   );
 
   tool(
     'get_all_usage_stats',
-    doc('Get aggregated usage statistics across all sessions.', ['(none): This tool takes no input arguments.'], 'JSON object with overall usage statistics by session and tool.'),
+    doc(
+      'Get aggregated usage statistics across all sessions.',
+      ['(none): This tool takes no input arguments.'],
+      'JSON object with overall usage statistics by session and tool.',
+    ),
     {},
     () => toResult(usage.all()),
   );

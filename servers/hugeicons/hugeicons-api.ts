@@ -10,14 +10,21 @@ import { UpstreamClientError, UpstreamError } from '../shared/upstream-error.js'
 
 const http = createHttpClient({ server: 'hugeicons-mcp' });
 
-const iconSchema = z.object({ id: z.unknown(), name: z.unknown(), tags: z.unknown(), category: z.unknown(), featured: z.unknown(), version: z.unknown() }).loose();
+const iconSchema = z
+  .object({ id: z.unknown(), name: z.unknown(), tags: z.unknown(), category: z.unknown(), featured: z.unknown(), version: z.unknown() })
+  .loose();
 const indexSchema = z.object({ icons: z.array(iconSchema) }).loose();
 const searchSchema = z.object({ results: z.array(iconSchema) }).loose();
 const glyphsSchema = z.object({ success: z.boolean(), message: z.string().nullish(), data: z.unknown() }).loose();
 
 function parsed<T>(schema: z.ZodType<T>, body: unknown, upstream: string, what: string): T {
   const result = schema.safeParse(body);
-  if (!result.success) throw new UpstreamError('upstream_bad_response', `${upstream}: the ${what} answer has an unexpected shape (${result.error.issues[0]?.message ?? 'invalid'})`, { upstream });
+  if (!result.success)
+    throw new UpstreamError(
+      'upstream_bad_response',
+      `${upstream}: the ${what} answer has an unexpected shape (${result.error.issues[0]?.message ?? 'invalid'})`,
+      { upstream },
+    );
   return result.data;
 }
 

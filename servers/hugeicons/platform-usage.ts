@@ -20,7 +20,17 @@ export interface PlatformUsage {
 
 const freePackage = '@hugeicons/core-free-icons';
 // The pro packages need a registry token (.npmrc or the package manager's equivalent).
-const proStyles = ['stroke-rounded', 'stroke-sharp', 'stroke-standard', 'solid-rounded', 'solid-sharp', 'solid-standard', 'bulk-rounded', 'duotone-rounded', 'twotone-rounded'];
+const proStyles = [
+  'stroke-rounded',
+  'stroke-sharp',
+  'stroke-standard',
+  'solid-rounded',
+  'solid-sharp',
+  'solid-standard',
+  'bulk-rounded',
+  'duotone-rounded',
+  'twotone-rounded',
+];
 const corePackages = [freePackage, ...proStyles.map((style) => `@hugeicons-pro/core-${style}`)];
 
 const componentProps: Prop[] = [

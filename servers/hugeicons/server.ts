@@ -10,7 +10,17 @@ import { errorResult, guarded, textResult } from '../shared/tool-result.js';
 import { allGlyphs, glyphByStyle, loadIcons, searchIcons } from './hugeicons-api.js';
 import { platformUsage, platforms } from './platform-usage.js';
 
-const styles = ['bulk-rounded', 'duotone-rounded', 'solid-rounded', 'solid-sharp', 'solid-standard', 'stroke-rounded', 'stroke-sharp', 'stroke-standard', 'twotone-rounded'] as const;
+const styles = [
+  'bulk-rounded',
+  'duotone-rounded',
+  'solid-rounded',
+  'solid-sharp',
+  'solid-standard',
+  'stroke-rounded',
+  'stroke-sharp',
+  'stroke-standard',
+  'twotone-rounded',
+] as const;
 const iconName = z.string().describe("The name of the icon (e.g., 'home-01', 'notification-02')");
 const pretty = (value: unknown) => textResult(JSON.stringify(value, null, 2));
 
@@ -34,22 +44,29 @@ export function createHugeiconsServer(): McpServer {
   const annotations = { readOnlyHint: true, openWorldHint: true };
   server.registerTool(
     'list_icons',
-    { description: 'List all available Hugeicons icons.\nArgs:\n  (none)\nReturns:\n  result (text): JSON string containing the full icon index.', inputSchema: {}, annotations },
+    {
+      description: 'List all available Hugeicons icons.\nArgs:\n  (none)\nReturns:\n  result (text): JSON string containing the full icon index.',
+      inputSchema: {},
+      annotations,
+    },
     async () => prefixed(undefined, async () => pretty(await loadIcons())),
   );
   server.registerTool(
     'search_icons',
     {
-      description: 'Search icons by name or tags.\nArgs:\n  query (string): Search query string; multiple terms may be comma-separated.\nReturns:\n  result (text): JSON string with matching icons and metadata.',
+      description:
+        'Search icons by name or tags.\nArgs:\n  query (string): Search query string; multiple terms may be comma-separated.\nReturns:\n  result (text): JSON string with matching icons and metadata.',
       inputSchema: { query: z.string().describe('Search query to find relevant icons. Separate multiple searches with commas') },
       annotations,
     },
-    async ({ query }) => (blank(query) ? errorResult('Search query must be a non-empty string') : prefixed(undefined, async () => pretty(await searchIcons(query.trim())))),
+    async ({ query }) =>
+      blank(query) ? errorResult('Search query must be a non-empty string') : prefixed(undefined, async () => pretty(await searchIcons(query.trim()))),
   );
   server.registerTool(
     'get_platform_usage',
     {
-      description: 'Get platform-specific usage instructions for Hugeicons.\nArgs:\n  platform (string): Target platform such as react, vue, or html.\nReturns:\n  result (text): JSON text describing usage instructions.',
+      description:
+        'Get platform-specific usage instructions for Hugeicons.\nArgs:\n  platform (string): Target platform such as react, vue, or html.\nReturns:\n  result (text): JSON text describing usage instructions.',
       inputSchema: { platform: z.enum(platforms).describe('Platform name (react, vue, angular, svelte, react-native, flutter, html)') },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -58,7 +75,8 @@ export function createHugeiconsServer(): McpServer {
   server.registerTool(
     'get_icon_glyphs',
     {
-      description: 'Get all glyphs for an icon across supported styles.\nArgs:\n  icon_name (string): Icon identifier name.\nReturns:\n  result (text): JSON string listing glyphs by style.',
+      description:
+        'Get all glyphs for an icon across supported styles.\nArgs:\n  icon_name (string): Icon identifier name.\nReturns:\n  result (text): JSON string listing glyphs by style.',
       inputSchema: { icon_name: iconName },
       annotations,
     },
@@ -71,7 +89,8 @@ export function createHugeiconsServer(): McpServer {
   server.registerTool(
     'get_icon_glyph_by_style',
     {
-      description: 'Get the glyph for an icon in a specific style.\nArgs:\n  icon_name (string): Icon identifier name.\n  style (string): Icon style value.\nReturns:\n  result (text): JSON string with the requested glyph entry.',
+      description:
+        'Get the glyph for an icon in a specific style.\nArgs:\n  icon_name (string): Icon identifier name.\n  style (string): Icon style value.\nReturns:\n  result (text): JSON string with the requested glyph entry.',
       inputSchema: { icon_name: iconName, style: z.enum(styles).describe('The icon style') },
       annotations,
     },

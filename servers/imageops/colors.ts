@@ -35,10 +35,7 @@ const namedColors: Record<string, [number, number, number]> = {
   gold: [255, 215, 0],
 };
 
-export const colorSchema = z.union([
-  z.string().min(1),
-  z.array(z.number().min(0).max(255)).min(3).max(4),
-]);
+export const colorSchema = z.union([z.string().min(1), z.array(z.number().min(0).max(255)).min(3).max(4)]);
 
 export type ColorInput = z.infer<typeof colorSchema>;
 

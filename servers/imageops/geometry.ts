@@ -4,7 +4,10 @@
 import { z } from 'zod';
 
 /** Models sometimes send 12.0 or 12.5; pixel positions are rounded rather than refused. */
-export const pixel = z.number().finite().transform((value) => Math.round(value));
+export const pixel = z
+  .number()
+  .finite()
+  .transform((value) => Math.round(value));
 
 export interface Box {
   x1: number;
@@ -33,7 +36,7 @@ export function checkBox(box: Box, size: Size, label: string): void {
 }
 
 /** True when the axis-aligned bounds overlap the image at all. */
-export function touchesImage(bounds: Box, size: Size): boolean {
+function touchesImage(bounds: Box, size: Size): boolean {
   return bounds.x2 >= 0 && bounds.y2 >= 0 && bounds.x1 < size.width && bounds.y1 < size.height;
 }
 

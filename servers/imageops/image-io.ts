@@ -39,10 +39,7 @@ export type CallExtra = { _meta?: unknown } | undefined;
 
 export async function loadWorkingImage(input: string, call?: CallExtra): Promise<WorkingImage> {
   const loaded = await loadImageInput(input, (given) => resolveInputArgument(given, call));
-  const { data, info } = await sharp(loaded.bytes, { limitInputPixels: maxImagePixels })
-    .rotate()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(loaded.bytes, { limitInputPixels: maxImagePixels }).rotate().raw().toBuffer({ resolveWithObject: true });
   return {
     data,
     width: info.width,
@@ -104,7 +101,9 @@ async function reserveDefaultPath(inputPath: string | undefined, operation: stri
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EEXIST') continue;
-      throw new Error(`cannot write next to the input ("${candidate}": ${code ?? (error as Error).message}); pass output_path inside a writable allowed folder`);
+      throw new Error(
+        `cannot write next to the input ("${candidate}": ${code ?? (error as Error).message}); pass output_path inside a writable allowed folder`,
+      );
     }
   }
   throw new Error(`too many earlier outputs named ${parsed.name}_${operation}_N.png in ${parsed.dir}; pass output_path`);
@@ -145,10 +144,9 @@ export async function writeResult(image: WorkingImage, options: WriteOptions): P
     throw new Error(`cannot write "${target}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
   const preview = await createPreview(image);
-  return jsonResult(
-    { images: [target], width: image.width, height: image.height, operation: options.operation, ...options.extra },
-    [{ data: preview, mimeType: 'image/png' }],
-  );
+  return jsonResult({ images: [target], width: image.width, height: image.height, operation: options.operation, ...options.extra }, [
+    { data: preview, mimeType: 'image/png' },
+  ]);
 }
 
 async function createPreview(image: WorkingImage): Promise<Buffer> {

@@ -50,14 +50,12 @@ export interface TextShape {
 /** HERSHEY_SIMPLEX at scale 1 is about 22 px tall for capitals; DejaVu Sans at 30 px matches. */
 const pixelsPerFontScale = 30;
 
-export function escapeXml(text: string): string {
+function escapeXml(text: string): string {
   return text.replace(/[<>&"']/g, (char) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[char] ?? char);
 }
 
 export function wrapSvg(width: number, height: number, elements: string[]): Buffer {
-  return Buffer.from(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">${elements.join('')}</svg>`,
-  );
+  return Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">${elements.join('')}</svg>`);
 }
 
 function strokeWidth(thickness: number): number {
@@ -66,7 +64,9 @@ function strokeWidth(thickness: number): number {
 
 export function circleSvg(shape: CircleShape): string {
   const filled = shape.filled || shape.thickness < 0;
-  const paint = filled ? `${toSvgPaint(shape.color, 'fill')} stroke="none"` : `fill="none" ${toSvgPaint(shape.color, 'stroke')} stroke-width="${strokeWidth(shape.thickness)}"`;
+  const paint = filled
+    ? `${toSvgPaint(shape.color, 'fill')} stroke="none"`
+    : `fill="none" ${toSvgPaint(shape.color, 'stroke')} stroke-width="${strokeWidth(shape.thickness)}"`;
   return `<circle cx="${shape.cx}" cy="${shape.cy}" r="${shape.radius}" ${paint}/>`;
 }
 
@@ -89,7 +89,9 @@ export function arrowSvg(shape: ArrowShape): string {
 
 export function rectangleSvg(shape: RectangleShape): string {
   const filled = shape.filled || shape.thickness < 0;
-  const paint = filled ? `${toSvgPaint(shape.color, 'fill')} stroke="none"` : `fill="none" ${toSvgPaint(shape.color, 'stroke')} stroke-width="${strokeWidth(shape.thickness)}"`;
+  const paint = filled
+    ? `${toSvgPaint(shape.color, 'fill')} stroke="none"`
+    : `fill="none" ${toSvgPaint(shape.color, 'stroke')} stroke-width="${strokeWidth(shape.thickness)}"`;
   const rect = `<rect x="${shape.x1}" y="${shape.y1}" width="${shape.x2 - shape.x1}" height="${shape.y2 - shape.y1}" ${paint}/>`;
   if (!shape.label) return rect;
   // Labels sit on a filled tab above the box (inside it when the box touches the top edge).

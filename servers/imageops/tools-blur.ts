@@ -13,7 +13,10 @@ const strength = z.number().int().min(1).max(301).nullish().describe('Gaussian k
 
 const rectangleArea = z.object({ x1: pixel, y1: pixel, x2: pixel, y2: pixel, blur_strength: strength });
 const polygonArea = z.object({
-  polygon: z.array(z.tuple([z.number(), z.number()])).min(3).describe('Points [[x, y], ...] in pixels'),
+  polygon: z
+    .array(z.tuple([z.number(), z.number()]))
+    .min(3)
+    .describe('Points [[x, y], ...] in pixels'),
   blur_strength: strength,
 });
 const area = z.union([rectangleArea, polygonArea]);

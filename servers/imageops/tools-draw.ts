@@ -74,10 +74,7 @@ async function drawOverlay(
 ): Promise<CallToolResult> {
   const overlay = build(); // argument errors surface before the image is decoded
   const image = await toColor(await loadWorkingImage(args.input_path, call));
-  const composited = await toWorking(
-    toSharp(image).composite([{ input: wrapSvg(image.width, image.height, overlay.elements), top: 0, left: 0 }]),
-    image.path,
-  );
+  const composited = await toWorking(toSharp(image).composite([{ input: wrapSvg(image.width, image.height, overlay.elements), top: 0, left: 0 }]), image.path);
   const drawn = await keepChannels(composited, image);
   const warnings = offImageWarnings(overlay.shapes, image);
   return writeResult(drawn, {
@@ -90,7 +87,10 @@ async function drawOverlay(
 }
 
 function rectangleBox(item: z.infer<typeof rectangleItem>, index: number): Box {
-  const corners = Array.isArray(item.bbox) ? item.bbox : item.bbox && ('xmin' in item.bbox ? [item.bbox.xmin, item.bbox.ymin, item.bbox.xmax, item.bbox.ymax] : [item.bbox.x1, item.bbox.y1, item.bbox.x2, item.bbox.y2]);
+  const corners = Array.isArray(item.bbox)
+    ? item.bbox
+    : item.bbox &&
+      ('xmin' in item.bbox ? [item.bbox.xmin, item.bbox.ymin, item.bbox.xmax, item.bbox.ymax] : [item.bbox.x1, item.bbox.y1, item.bbox.x2, item.bbox.y2]);
   const [bx1, by1, bx2, by2] = corners?.map(Math.round) ?? [];
   const box = { x1: item.x1 ?? bx1, y1: item.y1 ?? by1, x2: item.x2 ?? bx2, y2: item.y2 ?? by2 };
   if (box.x1 === undefined || box.y1 === undefined || box.x2 === undefined || box.y2 === undefined) {
@@ -114,7 +114,14 @@ const spanOf = (item: { x1: number; y1: number; x2: number; y2: number }): Box =
 
 function circleOverlay(items: CircleItem[]): Overlay {
   const circles = items.map((item, index) => ({
-    shape: { cx: item.center_x, cy: item.center_y, radius: item.radius, color: parseColor(item.color, shapeColor, `circles[${index}].color`), thickness: item.thickness ?? 2, filled: item.filled ?? false },
+    shape: {
+      cx: item.center_x,
+      cy: item.center_y,
+      radius: item.radius,
+      color: parseColor(item.color, shapeColor, `circles[${index}].color`),
+      thickness: item.thickness ?? 2,
+      filled: item.filled ?? false,
+    },
     bounds: { x1: item.center_x - item.radius, y1: item.center_y - item.radius, x2: item.center_x + item.radius, y2: item.center_y + item.radius },
     label: `circles[${index}]`,
   }));
@@ -123,7 +130,15 @@ function circleOverlay(items: CircleItem[]): Overlay {
 
 function textOverlay(items: TextItem[]): Overlay {
   const texts = items.map((item, index) => {
-    const shape = { text: item.text, x: item.x, y: item.y, fontScale: item.font_scale ?? 1, color: parseColor(item.color, textColor, `texts[${index}].color`), thickness: item.thickness ?? 1, ...(item.font_face ? { fontFace: item.font_face } : {}) };
+    const shape = {
+      text: item.text,
+      x: item.x,
+      y: item.y,
+      fontScale: item.font_scale ?? 1,
+      color: parseColor(item.color, textColor, `texts[${index}].color`),
+      thickness: item.thickness ?? 1,
+      ...(item.font_face ? { fontFace: item.font_face } : {}),
+    };
     return { shape, bounds: textBounds(shape), label: `texts[${index}]` };
   });
   return { elements: texts.map((text) => textSvg(text.shape)), shapes: texts };
@@ -150,7 +165,13 @@ function arrowOverlay(items: ArrowItem[]): Overlay {
 function rectangleOverlay(items: RectangleItem[]): Overlay {
   const rectangles = items.map((item, index) => {
     const bounds = rectangleBox(item, index);
-    const shape = { ...bounds, color: parseColor(item.color, shapeColor, `rectangles[${index}].color`), thickness: item.thickness ?? 2, filled: item.filled ?? false, ...(item.label ?? item.name ? { label: item.label ?? item.name ?? '' } : {}) };
+    const shape = {
+      ...bounds,
+      color: parseColor(item.color, shapeColor, `rectangles[${index}].color`),
+      thickness: item.thickness ?? 2,
+      filled: item.filled ?? false,
+      ...((item.label ?? item.name) ? { label: item.label ?? item.name ?? '' } : {}),
+    };
     return { shape, bounds, label: `rectangles[${index}]` };
   });
   return { elements: rectangles.map((rectangle) => rectangleSvg(rectangle.shape)), shapes: rectangles };

@@ -31,7 +31,11 @@ const extensionsByFormat: Record<string, string[]> = {
   avif: ['.avif'],
 };
 
-function targetSize(width: number, height: number, args: { width?: number | null | undefined; height?: number | null | undefined; scale_factor?: number | null | undefined }): { width: number; height: number } {
+function targetSize(
+  width: number,
+  height: number,
+  args: { width?: number | null | undefined; height?: number | null | undefined; scale_factor?: number | null | undefined },
+): { width: number; height: number } {
   if (args.width && args.height) return { width: args.width, height: args.height };
   if (args.width) return { width: args.width, height: Math.max(1, Math.round((height * args.width) / width)) };
   if (args.height) return { width: Math.max(1, Math.round((width * args.height) / height)), height: args.height };
@@ -60,13 +64,17 @@ async function describeImage(input: string, call: CallExtra): Promise<Record<str
     size_bytes: loaded.bytes.length,
     ...(metadata.orientation ? { exif_orientation: metadata.orientation } : {}),
     ...(metadata.density ? { dpi: metadata.density } : {}),
-    ...(extension !== undefined
-      ? { file_extension: extension, extension_matches_content: (extensionsByFormat[format] ?? []).includes(extension) }
-      : {}),
+    ...(extension !== undefined ? { file_extension: extension, extension_matches_content: (extensionsByFormat[format] ?? []).includes(extension) } : {}),
   };
 }
 
-async function recolor(input: string, palette: 'grayscale' | 'sepia', outputPathArg: string | null | undefined, operation: string, call: CallExtra): Promise<CallToolResult> {
+async function recolor(
+  input: string,
+  palette: 'grayscale' | 'sepia',
+  outputPathArg: string | null | undefined,
+  operation: string,
+  call: CallExtra,
+): Promise<CallToolResult> {
   const image = await loadWorkingImage(input, call);
   const pipeline = palette === 'grayscale' ? toSharp(image).greyscale() : toSharp(await toColor(image)).recomb(sepiaMatrix);
   const recolored = await toWorking(pipeline, image.path);
@@ -91,7 +99,13 @@ function registerCropTool(server: McpServer): void {
           toSharp(image).extract({ left: args.x1, top: args.y1, width: args.x2 - args.x1, height: args.y2 - args.y1 }),
           image.path,
         );
-        return writeResult(cropped, { call, operation: 'crop', outputPath: args.output_path, inputPath: image.path, extra: { box: [args.x1, args.y1, args.x2, args.y2] } });
+        return writeResult(cropped, {
+          call,
+          operation: 'crop',
+          outputPath: args.output_path,
+          inputPath: image.path,
+          extra: { box: [args.x1, args.y1, args.x2, args.y2] },
+        });
       }),
   );
 }
@@ -118,7 +132,13 @@ function registerSizeTools(server: McpServer): void {
           throw new Error(`resize: ${size.width}x${size.height} is above the ${maxImagePixels} pixel limit`);
         }
         const resized = await toWorking(toSharp(image).resize({ ...size, fit: 'fill' }), image.path);
-        return writeResult(resized, { call, operation: 'resize', outputPath: args.output_path, inputPath: image.path, extra: { original: [image.width, image.height] } });
+        return writeResult(resized, {
+          call,
+          operation: 'resize',
+          outputPath: args.output_path,
+          inputPath: image.path,
+          extra: { original: [image.width, image.height] },
+        });
       }),
   );
 

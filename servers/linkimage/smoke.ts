@@ -19,7 +19,12 @@ export const smoke: ServerSmoke = {
         path: '/photos/8Rk1DqL_Lkc',
         // Shape of unsplash.com/documentation#get-a-photo (id, urls.full, user.name, links.download_location).
         reply: (request) => ({
-          body: { id: '8Rk1DqL_Lkc', urls: { full: `http://${request.headers.host}/images/8Rk1DqL_Lkc.png` }, user: { name: 'Offline Photographer' }, links: { download_location: `http://${request.headers.host}/photos/8Rk1DqL_Lkc/download` } },
+          body: {
+            id: '8Rk1DqL_Lkc',
+            urls: { full: `http://${request.headers.host}/images/8Rk1DqL_Lkc.png` },
+            user: { name: 'Offline Photographer' },
+            links: { download_location: `http://${request.headers.host}/photos/8Rk1DqL_Lkc/download` },
+          },
         }),
       },
       { path: '/images/8Rk1DqL_Lkc.png', reply: { body: onePixelPng, headers: { 'content-type': 'image/png' } } },

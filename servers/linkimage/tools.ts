@@ -21,7 +21,13 @@ const maxImageBytes = 40 * 1024 * 1024;
 
 /** The id is the page URL's last path segment, after the slug ("<slug>-<11-character id>"). */
 function photoIdOf(url: string): string {
-  const segment = url.trim().replace(/[?#].*$/, '').replace(/\/+$/, '').split('/').at(-1) ?? '';
+  const segment =
+    url
+      .trim()
+      .replace(/[?#].*$/, '')
+      .replace(/\/+$/, '')
+      .split('/')
+      .at(-1) ?? '';
   return segment.length > 12 && segment.at(-12) === '-' ? segment.slice(-11) : (segment.split('-').at(-1) ?? '');
 }
 
@@ -55,7 +61,8 @@ export function registerLinkImageTools(server: McpServer): void {
       }
       const imageUrl = photo.urls?.full;
       const author = photo.user?.name;
-      if (!imageUrl || author === undefined) return errorResult(pythonJsonDumps({ error: `Exception occurred: the metadata of photo ${id} has no urls.full or user.name` }));
+      if (!imageUrl || author === undefined)
+        return errorResult(pythonJsonDumps({ error: `Exception occurred: the metadata of photo ${id} has no urls.full or user.name` }));
       const bytes = (await http.getBytes(imageUrl, { maxBytes: maxImageBytes })).body;
       // Prefixed: ids may start with "_" or "-", which safe file names drop.
       const saved = await saveWorkspaceImage(extra, `unsplash_${id}`, bytes, new URL(imageUrl).hostname);

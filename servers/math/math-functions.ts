@@ -2,7 +2,7 @@
 // an empty list, a value outside a function's domain) throws MathInputError with a message
 // the model can act on; the tool layer turns it into an `isError` result.
 
-export class MathInputError extends Error {
+class MathInputError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'MathInputError';

@@ -40,7 +40,7 @@ function aggregate(name: string, description: string, shape: Shape, fn: (numbers
   return { name, description, shape, run: (args) => `${math.requireFinite(fn(list(args)), name)}` };
 }
 
-export const mathTools: MathTool[] = [
+const mathTools: MathTool[] = [
   {
     name: 'add',
     description: 'Adds two numbers together',
@@ -50,7 +50,10 @@ export const mathTools: MathTool[] = [
   {
     name: 'subtract',
     description: 'Subtracts the second number from the first number',
-    shape: { minuend: z.number().describe('The number to subtract from (minuend)'), subtrahend: z.number().describe('The number being subtracted (subtrahend)') },
+    shape: {
+      minuend: z.number().describe('The number to subtract from (minuend)'),
+      subtrahend: z.number().describe('The number being subtracted (subtrahend)'),
+    },
     run: (args) => `${math.requireFinite(num(args, 'minuend') - num(args, 'subtrahend'), 'subtract')}`,
   },
   {
@@ -62,14 +65,20 @@ export const mathTools: MathTool[] = [
   {
     name: 'division',
     description: 'Divides the first number by the second number',
-    shape: { numerator: z.number().describe('The number being divided (numerator)'), denominator: z.number().describe('The number to divide by (denominator)') },
+    shape: {
+      numerator: z.number().describe('The number being divided (numerator)'),
+      denominator: z.number().describe('The number to divide by (denominator)'),
+    },
     run: (args) => `${math.requireFinite(math.divide(num(args, 'numerator'), num(args, 'denominator')), 'division')}`,
   },
   aggregate('sum', 'Adds any number of numbers together', { numbers: nonEmptyList('Array of numbers to sum') }, math.sum),
   {
     name: 'modulo',
     description: 'Divides two numbers and returns the remainder',
-    shape: { numerator: z.number().describe('The number being divided (numerator)'), denominator: z.number().describe('The number to divide by (denominator)') },
+    shape: {
+      numerator: z.number().describe('The number being divided (numerator)'),
+      denominator: z.number().describe('The number to divide by (denominator)'),
+    },
     run: (args) => `${math.modulo(num(args, 'numerator'), num(args, 'denominator'))}`,
   },
   aggregate('mean', 'Calculates the arithmetic mean of a list of numbers', { numbers: nonEmptyList('Array of numbers to find the mean of') }, math.mean),

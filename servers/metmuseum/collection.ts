@@ -50,7 +50,12 @@ async function getParsed<T>(http: HttpClient, url: URL, schema: z.ZodType<T>, wh
     throw error;
   }
   const parsed = schema.safeParse(body);
-  if (!parsed.success) throw new UpstreamError('upstream_bad_response', `${url.hostname}: the ${what} response has an unexpected shape (${parsed.error.issues[0]?.message ?? 'invalid'})`, { upstream: url.hostname });
+  if (!parsed.success)
+    throw new UpstreamError(
+      'upstream_bad_response',
+      `${url.hostname}: the ${what} response has an unexpected shape (${parsed.error.issues[0]?.message ?? 'invalid'})`,
+      { upstream: url.hostname },
+    );
   return parsed.data;
 }
 
@@ -80,7 +85,7 @@ export async function fetchObject(http: HttpClient, objectId: number): Promise<M
 }
 
 /** The image URL to fetch: the API's, with its origin swapped for M3_UPSTREAM_MET_IMAGES_URL when set. */
-export function imageUrl(apiUrl: string, env: NodeJS.ProcessEnv = process.env): string {
+function imageUrl(apiUrl: string, env: NodeJS.ProcessEnv = process.env): string {
   const mirror = env.M3_UPSTREAM_MET_IMAGES_URL?.trim();
   const original = new URL(apiUrl);
   if (!mirror || original.origin !== 'https://images.metmuseum.org') return apiUrl;
@@ -104,7 +109,11 @@ export async function fetchImage(http: HttpClient, apiUrl: string): Promise<Buff
   }
   const type = await fileTypeFromBuffer(bytes);
   if (!type || !imageTypes.includes(type.mime)) {
-    throw new UpstreamError('upstream_bad_response', `${url.hostname}: the object image is ${type?.mime ?? 'not a known file type'} (${bytes.length} bytes), not an image`, { upstream: url.hostname });
+    throw new UpstreamError(
+      'upstream_bad_response',
+      `${url.hostname}: the object image is ${type?.mime ?? 'not a known file type'} (${bytes.length} bytes), not an image`,
+      { upstream: url.hostname },
+    );
   }
   return bytes;
 }

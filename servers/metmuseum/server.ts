@@ -69,7 +69,8 @@ export function createMetMuseumServer(): McpServer {
   server.registerTool(
     'list-departments',
     {
-      description: 'List all departments in the Metropolitan Museum of Art.\n  Args:\n    None\n  Returns:\n    text (string): Department IDs and display names.',
+      description:
+        'List all departments in the Metropolitan Museum of Art.\n  Args:\n    None\n  Returns:\n    text (string): Department IDs and display names.',
       inputSchema: {},
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
@@ -88,7 +89,10 @@ export function createMetMuseumServer(): McpServer {
         q: z.string().describe("The search query, Returns a listing of all Object IDs for objects that contain the search query within the object's data"),
         hasImages: z.boolean().optional().default(false).describe('Only returns objects that have images'),
         title: z.boolean().optional().default(false).describe('This should be set to true if you want to search for objects by title'),
-        departmentId: z.number().optional().describe("Returns objects that are in the specified department. The departmentId should come from the 'list-departments' tool."),
+        departmentId: z
+          .number()
+          .optional()
+          .describe("Returns objects that are in the specified department. The departmentId should come from the 'list-departments' tool."),
       },
       annotations: { readOnlyHint: true, openWorldHint: true },
     },

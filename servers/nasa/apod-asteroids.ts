@@ -89,7 +89,11 @@ function formatLookup(data: Record<string, unknown>): string {
 
 function formatBrowse(data: Record<string, unknown>): string {
   const page = pythonGet(data, 'page', {});
-  const lines = [`Page ${nestedField(page, ['number'])} of ${nestedField(page, ['total_pages'])}`, `Total elements: ${nestedField(page, ['total_elements'])}`, ''];
+  const lines = [
+    `Page ${nestedField(page, ['number'])} of ${nestedField(page, ['total_pages'])}`,
+    `Total elements: ${nestedField(page, ['total_elements'])}`,
+    '',
+  ];
   const asteroids = listField(data, 'near_earth_objects');
   for (const [index, asteroid] of asteroids.entries()) {
     if (index >= 10) {
@@ -139,14 +143,18 @@ export const apodAsteroidTools: NasaTool[] = [
     shape: { asteroid_id: z.string() },
     run: async (api, args) => {
       const id = String(args.asteroid_id);
-      const outcome = textOutcome(await api.get(`/neo/rest/v1/neo/${encodeURIComponent(id)}`), `Could not retrieve data for asteroid ID ${id} due to a connection error.`);
+      const outcome = textOutcome(
+        await api.get(`/neo/rest/v1/neo/${encodeURIComponent(id)}`),
+        `Could not retrieve data for asteroid ID ${id} due to a connection error.`,
+      );
       if ('result' in outcome) return outcome.result;
       return textResult(formatLookup(requireObject(outcome.data, 'Asteroid Lookup')));
     },
   },
   {
     name: 'browse_asteroids',
-    description: 'Browse a paged list of near-Earth asteroids.\n\nArgs:\n  None\n\nReturns:\n  text (str): Page summary and basic details for a subset of asteroids.',
+    description:
+      'Browse a paged list of near-Earth asteroids.\n\nArgs:\n  None\n\nReturns:\n  text (str): Page summary and basic details for a subset of asteroids.',
     shape: {},
     run: async (api) => {
       const outcome = textOutcome(await api.get('/neo/rest/v1/neo/browse'), 'Could not retrieve asteroid dataset due to a connection error.');

@@ -30,7 +30,12 @@ function formatDonkiResults(data: unknown[], title: string, idKey: string): stri
     const linked = listField(item, 'linkedEvents');
     if (linked.length > 0) {
       lines.push('  Related event IDs (first 5):');
-      lines.push(`    ${linked.slice(0, 5).map((event) => field(event, 'activityID', 'N/A')).join(', ')}`);
+      lines.push(
+        `    ${linked
+          .slice(0, 5)
+          .map((event) => field(event, 'activityID', 'N/A'))
+          .join(', ')}`,
+      );
     }
     lines.push(SEPARATOR);
   }
@@ -63,7 +68,8 @@ function formatSimulations(data: unknown[]): string {
     const impacts = listField(simulation, 'impactList');
     if (impacts.length > 0) {
       lines.push('  Impacts (first 2):');
-      for (const impact of impacts.slice(0, 2)) lines.push(`    - Location: ${field(impact, 'location', 'N/A')}, Arrival: ${field(impact, 'arrivalTime', 'N/A')}`);
+      for (const impact of impacts.slice(0, 2))
+        lines.push(`    - Location: ${field(impact, 'location', 'N/A')}, Arrival: ${field(impact, 'arrivalTime', 'N/A')}`);
     }
     lines.push(SEPARATOR);
   }
@@ -116,7 +122,10 @@ export const donkiReportTools: NasaTool[] = [
       'Get WSA+Enlil solar wind simulation summaries.\n\nArgs:\n  start_date (str, optional): Start date in YYYY-MM-DD format.\n  end_date (str, optional): End date in YYYY-MM-DD format.\n\nReturns:\n  text (str): Formatted list of simulations and basic impact info.',
     shape: dateRange,
     run: async (api, args) => {
-      const outcome = textOutcome(await api.get('/DONKI/WSAEnlilSimulations', donkiDateParams(args)), 'Could not retrieve WSA+Enlil simulation data due to a connection error.');
+      const outcome = textOutcome(
+        await api.get('/DONKI/WSAEnlilSimulations', donkiDateParams(args)),
+        'Could not retrieve WSA+Enlil simulation data due to a connection error.',
+      );
       if ('result' in outcome) return outcome.result;
       if (!Array.isArray(outcome.data)) throw unexpectedFormat('Received unexpected data format from WSA+Enlil API.');
       return textResult(formatSimulations(outcome.data));

@@ -72,7 +72,13 @@ export const epicTools: NasaTool[] = [
       'Get latest EPIC (Earth Polychromatic Imaging Camera) image metadata and URLs.\n\nArgs:\n  collection (str): EPIC collection type, such as "natural" or "enhanced".\n\nReturns:\n  text (str): Formatted list of recent EPIC images and archive URLs.',
     shape: { collection: collectionShape },
     run: forCollection((api, collection) =>
-      imagesTool(api, collection, `/EPIC/api/${collection}/images`, 'Could not retrieve EPIC images for latest date due to a connection error.', (count) => `EPIC images found: ${count}`),
+      imagesTool(
+        api,
+        collection,
+        `/EPIC/api/${collection}/images`,
+        'Could not retrieve EPIC images for latest date due to a connection error.',
+        (count) => `EPIC images found: ${count}`,
+      ),
     ),
   },
   {
@@ -97,7 +103,10 @@ export const epicTools: NasaTool[] = [
       'Get all available dates for EPIC images in a collection.\n\nArgs:\n  collection (str): EPIC collection type, such as "natural" or "enhanced".\n\nReturns:\n  text (str): List of unique dates with available EPIC imagery.',
     shape: { collection: collectionShape },
     run: forCollection(async (api, collection) => {
-      const outcome = textOutcome(await api.get(`/EPIC/api/${collection}/all`), `Could not retrieve available dates for EPIC ${collection} collection due to a connection error.`);
+      const outcome = textOutcome(
+        await api.get(`/EPIC/api/${collection}/all`),
+        `Could not retrieve available dates for EPIC ${collection} collection due to a connection error.`,
+      );
       if ('result' in outcome) return outcome.result;
       if (!Array.isArray(outcome.data)) throw unexpectedFormat('Received unexpected data format from EPIC Dates API.');
       const dates = new Set<string>();

@@ -109,7 +109,11 @@ async function queryExoplanets(api: NasaApi, args: Record<string, unknown>) {
     try {
       data = parseLosslessJson(answer.text);
     } catch {
-      throw new UpstreamError('upstream_bad_response', `Error: Failed to decode JSON response from Exoplanet Archive. Response text: ${pythonSlice(answer.text, 500)}`, { upstream });
+      throw new UpstreamError(
+        'upstream_bad_response',
+        `Error: Failed to decode JSON response from Exoplanet Archive. Response text: ${pythonSlice(answer.text, 500)}`,
+        { upstream },
+      );
     }
     if (!Array.isArray(data)) throw unexpectedFormat('Received unexpected JSON data format from Exoplanet Archive.');
     return textResult(formatExoplanets(data));
@@ -138,12 +142,21 @@ export const marsExoplanetTools: NasaTool[] = [
     name: 'get_mars_rover_photos',
     description:
       'Get photos from a Mars rover by sol or Earth date.\n\nArgs:\n  rover_name (str): Rover name, such as "curiosity", "opportunity", or "spirit".\n  sol (int, optional): Martian sol number since landing.\n  earth_date (str, optional): Earth date in YYYY-MM-DD format.\n  camera (str, optional): Camera code filter (for example FHAZ or NAVCAM).\n  page (int): Results page index (25 photos per page).\n\nReturns:\n  text (str): Formatted list of photo metadata and image URLs.',
-    shape: { rover_name: z.string(), sol: z.number().int().optional(), earth_date: z.string().optional(), camera: z.string().optional(), page: z.number().int().default(1) },
+    shape: {
+      rover_name: z.string(),
+      sol: z.number().int().optional(),
+      earth_date: z.string().optional(),
+      camera: z.string().optional(),
+      page: z.number().int().default(1),
+    },
     run: async (api, args) => {
       const target = photosTarget(args);
       if (typeof target === 'string') return errorResult(target);
       const { rover, params, criteria } = target;
-      const outcome = textOutcome(await api.get(`/mars-photos/api/v1/rovers/${rover}/photos`, params), `Could not retrieve Mars Rover photos for ${rover} due to a connection error.`);
+      const outcome = textOutcome(
+        await api.get(`/mars-photos/api/v1/rovers/${rover}/photos`, params),
+        `Could not retrieve Mars Rover photos for ${rover} due to a connection error.`,
+      );
       if ('result' in outcome) return outcome.result;
       const photos = pythonGet(outcome.data, 'photos', undefined);
       if (!Array.isArray(photos)) throw unexpectedFormat('Received unexpected data format from Mars Rover Photos API.');
@@ -159,7 +172,10 @@ export const marsExoplanetTools: NasaTool[] = [
     run: async (api, args) => {
       const rover = String(args.rover_name).toLowerCase();
       if (!roverCameras[rover]) return errorResult(invalidRover);
-      const outcome = textOutcome(await api.get(`/mars-photos/api/v1/manifests/${rover}`), `Could not retrieve mission manifest for ${rover} due to a connection error.`);
+      const outcome = textOutcome(
+        await api.get(`/mars-photos/api/v1/manifests/${rover}`),
+        `Could not retrieve mission manifest for ${rover} due to a connection error.`,
+      );
       if ('result' in outcome) return outcome.result;
       const manifest = pythonGet(outcome.data, 'photo_manifest', undefined);
       if (manifest === undefined) throw unexpectedFormat('Received unexpected data format from Mars Rover Manifest API.');

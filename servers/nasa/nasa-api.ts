@@ -79,10 +79,14 @@ export class NasaApi {
     try {
       return { kind: 'data', data: parseLosslessJson(response.body) };
     } catch {
-      throw new UpstreamError('upstream_bad_response', `${upstream} answered HTTP ${response.status} with a body that is not JSON: ${response.body.slice(0, 120)}`, {
-        upstream,
-        status: response.status,
-      });
+      throw new UpstreamError(
+        'upstream_bad_response',
+        `${upstream} answered HTTP ${response.status} with a body that is not JSON: ${response.body.slice(0, 120)}`,
+        {
+          upstream,
+          status: response.status,
+        },
+      );
     }
   }
 

@@ -24,13 +24,22 @@ function formatHours(record: Json) {
 function formatContacts(record: Json) {
   const contacts = obj(record.contacts);
   return {
-    phoneNumbers: list(contacts.phoneNumbers).map((phone) => ({ type: phone.type, number: phone.phoneNumber, extension: phone.extension, description: phone.description })),
+    phoneNumbers: list(contacts.phoneNumbers).map((phone) => ({
+      type: phone.type,
+      number: phone.phoneNumber,
+      extension: phone.extension,
+      description: phone.description,
+    })),
     emailAddresses: list(contacts.emailAddresses).map((email) => ({ address: email.emailAddress, description: email.description })),
   };
 }
 
-const images = (record: Json) => list(record.images).map((image) => ({ url: image.url, title: image.title, altText: image.altText, caption: image.caption, credit: image.credit }));
-const states = (record: Json) => String(record.states ?? '').split(',').map((code) => code.trim());
+const images = (record: Json) =>
+  list(record.images).map((image) => ({ url: image.url, title: image.title, altText: image.altText, caption: image.caption, credit: image.credit }));
+const states = (record: Json) =>
+  String(record.states ?? '')
+    .split(',')
+    .map((code) => code.trim());
 const names = (value: unknown) => list(value).map((entry) => entry.name);
 const dollars = (fees: unknown) => list(fees).map((fee) => ({ title: fee.title, cost: `$${fee.cost}`, description: fee.description }));
 
@@ -50,7 +59,10 @@ export function formatParks(parks: Json[]) {
       entranceFees: list(park.entranceFees).map((fee) => ({ cost: fee.cost, description: fee.description, title: fee.title })),
       operatingHours: list(park.operatingHours).map((hours) => ({ name: hours.name, description: hours.description, standardHours: hours.standardHours })),
       // findParks listed phone numbers without the extension.
-      contacts: { phoneNumbers: contacts.phoneNumbers.map(({ type, number, description }) => ({ type, number, description })), emailAddresses: contacts.emailAddresses },
+      contacts: {
+        phoneNumbers: contacts.phoneNumbers.map(({ type, number, description }) => ({ type, number, description })),
+        emailAddresses: contacts.emailAddresses,
+      },
       images: images(park),
     };
   });
@@ -161,7 +173,9 @@ export function formatCampgrounds(campgrounds: Json[]) {
       totalSites: sites.totalSites || '0',
       sitesReservable: campground.numberOfSitesReservable || '0',
       sitesFirstComeFirstServe: campground.numberOfSitesFirstComeFirstServe || '0',
-      campsiteTypes: Object.fromEntries(['group', 'horse', 'tentOnly', 'electricalHookups', 'rvOnly', 'walkBoatTo', 'other'].map((kind) => [kind, sites[kind] || '0'])),
+      campsiteTypes: Object.fromEntries(
+        ['group', 'horse', 'tentOnly', 'electricalHookups', 'rvOnly', 'walkBoatTo', 'other'].map((kind) => [kind, sites[kind] || '0']),
+      ),
       amenities: amenities(campground),
       accessibility: {
         wheelchairAccess: access.wheelchairAccess,

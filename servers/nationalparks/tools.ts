@@ -15,7 +15,10 @@ const SERVER = 'nationalparks';
 const KEY_NAMES = ['NPS_API_KEY'] as const;
 const http = createHttpClient({ server: SERVER });
 
-const STATE_CODES = 'AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC AS GU MP PR VI UM'.split(' ');
+const STATE_CODES =
+  'AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC AS GU MP PR VI UM'.split(
+    ' ',
+  );
 
 type Json = Record<string, unknown>;
 interface NpsPage {
@@ -47,11 +50,20 @@ function paged(page: NpsPage, field: string, records: Json[], byParkField: strin
     const code = String(record.parkCode);
     byPark[code] = [...(byPark[code] ?? []), record];
   }
-  return { total: Number.parseInt(String(page.total), 10), limit: Number.parseInt(String(page.limit), 10), start: Number.parseInt(String(page.start), 10), [field]: records, [byParkField]: byPark };
+  return {
+    total: Number.parseInt(String(page.total), 10),
+    limit: Number.parseInt(String(page.limit), 10),
+    start: Number.parseInt(String(page.start), 10),
+    [field]: records,
+    [byParkField]: byPark,
+  };
 }
 
 const parkFilter = (what: string) => ({
-  parkCode: z.string().optional().describe(`Filter ${what} by park code (e.g., "yose" for Yosemite). Multiple parks can be comma-separated (e.g., "yose,grca").`),
+  parkCode: z
+    .string()
+    .optional()
+    .describe(`Filter ${what} by park code (e.g., "yose" for Yosemite). Multiple parks can be comma-separated (e.g., "yose,grca").`),
   limit: z.number().optional().describe(`Maximum number of ${what} to return (default: 10, max: 50)`),
   start: z.number().optional().describe('Start position for results (useful for pagination)'),
 });
@@ -67,17 +79,28 @@ export function registerParkTools(server: McpServer): void {
     'findParks',
     'Search for national parks using location or filter criteria.\nArgs:\n  (see schema): Use FindParksSchema fields such as state, name, and activities.\nReturns:\n  result (text): JSON string with matching park records.',
     {
-      stateCode: z.string().optional().describe('Filter parks by state code (e.g., "CA" for California, "NY" for New York). Multiple states can be comma-separated (e.g., "CA,OR,WA")'),
+      stateCode: z
+        .string()
+        .optional()
+        .describe('Filter parks by state code (e.g., "CA" for California, "NY" for New York). Multiple states can be comma-separated (e.g., "CA,OR,WA")'),
       q: z.string().optional().describe('Search term to filter parks by name or description'),
       limit: z.number().optional().describe('Maximum number of parks to return (default: 10, max: 50)'),
       start: z.number().optional().describe('Start position for results (useful for pagination)'),
       activities: z.string().optional().describe('Filter by available activities (e.g., "hiking,camping")'),
     },
     async (args) => {
-      const invalid = (args.stateCode ?? '').split(',').map((state) => state.trim().toUpperCase()).filter((state) => args.stateCode && !STATE_CODES.includes(state));
+      const invalid = (args.stateCode ?? '')
+        .split(',')
+        .map((state) => state.trim().toUpperCase())
+        .filter((state) => args.stateCode && !STATE_CODES.includes(state));
       if (invalid.length > 0) return JSON.stringify({ error: `Invalid state code(s): ${invalid.join(', ')}`, validStateCodes: STATE_CODES });
       const page = await nps('/parks', pageParams(args));
-      return { total: Number.parseInt(String(page.total), 10), limit: Number.parseInt(String(page.limit), 10), start: Number.parseInt(String(page.start), 10), parks: formatParks(page.data ?? []) };
+      return {
+        total: Number.parseInt(String(page.total), 10),
+        limit: Number.parseInt(String(page.limit), 10),
+        start: Number.parseInt(String(page.start), 10),
+        parks: formatParks(page.data ?? []),
+      };
     },
   );
 
@@ -95,10 +118,58 @@ export function registerParkTools(server: McpServer): void {
 
   // The four list tools differ only in endpoint, formatter, field names and extra filters.
   const listTools = [
-    { name: 'getAlerts', path: '/alerts', what: 'alerts', field: 'alerts', byPark: 'alertsByPark', format: formatAlerts, intro: 'Get current alerts for national parks.', schema: 'GetAlertsSchema', hint: 'park codes or state', lists: 'active alerts', q: 'alerts by title or description' },
-    { name: 'getVisitorCenters', path: '/visitorcenters', what: 'visitor centers', field: 'visitorCenters', byPark: 'visitorCentersByPark', format: formatVisitorCenters, intro: 'Get information about visitor centers and operating hours.', schema: 'GetVisitorCentersSchema', hint: 'park code or state', lists: 'visitor centers', q: 'visitor centers by name or description' },
-    { name: 'getCampgrounds', path: '/campgrounds', what: 'campgrounds', field: 'campgrounds', byPark: 'campgroundsByPark', format: formatCampgrounds, intro: 'Get information about available campgrounds and amenities.', schema: 'GetCampgroundsSchema', hint: 'park code or state', lists: 'campgrounds', q: 'campgrounds by name or description' },
-    { name: 'getEvents', path: '/events', what: 'events', field: 'events', byPark: 'eventsByPark', format: formatEvents, intro: 'Find upcoming events at national parks.', schema: 'GetEventsSchema', hint: 'park code or date filters', lists: 'events', q: 'events by title or description' },
+    {
+      name: 'getAlerts',
+      path: '/alerts',
+      what: 'alerts',
+      field: 'alerts',
+      byPark: 'alertsByPark',
+      format: formatAlerts,
+      intro: 'Get current alerts for national parks.',
+      schema: 'GetAlertsSchema',
+      hint: 'park codes or state',
+      lists: 'active alerts',
+      q: 'alerts by title or description',
+    },
+    {
+      name: 'getVisitorCenters',
+      path: '/visitorcenters',
+      what: 'visitor centers',
+      field: 'visitorCenters',
+      byPark: 'visitorCentersByPark',
+      format: formatVisitorCenters,
+      intro: 'Get information about visitor centers and operating hours.',
+      schema: 'GetVisitorCentersSchema',
+      hint: 'park code or state',
+      lists: 'visitor centers',
+      q: 'visitor centers by name or description',
+    },
+    {
+      name: 'getCampgrounds',
+      path: '/campgrounds',
+      what: 'campgrounds',
+      field: 'campgrounds',
+      byPark: 'campgroundsByPark',
+      format: formatCampgrounds,
+      intro: 'Get information about available campgrounds and amenities.',
+      schema: 'GetCampgroundsSchema',
+      hint: 'park code or state',
+      lists: 'campgrounds',
+      q: 'campgrounds by name or description',
+    },
+    {
+      name: 'getEvents',
+      path: '/events',
+      what: 'events',
+      field: 'events',
+      byPark: 'eventsByPark',
+      format: formatEvents,
+      intro: 'Find upcoming events at national parks.',
+      schema: 'GetEventsSchema',
+      hint: 'park code or date filters',
+      lists: 'events',
+      q: 'events by title or description',
+    },
   ];
   const eventDates = {
     dateStart: z.string().optional().describe('Start date for filtering events (format: YYYY-MM-DD)'),

@@ -10,7 +10,7 @@ import type { NixosHttp } from './upstreams.js';
 const GENERATIONS = [43, 44, 45, 46];
 const VERSIONS = ['unstable', '25.05', '25.11', '26.05', '30.05'];
 
-export const FALLBACK_CHANNELS: Readonly<Record<string, string>> = {
+const FALLBACK_CHANNELS: Readonly<Record<string, string>> = {
   unstable: 'latest-44-nixos-unstable',
   stable: 'latest-44-nixos-25.05',
   '25.05': 'latest-44-nixos-25.05',
@@ -44,7 +44,13 @@ function resolve(available: Map<string, string>): Map<string, string> {
     const version = pattern.split('-')[3];
     const match = version ? /^(\d+)\.(\d+)$/.exec(version) : null;
     if (!version || !match) continue;
-    candidates.push({ major: Number(match[1]), minor: Number(match[2]), version, pattern, count: Number(countText.replaceAll(',', '').replace(' documents', '')) });
+    candidates.push({
+      major: Number(match[1]),
+      minor: Number(match[2]),
+      version,
+      pattern,
+      count: Number(countText.replaceAll(',', '').replace(' documents', '')),
+    });
   }
   if (candidates.length > 0) {
     // sort(key=(major, minor, count), reverse=True) is stable, so ties keep probe order.
@@ -94,7 +100,9 @@ export class ChannelCache {
     });
     const resolved = resolve(available);
     const state: ChannelState =
-      resolved.size > 0 ? { available, resolved, usingFallback: false } : { available, resolved: new Map(Object.entries(FALLBACK_CHANNELS)), usingFallback: true };
+      resolved.size > 0
+        ? { available, resolved, usingFallback: false }
+        : { available, resolved: new Map(Object.entries(FALLBACK_CHANNELS)), usingFallback: true };
     if (!(state.usingFallback && infrastructureFailures === patterns.length)) this.state = state;
     return state;
   }

@@ -101,7 +101,9 @@ function formatFlake(flake: Flake): string[] {
   if (flake.description) lines.push(`  ${pythonLength(flake.description) > 200 ? `${pythonSlice(flake.description, 200)}...` : flake.description}`);
   if (flake.packages.size > 0) {
     const sorted = [...flake.packages].sort();
-    lines.push(flake.packages.size > 5 ? `  Packages: ${sorted.slice(0, 5).join(', ')}, ... (${flake.packages.size} total)` : `  Packages: ${sorted.join(', ')}`);
+    lines.push(
+      flake.packages.size > 5 ? `  Packages: ${sorted.slice(0, 5).join(', ')}, ... (${flake.packages.size} total)` : `  Packages: ${sorted.join(', ')}`,
+    );
   }
   lines.push('');
   return lines;

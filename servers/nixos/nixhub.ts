@@ -41,7 +41,8 @@ async function fetchPackage(context: NixosContext, packageName: string, lookupNa
   } catch (error) {
     throw new UpstreamError('upstream_bad_response', `Failed to parse NixHub response: ${(error as Error).message}`, { upstream: 'www.nixhub.io' });
   }
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) throw new UpstreamError('upstream_bad_response', 'Invalid response format from NixHub', { upstream: 'www.nixhub.io' });
+  if (data === null || typeof data !== 'object' || Array.isArray(data))
+    throw new UpstreamError('upstream_bad_response', 'Invalid response format from NixHub', { upstream: 'www.nixhub.io' });
   return { kind: 'package', releases: list(data, 'releases'), summary: str(data, 'summary') };
 }
 
@@ -96,7 +97,10 @@ async function packageVersions(context: NixosContext, args: Record<string, unkno
 
 /** `_version_key`: the numeric prefixes of the first three dot-separated parts. */
 function versionKey(version: string): [number, number, number] {
-  const parts = version.split('.').slice(0, 3).map((part) => Number(/^\d*/.exec(part)?.[0] || 0));
+  const parts = version
+    .split('.')
+    .slice(0, 3)
+    .map((part) => Number(/^\d*/.exec(part)?.[0] || 0));
   return [parts[0] ?? 0, parts[1] ?? 0, parts[2] ?? 0];
 }
 
@@ -134,7 +138,12 @@ function notFoundLines(packageName: string, version: string, versions: string[])
   if (requested.length >= 2 && old.length >= 2 && ints.every(Number.isFinite) && (reqMajor < oldMajor || (reqMajor === oldMajor && reqMinor < oldMinor))) {
     lines.push(`\nVersion ${version} is older than the oldest available (${oldest})`, 'This version may have been removed after reaching end-of-life.');
   }
-  lines.push('\nAlternatives:', '• Use a newer version if possible', '• Build from source with a custom derivation', '• Use Docker/containers with the specific version');
+  lines.push(
+    '\nAlternatives:',
+    '• Use a newer version if possible',
+    '• Build from source with a custom derivation',
+    '• Use Docker/containers with the specific version',
+  );
   lines.push('• Find an old nixpkgs commit from before the version was removed');
   return lines.join('\n');
 }

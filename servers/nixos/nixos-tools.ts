@@ -11,7 +11,7 @@ import { answer, catchClientErrors, joinStripped, nixosError, text, type NixosCo
 const channelShape = z.string().default('unstable').describe('NixOS channel name such as unstable or stable.');
 
 /** `es_query`: POST a query, return `hits.hits` (a malformed answer reads as no hits). */
-export async function searchHits(context: NixosContext, index: string, query: unknown, size: number): Promise<unknown[]> {
+async function searchHits(context: NixosContext, index: string, query: unknown, size: number): Promise<unknown[]> {
   const response = await context.http.backend(index, '_search', { query, size });
   const hits = pythonGet(response.body, 'hits', undefined);
   const inner = pythonGet(hits, 'hits', undefined);
@@ -28,17 +28,40 @@ async function channelIndex(context: NixosContext, channel: string): Promise<{ i
 /** Descriptions arrive as `<rendered-html>...</rendered-html>`; the reference stripped the tags. */
 function plainDescription(description: string): string {
   if (!description.includes('<rendered-html>')) return description;
-  return pythonStrip(description.replaceAll('<rendered-html>', '').replaceAll('</rendered-html>', '').replace(/<[^>]+>/g, ''));
+  return pythonStrip(
+    description
+      .replaceAll('<rendered-html>', '')
+      .replaceAll('</rendered-html>', '')
+      .replace(/<[^>]+>/g, ''),
+  );
 }
 
 function searchQuery(searchType: string, query: string): unknown {
   if (searchType === 'packages') {
-    return { bool: { must: [{ term: { type: 'package' } }], should: [{ match: { package_pname: { query, boost: 3 } } }, { match: { package_description: query } }], minimum_should_match: 1 } };
+    return {
+      bool: {
+        must: [{ term: { type: 'package' } }],
+        should: [{ match: { package_pname: { query, boost: 3 } } }, { match: { package_description: query } }],
+        minimum_should_match: 1,
+      },
+    };
   }
   if (searchType === 'options') {
-    return { bool: { must: [{ term: { type: 'option' } }], should: [{ wildcard: { option_name: `*${query}*` } }, { match: { option_description: query } }], minimum_should_match: 1 } };
+    return {
+      bool: {
+        must: [{ term: { type: 'option' } }],
+        should: [{ wildcard: { option_name: `*${query}*` } }, { match: { option_description: query } }],
+        minimum_should_match: 1,
+      },
+    };
   }
-  return { bool: { must: [{ term: { type: 'package' } }], should: [{ match: { package_programs: { query, boost: 2 } } }, { match: { package_pname: query } }], minimum_should_match: 1 } };
+  return {
+    bool: {
+      must: [{ term: { type: 'package' } }],
+      should: [{ match: { package_programs: { query, boost: 2 } } }, { match: { package_pname: query } }],
+      minimum_should_match: 1,
+    },
+  };
 }
 
 /** `src.get(key, "")`, and whether it is truthy (a null prints "None" but is falsy). */
@@ -131,7 +154,12 @@ async function nixosInfo(context: NixosContext, args: Record<string, unknown>) {
 async function nixosChannels(context: NixosContext) {
   const { resolved, available, usingFallback } = await context.channels.get();
   const lines: string[] = usingFallback
-    ? ['⚠️  WARNING: Using fallback channels (API discovery failed)', '    Check network connectivity to search.nixos.org', '', 'NixOS Channels (fallback mode):\n']
+    ? [
+        '⚠️  WARNING: Using fallback channels (API discovery failed)',
+        '    Check network connectivity to search.nixos.org',
+        '',
+        'NixOS Channels (fallback mode):\n',
+      ]
     : ['NixOS Channels (auto-discovered):\n'];
   for (const [name, index] of [...resolved].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const version = index.split('-')[3];
@@ -146,7 +174,8 @@ async function nixosChannels(context: NixosContext) {
     if (extra.length > 0) lines.push('Additional available channels:', ...extra.map((index) => `• ${index} (${available.get(index)})`));
   }
   lines.push('\nNote: Channels are dynamically discovered.', "'stable' always points to the current stable release.");
-  if (usingFallback) lines.push('\n⚠️  Fallback channels may not reflect the latest available versions.', '   Please check your network connection to search.nixos.org.');
+  if (usingFallback)
+    lines.push('\n⚠️  Fallback channels may not reflect the latest available versions.', '   Please check your network connection to search.nixos.org.');
   return answer(joinStripped(lines));
 }
 
@@ -188,13 +217,15 @@ export const nixosTools: NixosTool[] = [
   },
   {
     name: 'nixos_channels',
-    description: 'List available NixOS channels and their availability status.\nArgs:\nReturns:\n  result (str): Plain-text list of channels, indices, and basic status info.',
+    description:
+      'List available NixOS channels and their availability status.\nArgs:\nReturns:\n  result (str): Plain-text list of channels, indices, and basic status info.',
     shape: {},
     run: (context) => nixosChannels(context),
   },
   {
     name: 'nixos_stats',
-    description: 'Get high-level statistics for a NixOS channel.\nArgs:\n  channel (str): NixOS channel name such as unstable or stable.\nReturns:\n  result (str): Plain-text summary of package and option counts.',
+    description:
+      'Get high-level statistics for a NixOS channel.\nArgs:\n  channel (str): NixOS channel name such as unstable or stable.\nReturns:\n  result (str): Plain-text summary of package and option counts.',
     shape: { channel: channelShape },
     run: nixosStats,
   },

@@ -29,7 +29,9 @@ const homeManager: PageFamily = {
   listLimit: 5000,
   topCategories: ['programs', 'services', 'home', 'wayland', 'xsession'],
   knownCategories: new Set(
-    'accounts dconf editorconfig fonts gtk home i18n launchd lib manual news nix nixgl nixpkgs pam programs qt services specialisation systemd targets wayland xdg xresources xsession'.split(' '),
+    'accounts dconf editorconfig fonts gtk home i18n launchd lib manual news nix nixgl nixpkgs pam programs qt services specialisation systemd targets wayland xdg xresources xsession'.split(
+      ' ',
+    ),
   ),
 };
 
@@ -41,7 +43,9 @@ const darwin: PageFamily = {
   statsLimit: 3000,
   listLimit: 2000,
   topCategories: ['services', 'system', 'launchd', 'programs', 'homebrew'],
-  knownCategories: new Set('documentation environment fonts homebrew ids launchd networking nix nixpkgs power programs security services system targets time users'.split(' ')),
+  knownCategories: new Set(
+    'documentation environment fonts homebrew ids launchd networking nix nixpkgs power programs security services system targets time users'.split(' '),
+  ),
 };
 
 /** Fetches and parses a page; a 4xx is the reference's "Failed to fetch docs: ..." error. */
@@ -66,7 +70,9 @@ async function search(context: NixosContext, family: PageFamily, args: Record<st
   const options = await loadOptions(context, family, { query, limit });
   if (!Array.isArray(options)) return options;
   if (options.length === 0) return answer(`No ${family.label} options found matching '${query}'`);
-  return answer(joinStripped([`Found ${options.length} ${family.label} options matching '${query}':\n`, ...options.flatMap((option) => optionLines(option, true))]));
+  return answer(
+    joinStripped([`Found ${options.length} ${family.label} options matching '${query}':\n`, ...options.flatMap((option) => optionLines(option, true))]),
+  );
 }
 
 async function info(context: NixosContext, family: PageFamily, args: Record<string, unknown>) {
@@ -85,7 +91,10 @@ async function info(context: NixosContext, family: PageFamily, args: Record<stri
     .map((option) => option.name);
   if (suggestions.length > 0) {
     const listed = suggestions.map((suggestion) => `  • ${suggestion}`).join('\n');
-    return nixosError(`Option '${name}' not found. Did you mean one of these?\n${listed}\n\nTip: Use ${browse} to browse all options with this prefix.`, 'NOT_FOUND');
+    return nixosError(
+      `Option '${name}' not found. Did you mean one of these?\n${listed}\n\nTip: Use ${browse} to browse all options with this prefix.`,
+      'NOT_FOUND',
+    );
   }
   return nixosError(`Option '${name}' not found.\nTip: Use ${browse} to browse available options.`, 'NOT_FOUND');
 }
@@ -99,7 +108,15 @@ async function stats(context: NixosContext, family: PageFamily) {
   const categories = new Map<string, number>();
   for (const option of options) categories.set(categoryOf(option.name), (categories.get(categoryOf(option.name)) ?? 0) + 1);
   const top = family.topCategories.map((category) => `  - ${category}: ${pythonThousands(categories.get(category) ?? 0)} options`);
-  return answer([`${family.label} Statistics:`, `• Total options: ${pythonThousands(options.length)}`, `• Categories: ${categories.size}`, '• Top categories:', ...top].join('\n'));
+  return answer(
+    [
+      `${family.label} Statistics:`,
+      `• Total options: ${pythonThousands(options.length)}`,
+      `• Categories: ${categories.size}`,
+      '• Top categories:',
+      ...top,
+    ].join('\n'),
+  );
 }
 
 // str.isidentifier(), str.islower() and str.isdigit() for the category filter.
@@ -121,7 +138,9 @@ async function listOptions(context: NixosContext, family: PageFamily) {
     if (isCategory(category, family)) categories.set(category, (categories.get(category) ?? 0) + 1);
   }
   const sorted = [...categories].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  return answer([`${family.label} option categories (${categories.size} total):\n`, ...sorted.map(([category, count]) => `• ${category} (${count} options)`)].join('\n'));
+  return answer(
+    [`${family.label} option categories (${categories.size} total):\n`, ...sorted.map(([category, count]) => `• ${category} (${count} options)`)].join('\n'),
+  );
 }
 
 async function byPrefix(context: NixosContext, family: PageFamily, args: Record<string, unknown>) {
@@ -130,7 +149,9 @@ async function byPrefix(context: NixosContext, family: PageFamily, args: Record<
   if (!Array.isArray(options)) return options;
   if (options.length === 0) return answer(`No ${family.label} options found with prefix '${prefix}'`);
   const sorted = [...options].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return answer(joinStripped([`${family.label} options with prefix '${prefix}' (${options.length} found):\n`, ...sorted.flatMap((option) => optionLines(option, false))]));
+  return answer(
+    joinStripped([`${family.label} options with prefix '${prefix}' (${options.length} found):\n`, ...sorted.flatMap((option) => optionLines(option, false))]),
+  );
 }
 
 function familyTools(family: PageFamily): NixosTool[] {

@@ -5,7 +5,7 @@ import { parseDocument } from 'htmlparser2';
 import { pythonStrip } from '../shared/python-format.js';
 
 type HtmlDocument = ReturnType<typeof parseDocument>;
-export type HtmlNode = HtmlDocument['children'][number];
+type HtmlNode = HtmlDocument['children'][number];
 export interface HtmlElement {
   type: string;
   name: string;
@@ -18,7 +18,7 @@ export function parseHtml(html: string): HtmlDocument {
   return parseDocument(html, { recognizeSelfClosing: true });
 }
 
-export function isElement(node: unknown): node is HtmlElement {
+function isElement(node: unknown): node is HtmlElement {
   const type = (node as { type?: string } | null)?.type;
   return type === 'tag' || type === 'script' || type === 'style';
 }
@@ -72,7 +72,12 @@ function strings(node: unknown, out: string[] = []): string[] {
 /** `tag.get_text()`, or `get_text(strip=True)`: every string stripped, empty ones dropped, joined with "". */
 export function getText(node: unknown, strip = false): string {
   const parts = strings(node);
-  return strip ? parts.map(pythonStrip).filter((part) => part !== '').join('') : parts.join('');
+  return strip
+    ? parts
+        .map(pythonStrip)
+        .filter((part) => part !== '')
+        .join('')
+    : parts.join('');
 }
 
 /** `tag.find(string=True, recursive=False)`: the first text child, whitespace-only included. */

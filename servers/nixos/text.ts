@@ -36,7 +36,10 @@ export function text(record: unknown, key: string): string {
  * The reference's last resort, `except Exception as e: return error(str(e))`, for the failures
  * that are about what was asked (a 4xx); infrastructure failures are rethrown to stay typed.
  */
-export async function catchClientErrors(body: () => Promise<CallToolResult>, describe: (message: string) => string = (message) => message): Promise<CallToolResult> {
+export async function catchClientErrors(
+  body: () => Promise<CallToolResult>,
+  describe: (message: string) => string = (message) => message,
+): Promise<CallToolResult> {
   try {
     return await body();
   } catch (error) {

@@ -12,7 +12,8 @@ import type { NixosContext, NixosTool } from './text.js';
 const flakeTools: NixosTool[] = [
   {
     name: 'nixos_flakes_stats',
-    description: 'Get aggregate statistics about available NixOS flakes.\nArgs:\nReturns:\n  result (str): Plain-text summary of flake counts, types, and contributors.',
+    description:
+      'Get aggregate statistics about available NixOS flakes.\nArgs:\nReturns:\n  result (str): Plain-text summary of flake counts, types, and contributors.',
     shape: {},
     run: (context) => flakeStats(context),
   },

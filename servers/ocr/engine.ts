@@ -61,7 +61,7 @@ interface PreparedImage {
  * Applies EXIF orientation, flattens transparency onto white (black text on a transparent
  * background reads as nothing otherwise), shrinks huge images and pads to a multiple of 32.
  */
-export async function prepareImage(bytes: Buffer): Promise<PreparedImage> {
+async function prepareImage(bytes: Buffer): Promise<PreparedImage> {
   const metadata = await sharp(bytes, { limitInputPixels: maxImagePixels }).metadata();
   // EXIF orientations 5-8 swap the sides once applied.
   const orientedWidth = (metadata.orientation ?? 1) >= 5 ? metadata.height : metadata.width;

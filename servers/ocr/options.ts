@@ -8,7 +8,7 @@
 //   `--oem`, `--dpi`, `-l` and `--tessdata-dir` are accepted silently (one engine, DPI-agnostic);
 //   other `-c` variables are reported back as ignored. Anything else is refused.
 
-export class OcrArgumentError extends Error {
+class OcrArgumentError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'OcrArgumentError';

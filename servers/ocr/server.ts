@@ -10,17 +10,19 @@ import { loadOcrInput } from './input.js';
 import { filterCharacters, parseConfig, parseLanguage, supportedLanguages } from './options.js';
 
 const performOcrInput = {
-  input_data: z
-    .string()
-    .describe('The image: a path under media/ (or an allowed folder), a file:// URI, a data URL, or bare base64 image bytes.'),
+  input_data: z.string().describe('The image: a path under media/ (or an allowed folder), a file:// URI, a data URL, or bare base64 image bytes.'),
   language: z
     .string()
     .default('eng')
-    .describe('Tesseract-style language code(s), e.g. "eng" or "eng+chi_sim". The model always reads both; without a Chinese code, full-width punctuation is folded to ASCII.'),
+    .describe(
+      'Tesseract-style language code(s), e.g. "eng" or "eng+chi_sim". The model always reads both; without a Chinese code, full-width punctuation is folded to ASCII.',
+    ),
   config: z
     .string()
     .default('--oem 3 --psm 6')
-    .describe('Tesseract-style options. --psm 7/8/10/13 join all lines on one line; -c tessedit_char_whitelist=... / tessedit_char_blacklist=... filter characters.'),
+    .describe(
+      'Tesseract-style options. --psm 7/8/10/13 join all lines on one line; -c tessedit_char_whitelist=... / tessedit_char_blacklist=... filter characters.',
+    ),
 };
 
 export interface OcrRequest {

@@ -10,12 +10,21 @@ import { UpstreamClientError, UpstreamError } from '../shared/upstream-error.js'
 const envelopeSchema = z.object({ code: z.string(), msg: z.string().default(''), data: z.unknown() }).loose();
 
 const tickerSchema = z
-  .object({ instId: z.string(), last: z.string(), bidPx: z.string(), askPx: z.string(), high24h: z.string(), low24h: z.string(), vol24h: z.string(), ts: z.string() })
+  .object({
+    instId: z.string(),
+    last: z.string(),
+    bidPx: z.string(),
+    askPx: z.string(),
+    high24h: z.string(),
+    low24h: z.string(),
+    vol24h: z.string(),
+    ts: z.string(),
+  })
   .loose();
 const candleSchema = z.array(z.string()).min(7);
 
 /** A refusal worded as the reference's McpError text ("Failed to fetch data: ..."). */
-export class OkxRequestError extends Error {
+class OkxRequestError extends Error {
   constructor(message: string) {
     super(`Failed to fetch data: ${message}`);
   }
@@ -28,7 +37,8 @@ const throttleCodes = new Set(['50011', '50061']);
 
 function isoTime(milliseconds: string, upstream: string): string {
   const date = new Date(Number.parseInt(milliseconds, 10));
-  if (Number.isNaN(date.getTime())) throw new UpstreamError('upstream_bad_response', `${upstream}: timestamp "${milliseconds}" is not epoch milliseconds`, { upstream });
+  if (Number.isNaN(date.getTime()))
+    throw new UpstreamError('upstream_bad_response', `${upstream}: timestamp "${milliseconds}" is not epoch milliseconds`, { upstream });
   return date.toISOString();
 }
 
@@ -57,7 +67,8 @@ async function getData(http: HttpClient, path: string, query: Record<string, str
 export async function fetchTicker(http: HttpClient, instrument: string): Promise<Record<string, string>> {
   const { data, upstream } = await getData(http, '/api/v5/market/ticker', { instId: instrument });
   const parsed = tickerSchema.safeParse(data[0]);
-  if (!parsed.success) throw new UpstreamError('upstream_bad_response', `${upstream}: the ticker lacks ${parsed.error.issues[0]?.path.join('.') ?? 'fields'}`, { upstream });
+  if (!parsed.success)
+    throw new UpstreamError('upstream_bad_response', `${upstream}: the ticker lacks ${parsed.error.issues[0]?.path.join('.') ?? 'fields'}`, { upstream });
   const ticker = parsed.data;
   return {
     instrument: ticker.instId,

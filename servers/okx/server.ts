@@ -22,7 +22,8 @@ export function createOkxServer(): McpServer {
       inputSchema: { instrument },
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
-    async (args) => guarded(async () => (args.instrument ? textResult(JSON.stringify(await fetchTicker(http, args.instrument), null, 2)) : missingInstrument())),
+    async (args) =>
+      guarded(async () => (args.instrument ? textResult(JSON.stringify(await fetchTicker(http, args.instrument), null, 2)) : missingInstrument())),
   );
   server.registerTool(
     'get_candlesticks',

@@ -9,7 +9,12 @@ import { requestsHttpErrorText } from '../shared/reference-errors.js';
 
 const named = z.object({ name: z.string() }).loose();
 const bookSchema = z
-  .object({ authors: z.array(named).optional(), publishers: z.array(named).optional(), publish_date: z.unknown().optional(), number_of_pages: z.unknown().optional() })
+  .object({
+    authors: z.array(named).optional(),
+    publishers: z.array(named).optional(),
+    publish_date: z.unknown().optional(),
+    number_of_pages: z.unknown().optional(),
+  })
   .loose();
 const booksSchema = z.record(z.string(), bookSchema);
 const searchSchema = z.object({ docs: z.array(z.record(z.string(), z.unknown())).default([]) }).loose();
@@ -33,12 +38,17 @@ async function getJson(http: HttpClient, url: URL): Promise<unknown> {
 
 function parse<T>(schema: z.ZodType<T>, body: unknown, url: URL, what: string): T {
   const parsed = schema.safeParse(body);
-  if (!parsed.success) throw new UpstreamError('upstream_bad_response', `${url.hostname}: the ${what} response has an unexpected shape (${parsed.error.issues[0]?.message ?? 'invalid'})`, { upstream: url.hostname });
+  if (!parsed.success)
+    throw new UpstreamError(
+      'upstream_bad_response',
+      `${url.hostname}: the ${what} response has an unexpected shape (${parsed.error.issues[0]?.message ?? 'invalid'})`,
+      { upstream: url.hostname },
+    );
   return parsed.data;
 }
 
 /** The reference's ISBN quirk: a 13-character ISBN starting with "0" gets "978" in place of it. */
-export function normalizeIsbn(isbn: string): string {
+function normalizeIsbn(isbn: string): string {
   return isbn.startsWith('0') && isbn.length === 13 ? `978${isbn.slice(1)}` : isbn;
 }
 

@@ -44,7 +44,11 @@ function pdfUrlOf(item: Item): string {
   const primary = (item.resource as { primary?: { URL?: string } } | undefined)?.primary;
   if (primary?.URL?.endsWith('.pdf')) return primary.URL;
   const links = Array.isArray(item.link) ? (item.link as Array<Record<string, unknown>>) : [];
-  const pdf = links.find((link) => String(link['content-type'] ?? '').toLowerCase().includes('pdf'));
+  const pdf = links.find((link) =>
+    String(link['content-type'] ?? '')
+      .toLowerCase()
+      .includes('pdf'),
+  );
   return pdf ? String(pdf.URL ?? '') : '';
 }
 

@@ -5,9 +5,29 @@
 // `get_text(strip=True)` (each text piece stripped, empty pieces dropped, joined with nothing).
 
 const named: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', hellip: '\u2026', ndash: '\u2013', mdash: '\u2014',
-  lsquo: '\u2018', rsquo: '\u2019', ldquo: '\u201c', rdquo: '\u201d', copy: '\u00a9', reg: '\u00ae', trade: '\u2122',
-  middot: '\u00b7', bull: '\u2022', times: '\u00d7', eacute: '\u00e9', uuml: '\u00fc', ouml: '\u00f6', auml: '\u00e4',
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: '\u00a0',
+  hellip: '\u2026',
+  ndash: '\u2013',
+  mdash: '\u2014',
+  lsquo: '\u2018',
+  rsquo: '\u2019',
+  ldquo: '\u201c',
+  rdquo: '\u201d',
+  copy: '\u00a9',
+  reg: '\u00ae',
+  trade: '\u2122',
+  middot: '\u00b7',
+  bull: '\u2022',
+  times: '\u00d7',
+  eacute: '\u00e9',
+  uuml: '\u00fc',
+  ouml: '\u00f6',
+  auml: '\u00e4',
 };
 
 function decodeEntities(text: string): string {
@@ -67,7 +87,8 @@ export interface HtmlElement {
 export function elements(html: string, tag: string): HtmlElement[] {
   return [...html.matchAll(new RegExp(`<${tag}\\b([^>]*)>([\\s\\S]*?)</${tag}>`, 'gi'))].map((match) => {
     const attributes: Record<string, string> = {};
-    for (const attribute of (match[1] ?? '').matchAll(/([\w:-]+)\s*=\s*"([^"]*)"/g)) attributes[(attribute[1] ?? '').toLowerCase()] = decodeEntities(attribute[2] ?? '');
+    for (const attribute of (match[1] ?? '').matchAll(/([\w:-]+)\s*=\s*"([^"]*)"/g))
+      attributes[(attribute[1] ?? '').toLowerCase()] = decodeEntities(attribute[2] ?? '');
     return { attributes, classes: (attributes.class ?? '').split(/\s+/).filter(Boolean), inner: match[2] ?? '' };
   });
 }

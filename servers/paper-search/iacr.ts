@@ -49,7 +49,13 @@ function toIacrDetails(paperIdOrUrl: string, html: string): Paper {
   return {
     paper_id: paperId,
     title: title === undefined ? '' : getStrippedText(title),
-    authors: authorsHtml === undefined ? [] : getStrippedText(authorsHtml).replaceAll(' and ', ',').split(',').map((author) => author.trim()),
+    authors:
+      authorsHtml === undefined
+        ? []
+        : getStrippedText(authorsHtml)
+            .replaceAll(' and ', ',')
+            .split(',')
+            .map((author) => author.trim()),
     abstract: abstract === undefined ? '' : getStrippedText(abstract),
     url,
     pdf_url: `${site}/${paperId}.pdf`,
@@ -95,7 +101,12 @@ function toIacrSearchPaper(block: string): Paper | undefined {
   return {
     paper_id: getStrippedText(link.inner),
     title: title === undefined ? '' : getStrippedText(title),
-    authors: authors === undefined ? [] : getStrippedText(authors).split(',').map((author) => author.trim()),
+    authors:
+      authors === undefined
+        ? []
+        : getStrippedText(authors)
+            .split(',')
+            .map((author) => author.trim()),
     abstract: abstract === undefined ? '' : getStrippedText(abstract),
     url: `${site}${link.attributes.href ?? ''}`,
     pdf_url: pdf ? `${site}${pdf.attributes.href}` : '',

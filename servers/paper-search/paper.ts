@@ -18,7 +18,15 @@ export class PyDateTime {
   /** `datetime.now()`: the server's local time. */
   static now(): PyDateTime {
     const now = new Date();
-    return new PyDateTime(now.getFullYear(), now.getMonth() + 1, now.getDate(), now.getHours(), now.getMinutes(), now.getSeconds(), now.getMilliseconds() * 1000);
+    return new PyDateTime(
+      now.getFullYear(),
+      now.getMonth() + 1,
+      now.getDate(),
+      now.getHours(),
+      now.getMinutes(),
+      now.getSeconds(),
+      now.getMilliseconds() * 1000,
+    );
   }
 
   /** `datetime.strptime(text, "%Y-%m-%d")` (also "%Y-%m-%dT%H:%M:%SZ"); undefined when it does not match. */

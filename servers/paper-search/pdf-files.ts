@@ -82,5 +82,8 @@ export async function pdfPageTexts(file: string): Promise<string[]> {
 
 /** The reference's arXiv/bioRxiv reading: every page's text plus "\n", stripped. */
 export async function pdfText(file: string): Promise<string> {
-  return (await pdfPageTexts(file)).map((page) => `${page}\n`).join('').trim();
+  return (await pdfPageTexts(file))
+    .map((page) => `${page}\n`)
+    .join('')
+    .trim();
 }

@@ -16,7 +16,8 @@ function dateOnly(date: Date): string {
 
 function toPreprintPaper(server: PreprintServer, item: Record<string, unknown>): Paper | undefined {
   const date = PyDateTime.parse(String(item.date ?? ''));
-  if (!date || typeof item.doi !== 'string' || typeof item.authors !== 'string' || !('title' in item) || !('abstract' in item) || !('category' in item)) return undefined;
+  if (!date || typeof item.doi !== 'string' || typeof item.authors !== 'string' || !('title' in item) || !('abstract' in item) || !('category' in item))
+    return undefined;
   const version = item.version ?? '1';
   const page = `https://www.${server}.org/content/${item.doi}v${String(version)}`;
   return {

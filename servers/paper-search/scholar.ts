@@ -71,7 +71,9 @@ export async function searchScholar(query: string, maxResults: number): Promise<
       headers: { 'user-agent': randomBrowserAgent(), accept: 'text/html,application/xhtml+xml', 'accept-language': 'en-US,en;q=0.9' },
     });
     if (isCaptcha(response.body)) {
-      throw new UpstreamError('upstream_rate_limited', 'Google Scholar answered with its CAPTCHA page (automated queries blocked)', { upstream: new URL(baseUrl('scholar')).hostname });
+      throw new UpstreamError('upstream_rate_limited', 'Google Scholar answered with its CAPTCHA page (automated queries blocked)', {
+        upstream: new URL(baseUrl('scholar')).hostname,
+      });
     }
     const blocks = blocksStartingAt(response.body, 'div', 'gs_ri');
     if (blocks.length === 0) break;

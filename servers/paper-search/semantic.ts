@@ -11,12 +11,19 @@ const fields = ['title', 'abstract', 'year', 'citationCount', 'authors', 'url', 
 
 function headers(): Record<string, string> {
   const key = process.env.SEMANTIC_SCHOLAR_API_KEY?.trim();
-  return { 'user-agent': randomBrowserAgent(), accept: 'text/html,application/xhtml+xml', 'accept-language': 'en-US,en;q=0.9', ...(key ? { 'x-api-key': key } : {}) };
+  return {
+    'user-agent': randomBrowserAgent(),
+    accept: 'text/html,application/xhtml+xml',
+    'accept-language': 'en-US,en;q=0.9',
+    ...(key ? { 'x-api-key': key } : {}),
+  };
 }
 
 /** The first URL of an open-access disclaimer, preferring doi.org, then non-Unpaywall, arXiv abs → pdf. */
 function urlFromDisclaimer(disclaimer: string): string {
-  const urls = [/https?:\/\/[^\s,)]+/g, /https?:\/\/arxiv\.org\/abs\/[^\s,)]+/g, /https?:\/\/[^\s,)]*\.pdf/g].flatMap((pattern) => disclaimer.match(pattern) ?? []);
+  const urls = [/https?:\/\/[^\s,)]+/g, /https?:\/\/arxiv\.org\/abs\/[^\s,)]+/g, /https?:\/\/[^\s,)]*\.pdf/g].flatMap(
+    (pattern) => disclaimer.match(pattern) ?? [],
+  );
   const doi = urls.find((url) => url.includes('doi.org'));
   if (doi) return doi;
   const chosen = urls.find((url) => !url.includes('unpaywall.org')) ?? urls[0] ?? '';
@@ -52,7 +59,10 @@ function toSemanticPaper(item: Record<string, unknown>): Paper | undefined {
 }
 
 export async function searchSemantic(query: string, year: string | undefined, maxResults: number): Promise<Record<string, unknown>[]> {
-  const response = await fetchFrom<{ data?: unknown }>('semantic', '/paper/search', 'json', { query: { query, limit: maxResults, fields, year: year || undefined }, headers: headers() });
+  const response = await fetchFrom<{ data?: unknown }>('semantic', '/paper/search', 'json', {
+    query: { query, limit: maxResults, fields, year: year || undefined },
+    headers: headers(),
+  });
   if (!response.body || typeof response.body !== 'object') throw badResponse('semantic', 'Semantic Scholar answered with a body that is not an object');
   const results = Array.isArray(response.body.data) ? (response.body.data as Record<string, unknown>[]) : [];
   return results.slice(0, maxResults).flatMap((item) => {
@@ -63,7 +73,11 @@ export async function searchSemantic(query: string, year: string | undefined, ma
 
 /** paper/<id>; undefined when Semantic Scholar does not know the id (a 4xx). */
 export async function semanticDetails(paperId: string): Promise<Paper | undefined> {
-  const response = await fetchFrom<string>('semantic', `/paper/${pathPart(paperId)}`, 'text', { query: { fields }, headers: headers(), acceptStatus: [400, 404] });
+  const response = await fetchFrom<string>('semantic', `/paper/${pathPart(paperId)}`, 'text', {
+    query: { fields },
+    headers: headers(),
+    acceptStatus: [400, 404],
+  });
   if (response.status !== 200) return undefined;
   return toSemanticPaper(parseJsonObject(response.body, 'semantic'));
 }

@@ -15,7 +15,8 @@ export function parseJsonObject(text: string, name: Upstream): Record<string, un
   } catch {
     throw badResponse(name, `${new URL(baseUrl(name)).hostname} answered with a body that is not JSON: ${text.slice(0, 120)}`);
   }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw badResponse(name, `${new URL(baseUrl(name)).hostname} answered with JSON that is not an object`);
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw badResponse(name, `${new URL(baseUrl(name)).hostname} answered with JSON that is not an object`);
   return value as Record<string, unknown>;
 }
 

@@ -7,7 +7,7 @@ import { createHttpClient, type HttpClient, type RequestOptions, upstreamBaseUrl
 import { requestsHttpErrorText } from '../shared/reference-errors.js';
 import { UpstreamClientError } from '../shared/upstream-error.js';
 
-export const upstreams = {
+const upstreams = {
   arxivApi: { env: 'M3_UPSTREAM_ARXIV_API_URL', public: 'http://export.arxiv.org/api' },
   arxiv: { env: 'M3_UPSTREAM_ARXIV_URL', public: 'https://arxiv.org' },
   eutils: { env: 'M3_UPSTREAM_NCBI_EUTILS_URL', public: 'https://eutils.ncbi.nlm.nih.gov/entrez/eutils' },
@@ -54,7 +54,12 @@ function publicUrl(name: Upstream, path: string, query: RequestOptions['query'])
 }
 
 /** A request to `<base of name><path>`; a 4xx is thrown worded as requests' HTTPError. */
-export async function fetchFrom<T>(name: Upstream, path: string, kind: 'json' | 'text' | 'bytes', options: RequestOptions = {}): Promise<{ status: number; body: T }> {
+export async function fetchFrom<T>(
+  name: Upstream,
+  path: string,
+  kind: 'json' | 'text' | 'bytes',
+  options: RequestOptions = {},
+): Promise<{ status: number; body: T }> {
   const client: HttpClient = name === 'arxivApi' || name === 'arxiv' ? clients.arxiv : clients.other;
   try {
     const response = await client.request<T>(`${baseUrl(name)}${path}`, kind, options);

@@ -48,7 +48,9 @@ export const layoutNames = [
 export function layoutName(index: number): string {
   const name = layoutNames[index];
   if (name === undefined) {
-    throw new Error(`layout_index ${index} is out of range: valid 0..${layoutNames.length - 1} (${layoutNames.map((entry, at) => `${at} ${entry}`).join(', ')})`);
+    throw new Error(
+      `layout_index ${index} is out of range: valid 0..${layoutNames.length - 1} (${layoutNames.map((entry, at) => `${at} ${entry}`).join(', ')})`,
+    );
   }
   return name;
 }

@@ -46,7 +46,7 @@ export interface TextElement {
   style: TextStyle;
 }
 
-export interface ImageElement {
+interface ImageElement {
   kind: 'image';
   box: Box;
   data: Buffer;
@@ -54,7 +54,7 @@ export interface ImageElement {
   source: string;
 }
 
-export interface ShapeElement {
+interface ShapeElement {
   kind: 'shape';
   box: Box;
   fill: string;
@@ -120,9 +120,7 @@ export interface ChartElement {
 
 export type SlideElement = TextElement | ImageElement | ShapeElement | ChartElement | TableElement | LineElement;
 
-export type Background =
-  | { type: 'solid'; color: string }
-  | { type: 'gradient'; colors: [string, string]; direction: 'horizontal' | 'vertical' | 'diagonal' };
+export type Background = { type: 'solid'; color: string } | { type: 'gradient'; colors: [string, string]; direction: 'horizontal' | 'vertical' | 'diagonal' };
 
 export interface Slide {
   layoutIndex: number;
@@ -133,7 +131,7 @@ export interface Slide {
   transition?: { type: string; durationSec: number };
 }
 
-export interface CoreProperties {
+interface CoreProperties {
   title?: string;
   subject?: string;
   author?: string;
@@ -227,7 +225,11 @@ export function toHex(rgb: readonly number[] | null | undefined): string | undef
   if (rgb.length < 3) throw new Error(`colour ${JSON.stringify(rgb)} must be [r, g, b] with values 0-255`);
   return rgb
     .slice(0, 3)
-    .map((channel) => Math.max(0, Math.min(255, Math.round(channel))).toString(16).padStart(2, '0'))
+    .map((channel) =>
+      Math.max(0, Math.min(255, Math.round(channel)))
+        .toString(16)
+        .padStart(2, '0'),
+    )
     .join('')
     .toUpperCase();
 }

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { allowedRoots, resolveAllowedPath } from '../shared/allowed-roots.js';
 import { resolveOutputArgument, stripFileUri } from '../shared/task-paths.js';
 
-export function outputDir(env: NodeJS.ProcessEnv = process.env): string {
+function outputDir(env: NodeJS.ProcessEnv = process.env): string {
   const roots = allowedRoots(env);
   const media = roots[0] ?? path.resolve('media');
   const configured = env.PPT_OUTPUT_DIR?.trim();

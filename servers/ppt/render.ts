@@ -35,9 +35,7 @@ function addText(slide: PptSlide, element: TextElement): void {
   const { style, box } = element;
   // Split runs at newlines ourselves: pptxgenjs would end the paragraph after the last line
   // of a multi-line run too, pushing the next run onto a new line.
-  const pieces = element.runs.flatMap((run) =>
-    run.text.split(/\r?\n/).map((line, index, lines) => ({ run, line, breakLine: index < lines.length - 1 })),
-  );
+  const pieces = element.runs.flatMap((run) => run.text.split(/\r?\n/).map((line, index, lines) => ({ run, line, breakLine: index < lines.length - 1 })));
   const runs = pieces.map(({ run, line, breakLine }) => ({
     text: line,
     options: {
@@ -87,7 +85,12 @@ function addElement(pptx: Pptx, slide: PptSlide, element: SlideElement): void {
       addShape(pptx, slide, element, position);
       return;
     case 'line':
-      slide.addShape(pptx.ShapeType.line, { ...position, flipH: element.flipH, flipV: element.flipV, line: { color: element.color, width: element.width, ...(element.connectorType === 'arrow' ? { endArrowType: 'triangle' as const } : {}) } });
+      slide.addShape(pptx.ShapeType.line, {
+        ...position,
+        flipH: element.flipH,
+        flipV: element.flipV,
+        line: { color: element.color, width: element.width, ...(element.connectorType === 'arrow' ? { endArrowType: 'triangle' as const } : {}) },
+      });
       return;
     case 'table':
       addTable(slide, element);
@@ -112,9 +115,20 @@ type Position = { x: number; y: number; w: number; h: number };
 
 function addShape(pptx: Pptx, slide: PptSlide, element: Extract<SlideElement, { kind: 'shape' }>, position: Position): void {
   const type = (element.shapeType ?? 'rect') as keyof typeof pptx.ShapeType;
-  const options = { ...position, fill: { color: element.fill }, line: { color: element.line ?? element.fill, ...(element.lineWidth ? { width: element.lineWidth } : {}) } };
+  const options = {
+    ...position,
+    fill: { color: element.fill },
+    line: { color: element.line ?? element.fill, ...(element.lineWidth ? { width: element.lineWidth } : {}) },
+  };
   if (element.text) {
-    slide.addText(element.text, { ...options, shape: pptx.ShapeType[type], fontSize: element.fontSize ?? 18, color: element.fontColor ?? 'FFFFFF', align: 'center', valign: 'middle' });
+    slide.addText(element.text, {
+      ...options,
+      shape: pptx.ShapeType[type],
+      fontSize: element.fontSize ?? 18,
+      color: element.fontColor ?? 'FFFFFF',
+      align: 'center',
+      valign: 'middle',
+    });
     return;
   }
   slide.addShape(pptx.ShapeType[type], options);
@@ -141,7 +155,13 @@ function addTable(slide: PptSlide, element: Extract<SlideElement, { kind: 'table
       };
     }),
   );
-  slide.addTable(rows, { x: element.box.left, y: element.box.top, w: element.box.width, h: element.box.height, ...(element.border ? { border: { type: 'solid', pt: 1, color: element.border } } : {}) });
+  slide.addTable(rows, {
+    x: element.box.left,
+    y: element.box.top,
+    w: element.box.width,
+    h: element.box.height,
+    ...(element.border ? { border: { type: 'solid', pt: 1, color: element.border } } : {}),
+  });
 }
 
 /** pptxgenjs writes no slide transitions: add <p:transition> to the slides that have one. */
@@ -169,7 +189,10 @@ async function addPackageExtras(pptxBytes: Buffer, presentation: Presentation): 
   const zip = await JSZip.loadAsync(pptxBytes);
   const core = zip.file('docProps/core.xml');
   if (core && (keywords || comments)) {
-    const extras = [keywords ? `<cp:keywords>${escapeXml(keywords)}</cp:keywords>` : '', comments ? `<dc:description>${escapeXml(comments)}</dc:description>` : ''].join('');
+    const extras = [
+      keywords ? `<cp:keywords>${escapeXml(keywords)}</cp:keywords>` : '',
+      comments ? `<dc:description>${escapeXml(comments)}</dc:description>` : '',
+    ].join('');
     zip.file('docProps/core.xml', (await core.async('string')).replace('</cp:coreProperties>', `${extras}</cp:coreProperties>`));
   }
   await addTransitions(zip, presentation);

@@ -33,7 +33,11 @@ export async function loadSlideImage(source: string, sourceType: string | null |
  * The box an image gets: both sides given → as given; one side → the other from the aspect
  * ratio; neither → natural size at 96 dpi, shrunk to fit the space left on the slide.
  */
-export function imageBox(image: SlideImage, position: { left: number; top: number; width?: number | null; height?: number | null }, slide: { width: number; height: number }): Box {
+export function imageBox(
+  image: SlideImage,
+  position: { left: number; top: number; width?: number | null; height?: number | null },
+  slide: { width: number; height: number },
+): Box {
   const aspect = image.pixelHeight / image.pixelWidth;
   const { left, top } = position;
   if (position.width && position.height) return { left, top, width: position.width, height: position.height };

@@ -20,7 +20,9 @@ interface Template {
 }
 
 const heading = (scheme: ColorScheme): TextStyle => ({ fontSize: 32, bold: true, color: scheme.primary, valign: 'middle' });
-const body = (size: number) => (scheme: ColorScheme): TextStyle => ({ fontSize: size, color: scheme.text, valign: 'top' });
+const body =
+  (size: number) =>
+  (scheme: ColorScheme): TextStyle => ({ fontSize: size, color: scheme.text, valign: 'top' });
 const titleSlot: Slot = { key: 'title', kind: 'text', role: 'title', box: { left: 0.6, top: 0.3, width: 12.1, height: 1.0 }, style: heading };
 const underline = (scheme: ColorScheme): SlideElement[] => [{ kind: 'shape', box: { left: 0.6, top: 1.3, width: 12.1, height: 0.05 }, fill: scheme.accent }];
 
@@ -32,7 +34,13 @@ const templates: Record<string, Template> = {
     background: (scheme) => ({ type: 'gradient', colors: scheme.gradient, direction: 'diagonal' }),
     decorations: (scheme) => [{ kind: 'shape', box: { left: 0.9, top: 3.95, width: 3.0, height: 0.08 }, fill: scheme.accent }],
     slots: [
-      { key: 'title', kind: 'text', role: 'title', box: { left: 0.9, top: 1.2, width: 11.5, height: 2.6 }, style: (scheme) => ({ fontSize: 40, bold: true, color: scheme.primary, valign: 'bottom' }) },
+      {
+        key: 'title',
+        kind: 'text',
+        role: 'title',
+        box: { left: 0.9, top: 1.2, width: 11.5, height: 2.6 },
+        style: (scheme) => ({ fontSize: 40, bold: true, color: scheme.primary, valign: 'bottom' }),
+      },
       { key: 'subtitle', kind: 'text', role: 'subtitle', box: { left: 0.9, top: 4.15, width: 11.5, height: 1.3 }, style: body(20) },
       { key: 'body', kind: 'text', role: 'body', box: { left: 0.9, top: 5.6, width: 11.5, height: 1.6 }, style: body(14) },
     ],
@@ -44,8 +52,20 @@ const templates: Record<string, Template> = {
     background: (scheme) => ({ type: 'solid', color: scheme.primary }),
     decorations: () => [],
     slots: [
-      { key: 'title', kind: 'text', role: 'title', box: { left: 0.9, top: 2.4, width: 11.5, height: 1.6 }, style: () => ({ fontSize: 40, bold: true, color: 'FFFFFF', valign: 'bottom' }) },
-      { key: 'subtitle', kind: 'text', role: 'subtitle', box: { left: 0.9, top: 4.2, width: 11.5, height: 1.2 }, style: () => ({ fontSize: 20, color: 'FFFFFF' }) },
+      {
+        key: 'title',
+        kind: 'text',
+        role: 'title',
+        box: { left: 0.9, top: 2.4, width: 11.5, height: 1.6 },
+        style: () => ({ fontSize: 40, bold: true, color: 'FFFFFF', valign: 'bottom' }),
+      },
+      {
+        key: 'subtitle',
+        kind: 'text',
+        role: 'subtitle',
+        box: { left: 0.9, top: 4.2, width: 11.5, height: 1.2 },
+        style: () => ({ fontSize: 20, color: 'FFFFFF' }),
+      },
     ],
   },
   text_with_image: {
@@ -88,7 +108,8 @@ const templates: Record<string, Template> = {
   },
   chart_slide: {
     name: 'Chart slide',
-    description: 'Title and a native chart. Keys: title, chart = {type: bar|line|pie|area|doughnut, categories: [...], series: [{name, values: [...]}], title?}.',
+    description:
+      'Title and a native chart. Keys: title, chart = {type: bar|line|pie|area|doughnut, categories: [...], series: [{name, values: [...]}], title?}.',
     layoutIndex: 5,
     background: (scheme) => ({ type: 'solid', color: scheme.light }),
     decorations: underline,
@@ -107,7 +128,9 @@ export function listTemplates(): Array<{ id: string; name: string; description: 
 }
 
 export function templateImageKeys(templateId: string): string[] {
-  return findTemplate(templateId).slots.filter((slot) => slot.kind === 'image').map((slot) => slot.key);
+  return findTemplate(templateId)
+    .slots.filter((slot) => slot.kind === 'image')
+    .map((slot) => slot.key);
 }
 
 function findTemplate(templateId: string): Template {
@@ -128,11 +151,20 @@ function toChart(value: unknown, box: Box): ChartElement {
   const chartType = types.find((type) => type === (chart?.type ?? 'bar'));
   const categories = chart?.categories;
   const series = chart?.series;
-  const validSeries = Array.isArray(series) && series.every((entry) => typeof entry?.name === 'string' && Array.isArray(entry?.values) && entry.values.every((item: unknown) => typeof item === 'number'));
+  const validSeries =
+    Array.isArray(series) &&
+    series.every((entry) => typeof entry?.name === 'string' && Array.isArray(entry?.values) && entry.values.every((item: unknown) => typeof item === 'number'));
   if (!chartType || !Array.isArray(categories) || !validSeries) {
     throw new Error('content_mapping.chart must be {type: bar|line|pie|area|doughnut, categories: string[], series: [{name: string, values: number[]}]}');
   }
-  return { kind: 'chart', box, chartType, categories: categories.map(String), series: series as ChartElement['series'], ...(typeof chart?.title === 'string' ? { title: chart.title } : {}) };
+  return {
+    kind: 'chart',
+    box,
+    chartType,
+    categories: categories.map(String),
+    series: series as ChartElement['series'],
+    ...(typeof chart?.title === 'string' ? { title: chart.title } : {}),
+  };
 }
 
 export interface TemplateResult {
@@ -143,11 +175,21 @@ export interface TemplateResult {
 }
 
 /** Builds a slide from a template; `images` holds the already loaded image_paths entries. */
-export function buildTemplateSlide(templateId: string, schemeName: string | null | undefined, content: Record<string, unknown>, images: Record<string, SlideImage>): TemplateResult {
+export function buildTemplateSlide(
+  templateId: string,
+  schemeName: string | null | undefined,
+  content: Record<string, unknown>,
+  images: Record<string, SlideImage>,
+): TemplateResult {
   const template = findTemplate(templateId);
   const { scheme, warning } = colorScheme(schemeName);
   const background = template.background(scheme);
-  const slide: Slide = { layoutIndex: template.layoutIndex, layoutName: layoutName(template.layoutIndex), ...(background ? { background } : {}), elements: [...template.decorations(scheme)] };
+  const slide: Slide = {
+    layoutIndex: template.layoutIndex,
+    layoutName: layoutName(template.layoutIndex),
+    ...(background ? { background } : {}),
+    elements: [...template.decorations(scheme)],
+  };
   const filled: string[] = [];
   for (const slot of template.slots) {
     if (slot.kind === 'image') {

@@ -54,7 +54,12 @@ function summary(presentation: Presentation): Record<string, unknown> {
     slide_count: presentation.slides.length,
     slide_size_inches: { width: slideWidth, height: slideHeight },
     properties: presentation.properties,
-    slides: presentation.slides.map((slide, index) => ({ slide_index: index, layout: slide.layoutName, title: titleOf(slide) ?? null, shapes: slide.elements.length })),
+    slides: presentation.slides.map((slide, index) => ({
+      slide_index: index,
+      layout: slide.layoutName,
+      title: titleOf(slide) ?? null,
+      shapes: slide.elements.length,
+    })),
     ...(presentation.savedTo ? { saved_to: presentation.savedTo } : {}),
   };
 }
@@ -69,7 +74,12 @@ function registerLifecycleTools(server: McpServer, decks: Decks): void {
     (args, extra) =>
       guarded(async () => {
         const { presentation, replaced } = decks.of(extra).create(args.id ?? args.presentation_id ?? undefined);
-        return jsonResult({ presentation_id: presentation.id, message: `Created presentation ${presentation.id}`, slide_count: 0, ...(replaced ? { replaced_existing: true } : {}) });
+        return jsonResult({
+          presentation_id: presentation.id,
+          message: `Created presentation ${presentation.id}`,
+          slide_count: 0,
+          ...(replaced ? { replaced_existing: true } : {}),
+        });
       }),
   );
 
@@ -93,7 +103,10 @@ function registerInspectTools(server: McpServer, decks: Decks): void {
 
   server.registerTool(
     'get_slide_info',
-    { description: 'Shapes (text, images, charts) of one slide with their positions in inches.', inputSchema: { slide_index: z.number().int(), presentation_id: presentationId } },
+    {
+      description: 'Shapes (text, images, charts) of one slide with their positions in inches.',
+      inputSchema: { slide_index: z.number().int(), presentation_id: presentationId },
+    },
     (args, extra) =>
       guarded(async () => {
         const presentation = decks.of(extra).get(args.presentation_id);
@@ -105,7 +118,14 @@ function registerInspectTools(server: McpServer, decks: Decks): void {
     'set_core_properties',
     {
       description: 'Set document properties: title, subject, author, keywords, comments.',
-      inputSchema: { title: z.string().nullish(), subject: z.string().nullish(), author: z.string().nullish(), keywords: z.string().nullish(), comments: z.string().nullish(), presentation_id: presentationId },
+      inputSchema: {
+        title: z.string().nullish(),
+        subject: z.string().nullish(),
+        author: z.string().nullish(),
+        keywords: z.string().nullish(),
+        comments: z.string().nullish(),
+        presentation_id: presentationId,
+      },
     },
     (args, extra) =>
       guarded(async () => {
@@ -141,7 +161,12 @@ function registerTextTools(server: McpServer, decks: Decks): void {
           ...(args.include_slide_info ? { layout: slide.layoutName, title: titleOf(slide) ?? null } : {}),
           texts: slideTexts(slide),
         }));
-        return jsonResult({ presentation_id: presentation.id, slide_count: slides.length, slides, all_text: slides.flatMap((slide) => slide.texts).join('\n') });
+        return jsonResult({
+          presentation_id: presentation.id,
+          slide_count: slides.length,
+          slides,
+          all_text: slides.flatMap((slide) => slide.texts).join('\n'),
+        });
       }),
   );
 }
@@ -150,7 +175,8 @@ function registerSaveTool(server: McpServer, decks: Decks): void {
   server.registerTool(
     'save_presentation',
     {
-      description: 'Save a presentation as .pptx. Relative paths go to the output folder (PPT_OUTPUT_DIR, default media/; a leading "media/" is part of that folder).',
+      description:
+        'Save a presentation as .pptx. Relative paths go to the output folder (PPT_OUTPUT_DIR, default media/; a leading "media/" is part of that folder).',
       inputSchema: { file_path: z.string().min(1), presentation_id: presentationId },
     },
     (args, extra) =>
@@ -164,7 +190,13 @@ function registerSaveTool(server: McpServer, decks: Decks): void {
         await mkdir(path.dirname(target), { recursive: true });
         await writeFile(target, bytes);
         presentation.savedTo = target;
-        return jsonResult({ presentation_id: presentation.id, file_path: target, slide_count: presentation.slides.length, size_bytes: bytes.length, message: `Presentation saved to ${target}` });
+        return jsonResult({
+          presentation_id: presentation.id,
+          file_path: target,
+          slide_count: presentation.slides.length,
+          size_bytes: bytes.length,
+          message: `Presentation saved to ${target}`,
+        });
       }),
   );
 }

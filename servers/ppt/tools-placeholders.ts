@@ -22,8 +22,14 @@ function placeholder(slide: Slide, index: number): TextElement {
   const found = slide.elements.find((element): element is TextElement => element.kind === 'text' && element.role === role);
   if (found) return found;
   const created: TextElement = {
-    kind: 'text', role, box: index === 0 ? titleBox(slide.layoutIndex) : bodyBox(slide.layoutIndex), runs: [{ text: '' }],
-    style: index === 0 ? { fontSize: slide.layoutIndex === 0 ? 40 : 32, bold: true, color: '1F1F1F', valign: 'middle', autoFit: true } : { fontSize: 20, color: '333333', valign: 'top', autoFit: true },
+    kind: 'text',
+    role,
+    box: index === 0 ? titleBox(slide.layoutIndex) : bodyBox(slide.layoutIndex),
+    runs: [{ text: '' }],
+    style:
+      index === 0
+        ? { fontSize: slide.layoutIndex === 0 ? 40 : 32, bold: true, color: '1F1F1F', valign: 'middle', autoFit: true }
+        : { fontSize: 20, color: '333333', valign: 'top', autoFit: true },
   };
   slide.elements.push(created);
   return created;
@@ -32,7 +38,10 @@ function placeholder(slide: Slide, index: number): TextElement {
 function registerPlaceholderTools(server: McpServer, decks: Decks): void {
   server.registerTool(
     'populate_placeholder',
-    { description: 'Put text into a placeholder of a slide (placeholder_idx 0 = title, 1 = body or subtitle).', inputSchema: { slide_index: z.number().int(), placeholder_idx: z.number().int(), text: z.string(), presentation_id: presentationId } },
+    {
+      description: 'Put text into a placeholder of a slide (placeholder_idx 0 = title, 1 = body or subtitle).',
+      inputSchema: { slide_index: z.number().int(), placeholder_idx: z.number().int(), text: z.string(), presentation_id: presentationId },
+    },
     (args, extra) =>
       guarded(async () => {
         const element = placeholder(slideAt(decks.of(extra).get(args.presentation_id), args.slide_index), args.placeholder_idx);
@@ -43,7 +52,10 @@ function registerPlaceholderTools(server: McpServer, decks: Decks): void {
 
   server.registerTool(
     'add_bullet_points',
-    { description: 'Fill a placeholder (usually 1, the body) with bullet points, one per list entry.', inputSchema: { slide_index: z.number().int(), placeholder_idx: z.number().int(), bullet_points: z.array(z.string()), presentation_id: presentationId } },
+    {
+      description: 'Fill a placeholder (usually 1, the body) with bullet points, one per list entry.',
+      inputSchema: { slide_index: z.number().int(), placeholder_idx: z.number().int(), bullet_points: z.array(z.string()), presentation_id: presentationId },
+    },
     (args, extra) =>
       guarded(async () => {
         const element = placeholder(slideAt(decks.of(extra).get(args.presentation_id), args.slide_index), args.placeholder_idx);
@@ -57,7 +69,7 @@ function registerPlaceholderTools(server: McpServer, decks: Decks): void {
 function textShape(slide: Slide, shapeIndex: number | undefined): TextElement {
   if (shapeIndex === undefined) throw new Error('shape_index is required for this operation (see get_slide_info)');
   const element = slide.elements[shapeIndex];
-  if (!element || element.kind !== 'text') throw new Error(`shape_index ${shapeIndex} is not a text shape on this slide`);
+  if (element?.kind !== 'text') throw new Error(`shape_index ${shapeIndex} is not a text shape on this slide`);
   return element;
 }
 
@@ -65,15 +77,28 @@ function registerHyperlinkTool(server: McpServer, decks: Decks): void {
   server.registerTool(
     'manage_hyperlinks',
     {
-      description: 'Hyperlinks in a text shape. operation "add": append text linked to url; "update": relink run run_index; "remove": unlink run run_index; "list": every link on the slide.',
-      inputSchema: { operation: z.string(), slide_index: z.number().int(), shape_index: z.number().int().optional(), text: z.string().optional(), url: z.string().optional(), run_index: z.number().int().default(0), presentation_id: z.string().optional() },
+      description:
+        'Hyperlinks in a text shape. operation "add": append text linked to url; "update": relink run run_index; "remove": unlink run run_index; "list": every link on the slide.',
+      inputSchema: {
+        operation: z.string(),
+        slide_index: z.number().int(),
+        shape_index: z.number().int().optional(),
+        text: z.string().optional(),
+        url: z.string().optional(),
+        run_index: z.number().int().default(0),
+        presentation_id: z.string().optional(),
+      },
     },
     (args, extra) =>
       guarded(async () => {
         const slide = slideAt(decks.of(extra).get(args.presentation_id), args.slide_index);
         if (args.operation === 'list') {
           const links = slide.elements.flatMap((element, shapeIndex) =>
-            element.kind === 'text' ? element.runs.flatMap((run, runIndex) => (run.hyperlink ? [{ shape_index: shapeIndex, run_index: runIndex, text: run.text, url: run.hyperlink }] : [])) : [],
+            element.kind === 'text'
+              ? element.runs.flatMap((run, runIndex) =>
+                  run.hyperlink ? [{ shape_index: shapeIndex, run_index: runIndex, text: run.text, url: run.hyperlink }] : [],
+                )
+              : [],
           );
           return jsonResult({ message: `Found ${links.length} hyperlinks on slide ${args.slide_index}`, hyperlinks: links });
         }
@@ -99,19 +124,49 @@ function registerHyperlinkTool(server: McpServer, decks: Decks): void {
   );
 }
 
-const transitions = new Set(['fade', 'push', 'wipe', 'split', 'cut', 'cover', 'pull', 'randomBar', 'zoom', 'dissolve', 'circle', 'diamond', 'plus', 'wedge', 'wheel', 'blinds', 'checker', 'comb', 'strips']);
+const transitions = new Set([
+  'fade',
+  'push',
+  'wipe',
+  'split',
+  'cut',
+  'cover',
+  'pull',
+  'randomBar',
+  'zoom',
+  'dissolve',
+  'circle',
+  'diamond',
+  'plus',
+  'wedge',
+  'wheel',
+  'blinds',
+  'checker',
+  'comb',
+  'strips',
+]);
 
 function registerTransitionTool(server: McpServer, decks: Decks): void {
   server.registerTool(
     'manage_slide_transitions',
     {
       description: `Slide transitions. operation "set": transition_type (${[...transitions].join(', ')}) and duration in seconds; "get": the current one; "remove": none.`,
-      inputSchema: { slide_index: z.number().int(), operation: z.string(), transition_type: z.string().optional(), duration: z.number().min(0).default(1), presentation_id: z.string().optional() },
+      inputSchema: {
+        slide_index: z.number().int(),
+        operation: z.string(),
+        transition_type: z.string().optional(),
+        duration: z.number().min(0).default(1),
+        presentation_id: z.string().optional(),
+      },
     },
     (args, extra) =>
       guarded(async () => {
         const slide = slideAt(decks.of(extra).get(args.presentation_id), args.slide_index);
-        if (args.operation === 'get') return jsonResult({ slide_index: args.slide_index, transition: slide.transition ? { type: slide.transition.type, duration: slide.transition.durationSec } : null });
+        if (args.operation === 'get')
+          return jsonResult({
+            slide_index: args.slide_index,
+            transition: slide.transition ? { type: slide.transition.type, duration: slide.transition.durationSec } : null,
+          });
         if (args.operation === 'remove') {
           delete slide.transition;
           return jsonResult({ message: `Removed the transition of slide ${args.slide_index}` });
@@ -129,10 +184,16 @@ function registerOptimizeTool(server: McpServer, decks: Decks): void {
   server.registerTool(
     'optimize_slide_text',
     {
-      description: 'Fit every text shape of a slide: with auto_resize the font shrinks or grows within min_font_size..max_font_size until the text fits its box; auto_wrap and optimize_spacing keep text wrapped inside the box.',
+      description:
+        'Fit every text shape of a slide: with auto_resize the font shrinks or grows within min_font_size..max_font_size until the text fits its box; auto_wrap and optimize_spacing keep text wrapped inside the box.',
       inputSchema: {
-        slide_index: z.number().int(), auto_resize: z.boolean().default(true), auto_wrap: z.boolean().default(true), optimize_spacing: z.boolean().default(true),
-        min_font_size: z.number().int().default(8), max_font_size: z.number().int().default(36), presentation_id: presentationId,
+        slide_index: z.number().int(),
+        auto_resize: z.boolean().default(true),
+        auto_wrap: z.boolean().default(true),
+        optimize_spacing: z.boolean().default(true),
+        min_font_size: z.number().int().default(8),
+        max_font_size: z.number().int().default(36),
+        presentation_id: presentationId,
       },
     },
     (args, extra) =>
@@ -142,7 +203,8 @@ function registerOptimizeTool(server: McpServer, decks: Decks): void {
           if (element.kind !== 'text') return [];
           const text = textOf(element);
           const before = element.style.fontSize ?? 18;
-          if (args.auto_resize) element.style.fontSize = fitFontSize(text, element.box, Math.min(before, args.max_font_size), args.min_font_size, args.max_font_size);
+          if (args.auto_resize)
+            element.style.fontSize = fitFontSize(text, element.box, Math.min(before, args.max_font_size), args.min_font_size, args.max_font_size);
           element.style.autoFit = args.auto_wrap || args.optimize_spacing || element.style.autoFit;
           const after = element.style.fontSize ?? before;
           return [{ shape_index: shapeIndex, font_size_before: before, font_size: after, fits: measureText(text, element.box, after).fits }];

@@ -18,7 +18,10 @@ import { buildTemplateWithImages } from './tools-design.js';
 
 const presentationId = z.string().nullish().describe('Presentation id; default the current (last created) presentation');
 
-function background(args: { background_type?: string | null | undefined; background_colors?: number[][] | null | undefined; gradient_direction?: string | null | undefined }, schemeName: string | null | undefined): { background?: Background; warning?: string } {
+function background(
+  args: { background_type?: string | null | undefined; background_colors?: number[][] | null | undefined; gradient_direction?: string | null | undefined },
+  schemeName: string | null | undefined,
+): { background?: Background; warning?: string } {
   if (!args.background_type) return {};
   const { scheme, warning } = colorScheme(schemeName);
   const given = (args.background_colors ?? []).map((color) => toHex(color) as string);
@@ -43,7 +46,20 @@ function outsideSlide(box: Box): string | undefined {
   return `the box (left ${box.left}, top ${box.top}, ${box.width.toFixed(2)}x${box.height.toFixed(2)} in) extends past the ${slideWidth}x${slideHeight} in slide`;
 }
 
-async function enhanceImage(args: { image_source: string; enhancement_style?: string | null | undefined; brightness?: number | null | undefined; contrast?: number | null | undefined; saturation?: number | null | undefined; sharpness?: number | null | undefined; blur_radius?: number | null | undefined; filter_type?: string | null | undefined; output_path?: string | null | undefined }, extra: { _meta?: unknown } | undefined): Promise<string> {
+async function enhanceImage(
+  args: {
+    image_source: string;
+    enhancement_style?: string | null | undefined;
+    brightness?: number | null | undefined;
+    contrast?: number | null | undefined;
+    saturation?: number | null | undefined;
+    sharpness?: number | null | undefined;
+    blur_radius?: number | null | undefined;
+    filter_type?: string | null | undefined;
+    output_path?: string | null | undefined;
+  },
+  extra: { _meta?: unknown } | undefined,
+): Promise<string> {
   const presets: Record<string, { brightness: number; contrast: number; saturation: number; sharpness: number }> = {
     presentation: { brightness: 1.05, contrast: 1.1, saturation: 1.1, sharpness: 1.2 },
     vivid: { brightness: 1.05, contrast: 1.2, saturation: 1.4, sharpness: 1.3 },
@@ -53,7 +69,8 @@ async function enhanceImage(args: { image_source: string; enhancement_style?: st
   if (args.enhancement_style && !preset) throw new Error(`enhancement_style "${args.enhancement_style}" is not one of ${Object.keys(presets).join(', ')}`);
   const image = await loadSlideImage(args.image_source, 'file', extra);
   // 1 is every factor's default (no change): a preset fills the factors left at it.
-  const factor = (value: number | null | undefined, presetValue: number | undefined): number => (value !== undefined && value !== null && value !== 1 ? value : presetValue ?? 1);
+  const factor = (value: number | null | undefined, presetValue: number | undefined): number =>
+    value !== undefined && value !== null && value !== 1 ? value : (presetValue ?? 1);
   const contrast = factor(args.contrast, preset?.contrast);
   let pipeline = sharp(image.data)
     .modulate({ brightness: factor(args.brightness, preset?.brightness), saturation: factor(args.saturation, preset?.saturation) })
@@ -62,7 +79,12 @@ async function enhanceImage(args: { image_source: string; enhancement_style?: st
   if (sharpness > 1) pipeline = pipeline.sharpen({ sigma: Math.min(10, sharpness) });
   if ((args.blur_radius ?? 0) > 0) pipeline = pipeline.blur(Math.max(0.3, args.blur_radius ?? 0));
   if (args.filter_type === 'grayscale') pipeline = pipeline.greyscale();
-  else if (args.filter_type === 'sepia') pipeline = pipeline.recomb([[0.393, 0.769, 0.189], [0.349, 0.686, 0.168], [0.272, 0.534, 0.131]]);
+  else if (args.filter_type === 'sepia')
+    pipeline = pipeline.recomb([
+      [0.393, 0.769, 0.189],
+      [0.349, 0.686, 0.168],
+      [0.272, 0.534, 0.131],
+    ]);
   else if (args.filter_type) throw new Error(`filter_type "${args.filter_type}" is not one of grayscale, sepia`);
   const parsed = path.parse(image.source);
   const target = args.output_path
@@ -77,12 +99,16 @@ function registerAddSlide(server: McpServer, decks: Decks): void {
   server.registerTool(
     'add_slide',
     {
-      description: 'Append a slide with a layout (0 Title Slide, 1 Title and Content, ... 6 Blank), an optional title and background (solid, gradient, professional_gradient).',
+      description:
+        'Append a slide with a layout (0 Title Slide, 1 Title and Content, ... 6 Blank), an optional title and background (solid, gradient, professional_gradient).',
       inputSchema: {
         layout_index: z.number().int().default(1),
         title: z.string().nullish(),
         background_type: z.string().nullish(),
-        background_colors: z.array(z.array(z.number().int().min(0).max(255)).min(3).max(4)).nullish().describe('[[r,g,b], [r,g,b]] for solid/gradient backgrounds'),
+        background_colors: z
+          .array(z.array(z.number().int().min(0).max(255)).min(3).max(4))
+          .nullish()
+          .describe('[[r,g,b], [r,g,b]] for solid/gradient backgrounds'),
         gradient_direction: z.string().default('horizontal'),
         color_scheme: z.string().default('modern_blue').describe('Colour scheme of professional_gradient backgrounds and styled titles'),
         presentation_id: presentationId,
@@ -101,7 +127,13 @@ function registerAddSlide(server: McpServer, decks: Decks): void {
           // As in the reference, the scheme styles backgrounds; a styled slide's title takes its primary colour.
           const color = args.background_type ? colorScheme(args.color_scheme).scheme.primary : '1F1F1F';
           const fontSize = fitFontSize(args.title, box, preferred, 12, preferred);
-          slide.elements.push({ kind: 'text', role: 'title', box, runs: [{ text: args.title }], style: { fontSize, bold: true, color, valign: 'middle', autoFit: true } });
+          slide.elements.push({
+            kind: 'text',
+            role: 'title',
+            box,
+            runs: [{ text: args.title }],
+            style: { fontSize, bold: true, color, valign: 'middle', autoFit: true },
+          });
         }
         presentation.slides.push(slide);
         return jsonResult({
@@ -123,7 +155,8 @@ function registerTemplateTools(server: McpServer, decks: Decks): void {
   server.registerTool(
     'create_slide_from_template',
     {
-      description: 'Append a slide built from a template (title_slide, section_header, text_with_image, two_column_text, image_grid, chart_slide); content_mapping fills text keys, image_paths image keys.',
+      description:
+        'Append a slide built from a template (title_slide, section_header, text_with_image, two_column_text, image_grid, chart_slide); content_mapping fills text keys, image_paths image keys.',
       inputSchema: {
         template_id: z.string().min(1),
         color_scheme: z.string().default('modern_blue'),
@@ -157,7 +190,8 @@ function registerImageTool(server: McpServer, decks: Decks): void {
   server.registerTool(
     'manage_image',
     {
-      description: 'operation "add": place an image (file path, or base64 with source_type "base64") on a slide at left/top (inches; width/height optional, aspect kept when one is given). operation "enhance": adjust an image file (brightness, contrast, saturation, sharpness, blur_radius, filter_type) and write output_path.',
+      description:
+        'operation "add": place an image (file path, or base64 with source_type "base64") on a slide at left/top (inches; width/height optional, aspect kept when one is given). operation "enhance": adjust an image file (brightness, contrast, saturation, sharpness, blur_radius, filter_type) and write output_path.',
       inputSchema: {
         slide_index: z.number().int(),
         operation: z.string().describe('"add" or "enhance"'),

@@ -90,7 +90,10 @@ function runsFrom(runs: NonNullable<Args['text_runs']>): TextRun[] {
 function textShape(slide: Slide, args: Args): TextElement {
   if (args.shape_index === undefined || args.shape_index === null) throw new Error(`operation "${args.operation}" needs shape_index (see get_slide_info)`);
   const element = slide.elements[args.shape_index];
-  if (!element) throw new Error(`shape_index ${args.shape_index} is out of range: slide ${args.slide_index} has ${slide.elements.length} shapes (valid 0..${slide.elements.length - 1})`);
+  if (!element)
+    throw new Error(
+      `shape_index ${args.shape_index} is out of range: slide ${args.slide_index} has ${slide.elements.length} shapes (valid 0..${slide.elements.length - 1})`,
+    );
   if (element.kind !== 'text') throw new Error(`shape_index ${args.shape_index} is a ${element.kind}, not a text box`);
   return element;
 }
@@ -128,12 +131,19 @@ function addText(slide: Slide, args: Args): Record<string, unknown> {
 
 function validateText(slide: Slide, args: Args): Record<string, unknown> {
   const element = args.shape_index !== undefined && args.shape_index !== null ? textShape(slide, args) : undefined;
-  const text = element ? textOf(element) : args.text ?? '';
+  const text = element ? textOf(element) : (args.text ?? '');
   const box = element?.box ?? { left: args.left ?? 1, top: args.top ?? 1, width: args.width ?? 4, height: args.height ?? 2 };
   const size = args.font_size ?? element?.style.fontSize ?? 18;
   const estimate = measureText(text, box, size);
   const suggested = fitFontSize(text, box, size, args.min_font_size ?? 8, args.max_font_size ?? 72);
-  return { font_size: size, fits: estimate.fits, estimated_lines: estimate.lines, required_height: estimate.requiredHeight, box_height: box.height, suggested_font_size: suggested };
+  return {
+    font_size: size,
+    fits: estimate.fits,
+    estimated_lines: estimate.lines,
+    required_height: estimate.requiredHeight,
+    box_height: box.height,
+    suggested_font_size: suggested,
+  };
 }
 
 export function registerTextTool(server: McpServer, decks: Decks): void {
@@ -149,7 +159,8 @@ export function registerTextTool(server: McpServer, decks: Decks): void {
         const presentation = decks.of(extra).get(args.presentation_id);
         const slide = slideAt(presentation, args.slide_index);
         const base = { presentation_id: presentation.id, slide_index: args.slide_index, operation: args.operation };
-        if (!['add', 'format', 'validate', 'format_runs'].includes(args.operation)) throw new Error(`operation "${args.operation}" is not one of add, format, validate, format_runs`);
+        if (!['add', 'format', 'validate', 'format_runs'].includes(args.operation))
+          throw new Error(`operation "${args.operation}" is not one of add, format, validate, format_runs`);
         if (args.operation === 'add') return jsonResult({ ...base, ...addText(slide, args) });
         if (args.operation === 'validate') return jsonResult({ ...base, ...validateText(slide, args) });
         const element = textShape(slide, args);

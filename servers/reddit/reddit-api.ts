@@ -7,7 +7,7 @@ import { createHttpClient, upstreamBaseUrl, type HttpResponse } from '../shared/
 import { requireCredentials } from '../shared/keyed-tool.js';
 import { UpstreamError } from '../shared/upstream-error.js';
 
-export const SERVER = 'Reddit-MCP-Server';
+const SERVER = 'Reddit-MCP-Server';
 export const KEY_NAMES = ['REDDIT_CLIENT_ID', 'REDDIT_CLIENT_SECRET', 'REDDIT_REFRESH_TOKEN'] as const;
 
 const http = createHttpClient({ server: 'reddit' });
@@ -28,7 +28,9 @@ async function accessToken(): Promise<string> {
   if (typeof token !== 'string' || token === '') {
     // Reddit answers a bad refresh token with HTTP 200 and {"error": "invalid_grant"}.
     const reason = typeof answer.body?.error === 'string' ? answer.body.error : 'no access_token in the answer';
-    throw new UpstreamError('upstream_auth', `${new URL(endpoint).hostname} refused the OAuth refresh token (${reason})`, { upstream: new URL(endpoint).hostname });
+    throw new UpstreamError('upstream_auth', `${new URL(endpoint).hostname} refused the OAuth refresh token (${reason})`, {
+      upstream: new URL(endpoint).hostname,
+    });
   }
   const lifetime = typeof answer.body.expires_in === 'number' ? answer.body.expires_in : 3600;
   cached = { token, expiresAt: Date.now() + Math.max(0, lifetime - 60) * 1000 };
@@ -50,12 +52,19 @@ export async function redditGet<T>(path: string, query: Record<string, string | 
   if (answer.status === 401) {
     cached = undefined;
     answer = await send();
-    if (answer.status === 401) throw new UpstreamError('upstream_auth', `${new URL(endpoint).hostname} refused a fresh access token (HTTP 401)`, { status: 401, upstream: new URL(endpoint).hostname });
+    if (answer.status === 401)
+      throw new UpstreamError('upstream_auth', `${new URL(endpoint).hostname} refused a fresh access token (HTTP 401)`, {
+        status: 401,
+        upstream: new URL(endpoint).hostname,
+      });
   }
   if (answer.status === 403) {
     const reason = (answer.body as { reason?: unknown } | null)?.reason;
     if (typeof reason !== 'string' || !contentRefusals.has(reason)) {
-      throw new UpstreamError('upstream_auth', `${new URL(endpoint).hostname} refused the credentials (HTTP 403)`, { status: 403, upstream: new URL(endpoint).hostname });
+      throw new UpstreamError('upstream_auth', `${new URL(endpoint).hostname} refused the credentials (HTTP 403)`, {
+        status: 403,
+        upstream: new URL(endpoint).hostname,
+      });
     }
   }
   return answer.status === 200 ? { status: 200, body: answer.body as T } : { status: answer.status };

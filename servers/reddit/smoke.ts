@@ -13,13 +13,30 @@ export const smoke: ServerSmoke = {
     credentials: { REDDIT_CLIENT_ID: 'offline-id', REDDIT_CLIENT_SECRET: 'offline-secret', REDDIT_REFRESH_TOKEN: 'offline-refresh' },
     routes: [
       // Shapes of www.reddit.com/dev/api: the OAuth token answer and a t3 Listing.
-      { path: '/www/api/v1/access_token', method: 'POST', reply: { body: { access_token: 'offline-token', token_type: 'bearer', expires_in: 86400, scope: '*' } } },
+      {
+        path: '/www/api/v1/access_token',
+        method: 'POST',
+        reply: { body: { access_token: 'offline-token', token_type: 'bearer', expires_in: 86400, scope: '*' } },
+      },
       {
         path: '/oauth/r/MachineLearning/hot',
         reply: {
           body: {
             kind: 'Listing',
-            data: { children: [{ kind: 't3', data: { title: '[D] Simple Questions Thread', score: 12, num_comments: 40, author: 'AutoModerator', permalink: '/r/MachineLearning/comments/1x/d_simple_questions_thread/' } }] },
+            data: {
+              children: [
+                {
+                  kind: 't3',
+                  data: {
+                    title: '[D] Simple Questions Thread',
+                    score: 12,
+                    num_comments: 40,
+                    author: 'AutoModerator',
+                    permalink: '/r/MachineLearning/comments/1x/d_simple_questions_thread/',
+                  },
+                },
+              ],
+            },
           },
         },
       },

@@ -29,7 +29,13 @@ export function registerRedditTools(server: McpServer): void {
       const answer = await redditGet<Listing>(`/r/${encodeURIComponent(subreddit)}/hot`, { limit, raw_json: 1 });
       if (answer.status !== 200 || !('body' in answer)) return errorResult(`Error: Reddit API returned ${answer.status}`);
       const blocks = (answer.body?.data?.children ?? []).map(({ data: post = {} }) =>
-        [`- ${pythonStr(post.title)}`, `  Score: ${pythonStr(post.score)} | Comments: ${pythonStr(post.num_comments)}`, `  Author: ${pythonStr(post.author)}`, `  Link: https://reddit.com${pythonStr(post.permalink)}`, ''].join('\n'),
+        [
+          `- ${pythonStr(post.title)}`,
+          `  Score: ${pythonStr(post.score)} | Comments: ${pythonStr(post.num_comments)}`,
+          `  Author: ${pythonStr(post.author)}`,
+          `  Link: https://reddit.com${pythonStr(post.permalink)}`,
+          '',
+        ].join('\n'),
       );
       return textResult(blocks.length > 0 ? blocks.join('\n') : 'No results found.');
     },
@@ -50,7 +56,13 @@ export function registerRedditTools(server: McpServer): void {
       const [postListing, commentListing] = Array.isArray(answer.body) ? answer.body : [];
       const post = postListing?.data?.children?.[0]?.data;
       if (!post || !commentListing) return textResult('No post data found.');
-      const lines = [`**${pythonStr(post.title)}**`, `Author: ${pythonStr(post.author)}`, `Score: ${pythonStr(post.score)}`, `Content: ${post.selftext ? pythonStr(post.selftext) : '(no text)'}`, '\nComments:\n'];
+      const lines = [
+        `**${pythonStr(post.title)}**`,
+        `Author: ${pythonStr(post.author)}`,
+        `Score: ${pythonStr(post.score)}`,
+        `Content: ${post.selftext ? pythonStr(post.selftext) : '(no text)'}`,
+        '\nComments:\n',
+      ];
       for (const comment of (commentListing.data?.children ?? []).slice(0, Math.max(0, comment_limit))) {
         if (comment.kind === 't1') lines.push(`- ${pythonStr(comment.data?.author)}: ${firstCodePoints(pythonStr(comment.data?.body ?? ''), 200)}`);
       }

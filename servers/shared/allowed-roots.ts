@@ -62,7 +62,9 @@ export function resolveAllowedPath(input: string, roots: readonly string[] = all
     // Name the folders without their absolute machine paths: the message reaches the model.
     const extra = roots.length - 1;
     const folders = extra > 0 ? `media/ and ${extra} folder${extra === 1 ? '' : 's'} from M3_ALLOWED_ROOTS` : 'media/';
-    throw new PathNotAllowedError(`path "${input}" is outside the allowed folders (${folders}); put the file under media/ or add its folder to M3_ALLOWED_ROOTS`);
+    throw new PathNotAllowedError(
+      `path "${input}" is outside the allowed folders (${folders}); put the file under media/ or add its folder to M3_ALLOWED_ROOTS`,
+    );
   }
   return real;
 }

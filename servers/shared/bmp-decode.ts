@@ -38,12 +38,18 @@ function readHeader(bytes: Buffer): Header {
   const rawHeight = core ? bytes.readInt16LE(20) : bytes.readInt32LE(22);
   const bitsPerPixel = core ? bytes.readUInt16LE(24) : bytes.readUInt16LE(28);
   const compression = core ? 0 : bytes.readUInt32LE(30);
-  if (compressionNames[compression]) throw new BmpDecodeError(`${compressionNames[compression]}-compressed BMP is not supported; save it as PNG or uncompressed BMP`);
+  if (compressionNames[compression])
+    throw new BmpDecodeError(`${compressionNames[compression]}-compressed BMP is not supported; save it as PNG or uncompressed BMP`);
   if (width <= 0 || rawHeight === 0) throw new BmpDecodeError(`BMP has an invalid size ${width}x${rawHeight}`);
   let masks: Header['masks'] = bitsPerPixel === 16 ? [0x7c00, 0x03e0, 0x001f, 0] : [0xff0000, 0xff00, 0xff, 0];
   if (compression === 3 || compression === 6) {
     const at = headerSize >= 52 ? 54 : 14 + headerSize; // masks follow a 40-byte header, or sit inside a v4/v5 one
-    masks = [bytes.readUInt32LE(at), bytes.readUInt32LE(at + 4), bytes.readUInt32LE(at + 8), compression === 6 || headerSize >= 56 ? bytes.readUInt32LE(at + 12) : 0];
+    masks = [
+      bytes.readUInt32LE(at),
+      bytes.readUInt32LE(at + 4),
+      bytes.readUInt32LE(at + 8),
+      compression === 6 || headerSize >= 56 ? bytes.readUInt32LE(at + 12) : 0,
+    ];
   }
   const palette: Header['palette'] = [];
   if (bitsPerPixel <= 8) {

@@ -14,7 +14,10 @@ export interface SavedFile {
 
 /** A file-system-safe name: letters, digits, dot, dash, underscore; at most 120 characters. */
 export function safeFileName(name: string): string {
-  const cleaned = name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '').slice(0, 120);
+  const cleaned = name
+    .replace(/[^A-Za-z0-9._-]+/g, '_')
+    .replace(/^[._]+/, '')
+    .slice(0, 120);
   return cleaned === '' ? 'download' : cleaned;
 }
 

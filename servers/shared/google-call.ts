@@ -27,7 +27,10 @@ export async function callGoogle<T>(tool: string, endpoint: string, send: () => 
   } catch (error) {
     if (!(error instanceof UpstreamClientError)) throw error;
     if (/API_KEY_INVALID|API key not valid|API_KEY_SERVICE_BLOCKED/.test(error.body)) {
-      throw new UpstreamError('upstream_auth', `${error.upstream} refused the API key (HTTP ${error.status}): ${errorBody(error.body)}`, { status: error.status, upstream: error.upstream });
+      throw new UpstreamError('upstream_auth', `${error.upstream} refused the API key (HTTP ${error.status}): ${errorBody(error.body)}`, {
+        status: error.status,
+        upstream: error.upstream,
+      });
     }
     throw new Error(`Error executing tool ${tool}: HTTP ${error.status} at ${endpoint}: ${errorBody(error.body)}`);
   }

@@ -160,7 +160,9 @@ export class HttpClient {
     const target = buildUrl(url, options.query);
     const upstream = target.hostname;
     if (this.guardLoopback && !loopbackHost.test(upstream)) {
-      throw new UpstreamError('upstream_network', `${this.options.server}: network guard: ${upstream} is not loopback (M3_NETWORK_GUARD=loopback)`, { upstream });
+      throw new UpstreamError('upstream_network', `${this.options.server}: network guard: ${upstream} is not loopback (M3_NETWORK_GUARD=loopback)`, {
+        upstream,
+      });
     }
     const method = options.method ?? (options.json !== undefined || options.body !== undefined ? 'POST' : 'GET');
     const cacheKey = method === 'GET' && options.cacheTtlMs ? `${kind} ${target.href} ${JSON.stringify(options.headers ?? {})}` : undefined;
@@ -181,7 +183,8 @@ export class HttpClient {
       try {
         return await this.once<T>(target, method, kind, options);
       } catch (error) {
-        const retryable = error instanceof UpstreamError && ['upstream_network', 'upstream_timeout', 'upstream_rate_limited', 'upstream_server_error'].includes(error.code);
+        const retryable =
+          error instanceof UpstreamError && ['upstream_network', 'upstream_timeout', 'upstream_rate_limited', 'upstream_server_error'].includes(error.code);
         if (!retryable || attempt >= this.retries) throw error;
         // A retry-after longer than we are willing to wait fails now: the fallback layer or the
         // next task is better served by a prompt typed error than by a stalled call.
@@ -202,7 +205,13 @@ export class HttpClient {
     }
     let response: Response;
     try {
-      response = await fetch(target, { method, headers, ...(body !== undefined ? { body } : {}), redirect: 'follow', signal: AbortSignal.timeout(this.timeoutMs) });
+      response = await fetch(target, {
+        method,
+        headers,
+        ...(body !== undefined ? { body } : {}),
+        redirect: 'follow',
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
     } catch (error) {
       if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
         throw new UpstreamError('upstream_timeout', `${upstream} did not answer within ${this.timeoutMs} ms`, { upstream, cause: error });
@@ -226,7 +235,10 @@ export class HttpClient {
       try {
         parsed = text.trim() === '' ? null : JSON.parse(text);
       } catch {
-        throw new UpstreamError('upstream_bad_response', `${upstream} answered HTTP ${status} with a body that is not JSON: ${text.slice(0, 120)}`, { upstream, status });
+        throw new UpstreamError('upstream_bad_response', `${upstream} answered HTTP ${status} with a body that is not JSON: ${text.slice(0, 120)}`, {
+          upstream,
+          status,
+        });
       }
     }
     return { status, headers: response.headers, body: parsed as T, url: response.url || target.href };

@@ -27,7 +27,7 @@ export interface FakeReply {
   throttle?: { chunkBytes: number; intervalMs: number };
 }
 
-export type FakeHandler = (request: RecordedRequest) => FakeReply | Promise<FakeReply>;
+type FakeHandler = (request: RecordedRequest) => FakeReply | Promise<FakeReply>;
 
 export interface FakeRoute {
   method?: string;

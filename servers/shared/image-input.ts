@@ -45,7 +45,9 @@ interface CheckedImage {
 async function bmpAsPng(bytes: Buffer, label: string): Promise<Buffer> {
   try {
     const raw = decodeBmp(bytes, maxImagePixels);
-    return await sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: raw.channels } }).png().toBuffer();
+    return await sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: raw.channels } })
+      .png()
+      .toBuffer();
   } catch (error) {
     throw new ImageInputError(`${label} could not be decoded: ${(error as Error).message}`);
   }

@@ -9,18 +9,18 @@ import type { z } from 'zod';
 import { guarded } from './tool-result.js';
 import { UpstreamError } from './upstream-error.js';
 
-export const REDACTED = '[redacted]';
+const REDACTED = '[redacted]';
 
 /** Query parameters that carry credentials in the APIs our servers call. */
 const secretParameter = /([?&](?:key|api_key|apikey|app_key|app_id|client_id|client_secret|access_token|refresh_token)=)[^&\s"'<>\\]+/gi;
 
 /** The values of the named variables that are set (shorter than 4 characters they would mask ordinary text). */
-export function secretValues(names: readonly string[], env: NodeJS.ProcessEnv = process.env): string[] {
+function secretValues(names: readonly string[], env: NodeJS.ProcessEnv = process.env): string[] {
   return names.map((name) => env[name]?.trim() ?? '').filter((value) => value.length >= 4);
 }
 
 /** Replaces every secret value (raw and URL-encoded) by a marker; with `maskParameters`, also secret-looking query parameters. */
-export function redactText(text: string, secrets: readonly string[], maskParameters = false): string {
+function redactText(text: string, secrets: readonly string[], maskParameters = false): string {
   let out = text;
   for (const secret of secrets) {
     for (const form of new Set([secret, encodeURIComponent(secret)])) out = out.split(form).join(REDACTED);
@@ -29,7 +29,7 @@ export function redactText(text: string, secrets: readonly string[], maskParamet
 }
 
 /** The same result with every text part redacted. */
-export function redactResult(result: CallToolResult, secrets: readonly string[]): CallToolResult {
+function redactResult(result: CallToolResult, secrets: readonly string[]): CallToolResult {
   const maskParameters = result.isError === true;
   return {
     ...result,
@@ -41,7 +41,7 @@ export function redactResult(result: CallToolResult, secrets: readonly string[])
  * `guarded` for a tool of a keyed server: typed upstream failures become error results, and the
  * result is redacted against the server's credential variables before it leaves the process.
  */
-export async function guardedKeyed(credentialNames: readonly string[], body: () => Promise<CallToolResult>): Promise<CallToolResult> {
+async function guardedKeyed(credentialNames: readonly string[], body: () => Promise<CallToolResult>): Promise<CallToolResult> {
   return redactResult(await guarded(body), secretValues(credentialNames));
 }
 
@@ -69,7 +69,10 @@ export function registerKeyedTool<S extends Shape>(
 export function requireCredentials<N extends string>(names: readonly N[], server: string, env: NodeJS.ProcessEnv = process.env): Record<N, string> {
   const missing = names.filter((name) => !env[name]?.trim());
   if (missing.length > 0) {
-    throw new UpstreamError('missing_credentials', `${server}: no API key: set ${missing.join(', ')} in the "env" of the "${server}" entry of mcp_servers.json`);
+    throw new UpstreamError(
+      'missing_credentials',
+      `${server}: no API key: set ${missing.join(', ')} in the "env" of the "${server}" entry of mcp_servers.json`,
+    );
   }
   return Object.fromEntries(names.map((name) => [name, env[name]?.trim() ?? ''])) as Record<N, string>;
 }

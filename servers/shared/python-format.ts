@@ -65,7 +65,7 @@ function escapeCodePoint(code: number): string {
 }
 
 /** Python `repr(str)`: single quotes unless the text has a `'` and no `"`. */
-export function pythonStringRepr(text: string): string {
+function pythonStringRepr(text: string): string {
   const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
   let out = quote;
   for (const char of text) {
@@ -158,12 +158,16 @@ export function pythonStrip(text: string): string {
 
 /** Python `text.split()` (no separator: runs of whitespace, no empty parts). */
 export function pythonSplitWords(text: string): string[] {
-  return pythonStrip(text).split(pythonSpaceRun).filter((part) => part !== '');
+  return pythonStrip(text)
+    .split(pythonSpaceRun)
+    .filter((part) => part !== '');
 }
 
 /** Python `f"{n:,}"` for an integer. */
 export function pythonThousands(value: number): string {
-  return Math.trunc(value).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return Math.trunc(value)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
 /**

@@ -19,7 +19,7 @@ import { formatIssues } from '../../src/config/zod-issues.js';
 export const localTime = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/, 'expected a local time "YYYY-MM-DDTHH:MM"');
 const address = z.string().regex(/^[^\s@]+@[^\s@]+$/, 'expected an email address');
 
-export const seedMailSchema = z
+const seedMailSchema = z
   .object({
     from: address,
     to: z.array(address).min(1),
@@ -31,7 +31,7 @@ export const seedMailSchema = z
   })
   .strict();
 
-export const seedEventSchema = z
+const seedEventSchema = z
   .object({
     title: z.string().min(1),
     start: localTime,
@@ -43,7 +43,7 @@ export const seedEventSchema = z
   .strict()
   .refine((event) => event.end > event.start, { message: 'end must be after start', path: ['end'] });
 
-export const taskSeedSchema = z
+const taskSeedSchema = z
   .object({
     mailbox: address.default('me@radar.test'),
     mails: z.array(seedMailSchema).default([]),
@@ -57,8 +57,9 @@ export type TaskSeed = z.output<typeof taskSeedSchema>;
  * The seed of one task from a seeds document, validated; only that task's entry is checked, so
  * one broken entry fails its own task, not the others. The error names the file, task and field.
  */
-export function seedFromDocument(document: unknown, taskId: string, file: string): TaskSeed {
-  if (typeof document !== 'object' || document === null || Array.isArray(document)) throw new Error(`invalid seeds file: ${file}: expected an object of task id → seed`);
+function seedFromDocument(document: unknown, taskId: string, file: string): TaskSeed {
+  if (typeof document !== 'object' || document === null || Array.isArray(document))
+    throw new Error(`invalid seeds file: ${file}: expected an object of task id → seed`);
   const parsed = taskSeedSchema.safeParse((document as Record<string, unknown>)[taskId] ?? {});
   if (parsed.success) return parsed.data;
   const issues = parsed.error.issues.map((issue) => ({ ...issue, path: [taskId, ...issue.path] }));

@@ -59,7 +59,10 @@ export function mapIntoWorkspace(input: string, workspace: string, mediaRoot: st
   }
   const fromRepoRoot = path.resolve(path.dirname(mediaRoot), raw);
   if (isInside(fromRepoRoot, workspace)) return fromRepoRoot;
-  const segments = path.normalize(raw).split(/[\\/]/).filter((segment) => segment !== '' && segment !== '.');
+  const segments = path
+    .normalize(raw)
+    .split(/[\\/]/)
+    .filter((segment) => segment !== '' && segment !== '.');
   const rest = (segments[0] === 'media' || segments[0] === 'images') && segments.length > 1 ? segments.slice(1) : segments;
   return contained(path.join(workspace, ...rest), workspace, input);
 }

@@ -19,10 +19,7 @@ export function jsonResult(payload: unknown, images: Array<{ data: Buffer; mimeT
 /** Plain text, as servers that answer in prose or Markdown do. */
 export function textResult(text: string, images: Array<{ data: Buffer; mimeType: string }> = []): CallToolResult {
   return {
-    content: [
-      { type: 'text', text },
-      ...images.map((image) => ({ type: 'image' as const, data: image.data.toString('base64'), mimeType: image.mimeType })),
-    ],
+    content: [{ type: 'text', text }, ...images.map((image) => ({ type: 'image' as const, data: image.data.toString('base64'), mimeType: image.mimeType }))],
   };
 }
 

@@ -6,7 +6,7 @@ import { saveDownload, type SavedFile } from './download.js';
 import { UpstreamError } from './upstream-error.js';
 
 /** The image types web APIs answer with; anything else is refused as a bad response. */
-export const WEB_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
+const WEB_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
 
 export interface WorkspaceImage extends SavedFile {
   data: Buffer;

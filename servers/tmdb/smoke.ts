@@ -15,7 +15,16 @@ export const smoke: ServerSmoke = {
       {
         path: '/3/search/movie',
         // Shape of developer.themoviedb.org/reference/search-movie (page, results[], total_pages, total_results).
-        reply: { body: { page: 1, results: [{ id: 27205, title: 'Inception', original_title: 'Inception', release_date: '2010-07-15', overview: 'Cobb, a skilled thief…', vote_average: 8.4 }], total_pages: 1, total_results: 1 } },
+        reply: {
+          body: {
+            page: 1,
+            results: [
+              { id: 27205, title: 'Inception', original_title: 'Inception', release_date: '2010-07-15', overview: 'Cobb, a skilled thief…', vote_average: 8.4 },
+            ],
+            total_pages: 1,
+            total_results: 1,
+          },
+        },
       },
     ],
   },

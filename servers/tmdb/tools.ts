@@ -12,7 +12,7 @@ import { textResult } from '../shared/tool-result.js';
 import { UpstreamClientError, requireCredential } from '../shared/upstream-error.js';
 
 const SERVER = 'tmdb';
-export const KEY_NAMES = ['TMDB_ACCESS_TOKEN', 'TMDB_API_KEY'] as const;
+const KEY_NAMES = ['TMDB_ACCESS_TOKEN', 'TMDB_API_KEY'] as const;
 const http = createHttpClient({ server: SERVER });
 
 function credentials(): { headers: Record<string, string>; query: Record<string, string> } {

@@ -38,7 +38,9 @@ export async function fetchCurrentWeather(http: HttpClient, latitude: number, lo
   try {
     parsed = parseLosslessJson(response.body);
   } catch {
-    throw new UpstreamError('upstream_bad_response', `${url.hostname} answered with a body that is not JSON: ${response.body.slice(0, 120)}`, { upstream: url.hostname });
+    throw new UpstreamError('upstream_bad_response', `${url.hostname} answered with a body that is not JSON: ${response.body.slice(0, 120)}`, {
+      upstream: url.hostname,
+    });
   }
   const current = (parsed as { current_weather?: unknown } | null)?.current_weather;
   // The reference printed "None" for everything when current_weather was absent; an answer

@@ -22,21 +22,27 @@ const zipSchema = z
   .object({
     'place name': z.string().nullish(),
     places: z
-      .array(z.object({ 'place name': z.string().nullish(), latitude: z.coerce.number(), longitude: z.coerce.number(), 'state abbreviation': z.string().nullish() }).loose())
+      .array(
+        z
+          .object({ 'place name': z.string().nullish(), latitude: z.coerce.number(), longitude: z.coerce.number(), 'state abbreviation': z.string().nullish() })
+          .loose(),
+      )
       .nullish(),
   })
   .loose();
 
-const geocodeResultSchema = z
-  .object({ name: z.string().nullish(), latitude: z.number(), longitude: z.number(), admin1: z.string().nullish() })
-  .loose();
+const geocodeResultSchema = z.object({ name: z.string().nullish(), latitude: z.number(), longitude: z.number(), admin1: z.string().nullish() }).loose();
 const geocodeSchema = z.object({ results: z.array(geocodeResultSchema).nullish() }).loose();
 type GeocodeResult = z.infer<typeof geocodeResultSchema>;
 
 function parseBody<T>(schema: z.ZodType<T>, body: unknown, url: URL, what: string): T {
   const parsed = schema.safeParse(body);
   if (!parsed.success) {
-    throw new UpstreamError('upstream_bad_response', `${url.hostname}: the ${what} response has an unexpected shape (${parsed.error.issues[0]?.message ?? 'invalid'})`, { upstream: url.hostname });
+    throw new UpstreamError(
+      'upstream_bad_response',
+      `${url.hostname}: the ${what} response has an unexpected shape (${parsed.error.issues[0]?.message ?? 'invalid'})`,
+      { upstream: url.hostname },
+    );
   }
   return parsed.data;
 }

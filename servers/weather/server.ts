@@ -29,7 +29,9 @@ export function createWeatherServer(): McpServer {
         const place = await resolvePlace(http, location);
         const now = await fetchCurrentWeather(http, place.latitude, place.longitude, units);
         const us = units === 'us';
-        return textResult(`Current weather in ${place.name}: ${now.temperature}${us ? '°F' : '°C'}, wind ${now.windspeed} ${us ? 'mph' : 'km/h'}, code ${now.weathercode}.`);
+        return textResult(
+          `Current weather in ${place.name}: ${now.temperature}${us ? '°F' : '°C'}, wind ${now.windspeed} ${us ? 'mph' : 'km/h'}, code ${now.weathercode}.`,
+        );
       }),
   );
   return server;

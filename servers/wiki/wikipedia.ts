@@ -22,15 +22,16 @@ const wikimediaBase = () => upstreamBaseUrl('M3_UPSTREAM_WIKIMEDIA_API_URL', 'ht
 const actionSearchSchema = z
   .object({
     error: z.object({ code: z.string(), info: z.string().optional() }).loose().optional(),
-    query: z.object({ search: z.array(z.object({ title: z.string() }).loose()).default([]) }).loose().optional(),
+    query: z
+      .object({ search: z.array(z.object({ title: z.string() }).loose()).default([]) })
+      .loose()
+      .optional(),
   })
   .loose();
 
 const coreSearchSchema = z.object({ pages: z.array(z.object({ title: z.string().nullish() }).loose()).default([]) }).loose();
 
-const summarySchema = z
-  .object({ title: z.string().nullish(), description: z.string().nullish(), extract: z.string().nullish() })
-  .loose();
+const summarySchema = z.object({ title: z.string().nullish(), description: z.string().nullish(), extract: z.string().nullish() }).loose();
 
 export interface PageSummary {
   title: string;
@@ -47,7 +48,12 @@ export function pythonQuote(text: string): string {
 
 function parseBody<T>(schema: z.ZodType<T>, body: unknown, upstream: string, what: string): T {
   const parsed = schema.safeParse(body);
-  if (!parsed.success) throw new UpstreamError('upstream_bad_response', `${upstream}: the ${what} response has an unexpected shape (${parsed.error.issues[0]?.message ?? 'invalid'})`, { upstream });
+  if (!parsed.success)
+    throw new UpstreamError(
+      'upstream_bad_response',
+      `${upstream}: the ${what} response has an unexpected shape (${parsed.error.issues[0]?.message ?? 'invalid'})`,
+      { upstream },
+    );
   return parsed.data;
 }
 
@@ -82,7 +88,8 @@ export async function searchTitles(query: string, limit: number): Promise<string
   if (response === forbidden) return searchTitlesCore(query, limit);
   const body = parseBody(actionSearchSchema, response.body, url.hostname, 'search');
   if (body.error) throwActionError(body.error, response.headers, url.hostname);
-  if (!body.query) throw new UpstreamError('upstream_bad_response', `${url.hostname}: the search response has neither "query" nor "error"`, { upstream: url.hostname });
+  if (!body.query)
+    throw new UpstreamError('upstream_bad_response', `${url.hostname}: the search response has neither "query" nor "error"`, { upstream: url.hostname });
   return body.query.search.map((hit) => hit.title);
 }
 

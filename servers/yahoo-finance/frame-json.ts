@@ -26,7 +26,7 @@ const numeric = (value: unknown): number | undefined =>
 // bigints count as ints here, so callers give a dtype for columns built from JS numbers.
 const isIntLiteral = (value: unknown) => (isJsonNumber(value) ? !/[.eE]/.test(value.value) : typeof value === 'bigint');
 
-export type ColumnKind = 'int' | 'float' | 'other';
+type ColumnKind = 'int' | 'float' | 'other';
 
 function kindOf(values: unknown[]): ColumnKind {
   const present = values.filter((value) => value !== null && value !== undefined);

@@ -10,7 +10,8 @@ import { DateCell, recordsJson, type FrameRow } from './frame-json.js';
 import { YahooNotFound, yahooUrl, type YahooClient } from './yahoo-client.js';
 
 type Json = unknown;
-const asObject = (value: Json): Record<string, Json> => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, Json>) : {});
+const asObject = (value: Json): Record<string, Json> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, Json>) : {};
 const num = (value: Json): number | null => (isJsonNumber(value) ? Number(value.value) : typeof value === 'number' ? value : null);
 
 /** Epoch seconds of local midnight of a YYYY-MM-DD date in an IANA time zone. */
@@ -20,7 +21,16 @@ export function zonedMidnight(date: string, timeZone: string): number {
   const utcGuess = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
   const offsetAt = (epochMs: number) => {
     const parts = Object.fromEntries(
-      new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
+      new Intl.DateTimeFormat('en-US', {
+        timeZone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+      })
         .formatToParts(new Date(epochMs))
         .map((part) => [part.type, part.value]),
     );
@@ -97,7 +107,13 @@ function toRows(result: Record<string, Json>, interval: string, zone: string): F
   const quote = asObject(Array.isArray(indicators.quote) ? indicators.quote[0] : undefined);
   const adjusted = asObject(Array.isArray(indicators.adjclose) ? indicators.adjclose[0] : undefined).adjclose;
   const series = (name: string) => (Array.isArray(quote[name]) ? (quote[name] as Json[]).map(num) : []);
-  const [open, high, low, close, volume] = ['open', 'high', 'low', 'close', 'volume'].map(series) as [Array<number | null>, Array<number | null>, Array<number | null>, Array<number | null>, Array<number | null>];
+  const [open, high, low, close, volume] = ['open', 'high', 'low', 'close', 'volume'].map(series) as [
+    Array<number | null>,
+    Array<number | null>,
+    Array<number | null>,
+    Array<number | null>,
+    Array<number | null>,
+  ];
   const adjClose = Array.isArray(adjusted) ? adjusted.map(num) : close;
   const daily = !/[mh]$/.test(interval);
   const dayOf = (seconds: number) => (daily ? localDayStart(seconds, zone) : seconds * 1000);
@@ -116,11 +132,20 @@ function toRows(result: Record<string, Json>, interval: string, zone: string): F
     const raw = close[index] ?? null;
     const ratio = raw === null || adjClose[index] === null || adjClose[index] === undefined ? null : (adjClose[index] as number) / raw;
     const scaled = (value: number | null | undefined) => (value === null || value === undefined || ratio === null ? null : value * ratio);
-    const row: FrameRow = { Date: new DateCell(at), Open: scaled(open[index]), High: scaled(high[index]), Low: scaled(low[index]), Close: adjClose[index] ?? null, Volume: BigInt(Math.trunc(volume[index] ?? 0)) };
+    const row: FrameRow = {
+      Date: new DateCell(at),
+      Open: scaled(open[index]),
+      High: scaled(high[index]),
+      Low: scaled(low[index]),
+      Close: adjClose[index] ?? null,
+      Volume: BigInt(Math.trunc(volume[index] ?? 0)),
+    };
     row.Dividends = dividends.get(at) ?? 0;
     row['Stock Splits'] = splits.get(at) ?? 0;
     if (gains) row['Capital Gains'] = gains.get(at) ?? 0;
-    const data = ['Open', 'High', 'Low', 'Close', 'Volume', 'Dividends', 'Stock Splits', 'Capital Gains'].map((key) => row[key]).filter((value) => value !== undefined);
+    const data = ['Open', 'High', 'Low', 'Close', 'Volume', 'Dividends', 'Stock Splits', 'Capital Gains']
+      .map((key) => row[key])
+      .filter((value) => value !== undefined);
     if (data.every((value) => value === null || value === 0 || value === 0n)) return;
     rows.push(row);
   });
@@ -132,9 +157,20 @@ export async function actionsJson(history: HistoryClient, symbol: string): Promi
   const rows = await history.rows(symbol, { range: 'max' }, '1d');
   if (!rows) return undefined;
   const columns = ['Dividends', 'Stock Splits', ...(rows.some((row) => 'Capital Gains' in row) ? ['Capital Gains'] : [])];
-  const actions = rows.filter((row) => columns.some((column) => typeof row[column] === 'number' && row[column] !== 0)).map((row) => Object.fromEntries([['Date', row.Date], ...columns.map((column) => [column, row[column]])]));
+  const actions = rows
+    .filter((row) => columns.some((column) => typeof row[column] === 'number' && row[column] !== 0))
+    .map((row) => Object.fromEntries([['Date', row.Date], ...columns.map((column) => [column, row[column]])]));
   return recordsJson(actions, ['Date', ...columns], { dtypes: Object.fromEntries(columns.map((column) => [column, 'float' as const])) });
 }
 
 /** The dtypes pandas gives the history columns. */
-export const historyDtypes = { Open: 'float', High: 'float', Low: 'float', Close: 'float', Volume: 'int', Dividends: 'float', 'Stock Splits': 'float', 'Capital Gains': 'float' } as const;
+export const historyDtypes = {
+  Open: 'float',
+  High: 'float',
+  Low: 'float',
+  Close: 'float',
+  Volume: 'int',
+  Dividends: 'float',
+  'Stock Splits': 'float',
+  'Capital Gains': 'float',
+} as const;

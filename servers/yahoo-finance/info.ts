@@ -35,16 +35,20 @@ function resultFor(body: Json, container: string, symbol: string): Record<string
   return results.find((item): item is Record<string, Json> => isPlainObject(item) && item.symbol === symbol);
 }
 
-export function assembleInfo(symbol: string, summary: Json, quote: Json): Record<string, Json> {
+function assembleInfo(symbol: string, summary: Json, quote: Json): Record<string, Json> {
   const merged: Record<string, Json> = {};
-  for (const [container, body] of [['quoteSummary', summary], ['quoteResponse', quote]] as const) {
+  for (const [container, body] of [
+    ['quoteSummary', summary],
+    ['quoteResponse', quote],
+  ] as const) {
     const found = resultFor(body, container, symbol);
     if (found) Object.assign(merged, found);
   }
   const flat: Record<string, Json> = {};
   for (const [key, value] of Object.entries(merged)) {
     if (isPlainObject(value)) {
-      for (const [innerKey, innerValue] of Object.entries(value)) if (innerValue !== null) flat[innerKey] = innerKey === 'maxAge' && isOne(innerValue) ? 86400 : innerValue;
+      for (const [innerKey, innerValue] of Object.entries(value))
+        if (innerValue !== null) flat[innerKey] = innerKey === 'maxAge' && isOne(innerValue) ? 86400 : innerValue;
     } else if (value !== null) {
       flat[key] = value;
     }
@@ -68,7 +72,8 @@ async function trailingPegRatio(client: YahooClient, symbol: string): Promise<Js
   const url = yahooUrl('query1', `/ws/fundamentals-timeseries/v1/finance/timeseries/${encodeURIComponent(symbol)}`);
   const body = await client.json(url, { symbol, type: 'trailingPegRatio', period1: String(today - Math.floor(365 / 2) * day), period2: String(today + day) });
   const series = isPlainObject(body) ? (body.timeseries ?? body.finance) : undefined;
-  if (!isPlainObject(series) || !Array.isArray(series.result)) throw new UpstreamError('upstream_bad_response', `${url.hostname}: the timeseries answer has no result`, { upstream: url.hostname });
+  if (!isPlainObject(series) || !Array.isArray(series.result))
+    throw new UpstreamError('upstream_bad_response', `${url.hostname}: the timeseries answer has no result`, { upstream: url.hostname });
   const first = series.result[0];
   const points = isPlainObject(first) ? first.trailingPegRatio : undefined;
   if (!Array.isArray(points) || points.length === 0) return null;
@@ -79,7 +84,12 @@ async function trailingPegRatio(client: YahooClient, symbol: string): Promise<Js
 /** The info dict, or undefined when Yahoo knows neither a summary nor a quote for the symbol. */
 export async function fetchInfo(client: YahooClient, symbol: string): Promise<Record<string, Json> | undefined> {
   const summary = await orNotFound(
-    client.json(yahooUrl('query2', `/v10/finance/quoteSummary/${encodeURIComponent(symbol)}`), { modules: infoModules.join(','), corsDomain: 'finance.yahoo.com', formatted: 'false', symbol }),
+    client.json(yahooUrl('query2', `/v10/finance/quoteSummary/${encodeURIComponent(symbol)}`), {
+      modules: infoModules.join(','),
+      corsDomain: 'finance.yahoo.com',
+      formatted: 'false',
+      symbol,
+    }),
   );
   const quote = await orNotFound(client.json(yahooUrl('query1', '/v7/finance/quote'), { symbols: symbol, formatted: 'false' }));
   const info = assembleInfo(symbol, summary, quote);

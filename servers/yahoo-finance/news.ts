@@ -7,12 +7,14 @@ import { UpstreamError } from '../shared/upstream-error.js';
 import { yahooUrl, type YahooClient } from './yahoo-client.js';
 
 type Json = unknown;
-const asObject = (value: Json): Record<string, Json> => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, Json>) : {});
+const asObject = (value: Json): Record<string, Json> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, Json>) : {};
 
 export async function newsText(client: YahooClient, symbol: string): Promise<string> {
   const url = yahooUrl('root', '/xhr/ncp');
   const text = await client.text(url, { queryRef: 'latestNews', serviceKey: 'ncp_fin' }, { serviceConfig: { snippetCount: 10, s: [symbol] } });
-  if (text.includes('Will be right back')) throw new UpstreamError('upstream_server_error', `${url.hostname}: Yahoo Finance is down ("Will be right back")`, { upstream: url.hostname });
+  if (text.includes('Will be right back'))
+    throw new UpstreamError('upstream_server_error', `${url.hostname}: Yahoo Finance is down ("Will be right back")`, { upstream: url.hostname });
   let body: Json = {};
   try {
     body = JSON.parse(text);

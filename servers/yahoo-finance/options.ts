@@ -6,9 +6,25 @@ import { DateCell, recordsJson, type FrameRow } from './frame-json.js';
 import { yahooUrl, type YahooClient } from './yahoo-client.js';
 
 type Json = unknown;
-const asObject = (value: Json): Record<string, Json> => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, Json>) : {});
+const asObject = (value: Json): Record<string, Json> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, Json>) : {};
 
-const chainColumns = ['contractSymbol', 'lastTradeDate', 'strike', 'lastPrice', 'bid', 'ask', 'change', 'percentChange', 'volume', 'openInterest', 'impliedVolatility', 'inTheMoney', 'contractSize', 'currency'];
+const chainColumns = [
+  'contractSymbol',
+  'lastTradeDate',
+  'strike',
+  'lastPrice',
+  'bid',
+  'ask',
+  'change',
+  'percentChange',
+  'volume',
+  'openInterest',
+  'impliedVolatility',
+  'inTheMoney',
+  'contractSize',
+  'currency',
+];
 
 async function optionResult(client: YahooClient, symbol: string, date?: number): Promise<Record<string, Json> | undefined> {
   const body = await client.json(yahooUrl('query2', `/v7/finance/options/${encodeURIComponent(symbol)}`), date === undefined ? {} : { date: String(date) });
@@ -41,7 +57,12 @@ export async function optionChainJson(client: YahooClient, symbol: string, epoch
     const record = asObject(contract);
     const when = record.lastTradeDate;
     const seconds = isJsonNumber(when) ? Number(when.value) : undefined;
-    return Object.fromEntries(chainColumns.map((column) => [column, column === 'lastTradeDate' ? (seconds === undefined ? null : new DateCell(seconds * 1000)) : (record[column] ?? null)]));
+    return Object.fromEntries(
+      chainColumns.map((column) => [
+        column,
+        column === 'lastTradeDate' ? (seconds === undefined ? null : new DateCell(seconds * 1000)) : (record[column] ?? null),
+      ]),
+    );
   });
   return recordsJson(rows, chainColumns);
 }

@@ -8,7 +8,8 @@ import { DateCell, recordsJson, type FrameRow } from './frame-json.js';
 import { YahooNotFound, yahooUrl, type YahooClient } from './yahoo-client.js';
 
 type Json = unknown;
-const asObject = (value: Json): Record<string, Json> => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, Json>) : {});
+const asObject = (value: Json): Record<string, Json> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, Json>) : {};
 
 /** The module's object; undefined when Yahoo refuses the symbol (yfinance then has an empty frame). */
 async function summaryModule(client: YahooClient, symbol: string, module: string): Promise<Record<string, Json> | undefined> {

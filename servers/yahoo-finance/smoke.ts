@@ -28,7 +28,10 @@ export const smoke: ServerSmoke = {
     routes: [
       { path: '/fc', reply: { status: 404, headers: { 'set-cookie': 'A3=d=smoke; Path=/; Domain=.yahoo.com' }, body: '' } },
       { path: '/q1/v1/test/getcrumb', reply: { body: 'smokeCrumb', headers: { 'content-type': 'text/plain' } } },
-      { path: '/q2/v8/finance/chart/MSFT', reply: (request) => (request.query.range === '1d' ? chart([1764340200], [486.74]) : chart([1727789400, 1727875800], [420.69, 417.13])) },
+      {
+        path: '/q2/v8/finance/chart/MSFT',
+        reply: (request) => (request.query.range === '1d' ? chart([1764340200], [486.74]) : chart([1727789400, 1727875800], [420.69, 417.13])),
+      },
     ],
   },
 };

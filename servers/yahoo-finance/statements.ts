@@ -7,7 +7,8 @@ import statementKeys from './statement-keys.json' with { type: 'json' };
 import { yahooUrl, type YahooClient } from './yahoo-client.js';
 
 type Json = unknown;
-const asObject = (value: Json): Record<string, Json> => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, Json>) : {});
+const asObject = (value: Json): Record<string, Json> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, Json>) : {};
 
 export const financialTypes = ['income_stmt', 'quarterly_income_stmt', 'balance_sheet', 'quarterly_balance_sheet', 'cashflow', 'quarterly_cashflow'] as const;
 export type FinancialType = (typeof financialTypes)[number];
@@ -34,12 +35,18 @@ export async function statementJson(client: YahooClient, symbol: string, type: F
   const keys = statementKeys[table];
   const url = yahooUrl('query2', `/ws/fundamentals-timeseries/v1/finance/timeseries/${encodeURIComponent(symbol)}`);
   const end = Math.ceil(Date.now() / 86_400_000) * 86_400;
-  const body = await client.json(url, { symbol, type: keys.map((key) => scale + key).join(','), period1: String(Date.UTC(2016, 11, 31) / 1000), period2: String(end) });
+  const body = await client.json(url, {
+    symbol,
+    type: keys.map((key) => scale + key).join(','),
+    period1: String(Date.UTC(2016, 11, 31) / 1000),
+    period2: String(end),
+  });
   const series = asObject(asObject(body).timeseries).result;
   const values = new Map<string, Map<string, number | null>>();
   const dates = new Set<string>();
   for (const entry of Array.isArray(series) ? series.map(asObject) : []) {
-    for (const stamp of Array.isArray(entry.timestamp) ? entry.timestamp : []) dates.add(new Date(Number(isJsonNumber(stamp) ? stamp.value : stamp) * 1000).toISOString().slice(0, 10));
+    for (const stamp of Array.isArray(entry.timestamp) ? entry.timestamp : [])
+      dates.add(new Date(Number(isJsonNumber(stamp) ? stamp.value : stamp) * 1000).toISOString().slice(0, 10));
     for (const [field, points] of Object.entries(entry)) {
       if (field === 'meta' || field === 'timestamp' || !Array.isArray(points)) continue;
       const byDate = new Map<string, number | null>();

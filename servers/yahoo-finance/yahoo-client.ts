@@ -42,7 +42,11 @@ export class YahooClient {
     let cookie = '';
     try {
       const response = await this.http.getText(cookieUrl, { acceptStatus: [404] });
-      cookie = response.headers.getSetCookie().map((line) => line.split(';')[0]).filter(Boolean).join('; ');
+      cookie = response.headers
+        .getSetCookie()
+        .map((line) => line.split(';')[0])
+        .filter(Boolean)
+        .join('; ');
     } catch (error) {
       if (!(error instanceof UpstreamClientError)) throw error;
     }
@@ -73,7 +77,11 @@ export class YahooClient {
     if (crumb) target.searchParams.set('crumb', crumb);
     const headers = cookie ? { cookie } : undefined;
     try {
-      const response = await this.http.request<string>(target.href, 'text', { method, ...(headers ? { headers } : {}), ...(body !== undefined ? { json: body } : {}) });
+      const response = await this.http.request<string>(target.href, 'text', {
+        method,
+        ...(headers ? { headers } : {}),
+        ...(body !== undefined ? { json: body } : {}),
+      });
       return response.body;
     } catch (error) {
       if (error instanceof UpstreamClientError) throw new YahooNotFound(error.status, error.body);
@@ -98,7 +106,9 @@ export class YahooClient {
     try {
       return parseLosslessJson(text);
     } catch {
-      throw new UpstreamError('upstream_bad_response', `${url.hostname} answered with a body that is not JSON: ${text.slice(0, 120)}`, { upstream: url.hostname });
+      throw new UpstreamError('upstream_bad_response', `${url.hostname} answered with a body that is not JSON: ${text.slice(0, 120)}`, {
+        upstream: url.hostname,
+      });
     }
   }
 }

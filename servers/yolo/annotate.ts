@@ -34,7 +34,7 @@ function hashLabel(label: string): number {
   return hash % 80;
 }
 
-export function createOverlaySvg(width: number, height: number, boxes: readonly DrawnBox[], options: DrawOptions = {}): string {
+function createOverlaySvg(width: number, height: number, boxes: readonly DrawnBox[], options: DrawOptions = {}): string {
   const shorter = Math.min(width, height);
   const thickness = options.boxThickness ?? Math.max(2, Math.round(shorter / 200));
   const fontSize = options.fontSize ?? Math.max(12, Math.round(shorter / 40));

@@ -12,7 +12,7 @@ import { takeTensorBuffer, yoloSessionOptions } from './session-options.js';
 /** From the shared assets' detection_settings: the reference detections use these. */
 export const defaultScoreThreshold = 0.4;
 export const nmsIouThreshold = 0.45;
-export const modelAssetName = 'yolox-nano';
+const modelAssetName = 'yolox-nano';
 
 export class ModelUnavailableError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
@@ -87,11 +87,7 @@ export interface DetectionRun {
   timings: { prepareMs: number; inferenceMs: number; postprocessMs: number };
 }
 
-export async function detectObjects(
-  session: ort.InferenceSession,
-  bytes: Buffer,
-  scoreThreshold = defaultScoreThreshold,
-): Promise<DetectionRun> {
+export async function detectObjects(session: ort.InferenceSession, bytes: Buffer, scoreThreshold = defaultScoreThreshold): Promise<DetectionRun> {
   const started = performance.now();
   const buffer = takeTensorBuffer();
   try {

@@ -2,7 +2,7 @@
 // each of the 3549 rows is [tx, ty, tw, th, objectness, 80 class probabilities] on the
 // 52x52, 26x26 and 13x13 grids of strides 8, 16 and 32 (row-major, y then x).
 
-export const strides = [8, 16, 32] as const;
+const strides = [8, 16, 32] as const;
 
 /** A box in some pixel frame with its class id and score (objectness x class probability). */
 export interface Box {

@@ -26,14 +26,7 @@ export function computeLetterbox(width: number, height: number, size = inputSize
  * size x size NCHW float tensor in BGR order; everything else is set to the pad value.
  * `target` (3 x size x size floats) is reused when given: only the pad region is refilled.
  */
-export function toInputTensorData(
-  pixels: Uint8Array,
-  width: number,
-  height: number,
-  channels: number,
-  size = inputSize,
-  target?: Float32Array,
-): Float32Array {
+export function toInputTensorData(pixels: Uint8Array, width: number, height: number, channels: number, size = inputSize, target?: Float32Array): Float32Array {
   if (width > size || height > size) throw new Error(`resized image ${width}x${height} does not fit the ${size}x${size} input`);
   if (channels < 3) throw new Error(`expected at least 3 colour channels, got ${channels}`);
   if (pixels.length < width * height * channels) {
@@ -84,7 +77,12 @@ export interface PreparedImage {
 export async function prepareImage(bytes: Buffer, size = inputSize, target?: Float32Array): Promise<PreparedImage> {
   const decoded = await decodeForLetterbox(bytes, size);
   const { pixels, info } = decoded;
-  return { data: toInputTensorData(pixels, info.width, info.height, info.channels, size, target), letterbox: decoded.letterbox, width: decoded.width, height: decoded.height };
+  return {
+    data: toInputTensorData(pixels, info.width, info.height, info.channels, size, target),
+    letterbox: decoded.letterbox,
+    width: decoded.width,
+    height: decoded.height,
+  };
 }
 
 export interface DecodedForLetterbox {

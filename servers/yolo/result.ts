@@ -17,9 +17,9 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Detection } from './detector.js';
 import type { PromptMapping } from './prompt-classes.js';
 
-export const modelLabel = 'YOLOX-Nano (COCO 80 classes, local ONNX)';
+const modelLabel = 'YOLOX-Nano (COCO 80 classes, local ONNX)';
 
-export interface DetectedObject {
+interface DetectedObject {
   name: string;
   bbox: { xmin: number; ymin: number; xmax: number; ymax: number };
   score: number;
@@ -46,12 +46,12 @@ const notes = {
 
 const oneDecimal = (value: number): number => Math.round(value * 10) / 10;
 
-export function describeObject(object: Omit<DetectedObject, 'description'>): string {
+function describeObject(object: Omit<DetectedObject, 'description'>): string {
   const { xmin, ymin, xmax, ymax } = object.bbox;
   return `${object.name} at (${Math.round(xmin)},${Math.round(ymin)})-(${Math.round(xmax)},${Math.round(ymax)}), ${Math.round(object.score * 100)}%`;
 }
 
-export function toDetectedObjects(detections: readonly Detection[], includeDescription: boolean): DetectedObject[] {
+function toDetectedObjects(detections: readonly Detection[], includeDescription: boolean): DetectedObject[] {
   return [...detections]
     .sort((a, b) => b.score - a.score)
     .map((detection) => {
@@ -80,7 +80,7 @@ function detectorLine(frame: DetectionFrame, options: DetectionOptions): string 
   return `Detector: ${modelLabel}; image ${JSON.stringify(frame.source)} (${frame.width}x${frame.height} pixels); objects with score above ${options.scoreThreshold}.`;
 }
 
-export function unsupportedMessage(unsupported: readonly string[]): string | undefined {
+function unsupportedMessage(unsupported: readonly string[]): string | undefined {
   if (unsupported.length === 0) return undefined;
   const terms = unsupported.map((term) => `"${term}"`).join(', ');
   return (
@@ -103,7 +103,13 @@ export interface DetectionAnswer {
   structured: Record<string, unknown>;
 }
 
-function structuredOf(objects: DetectedObject[], frame: DetectionFrame, options: DetectionOptions, mapping?: PromptMapping, prompt?: string): Record<string, unknown> {
+function structuredOf(
+  objects: DetectedObject[],
+  frame: DetectionFrame,
+  options: DetectionOptions,
+  mapping?: PromptMapping,
+  prompt?: string,
+): Record<string, unknown> {
   return {
     model: modelLabel,
     image: frame,
@@ -125,7 +131,13 @@ export function createDetectionAnswer(detections: readonly Detection[], frame: D
 }
 
 /** Keeps only the prompt's classes and says how the prompt was understood. */
-export function createTextDetectionAnswer(detections: readonly Detection[], frame: DetectionFrame, prompt: string, mapping: PromptMapping, options: DetectionOptions): DetectionAnswer {
+export function createTextDetectionAnswer(
+  detections: readonly Detection[],
+  frame: DetectionFrame,
+  prompt: string,
+  mapping: PromptMapping,
+  options: DetectionOptions,
+): DetectionAnswer {
   const wanted = new Set<string>(mapping.categories);
   const objects = toDetectedObjects(
     detections.filter((detection) => wanted.has(detection.category)),
@@ -133,7 +145,12 @@ export function createTextDetectionAnswer(detections: readonly Detection[], fram
   );
   return {
     objects,
-    blocks: [summaryLine(objects), `Detailed object detection results: ${JSON.stringify(objects, null, 2)}`, notes.text, `${detectorLine(frame, options)} ${mappingLine(mapping)}`],
+    blocks: [
+      summaryLine(objects),
+      `Detailed object detection results: ${JSON.stringify(objects, null, 2)}`,
+      notes.text,
+      `${detectorLine(frame, options)} ${mappingLine(mapping)}`,
+    ],
     structured: structuredOf(objects, frame, options, mapping, prompt),
   };
 }

@@ -108,14 +108,17 @@ function labelOf(detection: z.output<typeof givenDetection>, index: number): str
   return label;
 }
 
-async function visualize(args: {
-  imageFileUri: string;
-  detections: Array<z.output<typeof givenDetection>>;
-  fontSize?: number | undefined;
-  boxThickness?: number | undefined;
-  showLabels?: boolean | undefined;
-  outputPath?: string | undefined;
-}, call: CallExtra): Promise<CallToolResult> {
+async function visualize(
+  args: {
+    imageFileUri: string;
+    detections: Array<z.output<typeof givenDetection>>;
+    fontSize?: number | undefined;
+    boxThickness?: number | undefined;
+    showLabels?: boolean | undefined;
+    outputPath?: string | undefined;
+  },
+  call: CallExtra,
+): Promise<CallToolResult> {
   const image = await loadImageInput(args.imageFileUri, (given) => resolveInputArgument(given, call));
   const boxes = args.detections.map((detection, index) => ({ label: labelOf(detection, index), ...toCorners(detection.bbox) }));
   const drawn = await drawBoxes(image.bytes, boxes, {

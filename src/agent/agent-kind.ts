@@ -7,4 +7,3 @@ import { z } from 'zod';
 export const AGENT_KINDS = ['function-call', 'react', 'basic'] as const;
 export const agentKindSchema = z.enum(AGENT_KINDS);
 export type AgentKind = z.infer<typeof agentKindSchema>;
-export const DEFAULT_AGENT_KIND: AgentKind = 'function-call';

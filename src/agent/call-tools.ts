@@ -41,13 +41,31 @@ export interface RoundContext {
 }
 
 function notExecuted(call: ToolCall, canonicalName: string, message: string): ExecutedCall {
-  return { call, canonicalName, arguments: call.arguments, resultText: toolErrorText(message), isError: true, errorCode: 'over_limit', durationMs: 0, images: [], executed: false };
+  return {
+    call,
+    canonicalName,
+    arguments: call.arguments,
+    resultText: toolErrorText(message),
+    isError: true,
+    errorCode: 'over_limit',
+    durationMs: 0,
+    images: [],
+    executed: false,
+  };
 }
 
 async function executeOne(call: ToolCall, index: number, context: RoundContext): Promise<ExecutedCall> {
   const { host, options } = context;
   const canonicalName = resolveTool(host, call.name)?.canonicalName ?? call.name;
-  safeEmit(context.onEvent, { type: 'tool_call_start', taskId: context.taskId, round: context.round, index, callId: call.id, name: canonicalName, arguments: call.arguments });
+  safeEmit(context.onEvent, {
+    type: 'tool_call_start',
+    taskId: context.taskId,
+    round: context.round,
+    index,
+    callId: call.id,
+    name: canonicalName,
+    arguments: call.arguments,
+  });
   const outcome = await callCheckedTool(host, call.name, call.arguments, {
     context: context.callContext,
     timeoutMs: options.toolCallTimeoutMs,
@@ -90,7 +108,11 @@ export function emitCallEnd(result: ExecutedCall, index: number, context: Pick<R
     ...(result.errorCode ? { errorCode: result.errorCode } : {}),
     ...(result.fallback ? { fallback: result.fallback } : {}),
     durationMs: result.durationMs,
-    images: result.images.map((image) => ({ mediaType: image.mediaType, data: image.data, ...(image.facts ?? { source: '', originalBytes: 0, sentBytes: 0, width: 0, height: 0, originalMediaType: image.mediaType }) })),
+    images: result.images.map((image) => ({
+      mediaType: image.mediaType,
+      data: image.data,
+      ...(image.facts ?? { source: '', originalBytes: 0, sentBytes: 0, width: 0, height: 0, originalMediaType: image.mediaType }),
+    })),
   });
 }
 

@@ -38,7 +38,7 @@ export interface EpisodeInput {
   priorMessages?: Message[];
 }
 
-export interface RoundTrace {
+interface RoundTrace {
   round: number;
   prepare: string;
   calls: ExecutedCall[];
@@ -83,7 +83,9 @@ function infrastructureFailure(calls: readonly ExecutedCall[]): ServerError | un
   if (!failed?.errorCode) return undefined;
   const server = serverOf(failed.canonicalName);
   const reason = failed.resultText.replace(TOOL_ERROR_PREFIX, '').split('\n')[0] ?? '';
-  return new ServerError(server, `tool call ${failed.canonicalName} failed for an infrastructure reason (${failed.errorCode}): ${reason}`, { code: failed.errorCode });
+  return new ServerError(server, `tool call ${failed.canonicalName} failed for an infrastructure reason (${failed.errorCode}): ${reason}`, {
+    code: failed.errorCode,
+  });
 }
 
 /** What one work reply asks for: the final answer, or calls (and, in text mode, malformed actions). */
@@ -118,7 +120,12 @@ export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promis
   const base = prompts.systemPromptFor(kind, options.maxStep, options.maxConcurrent, offered);
   const system = options.instruction ? `${options.instruction}\n\n${base}` : base;
   const history: Message[] = [...(input.priorMessages ?? []), { role: 'user', content: [{ type: 'text', text: input.userText }, ...input.images] }];
-  safeEmit(deps.onEvent, { type: 'episode_start', taskId: input.taskId, question: input.question, images: input.images.map((image) => image.facts?.source ?? 'image') });
+  safeEmit(deps.onEvent, {
+    type: 'episode_start',
+    taskId: input.taskId,
+    question: input.question,
+    images: input.images.map((image) => image.facts?.source ?? 'image'),
+  });
 
   const ask = async (purpose: EpisodePurpose, round: number, instruction: string, tools: ToolDefinition[]): Promise<GenerateResponse> => {
     const request: GenerateRequest = {
@@ -137,16 +144,35 @@ export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promis
       trace.usage = addUsage(trace.usage, response.usage);
       trace.warnings.push(...response.warnings);
       safeEmit(deps.onEvent, {
-        type: 'model_call', taskId: input.taskId, round, purpose, usage: response.usage, latencyMs: response.latencyMs,
-        attempts: response.attempts, text: response.text, toolCallCount: response.toolCalls.length, warnings: response.warnings,
-        request: response.raw?.request ?? null, response: response.raw?.response ?? null,
+        type: 'model_call',
+        taskId: input.taskId,
+        round,
+        purpose,
+        usage: response.usage,
+        latencyMs: response.latencyMs,
+        attempts: response.attempts,
+        text: response.text,
+        toolCallCount: response.toolCalls.length,
+        warnings: response.warnings,
+        request: response.raw?.request ?? null,
+        response: response.raw?.response ?? null,
       });
       return response;
     } catch (error) {
       const attempts = error instanceof ProviderAttemptsError ? [...error.attempts] : [];
       safeEmit(deps.onEvent, {
-        type: 'model_call', taskId: input.taskId, round, purpose, usage: emptyUsage(), latencyMs: 0, attempts, text: '', toolCallCount: 0, warnings: [],
-        request: null, response: null,
+        type: 'model_call',
+        taskId: input.taskId,
+        round,
+        purpose,
+        usage: emptyUsage(),
+        latencyMs: 0,
+        attempts,
+        text: '',
+        toolCallCount: 0,
+        warnings: [],
+        request: null,
+        response: null,
         error: { errorClass: error instanceof ProviderError ? error.errorClass : 'fatal', message: (error as Error).message },
       });
       throw new EpisodeFailure(error, trace);
@@ -167,9 +193,10 @@ export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promis
       roundTools = toDefinitions(chosen.length > 0 ? chosen : rankTools(`${input.question} ${prepare}`, host.tools, Math.max(options.topTools, 8)));
     }
     // Text mode sends no tools: the catalog is in the system prompt, the calls come back as text.
-    const response = kind === 'react'
-      ? await ask('work', round, prompts.reactRoundInstruction(round, options.maxStep, options.maxConcurrent), [])
-      : await ask('work', round, prompts.roundInstruction(round, options.maxStep, options.maxConcurrent), roundTools);
+    const response =
+      kind === 'react'
+        ? await ask('work', round, prompts.reactRoundInstruction(round, options.maxStep, options.maxConcurrent), [])
+        : await ask('work', round, prompts.roundInstruction(round, options.maxStep, options.maxConcurrent), roundTools);
     const text = prompts.stripThinking(response.text);
     const decision = decide(kind, response, text);
     if (decision.final !== undefined) {
@@ -179,8 +206,14 @@ export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promis
       break;
     }
     const calls = await executeRound(decision.calls, {
-      taskId: input.taskId, round, host, options, callContext: input.callContext, cwd: input.cwd,
-      ...(deps.signal ? { signal: deps.signal } : {}), ...(deps.onEvent ? { onEvent: deps.onEvent } : {}),
+      taskId: input.taskId,
+      round,
+      host,
+      options,
+      callContext: input.callContext,
+      cwd: input.cwd,
+      ...(deps.signal ? { signal: deps.signal } : {}),
+      ...(deps.onEvent ? { onEvent: deps.onEvent } : {}),
       ...(deps.interceptor ? { interceptor: deps.interceptor } : {}),
     });
     decision.malformed.forEach((action, index) => {
@@ -189,10 +222,15 @@ export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promis
       calls.push(recorded);
     });
     if (kind === 'react') {
-      history.push({ role: 'assistant', content: [{ type: 'text', text: text || '(empty reply)' }], toolCalls: [] }, observationMessage(calls, options.toolResultMaxChars));
+      history.push(
+        { role: 'assistant', content: [{ type: 'text', text: text || '(empty reply)' }], toolCalls: [] },
+        observationMessage(calls, options.toolResultMaxChars),
+      );
     } else {
       const assistant: AssistantMessage = {
-        role: 'assistant', content: text ? [{ type: 'text', text }] : [], toolCalls: response.toolCalls,
+        role: 'assistant',
+        content: text ? [{ type: 'text', text }] : [],
+        toolCalls: response.toolCalls,
         ...(response.reasoning ? { reasoning: response.reasoning } : {}),
       };
       history.push(assistant, toolResultsMessage(calls, options.toolResultMaxChars));

@@ -4,9 +4,9 @@ import type { CatalogTool } from '../mcp/types.js';
 import type { AgentKind } from './agent-kind.js';
 import { reactSystemSuffix } from './react-actions.js';
 
-export function systemPrompt(maxStep: number, maxConcurrent: number): string {
+function systemPrompt(maxStep: number, maxConcurrent: number): string {
   return [
-    'You are an agent that completes the user\'s task by calling the available MCP tools.',
+    "You are an agent that completes the user's task by calling the available MCP tools.",
     'Call tools through the tool-calling interface. Independent calls can be made together in one round; they run in parallel.',
     `You have at most ${maxStep} rounds of tool calls and at most ${maxConcurrent} calls per round.`,
     'Plan only the necessary steps and take results of earlier rounds into account: unnecessary calls lower your score.',
@@ -18,9 +18,10 @@ export function systemPrompt(maxStep: number, maxConcurrent: number): string {
 /** The system prompt of each agent kind; `react` carries the tool catalog and the action format. */
 export function systemPromptFor(kind: AgentKind, maxStep: number, maxConcurrent: number, tools: readonly CatalogTool[]): string {
   if (kind === 'function-call') return systemPrompt(maxStep, maxConcurrent);
-  if (kind === 'basic') return 'You are an assistant that answers the user\'s task directly. No tools are available; answer from the task and its images, concisely and accurately.';
+  if (kind === 'basic')
+    return "You are an assistant that answers the user's task directly. No tools are available; answer from the task and its images, concisely and accurately.";
   return [
-    'You are an agent that completes the user\'s task by calling the available MCP tools.',
+    "You are an agent that completes the user's task by calling the available MCP tools.",
     `You have at most ${maxStep} rounds of actions and at most ${maxConcurrent} actions per round.`,
     'Plan only the necessary steps and take results of earlier rounds into account: unnecessary calls lower your score.',
     'Tools that need an image take a file path: use the paths listed in the task or returned by earlier tools.',

@@ -25,15 +25,15 @@ export interface MalformedAction {
   problem: string;
 }
 
-export type ReactReply =
-  | { kind: 'final'; answer: string }
-  | { kind: 'actions'; calls: ToolCall[]; malformed: MalformedAction[] };
+export type ReactReply = { kind: 'final'; answer: string } | { kind: 'actions'; calls: ToolCall[]; malformed: MalformedAction[] };
 
-export const REACT_FORMAT_HINT =
+const REACT_FORMAT_HINT =
   'Reply either with "Action:" followed by a ```json fenced list of {"tool": "server/tool", "arguments": {...}} objects, or with "Final Answer: <answer>".';
 
-export function reactToolCatalog(tools: readonly CatalogTool[]): string {
-  return tools.map((tool) => `- ${tool.canonicalName}: ${tool.description.split('\n')[0] ?? ''}\n  arguments schema: ${JSON.stringify(tool.inputSchema)}`).join('\n');
+function reactToolCatalog(tools: readonly CatalogTool[]): string {
+  return tools
+    .map((tool) => `- ${tool.canonicalName}: ${tool.description.split('\n')[0] ?? ''}\n  arguments schema: ${JSON.stringify(tool.inputSchema)}`)
+    .join('\n');
 }
 
 export function reactSystemSuffix(tools: readonly CatalogTool[]): string {
@@ -58,13 +58,21 @@ function parseBlock(block: string, start: number): { calls: ToolCall[]; malforme
   try {
     value = JSON.parse(block);
   } catch (error) {
-    return { calls, malformed: [{ tool: /"tool"\s*:\s*"([^"]+)"/.exec(block)?.[1] ?? '', raw: block, problem: `not valid JSON (${(error as Error).message})` }] };
+    return {
+      calls,
+      malformed: [{ tool: /"tool"\s*:\s*"([^"]+)"/.exec(block)?.[1] ?? '', raw: block, problem: `not valid JSON (${(error as Error).message})` }],
+    };
   }
   const entries = Array.isArray(value) ? value : [value];
   entries.forEach((entry, index) => {
     const parsed = actionSchema.safeParse(entry);
     if (parsed.success) {
-      calls.push({ id: `react-${start + calls.length + malformed.length}`, name: parsed.data.tool, arguments: parsed.data.arguments, argumentsText: JSON.stringify(parsed.data.arguments) });
+      calls.push({
+        id: `react-${start + calls.length + malformed.length}`,
+        name: parsed.data.tool,
+        arguments: parsed.data.arguments,
+        argumentsText: JSON.stringify(parsed.data.arguments),
+      });
     } else {
       const tool = typeof (entry as { tool?: unknown })?.tool === 'string' ? (entry as { tool: string }).tool : '';
       const where = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'action'}: ${issue.message}`).join('; ');
@@ -80,7 +88,8 @@ export function parseReactReply(text: string): ReactReply {
   if (actionAt >= 0) {
     const after = text.slice(actionAt);
     const blocks = [...after.matchAll(/```(?:json)?\s*\n?([\s\S]*?)```/g)].map((match) => match[1] ?? '');
-    if (blocks.length === 0) return { kind: 'actions', calls: [], malformed: [{ tool: '', raw: after.trim(), problem: 'an Action without a ```json fenced block' }] };
+    if (blocks.length === 0)
+      return { kind: 'actions', calls: [], malformed: [{ tool: '', raw: after.trim(), problem: 'an Action without a ```json fenced block' }] };
     const calls: ToolCall[] = [];
     const malformed: MalformedAction[] = [];
     for (const block of blocks) {
@@ -113,7 +122,9 @@ export function malformedCall(action: MalformedAction, id: string): ExecutedCall
 /** The Observation turn: every result in action order, with the images tools showed. */
 export function observationMessage(calls: readonly ExecutedCall[], maxChars: number): UserMessage {
   const content: ContentPart[] = [];
-  const lines = calls.map((call, index) => `[${index + 1}] ${call.canonicalName}${call.isError ? ' (error)' : ''}:\n${truncateForModel(call.resultText, maxChars)}`);
+  const lines = calls.map(
+    (call, index) => `[${index + 1}] ${call.canonicalName}${call.isError ? ' (error)' : ''}:\n${truncateForModel(call.resultText, maxChars)}`,
+  );
   content.push({ type: 'text', text: `Observation:\n${lines.join('\n\n')}` });
   for (const call of calls) content.push(...call.images);
   return { role: 'user', content };

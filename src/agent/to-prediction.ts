@@ -32,9 +32,7 @@ export function toPrediction(task: TaskHeader, question: string, trace: EpisodeT
   const recorded = trace.rounds.filter((round) => !round.unparseable && round.calls.some((call) => call.executed));
   const steps = recorded.map((round, index) => ({
     step: index + 1,
-    calls: round.calls
-      .filter((call) => call.executed)
-      .map(toPredictionCall),
+    calls: round.calls.filter((call) => call.executed).map(toPredictionCall),
   }));
   return {
     id: task.id,
@@ -48,7 +46,9 @@ export function toPrediction(task: TaskHeader, question: string, trace: EpisodeT
     dialogue: trace.rounds.map((round) => ({
       prepare: round.prepare,
       work: {
-        tool_calls: round.unparseable ? [] : round.calls.filter((call) => call.executed).map((call) => ({ name: call.canonicalName, arguments: recordedArguments(call) })),
+        tool_calls: round.unparseable
+          ? []
+          : round.calls.filter((call) => call.executed).map((call) => ({ name: call.canonicalName, arguments: recordedArguments(call) })),
       },
       end: round.end,
     })),

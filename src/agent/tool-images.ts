@@ -41,12 +41,7 @@ interface ExtractedImages {
   notes: string[];
 }
 
-async function imagesFromOutcome(
-  outcome: ToolCallOutcome,
-  policy: ImagePolicy,
-  roots: readonly string[],
-  cwd: string,
-): Promise<ExtractedImages> {
+async function imagesFromOutcome(outcome: ToolCallOutcome, policy: ImagePolicy, roots: readonly string[], cwd: string): Promise<ExtractedImages> {
   const images: ImagePart[] = [];
   const notes: string[] = [];
   const inline = outcome.content.filter((item): item is Extract<typeof item, { type: 'image' }> => item.type === 'image');

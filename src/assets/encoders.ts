@@ -81,7 +81,9 @@ function encoderAssets(): Asset[] {
         license: encoder.license,
         source: { repo: encoder.id, path: file.path, commit: encoder.revision },
         description: `${file.path} of the sentence-transformers folder ${encoder.id} (Hugging Face), for ${encoder.usedBy}; run in-process with onnxruntime-node.`,
-        ...(unpinned ? { note: 'No public pin of this file was found: sha256 and size are "unverified"; `m3 assets pull` reports the sha256 it received.' } : {}),
+        ...(unpinned
+          ? { note: 'No public pin of this file was found: sha256 and size are "unverified"; `m3 assets pull` reports the sha256 it received.' }
+          : {}),
       };
     }),
   );

@@ -72,7 +72,11 @@ export function networkReason(error: unknown): string {
   return String(error);
 }
 
-async function followRedirects(request: HttpDownloadRequest, offset: number, signal: AbortSignal): Promise<{ response: Response; url: string; firstHeaders: Headers }> {
+async function followRedirects(
+  request: HttpDownloadRequest,
+  offset: number,
+  signal: AbortSignal,
+): Promise<{ response: Response; url: string; firstHeaders: Headers }> {
   const fetchImpl = request.fetch ?? fetch;
   let url = new URL(request.url);
   let firstHeaders: Headers | undefined;
@@ -159,7 +163,9 @@ async function attempt(request: HttpDownloadRequest, part: string, offset: numbe
   } catch (error) {
     if (!request.resume) await rm(part, { force: true });
     const kept = request.resume ? `; ${hasher.bytes} bytes kept in ${part} for the next attempt` : '';
-    throw new DownloadError('interrupted', url, `download from ${url} broke off after ${hasher.bytes - resumedFrom} bytes (${networkReason(error)})${kept}`, { cause: error });
+    throw new DownloadError('interrupted', url, `download from ${url} broke off after ${hasher.bytes - resumedFrom} bytes (${networkReason(error)})${kept}`, {
+      cause: error,
+    });
   }
   return { ...(await finish(part, request.target, hasher, expected, url)), resumedFrom, firstHeaders };
 }

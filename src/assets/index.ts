@@ -1,7 +1,6 @@
 // Downloaded assets (models, test photos): manifest, pull from a mirror or URL, verify, resolve.
 export {
   AssetError,
-  assetManifestSchema,
   defaultAssetsDir,
   defaultManifestFile,
   encoderManifestFile,
@@ -9,7 +8,6 @@ export {
   parseAssetManifest,
   selectAssets,
   UNVERIFIED,
-  type Asset,
   type AssetManifest,
 } from './manifest.js';
 export {
@@ -17,12 +15,7 @@ export {
   assetPath,
   pullAssets,
   verifyAssets,
-  type AssetCheck,
   type AssetLocation,
-  type AssetStatus,
-  type PullAction,
-  type PullOptions,
   type PullResult,
 } from './pull.js';
-export { sha256File } from './transfer.js';
 export { buildEncoderManifest } from './encoders.js';

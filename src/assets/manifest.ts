@@ -36,7 +36,7 @@ const relativePath = z
 export const UNVERIFIED = 'unverified';
 const sha256 = z.union([z.string().regex(/^[0-9a-f]{64}$/, 'expected a sha256 as 64 lower-case hex digits'), z.literal(UNVERIFIED)]);
 
-export const assetSchema = z
+const assetSchema = z
   .object({
     name: z.string().regex(/^[a-z0-9][a-z0-9._/-]*$/, 'expected a lower-case name of letters, digits, ".", "_", "-" or "/"'),
     kind: z.enum(['model', 'image']),
@@ -54,7 +54,10 @@ export const assetSchema = z
         repo: z.string().regex(/^[\w.-]+\/[\w.-]+$/, 'expected "owner/name"'),
         path: z.string().min(1),
         commit: z.string().regex(/^[0-9a-f]{40}$/, 'expected a 40-digit commit id'),
-        gitBlob: z.string().regex(/^[0-9a-f]{40}$/, 'expected a 40-digit blob id').optional(),
+        gitBlob: z
+          .string()
+          .regex(/^[0-9a-f]{40}$/, 'expected a 40-digit blob id')
+          .optional(),
       })
       .strict(),
     description: z.string().min(1),
@@ -64,7 +67,7 @@ export const assetSchema = z
   })
   .strict();
 
-export const assetManifestSchema = z
+const assetManifestSchema = z
   .object({
     version: z.literal(1),
     description: z.string(),
@@ -126,7 +129,7 @@ export function selectAssets(manifest: AssetManifest, names: readonly string[] =
       ? manifest.assets.filter((asset) => asset.name.startsWith(name.slice(0, -1)))
       : manifest.assets.filter((asset) => asset.name === name);
     if (matches.length === 0) unknown.push(name);
-    matches.forEach((asset) => chosen.add(asset));
+    for (const asset of matches) chosen.add(asset);
   }
   if (unknown.length > 0) {
     const known = manifest.assets.map((asset) => asset.name);

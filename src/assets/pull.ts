@@ -3,16 +3,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  AssetError,
-  defaultAssetsDir,
-  expectedBytes,
-  loadAssetManifest,
-  selectAssets,
-  UNVERIFIED,
-  type Asset,
-  type AssetManifest,
-} from './manifest.js';
+import { AssetError, defaultAssetsDir, expectedBytes, loadAssetManifest, selectAssets, UNVERIFIED, type Asset, type AssetManifest } from './manifest.js';
 import { copyFromMirror, downloadAsset, hasExpectedContent, sha256File } from './transfer.js';
 
 export interface AssetLocation {
@@ -22,7 +13,7 @@ export interface AssetLocation {
   targetDir?: string;
 }
 
-export type PullAction = 'present' | 'copied' | 'downloaded' | 'failed';
+type PullAction = 'present' | 'copied' | 'downloaded' | 'failed';
 
 export interface PullResult {
   name: string;
@@ -59,7 +50,9 @@ async function pullOne(asset: Asset, target: string, options: PullOptions): Prom
   try {
     if (!options.force && (await hasExpectedContent(target, asset))) return { ...base, action: 'present', bytes: (await stat(target)).size };
     const action = options.mirror ? 'copied' : 'downloaded';
-    const placed = options.mirror ? await copyFromMirror(asset, options.mirror, target) : await downloadAsset(asset, target, options.fetch ? { fetch: options.fetch } : {});
+    const placed = options.mirror
+      ? await copyFromMirror(asset, options.mirror, target)
+      : await downloadAsset(asset, target, options.fetch ? { fetch: options.fetch } : {});
     return { ...base, action, bytes: placed.bytes, ...(asset.sha256 === UNVERIFIED ? { unverifiedSha256: placed.sha256 } : {}) };
   } catch (error) {
     if (!(error instanceof AssetError)) throw error;
@@ -82,7 +75,7 @@ export async function pullAssets(options: PullOptions = {}): Promise<PullResult[
 }
 
 /** `unverified`: present, but the manifest pins no sha256 (or size) to compare with. */
-export type AssetStatus = 'ok' | 'missing' | 'mismatch' | 'unverified';
+type AssetStatus = 'ok' | 'missing' | 'mismatch' | 'unverified';
 
 export interface AssetCheck {
   name: string;

@@ -97,7 +97,12 @@ export async function downloadAsset(asset: Asset, target: string, options: Downl
   } catch (error) {
     if (!(error instanceof DownloadError)) throw error;
     if (error.kind === 'mismatch' && error.actual) {
-      throw mismatchError(asset, `download from ${asset.url}`, error.actual, 'The upstream file changed or the transfer was corrupted: retry, or use an offline mirror (M3_ASSET_MIRROR).');
+      throw mismatchError(
+        asset,
+        `download from ${asset.url}`,
+        error.actual,
+        'The upstream file changed or the transfer was corrupted: retry, or use an offline mirror (M3_ASSET_MIRROR).',
+      );
     }
     if (error.kind === 'http') {
       throw new AssetError(`asset "${asset.name}": download from ${asset.url} answered HTTP ${error.status ?? '?'}; ${offlineHint}`, { cause: error });

@@ -19,8 +19,14 @@ const llmDoc = z.strictObject({
 const agentDoc = z.strictObject({
   kind: z.literal('agent'),
   spec: z.strictObject({
-    name, type: agentKindSchema,
-    config: z.strictObject({ llm: name, instruction: z.string().optional(), servers: z.array(z.strictObject({ name })).optional(), max_steps: z.number().int().positive().optional() }),
+    name,
+    type: agentKindSchema,
+    config: z.strictObject({
+      llm: name,
+      instruction: z.string().optional(),
+      servers: z.array(z.strictObject({ name })).optional(),
+      max_steps: z.number().int().positive().optional(),
+    }),
   }),
 });
 const workflowDoc = z.strictObject({
@@ -29,7 +35,12 @@ const workflowDoc = z.strictObject({
 });
 const benchmarkDoc = z.strictObject({
   kind: z.literal('benchmark'),
-  spec: z.strictObject({ description: z.string().optional(), agent: name, tasks: z.array(name).length(1, 'one task file per benchmark (m3 bench runs one task file)'), gt: name.optional() }),
+  spec: z.strictObject({
+    description: z.string().optional(),
+    agent: name,
+    tasks: z.array(name).length(1, 'one task file per benchmark (m3 bench runs one task file)'),
+    gt: name.optional(),
+  }),
 });
 const documentSchema = z.discriminatedUnion('kind', [llmDoc, agentDoc, workflowDoc, benchmarkDoc]);
 type BenchDocument = z.infer<typeof documentSchema>;
@@ -40,7 +51,8 @@ const providerOf: Record<string, string> = { openai: 'openai', anthropic: 'anthr
 function interpolateTree(value: unknown, env: EnvMap, where: string): unknown {
   if (typeof value === 'string') return interpolate(value, env, where);
   if (Array.isArray(value)) return value.map((item, index) => interpolateTree(item, env, `${where}[${index}]`));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, interpolateTree(item, env, `${where}.${key}`)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, interpolateTree(item, env, `${where}.${key}`)]));
   return value;
 }
 
@@ -55,7 +67,9 @@ function parseDocuments(file: string, env: EnvMap): BenchDocument[] {
     if (parsed.success) return parsed.data;
     const kind = (raw as { kind?: unknown } | null)?.kind;
     const issues = parsed.error.issues.map((issue) => `at ${issue.path.join('.') || '(document)'}: ${issue.message}`);
-    throw new ConfigError(`${at}${typeof kind === 'string' ? ` (kind: ${kind})` : ''}: ${issues.join('; ')} (expected kind llm, agent, workflow or benchmark with a spec as in README "Benchmark files")`);
+    throw new ConfigError(
+      `${at}${typeof kind === 'string' ? ` (kind: ${kind})` : ''}: ${issues.join('; ')} (expected kind llm, agent, workflow or benchmark with a spec as in README "Benchmark files")`,
+    );
   });
 }
 

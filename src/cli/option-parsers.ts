@@ -47,6 +47,7 @@ export function nonNegativeNumber(value: string): number {
 /** A number from 0 to 1 (a rate, a drop in a rate). */
 export function fraction(value: string): number {
   const parsed = Number(value);
-  if (value.trim() === '' || !Number.isFinite(parsed) || parsed < 0 || parsed > 1) throw new InvalidArgumentError(`expected a number from 0 to 1, got "${value}"`);
+  if (value.trim() === '' || !Number.isFinite(parsed) || parsed < 0 || parsed > 1)
+    throw new InvalidArgumentError(`expected a number from 0 to 1, got "${value}"`);
   return parsed;
 }

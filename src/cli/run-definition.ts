@@ -62,7 +62,10 @@ export function loopLimitsOf(definition: RunDefinition, maxStep = Number(definit
   return {
     agent: definition.agent,
     ...(definition.instruction ? { instruction: definition.instruction } : {}),
-    maxStep, maxConcurrent: definition.maxConcurrent, topTools: definition.topTools, maxNewTokens: definition.maxNewTokens,
+    maxStep,
+    maxConcurrent: definition.maxConcurrent,
+    topTools: definition.topTools,
+    maxNewTokens: definition.maxNewTokens,
     ...(definition.temperature !== undefined ? { temperature: definition.temperature } : {}),
     ...(definition.seed !== undefined ? { seed: definition.seed } : {}),
   };

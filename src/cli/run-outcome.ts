@@ -18,7 +18,9 @@ const nothingScoredExitCode = 3;
 export function requireTasks(taskSet: TaskSet, shard: { index: number; count: number } | undefined): void {
   if (taskSet.tasks.length === 0) throw new TaskFileError(`${taskSet.tasksFile}: no tasks to run (the file holds no task with an id)`);
   if (shard && selectShard(taskSet.tasks, shard).length === 0) {
-    throw new TaskFileError(`--shard ${shard.index}/${shard.count}: this slice of the ${taskSet.tasks.length} task(s) in ${taskSet.tasksFile} is empty; use fewer shards`);
+    throw new TaskFileError(
+      `--shard ${shard.index}/${shard.count}: this slice of the ${taskSet.tasks.length} task(s) in ${taskSet.tasksFile} is empty; use fewer shards`,
+    );
   }
 }
 
@@ -31,8 +33,17 @@ export function printSummary(reports: readonly RunModelReport[], json: boolean |
   const rows = reports.flatMap((report) => report.trials.map((trial) => ({ report, trial })));
   if (json) {
     const records = rows.map(({ report, trial }) => ({
-      model: report.model, condition: report.condition, trial: trial.trial, seed: trial.seed ?? null, runId: report.runId, output: trial.output, manifest: trial.manifestFile,
-      ...trial.result.progress, skippedResumed: trial.result.skipped.length, notStarted: trial.result.notStarted.length, ...(report.stopped ? { stopped: report.stopped } : {}),
+      model: report.model,
+      condition: report.condition,
+      trial: trial.trial,
+      seed: trial.seed ?? null,
+      runId: report.runId,
+      output: trial.output,
+      manifest: trial.manifestFile,
+      ...trial.result.progress,
+      skippedResumed: trial.result.skipped.length,
+      notStarted: trial.result.notStarted.length,
+      ...(report.stopped ? { stopped: report.stopped } : {}),
       ...(shares ? { fallback: shares.get(report.runId) ?? null } : {}),
       ...(report.placeholderImages ? { placeholderImageTasks: Object.keys(report.placeholderImages).length } : {}),
     }));
@@ -51,7 +62,9 @@ export function printSummary(reports: readonly RunModelReport[], json: boolean |
   for (const report of reports) {
     if (!report.placeholderImages) continue;
     const count = Object.keys(report.placeholderImages).length;
-    process.stdout.write(`${report.label}: PLACEHOLDER IMAGES: ${count} task(s) ran on labelled stand-ins for missing images (pipeline check; their scores say nothing about the model)\n`);
+    process.stdout.write(
+      `${report.label}: PLACEHOLDER IMAGES: ${count} task(s) ran on labelled stand-ins for missing images (pipeline check; their scores say nothing about the model)\n`,
+    );
   }
 }
 
@@ -64,7 +77,10 @@ function baseRunId(report: RunModelReport): string {
 function codesOf(report: RunModelReport): string {
   const counts = new Map<string, number>();
   for (const failure of report.result.failures) counts.set(failure.verdict.code, (counts.get(failure.verdict.code) ?? 0) + 1);
-  return [...counts].sort((a, b) => b[1] - a[1]).map(([code, count]) => `${code} x${count}`).join(', ');
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .map(([code, count]) => `${code} x${count}`)
+    .join(', ');
 }
 
 /** Explains a stopped or unscorable run on stderr and returns the exit status. */

@@ -2,7 +2,13 @@
 
 /** Commander collector for repeatable, comma-separable options. */
 export function collect(value: string, previous: string[]): string[] {
-  return [...previous, ...value.split(',').map((entry) => entry.trim()).filter(Boolean)];
+  return [
+    ...previous,
+    ...value
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean),
+  ];
 }
 
 export function waitForSignal(): Promise<NodeJS.Signals> {

@@ -31,7 +31,4 @@ export function loadProjectConfig(options: LoadConfigOptions = {}): ProjectConfi
   for (const server of servers) registerPassedValues({ ...server.env, ...server.headers });
   return { env, switches, serversFile, servers };
 }
-
-export type { Switches } from './switches.js';
 export type { ServerSpec } from './servers.js';
-export type { EnvMap } from './env-file.js';

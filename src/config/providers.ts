@@ -97,7 +97,7 @@ export function providerKeyValues(env: EnvMap): string[] {
 }
 
 /** Text naming the key variables, for messages: "GEMINI_API_KEY (or GOOGLE_API_KEY)". */
-export function keyVariablesText(name: EndpointName): string {
+function keyVariablesText(name: EndpointName): string {
   const [first, ...rest] = endpointDefinitions[name].keyVariables;
   return rest.length > 0 ? `${first} (or ${rest.join(', ')})` : (first ?? '');
 }
@@ -112,9 +112,7 @@ export function resolveEndpoint(name: EndpointName, env: EnvMap, spec: string = 
   const baseUrl = checkedUrl(override?.value ?? definition.defaultBaseUrl, override?.name ?? 'default base URL', spec);
   const key = firstSet(env, definition.keyVariables);
   if (definition.keyRequired && !key) {
-    throw new ConfigError(
-      `${spec}: no API key for ${definition.label}: set ${keyVariablesText(name)} in .env or the environment (see .env.example)`,
-    );
+    throw new ConfigError(`${spec}: no API key for ${definition.label}: set ${keyVariablesText(name)} in .env or the environment (see .env.example)`);
   }
   return {
     name,

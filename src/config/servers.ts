@@ -41,8 +41,6 @@ const serversFileSchema = z.object({
   }),
 });
 
-export type ServerEntry = z.output<typeof serverEntrySchema>;
-
 export interface ServerSpec {
   name: string;
   transport: 'stdio' | 'http';
@@ -87,9 +85,7 @@ export function parseServersConfig(raw: unknown, file: string, options: LoadServ
   for (const [name, entry] of Object.entries(parsed.data.servers)) {
     if (entry.disabled && !options.includeDisabled) continue;
     const at = (key: string) => `${file}: at $.servers.${name}.${key}`;
-    const env = Object.fromEntries(
-      Object.entries(entry.env).map(([key, value]) => [key, interpolate(value, options.env, at(`env.${key}`))]),
-    );
+    const env = Object.fromEntries(Object.entries(entry.env).map(([key, value]) => [key, interpolate(value, options.env, at(`env.${key}`))]));
     const args = entry.args.map((arg, index) => {
       const value = interpolate(arg, options.env, at(`args[${index}]`));
       return entry.resolveArgs && looksLikeRelativePath(value) ? path.resolve(options.root, value) : value;
@@ -102,9 +98,7 @@ export function parseServersConfig(raw: unknown, file: string, options: LoadServ
       args,
       env,
       ...(entry.url ? { url: interpolate(entry.url, options.env, at('url')) } : {}),
-      headers: Object.fromEntries(
-        Object.entries(entry.headers).map(([key, value]) => [key, interpolate(value, options.env, at(`headers.${key}`))]),
-      ),
+      headers: Object.fromEntries(Object.entries(entry.headers).map(([key, value]) => [key, interpolate(value, options.env, at(`headers.${key}`))])),
       cwd: entry.cwd ? path.resolve(options.root, entry.cwd) : options.root,
       ...(entry.startupTimeoutSec !== undefined ? { startupTimeoutMs: secondsToTimerMs(entry.startupTimeoutSec) } : {}),
       ...(entry.callTimeoutSec !== undefined ? { callTimeoutMs: secondsToTimerMs(entry.callTimeoutSec) } : {}),

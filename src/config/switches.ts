@@ -13,11 +13,7 @@ const onOff = z
   })
   .transform((value) => ['1', 'on', 'true', 'yes'].includes(value));
 
-const nonNegativeInt = z
-  .string()
-  .trim()
-  .regex(/^\d+$/, 'expected a whole number >= 0')
-  .transform(Number);
+const nonNegativeInt = z.string().trim().regex(/^\d+$/, 'expected a whole number >= 0').transform(Number);
 
 const nonNegativeNumber = z
   .string()
@@ -30,8 +26,15 @@ const autoOnOff = z.union([z.literal('auto'), onOff]);
 const toolList = z
   .string()
   .trim()
-  .transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean))
-  .refine((entries) => entries.every((entry) => entry === '*' || /^[^/\s]+\/[^/\s]+$/.test(entry)), { message: 'expected comma-separated server/tool or server/* entries, or * for every tool' });
+  .transform((value) =>
+    value
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean),
+  )
+  .refine((entries) => entries.every((entry) => entry === '*' || /^[^/\s]+\/[^/\s]+$/.test(entry)), {
+    message: 'expected comma-separated server/tool or server/* entries, or * for every tool',
+  });
 
 /** Seconds for a timer: 0 disables it; above the bound Node would fire it after 1 ms. */
 const timeoutSeconds = nonNegativeNumber.refine((value) => value <= maxTimerSeconds, { message: timerSecondsMessage });
@@ -50,18 +53,41 @@ const switchTable = {
   M3_IMAGE_MAX_EDGE: { schema: nonNegativeInt, fallback: '1568', help: 'longest edge of images sent to models; 0 disables' },
   M3_INSTRUCTION_ROLE: { schema: z.enum(['user', 'system']), fallback: 'user', help: 'role of the per-round instruction' },
   M3_WORKSPACE_MODE: { schema: z.enum(['dedup', 'isolated', 'legacy']), fallback: 'dedup', help: 'how task images are copied' },
-  M3_RUN_ID: { schema: z.string().trim().regex(/^[A-Za-z0-9._-]*$/, 'expected letters, digits, ".", "_" or "-"'), fallback: '', help: 'run id (default: a timestamp)' },
+  M3_RUN_ID: {
+    schema: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9._-]*$/, 'expected letters, digits, ".", "_" or "-"'),
+    fallback: '',
+    help: 'run id (default: a timestamp)',
+  },
   M3_KEEP_WORKSPACE: { schema: onOff, fallback: 'on', help: 'keep per-task workspaces after the run' },
   M3_LLM_STATS: { schema: onOff, fallback: '0', help: 'collect request/token/image counters' },
   M3_LLM_STATS_FILE: { schema: z.string(), fallback: '', help: 'where the counters are written' },
   M3_LLM_STATS_FLUSH_EVERY: { schema: nonNegativeInt, fallback: '10', help: 'flush the counters every N requests' },
-  M3_MOCK_FALLBACK: { schema: onOff, fallback: '0', help: 'tool fallback layer: serve a fixture, cached, simulated or template result when a mockable tool fails for an infrastructure reason' },
+  M3_MOCK_FALLBACK: {
+    schema: onOff,
+    fallback: '0',
+    help: 'tool fallback layer: serve a fixture, cached, simulated or template result when a mockable tool fails for an infrastructure reason',
+  },
   M3_MOCK_LLM: { schema: onOff, fallback: '1', help: 'allow the LLM simulator tier of the fallback (0: fixture, cache and template only)' },
   M3_MOCK_LLM_MODEL: { schema: z.string().trim(), fallback: 'anthropic:claude-opus-4-5', help: 'provider:model of the LLM simulator' },
   M3_MOCK_MARK_INLINE: { schema: onOff, fallback: '0', help: 'wrap mocked payloads as {"mocked":true,"tier":...,"result":...}' },
-  M3_MOCK_RECORD: { schema: autoOnOff, fallback: 'auto', help: 'record successful real calls of mockable tools in the cache (auto: when M3_MOCK_FALLBACK is on)' },
-  M3_MOCK_ALLOW: { schema: toolList, fallback: '', help: 'extra mockable tools, comma-separated server/tool or server/*, or * for all (vision, OCR, file tools stay excluded)' },
-  M3_MOCK_DIR: { schema: z.string().trim().min(1), fallback: 'tools/mock_runtime', help: 'fallback runtime folder: fixtures/, cache/, logs/ (relative to the repo)' },
+  M3_MOCK_RECORD: {
+    schema: autoOnOff,
+    fallback: 'auto',
+    help: 'record successful real calls of mockable tools in the cache (auto: when M3_MOCK_FALLBACK is on)',
+  },
+  M3_MOCK_ALLOW: {
+    schema: toolList,
+    fallback: '',
+    help: 'extra mockable tools, comma-separated server/tool or server/*, or * for all (vision, OCR, file tools stay excluded)',
+  },
+  M3_MOCK_DIR: {
+    schema: z.string().trim().min(1),
+    fallback: 'tools/mock_runtime',
+    help: 'fallback runtime folder: fixtures/, cache/, logs/ (relative to the repo)',
+  },
   M3_ALLOWED_ROOTS: { schema: z.string(), fallback: '', help: 'extra folders (path-delimiter separated) the local servers may read and write, besides media/' },
   M3_IMAGE_DIR: { schema: z.string(), fallback: 'media', help: 'task image root used by scripts' },
   M3_ASSET_MIRROR: { schema: z.string(), fallback: '', help: 'offline mirror directory for assets' },

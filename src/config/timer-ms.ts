@@ -5,7 +5,7 @@
 // are armed.
 
 /** The longest delay setTimeout honours (about 24.8 days). */
-export const maxTimerMs = 2 ** 31 - 1;
+const maxTimerMs = 2 ** 31 - 1;
 /** The same in whole seconds, the unit every duration switch and flag uses. */
 export const maxTimerSeconds = Math.floor(maxTimerMs / 1000);
 

@@ -1,7 +1,7 @@
 // The neutral data model shared by the agent loop, the MCP host and every model driver.
 // No I/O here: these are plain shapes, so drivers, recorders and tests agree on one vocabulary.
 
-export interface TextPart {
+interface TextPart {
   type: 'text';
   text: string;
 }
@@ -28,10 +28,6 @@ export interface ImagePart {
 }
 
 export type ContentPart = TextPart | ImagePart;
-
-export function textPart(text: string): TextPart {
-  return { type: 'text', text };
-}
 
 export function textOf(parts: readonly ContentPart[]): string {
   return parts

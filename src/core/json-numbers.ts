@@ -74,6 +74,8 @@ export function containsFloats(value: unknown): boolean {
 
 /** JSON.stringify, except that a JsonFloat is written as Python writes a float (`2.0`). */
 export function stringifyKeepingFloats(value: unknown, space?: number): string {
-  const text = stringifyLossless(value, undefined, space, [{ test: (item) => item instanceof JsonFloat, stringify: (item) => formatPythonFloat((item as JsonFloat).value) }]);
+  const text = stringifyLossless(value, undefined, space, [
+    { test: (item) => item instanceof JsonFloat, stringify: (item) => formatPythonFloat((item as JsonFloat).value) },
+  ]);
   return text ?? 'null';
 }

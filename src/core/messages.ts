@@ -32,7 +32,7 @@ export class OpaqueToken {
   }
 }
 
-export interface ToolResultItem {
+interface ToolResultItem {
   callId: string;
   /** Provider-facing function name of the call this answers. */
   name: string;
@@ -40,7 +40,7 @@ export interface ToolResultItem {
   isError: boolean;
 }
 
-export interface SystemMessage {
+interface SystemMessage {
   role: 'system';
   content: string;
 }

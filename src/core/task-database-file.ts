@@ -7,7 +7,7 @@
 import path from 'node:path';
 
 /** The folder name a task id becomes (the runner's and the verifier's rule). */
-export function taskFolderName(taskId: string): string {
+function taskFolderName(taskId: string): string {
   return taskId.replace(/[^A-Za-z0-9._-]/g, '_');
 }
 

@@ -81,10 +81,10 @@ export const TOOL_PATHS_META_KEY = 'm3bench/paths';
  * Refusals caused by what the model sent; recorded and scored, never retried or mocked.
  * `tool_error` is a server's own error result (`isError`) without an infrastructure code.
  */
-export const MODEL_ERROR_CODES = ['unknown_tool', 'invalid_arguments', 'over_limit', 'tool_error'] as const;
+const MODEL_ERROR_CODES = ['unknown_tool', 'invalid_arguments', 'over_limit', 'tool_error'] as const;
 
 /** The host could not get an answer from the server process. */
-export const HOST_INFRA_ERROR_CODES = ['tool_timeout', 'server_crashed', 'server_unavailable', 'protocol_error', 'aborted'] as const;
+const HOST_INFRA_ERROR_CODES = ['tool_timeout', 'server_crashed', 'server_unavailable', 'protocol_error', 'aborted'] as const;
 
 /** A server of ours reached its upstream web API and it failed (reported through TOOL_ERROR_META_KEY). */
 export const UPSTREAM_ERROR_CODES = [
@@ -97,7 +97,7 @@ export const UPSTREAM_ERROR_CODES = [
   'missing_credentials',
 ] as const;
 
-export type ModelErrorCode = (typeof MODEL_ERROR_CODES)[number];
+type ModelErrorCode = (typeof MODEL_ERROR_CODES)[number];
 export type HostInfraErrorCode = (typeof HOST_INFRA_ERROR_CODES)[number];
 export type UpstreamErrorCode = (typeof UPSTREAM_ERROR_CODES)[number];
 export type ToolErrorCode = ModelErrorCode | HostInfraErrorCode | UpstreamErrorCode;
@@ -109,7 +109,7 @@ export function isInfrastructureErrorCode(code: string | undefined): boolean {
   return code !== undefined && infraCodes.has(code);
 }
 
-export function isUpstreamErrorCode(code: unknown): code is UpstreamErrorCode {
+function isUpstreamErrorCode(code: unknown): code is UpstreamErrorCode {
   return typeof code === 'string' && (UPSTREAM_ERROR_CODES as readonly string[]).includes(code);
 }
 

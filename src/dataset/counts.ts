@@ -161,10 +161,16 @@ function repeatedCalls(unique: readonly GtTask[]): { cases: number; tasks: numbe
 }
 
 function countOddities(all: readonly GtTask[], unique: readonly GtTask[]): OddityCounts {
-  const withResults = unique.map((task) => ({ id: task.id, calls: callsOf(task).filter((call) => call.result !== undefined).length })).filter((entry) => entry.calls > 0);
+  const withResults = unique
+    .map((task) => ({ id: task.id, calls: callsOf(task).filter((call) => call.result !== undefined).length }))
+    .filter((entry) => entry.calls > 0);
   return {
     extraFields: [...new Set(all.filter((task) => 'num_step' in task || 'max_num_concurrent' in task).map((task) => task.id))],
-    callsWithoutArguments: all.flatMap((task) => callsOf(task).filter((call) => call.arguments === undefined).map(() => task.id)),
+    callsWithoutArguments: all.flatMap((task) =>
+      callsOf(task)
+        .filter((call) => call.arguments === undefined)
+        .map(() => task.id),
+    ),
     recordedResults: { calls: withResults.reduce((total, entry) => total + entry.calls, 0), tasks: withResults },
     oddStepNumbers: unique.filter((task) => task.steps.some((step, index) => step.step !== index + 1)).map((task) => task.id),
     repeatedCalls: repeatedCalls(unique),

@@ -17,5 +17,8 @@ export class DatasetError extends M3Error {
 
 /** The one wording for "the hub (or its CDN) cannot be reached". */
 export function unreachableError(host: string, reason: string, cause: unknown): DatasetError {
-  return new DatasetError('unreachable', `cannot reach ${host}: you are offline or it is blocked (${reason}); the dataset is not bundled with m3bench`, { cause, host });
+  return new DatasetError('unreachable', `cannot reach ${host}: you are offline or it is blocked (${reason}); the dataset is not bundled with m3bench`, {
+    cause,
+    host,
+  });
 }

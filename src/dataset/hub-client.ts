@@ -98,7 +98,10 @@ export function createHubClient(options: HubOptions) {
   async function getJson(url: string, what: string): Promise<{ json: unknown; headers: Headers }> {
     let response: Response;
     try {
-      response = await fetchImpl(url, { headers: { accept: 'application/json', ...headersFor(new URL(url)) }, signal: AbortSignal.timeout(options.timeoutMs ?? 60_000) });
+      response = await fetchImpl(url, {
+        headers: { accept: 'application/json', ...headersFor(new URL(url)) },
+        signal: AbortSignal.timeout(options.timeoutMs ?? 60_000),
+      });
     } catch (error) {
       throw unreachableError(new URL(url).host, networkReason(error), error);
     }

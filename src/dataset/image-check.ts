@@ -62,8 +62,12 @@ async function checkOne(ref: string, tasks: string[], imageDir: string): Promise
   const file = imageFileFor(ref, imageDir);
   const base = { ref, file, tasks };
   if (!existsSync(file)) {
-    const near = tasks.map((id) => path.join(path.dirname(file), `${id}${path.extname(file)}`)).find((candidate) => candidate !== file && existsSync(candidate));
-    return near ? { ...base, status: 'missing', hint: `${path.basename(near)} is there: the task file's image name looks mistyped` } : { ...base, status: 'missing' };
+    const near = tasks
+      .map((id) => path.join(path.dirname(file), `${id}${path.extname(file)}`))
+      .find((candidate) => candidate !== file && existsSync(candidate));
+    return near
+      ? { ...base, status: 'missing', hint: `${path.basename(near)} is there: the task file's image name looks mistyped` }
+      : { ...base, status: 'missing' };
   }
   const detected = (await fileTypeFromFile(file))?.mime;
   if (!detected?.startsWith('image/')) return { ...base, status: 'not-image', ...(detected ? { detected } : {}) };

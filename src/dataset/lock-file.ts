@@ -57,7 +57,10 @@ export function writeLockFile(file: string, lock: DatasetLock): void {
 
 /** The path stored for `target`: relative to the lock file's folder, with forward slashes. */
 export function lockRelative(lockFile: string, target: string): string {
-  return path.relative(path.dirname(path.resolve(lockFile)), path.resolve(target)).split(path.sep).join('/');
+  return path
+    .relative(path.dirname(path.resolve(lockFile)), path.resolve(target))
+    .split(path.sep)
+    .join('/');
 }
 
 function lockTarget(lockFile: string, entry: LockEntry): string {
@@ -89,7 +92,9 @@ export async function checkLockedFiles(lockFile: string, lock: DatasetLock): Pro
       continue;
     }
     const sha256 = await sha256File(file);
-    checks.push(sha256 === entry.sha256 ? { ...base, status: 'ok' } : { ...base, status: 'mismatch', detail: `sha256 ${sha256}, the lock says ${entry.sha256}` });
+    checks.push(
+      sha256 === entry.sha256 ? { ...base, status: 'ok' } : { ...base, status: 'mismatch', detail: `sha256 ${sha256}, the lock says ${entry.sha256}` },
+    );
   }
   return checks;
 }

@@ -30,7 +30,7 @@ export interface DatasetPullOptions {
 
 type FileAction = 'present' | 'downloaded' | 'resumed' | 'failed';
 
-export interface FileOutcome {
+interface FileOutcome {
   path: string;
   target: string;
   action: FileAction;
@@ -57,13 +57,20 @@ export class DatasetPullError extends DatasetError {
   readonly result: DatasetPullResult;
   constructor(result: DatasetPullResult) {
     const failed = result.files.filter((file) => file.action === 'failed');
-    super('download', `${failed.length} of ${result.files.length} dataset file(s) could not be pulled:\n  ${failed.map((file) => `${file.path}: ${file.error}`).join('\n  ')}\nRun the command again: partial downloads resume from their .part files.`);
+    super(
+      'download',
+      `${failed.length} of ${result.files.length} dataset file(s) could not be pulled:\n  ${failed.map((file) => `${file.path}: ${file.error}`).join('\n  ')}\nRun the command again: partial downloads resume from their .part files.`,
+    );
     this.result = result;
   }
 }
 
 function expectedOf(file: HubFile): ExpectedContent {
-  return { ...(file.sha256 ? { sha256: file.sha256 } : {}), ...(file.size !== undefined ? { bytes: file.size } : {}), ...(file.gitBlob ? { gitBlob: file.gitBlob } : {}) };
+  return {
+    ...(file.sha256 ? { sha256: file.sha256 } : {}),
+    ...(file.size !== undefined ? { bytes: file.size } : {}),
+    ...(file.gitBlob ? { gitBlob: file.gitBlob } : {}),
+  };
 }
 
 async function digestFile(file: string, expectedBytes: number | undefined): Promise<ContentDigest> {
@@ -168,14 +175,25 @@ function endpointForLock(endpoint: string): string {
 
 export async function pullDataset(options: DatasetPullOptions): Promise<DatasetPullResult> {
   const lockFile = options.lockFile ?? path.join(options.layout.jsonDir, lockFileName);
-  const client = createHubClient({ endpoint: options.endpoint, ...(options.token ? { token: options.token } : {}), ...(options.fetch ? { fetch: options.fetch } : {}) });
+  const client = createHubClient({
+    endpoint: options.endpoint,
+    ...(options.token ? { token: options.token } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
   const commit = await client.revisionSha(options.repo, options.revision);
   const revision = commit ?? options.revision;
   const plan = planPull(await client.listFiles(options.repo, revision), options.layout);
   const bytes = plan.files.reduce((sum, planned) => sum + (planned.file.size ?? 0), 0);
   options.onEvent?.({ type: 'planned', files: plan.files.length, bytes, skipped: plan.skipped.length, commit });
   const previousLock = loadLockFile(lockFile);
-  const context: FileContext = { client, options, revision, lockFile, previous: new Map(previousLock?.files.map((entry) => [entry.path, entry]) ?? []), entries: [] };
+  const context: FileContext = {
+    client,
+    options,
+    revision,
+    lockFile,
+    previous: new Map(previousLock?.files.map((entry) => [entry.path, entry]) ?? []),
+    entries: [],
+  };
   const files = await pullAll(plan.files, context);
   const lock: DatasetLock = {
     version: 1,

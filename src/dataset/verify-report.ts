@@ -61,7 +61,9 @@ function diskLines(report: DatasetVerifyReport): string[] {
   if (!lock.present) lines.push(`Lock file: none at ${lock.file} (written by \`m3 dataset pull\`; without it no sha256 is checked)`);
   else {
     const bad = lock.checks.filter((check) => check.status !== 'ok');
-    lines.push(`Lock file ${lock.file}: ${lock.repo} at ${lock.revision}${lock.commit ? ` (commit ${lock.commit})` : ''}; ${lock.checks.length} file(s), ${lock.checks.length - bad.length} match their sha256`);
+    lines.push(
+      `Lock file ${lock.file}: ${lock.repo} at ${lock.revision}${lock.commit ? ` (commit ${lock.commit})` : ''}; ${lock.checks.length} file(s), ${lock.checks.length - bad.length} match their sha256`,
+    );
     for (const check of bad) lines.push(`  ${check.status} ${check.path} at ${check.file}${check.detail ? `: ${check.detail}` : ''}`);
   }
   return lines;

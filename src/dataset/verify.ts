@@ -17,7 +17,7 @@ export interface DatasetVerifyOptions {
   allowMissingImages?: boolean;
 }
 
-export interface LockReport {
+interface LockReport {
   file: string;
   present: boolean;
   repo?: string;

@@ -42,12 +42,17 @@ function prepare(context: DemoContext, session: Session, request: MessageRequest
   const model = context.models.models.find((entry) => entry.id === request.model);
   if (!model) {
     const known = context.models.models.map((entry) => entry.id);
-    throw new HttpError(known.length === 0 ? 409 : 400, known.length === 0 ? (context.models.note ?? 'no model is configured') : `unknown model "${request.model}" (offered: ${known.join(', ')})`, 'no_model');
+    throw new HttpError(
+      known.length === 0 ? 409 : 400,
+      known.length === 0 ? (context.models.note ?? 'no model is configured') : `unknown model "${request.model}" (offered: ${known.join(', ')})`,
+      'no_model',
+    );
   }
   if (!model.driver) throw new HttpError(409, `model ${model.id} cannot be used: ${model.error ?? 'its driver failed to start'}`, 'model_unavailable');
   const running = new Set(context.host.tools.map((tool) => tool.server));
   const unknownServers = (request.servers ?? []).filter((server) => !running.has(server));
-  if (unknownServers.length > 0) throw new HttpError(400, `servers: not running here: ${unknownServers.join(', ')} (running: ${[...running].join(', ') || 'none'})`);
+  if (unknownServers.length > 0)
+    throw new HttpError(400, `servers: not running here: ${unknownServers.join(', ')} (running: ${[...running].join(', ') || 'none'})`);
   const images = request.imageIds.map((id) => {
     const image = session.images.get(id);
     if (image?.kind !== 'upload') throw new HttpError(400, `imageIds: no uploaded image "${id}" in this session; upload it first`, 'unknown_image');
@@ -58,7 +63,10 @@ function prepare(context: DemoContext, session: Session, request: MessageRequest
     request,
     images,
     servers: request.servers ?? [...running],
-    userText: userTextFor(request.text, images.map((image) => image.displayPath)),
+    userText: userTextFor(
+      request.text,
+      images.map((image) => image.displayPath),
+    ),
   };
 }
 
@@ -68,8 +76,12 @@ export function startMessage(context: DemoContext, session: Session, request: Me
   const controller = session.tryStart(prepared.episodeId);
   if (!controller) throw new HttpError(409, 'a message is already running in this session: wait for it or cancel it', 'session_busy');
   session.publish({
-    type: 'user_message', episodeId: prepared.episodeId, text: request.text, images: prepared.images.map(toPageImage),
-    model: request.model, servers: prepared.servers,
+    type: 'user_message',
+    episodeId: prepared.episodeId,
+    text: request.text,
+    images: prepared.images.map(toPageImage),
+    model: request.model,
+    servers: prepared.servers,
   });
   const began = Date.now();
   const work = runMessage(context, session, prepared, controller)
@@ -78,7 +90,14 @@ export function startMessage(context: DemoContext, session: Session, request: Me
       const message = redactText(errorMessage(error));
       context.logger.error(`demo: episode ${prepared.episodeId} failed inside the demo: ${message}`);
       session.finish(prepared.episodeId);
-      session.publish({ type: 'episode_end', episodeId: prepared.episodeId, status: 'error', reply: '', error: { code: 'internal_error', message }, durationMs: Date.now() - began });
+      session.publish({
+        type: 'episode_end',
+        episodeId: prepared.episodeId,
+        status: 'error',
+        reply: '',
+        error: { code: 'internal_error', message },
+        durationMs: Date.now() - began,
+      });
     })
     .finally(() => {
       session.finish(prepared.episodeId);
@@ -118,10 +137,12 @@ async function runMessage(context: DemoContext, session: Session, prepared: Prep
     } catch (error) {
       context.logger.warn(`demo: store row for ${event.type} not written: ${errorMessage(error)}`);
     }
-    chain = chain.then(async () => {
-      const page = await toPageEvent(event, episodeId, storeImages);
-      if (page) session.publish(page);
-    }).catch((error: unknown) => context.logger.warn(`demo: event ${event.type} not shown: ${errorMessage(error)}`));
+    chain = chain
+      .then(async () => {
+        const page = await toPageEvent(event, episodeId, storeImages);
+        if (page) session.publish(page);
+      })
+      .catch((error: unknown) => context.logger.warn(`demo: event ${event.type} not shown: ${errorMessage(error)}`));
   };
 
   let trace: EpisodeTrace | undefined;
@@ -130,7 +151,12 @@ async function runMessage(context: DemoContext, session: Session, prepared: Prep
     const images = await Promise.all(prepared.images.map((image) => toModelImage(image, context.agentOptions.imagePolicy)));
     trace = await runEpisode(
       {
-        taskId, question: request.text, userText: prepared.userText, images, cwd: context.root, priorMessages: session.priorMessages(),
+        taskId,
+        question: request.text,
+        userText: prepared.userText,
+        images,
+        cwd: context.root,
+        priorMessages: session.priorMessages(),
         callContext: sessionCallContext(context, session),
       },
       { driver, host: context.views.viewFor(request.servers), options: context.agentOptions, onEvent, signal: controller.signal },
@@ -144,22 +170,44 @@ async function runMessage(context: DemoContext, session: Session, prepared: Prep
   const reply = trace?.finalReply ?? '';
   session.addTurn({ episodeId, question: request.text, userText: prepared.userText, imageIds: request.imageIds, model: request.model, reply, status });
   const logFile = await writeSessionLog(context.logDir, {
-    sessionId: session.id, episodeId, model: request.model, servers: prepared.servers, question: request.text, userText: prepared.userText,
-    images: prepared.images, toolImages, trace, maxStep: context.agentOptions.maxStep, maxConcurrent: context.agentOptions.maxConcurrent,
-    status, ...(failure ? { error: { code: failure.code, message: failure.message } } : {}), startedAt, finishedAt: new Date(),
+    sessionId: session.id,
+    episodeId,
+    model: request.model,
+    servers: prepared.servers,
+    question: request.text,
+    userText: prepared.userText,
+    images: prepared.images,
+    toolImages,
+    trace,
+    maxStep: context.agentOptions.maxStep,
+    maxConcurrent: context.agentOptions.maxConcurrent,
+    status,
+    ...(failure ? { error: { code: failure.code, message: failure.message } } : {}),
+    startedAt,
+    finishedAt: new Date(),
   }).catch((error: unknown) => {
     context.logger.warn(`demo: session log not written to ${context.logDir}: ${errorMessage(error)}`);
     return undefined;
   });
   try {
-    recording?.finish({ status, trace, question: request.text, imagePaths: prepared.images.map((image) => image.displayPath), ...(failure ? { error: failure } : {}) });
+    recording?.finish({
+      status,
+      trace,
+      question: request.text,
+      imagePaths: prepared.images.map((image) => image.displayPath),
+      ...(failure ? { error: failure } : {}),
+    });
   } catch (error) {
     context.logger.warn(`demo: store episode ${taskId} not finished: ${errorMessage(error)}`);
   }
   // The lock is released before the page hears the end, so its next message is never refused as busy.
   session.finish(episodeId);
   session.publish({
-    type: 'episode_end', episodeId, status, reply, durationMs: Date.now() - startedAt.getTime(),
+    type: 'episode_end',
+    episodeId,
+    status,
+    reply,
+    durationMs: Date.now() - startedAt.getTime(),
     ...(failure ? { error: { code: failure.code, message: failure.message } } : {}),
     ...(logFile ? { logFile: displayPathOf(logFile, context.root).replace(/^\.\//, '') } : {}),
   });

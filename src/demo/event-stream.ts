@@ -34,9 +34,12 @@ export function openEventStream(
     'x-accel-buffering': 'no',
   });
   response.write('retry: 2000\n\n');
-  const unsubscribe = session.subscribe((id, event) => {
-    response.write(`id: ${id}\ndata: ${toPageJson(event)}\n\n`);
-  }, afterIdOf(request, url));
+  const unsubscribe = session.subscribe(
+    (id, event) => {
+      response.write(`id: ${id}\ndata: ${toPageJson(event)}\n\n`);
+    },
+    afterIdOf(request, url),
+  );
   const heartbeat = setInterval(() => response.write(': keep-alive\n\n'), heartbeatMs);
   streams.add(response);
   response.on('close', () => {

@@ -8,7 +8,7 @@ import { createDriver } from '../llm/registry.js';
 import type { ModelDriver } from '../llm/types.js';
 import { redactText } from '../log/redact.js';
 
-export interface ModelEntry {
+interface ModelEntry {
   id: string;
   driver?: ModelDriver;
   /** Why the driver is unavailable. */
@@ -25,10 +25,12 @@ export interface ModelChoice {
  * With no --model: an OpenAI-compatible server named by OPENAI_BASE_URL is asked for its
  * models (GET /models) and the first one is used; otherwise the demo runs without a model.
  */
-export async function discoverDefaultModel(env: EnvMap, timeoutMs = 3000): Promise<{ spec?: string; note: string }> {
+async function discoverDefaultModel(env: EnvMap, timeoutMs = 3000): Promise<{ spec?: string; note: string }> {
   const baseUrl = env.OPENAI_BASE_URL?.trim();
   if (!baseUrl) {
-    return { note: 'No model is configured: start the demo with --model provider:model (e.g. --model openai:gpt-4o), or set OPENAI_BASE_URL to an OpenAI-compatible server. The tool playground works without a model.' };
+    return {
+      note: 'No model is configured: start the demo with --model provider:model (e.g. --model openai:gpt-4o), or set OPENAI_BASE_URL to an OpenAI-compatible server. The tool playground works without a model.',
+    };
   }
   const key = env.OPENAI_API_KEY?.trim();
   try {
@@ -42,7 +44,9 @@ export async function discoverDefaultModel(env: EnvMap, timeoutMs = 3000): Promi
     if (!first) throw new Error('the server lists no models');
     return { spec: `openai:${first}`, note: `Using the first model of the OpenAI-compatible server at OPENAI_BASE_URL (${first}).` };
   } catch (error) {
-    return { note: `No model is configured, and the OpenAI-compatible server at OPENAI_BASE_URL could not list its models (${redactText(errorMessage(error))}). Start the demo with --model provider:model.` };
+    return {
+      note: `No model is configured, and the OpenAI-compatible server at OPENAI_BASE_URL could not list its models (${redactText(errorMessage(error))}). Start the demo with --model provider:model.`,
+    };
   }
 }
 

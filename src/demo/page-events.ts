@@ -72,16 +72,32 @@ export async function toPageEvent(
       return { type: 'round_start', episodeId, round: event.round };
     case 'model_call':
       return {
-        type: 'model_call', episodeId, round: event.round, purpose: event.purpose, latencyMs: event.latencyMs, usage: event.usage,
-        attempts: event.attempts.length, toolCallCount: event.toolCallCount, text: event.text,
+        type: 'model_call',
+        episodeId,
+        round: event.round,
+        purpose: event.purpose,
+        latencyMs: event.latencyMs,
+        usage: event.usage,
+        attempts: event.attempts.length,
+        toolCallCount: event.toolCallCount,
+        text: event.text,
         ...(event.error ? { error: event.error } : {}),
       };
     case 'tool_call_start':
       return { type: 'tool_call_start', episodeId, round: event.round, index: event.index, callId: event.callId, name: event.name, arguments: event.arguments };
     case 'tool_call_end':
       return {
-        type: 'tool_call_end', episodeId, round: event.round, index: event.index, callId: event.callId, name: event.name, arguments: event.arguments,
-        result: event.result, isError: event.isError, ...(event.errorCode ? { errorCode: event.errorCode } : {}), durationMs: event.durationMs,
+        type: 'tool_call_end',
+        episodeId,
+        round: event.round,
+        index: event.index,
+        callId: event.callId,
+        name: event.name,
+        arguments: event.arguments,
+        result: event.result,
+        isError: event.isError,
+        ...(event.errorCode ? { errorCode: event.errorCode } : {}),
+        durationMs: event.durationMs,
         images: await storeImages(event),
       };
     case 'final':

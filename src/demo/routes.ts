@@ -28,7 +28,8 @@ export interface RouteContext extends DemoContext {
 
 function sessionOf(route: RouteContext, id: string | undefined): Session {
   const session = id ? route.sessions.get(id) : undefined;
-  if (!session) throw new HttpError(404, `session "${id ?? ''}" not found (the demo may have restarted): reload the page to start a new session`, 'unknown_session');
+  if (!session)
+    throw new HttpError(404, `session "${id ?? ''}" not found (the demo may have restarted): reload the page to start a new session`, 'unknown_session');
   return session;
 }
 
@@ -36,9 +37,16 @@ function configOf(route: RouteContext): unknown {
   return {
     models: route.models.models.map((model) => ({ id: model.id, available: Boolean(model.driver), ...(model.error ? { error: model.error } : {}) })),
     ...(route.models.note ? { note: route.models.note } : {}),
-    servers: route.host.status().map((server) => ({ name: server.name, state: server.state, toolCount: server.toolCount, ...(server.error ? { error: server.error } : {}) })),
+    servers: route.host
+      .status()
+      .map((server) => ({ name: server.name, state: server.state, toolCount: server.toolCount, ...(server.error ? { error: server.error } : {}) })),
     loop: route.loopLimits,
-    limits: { maxUploadBytes: route.limits.maxUploadBytes, maxImagesPerMessage: route.limits.maxImagesPerMessage, maxMessageChars: route.limits.maxMessageChars, maxTurns: route.limits.maxTurns },
+    limits: {
+      maxUploadBytes: route.limits.maxUploadBytes,
+      maxImagesPerMessage: route.limits.maxImagesPerMessage,
+      maxMessageChars: route.limits.maxMessageChars,
+      maxTurns: route.limits.maxTurns,
+    },
   };
 }
 
@@ -47,7 +55,14 @@ function sessionState(session: Session): unknown {
     id: session.id,
     lastEventId: session.lastEventId,
     running: session.running?.episodeId ?? null,
-    turns: session.turns.map((turn) => ({ episodeId: turn.episodeId, question: turn.question, reply: turn.reply, status: turn.status, model: turn.model, imageIds: turn.imageIds })),
+    turns: session.turns.map((turn) => ({
+      episodeId: turn.episodeId,
+      question: turn.question,
+      reply: turn.reply,
+      status: turn.status,
+      model: turn.model,
+      imageIds: turn.imageIds,
+    })),
     images: [...session.images.values()].map(toPageImage),
   };
 }
@@ -58,7 +73,15 @@ const routes: Route<RouteContext>[] = [
     method: 'GET',
     pattern: /^\/api\/tools$/,
     handler: async (route, _request, response) =>
-      sendJson(response, 200, { tools: route.host.tools.map((tool) => ({ name: tool.canonicalName, server: tool.server, tool: tool.tool, description: tool.description, inputSchema: tool.inputSchema })) }),
+      sendJson(response, 200, {
+        tools: route.host.tools.map((tool) => ({
+          name: tool.canonicalName,
+          server: tool.server,
+          tool: tool.tool,
+          description: tool.description,
+          inputSchema: tool.inputSchema,
+        })),
+      }),
   },
   {
     method: 'POST',
@@ -68,7 +91,11 @@ const routes: Route<RouteContext>[] = [
       sendJson(response, 201, sessionState(route.sessions.create()));
     },
   },
-  { method: 'GET', pattern: /^\/api\/sessions\/([^/]+)$/, handler: async (route, _request, response, [id]) => sendJson(response, 200, sessionState(sessionOf(route, id))) },
+  {
+    method: 'GET',
+    pattern: /^\/api\/sessions\/([^/]+)$/,
+    handler: async (route, _request, response, [id]) => sendJson(response, 200, sessionState(sessionOf(route, id))),
+  },
   {
     method: 'POST',
     pattern: /^\/api\/sessions\/([^/]+)\/images$/,
@@ -92,13 +119,22 @@ const routes: Route<RouteContext>[] = [
       response.end(body);
     },
   },
-  { method: 'GET', pattern: /^\/api\/sessions\/([^/]+)\/events$/, handler: async (route, request, response, [id], url) => openEventStream(request, response, url, sessionOf(route, id), route.streams) },
+  {
+    method: 'GET',
+    pattern: /^\/api\/sessions\/([^/]+)\/events$/,
+    handler: async (route, request, response, [id], url) => openEventStream(request, response, url, sessionOf(route, id), route.streams),
+  },
   {
     method: 'POST',
     pattern: /^\/api\/sessions\/([^/]+)\/messages$/,
     handler: async (route, request, response, [id]) => {
       const session = sessionOf(route, id);
-      const body = await readJson(request, createMessageSchema(route.limits.maxMessageChars, route.limits.maxImagesPerMessage), route.limits.maxJsonBytes, 'the message');
+      const body = await readJson(
+        request,
+        createMessageSchema(route.limits.maxMessageChars, route.limits.maxImagesPerMessage),
+        route.limits.maxJsonBytes,
+        'the message',
+      );
       sendJson(response, 202, startMessage(route, session, body));
     },
   },

@@ -50,7 +50,11 @@ async function describe(bytes: Buffer, label: string): Promise<{ mediaType: stri
   const detected = await fileTypeFromBuffer(bytes);
   const ext = detected ? extensions[detected.mime] : undefined;
   if (!detected || !ext) {
-    throw new HttpError(415, `${label} is not a supported image (detected ${detected?.mime ?? 'unknown data'}); use PNG, JPEG, WebP, GIF, BMP or TIFF`, 'not_an_image');
+    throw new HttpError(
+      415,
+      `${label} is not a supported image (detected ${detected?.mime ?? 'unknown data'}); use PNG, JPEG, WebP, GIF, BMP or TIFF`,
+      'not_an_image',
+    );
   }
   let metadata: sharp.Metadata;
   try {
@@ -93,8 +97,16 @@ export async function storeSessionImage(
   await writeFile(file, bytes);
   const displayPath = displayPathOf(file, settings.root);
   const image: SessionImage = {
-    id, file, displayPath, url: `/api/sessions/${session.id}/images/${id}`,
-    mediaType: facts.mediaType, width: facts.width, height: facts.height, bytes: bytes.length, kind: origin.kind, source: origin.source,
+    id,
+    file,
+    displayPath,
+    url: `/api/sessions/${session.id}/images/${id}`,
+    mediaType: facts.mediaType,
+    width: facts.width,
+    height: facts.height,
+    bytes: bytes.length,
+    kind: origin.kind,
+    source: origin.source,
   };
   session.images.set(id, image);
   return image;

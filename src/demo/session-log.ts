@@ -52,33 +52,42 @@ export function withoutPayloads(value: unknown): unknown {
 
 function imageRecord(image: SessionImage): Record<string, unknown> {
   return {
-    image_id: image.id, file_path: image.displayPath, url: image.url, media_type: image.mediaType,
-    width: image.width, height: image.height, bytes: image.bytes,
+    image_id: image.id,
+    file_path: image.displayPath,
+    url: image.url,
+    media_type: image.mediaType,
+    width: image.width,
+    height: image.height,
+    bytes: image.bytes,
   };
 }
 
 export function toSessionLog(entry: SessionLogEntry): Record<string, unknown> {
-  const prediction = entry.trace ? toPrediction({ id: entry.episodeId, image: entry.images.map((image) => image.displayPath) }, entry.question, entry.trace) : undefined;
-  return withoutPayloads(redactValue({
-    session_id: entry.sessionId,
-    episode_id: entry.episodeId,
-    model: entry.model,
-    servers: entry.servers,
-    request_text: entry.question,
-    user_text: entry.userText,
-    images: entry.images.map(imageRecord),
-    steps: prediction?.steps ?? [],
-    dialogue: prediction?.dialogue ?? [],
-    max_step: entry.maxStep,
-    max_concurrent: entry.maxConcurrent,
-    final_reply: entry.trace?.finalReply ?? '',
-    status: entry.status,
-    ...(entry.error ? { error: entry.error } : {}),
-    tool_images: entry.toolImages.map(({ image, tool, round }) => ({ ...imageRecord(image), tool, round })),
-    usage: entry.trace?.usage ?? null,
-    started_at: entry.startedAt.toISOString(),
-    finished_at: entry.finishedAt.toISOString(),
-  })) as Record<string, unknown>;
+  const prediction = entry.trace
+    ? toPrediction({ id: entry.episodeId, image: entry.images.map((image) => image.displayPath) }, entry.question, entry.trace)
+    : undefined;
+  return withoutPayloads(
+    redactValue({
+      session_id: entry.sessionId,
+      episode_id: entry.episodeId,
+      model: entry.model,
+      servers: entry.servers,
+      request_text: entry.question,
+      user_text: entry.userText,
+      images: entry.images.map(imageRecord),
+      steps: prediction?.steps ?? [],
+      dialogue: prediction?.dialogue ?? [],
+      max_step: entry.maxStep,
+      max_concurrent: entry.maxConcurrent,
+      final_reply: entry.trace?.finalReply ?? '',
+      status: entry.status,
+      ...(entry.error ? { error: entry.error } : {}),
+      tool_images: entry.toolImages.map(({ image, tool, round }) => ({ ...imageRecord(image), tool, round })),
+      usage: entry.trace?.usage ?? null,
+      started_at: entry.startedAt.toISOString(),
+      finished_at: entry.finishedAt.toISOString(),
+    }),
+  ) as Record<string, unknown>;
 }
 
 /** Writes the log atomically and returns its path. */

@@ -41,7 +41,7 @@ interface BufferedEvent {
 
 export type EventListener = (id: number, event: PageEvent) => void;
 
-export const sessionIdPattern = /^[A-Za-z0-9_-]{8,64}$/;
+const sessionIdPattern = /^[A-Za-z0-9_-]{8,64}$/;
 
 export class Session {
   readonly images = new Map<string, SessionImage>();

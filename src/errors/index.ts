@@ -42,11 +42,7 @@ export class ProviderError extends M3Error {
   readonly retryAfterMs: number | undefined;
   readonly status: number | undefined;
   readonly configFault: boolean;
-  constructor(
-    errorClass: ProviderErrorClass,
-    message: string,
-    options?: { cause?: unknown; retryAfterMs?: number; status?: number; configFault?: boolean },
-  ) {
+  constructor(errorClass: ProviderErrorClass, message: string, options?: { cause?: unknown; retryAfterMs?: number; status?: number; configFault?: boolean }) {
     super(`provider_${errorClass}`, message, options);
     this.errorClass = errorClass;
     this.retryAfterMs = options?.retryAfterMs;

@@ -10,7 +10,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 
-export interface InfraFailureRecord {
+interface InfraFailureRecord {
   id: string;
   status: string;
   code: string;
@@ -27,7 +27,13 @@ export interface InfraFailures {
 }
 
 const failureSchema = z
-  .object({ taskId: z.union([z.string(), z.number()]).transform(String), status: z.string().optional(), kind: z.string().optional(), code: z.string().optional(), message: z.string().optional() })
+  .object({
+    taskId: z.union([z.string(), z.number()]).transform(String),
+    status: z.string().optional(),
+    kind: z.string().optional(),
+    code: z.string().optional(),
+    message: z.string().optional(),
+  })
   .loose();
 const manifestSchema = z.object({ failures: z.array(z.unknown()).optional() }).loose();
 
@@ -47,10 +53,14 @@ export function loadInfraFailures(manifestFile: string): InfraFailures {
   try {
     raw = JSON.parse(readFileSync(manifestFile, 'utf8'));
   } catch (error) {
-    return { ...noInfraFailures, warning: `${manifestFile}: cannot read the run manifest (${(error as Error).message}); no infrastructure failures are excluded` };
+    return {
+      ...noInfraFailures,
+      warning: `${manifestFile}: cannot read the run manifest (${(error as Error).message}); no infrastructure failures are excluded`,
+    };
   }
   const parsed = manifestSchema.safeParse(raw);
-  if (!parsed.success) return { ...noInfraFailures, warning: `${manifestFile}: not a run manifest (no failures list); no infrastructure failures are excluded` };
+  if (!parsed.success)
+    return { ...noInfraFailures, warning: `${manifestFile}: not a run manifest (no failures list); no infrastructure failures are excluded` };
   const records: InfraFailureRecord[] = [];
   for (const entry of parsed.data.failures ?? []) {
     const failure = failureSchema.safeParse(entry);
@@ -68,7 +78,10 @@ export function describeInfraFailures(failures: InfraFailures, excluded: readonl
     ids: [...excluded],
     source: failures.source ?? null,
     codes: Object.fromEntries(
-      [...new Set(failures.records.filter((record) => excluded.includes(record.id)).map((record) => record.code))].map((code) => [code, failures.records.filter((record) => record.code === code && excluded.includes(record.id)).length]),
+      [...new Set(failures.records.filter((record) => excluded.includes(record.id)).map((record) => record.code))].map((code) => [
+        code,
+        failures.records.filter((record) => record.code === code && excluded.includes(record.id)).length,
+      ]),
     ),
   };
 }

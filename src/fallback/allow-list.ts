@@ -23,7 +23,21 @@ export const defaultAllowList: readonly string[] = [
 export const neverMockedServers: readonly string[] = ['mcp-yolo', 'dinox-mcp', 'ocr', 'pyzbar-mcp', 'imagesorcery-mcp', 'ppt', 'excel'];
 
 // Words in a tool name that mean its output is an image or a file.
-const imageOrFileNameWords = new Set(['image', 'images', 'imagery', 'img', 'photo', 'photos', 'picture', 'pictures', 'screenshot', 'download', 'thumbnail', 'tile', 'heatmap']);
+const imageOrFileNameWords = new Set([
+  'image',
+  'images',
+  'imagery',
+  'img',
+  'photo',
+  'photos',
+  'picture',
+  'pictures',
+  'screenshot',
+  'download',
+  'thumbnail',
+  'tile',
+  'heatmap',
+]);
 // Words in a parameter name that mean the tool reads or writes a file or an image.
 const fileParameterWords = new Set(['file', 'files', 'filepath', 'filename', 'image', 'images', 'img', 'photo']);
 const pathWords = new Set(['path', 'paths', 'dir', 'directory', 'folder']);
@@ -42,7 +56,10 @@ function words(name: string): string[] {
 function parameters(schema: Record<string, unknown>): Array<[string, Record<string, unknown>]> {
   const properties = schema.properties;
   if (!properties || typeof properties !== 'object') return [];
-  return Object.entries(properties as Record<string, unknown>).map(([name, value]) => [name, value && typeof value === 'object' ? (value as Record<string, unknown>) : {}]);
+  return Object.entries(properties as Record<string, unknown>).map(([name, value]) => [
+    name,
+    value && typeof value === 'object' ? (value as Record<string, unknown>) : {},
+  ]);
 }
 
 /**
@@ -84,7 +101,7 @@ export function neverMockedReason(tool: Pick<CatalogTool, 'server' | 'tool' | 'i
 export type MockDecision = { mockable: true; via: 'fixture' | 'allow-list'; restricted?: string } | { mockable: false; reason: string };
 
 /** The allow-list entry that allows every tool the never-mocked rules leave (offline runs). */
-export const allowEverything = '*';
+const allowEverything = '*';
 
 export class AllowList {
   private readonly entries: ReadonlySet<string>;
@@ -105,9 +122,13 @@ export class AllowList {
     if (neverMockedServers.includes(tool.server)) return { mockable: false, reason: `never mocked: server ${tool.server} works on images or files` };
     const imageOrFile = imageOrFileReason(tool);
     const curated = this.fixtures.tools.has(tool.canonicalName);
-    if (imageOrFile) return curated ? { mockable: true, via: 'fixture', restricted: imageOrFile } : { mockable: false, reason: `never mocked without a fixture: ${imageOrFile}` };
+    if (imageOrFile)
+      return curated
+        ? { mockable: true, via: 'fixture', restricted: imageOrFile }
+        : { mockable: false, reason: `never mocked without a fixture: ${imageOrFile}` };
     if (curated) return { mockable: true, via: 'fixture' };
-    if (this.entries.has(allowEverything) || this.entries.has(tool.canonicalName) || this.entries.has(`${tool.server}/*`)) return { mockable: true, via: 'allow-list' };
+    if (this.entries.has(allowEverything) || this.entries.has(tool.canonicalName) || this.entries.has(`${tool.server}/*`))
+      return { mockable: true, via: 'allow-list' };
     return { mockable: false, reason: 'no fixture and not on the allow-list (M3_MOCK_ALLOW adds tools)' };
   }
 }

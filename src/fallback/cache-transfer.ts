@@ -4,7 +4,16 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ConfigError } from '../errors/index.js';
-import { allCacheEntries, cacheSourceSchema, cacheStats, inTransaction, openFallbackCache, putCacheEntry, type CacheStatsRow, type PutOutcome } from '../store/index.js';
+import {
+  allCacheEntries,
+  cacheSourceSchema,
+  cacheStats,
+  inTransaction,
+  openFallbackCache,
+  putCacheEntry,
+  type CacheStatsRow,
+  type PutOutcome,
+} from '../store/index.js';
 import { writeFileAtomic } from '../tasks/write-json.js';
 import { argumentsKey } from './argument-key.js';
 
@@ -61,7 +70,10 @@ function parseLines(input: string): Array<z.output<typeof exportLineSchema>> {
       if (parsed.success) entries.push(parsed.data);
       else problems.push(...parsed.error.issues.map((issue) => `${input}:${index + 1}: ${issue.path.join('.') || 'line'}: ${issue.message}`));
     });
-  if (problems.length > 0) throw new ConfigError(`cache import refused, nothing was written:\n  ${problems.slice(0, 20).join('\n  ')}${problems.length > 20 ? `\n  ... and ${problems.length - 20} more` : ''}`);
+  if (problems.length > 0)
+    throw new ConfigError(
+      `cache import refused, nothing was written:\n  ${problems.slice(0, 20).join('\n  ')}${problems.length > 20 ? `\n  ... and ${problems.length - 20} more` : ''}`,
+    );
   return entries;
 }
 

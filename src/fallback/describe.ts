@@ -28,7 +28,9 @@ export function describeFallback(settings: FallbackSettings, root: string): Fall
   if (!fallbackActive(settings)) {
     return {
       state: 'off',
-      lines: ['off (M3_MOCK_FALLBACK=0): a tool call that fails for an infrastructure reason ends its episode as an infrastructure failure; nothing is mocked or recorded'],
+      lines: [
+        'off (M3_MOCK_FALLBACK=0): a tool call that fails for an infrastructure reason ends its episode as an infrastructure failure; nothing is mocked or recorded',
+      ],
       facts: { state: 'off' },
     };
   }
@@ -39,7 +41,9 @@ export function describeFallback(settings: FallbackSettings, root: string): Fall
   const lines: string[] = [];
   if (settings.enabled) {
     lines.push('on (M3_MOCK_FALLBACK=1): a mockable tool that fails for an infrastructure reason is served by the first tier with an answer:');
-    lines.push(`  real result → fixture (${fixtures.tools.size} tool(s), ${fixtures.entries} entries in ${shown(settings.fixturesDir)}) → cache (${entries} entries in ${shown(settings.cacheFile)}) → fixture "*" default → ${simulator} → generic template`);
+    lines.push(
+      `  real result → fixture (${fixtures.tools.size} tool(s), ${fixtures.entries} entries in ${shown(settings.fixturesDir)}) → cache (${entries} entries in ${shown(settings.cacheFile)}) → fixture "*" default → ${simulator} → generic template`,
+    );
   } else {
     lines.push('record only (M3_MOCK_FALLBACK=0, M3_MOCK_RECORD=1): failures are not mocked; successful returns of mockable tools are recorded');
   }

@@ -38,11 +38,16 @@ export function createFallbackLayer(options: FallbackLayerOptions): FallbackLaye
   if (!fallbackActive(settings)) return undefined;
   const fixtures = loadFixtures(settings.fixturesDir);
   if (fixtures.problems.length > 0) {
-    logger.warn(`${fixtures.problems.length} problem(s) in the fallback fixtures under ${settings.fixturesDir}; those entries are not used (m3 fixtures verify lists them)`);
+    logger.warn(
+      `${fixtures.problems.length} problem(s) in the fallback fixtures under ${settings.fixturesDir}; those entries are not used (m3 fixtures verify lists them)`,
+    );
   }
   const allowList = new AllowList(settings.extraAllowed, fixtures);
   const cache = FallbackCache.open(settings.cacheFile);
-  const simulator = settings.enabled && settings.simulator.enabled ? new Simulator({ model: settings.simulator.model, env: options.env, timeoutMs: options.timeoutMs }) : undefined;
+  const simulator =
+    settings.enabled && settings.simulator.enabled
+      ? new Simulator({ model: settings.simulator.model, env: options.env, timeoutMs: options.timeoutMs })
+      : undefined;
   const interceptor = new FallbackInterceptor({
     serve: settings.enabled,
     record: settings.record,

@@ -96,13 +96,18 @@ export async function recordServer(server: string, calls: readonly PlannedCall[]
   const context = { taskId: `record/${server}`, workspace: options.workspace };
   for (const [index, call] of planned.entries()) {
     if (index > 0) await (options.sleep ?? sleepFor)(options.delayMs);
-    const outcome = await callCheckedTool(options.host, `${server}/${call.tool}`, call.arguments, { context, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) });
+    const outcome = await callCheckedTool(options.host, `${server}/${call.tool}`, call.arguments, {
+      context,
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    });
     const shown = `${server}/${call.tool} ${JSON.stringify(call.arguments)}`;
     if (outcome.errorCode === 'missing_credentials') {
       summary.failed += 1;
       return { ...summary, skipped: `missing credentials: ${clip(outcome.text, 240)}` };
     }
-    const verdict = outcome.tool ? options.recorder.recordReal({ tool: outcome.tool, arguments: call.arguments, context, outcome }) : { recorded: false as const, reason: outcome.text };
+    const verdict = outcome.tool
+      ? options.recorder.recordReal({ tool: outcome.tool, arguments: call.arguments, context, outcome })
+      : { recorded: false as const, reason: outcome.text };
     if (verdict.recorded) {
       summary.recorded += 1;
       options.onLine(`    [OK]   ${shown} -> ${clip(outcome.text, 80)} (${verdict.outcome})`);

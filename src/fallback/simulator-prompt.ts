@@ -14,7 +14,7 @@ export interface SimulatorExample {
 const maxExampleChars = 3000;
 
 export const simulatorSystemPrompt =
-  'You are a high-fidelity simulator of the real external API behind an MCP tool. Reply with the tool\'s return payload only: no explanation, no preamble, no markdown fences.';
+  "You are a high-fidelity simulator of the real external API behind an MCP tool. Reply with the tool's return payload only: no explanation, no preamble, no markdown fences.";
 
 function clip(text: string): string {
   return text.length > maxExampleChars ? `${text.slice(0, maxExampleChars)}\n[... cut at ${maxExampleChars} characters]` : text;
@@ -30,7 +30,9 @@ export function buildSimulatorPrompt(tool: CatalogTool, args: unknown, contractH
   sections.push(`Output contract (match this type, layout and style exactly):\n${contractHint}`);
   if (examples.length > 0) {
     const shown = examples.map((example, index) => `Example ${index + 1}\nArguments: ${JSON.stringify(example.arguments)}\nReturn:\n${clip(example.result)}`);
-    sections.push(`Real returns of this tool for other arguments (follow their layout; do not copy their facts unless the arguments match):\n\n${shown.join('\n\n')}`);
+    sections.push(
+      `Real returns of this tool for other arguments (follow their layout; do not copy their facts unless the arguments match):\n\n${shown.join('\n\n')}`,
+    );
   }
   sections.push(`This call's arguments:\n${JSON.stringify(args ?? {})}`);
   sections.push(
@@ -39,7 +41,7 @@ export function buildSimulatorPrompt(tool: CatalogTool, args: unknown, contractH
       '- Behave like the real API: for meaningful query keywords return plausible, near-matching items with realistic names, identifiers, URLs, numbers and dates.',
       '- For an unrelated or nonsense query return unrelated but structurally valid results (or the empty result the real API gives).',
       '- Respect count arguments (n, limit, max_results, ...) and keep values consistent with each other and with the arguments.',
-      '- The reply is used directly as the tool\'s return: same type and shape as the contract, nothing else.',
+      "- The reply is used directly as the tool's return: same type and shape as the contract, nothing else.",
     ].join('\n'),
   );
   return sections.join('\n\n');

@@ -84,7 +84,8 @@ export class Simulator {
         return 'the tool declares an output schema but the reply is not JSON';
       }
       const validate = this.outputValidator(tool);
-      if (validate && !validate(value)) return `the reply does not match the output schema: ${this.ajv.errorsText(validate.errors, { dataVar: 'reply', separator: '; ' })}`;
+      if (validate && !validate(value))
+        return `the reply does not match the output schema: ${this.ajv.errorsText(validate.errors, { dataVar: 'reply', separator: '; ' })}`;
       return undefined;
     }
     if (examples.length > 0 && examples.every((example) => isJsonContainer(example.result)) && !isJsonContainer(text)) {
@@ -115,7 +116,10 @@ export class Simulator {
         const problem = this.problemWith(text, tool, examples);
         if (problem === undefined) return { ok: true, text, attempts: attempt };
         reason = problem;
-        messages.push({ role: 'assistant', content: [{ type: 'text', text: response.text }], toolCalls: [] }, { role: 'user', content: [{ type: 'text', text: retryNote(problem) }] });
+        messages.push(
+          { role: 'assistant', content: [{ type: 'text', text: response.text }], toolCalls: [] },
+          { role: 'user', content: [{ type: 'text', text: retryNote(problem) }] },
+        );
       } catch (error) {
         reason = `the simulator request failed: ${(error as Error).message}`;
       }

@@ -75,8 +75,14 @@ export class FallbackInterceptor implements ToolCallInterceptor {
     const served = await this.serve(call, code, decision.restricted, signal);
     try {
       this.deps.audit.append({
-        runId: call.context.runId, taskId: call.context.taskId, server: call.tool.server, tool: call.tool.tool,
-        arguments: call.arguments, tier: served.tier, originalErrorCode: code, ...(served.note ? { note: served.note } : {}),
+        runId: call.context.runId,
+        taskId: call.context.taskId,
+        server: call.tool.server,
+        tool: call.tool.tool,
+        arguments: call.arguments,
+        tier: served.tier,
+        originalErrorCode: code,
+        ...(served.note ? { note: served.note } : {}),
       });
     } catch (error) {
       this.warnOnce('audit', `fallback audit log ${this.deps.audit.file} could not be written: ${(error as Error).message}`);
@@ -133,7 +139,9 @@ export class FallbackInterceptor implements ToolCallInterceptor {
     if (!simulator) return { note: 'simulator off (M3_MOCK_LLM=0)' };
     let examples: Array<{ arguments: unknown; result: string }> = [];
     try {
-      examples = cache?.realExamples(call.tool.server, call.tool.tool, simulatorExamples).map((entry) => ({ arguments: entry.arguments, result: entry.resultText })) ?? [];
+      examples =
+        cache?.realExamples(call.tool.server, call.tool.tool, simulatorExamples).map((entry) => ({ arguments: entry.arguments, result: entry.resultText })) ??
+        [];
     } catch {
       // Examples only improve the prompt; the simulator works without them.
     }

@@ -29,7 +29,14 @@ const unmatchedArguments = { 'm3bench-fixture-verify': 'no fixture lists these a
 
 function catalogTool(name: string, entry: CatalogEntry | undefined): CatalogTool {
   const [server = '', tool = ''] = name.split(/\/(.*)/s);
-  return { canonicalName: name, server, tool, functionName: name.replace('/', '__'), description: entry?.description ?? '', inputSchema: entry?.inputSchema ?? {} };
+  return {
+    canonicalName: name,
+    server,
+    tool,
+    functionName: name.replace('/', '__'),
+    description: entry?.description ?? '',
+    inputSchema: entry?.inputSchema ?? {},
+  };
 }
 
 export async function verifyFixtures(dir: string, catalog?: ToolCatalog): Promise<VerifyReport> {
@@ -37,8 +44,14 @@ export async function verifyFixtures(dir: string, catalog?: ToolCatalog): Promis
   const problems = [...set.problems];
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'm3-fixtures-verify-'));
   const layer = new FallbackInterceptor({
-    serve: true, record: false, markInline: false, fixtures: set, allowList: new AllowList([], set),
-    audit: new AuditLog(path.join(scratch, 'audit.log')), toolsHashOf: () => '', logger: createLogger('silent'),
+    serve: true,
+    record: false,
+    markInline: false,
+    fixtures: set,
+    allowList: new AllowList([], set),
+    audit: new AuditLog(path.join(scratch, 'audit.log')),
+    toolsHashOf: () => '',
+    logger: createLogger('silent'),
   });
   const checker = new ArgumentChecker();
   let replayed = 0;
@@ -57,10 +70,22 @@ export async function verifyFixtures(dir: string, catalog?: ToolCatalog): Promis
           const problem = checker.check(tool, item.args);
           if (problem) problems.push({ file: fixtures.file, index, message: `arguments fail the input schema of ${name}: ${problem}` });
         }
-        const failed = { canonicalName: name, content: [{ type: 'text' as const, text: '[Tool error] fixture verification' }], isError: true, errorCode: 'server_unavailable' as const, text: '[Tool error] fixture verification', durationMs: 0 };
+        const failed = {
+          canonicalName: name,
+          content: [{ type: 'text' as const, text: '[Tool error] fixture verification' }],
+          isError: true,
+          errorCode: 'server_unavailable' as const,
+          text: '[Tool error] fixture verification',
+          durationMs: 0,
+        };
         const served = await layer.afterCall({ tool, arguments: item.args, context: { taskId: 'fixtures-verify', workspace: scratch }, outcome: failed });
         if (served.fallback?.tier === 'fixture' && served.text === item.expected) replayed += 1;
-        else problems.push({ file: fixtures.file, index, message: `not served as written (${served.fallback ? `tier ${served.fallback.tier}` : `not served: ${neverMockedReason(tool) ?? 'the layer refused it'}`})` });
+        else
+          problems.push({
+            file: fixtures.file,
+            index,
+            message: `not served as written (${served.fallback ? `tier ${served.fallback.tier}` : `not served: ${neverMockedReason(tool) ?? 'the layer refused it'}`})`,
+          });
       }
     }
   } finally {

@@ -36,7 +36,11 @@ async function conformMessage(message: Message, accepted: readonly string[], cha
 }
 
 /** The request with unaccepted images converted, and a warning naming each conversion. */
-export async function conformImages(request: GenerateRequest, accepted: readonly string[], destination: string): Promise<{ request: GenerateRequest; warnings: string[] }> {
+export async function conformImages(
+  request: GenerateRequest,
+  accepted: readonly string[],
+  destination: string,
+): Promise<{ request: GenerateRequest; warnings: string[] }> {
   const changed = new Set<string>();
   const messages = await Promise.all(request.messages.map((message) => conformMessage(message, accepted, changed)));
   if (changed.size === 0) return { request, warnings: [] };

@@ -4,7 +4,7 @@
 //   ollama:llava?images=1&tokens=max_tokens      qwen:qwen3-8b?body.enable_thinking=false
 import { ConfigError } from '../errors/index.js';
 
-export type MaxTokensField = 'max_completion_tokens' | 'max_tokens';
+type MaxTokensField = 'max_completion_tokens' | 'max_tokens';
 
 export interface ChatPreset {
   name: string;

@@ -23,7 +23,7 @@ export type Price = z.infer<typeof priceSchema>;
 export type PriceTable = ReadonlyMap<string, Price>;
 
 /** List prices in USD per million tokens as published in 2025; override them with M3_PRICE_TABLE. */
-export const defaultPrices: Readonly<Record<string, Price>> = {
+const defaultPrices: Readonly<Record<string, Price>> = {
   'gpt-4o': { input: 2.5, output: 10, cached: 1.25 },
   'gpt-4o-mini': { input: 0.15, output: 0.6, cached: 0.075 },
   'gpt-4.1': { input: 2, output: 8, cached: 0.5 },
@@ -42,7 +42,7 @@ export const defaultPrices: Readonly<Record<string, Price>> = {
 export const defaultPriceTable: PriceTable = new Map(Object.entries(defaultPrices));
 
 /** Validates a price table read from `file` (a JSON value). */
-export function parsePriceTable(value: unknown, file: string): Record<string, Price> {
+function parsePriceTable(value: unknown, file: string): Record<string, Price> {
   const parsed = tableSchema.safeParse(value);
   if (!parsed.success) {
     throw new ConfigError(

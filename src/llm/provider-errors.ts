@@ -68,7 +68,12 @@ export function classifyHttpStatus(
     return { errorClass: 'auth', message: `${at}: authentication failed (${detail}); ${context.hint}` };
   }
   if (status === 404 || extras.code === 'model_not_found' || (status === 400 && modelMissingPattern.test(detail))) {
-    return { errorClass: 'invalid_request', configFault: true, detail, message: `${at}: request rejected (${detail}); check the model name and the base URL; ${context.hint}` };
+    return {
+      errorClass: 'invalid_request',
+      configFault: true,
+      detail,
+      message: `${at}: request rejected (${detail}); check the model name and the base URL; ${context.hint}`,
+    };
   }
   if (status === 413 || contextPattern.test(detail) || extras.code === 'context_length_exceeded') {
     return { errorClass: 'context_length', message: `${at}: the request exceeds the model's context window (${detail})` };
@@ -80,8 +85,21 @@ export function classifyHttpStatus(
 }
 
 const transientCodes = new Set([
-  'ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH',
-  'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED', 'UND_ERR_ABORTED',
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CLOSED',
+  'UND_ERR_ABORTED',
 ]);
 const transientMessage = /terminated|fetch failed|other side closed|socket hang up|network|connection (reset|refused|closed)/i;
 
@@ -141,7 +159,12 @@ export function classifyStainlessError(error: unknown, classes: StainlessErrorCl
     return { errorClass: 'transient', message: `${context.spec}: request aborted` };
   }
   if (error instanceof classes.APIConnectionError) {
-    return classifyTransportError(error.cause, context) ?? { errorClass: 'transient', message: `${context.spec}: connection failed (${error.message}); ${context.hint}` };
+    return (
+      classifyTransportError(error.cause, context) ?? {
+        errorClass: 'transient',
+        message: `${context.spec}: connection failed (${error.message}); ${context.hint}`,
+      }
+    );
   }
   if (error instanceof classes.APIError) {
     const failure = error as Error & { status?: unknown; headers?: HeaderReader; code?: string | null; error?: unknown };

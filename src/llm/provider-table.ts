@@ -3,7 +3,7 @@
 // vendor modules happen to be loaded; each driver module is imported only when a spec names it.
 import type { EndpointName } from '../config/providers.js';
 
-export type DriverKind = 'replay' | 'chat' | 'responses' | 'anthropic' | 'gemini';
+type DriverKind = 'replay' | 'chat' | 'responses' | 'anthropic' | 'gemini';
 
 export interface ProviderEntry {
   kind: DriverKind;
@@ -35,7 +35,7 @@ export const providerTable = {
   together: chat('together', 'Together AI (OpenAI-compatible)'),
 } as const satisfies Record<string, ProviderEntry>;
 
-export type ProviderName = keyof typeof providerTable;
+type ProviderName = keyof typeof providerTable;
 
 export const knownProviders: readonly string[] = Object.keys(providerTable).sort();
 

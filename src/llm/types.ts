@@ -34,7 +34,7 @@ export type RequestPurpose = 'work' | 'prepare' | 'end' | 'final' | 'judge';
 export type StopReason = 'end' | 'tool_calls' | 'max_tokens' | 'other';
 
 /** The request and response bodies as sent on the wire (secrets already removed). */
-export interface RawExchange {
+interface RawExchange {
   request: unknown;
   response: unknown;
 }

@@ -11,7 +11,10 @@ export interface Logger {
   error(message: string): void;
 }
 
-export function createLogger(level: LogLevel = (process.env.M3_LOG_LEVEL as LogLevel | undefined) ?? 'info', write: (line: string) => void = (line) => process.stderr.write(line)): Logger {
+export function createLogger(
+  level: LogLevel = (process.env.M3_LOG_LEVEL as LogLevel | undefined) ?? 'info',
+  write: (line: string) => void = (line) => process.stderr.write(line),
+): Logger {
   const threshold = order[level] ?? order.info;
   const emit = (at: LogLevel, message: string) => {
     if (order[at] < threshold) return;

@@ -3,7 +3,7 @@
 // is not a TTY.
 import cliProgress from 'cli-progress';
 
-export interface ProgressSnapshot {
+interface ProgressSnapshot {
   total: number;
   done: number;
   failedModel: number;
@@ -55,7 +55,10 @@ function createRenderer<S>(label: string, drawing: Drawing<S>, stream: NodeJS.Wr
       stop() {},
     };
   }
-  const bar = new cliProgress.SingleBar({ stream, format: `${label} ${drawing.format}`, hideCursor: true, clearOnComplete: false }, cliProgress.Presets.shades_classic);
+  const bar = new cliProgress.SingleBar(
+    { stream, format: `${label} ${drawing.format}`, hideCursor: true, clearOnComplete: false },
+    cliProgress.Presets.shades_classic,
+  );
   let started = false;
   let startedAt = 0;
   let valueAtStart = 0;
@@ -93,7 +96,7 @@ export function createProgress(label: string, stream: NodeJS.WriteStream = proce
   );
 }
 
-export interface TransferSnapshot {
+interface TransferSnapshot {
   files: number;
   filesTotal: number;
   bytes: number;

@@ -16,7 +16,7 @@ export function onAbort(signal: AbortSignal | undefined, onAbort: () => void): (
 /** Resolves after `ms`, or early when `signal` aborts (close() must not wait out a backoff). */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise<void>((resolve) => {
-    let dispose = () => undefined as void;
+    let dispose: () => void = () => {};
     const timer = setTimeout(() => {
       dispose();
       resolve();

@@ -58,8 +58,14 @@ export function resolveTool(host: ToolHost, name: string): CatalogTool | undefin
 function refused(canonicalName: string, reason: RefusalReason, detail: string, text: string, tool?: CatalogTool): CheckedCallOutcome {
   const errorCode = reason === 'unknown_tool' ? 'unknown_tool' : 'invalid_arguments';
   return {
-    canonicalName, content: [{ type: 'text', text }], isError: true, errorCode, text, durationMs: 0,
-    refusal: { reason, detail }, ...(tool ? { tool } : {}),
+    canonicalName,
+    content: [{ type: 'text', text }],
+    isError: true,
+    errorCode,
+    text,
+    durationMs: 0,
+    refusal: { reason, detail },
+    ...(tool ? { tool } : {}),
   };
 }
 
@@ -93,6 +99,8 @@ export async function callCheckedTool(host: ToolHost, name: string, rawArguments
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
-  const judged = options.interceptor ? await options.interceptor.afterCall({ tool, arguments: args, context: options.context, outcome }, options.signal) : outcome;
+  const judged = options.interceptor
+    ? await options.interceptor.afterCall({ tool, arguments: args, context: options.context, outcome }, options.signal)
+    : outcome;
   return { ...judged, tool };
 }

@@ -22,7 +22,21 @@
 
 import path from 'node:path';
 
-export const baseEnvNames = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR', 'TEMP', 'TMP', 'SYSTEMROOT', 'WINDIR', 'M3_NETWORK_GUARD', 'M3_ALLOWED_ROOTS'] as const;
+const baseEnvNames = [
+  'PATH',
+  'HOME',
+  'LANG',
+  'LC_ALL',
+  'LC_CTYPE',
+  'TZ',
+  'TMPDIR',
+  'TEMP',
+  'TMP',
+  'SYSTEMROOT',
+  'WINDIR',
+  'M3_NETWORK_GUARD',
+  'M3_ALLOWED_ROOTS',
+] as const;
 
 export interface ChildEnvSources {
   /** Where the base variables are read from (normally process.env). */
@@ -35,7 +49,11 @@ export interface ChildEnvSources {
 
 /** The folders of an M3_ALLOWED_ROOTS value, each made absolute against the repo root. */
 export function parseAllowedRoots(value: string, root: string): string[] {
-  return value.split(path.delimiter).map((entry) => entry.trim()).filter(Boolean).map((entry) => path.resolve(root, entry));
+  return value
+    .split(path.delimiter)
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => path.resolve(root, entry));
 }
 
 /**

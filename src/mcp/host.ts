@@ -29,8 +29,8 @@ export interface HostOptions {
   logger?: Logger;
 }
 
-export const defaultCallTimeoutMs = 60_000;
-export const defaultStartupTimeoutMs = 30_000;
+const defaultCallTimeoutMs = 60_000;
+const defaultStartupTimeoutMs = 30_000;
 
 export class McpHost implements ToolHost {
   readonly tools: readonly CatalogTool[];

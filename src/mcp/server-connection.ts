@@ -36,7 +36,13 @@ export interface RestartPolicy {
 }
 
 export const defaultRestartPolicy: RestartPolicy = {
-  maxAttempts: 5, initialDelayMs: 250, maxDelayMs: 8000, waitMs: 15_000, stableAfterMs: 30_000, pingTimeoutMs: 20_000, restartAfterTimeouts: 3,
+  maxAttempts: 5,
+  initialDelayMs: 250,
+  maxDelayMs: 8000,
+  waitMs: 15_000,
+  stableAfterMs: 30_000,
+  pingTimeoutMs: 20_000,
+  restartAfterTimeouts: 3,
 };
 
 export interface ConnectionOptions {
@@ -49,9 +55,7 @@ export interface ConnectionOptions {
   logger: Logger;
 }
 
-export type CallAttempt =
-  | { ok: true; result: CallToolResult }
-  | { ok: false; errorCode: HostInfraErrorCode; message: string };
+export type CallAttempt = { ok: true; result: CallToolResult } | { ok: false; errorCode: HostInfraErrorCode; message: string };
 
 /** setTimeout cannot wait longer than 2^31-1 ms; "no timeout" uses that. */
 const maxTimerMs = 2_147_483_647;
@@ -101,7 +105,9 @@ export class ServerConnection {
       this.tools = offered;
       this.withheldTools = withheld;
       if (withheld.length > 0) {
-        this.options.logger.warn(`mcp server "${this.spec.name}": ${withheld.length} tool(s) not offered to models, because they only run as task-augmented calls, which the host does not make: ${withheld.join(', ')}`);
+        this.options.logger.warn(
+          `mcp server "${this.spec.name}": ${withheld.length} tool(s) not offered to models, because they only run as task-augmented calls, which the host does not make: ${withheld.join(', ')}`,
+        );
       }
       this.toolsHash = hashServerTools(this.tools);
       this.state = 'ready';
@@ -216,7 +222,7 @@ export class ServerConnection {
     // A server being probed after a timeout may be wedged: do not send it more work until it answers.
     if (this.probing) await this.probing;
     if (this.state === 'restarting' && this.restarting) {
-      let dispose = () => undefined as void;
+      let dispose: () => void = () => {};
       const aborted = new Promise<void>((resolve) => {
         dispose = onAbort(signal, resolve);
       });
@@ -255,7 +261,13 @@ export class ServerConnection {
     }
   }
 
-  private async classifyFailure(error: unknown, session: ServerSession, tool: string, timeoutMs: number, signal: AbortSignal | undefined): Promise<CallAttempt> {
+  private async classifyFailure(
+    error: unknown,
+    session: ServerSession,
+    tool: string,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+  ): Promise<CallAttempt> {
     const name = `${this.spec.name}/${tool}`;
     if (signal?.aborted) return { ok: false, errorCode: 'aborted', message: `call to ${name} was aborted` };
     if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
@@ -264,7 +276,8 @@ export class ServerConnection {
     // Any failure on a transport that is gone is the transport's, whatever error surfaced first.
     const closed = (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) || !session.connected;
     const recycled = this.recycled.get(session);
-    if (closed && recycled !== undefined) return { ok: false, errorCode: 'server_unavailable', message: `${name}: the server stopped answering and was restarted (${recycled})` };
+    if (closed && recycled !== undefined)
+      return { ok: false, errorCode: 'server_unavailable', message: `${name}: the server stopped answering and was restarted (${recycled})` };
     if (closed && this.spec.transport === 'stdio') {
       const end = await session.ended;
       if (end.intentional) return { ok: false, errorCode: 'server_unavailable', message: `${name}: the server was closed while the call was running` };
@@ -276,7 +289,8 @@ export class ServerConnection {
   }
 
   private unavailableMessage(): string {
-    if (this.state === 'restarting') return `server "${this.spec.name}" is restarting ${this.restartCause} and was not ready in time (restart ${this.restarts})`;
+    if (this.state === 'restarting')
+      return `server "${this.spec.name}" is restarting ${this.restartCause} and was not ready in time (restart ${this.restarts})`;
     if (this.state === 'stopped') return `server "${this.spec.name}" is stopped (the host was closed)`;
     return `server "${this.spec.name}" is unavailable: ${this.error ?? 'not started'}`;
   }

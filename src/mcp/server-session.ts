@@ -36,7 +36,7 @@ const maxToolPages = 1000;
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
-export function describeCommand(spec: ServerSpec): string {
+function describeCommand(spec: ServerSpec): string {
   return spec.transport === 'http' ? String(spec.url) : [spec.command, ...spec.args].join(' ');
 }
 
@@ -83,12 +83,9 @@ export class ServerSession {
   static async open(spec: ServerSpec, options: SessionOptions): Promise<ServerSession> {
     const session = new ServerSession(spec, options);
     let timer: NodeJS.Timeout | undefined;
-    let dispose = () => undefined as void;
+    let dispose: () => void = () => {};
     const timedOut = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`no answer to initialize/tools/list within ${options.startupTimeoutMs} ms`)),
-        options.startupTimeoutMs,
-      );
+      timer = setTimeout(() => reject(new Error(`no answer to initialize/tools/list within ${options.startupTimeoutMs} ms`)), options.startupTimeoutMs);
       dispose = onAbort(options.signal, () => reject(new Error('start cancelled: the host is closing')));
     });
     try {

@@ -106,7 +106,10 @@ export interface OfflineSmokeFakes {
  * the smoke's placeholder credentials for keyed servers (the fake accepts any key).
  * Specs without an offline fake are returned unchanged (local servers need no network).
  */
-export async function startOfflineSmokeFakes(specs: readonly ServerSpec[], table: Readonly<Record<string, SmokeTest>> = smokeTests): Promise<OfflineSmokeFakes> {
+export async function startOfflineSmokeFakes(
+  specs: readonly ServerSpec[],
+  table: Readonly<Record<string, SmokeTest>> = smokeTests,
+): Promise<OfflineSmokeFakes> {
   const fakes: HttpFake[] = [];
   const faked: string[] = [];
   const close = async () => {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { redactText } from '../log/redact.js';
 
-export const defaultTailLines = 50;
+const defaultTailLines = 50;
 
 export class StderrLog {
   readonly file: string | undefined;

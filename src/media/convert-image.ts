@@ -33,8 +33,20 @@ async function convert(image: ImagePart, accepted: readonly string[]): Promise<I
       type === 'image/png'
         ? await pipeline.png({ compressionLevel: 9 }).toBuffer({ resolveWithObject: true })
         : await pipeline.flatten({ background: '#ffffff' }).jpeg({ quality: 90, mozjpeg: true }).toBuffer({ resolveWithObject: true });
-    const facts = image.facts ?? { source: 'image', originalBytes: bytes.length, originalMediaType: image.mediaType, width: output.info.width, height: output.info.height, sentBytes: 0 };
-    return { type: 'image', mediaType: type, data: output.data.toString('base64'), facts: { ...facts, width: output.info.width, height: output.info.height, sentBytes: output.data.length } };
+    const facts = image.facts ?? {
+      source: 'image',
+      originalBytes: bytes.length,
+      originalMediaType: image.mediaType,
+      width: output.info.width,
+      height: output.info.height,
+      sentBytes: 0,
+    };
+    return {
+      type: 'image',
+      mediaType: type,
+      data: output.data.toString('base64'),
+      facts: { ...facts, width: output.info.width, height: output.info.height, sentBytes: output.data.length },
+    };
   } catch (error) {
     if (error instanceof MediaError) throw error;
     throw new MediaError(`could not convert a ${image.mediaType} image to PNG or JPEG (${(error as Error).message})`, { cause: error });

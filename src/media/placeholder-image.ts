@@ -5,16 +5,18 @@
 import sharp from 'sharp';
 import type { ImagePart } from '../core/content.js';
 
-export const placeholderColour = { r: 128, g: 128, b: 128 } as const;
+const placeholderColour = { r: 128, g: 128, b: 128 } as const;
 
 const cache = new Map<string, Promise<Buffer>>();
 
 async function renderPlaceholder(width: number, height: number): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: placeholderColour } }).png({ compressionLevel: 9 }).toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: placeholderColour } })
+    .png({ compressionLevel: 9 })
+    .toBuffer();
 }
 
 /** The placeholder PNG bytes for a width x height image (cached per size). */
-export function placeholderBytes(width: number, height: number): Promise<Buffer> {
+function placeholderBytes(width: number, height: number): Promise<Buffer> {
   const size = { width: Math.max(1, Math.round(width)), height: Math.max(1, Math.round(height)) };
   const key = `${size.width}x${size.height}`;
   let bytes = cache.get(key);
@@ -26,7 +28,7 @@ export function placeholderBytes(width: number, height: number): Promise<Buffer>
 }
 
 /** Pixel size of a transport image (its facts when the harness prepared it, else its header). */
-export async function imageSize(part: ImagePart): Promise<{ width: number; height: number }> {
+async function imageSize(part: ImagePart): Promise<{ width: number; height: number }> {
   if (part.facts && part.facts.width > 0 && part.facts.height > 0) return { width: part.facts.width, height: part.facts.height };
   const metadata = await sharp(Buffer.from(part.data, 'base64')).metadata();
   return { width: metadata.width ?? 1, height: metadata.height ?? 1 };

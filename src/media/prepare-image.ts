@@ -24,7 +24,6 @@ export async function detectMediaType(bytes: Uint8Array): Promise<string | undef
   return (await fileTypeFromBuffer(bytes))?.mime;
 }
 
-
 export async function prepareImage(bytes: Buffer, source: string, policy: ImagePolicy): Promise<ImagePart> {
   const detected = await detectMediaType(bytes);
   if (!detected || !decodableTypes.has(detected)) {

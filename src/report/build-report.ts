@@ -21,7 +21,18 @@ import { renderHtml, type HtmlSection } from './html.js';
 import { buildLeaderboard, roundsCsv, stepEvalCsv, toCsv } from './leaderboard.js';
 import { defaultCvDir, loadAllResults, type ModelResults } from './load-results.js';
 import { writeFigure, type RenderedFigure } from './render-chart.js';
-import { callTable, cvTable, finalJudgeTable, finalProxyTable, leaderboardTable, orderConsistencyExplanation, roundsTable, toMarkdown, toolsTable, type Table } from './tables.js';
+import {
+  callTable,
+  cvTable,
+  finalJudgeTable,
+  finalProxyTable,
+  leaderboardTable,
+  orderConsistencyExplanation,
+  roundsTable,
+  toMarkdown,
+  toolsTable,
+  type Table,
+} from './tables.js';
 import { buildTierRows, loadTiers, tierTable } from './tiers.js';
 import { newestTrialsTable } from './trials-section.js';
 import { buildTaskSection } from './task-section.js';
@@ -48,7 +59,13 @@ export interface ReportResult {
   html: string;
 }
 
-async function renderSection(title: string, tables: Array<Table | undefined>, specs: Array<FigureSpec | undefined>, saveDir: string, extras: Partial<HtmlSection> = {}): Promise<{ section: HtmlSection; rendered: RenderedFigure[] }> {
+async function renderSection(
+  title: string,
+  tables: Array<Table | undefined>,
+  specs: Array<FigureSpec | undefined>,
+  saveDir: string,
+  extras: Partial<HtmlSection> = {},
+): Promise<{ section: HtmlSection; rendered: RenderedFigure[] }> {
   const rendered: RenderedFigure[] = [];
   for (const spec of specs) if (spec) rendered.push(await writeFigure(spec, saveDir));
   const figures = rendered.map((figure) => ({
@@ -85,7 +102,9 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
   write('avg_rounds_tool_calls.csv', roundsCsv(rows));
 
   const tiers = loadTiers([...(options.gtFile ? [options.gtFile] : []), ...predictionFiles(options.resultsDir, models)]);
-  const shares = predictionFiles(options.resultsDir, models).map((file, index) => mockedShare(models[index]?.model ?? '', file, file.replace(/\.json$/i, '.manifest.json')));
+  const shares = predictionFiles(options.resultsDir, models).map((file, index) =>
+    mockedShare(models[index]?.model ?? '', file, file.replace(/\.json$/i, '.manifest.json')),
+  );
   const tables = {
     placeholders: placeholderImageTable(shares),
     leaderboard: rows.length > 0 ? leaderboardTable(rows) : undefined,
@@ -104,15 +123,25 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
   const taskLevel = buildTaskSection(options.resultsDir, options.models);
   for (const file of taskLevel.csv) write(file.name, file.text);
   const markdown = [...Object.values(tables).filter((table): table is Table => table !== undefined), ...taskLevel.tables].map(toMarkdown);
-  const encoderNotes = [...new Set(models.flatMap((results) => [results.step?.encoder?.note, results.cv?.encoder?.note]).filter((note): note is string => Boolean(note)))];
+  const encoderNotes = [
+    ...new Set(models.flatMap((results) => [results.step?.encoder?.note, results.cv?.encoder?.note]).filter((note): note is string => Boolean(note))),
+  ];
   const stepNotes = [orderConsistencyExplanation, ...encoderNotes];
   write('report.md', `# m3bench report\n\n${markdown.join('\n')}\n${stepNotes.map((note) => `> ${note}\n`).join('\n')}`);
 
   const parts = [
-    await renderSection('Step-level evaluation', [tables.placeholders, tables.leaderboard, tables.rounds, tables.mocked], rows.length > 0 ? [leaderboardFigure(rows), stepMetricsFigure(rows)] : [], options.saveDir, { notes: rows.length > 0 ? stepNotes : [] }),
+    await renderSection(
+      'Step-level evaluation',
+      [tables.placeholders, tables.leaderboard, tables.rounds, tables.mocked],
+      rows.length > 0 ? [leaderboardFigure(rows), stepMetricsFigure(rows)] : [],
+      options.saveDir,
+      { notes: rows.length > 0 ? stepNotes : [] },
+    ),
     await renderSection('Paper comparison', [tables.paper], paper ? [paperComparisonFigure(paper, rows)] : [], options.saveDir),
     await renderSection('CV metrics', [tables.cv], [cvFigure(models)], options.saveDir),
-    await renderSection('Call-level evaluation', [tables.calls], [illegalCallingFigure(models), ...models.map(callDonutFigure)], options.saveDir, { grid: true }),
+    await renderSection('Call-level evaluation', [tables.calls], [illegalCallingFigure(models), ...models.map(callDonutFigure)], options.saveDir, {
+      grid: true,
+    }),
     await renderSection('Final answer', [tables.judges, tables.proxies], [finalJudgeFigure(models), finalProxyFigure(models)], options.saveDir, {
       notes: ['Judge scores and proxies are shown apart: proxies compare the final reply with the GT final_reply and are not judge scores.'],
     }),
@@ -124,7 +153,13 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
   for (const part of parts) for (const figure of part.rendered) files.push(figure.png, figure.svg);
 
   const sections = parts.map((part) => part.section).filter((section) => section.tables.length > 0 || section.figures.length > 0);
-  const downloads = ['step_eval_result.csv', 'avg_rounds_tool_calls.csv', ...(tables.paper ? ['paper_comparison.csv'] : []), ...taskLevel.csv.map((file) => file.name), 'report.md'];
+  const downloads = [
+    'step_eval_result.csv',
+    'avg_rounds_tool_calls.csv',
+    ...(tables.paper ? ['paper_comparison.csv'] : []),
+    ...taskLevel.csv.map((file) => file.name),
+    'report.md',
+  ];
   const html = renderHtml({ title: 'm3bench report', generatedAt: new Date().toISOString(), sections, downloads, missingModels: missing });
   write('report.html', html);
   return { files, models: models.map((results) => results.model), missing, html: path.join(options.saveDir, 'report.html') };

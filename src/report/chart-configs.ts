@@ -23,7 +23,7 @@ declare module 'chart.js' {
   }
 }
 
-export type FigureConfig = ChartConfiguration<'bar'> | ChartConfiguration<'doughnut'>;
+type FigureConfig = ChartConfiguration<'bar'> | ChartConfiguration<'doughnut'>;
 
 export interface FigureSpec {
   /** File stem under save/: `<name>.png` and `<name>.svg`. */
@@ -39,7 +39,7 @@ export const leaderboardColors = { top: '#7b91a2', other: '#bce2ec' } as const;
 export const seriesPalette = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac'];
 
 /** Fixed order and colours, so donuts of different models read the same way. */
-export const callCategoryStyle = [
+const callCategoryStyle = [
   { key: 'success', label: 'Success', color: '#59a14f' },
   { key: 'resource_not_found', label: 'Resource not found', color: '#edc948' },
   { key: 'invalid_arguments', label: 'Invalid arguments', color: '#f28e2b' },
@@ -172,7 +172,7 @@ export function finalProxyFigure(models: readonly ModelResults[]): FigureSpec | 
   );
 }
 
-export function safeFileStem(text: string): string {
+function safeFileStem(text: string): string {
   return text.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'model';
 }
 
@@ -200,7 +200,9 @@ export function callDonutFigure(results: ModelResults): FigureSpec | undefined {
       type: 'doughnut',
       data: {
         labels: shown.map((style) => `${style.label}: ${counts[style.key] ?? 0} (${percent(counts[style.key] ?? 0).toFixed(1)}%)`),
-        datasets: [{ label: 'calls', data: shown.map((style) => counts[style.key] ?? 0), backgroundColor: shown.map((style) => style.color), borderColor: '#ffffff' }],
+        datasets: [
+          { label: 'calls', data: shown.map((style) => counts[style.key] ?? 0), backgroundColor: shown.map((style) => style.color), borderColor: '#ffffff' },
+        ],
       },
       options: {
         responsive: false,
@@ -236,8 +238,15 @@ export function illegalCallingFigure(models: readonly ModelResults[]): FigureSpe
         indexAxis: 'y',
         responsive: false,
         animation: false,
-        scales: { x: { min: 0, title: { display: true, text: 'tasks (a task counts once if any round had no parseable tool call)' }, ticks: { precision: 0 } } },
-        plugins: { title: { display: true, text: 'Illegal calling (unit: tasks)' }, legend: { display: false }, valueLabels: { decimals: 0 }, canvasBackground: background },
+        scales: {
+          x: { min: 0, title: { display: true, text: 'tasks (a task counts once if any round had no parseable tool call)' }, ticks: { precision: 0 } },
+        },
+        plugins: {
+          title: { display: true, text: 'Illegal calling (unit: tasks)' },
+          legend: { display: false },
+          valueLabels: { decimals: 0 },
+          canvasBackground: background,
+        },
       },
     },
   };
@@ -268,7 +277,12 @@ export function toolsPerServerFigure(catalog: ToolCatalog): FigureSpec {
           x: { title: { display: true, text: 'MCP Server' }, ticks: { minRotation: 35, maxRotation: 35, autoSkip: false } },
           y: { min: 0, title: { display: true, text: 'Number of Tools' }, ticks: { precision: 0 }, border: { dash: [4, 4] } },
         },
-        plugins: { title: { display: true, text: `Tools per MCP server (${catalog.tools.size} tools, ${counts.length} servers)` }, legend: { display: false }, valueLabels: { decimals: 0 }, canvasBackground: background },
+        plugins: {
+          title: { display: true, text: `Tools per MCP server (${catalog.tools.size} tools, ${counts.length} servers)` },
+          legend: { display: false },
+          valueLabels: { decimals: 0 },
+          canvasBackground: background,
+        },
       },
     },
   };
@@ -289,9 +303,21 @@ export function toolCategoryFigure(catalog: ToolCatalog): FigureSpec | undefined
       type: 'doughnut',
       data: {
         labels: ordered.map(([category, count]) => `${category} (${((100 * count) / total).toFixed(1)}%)`),
-        datasets: [{ label: 'tools', data: ordered.map(([, count]) => count), backgroundColor: ordered.map((_, index) => seriesPalette[index % seriesPalette.length] ?? '#999999'), borderColor: '#ffffff' }],
+        datasets: [
+          {
+            label: 'tools',
+            data: ordered.map(([, count]) => count),
+            backgroundColor: ordered.map((_, index) => seriesPalette[index % seriesPalette.length] ?? '#999999'),
+            borderColor: '#ffffff',
+          },
+        ],
       },
-      options: { responsive: false, animation: false, cutout: '50%', plugins: { title: { display: true, text: 'Share of tools per category' }, legend: { position: 'right' }, canvasBackground: background } },
+      options: {
+        responsive: false,
+        animation: false,
+        cutout: '50%',
+        plugins: { title: { display: true, text: 'Share of tools per category' }, legend: { position: 'right' }, canvasBackground: background },
+      },
     },
   };
 }

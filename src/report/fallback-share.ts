@@ -42,7 +42,16 @@ function tierOf(call: unknown): string | undefined {
 export function mockedShare(model: string, predictionFile: string, manifestFile: string): MockedShare | undefined {
   if (!existsSync(predictionFile)) return undefined;
   const manifest = existsSync(manifestFile) ? (loadJsonFile(manifestFile) as { fallback?: { enabled?: unknown } }) : undefined;
-  const share: MockedShare = { model, fallbackEnabled: manifest ? manifest.fallback?.enabled === true : undefined, calls: 0, mockedCalls: 0, tasks: 0, mockedTasks: 0, byTier: {}, placeholderTasks: 0 };
+  const share: MockedShare = {
+    model,
+    fallbackEnabled: manifest ? manifest.fallback?.enabled === true : undefined,
+    calls: 0,
+    mockedCalls: 0,
+    tasks: 0,
+    mockedTasks: 0,
+    byTier: {},
+    placeholderTasks: 0,
+  };
   for (const record of records(loadJsonFile(predictionFile))) {
     const tiers = callsOf(record).map(tierOf);
     share.tasks += 1;
@@ -73,7 +82,10 @@ export function mockedShareTable(shares: ReadonlyArray<MockedShare | undefined>)
       percent(share.mockedCalls, share.calls),
       `${share.mockedTasks}/${share.tasks}`,
       percent(share.mockedTasks, share.tasks),
-      Object.entries(share.byTier).sort().map(([tier, count]) => `${tier} ${count}`).join(', ') || '-',
+      Object.entries(share.byTier)
+        .sort()
+        .map(([tier, count]) => `${tier} ${count}`)
+        .join(', ') || '-',
     ]),
     note: 'Calls whose real attempt failed for an infrastructure reason and were answered by a fixture, the record-replay cache, the LLM simulator or a template. Step scores match calls by name and arguments, not returns, but the model saw these returns.',
   };

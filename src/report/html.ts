@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { formatCell, type Table } from './tables.js';
 
-export interface HtmlFigure {
+interface HtmlFigure {
   title: string;
   pngBase64: string;
   /** File name of the SVG, relative to the HTML file. */
@@ -28,14 +28,17 @@ export interface HtmlReport {
   missingModels: string[];
 }
 
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
 function tableHtml(table: Table): string {
   const head = table.header.map((cell) => `<th>${escapeHtml(cell)}</th>`).join('');
   const body = table.rows
-    .map((row) => `<tr>${row.map((cell, index) => `<td${index > 0 && typeof cell === 'number' ? ' class="num"' : ''}>${escapeHtml(formatCell(cell))}</td>`).join('')}</tr>`)
+    .map(
+      (row) =>
+        `<tr>${row.map((cell, index) => `<td${index > 0 && typeof cell === 'number' ? ' class="num"' : ''}>${escapeHtml(formatCell(cell))}</td>`).join('')}</tr>`,
+    )
     .join('\n');
   const note = table.note ? `<p class="note">${escapeHtml(table.note)}</p>` : '';
   return `<h3 id="${escapeHtml(table.id)}">${escapeHtml(table.title)}</h3>\n<table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table>\n${note}`;

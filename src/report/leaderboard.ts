@@ -9,18 +9,19 @@ import type { ModelResults } from './load-results.js';
 export const leaderboardStepMetrics = ['recall', 'precision', 'avg_sim_all_cov', 'step_coherence_cov', 'order_consistency_cov', 'merge_purity_cov'] as const;
 
 /** Every per-metric series the grouped chart shows (avg_sim_strong_cov is shown, not averaged). */
-export const allStepMetrics = ['recall', 'precision', 'avg_sim_all_cov', 'avg_sim_strong_cov', 'step_coherence_cov', 'order_consistency_cov', 'merge_purity_cov'] as const;
-
-export const stepCsvColumns = [
-  'model',
-  ...leaderboardStepMetrics,
-  'completion_rate',
-  'information_grounding_rate',
-  '_path',
-  'Average score',
+export const allStepMetrics = [
+  'recall',
+  'precision',
+  'avg_sim_all_cov',
+  'avg_sim_strong_cov',
+  'step_coherence_cov',
+  'order_consistency_cov',
+  'merge_purity_cov',
 ] as const;
 
-export const roundsCsvColumns = ['model', 'avg_Rounds', 'avg_tool_calls'] as const;
+export const stepCsvColumns = ['model', ...leaderboardStepMetrics, 'completion_rate', 'information_grounding_rate', '_path', 'Average score'] as const;
+
+const roundsCsvColumns = ['model', 'avg_Rounds', 'avg_tool_calls'] as const;
 
 export interface LeaderboardRow {
   /** The results folder name. */
@@ -57,7 +58,12 @@ const fixedDisplayNames: Record<string, string> = {
 
 /** Reference display names; otherwise hyphens → spaces, words capitalised, gpt/glm upper-cased. */
 export function displayName(model: string): string {
-  const normalised = model.replace(/[\u2018\u2019]/g, "'").replace(/[\u201c\u201d]/g, '"').replace(/^(["'])(.*)\1$/, '$2').replace(/\s+/g, ' ').trim();
+  const normalised = model
+    .replace(/[\u2018\u2019]/g, "'")
+    .replace(/[\u201c\u201d]/g, '"')
+    .replace(/^(["'])(.*)\1$/, '$2')
+    .replace(/\s+/g, ' ')
+    .trim();
   const fixed = fixedDisplayNames[normalised];
   if (fixed) return fixed;
   return normalised
@@ -72,7 +78,7 @@ function metric(record: Record<string, number> | undefined, key: string): number
   return typeof value === 'number' ? value : Number.NaN;
 }
 
-export function toLeaderboardRow(results: ModelResults): LeaderboardRow {
+function toLeaderboardRow(results: ModelResults): LeaderboardRow {
   const step = results.step?.aggregate;
   const judged = results.taskCompletion?.aggregate;
   const metrics = Object.fromEntries(allStepMetrics.map((name) => [name, metric(step, name)])) as LeaderboardRow['metrics'];
@@ -115,16 +121,26 @@ function csvCell(value: string | number): string {
 }
 
 export function toCsv(header: readonly string[], rows: ReadonlyArray<ReadonlyArray<string | number>>): string {
-  return [header, ...rows].map((row) => row.map(csvCell).join(',')).join('\n') + '\n';
+  return `${[header, ...rows].map((row) => row.map(csvCell).join(',')).join('\n')}\n`;
 }
 
 export function stepEvalCsv(rows: readonly LeaderboardRow[]): string {
   return toCsv(
     stepCsvColumns,
-    rows.map((row) => [row.display, ...leaderboardStepMetrics.map((name) => row.metrics[name]), row.completion_rate, row.information_grounding_rate, row.path, row.average]),
+    rows.map((row) => [
+      row.display,
+      ...leaderboardStepMetrics.map((name) => row.metrics[name]),
+      row.completion_rate,
+      row.information_grounding_rate,
+      row.path,
+      row.average,
+    ]),
   );
 }
 
 export function roundsCsv(rows: readonly LeaderboardRow[]): string {
-  return toCsv(roundsCsvColumns, rows.map((row) => [row.display, row.avg_Rounds, row.avg_tool_calls]));
+  return toCsv(
+    roundsCsvColumns,
+    rows.map((row) => [row.display, row.avg_Rounds, row.avg_tool_calls]),
+  );
 }

@@ -25,9 +25,7 @@ const metricValue = z.union([z.number(), z.null()]).transform((value) => (value 
 const stepEvalSchema = z
   .object({
     aggregate: z.record(z.string(), z.unknown()).default({}),
-    per_id: z
-      .array(z.object({ id: z.union([z.string(), z.number()]).transform(String) }).catchall(z.unknown()))
-      .default([]),
+    per_id: z.array(z.object({ id: z.union([z.string(), z.number()]).transform(String) }).catchall(z.unknown())).default([]),
   })
   .loose();
 
@@ -42,14 +40,14 @@ export interface StepEval {
   encoder?: { id: string; paperEncoder: boolean; note?: string };
 }
 
-export interface CvEval {
+interface CvEval {
   path: string;
   aggregate: Record<string, number>;
   mode?: string;
   encoder?: { id: string; paperEncoder: boolean; note?: string };
 }
 
-export interface TaskCompletionResult {
+interface TaskCompletionResult {
   path: string;
   aggregate: Record<string, number>;
   perId: Record<string, TaskScoreEntry>;
@@ -100,7 +98,10 @@ export function loadStepEval(file: string): StepEval {
   if (!parsed.success) throw new EvaluationError(formatIssues(file, parsed.error.issues));
   const perId = new Map<string, Record<string, number>>();
   for (const entry of parsed.data.per_id) perId.set(entry.id, numericFields(entry));
-  const infra = z.object({ ids: z.array(z.string()) }).loose().safeParse(parsed.data.aggregate.infra_failures);
+  const infra = z
+    .object({ ids: z.array(z.string()) })
+    .loose()
+    .safeParse(parsed.data.aggregate.infra_failures);
   const mode = parsed.data.aggregate.mode;
   const encoder = encoderOf((raw as { embedder?: unknown }).embedder);
   return {
@@ -138,7 +139,7 @@ function loadTaskCompletionResult(file: string): TaskCompletionResult {
   return { path: file, aggregate, perId: taskEntries(data) };
 }
 
-export function loadModelResults(resultsDir: string, model: string, cvDir: string = defaultCvDir(resultsDir)): ModelResults {
+function loadModelResults(resultsDir: string, model: string, cvDir: string = defaultCvDir(resultsDir)): ModelResults {
   const dir = path.join(resultsDir, model);
   const file = (name: string) => path.join(dir, name);
   const results: ModelResults = { model, dir };
@@ -168,7 +169,11 @@ export function discoverModels(resultsDir: string, cvDir: string = defaultCvDir(
  * Loads the requested models (or every discovered one). Requested models without any output
  * are returned in `missing` rather than failing, so one unfinished run does not stop a report.
  */
-export function loadAllResults(resultsDir: string, models?: readonly string[], cvDir: string = defaultCvDir(resultsDir)): { models: ModelResults[]; missing: string[] } {
+export function loadAllResults(
+  resultsDir: string,
+  models?: readonly string[],
+  cvDir: string = defaultCvDir(resultsDir),
+): { models: ModelResults[]; missing: string[] } {
   const names = models && models.length > 0 ? [...models] : discoverModels(resultsDir, cvDir);
   const found: ModelResults[] = [];
   const missing: string[] = [];

@@ -35,7 +35,8 @@ const paperResultsSchema = z
   .superRefine((file, context) => {
     file.models.forEach((entry, index) => {
       for (const metric of Object.keys(entry.values)) {
-        if (!(metric in file.metrics)) context.addIssue({ code: 'custom', path: ['models', index, 'values', metric], message: `metric "${metric}" is not defined under "metrics"` });
+        if (!(metric in file.metrics))
+          context.addIssue({ code: 'custom', path: ['models', index, 'values', metric], message: `metric "${metric}" is not defined under "metrics"` });
       }
     });
   });
@@ -44,7 +45,10 @@ export type PaperResults = z.output<typeof paperResultsSchema>;
 
 export function loadPaperResults(file: string): PaperResults {
   const parsed = paperResultsSchema.safeParse(loadJsonFile(file));
-  if (!parsed.success) throw new ConfigError(`not a paper-results file (data/paper-results.json shows the format; metrics may be ${comparableMetrics.join(', ')}):\n${formatIssues(file, parsed.error.issues)}`);
+  if (!parsed.success)
+    throw new ConfigError(
+      `not a paper-results file (data/paper-results.json shows the format; metrics may be ${comparableMetrics.join(', ')}):\n${formatIssues(file, parsed.error.issues)}`,
+    );
   return parsed.data;
 }
 
@@ -118,14 +122,25 @@ export function paperComparisonFigure(paper: PaperResults, rows: readonly Leader
         labels: pairs.map((pair) => (pair.ours ? pair.label : `${pair.label} (no m3bench run)`)),
         datasets: [
           { label: 'paper (published)', data: pairs.map((pair) => value(pair.paper?.values[metric])), backgroundColor: leaderboardColors.top },
-          { label: 'm3bench (this report)', data: pairs.map((pair) => value(pair.ours ? ourValue(pair.ours, metric) : undefined)), backgroundColor: seriesPalette[1] },
+          {
+            label: 'm3bench (this report)',
+            data: pairs.map((pair) => value(pair.ours ? ourValue(pair.ours, metric) : undefined)),
+            backgroundColor: seriesPalette[1],
+          },
         ],
       },
       options: {
         indexAxis: 'y',
         responsive: false,
         animation: false,
-        scales: { x: { min: 0, max: scoreAxisMax(pairs.flatMap((pair) => [value(pair.paper?.values[metric]), value(pair.ours ? ourValue(pair.ours, metric) : undefined)])), title: { display: true, text: metric } }, y: { grid: { display: false } } },
+        scales: {
+          x: {
+            min: 0,
+            max: scoreAxisMax(pairs.flatMap((pair) => [value(pair.paper?.values[metric]), value(pair.ours ? ourValue(pair.ours, metric) : undefined)])),
+            title: { display: true, text: metric },
+          },
+          y: { grid: { display: false } },
+        },
         plugins: {
           title: { display: true, text: `${metric}: published values next to this report's runs` },
           legend: { position: 'bottom' },

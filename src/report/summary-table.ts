@@ -15,10 +15,28 @@ function callSuccess(results: ModelResults): number | undefined {
 }
 
 const summaryLegend =
-  "* corrected (m3bench): ordFix* scores single-step GT tasks by recall instead of 0, recSuc* does not count matches whose call errored; cover = GT ids with a prediction; infra = tasks left out as infrastructure failures; percR/VRA = CV metrics";
+  '* corrected (m3bench): ordFix* scores single-step GT tasks by recall instead of 0, recSuc* does not count matches whose call errored; cover = GT ids with a prediction; infra = tasks left out as infrastructure failures; percR/VRA = CV metrics';
 
 export function formatSummaryTable(models: readonly ModelResults[]): string {
-  const header = ['model'.padEnd(24), 'recall', 'precis', 'simAll', 'stepCo', 'order ', 'ordFix*', 'merge ', 'recSuc*', 'cover ', 'infra', 'calls ok', 'TC    ', 'IG    ', 'proxyF1', 'percR ', 'VRA   '].join(' ');
+  const header = [
+    'model'.padEnd(24),
+    'recall',
+    'precis',
+    'simAll',
+    'stepCo',
+    'order ',
+    'ordFix*',
+    'merge ',
+    'recSuc*',
+    'cover ',
+    'infra',
+    'calls ok',
+    'TC    ',
+    'IG    ',
+    'proxyF1',
+    'percR ',
+    'VRA   ',
+  ].join(' ');
   const rows = models.map((results) => {
     const step = results.step?.aggregate ?? {};
     const tc = results.taskCompletion?.aggregate ?? {};
@@ -43,7 +61,10 @@ export function formatSummaryTable(models: readonly ModelResults[]): string {
       percent(cv.visual_reasoning_ability),
     ].join(' ');
   });
-  const encoders = models.flatMap((results) => (results.step?.encoder && !results.step.encoder.paperEncoder ? [`${results.model}: ${results.step.encoder.id}`] : []));
-  const warning = encoders.length > 0 ? [`step similarities NOT from the paper's encoder (sentence-transformers/all-MiniLM-L6-v2) for ${encoders.join(', ')}`] : [];
+  const encoders = models.flatMap((results) =>
+    results.step?.encoder && !results.step.encoder.paperEncoder ? [`${results.model}: ${results.step.encoder.id}`] : [],
+  );
+  const warning =
+    encoders.length > 0 ? [`step similarities NOT from the paper's encoder (sentence-transformers/all-MiniLM-L6-v2) for ${encoders.join(', ')}`] : [];
   return [header, ...rows, summaryLegend, ...warning].join('\n');
 }

@@ -66,10 +66,17 @@ export const orderConsistencyExplanation =
 export function cvTable(models: readonly ModelResults[]): Table | undefined {
   const evaluated = models.filter((results) => results.cv);
   if (evaluated.length === 0) return undefined;
-  const keys = ['perception_recall_avg', 'grounding_arg_sim_avg', 'visual_reasoning_ability', 'num_perception_tasks', 'num_grounding_tasks', 'num_vision_tasks'];
+  const keys = [
+    'perception_recall_avg',
+    'grounding_arg_sim_avg',
+    'visual_reasoning_ability',
+    'num_perception_tasks',
+    'num_grounding_tasks',
+    'num_vision_tasks',
+  ];
   return {
     id: 'cv',
-    title: 'CV metrics (the reference\'s 2026 evaluate_cv_issues.py)',
+    title: "CV metrics (the reference's 2026 evaluate_cv_issues.py)",
     header: ['model', ...keys, 'mode', 'encoder'],
     rows: evaluated.map((results) => [
       displayName(results.model),
@@ -119,7 +126,16 @@ export function callTable(models: readonly ModelResults[]): Table | undefined {
 export function finalJudgeTable(models: readonly ModelResults[]): Table | undefined {
   const judged = models.filter((results) => results.taskCompletion);
   if (judged.length === 0) return undefined;
-  const keys = ['num_total', 'num_scored', 'completion_rate', 'completion_rate_all', 'information_grounding_rate', 'information_grounding_rate_all', 'num_missing_predictions', 'num_judge_failures'];
+  const keys = [
+    'num_total',
+    'num_scored',
+    'completion_rate',
+    'completion_rate_all',
+    'information_grounding_rate',
+    'information_grounding_rate_all',
+    'num_missing_predictions',
+    'num_judge_failures',
+  ];
   return {
     id: 'final-judges',
     title: 'Final answer: judge ensemble',
@@ -136,7 +152,12 @@ export function finalProxyTable(models: readonly ModelResults[]): Table | undefi
     id: 'final-proxies',
     title: 'Final answer: deterministic proxies (not judge scores)',
     header: ['model', 'num_total', 'num_scored', ...proxyMetricNames],
-    rows: proxied.map(({ model, aggregate }) => [displayName(model), aggregate.num_total, aggregate.num_scored, ...proxyMetricNames.map((name) => aggregate[name] ?? Number.NaN)]),
+    rows: proxied.map(({ model, aggregate }) => [
+      displayName(model),
+      aggregate.num_total,
+      aggregate.num_scored,
+      ...proxyMetricNames.map((name) => aggregate[name] ?? Number.NaN),
+    ]),
     note: 'Token F1, ROUGE-L, number recall and entity recall of the final reply against the GT final_reply. Proxies only: never compare them with judge scores.',
   };
 }

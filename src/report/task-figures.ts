@@ -15,7 +15,6 @@ const labelStyle = [
   { key: 'undetermined', label: 'Undetermined', color: '#bab0ac' },
 ] as const;
 
-
 export function taxonomyFigure(results: readonly TaskModelResult[]): FigureSpec | undefined {
   if (results.length === 0) return undefined;
   return {
@@ -27,13 +26,22 @@ export function taxonomyFigure(results: readonly TaskModelResult[]): FigureSpec 
       type: 'bar',
       data: {
         labels: results.map((result) => result.display),
-        datasets: labelStyle.map((style) => ({ label: style.label, backgroundColor: style.color, data: results.map((result) => result.data.taxonomy.by_primary[style.key] ?? 0) })),
+        datasets: labelStyle.map((style) => ({
+          label: style.label,
+          backgroundColor: style.color,
+          data: results.map((result) => result.data.taxonomy.by_primary[style.key] ?? 0),
+        })),
       },
       options: {
         responsive: false,
         animation: false,
         scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true, title: { display: true, text: 'failed tasks' }, ticks: { precision: 0 } } },
-        plugins: { title: { display: true, text: 'Failed tasks by primary error label' }, legend: { position: 'bottom' }, valueLabels: false, canvasBackground: background },
+        plugins: {
+          title: { display: true, text: 'Failed tasks by primary error label' },
+          legend: { position: 'bottom' },
+          valueLabels: false,
+          canvasBackground: background,
+        },
       },
     },
   };
@@ -62,7 +70,12 @@ export function sweepFigure(results: readonly TaskModelResult[]): FigureSpec | u
         responsive: false,
         animation: false,
         scales: { y: { min: 0, max: 1, title: { display: true, text: 'task success rate' } }, x: { title: { display: true, text: 'max rounds K' } } },
-        plugins: { title: { display: true, text: 'Task success vs max rounds K' }, legend: { position: 'bottom' }, valueLabels: { decimals: 2 }, canvasBackground: background },
+        plugins: {
+          title: { display: true, text: 'Task success vs max rounds K' },
+          legend: { position: 'bottom' },
+          valueLabels: { decimals: 2 },
+          canvasBackground: background,
+        },
       },
     },
   };

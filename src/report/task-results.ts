@@ -18,7 +18,12 @@ export interface TaskModelResult {
 
 export function loadTaskResults(resultsDir: string, models?: readonly string[]): TaskModelResult[] {
   if (!existsSync(resultsDir)) return [];
-  const names = models && models.length > 0 ? [...models] : readdirSync(resultsDir).filter((name) => statSync(path.join(resultsDir, name)).isDirectory()).sort();
+  const names =
+    models && models.length > 0
+      ? [...models]
+      : readdirSync(resultsDir)
+          .filter((name) => statSync(path.join(resultsDir, name)).isDirectory())
+          .sort();
   return names.flatMap((dir) => {
     const file = path.join(resultsDir, dir, TASK_OUTPUT_FILES.json);
     if (!existsSync(file)) return [];
@@ -44,7 +49,11 @@ export function maxStepSweeps(results: readonly TaskModelResult[]): Map<string, 
     const rate = result.data.aggregate.task_success_rate;
     groups.set(key, [...(groups.get(key) ?? []), { maxStep, dir: result.dir, success: rate.rate, tasks: rate.denominator }]);
   }
-  return new Map([...groups].filter(([, points]) => new Set(points.map((point) => point.maxStep)).size >= 2).map(([key, points]) => [key, points.sort((a, b) => a.maxStep - b.maxStep)]));
+  return new Map(
+    [...groups]
+      .filter(([, points]) => new Set(points.map((point) => point.maxStep)).size >= 2)
+      .map(([key, points]) => [key, points.sort((a, b) => a.maxStep - b.maxStep)]),
+  );
 }
 
 export interface ConditionDelta {
@@ -78,7 +87,14 @@ export function conditionDeltas(results: readonly TaskModelResult[]): ConditionD
     const success = paired.common > 0 ? paired.a / paired.common : null;
     const base = paired.common > 0 ? paired.b / paired.common : null;
     deltas.push({
-      agent: result.agent, condition, maxStep, dir: result.dir, baselineDir: baseline.dir, success, baseline: base, commonTasks: paired.common,
+      agent: result.agent,
+      condition,
+      maxStep,
+      dir: result.dir,
+      baselineDir: baseline.dir,
+      success,
+      baseline: base,
+      commonTasks: paired.common,
       delta: success !== null && base !== null ? success - base : null,
     });
   }

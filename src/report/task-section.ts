@@ -27,11 +27,18 @@ const csvNames: Record<string, string> = {
 
 export function buildTaskSection(resultsDir: string, models?: readonly string[]): TaskSection {
   const results = loadTaskResults(resultsDir, models);
-  const tables = [taskMetricsTable(results), taskTierTable(results), taxonomyTable(results), efficiencyTable(results), sweepTable(results), conditionTable(results)].filter(
-    (table): table is Table => table !== undefined,
-  );
+  const tables = [
+    taskMetricsTable(results),
+    taskTierTable(results),
+    taxonomyTable(results),
+    efficiencyTable(results),
+    sweepTable(results),
+    conditionTable(results),
+  ].filter((table): table is Table => table !== undefined);
   const figures = [taxonomyFigure(results), sweepFigure(results)].filter((figure): figure is FigureSpec => figure !== undefined);
   const csv = tables.map((table) => ({ name: csvNames[table.id] ?? `${table.id}.csv`, text: toCsv(table.header, table.rows) }));
-  const rules = [...new Set(results.map((result) => (result.data as { success_rule?: string }).success_rule).filter((rule): rule is string => typeof rule === 'string'))];
+  const rules = [
+    ...new Set(results.map((result) => (result.data as { success_rule?: string }).success_rule).filter((rule): rule is string => typeof rule === 'string')),
+  ];
   return { tables, figures, csv, notes: rules.map((rule) => `Task success rule: ${rule}.`) };
 }

@@ -44,7 +44,9 @@ export function taskMetricsTable(results: readonly TaskModelResult[]): Table | u
 }
 
 export function taskTierTable(results: readonly TaskModelResult[]): Table | undefined {
-  const rows = results.flatMap((result) => Object.entries(result.data.per_tier).map(([tier, metrics]) => [result.display, tier, ...metricColumns.map(([, cell]) => cell(metrics))]));
+  const rows = results.flatMap((result) =>
+    Object.entries(result.data.per_tier).map(([tier, metrics]) => [result.display, tier, ...metricColumns.map(([, cell]) => cell(metrics))]),
+  );
   if (rows.length === 0) return undefined;
   return { id: 'task-tiers', title: 'Task-level metrics per tier', header: ['model', 'tier', ...metricColumns.map(([name]) => name)], rows };
 }
@@ -59,8 +61,11 @@ export function taxonomyTable(results: readonly TaskModelResult[]): Table | unde
     title: 'Error taxonomy of failed tasks',
     header: ['model', 'failed tasks', ...categories, ...primary.map((label) => `primary: ${label}`), 'judged'],
     rows: results.map(({ display, data }) => [
-      display, data.taxonomy.failed_tasks, ...categories.map((category) => data.taxonomy.by_category[category] ?? 0),
-      ...primary.map((label) => data.taxonomy.by_primary[label] ?? 0), numberOr((data.taxonomy as { judged?: number }).judged),
+      display,
+      data.taxonomy.failed_tasks,
+      ...categories.map((category) => data.taxonomy.by_category[category] ?? 0),
+      ...primary.map((label) => data.taxonomy.by_primary[label] ?? 0),
+      numberOr((data.taxonomy as { judged?: number }).judged),
     ]),
     note: 'One primary label per failed task, from rules on the step alignment and the call labels (an LLM judge only where they cannot decide); every label and its evidence are in results/<model>/task_eval.json.',
   };
@@ -68,7 +73,9 @@ export function taxonomyTable(results: readonly TaskModelResult[]): Table | unde
 
 function domainTokens(result: TaskModelResult): Map<string, DomainTokens> {
   return new Map(
-    Object.entries(result.data.per_domain).flatMap(([domain, metrics]) => (metrics.tokens ? [[domain, { tasks: metrics.tokens.tasks, meanTotalTokens: metrics.tokens.mean_total }] as const] : [])),
+    Object.entries(result.data.per_domain).flatMap(([domain, metrics]) =>
+      metrics.tokens ? [[domain, { tasks: metrics.tokens.tasks, meanTotalTokens: metrics.tokens.mean_total }] as const] : [],
+    ),
   );
 }
 
@@ -77,7 +84,13 @@ export function efficiencyTable(results: readonly TaskModelResult[]): Table | un
   if ([...perModel.values()].every((domains) => domains.size === 0)) return undefined;
   const efficiency = normaliseEfficiency(perModel);
   const rows = results.flatMap((result) =>
-    [...(perModel.get(result.dir) ?? [])].map(([domain, tokens]) => [result.display, domain, tokens.tasks, tokens.meanTotalTokens, numberOr(efficiency.get(result.dir)?.get(domain))]),
+    [...(perModel.get(result.dir) ?? [])].map(([domain, tokens]) => [
+      result.display,
+      domain,
+      tokens.tasks,
+      tokens.meanTotalTokens,
+      numberOr(efficiency.get(result.dir)?.get(domain)),
+    ]),
   );
   return {
     id: 'resource-efficiency',
@@ -106,7 +119,15 @@ export function conditionTable(results: readonly TaskModelResult[]): Table | und
     id: 'conditions',
     title: 'Conditions against the same agent without one',
     header: ['agent', 'condition', 'K', 'tasks in both', 'success (condition)', 'success (baseline)', 'difference'],
-    rows: deltas.map((delta) => [delta.agent, delta.condition, numberOr(delta.maxStep), delta.commonTasks, numberOr(delta.success), numberOr(delta.baseline), numberOr(delta.delta)]),
+    rows: deltas.map((delta) => [
+      delta.agent,
+      delta.condition,
+      numberOr(delta.maxStep),
+      delta.commonTasks,
+      numberOr(delta.success),
+      numberOr(delta.baseline),
+      numberOr(delta.delta),
+    ]),
     note: 'Paired on the tasks both runs scored. One run per cell: see the trials layer for intervals before reading a difference as real.',
   };
 }

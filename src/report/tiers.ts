@@ -10,7 +10,7 @@ import type { ModelResults } from './load-results.js';
 import type { Table } from './tables.js';
 
 /** Reads `id` → `tier` from any task-like JSON (array, or object keyed by id); other fields are ignored. */
-export function tiersFromRecords(raw: unknown, into: Map<string, Tier> = new Map()): Map<string, Tier> {
+function tiersFromRecords(raw: unknown, into: Map<string, Tier> = new Map()): Map<string, Tier> {
   const records = Array.isArray(raw)
     ? raw
     : raw && typeof raw === 'object'

@@ -10,7 +10,7 @@ import { ConfigError } from '../errors/index.js';
 import { loadJsonFile } from '../tasks/load-json.js';
 import { writeJsonAtomic } from '../tasks/write-json.js';
 
-export const BATCH_MANIFEST_SUFFIX = '.batch.json';
+const BATCH_MANIFEST_SUFFIX = '.batch.json';
 
 const trialSchema = z.object({
   trial: z.number().int().min(1),
@@ -30,7 +30,7 @@ const cellSchema = z.object({
   trials: z.array(trialSchema),
 });
 
-export const batchManifestSchema = z.object({
+const batchManifestSchema = z.object({
   kind: z.literal('m3bench-batch'),
   version: z.literal(1),
   batchId: z.string().min(1),
@@ -48,7 +48,6 @@ export const batchManifestSchema = z.object({
 
 export type BatchManifest = z.output<typeof batchManifestSchema>;
 export type BatchCell = z.output<typeof cellSchema>;
-export type BatchTrial = z.output<typeof trialSchema>;
 
 export function batchManifestFile(resultsDir: string, batchId: string): string {
   return path.join(resultsDir, `${batchId.replace(/[^A-Za-z0-9._-]+/g, '-')}${BATCH_MANIFEST_SUFFIX}`);

@@ -19,7 +19,7 @@ export interface Condition {
 export const baselineCondition = 'baseline';
 
 /** How many calls and distinct tools the ground truth uses (RADAR's tool-count hint). */
-export function toolCountHint(gt: GtTask | undefined): string | undefined {
+function toolCountHint(gt: GtTask | undefined): string | undefined {
   if (!gt) return undefined;
   const calls = gt.steps.flatMap((step) => step.calls);
   const tools = new Set(calls.map((call) => String(call.name ?? '').trim()).filter(Boolean));
@@ -32,7 +32,8 @@ const registry = new Map<string, Condition>(
     { name: baselineCondition, description: 'the unchanged setup' },
     {
       name: 'images-off',
-      description: 'every task image and every tool-produced image the model would see is replaced by a flat grey placeholder of the same pixel size (tools still read the real files)',
+      description:
+        'every task image and every tool-produced image the model would see is replaced by a flat grey placeholder of the same pixel size (tools still read the real files)',
       driver: (driver: ModelDriver) => withImagesWithheld(driver, 'placeholder'),
     },
     {
@@ -40,20 +41,17 @@ const registry = new Map<string, Condition>(
       description: 'every image the model would see is removed and replaced by a one-line text note naming its size',
       driver: (driver: ModelDriver) => withImagesWithheld(driver, 'drop'),
     },
-    { name: 'top-tools-6', description: 'only the 6 best-ranked tools are offered per task (--top-tools 6)', limits: (limits: LoopLimits) => ({ ...limits, topTools: 6 }) },
+    {
+      name: 'top-tools-6',
+      description: 'only the 6 best-ranked tools are offered per task (--top-tools 6)',
+      limits: (limits: LoopLimits) => ({ ...limits, topTools: 6 }),
+    },
     { name: 'tool-count-hint', description: 'the first user turn says how many tool calls and distinct tools the ground truth uses', hint: toolCountHint },
   ].map((condition) => [condition.name, condition]),
 );
 
 export function knownConditions(): Condition[] {
   return [...registry.values()];
-}
-
-/** Adds a condition (e.g. from a plugin or a test); a name may be registered once. */
-export function registerCondition(condition: Condition): void {
-  if (!/^[a-z0-9][a-z0-9-]*$/.test(condition.name)) throw new ConfigError(`condition name "${condition.name}" must be lower-case letters, digits and hyphens`);
-  if (registry.has(condition.name)) throw new ConfigError(`condition "${condition.name}" is already registered`);
-  registry.set(condition.name, condition);
 }
 
 export interface ConditionSet {
@@ -64,7 +62,10 @@ export interface ConditionSet {
 
 /** `images-off`, `images-off+top-tools-6`, `baseline`; unknown names are refused with the list. */
 export function parseCondition(text: string): ConditionSet {
-  const names = text.split('+').map((part) => part.trim()).filter(Boolean);
+  const names = text
+    .split('+')
+    .map((part) => part.trim())
+    .filter(Boolean);
   if (names.length === 0) throw new ConfigError(`--condition "${text}": expected a condition name (known: ${[...registry.keys()].join(', ')})`);
   const parts: Condition[] = [];
   for (const given of names) {
@@ -102,6 +103,7 @@ export function hintsFor(condition: ConditionSet, gt: GtTask | undefined): strin
 /** `--max-step 6` or `--max-step 2,4,6`: distinct whole numbers >= 0, in the order given. */
 export function parseMaxSteps(text: string): number[] {
   const values = text.split(',').map((part) => part.trim());
-  if (values.some((value) => !/^\d+$/.test(value))) throw new ConfigError(`--max-step "${text}": expected a whole number, or a comma-separated list of them (e.g. 2,4,6)`);
+  if (values.some((value) => !/^\d+$/.test(value)))
+    throw new ConfigError(`--max-step "${text}": expected a whole number, or a comma-separated list of them (e.g. 2,4,6)`);
   return [...new Set(values.map(Number))];
 }

@@ -21,7 +21,10 @@ export function withTrialContext(driver: ModelDriver, trial: number): ModelDrive
   return decorate(driver, (request) => ({ ...request, context: { ...request.context, trial } }));
 }
 
-async function mapParts(parts: readonly ContentPart[], replace: (part: Extract<ContentPart, { type: 'image' }>) => Promise<ContentPart>): Promise<ContentPart[]> {
+async function mapParts(
+  parts: readonly ContentPart[],
+  replace: (part: Extract<ContentPart, { type: 'image' }>) => Promise<ContentPart>,
+): Promise<ContentPart[]> {
   return Promise.all(parts.map((part) => (part.type === 'image' ? replace(part) : part)));
 }
 
@@ -45,5 +48,8 @@ export function withImagesWithheld(driver: ModelDriver, mode: 'placeholder' | 'd
     const size = part.facts ? ` ${part.facts.width}x${part.facts.height}` : '';
     return { type: 'text', text: `[image withheld${size}: this run tests the task without its images]` };
   };
-  return decorate(driver, async (request) => ({ ...request, messages: await Promise.all(request.messages.map((message) => mapMessageImages(message, replace))) }));
+  return decorate(driver, async (request) => ({
+    ...request,
+    messages: await Promise.all(request.messages.map((message) => mapMessageImages(message, replace))),
+  }));
 }

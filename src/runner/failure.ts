@@ -28,7 +28,14 @@ function rootCause(error: unknown): unknown {
   let current = error;
   for (let depth = 0; depth < 5; depth += 1) {
     const cause = (current as { cause?: unknown } | undefined)?.cause;
-    if (current instanceof RunInterruptedError || current instanceof ProviderError || current instanceof ServerError || current instanceof TaskTimeoutError || current instanceof MediaError) return current;
+    if (
+      current instanceof RunInterruptedError ||
+      current instanceof ProviderError ||
+      current instanceof ServerError ||
+      current instanceof TaskTimeoutError ||
+      current instanceof MediaError
+    )
+      return current;
     if (!cause) return current;
     current = cause;
   }

@@ -22,8 +22,18 @@ export interface LlmStatsCounters {
 
 export class LlmStats {
   readonly counters: LlmStatsCounters = {
-    requests: 0, failedRequests: 0, attempts: 0, inputTokens: 0, outputTokens: 0, cachedTokens: 0,
-    imagesFromTools: 0, imageBytesOriginal: 0, imageBytesSent: 0, toolCalls: 0, toolErrors: 0, costUsd: 0,
+    requests: 0,
+    failedRequests: 0,
+    attempts: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    cachedTokens: 0,
+    imagesFromTools: 0,
+    imageBytesOriginal: 0,
+    imageBytesSent: 0,
+    toolCalls: 0,
+    toolErrors: 0,
+    costUsd: 0,
   };
   private sinceFlush = 0;
 

@@ -16,7 +16,9 @@ export function sha256OfFile(file: string | undefined): string | null {
 
 export function gitCommit(root: string): string | null {
   try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
   } catch {
     return null;
   }

@@ -30,8 +30,8 @@ function withExactArguments(records: PredictionRecord[], text: string): void {
   const byId = new Map((exact as ExactRecord[]).map((record) => [String(record.id), record]));
   for (const record of records as unknown as ExactRecord[]) {
     const source = byId.get(String(record.id));
-    record.steps?.forEach((step, index) => overlayCalls(step.calls, source?.steps?.[index]?.calls));
-    record.dialogue?.forEach((round, index) => overlayCalls(round.work?.tool_calls, source?.dialogue?.[index]?.work?.tool_calls));
+    for (const [index, step] of (record.steps ?? []).entries()) overlayCalls(step.calls, source?.steps?.[index]?.calls);
+    for (const [index, round] of (record.dialogue ?? []).entries()) overlayCalls(round.work?.tool_calls, source?.dialogue?.[index]?.work?.tool_calls);
   }
 }
 

@@ -15,7 +15,9 @@ export interface PromptParts {
 
 export function promptHash(parts: PromptParts): string {
   const images = parts.imageFiles.map((file) => sha256OfFile(file) ?? `missing:${file}`);
-  return createHash('sha256').update(stableStringify({ question: parts.question, images, tools: parts.toolsHash })).digest('hex');
+  return createHash('sha256')
+    .update(stableStringify({ question: parts.question, images, tools: parts.toolsHash }))
+    .digest('hex');
 }
 
 /** One hash over a run's tasks (`id:promptHash`, sorted by id): its task set as a whole. */

@@ -11,7 +11,7 @@ import type { RunRecorder } from './recorder.js';
 import { runTask, type TaskEnvironment, type TaskOutcome } from './run-task.js';
 import type { RunnableTask } from './task-set.js';
 
-export interface BatchProgress {
+interface BatchProgress {
   total: number;
   done: number;
   failedModel: number;
@@ -53,7 +53,16 @@ export async function runBatch(tasks: readonly RunnableTask[], env: TaskEnvironm
   const skipped = tasks.filter((task) => options.predictions.has(task.id)).map((task) => task.id);
   if (skipped.length > 0) options.predictions.save();
   const queue = tasks.filter((task) => !options.predictions.has(task.id)).map((task) => ({ task, attempt: 1 }));
-  const progress: BatchProgress = { total: queue.length, done: 0, failedModel: 0, failedInfra: 0, running: 0, requeued: 0, interrupted: 0, usage: emptyUsage() };
+  const progress: BatchProgress = {
+    total: queue.length,
+    done: 0,
+    failedModel: 0,
+    failedInfra: 0,
+    running: 0,
+    requeued: 0,
+    interrupted: 0,
+    usage: emptyUsage(),
+  };
   const failures: BatchResult['failures'] = [];
 
   /** Closes the episode row (every attempt, requeued or final, is accounted the same way). */

@@ -5,7 +5,16 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { Logger } from '../log/logger.js';
-import { acquireRunLease, checkRunLease, closeAbandonedEpisodes, getRun, releaseRunLease, renewRunLease, type LeaseTakeover, type Store } from '../store/index.js';
+import {
+  acquireRunLease,
+  checkRunLease,
+  closeAbandonedEpisodes,
+  getRun,
+  releaseRunLease,
+  renewRunLease,
+  type LeaseTakeover,
+  type Store,
+} from '../store/index.js';
 
 export interface HeldRunLease {
   readonly takeover: LeaseTakeover | undefined;

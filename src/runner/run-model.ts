@@ -25,7 +25,6 @@ import type { RunModelRequest } from './run-request.js';
 
 export type { RunModelRequest };
 
-
 export interface RunModelReport {
   model: string;
   /** The cell label: the model label plus the condition (`gpt-4o+images-off`). */
@@ -52,7 +51,7 @@ export interface RunModelDeps {
   root: string;
 }
 
-export function defaultOutputFile(resultsDir: string, label: string, shard?: { index: number; count: number }): string {
+function defaultOutputFile(resultsDir: string, label: string, shard?: { index: number; count: number }): string {
   const suffix = shard ? `.shard-${shard.index}-of-${shard.count}` : '';
   return path.join(resultsDir, `${label}_test_mcp_fuzzy${suffix}.json`);
 }
@@ -72,15 +71,16 @@ function tasksToRun(request: RunModelRequest, condition: ConditionSet, host: Too
     return missing.length === 0 || request.allowMissingServers ? withHints : { ...withHints, missingServers: missing };
   });
   const unavailable = tasks.filter((task) => task.missingServers).length;
-  if (unavailable > 0) logger.warn(`${unavailable} task(s) need servers that are not running; they are recorded as failures (--allow-missing-servers runs them anyway)`);
+  if (unavailable > 0)
+    logger.warn(`${unavailable} task(s) need servers that are not running; they are recorded as failures (--allow-missing-servers runs them anyway)`);
   return tasks;
 }
-
 
 /** Aborts `stop` when the caller's signal fires (Ctrl-C) or the lease is lost; the reason says which. */
 function stopController(signal: AbortSignal | undefined): { stop: AbortController; dispose: () => void } {
   const stop = new AbortController();
-  const forward = () => stop.abort(signal?.reason instanceof RunInterruptedError ? signal.reason : new RunInterruptedError(String(signal?.reason ?? 'stopped')));
+  const forward = () =>
+    stop.abort(signal?.reason instanceof RunInterruptedError ? signal.reason : new RunInterruptedError(String(signal?.reason ?? 'stopped')));
   if (signal?.aborted) forward();
   else signal?.addEventListener('abort', forward, { once: true });
   return { stop, dispose: () => signal?.removeEventListener('abort', forward) };
@@ -101,13 +101,19 @@ export async function runModel(request: RunModelRequest, deps: RunModelDeps): Pr
   // Images tools wrote are shown to the model from the same folders the servers may write to.
   const imageRoots = [path.join(deps.root, 'media'), ...parseAllowedRoots(switches.M3_ALLOWED_ROOTS, deps.root)];
   const options = agentOptionsFrom(switches, limits, imageRoots);
-  const driver = applyDriver(condition, await createDriver(request.model, { env: config.env, groundTruth: request.taskSet.groundTruth, timeoutMs: options.retry.timeoutMs }));
+  const driver = applyDriver(
+    condition,
+    await createDriver(request.model, { env: config.env, groundTruth: request.taskSet.groundTruth, timeoutMs: options.retry.timeoutMs }),
+  );
   const tasks = tasksToRun(request, condition, host, logger);
   const manifest = buildManifest({ ...request, limits, condition, trials }, label, config, host, deps.root);
   const { stop, dispose } = stopController(request.signal);
   const fallbackSettings = fallbackSettingsFrom(switches, deps.root);
   manifest.fallback = manifestFallback(fallbackSettings, deps.root);
-  const lease = openRunRow(store, { ...request, condition, trials }, label, manifest, { logger, onLost: (message) => stop.abort(new RunInterruptedError(message)) });
+  const lease = openRunRow(store, { ...request, condition, trials }, label, manifest, {
+    logger,
+    onLost: (message) => stop.abort(new RunInterruptedError(message)),
+  });
   let fallback: FallbackLayer | undefined;
   try {
     const placeholderImagesDir = request.placeholderImages ? path.join(path.resolve(request.resultsDir), 'placeholder-images') : undefined;
@@ -119,7 +125,19 @@ export async function runModel(request: RunModelRequest, deps: RunModelDeps): Pr
       const seed = trialSeed(limits.seed, trial);
       reports.push(
         await runTrial(
-          { request, label, trial, trials, seed, tasks, driver, options: agentOptionsFrom(switches, { ...limits, ...(seed !== undefined ? { seed } : {}) }, imageRoots), manifest, costOf, ...extras },
+          {
+            request,
+            label,
+            trial,
+            trials,
+            seed,
+            tasks,
+            driver,
+            options: agentOptionsFrom(switches, { ...limits, ...(seed !== undefined ? { seed } : {}) }, imageRoots),
+            manifest,
+            costOf,
+            ...extras,
+          },
           { config, host, store, logger, root: deps.root, signal: stop.signal, leaseLost: () => lease.lost },
         ),
       );
@@ -136,7 +154,11 @@ export async function runModel(request: RunModelRequest, deps: RunModelDeps): Pr
       manifest.taskSetHash = taskSetHash(hashes);
       manifest.resolvedModels = [...new Set(reports.flatMap((report) => report.manifest.resolvedModels ?? []))].sort();
       manifest.trialFiles = reports.map((report) => ({
-        trial: report.trial, seed: report.seed ?? null, predictions: report.output, manifest: report.manifestFile, ...(report.manifest.counts ? { counts: report.manifest.counts } : {}),
+        trial: report.trial,
+        seed: report.seed ?? null,
+        predictions: report.output,
+        manifest: report.manifestFile,
+        ...(report.manifest.counts ? { counts: report.manifest.counts } : {}),
       }));
       if (placeholderImagesDir) manifest.placeholderImages = placeholderManifest(placeholderImagesDir, placeholders, deps.root);
       updateRunManifest(store, request.runId, manifest, trials);
@@ -145,8 +167,16 @@ export async function runModel(request: RunModelRequest, deps: RunModelDeps): Pr
     const fallbackOutput = request.output ? path.resolve(request.output) : defaultOutputFile(request.resultsDir, label, request.shard);
     const output = first?.output ?? fallbackOutput;
     return {
-      model: request.model, label, condition: condition.name, runId: request.runId, output, manifestFile: first?.manifestFile ?? output.replace(/\.json$/i, '.manifest.json'),
-      result, trials: reports, ...(stopped ? { stopped } : {}), ...(placeholderImagesDir ? { placeholderImages: placeholders } : {}),
+      model: request.model,
+      label,
+      condition: condition.name,
+      runId: request.runId,
+      output,
+      manifestFile: first?.manifestFile ?? output.replace(/\.json$/i, '.manifest.json'),
+      result,
+      trials: reports,
+      ...(stopped ? { stopped } : {}),
+      ...(placeholderImagesDir ? { placeholderImages: placeholders } : {}),
     };
   } finally {
     fallback?.close();

@@ -15,20 +15,32 @@ import { checkToolDrift, toolSurfaceDrift } from './tool-drift.js';
 type CellRequest = RunModelRequest & { condition: ConditionSet; trials: number };
 
 /** Per-server tools hashes of a manifest. */
-export function toolSurfaceOf(manifest: RunManifest): Record<string, string> {
+function toolSurfaceOf(manifest: RunManifest): Record<string, string> {
   return Object.fromEntries(manifest.tools.filter((tool) => tool.toolsHash).map((tool) => [tool.server, tool.toolsHash as string]));
 }
 
 /** Creates or reopens the run row and takes its lease (refused while another process writes it). */
-export function openRunRow(store: Store, request: CellRequest, label: string, manifest: RunManifest, lease: Omit<HoldLeaseOptions, 'heartbeatMs'>): HeldRunLease {
+export function openRunRow(
+  store: Store,
+  request: CellRequest,
+  label: string,
+  manifest: RunManifest,
+  lease: Omit<HoldLeaseOptions, 'heartbeatMs'>,
+): HeldRunLease {
   const existing = getRun(store, request.runId);
   if (existing && !request.resume) {
     throw new ConfigError(`run id "${request.runId}" already exists in the store: pass --resume to continue it, or choose another --run-id`);
   }
   if (existing) {
-    if (existing.modelSpec !== request.model) throw new ConfigError(`run "${request.runId}" was started with model ${existing.modelSpec}, not ${request.model}`);
-    if (existing.condition !== request.condition.name) throw new ConfigError(`run "${request.runId}" was started under condition ${existing.condition}, not ${request.condition.name}`);
-    const drift = checkToolDrift(`--resume of run "${request.runId}"`, toolSurfaceDrift(existing.toolSurface, toolSurfaceOf(manifest)), Boolean(request.allowToolDrift));
+    if (existing.modelSpec !== request.model)
+      throw new ConfigError(`run "${request.runId}" was started with model ${existing.modelSpec}, not ${request.model}`);
+    if (existing.condition !== request.condition.name)
+      throw new ConfigError(`run "${request.runId}" was started under condition ${existing.condition}, not ${request.condition.name}`);
+    const drift = checkToolDrift(
+      `--resume of run "${request.runId}"`,
+      toolSurfaceDrift(existing.toolSurface, toolSurfaceOf(manifest)),
+      Boolean(request.allowToolDrift),
+    );
     if (drift.length > 0) {
       manifest.toolSurfaceDrift = [...drift];
       lease.logger.warn(`run ${request.runId}: continuing although the tool surface changed (--allow-tool-drift); recorded in the manifest`);
@@ -38,37 +50,75 @@ export function openRunRow(store: Store, request: CellRequest, label: string, ma
     return held;
   }
   createRun(store, {
-    runId: request.runId, modelSpec: request.model, modelLabel: label, configHash: manifest.configHash,
-    ...(manifest.gitCommit ? { gitCommit: manifest.gitCommit } : {}), packageVersions: manifest.versions,
-    switches: manifest.switches as unknown as Record<string, unknown>, toolsHash: manifest.toolsHash,
-    toolSurface: toolSurfaceOf(manifest), manifest, ...(manifest.seed !== null ? { seed: manifest.seed } : {}), taskFile: manifest.tasksFile,
-    ...(manifest.gtFile ? { gtFile: manifest.gtFile } : {}), ...(request.batchId ? { batchId: request.batchId } : {}),
-    condition: request.condition.name, trials: request.trials,
+    runId: request.runId,
+    modelSpec: request.model,
+    modelLabel: label,
+    configHash: manifest.configHash,
+    ...(manifest.gitCommit ? { gitCommit: manifest.gitCommit } : {}),
+    packageVersions: manifest.versions,
+    switches: manifest.switches as unknown as Record<string, unknown>,
+    toolsHash: manifest.toolsHash,
+    toolSurface: toolSurfaceOf(manifest),
+    manifest,
+    ...(manifest.seed !== null ? { seed: manifest.seed } : {}),
+    taskFile: manifest.tasksFile,
+    ...(manifest.gtFile ? { gtFile: manifest.gtFile } : {}),
+    ...(request.batchId ? { batchId: request.batchId } : {}),
+    condition: request.condition.name,
+    trials: request.trials,
   });
   return holdRunLease(store, request.runId, lease);
 }
 
 export function samplingRecord(limits: RunModelRequest['limits'], seed: number | undefined): SamplingRecord {
   return {
-    temperature: limits.temperature ?? null, seed: seed ?? null, maxNewTokens: limits.maxNewTokens, maxSteps: limits.maxStep,
-    maxConcurrentCalls: limits.maxConcurrent, topTools: limits.topTools,
-    providerDefaults: ['top_p', 'top_k', 'presence/frequency penalties', ...(limits.temperature === undefined ? ['temperature'] : []), ...(seed === undefined ? ['seed'] : [])],
+    temperature: limits.temperature ?? null,
+    seed: seed ?? null,
+    maxNewTokens: limits.maxNewTokens,
+    maxSteps: limits.maxStep,
+    maxConcurrentCalls: limits.maxConcurrent,
+    topTools: limits.topTools,
+    providerDefaults: [
+      'top_p',
+      'top_k',
+      'presence/frequency penalties',
+      ...(limits.temperature === undefined ? ['temperature'] : []),
+      ...(seed === undefined ? ['seed'] : []),
+    ],
   };
 }
 
 export function buildManifest(request: CellRequest, label: string, config: ProjectConfig, host: ToolHost, root: string): RunManifest {
   const switches = config.switches;
   return {
-    runId: request.runId, model: request.model, modelLabel: label, startedAt: new Date().toISOString(),
-    configHash: configHash({ servers: config.servers.map(({ description: _description, ...spec }) => spec), switches, limits: request.limits }), serversFile: config.serversFile,
-    serversFileSha256: sha256OfFile(config.serversFile), toolsHash: host.toolsHash(),
-    tools: host.status().map((server) => ({ server: server.name, toolCount: server.toolCount, state: server.state, ...(server.toolsHash ? { toolsHash: server.toolsHash } : {}) })),
-    switches, options: { ...request.limits, concurrency: request.concurrency }, versions: packageVersions(root), gitCommit: gitCommit(root),
-    seed: request.limits.seed ?? null, tasksFile: request.taskSet.tasksFile, tasksFileSha256: sha256OfFile(request.taskSet.tasksFile),
-    gtFile: request.taskSet.gtFile ?? null, gtFileSha256: sha256OfFile(request.taskSet.gtFile), shard: request.shard ? `${request.shard.index}/${request.shard.count}` : null,
+    runId: request.runId,
+    model: request.model,
+    modelLabel: label,
+    startedAt: new Date().toISOString(),
+    configHash: configHash({ servers: config.servers.map(({ description: _description, ...spec }) => spec), switches, limits: request.limits }),
+    serversFile: config.serversFile,
+    serversFileSha256: sha256OfFile(config.serversFile),
+    toolsHash: host.toolsHash(),
+    tools: host.status().map((server) => ({
+      server: server.name,
+      toolCount: server.toolCount,
+      state: server.state,
+      ...(server.toolsHash ? { toolsHash: server.toolsHash } : {}),
+    })),
+    switches,
+    options: { ...request.limits, concurrency: request.concurrency },
+    versions: packageVersions(root),
+    gitCommit: gitCommit(root),
+    seed: request.limits.seed ?? null,
+    tasksFile: request.taskSet.tasksFile,
+    tasksFileSha256: sha256OfFile(request.taskSet.tasksFile),
+    gtFile: request.taskSet.gtFile ?? null,
+    gtFileSha256: sha256OfFile(request.taskSet.gtFile),
+    shard: request.shard ? `${request.shard.index}/${request.shard.count}` : null,
     ...(request.batchId ? { batchId: request.batchId } : {}),
     condition: { name: request.condition.name, parts: request.condition.parts.map((part) => ({ name: part.name, description: part.description })) },
-    trials: request.trials, sampling: samplingRecord(request.limits, request.limits.seed),
+    trials: request.trials,
+    sampling: samplingRecord(request.limits, request.limits.seed),
   };
 }
 
@@ -76,9 +126,21 @@ export function finishManifest(manifest: RunManifest, tasks: readonly RunnableTa
   manifest.finishedAt = new Date().toISOString();
   const { progress } = result;
   manifest.counts = {
-    tasks: tasks.length, skippedResumed: result.skipped.length, done: progress.done, modelFailures: progress.failedModel, infraFailures: progress.failedInfra,
-    requeued: progress.requeued, interrupted: progress.interrupted, notStarted: result.notStarted.length,
+    tasks: tasks.length,
+    skippedResumed: result.skipped.length,
+    done: progress.done,
+    modelFailures: progress.failedModel,
+    infraFailures: progress.failedInfra,
+    requeued: progress.requeued,
+    interrupted: progress.interrupted,
+    notStarted: result.notStarted.length,
   };
-  manifest.failures = result.failures.map((failure) => ({ taskId: failure.taskId, status: failure.verdict.status, code: failure.verdict.code, message: failure.verdict.message, attempts: failure.attempts }));
+  manifest.failures = result.failures.map((failure) => ({
+    taskId: failure.taskId,
+    status: failure.verdict.status,
+    code: failure.verdict.code,
+    message: failure.verdict.message,
+    attempts: failure.attempts,
+  }));
   if (stopped) manifest.stopped = stopped;
 }

@@ -48,7 +48,7 @@ export type TaskOutcome = (
 };
 
 /** The prediction field holding the task's prompt hash (beside the reference's fields). */
-export const PROMPT_HASH_FIELD = 'prompt_hash';
+const PROMPT_HASH_FIELD = 'prompt_hash';
 
 export function userTextFor(question: string, displayPaths: readonly string[], hints: readonly string[] = []): string {
   const hinted = hints.length > 0 ? `${question}\n\n${hints.join('\n')}` : question;
@@ -77,7 +77,10 @@ async function withBudget<T>(work: (signal: AbortSignal) => Promise<T>, timeoutM
       reject(error);
     };
     if (timeoutMs > 0) {
-      timer = setTimeout(() => end(new TaskTimeoutError(`task ${taskId} exceeded its ${Math.round(timeoutMs / 1000)} s budget (M3_TASK_TIMEOUT)`)), toTimerMs(timeoutMs));
+      timer = setTimeout(
+        () => end(new TaskTimeoutError(`task ${taskId} exceeded its ${Math.round(timeoutMs / 1000)} s budget (M3_TASK_TIMEOUT)`)),
+        toTimerMs(timeoutMs),
+      );
     }
     if (stop) {
       onStop = () => end(interruption(stop));
@@ -102,13 +105,22 @@ function infraVerdict(code: string, message: string): FailureVerdict {
  * anything is copied into media/, so a refused file (a path outside the folders, a text file
  * named .png, a corrupt image) never lands in the workspace. Throws MediaError for bad bytes.
  */
-async function loadTaskImages(task: RunnableTask, env: TaskEnvironment): Promise<{ sources: string[]; images: ImagePart[]; placeholders: string[] } | FailureVerdict> {
+async function loadTaskImages(
+  task: RunnableTask,
+  env: TaskEnvironment,
+): Promise<{ sources: string[]; images: ImagePart[]; placeholders: string[] } | FailureVerdict> {
   const { found, missing, outside } = resolveTaskImages(task.image, env.imageSearchDirs);
   if (outside.length > 0) {
-    return infraVerdict('bad_task_input', `task ${task.id}: image path outside the image folders: ${outside.join(', ')} (task images must lie inside ${env.imageSearchDirs.join(', ')}; set --image-dir or M3_IMAGE_DIR)`);
+    return infraVerdict(
+      'bad_task_input',
+      `task ${task.id}: image path outside the image folders: ${outside.join(', ')} (task images must lie inside ${env.imageSearchDirs.join(', ')}; set --image-dir or M3_IMAGE_DIR)`,
+    );
   }
   if (missing.length > 0 && env.placeholderImagesDir === undefined) {
-    return infraVerdict('missing_image', `task ${task.id}: image not found: ${missing.join(', ')} (searched ${env.imageSearchDirs.join(', ')}; set --image-dir or M3_IMAGE_DIR, or pass --placeholder-images for a pipeline check)`);
+    return infraVerdict(
+      'missing_image',
+      `task ${task.id}: image not found: ${missing.join(', ')} (searched ${env.imageSearchDirs.join(', ')}; set --image-dir or M3_IMAGE_DIR, or pass --placeholder-images for a pipeline check)`,
+    );
   }
   // Stand-ins are generated only for entries that name no file; a file that exists is used as is.
   const sources = [...found];
@@ -120,20 +132,33 @@ async function loadTaskImages(task: RunnableTask, env: TaskEnvironment): Promise
 
 export async function runTask(task: RunnableTask, env: TaskEnvironment, onEvent?: AgentEventListener): Promise<TaskOutcome> {
   let placeholders: string[] = [];
-  const outcome = await attemptTask(task, env, (names) => {
-    placeholders = names;
-  }, onEvent);
+  const outcome = await attemptTask(
+    task,
+    env,
+    (names) => {
+      placeholders = names;
+    },
+    onEvent,
+  );
   if (placeholders.length === 0) return outcome;
   const labelled = outcome.prediction ? { ...outcome.prediction, [PREDICTION_PLACEHOLDER_FIELD]: placeholders } : undefined;
   return { ...outcome, ...(labelled ? { prediction: labelled } : {}), placeholderImages: placeholders } as TaskOutcome;
 }
 
-async function attemptTask(task: RunnableTask, env: TaskEnvironment, usedPlaceholders: (entries: string[]) => void, onEvent?: AgentEventListener): Promise<TaskOutcome> {
+async function attemptTask(
+  task: RunnableTask,
+  env: TaskEnvironment,
+  usedPlaceholders: (entries: string[]) => void,
+  onEvent?: AgentEventListener,
+): Promise<TaskOutcome> {
   const started = Date.now();
   const elapsed = () => Date.now() - started;
   let hash: string | undefined;
   const hashed = () => (hash ? { promptHash: hash } : {});
-  const predictionOf = (trace: EpisodeTrace): PredictionRecord => ({ ...toPrediction(task, task.question, trace), ...(hash ? { [PROMPT_HASH_FIELD]: hash } : {}) });
+  const predictionOf = (trace: EpisodeTrace): PredictionRecord => ({
+    ...toPrediction(task, task.question, trace),
+    ...(hash ? { [PROMPT_HASH_FIELD]: hash } : {}),
+  });
   try {
     if (task.missingServers && task.missingServers.length > 0) {
       const verdict = infraVerdict(
@@ -146,18 +171,38 @@ async function attemptTask(task: RunnableTask, env: TaskEnvironment, usedPlaceho
     if ('status' in loaded) return { ok: false, verdict: loaded, durationMs: elapsed() };
     usedPlaceholders(loaded.placeholders);
     hash = promptHash({ question: task.question, imageFiles: loaded.sources, toolsHash: env.host.toolsHash() });
-    const workspace = await prepareWorkspace({ mode: env.workspaceMode, root: env.root, runId: env.workspaceRunId ?? env.runId, taskId: task.id, sources: loaded.sources, keep: env.keepWorkspace });
+    const workspace = await prepareWorkspace({
+      mode: env.workspaceMode,
+      root: env.root,
+      runId: env.workspaceRunId ?? env.runId,
+      taskId: task.id,
+      sources: loaded.sources,
+      keep: env.keepWorkspace,
+    });
     try {
       // The facts name the copy the model and tools see, not the dataset file it came from.
-      const images = loaded.images.map((part, index) => (part.facts ? { ...part, facts: { ...part.facts, source: workspace.images[index] ?? part.facts.source } } : part));
+      const images = loaded.images.map((part, index) =>
+        part.facts ? { ...part, facts: { ...part.facts, source: workspace.images[index] ?? part.facts.source } } : part,
+      );
       const trace = await withBudget(
         (signal) =>
           runEpisode(
             {
-              taskId: task.id, question: task.question, userText: userTextFor(task.question, workspace.displayPaths, task.hints), images, cwd: env.root,
+              taskId: task.id,
+              question: task.question,
+              userText: userTextFor(task.question, workspace.displayPaths, task.hints),
+              images,
+              cwd: env.root,
               callContext: { taskId: task.id, runId: env.runId, workspace: workspace.dir },
             },
-            { driver: env.driver, host: env.host, options: env.options, signal, ...(onEvent ? { onEvent } : {}), ...(env.interceptor ? { interceptor: env.interceptor } : {}) },
+            {
+              driver: env.driver,
+              host: env.host,
+              options: env.options,
+              signal,
+              ...(onEvent ? { onEvent } : {}),
+              ...(env.interceptor ? { interceptor: env.interceptor } : {}),
+            },
           ),
         env.taskTimeoutMs,
         task.id,
@@ -169,7 +214,8 @@ async function attemptTask(task: RunnableTask, env: TaskEnvironment, usedPlaceho
     }
   } catch (error) {
     const verdict = classifyFailure(error);
-    if (error instanceof EpisodeFailure) return { ok: false, verdict, prediction: predictionOf(error.trace), trace: error.trace, durationMs: elapsed(), ...hashed() };
+    if (error instanceof EpisodeFailure)
+      return { ok: false, verdict, prediction: predictionOf(error.trace), trace: error.trace, durationMs: elapsed(), ...hashed() };
     return { ok: false, verdict, durationMs: elapsed(), ...hashed() };
   }
 }

@@ -73,7 +73,7 @@ export function trialSeed(base: number | undefined, trial: number): number | und
 }
 
 /** The model id a provider says it served: `model` (OpenAI, Anthropic) or `modelVersion` (Gemini). */
-export function resolvedModelOf(response: unknown): string | undefined {
+function resolvedModelOf(response: unknown): string | undefined {
   if (!response || typeof response !== 'object') return undefined;
   const record = response as Record<string, unknown>;
   const value = record.model ?? record.modelVersion;
@@ -119,16 +119,26 @@ export async function runTrial(plan: TrialPlan, deps: TrialDeps): Promise<TrialR
   const result = await runBatch(
     plan.tasks,
     {
-      driver: withTrialContext(plan.driver, trial), host: deps.host, options: plan.options, root: deps.root, runId: request.runId,
+      driver: withTrialContext(plan.driver, trial),
+      host: deps.host,
+      options: plan.options,
+      root: deps.root,
+      runId: request.runId,
       // Each trial gets its own workspaces (isolated mode): nothing a trial wrote is there for the next.
       ...(trials > 1 ? { workspaceRunId: `${request.runId}.trial-${trial}` } : {}),
-      workspaceMode: switches.M3_WORKSPACE_MODE, keepWorkspace: switches.M3_KEEP_WORKSPACE, imageSearchDirs: request.imageDirs,
+      workspaceMode: switches.M3_WORKSPACE_MODE,
+      keepWorkspace: switches.M3_KEEP_WORKSPACE,
+      imageSearchDirs: request.imageDirs,
       taskTimeoutMs: secondsToTimerMs(switches.M3_TASK_TIMEOUT),
       ...(plan.interceptor ? { interceptor: plan.interceptor } : {}),
       ...(plan.placeholderImagesDir ? { placeholderImagesDir: plan.placeholderImagesDir } : {}),
     },
     {
-      concurrency: request.concurrency, maxRequeue: switches.M3_MAX_TASK_REQUEUE, predictions, costOf: plan.costOf, signal: deps.signal,
+      concurrency: request.concurrency,
+      maxRequeue: switches.M3_MAX_TASK_REQUEUE,
+      predictions,
+      costOf: plan.costOf,
+      signal: deps.signal,
       recorder: new StoreRecorder(deps.store, request.runId, request.model, { trial, ...(plan.seed !== undefined ? { seed: plan.seed } : {}) }),
       onEvent: (event) => {
         stats.observe(event);
@@ -138,7 +148,9 @@ export async function runTrial(plan: TrialPlan, deps: TrialDeps): Promise<TrialR
       onProgress: (snapshot, finished) => {
         if (finished?.outcome.promptHash) promptHashes.set(finished.taskId, finished.outcome.promptHash);
         if (finished?.outcome.placeholderImages) placeholders[finished.taskId] = finished.outcome.placeholderImages;
-        const line = finished ? `${finished.taskId} ${finished.outcome.ok ? 'ok' : `${finished.outcome.verdict.status}: ${finished.outcome.verdict.message}`}` : undefined;
+        const line = finished
+          ? `${finished.taskId} ${finished.outcome.ok ? 'ok' : `${finished.outcome.verdict.status}: ${finished.outcome.verdict.message}`}`
+          : undefined;
         progress.update({ ...snapshot, tokens: snapshot.usage.inputTokens + snapshot.usage.outputTokens }, line);
       },
     },
@@ -146,12 +158,18 @@ export async function runTrial(plan: TrialPlan, deps: TrialDeps): Promise<TrialR
   progress.stop();
   stats.flush();
   // Tasks resumed from the store keep the hash their prediction recorded.
-  for (const record of predictions.values()) if (typeof record.prompt_hash === 'string' && !promptHashes.has(record.id)) promptHashes.set(record.id, record.prompt_hash);
+  for (const record of predictions.values())
+    if (typeof record.prompt_hash === 'string' && !promptHashes.has(record.id)) promptHashes.set(record.id, record.prompt_hash);
   const stopped = deps.signal.aborted ? (deps.signal.reason as Error).message : undefined;
   const manifestFile = output.replace(/\.json$/i, '.manifest.json');
   const manifest: RunManifest = {
-    ...plan.manifest, trial, trials, sampling: samplingRecord(plan.options, plan.seed),
-    resolvedModels: [...resolved].sort(), promptHashes: Object.fromEntries(promptHashes), taskSetHash: taskSetHash(promptHashes),
+    ...plan.manifest,
+    trial,
+    trials,
+    sampling: samplingRecord(plan.options, plan.seed),
+    resolvedModels: [...resolved].sort(),
+    promptHashes: Object.fromEntries(promptHashes),
+    taskSetHash: taskSetHash(promptHashes),
   };
   if (!deps.leaseLost()) {
     // Written even when no task produced a prediction, so the summary's path always exists.
@@ -160,7 +178,16 @@ export async function runTrial(plan: TrialPlan, deps: TrialDeps): Promise<TrialR
     if (plan.placeholderImagesDir) manifest.placeholderImages = placeholderManifest(plan.placeholderImagesDir, placeholders, deps.root);
     writeJsonAtomic(manifestFile, manifest);
   }
-  return { trial, seed: plan.seed, label: name, output, manifestFile, result, manifest, ...(plan.placeholderImagesDir ? { placeholderImages: placeholders } : {}) };
+  return {
+    trial,
+    seed: plan.seed,
+    label: name,
+    output,
+    manifestFile,
+    result,
+    manifest,
+    ...(plan.placeholderImagesDir ? { placeholderImages: placeholders } : {}),
+  };
 }
 
 /** What the manifest says about --placeholder-images: on, where the stand-ins are, which tasks used them. */
@@ -181,8 +208,14 @@ export function combineResults(results: readonly BatchResult[]): BatchResult {
   const sum = (pick: (result: BatchResult) => number) => results.reduce((total, result) => total + pick(result), 0);
   return {
     progress: {
-      total: sum((r) => r.progress.total), done: sum((r) => r.progress.done), failedModel: sum((r) => r.progress.failedModel), failedInfra: sum((r) => r.progress.failedInfra),
-      running: 0, requeued: sum((r) => r.progress.requeued), interrupted: sum((r) => r.progress.interrupted), usage,
+      total: sum((r) => r.progress.total),
+      done: sum((r) => r.progress.done),
+      failedModel: sum((r) => r.progress.failedModel),
+      failedInfra: sum((r) => r.progress.failedInfra),
+      running: 0,
+      requeued: sum((r) => r.progress.requeued),
+      interrupted: sum((r) => r.progress.interrupted),
+      usage,
     },
     failures: results.flatMap((result) => result.failures),
     skipped: results.flatMap((result) => result.skipped),

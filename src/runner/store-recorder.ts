@@ -23,7 +23,13 @@ export class StoreRecorder implements RunRecorder {
   startEpisode(taskId: string): number {
     // The store numbers attempts itself, so a resumed run continues after attempts a killed
     // process left behind instead of colliding with them.
-    return startEpisode(this.store, { runId: this.runId, taskId, model: this.model, trial: this.trial.trial, ...(this.trial.seed !== undefined ? { seed: this.trial.seed } : {}) });
+    return startEpisode(this.store, {
+      runId: this.runId,
+      taskId,
+      model: this.model,
+      trial: this.trial.trial,
+      ...(this.trial.seed !== undefined ? { seed: this.trial.seed } : {}),
+    });
   }
 
   observe(episodeId: number, event: AgentEvent): void {

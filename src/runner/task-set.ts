@@ -66,7 +66,8 @@ export function loadTaskSet(options: TaskSetOptions): TaskSet {
   }
   if (groundTruth) {
     const missing = tasks.filter((task) => !groundTruth.byId.has(task.id)).map((task) => task.id);
-    if (missing.length > 0) warnings.push(`${missing.length} task(s) have no ground truth in ${gtFile}: ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', ...' : ''}`);
+    if (missing.length > 0)
+      warnings.push(`${missing.length} task(s) have no ground truth in ${gtFile}: ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', ...' : ''}`);
   }
   return { tasks, groundTruth: groundTruth?.byId ?? new Map(), tasksFile, gtFile, warnings };
 }

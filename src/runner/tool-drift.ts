@@ -18,7 +18,7 @@ export function toolSurfaceDrift(recorded: Readonly<Record<string, string>>, cur
     .filter((entry) => entry.recorded !== entry.current);
 }
 
-export function describeDrift(drift: readonly ToolDrift[]): string {
+function describeDrift(drift: readonly ToolDrift[]): string {
   return drift
     .map((entry) => {
       if (entry.recorded === null) return `${entry.server} (new)`;
@@ -31,7 +31,9 @@ export function describeDrift(drift: readonly ToolDrift[]): string {
 /** Throws unless `allow`; returns the drift so the caller can record it. */
 export function checkToolDrift(what: string, drift: readonly ToolDrift[], allow: boolean, flag = '--allow-tool-drift'): readonly ToolDrift[] {
   if (drift.length > 0 && !allow) {
-    throw new ConfigError(`${what}: the tool surface changed since it was recorded: ${describeDrift(drift)}; results against two tool lists are not comparable (pass ${flag} to continue anyway; the drift is then written into the manifest)`);
+    throw new ConfigError(
+      `${what}: the tool surface changed since it was recorded: ${describeDrift(drift)}; results against two tool lists are not comparable (pass ${flag} to continue anyway; the drift is then written into the manifest)`,
+    );
   }
   return drift;
 }

@@ -23,7 +23,9 @@ export interface TaskWorkspace {
 }
 
 async function digest(file: string): Promise<string> {
-  return createHash('sha256').update(await readFile(file)).digest('hex');
+  return createHash('sha256')
+    .update(await readFile(file))
+    .digest('hex');
 }
 
 function isInside(file: string, dir: string): boolean {

@@ -96,8 +96,15 @@ function loadCell(file: string, batchId: string, cell: BatchCell): CellResults {
   }
   const hashList = [...hashes];
   return {
-    label: cell.label, model: cell.model, condition: cell.condition, runId: cell.runId, trials: cell.trials.length,
-    tasks, unevaluated, graderVersions: [...graderVersions].sort(), taskSetHash: hashList.length === 1 ? (hashList[0] ?? null) : null,
+    label: cell.label,
+    model: cell.model,
+    condition: cell.condition,
+    runId: cell.runId,
+    trials: cell.trials.length,
+    tasks,
+    unevaluated,
+    graderVersions: [...graderVersions].sort(),
+    taskSetHash: hashList.length === 1 ? (hashList[0] ?? null) : null,
     ...(overwrittenBy ? { overwrittenBy } : {}),
   };
 }
@@ -125,6 +132,9 @@ export function pickCell(batch: BatchResults, label: string | undefined): CellRe
   if (label === undefined && batch.cells.length !== 1) throw new ConfigError(`${batch.file} holds ${batch.cells.length} cells (${names}): name one`);
   const cell = label === undefined ? batch.cells[0] : batch.cells.find((entry) => entry.label === label);
   if (!cell) throw new ConfigError(`${batch.file}: no cell "${label}" (cells: ${names})`);
-  if (cell.overwrittenBy) throw new ConfigError(`${batch.file}: the files of cell "${cell.label}" were rewritten by batch ${cell.overwrittenBy}; give each batch its own --results-dir to keep them`);
+  if (cell.overwrittenBy)
+    throw new ConfigError(
+      `${batch.file}: the files of cell "${cell.label}" were rewritten by batch ${cell.overwrittenBy}; give each batch its own --results-dir to keep them`,
+    );
   return cell;
 }

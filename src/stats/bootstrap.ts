@@ -26,7 +26,7 @@ export interface Interval {
 export type Random = () => number;
 
 /** One draw with replacement of `items` (same length). */
-export function resample<T>(items: readonly T[], random: Random): T[] {
+function resample<T>(items: readonly T[], random: Random): T[] {
   const out: T[] = new Array(items.length);
   for (let index = 0; index < items.length; index += 1) out[index] = items[Math.floor(random() * items.length)] as T;
   return out;

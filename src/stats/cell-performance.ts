@@ -34,20 +34,22 @@ function lastValidAttempts(episodes: readonly EpisodeRow[]): EpisodeRow[] {
 
 const average = (values: readonly number[]) => (values.length === 0 ? Number.NaN : values.reduce((sum, value) => sum + value, 0) / values.length);
 
-export function cellPerformance(cell: CellResults, episodes: readonly EpisodeRow[]): CellPerformance {
+function cellPerformance(cell: CellResults, episodes: readonly EpisodeRow[]): CellPerformance {
   const valid = lastValidAttempts(episodes);
   const costs = valid.map((episode) => episode.costUsd);
   const priced = costs.every((cost) => cost !== null) && costs.length > 0;
   const costUsd = priced ? costs.reduce<number>((sum, cost) => sum + (cost ?? 0), 0) : null;
   const passed = [...cell.tasks.values()].flat().filter((outcome) => outcome.passed).length;
   return {
-    label: cell.label, trials: valid.length,
+    label: cell.label,
+    trials: valid.length,
     medianDurationMs: median(valid.map((episode) => (episode.finishedAt ? Date.parse(episode.finishedAt) - Date.parse(episode.startedAt) : Number.NaN))),
     medianRounds: median(valid.map((episode) => episode.rounds)),
     medianToolCalls: median(valid.map((episode) => episode.toolCallCount)),
     meanInputTokens: average(valid.map((episode) => episode.usage.inputTokens)),
     meanOutputTokens: average(valid.map((episode) => episode.usage.outputTokens)),
-    costUsd, costPerPassedUsd: costUsd !== null && passed > 0 ? costUsd / passed : null,
+    costUsd,
+    costPerPassedUsd: costUsd !== null && passed > 0 ? costUsd / passed : null,
   };
 }
 

@@ -8,7 +8,7 @@ import { trialMetrics } from './batch-results.js';
 import { spread, type Spread } from './describe.js';
 import { avgAtK, meanAtK, passAtK, passHatK } from './pass-at-k.js';
 
-export interface MetricSummary {
+interface MetricSummary {
   interval: Interval;
   /** Spread of the per-trial means over tasks (how much one run moves between trials). */
   acrossTrials: Spread;
@@ -42,16 +42,24 @@ function estimatorOver(k: number, estimator: (n: number, c: number, k: number) =
 function perTrialMeans(units: readonly Unit[], trials: number, value: (outcome: TrialOutcome) => number | undefined): number[] {
   const means: number[] = [];
   for (let trial = 1; trial <= trials; trial += 1) {
-    const values = units.flatMap((unit) => unit.filter((outcome) => outcome.trial === trial).map(value)).filter((entry): entry is number => entry !== undefined && Number.isFinite(entry));
+    const values = units
+      .flatMap((unit) => unit.filter((outcome) => outcome.trial === trial).map(value))
+      .filter((entry): entry is number => entry !== undefined && Number.isFinite(entry));
     means.push(values.length === 0 ? Number.NaN : values.reduce((sum, entry) => sum + entry, 0) / values.length);
   }
   return means;
 }
 
 function metricSummary(units: readonly Unit[], trials: number, metric: TrialMetric, settings: BootstrapSettings): MetricSummary {
-  const values = (sample: readonly Unit[]) => sample.map((unit) => unit.map((outcome) => outcome.metrics[metric]).filter((entry): entry is number => entry !== undefined));
+  const values = (sample: readonly Unit[]) =>
+    sample.map((unit) => unit.map((outcome) => outcome.metrics[metric]).filter((entry): entry is number => entry !== undefined));
   return {
-    interval: bootstrapInterval(units, (sample) => meanOfTaskMeans(values(sample)), settings, (unit, random) => resampleTrials(unit, random)),
+    interval: bootstrapInterval(
+      units,
+      (sample) => meanOfTaskMeans(values(sample)),
+      settings,
+      (unit, random) => resampleTrials(unit, random),
+    ),
     acrossTrials: spread(perTrialMeans(units, trials, (outcome) => outcome.metrics[metric])),
   };
 }
@@ -63,8 +71,17 @@ export function summarizeCell(cell: CellResults, settings: BootstrapSettings = d
   const metrics = Object.fromEntries(trialMetrics.map((metric) => [metric, metricSummary(units, k, metric, settings)])) as Record<TrialMetric, MetricSummary>;
   const calls = units.flatMap((unit) => unit.map((outcome) => outcome.toolCalls));
   return {
-    label: cell.label, model: cell.model, condition: cell.condition, tasks: units.length, trials: k,
-    passAt1: bootstrapInterval(units, estimatorOver(1, (n, c) => c / n), settings, within),
+    label: cell.label,
+    model: cell.model,
+    condition: cell.condition,
+    tasks: units.length,
+    trials: k,
+    passAt1: bootstrapInterval(
+      units,
+      estimatorOver(1, (n, c) => c / n),
+      settings,
+      within,
+    ),
     // pass@k and pass^k are set functions of a task's k trials: tasks are resampled, trials kept.
     passAtK: bootstrapInterval(units, estimatorOver(k, passAtK), settings),
     passHatK: bootstrapInterval(units, estimatorOver(k, passHatK), settings),

@@ -15,11 +15,6 @@ export function finite(values: Iterable<number>): number[] {
   return [...values].filter((value) => Number.isFinite(value));
 }
 
-export function mean(values: readonly number[]): number {
-  const kept = finite(values);
-  return kept.length === 0 ? Number.NaN : kept.reduce((sum, value) => sum + value, 0) / kept.length;
-}
-
 /** Linear interpolation between closest ranks (numpy's default), on sorted input. */
 export function quantileSorted(sorted: readonly number[], q: number): number {
   if (sorted.length === 0) return Number.NaN;
@@ -32,7 +27,10 @@ export function quantileSorted(sorted: readonly number[], q: number): number {
 }
 
 export function median(values: readonly number[]): number {
-  return quantileSorted(finite(values).sort((a, b) => a - b), 0.5);
+  return quantileSorted(
+    finite(values).sort((a, b) => a - b),
+    0.5,
+  );
 }
 
 export function spread(values: readonly number[]): Spread {

@@ -8,7 +8,7 @@ import type { CellSummary } from './cell-summary.js';
 import { GRADER_VERSIONS } from './grader-versions.js';
 import { SUCCESS_RULE } from './task-success.js';
 
-export function fixed(value: number): string {
+function fixed(value: number): string {
   return Number.isFinite(value) ? value.toFixed(3) : ' n/a ';
 }
 
@@ -24,8 +24,15 @@ function rows(summaries: readonly CellSummary[]): string[][] {
   return summaries.map((summary) => {
     const recall = summary.metrics.recall;
     return [
-      summary.label, String(summary.tasks), String(summary.trials), formatInterval(summary.passAt1), formatInterval(summary.passAtK), formatInterval(summary.passHatK),
-      fixed(summary.avgAtK), formatInterval(recall.interval), formatInterval(summary.metrics.precision.interval),
+      summary.label,
+      String(summary.tasks),
+      String(summary.trials),
+      formatInterval(summary.passAt1),
+      formatInterval(summary.passAtK),
+      formatInterval(summary.passHatK),
+      fixed(summary.avgAtK),
+      formatInterval(recall.interval),
+      formatInterval(summary.metrics.precision.interval),
       `${fixed(recall.acrossTrials.min)}..${fixed(recall.acrossTrials.max)} sd ${fixed(recall.acrossTrials.std)}`,
     ];
   });
@@ -36,18 +43,40 @@ const header = ['cell', 'tasks', 'k', 'pass@1', 'pass@k', 'pass^k', 'avg@k', 're
 export function formatTrialsTable(summaries: readonly CellSummary[], settings: BootstrapSettings): string {
   const table = [header, ...rows(summaries)];
   const widths = header.map((_, column) => Math.max(...table.map((row) => (row[column] ?? '').length)));
-  const lines = table.map((row) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd());
+  const lines = table.map((row) =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join('  ')
+      .trimEnd(),
+  );
   const notes = [
-    ...summaries.filter((summary) => summary.unevaluated.length > 0).map((summary) => `${summary.label}: not evaluated (run m3 eval step --pred <trial file> --output-dir <results>/<trial label>): ${summary.unevaluated.join(', ')}`),
-    ...summaries.filter((summary) => summary.overwrittenBy).map((summary) => `${summary.label}: WARNING its files were rewritten by batch ${summary.overwrittenBy}; the numbers above are that batch's`),
+    ...summaries
+      .filter((summary) => summary.unevaluated.length > 0)
+      .map(
+        (summary) =>
+          `${summary.label}: not evaluated (run m3 eval step --pred <trial file> --output-dir <results>/<trial label>): ${summary.unevaluated.join(', ')}`,
+      ),
+    ...summaries
+      .filter((summary) => summary.overwrittenBy)
+      .map((summary) => `${summary.label}: WARNING its files were rewritten by batch ${summary.overwrittenBy}; the numbers above are that batch's`),
   ];
-  return [...lines, '', `success rule: ${SUCCESS_RULE}`, settingsLine(settings), 'infrastructure failures are not trials: they are in no denominator', ...notes].join('\n');
+  return [
+    ...lines,
+    '',
+    `success rule: ${SUCCESS_RULE}`,
+    settingsLine(settings),
+    'infrastructure failures are not trials: they are in no denominator',
+    ...notes,
+  ].join('\n');
 }
 
 /** The trials table for m3 report (Markdown and HTML render it like every other table). */
 export function trialsTable(summaries: readonly CellSummary[], settings: BootstrapSettings, batchId: string): Table {
   return {
-    id: 'trials', title: `Pass rates with ${Math.round(settings.level * 100)}% confidence intervals (batch ${batchId})`, header, rows: rows(summaries),
+    id: 'trials',
+    title: `Pass rates with ${Math.round(settings.level * 100)}% confidence intervals (batch ${batchId})`,
+    header,
+    rows: rows(summaries),
     note: `Success rule: ${SUCCESS_RULE}. ${settingsLine(settings)}. Infrastructure failures are not trials and are in no denominator.`,
   };
 }
@@ -58,10 +87,25 @@ const money = (value: number | null) => (value === null ? 'n/a' : `$${value.toFi
 export function formatPerformanceTable(rows: readonly CellPerformance[]): string {
   const head = ['cell', 'trials', 'median s', 'median rounds', 'median calls', 'mean in tok', 'mean out tok', 'cost', 'cost/passed'];
   const body = rows.map((row) => [
-    row.label, String(row.trials), Number.isFinite(row.medianDurationMs) ? (row.medianDurationMs / 1000).toFixed(2) : 'n/a', fixed(row.medianRounds).trim(), fixed(row.medianToolCalls).trim(),
-    Math.round(row.meanInputTokens).toString(), Math.round(row.meanOutputTokens).toString(), money(row.costUsd), money(row.costPerPassedUsd),
+    row.label,
+    String(row.trials),
+    Number.isFinite(row.medianDurationMs) ? (row.medianDurationMs / 1000).toFixed(2) : 'n/a',
+    fixed(row.medianRounds).trim(),
+    fixed(row.medianToolCalls).trim(),
+    Math.round(row.meanInputTokens).toString(),
+    Math.round(row.meanOutputTokens).toString(),
+    money(row.costUsd),
+    money(row.costPerPassedUsd),
   ]);
   const table = [head, ...body];
   const widths = head.map((_, column) => Math.max(...table.map((row) => (row[column] ?? '').length)));
-  return [...table.map((row) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd()), 'performance per valid trial (infrastructure failures left out); cost n/a: no price known for the model (M3_PRICE_TABLE)'].join('\n');
+  return [
+    ...table.map((row) =>
+      row
+        .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    ),
+    'performance per valid trial (infrastructure failures left out); cost n/a: no price known for the model (M3_PRICE_TABLE)',
+  ].join('\n');
 }

@@ -31,7 +31,9 @@ export function evaluateGate(baseline: CellResults, candidate: CellResults, rule
   const { difference } = comparison;
   if (comparison.tasks === 0) reasons.push('no task has a valid trial in both runs');
   else if (difference.high < 0 && -difference.estimate > rules.maxDrop) {
-    reasons.push(`${rules.metric} dropped by ${(-difference.estimate).toFixed(3)} (> max drop ${rules.maxDrop}); the ${Math.round(settings.level * 100)}% CI of the change [${difference.low.toFixed(3)}, ${difference.high.toFixed(3)}] excludes 0`);
+    reasons.push(
+      `${rules.metric} dropped by ${(-difference.estimate).toFixed(3)} (> max drop ${rules.maxDrop}); the ${Math.round(settings.level * 100)}% CI of the change [${difference.low.toFixed(3)}, ${difference.high.toFixed(3)}] excludes 0`,
+    );
   }
   const candidatePassRate = summarizeCell(candidate, settings).passAt1.estimate;
   const baselinePassRate = summarizeCell(baseline, settings).passAt1.estimate;

@@ -18,14 +18,3 @@ export const GRADER_VERSIONS = {
   /** src/stats: pass@k, pass^k, avg@k, the bootstrap and the paired comparison. */
   stats: 'stats-1',
 } as const;
-
-export type GraderLayer = keyof typeof GRADER_VERSIONS;
-export type GraderVersions = Record<GraderLayer, string>;
-
-/** The versions as one comparable key (trend lines split where it changes). */
-export function graderKey(versions: Partial<Record<string, string>>): string {
-  return Object.keys(versions)
-    .sort()
-    .map((layer) => `${layer}=${versions[layer] ?? '?'}`)
-    .join(';');
-}

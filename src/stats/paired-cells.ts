@@ -20,7 +20,8 @@ function trialValue(outcome: TrialOutcome, metric: CompareMetric): number | unde
 }
 
 export function pairedMetric(metric: CompareMetric): PairedMetric<TrialOutcome> {
-  const values = (trials: readonly TrialOutcome[]) => trials.map((outcome) => trialValue(outcome, metric)).filter((entry): entry is number => entry !== undefined && Number.isFinite(entry));
+  const values = (trials: readonly TrialOutcome[]) =>
+    trials.map((outcome) => trialValue(outcome, metric)).filter((entry): entry is number => entry !== undefined && Number.isFinite(entry));
   return {
     statistic: (sample) => meanOfTaskMeans(sample.map(values)),
     perTask: (trials) => meanOfTaskMeans([values(trials)]),
@@ -44,7 +45,7 @@ export function loadCellRef(text: string): CellRef {
 }
 
 /** Why two cells should not be compared (empty: comparable). */
-export function comparabilityProblems(a: CellResults, b: CellResults): string[] {
+function comparabilityProblems(a: CellResults, b: CellResults): string[] {
   const problems: string[] = [];
   const graders = (cell: CellResults) => cell.graderVersions.join(',') || 'none';
   if (graders(a) !== graders(b)) problems.push(`grader versions differ (${a.label}: ${graders(a)}; ${b.label}: ${graders(b)})`);
@@ -66,6 +67,7 @@ export function pairUnits(a: CellResults, b: CellResults): Array<PairedUnit<Tria
 /** Throws naming the problems unless `allow`. */
 export function requireComparable(a: CellRef, b: CellRef, allow: boolean, flag = '--allow-mismatch'): string[] {
   const problems = comparabilityProblems(a.cell, b.cell);
-  if (problems.length > 0 && !allow) throw new ConfigError(`${a.text} and ${b.text} are not comparable: ${problems.join('; ')} (pass ${flag} to compare anyway)`);
+  if (problems.length > 0 && !allow)
+    throw new ConfigError(`${a.text} and ${b.text} are not comparable: ${problems.join('; ')} (pass ${flag} to compare anyway)`);
   return problems;
 }

@@ -20,7 +20,7 @@ export interface SignTest {
   pValue: number;
 }
 
-export type Verdict = 'a_better' | 'b_better' | 'no_difference';
+type Verdict = 'a_better' | 'b_better' | 'no_difference';
 
 export interface PairedComparison {
   tasks: number;
@@ -66,13 +66,17 @@ function resamplePairedTrials<T>(unit: PairedUnit<T>, random: Random): PairedUni
   return { taskId: unit.taskId, a: picks.map((pick) => unit.a[pick] as T), b: picks.map((pick) => unit.b[pick] as T) };
 }
 
-export function verdictOf(difference: Interval): Verdict {
+function verdictOf(difference: Interval): Verdict {
   if (difference.low > 0) return 'a_better';
   if (difference.high < 0) return 'b_better';
   return 'no_difference';
 }
 
-export function comparePaired<T>(units: ReadonlyArray<PairedUnit<T>>, metric: PairedMetric<T>, settings: BootstrapSettings = defaultBootstrap): PairedComparison {
+export function comparePaired<T>(
+  units: ReadonlyArray<PairedUnit<T>>,
+  metric: PairedMetric<T>,
+  settings: BootstrapSettings = defaultBootstrap,
+): PairedComparison {
   const side = (sample: ReadonlyArray<PairedUnit<T>>, key: 'a' | 'b') => metric.statistic(sample.map((unit) => unit[key]));
   const difference = bootstrapInterval(units, (sample) => side(sample, 'a') - side(sample, 'b'), settings, resamplePairedTrials);
   let wins = 0;
@@ -94,11 +98,12 @@ export function describeComparison(nameA: string, nameB: string, metricName: str
   const counts = `${comparison.tasks} paired tasks, sign test ${sign.wins}-${sign.losses} (ties ${sign.ties}), p=${sign.pValue.toPrecision(2)}`;
   const percent = Math.round(level * 100);
   if (comparison.verdict === 'a_better') return `${nameA} beats ${nameB} on ${metricName}: ${interval} (${percent}% CI excludes 0; ${counts})`;
-  if (comparison.verdict === 'b_better') return `${nameB} beats ${nameA} on ${metricName}: ${nameA} - ${nameB} = ${interval} (${percent}% CI excludes 0; ${counts})`;
+  if (comparison.verdict === 'b_better')
+    return `${nameB} beats ${nameA} on ${metricName}: ${nameA} - ${nameB} = ${interval} (${percent}% CI excludes 0; ${counts})`;
   return `${nameA} vs ${nameB} on ${metricName}: no difference beyond noise, ${interval} (${percent}% CI includes 0; ${counts})`;
 }
 
-export function formatSigned(value: number): string {
+function formatSigned(value: number): string {
   if (!Number.isFinite(value)) return 'n/a';
   const text = value.toFixed(3);
   return value > 0 ? `+${text}` : text;

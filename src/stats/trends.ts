@@ -20,7 +20,7 @@ export interface TrendPoint {
   taskSetHash: string | null;
 }
 
-export interface TrendSegment {
+interface TrendSegment {
   graderKey: string;
   taskSetHash: string | null;
   points: TrendPoint[];
@@ -43,8 +43,15 @@ export function collectTrendPoints(resultsDir: string, settings: BootstrapSettin
       if (summary.tasks === 0 || cell.overwrittenBy) continue;
       const graderKey = `${cell.graderVersions.join(',') || 'unknown'};${GRADER_VERSIONS.success}`;
       const point: TrendPoint = {
-        batchId: batch.manifest.batchId, startedAt: batch.manifest.startedAt, file, tasks: summary.tasks, trials: summary.trials,
-        passAt1: summary.passAt1, recall: summary.metrics.recall.interval, graderKey, taskSetHash: cell.taskSetHash,
+        batchId: batch.manifest.batchId,
+        startedAt: batch.manifest.startedAt,
+        file,
+        tasks: summary.tasks,
+        trials: summary.trials,
+        passAt1: summary.passAt1,
+        recall: summary.metrics.recall.interval,
+        graderKey,
+        taskSetHash: cell.taskSetHash,
       };
       lines.set(cell.label, [...(lines.get(cell.label) ?? []), point]);
     }
@@ -55,7 +62,8 @@ export function collectTrendPoints(resultsDir: string, settings: BootstrapSettin
 function boundary(previous: TrendPoint, next: TrendPoint): string | undefined {
   const changes: string[] = [];
   if (previous.graderKey !== next.graderKey) changes.push(`grader ${previous.graderKey} -> ${next.graderKey}`);
-  if (previous.taskSetHash !== next.taskSetHash) changes.push(`task set ${String(previous.taskSetHash).slice(0, 12)} -> ${String(next.taskSetHash).slice(0, 12)}`);
+  if (previous.taskSetHash !== next.taskSetHash)
+    changes.push(`task set ${String(previous.taskSetHash).slice(0, 12)} -> ${String(next.taskSetHash).slice(0, 12)}`);
   return changes.length > 0 ? `at ${next.batchId}: ${changes.join(', ')}` : undefined;
 }
 

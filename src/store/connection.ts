@@ -33,7 +33,7 @@ interface Handle {
 
 const handles = new WeakMap<Store, Handle>();
 
-export const defaultBusyTimeoutMs = 5000;
+const defaultBusyTimeoutMs = 5000;
 
 /** Opens (and if needed creates and migrates) the SQLite run store at `file`. */
 export function openStore(file: string, options: OpenStoreOptions = {}): Store {

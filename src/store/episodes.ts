@@ -36,7 +36,8 @@ export function startEpisode(store: Store, input: EpisodeStart): number {
     store,
     where,
     () => {
-      const attempt = episode.attempt ?? (statement(store, nextAttemptSql).get(episode.runId, episode.taskId, episode.model, episode.trial) as { next: number }).next;
+      const attempt =
+        episode.attempt ?? (statement(store, nextAttemptSql).get(episode.runId, episode.taskId, episode.model, episode.trial) as { next: number }).next;
       const result = statement(store, insertEpisodeSql).run({
         runId: episode.runId,
         taskId: episode.taskId,
@@ -57,7 +58,7 @@ export function startEpisode(store: Store, input: EpisodeStart): number {
 }
 
 /** Which side a final status blames; `timeout` needs the caller's verdict. */
-export function failureKindOf(status: FinalEpisodeStatus, given: FailureKind | undefined, where: string): FailureKind | null {
+function failureKindOf(status: FinalEpisodeStatus, given: FailureKind | undefined, where: string): FailureKind | null {
   const implied: Record<FinalEpisodeStatus, FailureKind | null | undefined> = { ok: null, model_failure: 'model', infra_failure: 'infra', timeout: undefined };
   const expected = implied[status];
   if (expected === undefined) {

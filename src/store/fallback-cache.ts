@@ -84,7 +84,12 @@ export function putCacheEntry(store: Store, input: CacheEntryInput, options: { r
     recordedAt: toTimeColumn(entry.recordedAt),
   };
   return writeTransaction(store, `putCacheEntry(${entry.server}/${entry.tool})`, () => {
-    const [existing] = parseRows(cacheRowSchema, selectAll(store, selectOneSql, entry.server, entry.tool, entry.argumentsKey, entry.toolsHash), 'cache_entries', store.file);
+    const [existing] = parseRows(
+      cacheRowSchema,
+      selectAll(store, selectOneSql, entry.server, entry.tool, entry.argumentsKey, entry.toolsHash),
+      'cache_entries',
+      store.file,
+    );
     if (!existing) {
       statement(store, insertSql).run(params);
       return 'inserted';
@@ -103,7 +108,14 @@ export function findCacheEntry(store: Store, key: { server: string; tool: string
 
 /** The newest entries of one tool from a given source (the simulator's examples). */
 export function cacheEntriesOfTool(store: Store, server: string, tool: string, source: CacheSource, limit: number): CacheEntry[] {
-  const rows = selectAll(store, 'SELECT * FROM cache_entries WHERE server = ? AND tool = ? AND source = ? ORDER BY recorded_at DESC, id DESC LIMIT ?', server, tool, source, limit);
+  const rows = selectAll(
+    store,
+    'SELECT * FROM cache_entries WHERE server = ? AND tool = ? AND source = ? ORDER BY recorded_at DESC, id DESC LIMIT ?',
+    server,
+    tool,
+    source,
+    limit,
+  );
   return parseRows(cacheRowSchema, rows, 'cache_entries', store.file);
 }
 

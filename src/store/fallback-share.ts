@@ -15,7 +15,13 @@ export interface FallbackShare {
   byTier: Record<string, number>;
 }
 
-const totalsRowSchema = z.object({ model: z.string(), calls: z.number().int(), mocked_calls: z.number().int(), tasks: z.number().int(), mocked_tasks: z.number().int() });
+const totalsRowSchema = z.object({
+  model: z.string(),
+  calls: z.number().int(),
+  mocked_calls: z.number().int(),
+  tasks: z.number().int(),
+  mocked_tasks: z.number().int(),
+});
 const tierRowSchema = z.object({ model: z.string(), tier: z.string(), calls: z.number().int() });
 
 const scored = `e.run_id = ? AND e.status IN ('ok', 'model_failure')`;

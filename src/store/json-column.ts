@@ -11,13 +11,13 @@ export function toJsonColumn(value: unknown): string | null {
 }
 
 /** Inline payloads shorter than this are kept verbatim. */
-export const elideBase64Over = 1024;
+const elideBase64Over = 1024;
 
 const base64Only = /^[A-Za-z0-9+/_-]+={0,2}$/;
 const dataUrl = /^data:([^;,]+);base64,/;
 
 /** The first 16 hex digits of the sha256 of some bytes: how elided payloads are named. */
-export function shortSha256(bytes: Uint8Array): string {
+function shortSha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex').slice(0, 16);
 }
 

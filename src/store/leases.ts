@@ -43,7 +43,11 @@ const leaseRowSchema = z
 
 /** The live or stale lease of a run; undefined when nobody holds it. */
 export function getRunLease(store: Store, runId: string): RunLease | undefined {
-  const rows = selectAll(store, 'SELECT run_id, lease_token, lease_pid, lease_host, lease_heartbeat_at FROM runs WHERE run_id = ? AND lease_token IS NOT NULL', runId);
+  const rows = selectAll(
+    store,
+    'SELECT run_id, lease_token, lease_pid, lease_host, lease_heartbeat_at FROM runs WHERE run_id = ? AND lease_token IS NOT NULL',
+    runId,
+  );
   return parseRows(leaseRowSchema, rows, 'runs', store.file)[0];
 }
 
@@ -90,7 +94,11 @@ export function acquireRunLease(store: Store, runId: string, owner: LeaseOwner, 
     if (!exists) throw new StoreError(`acquireRunLease: no run "${runId}" in run store ${store.file}; create the run first`);
     const takeover = checkRunLease(store, runId, owner, { ...options, now });
     statement(store, 'UPDATE runs SET lease_token = ?, lease_pid = ?, lease_host = ?, lease_heartbeat_at = ? WHERE run_id = ?').run(
-      owner.token, owner.pid, owner.host, now.toISOString(), runId,
+      owner.token,
+      owner.pid,
+      owner.host,
+      now.toISOString(),
+      runId,
     );
     return takeover;
   });
@@ -107,7 +115,10 @@ export function renewRunLease(store: Store, runId: string, token: string, now: D
 /** Gives the lease up; false when it was not ours any more. */
 export function releaseRunLease(store: Store, runId: string, token: string): boolean {
   const result = writeTransaction(store, `releaseRunLease(${runId})`, () =>
-    statement(store, 'UPDATE runs SET lease_token = NULL, lease_pid = NULL, lease_host = NULL, lease_heartbeat_at = NULL WHERE run_id = ? AND lease_token = ?').run(runId, token),
+    statement(
+      store,
+      'UPDATE runs SET lease_token = NULL, lease_pid = NULL, lease_host = NULL, lease_heartbeat_at = NULL WHERE run_id = ? AND lease_token = ?',
+    ).run(runId, token),
   );
   return result.changes > 0;
 }

@@ -35,7 +35,9 @@ export function loadMigrations(dir: string): Migration[] {
   if (!existsSync(dir)) {
     throw new StoreError(`run store migrations folder not found: ${dir}; the repository's src/store/migrations must ship with the package`);
   }
-  const files = readdirSync(dir).filter((name) => name.endsWith('.sql')).sort();
+  const files = readdirSync(dir)
+    .filter((name) => name.endsWith('.sql'))
+    .sort();
   const migrations = files.map((name): Migration => {
     const match = migrationFileName.exec(name);
     if (!match) {
@@ -49,7 +51,9 @@ export function loadMigrations(dir: string): Migration[] {
     const previous = migrations[index - 1];
     if (migration.version < 1) throw new StoreError(`${migration.file}: migration numbers start at 001`);
     if (previous && previous.version === migration.version) {
-      throw new StoreError(`${migration.file}: migration number ${String(migration.version).padStart(3, '0')} is also used by ${path.basename(previous.file)}; renumber one of them (numbers must be unique, gaps are allowed)`);
+      throw new StoreError(
+        `${migration.file}: migration number ${String(migration.version).padStart(3, '0')} is also used by ${path.basename(previous.file)}; renumber one of them (numbers must be unique, gaps are allowed)`,
+      );
     }
   });
   if (migrations.length === 0) throw new StoreError(`${dir}: no migration files (NNN-name.sql) found`);
@@ -57,7 +61,7 @@ export function loadMigrations(dir: string): Migration[] {
 }
 
 /** The highest migration number: the schema version a fully migrated store reports. */
-export function latestVersion(migrations: readonly Migration[]): number {
+function latestVersion(migrations: readonly Migration[]): number {
   return migrations.reduce((highest, migration) => Math.max(highest, migration.version), 0);
 }
 
@@ -76,7 +80,7 @@ function hasLedger(db: Database.Database): boolean {
 }
 
 /** Versions the store has applied (its ledger; none when it has no ledger yet). */
-export function appliedVersions(db: Database.Database): Set<number> {
+function appliedVersions(db: Database.Database): Set<number> {
   if (!hasLedger(db)) return new Set();
   return new Set((db.prepare('SELECT version FROM schema_migrations').all() as Array<{ version: number }>).map((row) => row.version));
 }
@@ -115,7 +119,11 @@ export function migrate(db: Database.Database, file: string, migrations: readonl
     const legacy = !hasLedger(db);
     db.exec(ledgerSql);
     // A store from before the ledger: record what the earlier rule had applied.
-    if (legacy) recordLedger(db, migrations.filter((migration) => !pending.includes(migration)));
+    if (legacy)
+      recordLedger(
+        db,
+        migrations.filter((migration) => !pending.includes(migration)),
+      );
     for (const migration of pending) {
       try {
         db.exec(migration.sql);

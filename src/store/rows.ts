@@ -6,14 +6,7 @@ import { formatIssues } from '../config/zod-issues.js';
 import { StoreError } from '../errors/index.js';
 import { predictionSchema } from '../tasks/schemas.js';
 import { booleanColumn, jsonColumn, nullableJsonColumn } from './json-column.js';
-import {
-  attemptRecordSchema,
-  episodeStatusSchema,
-  failureKindSchema,
-  fallbackTierSchema,
-  imageRecordSchema,
-  runStatusSchema,
-} from './schemas.js';
+import { attemptRecordSchema, episodeStatusSchema, failureKindSchema, fallbackTierSchema, imageRecordSchema, runStatusSchema } from './schemas.js';
 
 const text = z.string();
 const nullableText = z.string().nullable();

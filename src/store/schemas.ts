@@ -12,11 +12,11 @@ const optionalText = z.string().optional();
 
 export const runStatusSchema = z.enum(['running', 'finished', 'failed', 'interrupted']);
 export const episodeStatusSchema = z.enum(['ok', 'model_failure', 'infra_failure', 'timeout', 'running']);
-export const finalEpisodeStatusSchema = episodeStatusSchema.exclude(['running']);
+const finalEpisodeStatusSchema = episodeStatusSchema.exclude(['running']);
 export const failureKindSchema = z.enum(['model', 'infra']);
 export const fallbackTierSchema = z.enum(FALLBACK_TIERS);
 
-export const usageSchema = z.object({ inputTokens: count, outputTokens: count, cachedTokens: count });
+const usageSchema = z.object({ inputTokens: count, outputTokens: count, cachedTokens: count });
 
 export const runInputSchema = z.strictObject({
   runId: z.string().trim().min(1, 'expected a non-empty run id'),

@@ -7,9 +7,9 @@ import { parseRows } from './rows.js';
 import { getRun } from './runs.js';
 import { episodeStatusSchema, failureKindSchema, type EpisodeStatus } from './schemas.js';
 
-export type StatusCounts = Record<EpisodeStatus, number>;
+type StatusCounts = Record<EpisodeStatus, number>;
 
-export interface EpisodeTotals {
+interface EpisodeTotals {
   episodes: number;
   /** Distinct task ids with at least one episode. */
   tasks: number;

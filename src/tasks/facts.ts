@@ -98,7 +98,7 @@ export function resultText(result: CheckableResult): string {
 }
 
 /** Case- and whitespace-insensitive form used by every text comparison. */
-export function normaliseText(text: string): string {
+function normaliseText(text: string): string {
   return text.normalize('NFKC').toLowerCase().replace(/\s+/g, '');
 }
 
@@ -112,8 +112,7 @@ type Segment = { key: string } | { index: number } | { wildcard: true };
 export function parsePath(path: string): Segment[] {
   const segments: Segment[] = [];
   const pattern = /\[(\d+|\*)\]|\.?([^.[\]]+)/gy;
-  let match: RegExpExecArray | null;
-  while ((match = pattern.exec(path)) !== null) {
+  for (let match = pattern.exec(path); match !== null; match = pattern.exec(path)) {
     if (match[1] === '*') segments.push({ wildcard: true });
     else if (match[1] !== undefined) segments.push({ index: Number(match[1]) });
     else segments.push({ key: match[2] ?? '' });
@@ -192,7 +191,8 @@ function checkValue(fact: Fact, value: unknown): string | undefined {
     if (fact.includes !== undefined) return found ? undefined : `${show(value)} does not include ${show(wanted)}`;
     return found ? `${show(value)} includes ${show(wanted)}, which it must not` : undefined;
   }
-  if (fact.textIncludes !== undefined) return textContains(asText(value), fact.textIncludes) ? undefined : `text ${show(asText(value))} does not contain ${show(fact.textIncludes)}`;
+  if (fact.textIncludes !== undefined)
+    return textContains(asText(value), fact.textIncludes) ? undefined : `text ${show(asText(value))} does not contain ${show(fact.textIncludes)}`;
   if (fact.length !== undefined) {
     if (!Array.isArray(value)) return `expected a list of ${fact.length}, got ${show(value)}`;
     return value.length === fact.length ? undefined : `expected ${fact.length} item(s), got ${value.length}: ${show(value)}`;

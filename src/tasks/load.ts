@@ -1,6 +1,6 @@
 // Loading the reference task formats: ground truth (array, or object keyed by id),
 // fuzzy task files, predictions, and a single combined file that carries both.
-import { z } from 'zod';
+import type { z } from 'zod';
 import { TaskFileError } from '../errors/index.js';
 import { formatIssues } from '../config/zod-issues.js';
 import { loadJsonFile } from './load-json.js';

@@ -8,7 +8,7 @@ import { taskCheckFields } from './task-checks.js';
 /** Ids are compared as strings everywhere; numeric ids in hand-written files are accepted. */
 const taskId = z.union([z.string(), z.number()]).transform((value) => String(value).trim());
 
-export const callSchema = z
+const callSchema = z
   .object({
     name: z.union([z.string(), z.null()]).optional(),
     arguments: z.unknown().optional(),
@@ -16,7 +16,7 @@ export const callSchema = z
   })
   .loose();
 
-export const stepSchema = z
+const stepSchema = z
   .object({
     step: z.number().optional(),
     calls: z.array(callSchema).default([]),
@@ -53,10 +53,13 @@ export const fuzzyTaskSchema = z
   })
   .loose();
 
-export const dialogueEntrySchema = z
+const dialogueEntrySchema = z
   .object({
     prepare: z.string().default(''),
-    work: z.object({ tool_calls: z.array(z.unknown()).default([]) }).loose().default({ tool_calls: [] }),
+    work: z
+      .object({ tool_calls: z.array(z.unknown()).default([]) })
+      .loose()
+      .default({ tool_calls: [] }),
     end: z.string().default('no'),
   })
   .loose();
@@ -105,7 +108,6 @@ export const predictionRecordSchema = z
   .loose();
 
 export type Call = z.output<typeof callSchema>;
-export type Step = z.output<typeof stepSchema>;
 export type GtTask = z.output<typeof gtTaskSchema>;
 export type FuzzyTask = z.output<typeof fuzzyTaskSchema>;
 export type Prediction = z.output<typeof predictionSchema>;

@@ -78,9 +78,17 @@ export function formatSuiteSummary(summary: SuiteSummary): string {
   const lines = [
     `${summary.tasks} task(s), ${summary.calls} call(s), ${summary.facts} fact(s)`,
     '',
-    ...table(['tier', 'tasks'], sorted(summary.byTier).map(([tier, count]) => [tier, String(count)]), new Set([1])),
+    ...table(
+      ['tier', 'tasks'],
+      sorted(summary.byTier).map(([tier, count]) => [tier, String(count)]),
+      new Set([1]),
+    ),
     '',
-    ...table(['type', 'tasks'], sorted(summary.byType).map(([type, count]) => [type, String(count)]), new Set([1])),
+    ...table(
+      ['type', 'tasks'],
+      sorted(summary.byType).map(([type, count]) => [type, String(count)]),
+      new Set([1]),
+    ),
   ];
   return `${lines.join('\n')}\n`;
 }

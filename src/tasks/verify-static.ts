@@ -67,7 +67,7 @@ function sameImages(left: string | string[] | undefined, right: string | string[
 }
 
 /** Missing images, with the command that brings them back. */
-export function checkImages(image: string | string[] | undefined, root: string): string[] {
+function checkImages(image: string | string[] | undefined, root: string): string[] {
   const problems: string[] = [];
   for (const entry of imagesOf(image)) {
     if (existsSync(path.resolve(root, entry))) continue;
@@ -110,7 +110,8 @@ function checkCalls(task: GtTask): string[] {
         problems.push(`step ${stepIndex + 1} call ${callIndex}: name ${JSON.stringify(call.name)} is not a canonical "server/tool" name`);
       }
       const args = call.arguments;
-      if (typeof args !== 'object' || args === null || Array.isArray(args)) problems.push(`step ${stepIndex + 1} call ${callIndex}: arguments must be a JSON object`);
+      if (typeof args !== 'object' || args === null || Array.isArray(args))
+        problems.push(`step ${stepIndex + 1} call ${callIndex}: arguments must be a JSON object`);
     });
   });
   return problems;
@@ -127,7 +128,8 @@ function checkPair(task: GtTask, fuzzy: FuzzyTask, vocabulary: ToolVocabulary): 
   const question = fuzzy.question?.trim() ?? '';
   if (question === '') problems.push('tasks file record has no fuzzy "question"');
   const named = findToolMentions(question, vocabulary);
-  if (named.length > 0) problems.push(`fuzzy question names ${named.map((name) => JSON.stringify(name)).join(', ')}: rephrase it as a user would, without tool or server names`);
+  if (named.length > 0)
+    problems.push(`fuzzy question names ${named.map((name) => JSON.stringify(name)).join(', ')}: rephrase it as a user would, without tool or server names`);
   return problems;
 }
 
@@ -142,7 +144,10 @@ export function checkSuiteStatic(suite: LoadedSuite, options: { root: string; vo
   const gt = indexById(suite.gt);
   const fuzzy = indexById(suite.tasks);
   const suiteProblems: string[] = [];
-  for (const [file, index] of [[suite.gtFile, gt], [suite.tasksFile, fuzzy]] as const) {
+  for (const [file, index] of [
+    [suite.gtFile, gt],
+    [suite.tasksFile, fuzzy],
+  ] as const) {
     if (index.duplicates.length > 0) suiteProblems.push(`${file}: duplicate ids ${index.duplicates.map((entry) => entry.id).join(', ')}`);
     if (index.dropped > 0) suiteProblems.push(`${file}: ${index.dropped} record(s) without an id`);
   }

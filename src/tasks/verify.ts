@@ -57,12 +57,14 @@ export function serversUsed(tasks: readonly GtTask[]): string[] {
   return [...new Set(names.filter(Boolean))].sort();
 }
 
-export function vocabularyOf(host: ToolHost, serverNames: readonly string[]): ToolVocabulary {
+function vocabularyOf(host: ToolHost, serverNames: readonly string[]): ToolVocabulary {
   return { servers: [...new Set([...serverNames, ...host.tools.map((tool) => tool.server)])], tools: host.tools };
 }
 
 function toResult(outcome: ToolCallOutcome): CheckableResult {
-  const texts = outcome.content.flatMap((item) => (item.type === 'text' ? [item.text] : item.type === 'resource' && item.text !== undefined ? [item.text] : []));
+  const texts = outcome.content.flatMap((item) =>
+    item.type === 'text' ? [item.text] : item.type === 'resource' && item.text !== undefined ? [item.text] : [],
+  );
   return toCheckableResult({ isError: outcome.isError, texts: texts.length > 0 ? texts : [outcome.text], structuredContent: outcome.structuredContent });
 }
 
@@ -90,7 +92,13 @@ function refusalProblem(label: string, refusal: NonNullable<CheckedCallOutcome['
 }
 
 /** Runs one GT call; returns its result, or undefined (with a problem) when it was not sent. */
-async function replayCall(task: GtTask, stepIndex: number, callIndex: number, context: ReplayContext, problems: string[]): Promise<CheckableResult | undefined> {
+async function replayCall(
+  task: GtTask,
+  stepIndex: number,
+  callIndex: number,
+  context: ReplayContext,
+  problems: string[],
+): Promise<CheckableResult | undefined> {
   const call = task.steps[stepIndex]?.calls[callIndex];
   const name = String(call?.name ?? '');
   const label = `step ${stepIndex + 1} call ${callIndex} (${name})`;

@@ -70,8 +70,3 @@ export async function writeFileAtomicAsync(file: string, text: string): Promise<
     throw error;
   }
 }
-
-/** The same without blocking the event loop, for files rewritten while work is running. */
-export async function writeJsonAtomicAsync(file: string, value: unknown): Promise<void> {
-  await writeFileAtomicAsync(file, `${JSON.stringify(value, null, 2)}\n`);
-}

@@ -7,7 +7,7 @@ import { serializeArguments } from '../eval/step/serialize.js';
 import type { GtTask, Prediction } from '../tasks/schemas.js';
 import type { TaskStepScore } from './step-results.js';
 
-export interface AlignedCall {
+interface AlignedCall {
   index: number;
   step: number;
   tool: string;
@@ -25,7 +25,13 @@ export interface Alignment {
 }
 
 function calls(trajectory: Trajectory, partner: Map<number, number>): AlignedCall[] {
-  return trajectory.calls.map((call, index) => ({ index, step: call.stepIndex, tool: call.tool, arguments: serializeArguments(call.arguments), matchedWith: partner.get(index) ?? null }));
+  return trajectory.calls.map((call, index) => ({
+    index,
+    step: call.stepIndex,
+    tool: call.tool,
+    arguments: serializeArguments(call.arguments),
+    matchedWith: partner.get(index) ?? null,
+  }));
 }
 
 export function alignTask(gtTask: GtTask, prediction: Prediction | null, score: TaskStepScore, thresholds: { tauStrong: number; tauWeak: number }): Alignment {
@@ -47,7 +53,13 @@ export function alignTask(gtTask: GtTask, prediction: Prediction | null, score: 
     gt: calls(gt, gtPartner),
     pred: calls(pred, predPartner),
     pairs,
-    counts: { matched: pairs.length, strong: pairs.filter((pair) => pair.strength === 'strong').length, weak: pairs.filter((pair) => pair.strength === 'weak').length, missed, extra },
+    counts: {
+      matched: pairs.length,
+      strong: pairs.filter((pair) => pair.strength === 'strong').length,
+      weak: pairs.filter((pair) => pair.strength === 'weak').length,
+      missed,
+      extra,
+    },
     metrics,
   };
 }

@@ -1,1 +1,1 @@
-export { startViewServer, type ViewServer, type ViewServerOptions } from './server.js';
+export { startViewServer, type ViewServer } from './server.js';

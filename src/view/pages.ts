@@ -5,7 +5,17 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadGroundTruth } from '../tasks/load.js';
 import type { GtTask } from '../tasks/schemas.js';
-import { episodesForRun, getRun, listRuns, modelCallsForEpisode, runSummary, toolCallsForEpisode, type EpisodeRow, type RunRow, type Store } from '../store/index.js';
+import {
+  episodesForRun,
+  getRun,
+  listRuns,
+  modelCallsForEpisode,
+  runSummary,
+  toolCallsForEpisode,
+  type EpisodeRow,
+  type RunRow,
+  type Store,
+} from '../store/index.js';
 import { HttpError } from '../web/http-kit.js';
 import { alignTask } from './alignment.js';
 import { readStepResults, type StepResultsLookup } from './step-results.js';
@@ -76,7 +86,9 @@ export function runPage(sources: ViewSources, runId: string) {
       tokens: episode.usage.inputTokens + episode.usage.outputTokens,
       startedAt: episode.startedAt,
       finishedAt: episode.finishedAt,
-      step: score ? { recall: score.recall, precision: score.precision, matched: score.matched, gtCalls: score.total_gt_calls, predCalls: score.total_pred_calls } : null,
+      step: score
+        ? { recall: score.recall, precision: score.precision, matched: score.matched, gtCalls: score.total_gt_calls, predCalls: score.total_pred_calls }
+        : null,
     };
   });
   return { run: { ...runHeader(sources, run), step: headline(step) }, tasks };
@@ -127,7 +139,16 @@ export function comparePage(sources: ViewSources, aId: string, bId: string) {
     const passA = left.step && right.step ? left.step.recall === 1 : left.status === 'ok';
     const passB = left.step && right.step ? right.step.recall === 1 : right.status === 'ok';
     const flip = passA !== passB ? (passB ? 'fixed' : 'broken') : null;
-    return [{ taskId: left.taskId, a: left, b: right, recallDelta, precisionDelta: left.step && right.step ? right.step.precision - left.step.precision : null, flip }];
+    return [
+      {
+        taskId: left.taskId,
+        a: left,
+        b: right,
+        recallDelta,
+        precisionDelta: left.step && right.step ? right.step.precision - left.step.precision : null,
+        flip,
+      },
+    ];
   });
   return { a: a.run, b: b.run, rows, onlyInA: a.tasks.length - rows.length, onlyInB: b.tasks.length - rows.length };
 }

@@ -45,15 +45,25 @@ async function sendToolImage(context: ViewContext, response: http.ServerResponse
   const call = getToolCall(context.store, callId);
   const file = call ? toolImagePaths(call.resultText, call.images.length)[n] : undefined;
   const real = file ? insideRoots(file, context.imageRoots, repoRoot) : undefined;
-  if (!real) throw new HttpError(404, `tool call ${callId} has no servable image ${n} (the file may have been removed, or lies outside media/)`, 'unknown_image');
+  if (!real)
+    throw new HttpError(404, `tool call ${callId} has no servable image ${n} (the file may have been removed, or lies outside media/)`, 'unknown_image');
   const body = await readFile(real);
-  response.writeHead(200, { ...securityHeaders, 'content-type': imageTypes[path.extname(real).toLowerCase()] ?? 'application/octet-stream', 'content-length': body.length, 'cache-control': 'private, max-age=60' });
+  response.writeHead(200, {
+    ...securityHeaders,
+    'content-type': imageTypes[path.extname(real).toLowerCase()] ?? 'application/octet-stream',
+    'content-length': body.length,
+    'cache-control': 'private, max-age=60',
+  });
   response.end(body);
 }
 
 const routes: Route<ViewContext>[] = [
   { method: 'GET', pattern: /^\/api\/runs$/, handler: async (context, _request, response) => sendJson(response, 200, runsPage(context)) },
-  { method: 'GET', pattern: /^\/api\/runs\/([^/]+)$/, handler: async (context, _request, response, [runId]) => sendJson(response, 200, runPage(context, runId ?? '')) },
+  {
+    method: 'GET',
+    pattern: /^\/api\/runs\/([^/]+)$/,
+    handler: async (context, _request, response, [runId]) => sendJson(response, 200, runPage(context, runId ?? '')),
+  },
   {
     method: 'GET',
     pattern: /^\/api\/runs\/([^/]+)\/tasks\/([^/]+)$/,

@@ -43,7 +43,7 @@ const resultsSchema = z.object({
 
 export type TaskStepScore = z.output<typeof perIdSchema>;
 
-export interface StepResults {
+interface StepResults {
   file: string;
   aggregate: Record<string, unknown>;
   perId: Map<string, TaskStepScore>;
@@ -67,7 +67,10 @@ export function readStepResults(resultsDir: string, modelLabel: string): StepRes
       file,
       aggregate: parsed.aggregate,
       perId: new Map(parsed.per_id.map((score) => [score.id, score])),
-      thresholds: { tauStrong: parsed.thresholds?.tau_strong ?? defaultThresholds.tauStrong, tauWeak: parsed.thresholds?.tau_weak ?? defaultThresholds.tauWeak },
+      thresholds: {
+        tauStrong: parsed.thresholds?.tau_strong ?? defaultThresholds.tauStrong,
+        tauWeak: parsed.thresholds?.tau_weak ?? defaultThresholds.tauWeak,
+      },
     },
   };
 }

@@ -112,7 +112,8 @@ export function formatBytes(bytes: number): string {
 export async function readJson<T extends z.ZodType>(request: http.IncomingMessage, schema: T, limit: number, what: string): Promise<z.output<T>> {
   const type = String(request.headers['content-type'] ?? '');
   // Requiring application/json also means a cross-site form can never post here without a CORS preflight.
-  if (!/^application\/json\b/i.test(type)) throw new HttpError(415, `${what}: send the body as application/json (got ${type || 'no content type'})`, 'unsupported_media_type');
+  if (!/^application\/json\b/i.test(type))
+    throw new HttpError(415, `${what}: send the body as application/json (got ${type || 'no content type'})`, 'unsupported_media_type');
   const body = await readBody(request, limit, what);
   let value: unknown;
   try {

@@ -53,7 +53,12 @@ export async function listenWeb(options: WebServerOptions): Promise<ListeningSer
   });
   await new Promise<void>((resolve, reject) => {
     const fail = (error: NodeJS.ErrnoException) => {
-      const reason = error.code === 'EADDRINUSE' ? `port ${options.port} is already in use (pass --port <n>, or --port 0 for a free one)` : error.code === 'EADDRNOTAVAIL' ? `address ${boundHost} is not an address of this machine (check --host)` : error.message;
+      const reason =
+        error.code === 'EADDRINUSE'
+          ? `port ${options.port} is already in use (pass --port <n>, or --port 0 for a free one)`
+          : error.code === 'EADDRNOTAVAIL'
+            ? `address ${boundHost} is not an address of this machine (check --host)`
+            : error.message;
       reject(new ConfigError(`${options.name}: cannot listen on ${boundHost}:${options.port}: ${reason}`, { cause: error }));
     };
     server.once('error', fail);

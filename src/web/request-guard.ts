@@ -31,7 +31,11 @@ export function allowedHostNames(options: GuardOptions): Set<string> {
 export function checkRequest(request: http.IncomingMessage, allowed: ReadonlySet<string>): void {
   const hostHeader = request.headers.host ?? '';
   if (!allowed.has(hostNameOf(hostHeader))) {
-    throw new HttpError(403, `host "${hostHeader}" is not served here: open the page as http://127.0.0.1:<port>/ or http://localhost:<port>/ (or pass --allow-host)`, 'forbidden_host');
+    throw new HttpError(
+      403,
+      `host "${hostHeader}" is not served here: open the page as http://127.0.0.1:<port>/ or http://localhost:<port>/ (or pass --allow-host)`,
+      'forbidden_host',
+    );
   }
   const method = request.method ?? 'GET';
   if (method === 'GET' || method === 'HEAD') return;

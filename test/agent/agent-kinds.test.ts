@@ -24,23 +24,45 @@ const fence = (body: string) => `Action:\n\`\`\`json\n${body}\n\`\`\``;
 async function episode(agent: AgentKind, maxStep = 4) {
   const driver = await driverFor('openai', getMock());
   const events: AgentEvent[] = [];
-  const input = { taskId: 'K1', question: 'echo a and b', userText: 'echo a and b', images: [], cwd: workDir, callContext: { taskId: 'K1', workspace: workDir } };
-  const trace = await runEpisode(input, { driver, host: host(), options: testAgentOptions([workDir], { agent, maxStep }), onEvent: (event) => events.push(event) });
+  const input = {
+    taskId: 'K1',
+    question: 'echo a and b',
+    userText: 'echo a and b',
+    images: [],
+    cwd: workDir,
+    callContext: { taskId: 'K1', workspace: workDir },
+  };
+  const trace = await runEpisode(input, {
+    driver,
+    host: host(),
+    options: testAgentOptions([workDir], { agent, maxStep }),
+    onEvent: (event) => events.push(event),
+  });
   return { trace, events, prediction: toPrediction({ id: 'K1' }, input.question, trace) };
 }
 
 type Body = { tools?: unknown; tool_choice?: unknown; messages: Array<{ role: string; content: unknown }> };
-const bodies = () => getMock().generations().map((request) => request.body as Body);
+const bodies = () =>
+  getMock()
+    .generations()
+    .map((request) => request.body as Body);
 
 describe('react agent', () => {
   it('runs parallel text actions, counts a malformed action round as illegal, and never sends tools', async () => {
     getMock().enqueue(
-      { text: `Thought: two echoes at once.\n${fence('[{"tool": "echo/echo", "arguments": {"text": "a"}}, {"tool": "echo/echo", "arguments": {"text": "b"}}]')}` },
+      {
+        text: `Thought: two echoes at once.\n${fence('[{"tool": "echo/echo", "arguments": {"text": "a"}}, {"tool": "echo/echo", "arguments": {"text": "b"}}]')}`,
+      },
       { text: `Thought: oops.\n${fence('{"tool": "echo/echo", "arguments": {"text": ')}` },
       { text: 'Thought: done.\nFinal Answer: a and b' },
     );
     const { trace, events, prediction } = await episode('react');
-    expect(prediction.steps.map((step) => step.calls.map((call) => [call.name, call.arguments, call.result]))).toEqual([[['echo/echo', { text: 'a' }, 'a'], ['echo/echo', { text: 'b' }, 'b']]]);
+    expect(prediction.steps.map((step) => step.calls.map((call) => [call.name, call.arguments, call.result]))).toEqual([
+      [
+        ['echo/echo', { text: 'a' }, 'a'],
+        ['echo/echo', { text: 'b' }, 'b'],
+      ],
+    ]);
     expect(prediction.final_reply).toBe('a and b');
     expect(prediction.dialogue.map((round) => round.work.tool_calls.length)).toEqual([2, 0]);
     expect(hasIllegalCalling(prediction)).toBe(true);
@@ -48,7 +70,11 @@ describe('react agent', () => {
 
     const wire = bodies();
     expect(wire).toHaveLength(3);
-    expect(getMock().generations().every((request) => request.valid)).toBe(true);
+    expect(
+      getMock()
+        .generations()
+        .every((request) => request.valid),
+    ).toBe(true);
     expect(wire.every((body) => body.tools === undefined && body.tool_choice === undefined)).toBe(true);
     expect(String(wire[0]?.messages[0]?.content)).toContain('"tool": "server/tool"');
     expect(String(wire[0]?.messages[0]?.content)).toContain('echo/echo');
@@ -57,7 +83,11 @@ describe('react agent', () => {
     expect(JSON.stringify(wire[2]?.messages[5]?.content)).toContain('[Tool error] Malformed action: not valid JSON');
 
     const ends = events.filter((event) => event.type === 'tool_call_end');
-    expect(ends.map((event) => [event.round, event.name, event.isError])).toEqual([[1, 'echo/echo', false], [1, 'echo/echo', false], [2, 'echo/echo', true]]);
+    expect(ends.map((event) => [event.round, event.name, event.isError])).toEqual([
+      [1, 'echo/echo', false],
+      [1, 'echo/echo', false],
+      [2, 'echo/echo', true],
+    ]);
   });
 
   it('treats a reply that is neither an Action nor a Final Answer as malformed, and labels-free final answers after the last round', async () => {

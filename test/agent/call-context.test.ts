@@ -25,17 +25,36 @@ describe('the call context', () => {
   it('a benchmark task sends its id, the run id and its workspace folder', async () => {
     const gt = new Map([['T1', { id: 'T1', question: 'q', final_reply: 'f', steps: [{ step: 1, calls: [{ name: 'meta/echo_meta', arguments: {} }] }] }]]);
     const driver = await createReplayDriver('gt', { env: {}, groundTruth: gt, timeoutMs: 0 });
-    const env: TaskEnvironment = { driver, host: host(), options, root, runId: 'run-42', workspaceMode: 'isolated', keepWorkspace: true, imageSearchDirs: [root], taskTimeoutMs: 0 };
+    const env: TaskEnvironment = {
+      driver,
+      host: host(),
+      options,
+      root,
+      runId: 'run-42',
+      workspaceMode: 'isolated',
+      keepWorkspace: true,
+      imageSearchDirs: [root],
+      taskTimeoutMs: 0,
+    };
     const outcome = await runTask({ id: 'T1', type: 't', tier: undefined, question: 'q', image: undefined }, env);
     if (!outcome.ok) throw new Error(outcome.verdict.message);
-    expect(contextIn(outcome.prediction.steps[0]?.calls[0]?.result)).toEqual({ taskId: 'T1', runId: 'run-42', workspace: path.join(root, 'media', 'runs', 'run-42', 'T1') });
+    expect(contextIn(outcome.prediction.steps[0]?.calls[0]?.result)).toEqual({
+      taskId: 'T1',
+      runId: 'run-42',
+      workspace: path.join(root, 'media', 'runs', 'run-42', 'T1'),
+    });
   });
 
   it('a demo session sends its id and its upload folder from the playground', async () => {
     const uploadsDir = path.join(root, 'media', 'uploads');
     const images = { root, uploadsDir, maxUploadBytes: 1_000_000, maxImagesPerSession: 4, imagePolicy: options.imagePolicy };
     const session = new Session('session-abcdef', { maxTurns: 2, maxBufferedEvents: 10 });
-    const result = await callToolFromPage({ host: host(), agentOptions: options, images, root }, session, { sessionId: session.id, tool: 'meta/echo_meta', arguments: {} }, new AbortController().signal);
+    const result = await callToolFromPage(
+      { host: host(), agentOptions: options, images, root },
+      session,
+      { sessionId: session.id, tool: 'meta/echo_meta', arguments: {} },
+      new AbortController().signal,
+    );
     expect(contextIn(result.text)).toEqual({ taskId: 'session-abcdef', runId: 'demo', workspace: path.join(uploadsDir, 'session-abcdef') });
   });
 });

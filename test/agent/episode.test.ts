@@ -29,9 +29,19 @@ afterAll(async () => {
 
 function options(overrides: Partial<AgentOptions> = {}): AgentOptions {
   return {
-    maxStep: 6, maxConcurrent: 10, topTools: 0, maxNewTokens: 1000, mergePrepareWork: true, skipEndStage: true, instructionRole: 'user',
-    toolResultMaxChars: 2000, imagePolicy: { recodeOverKb: 512, maxEdge: 1568 }, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1, timeoutMs: 0 },
-    toolCallTimeoutMs: 10_000, imageRoots: [workDir], ...overrides,
+    maxStep: 6,
+    maxConcurrent: 10,
+    topTools: 0,
+    maxNewTokens: 1000,
+    mergePrepareWork: true,
+    skipEndStage: true,
+    instructionRole: 'user',
+    toolResultMaxChars: 2000,
+    imagePolicy: { recodeOverKb: 512, maxEdge: 1568 },
+    retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1, timeoutMs: 0 },
+    toolCallTimeoutMs: 10_000,
+    imageRoots: [workDir],
+    ...overrides,
   };
 }
 
@@ -43,24 +53,44 @@ function recording(driver: ModelDriver): ModelDriver & { requests: GenerateReque
 
 async function replay(task: GtTask, agentOptions = options(), events: AgentEvent[] = []) {
   const driver = recording(await createReplayDriver('gt', { env: {}, groundTruth: new Map([[task.id, task]]), timeoutMs: 0 }));
-  const input: EpisodeInput = { taskId: task.id, question: task.question, userText: task.question, images: [], cwd: workDir, callContext: { taskId: task.id, workspace: workDir } };
+  const input: EpisodeInput = {
+    taskId: task.id,
+    question: task.question,
+    userText: task.question,
+    images: [],
+    cwd: workDir,
+    callContext: { taskId: task.id, workspace: workDir },
+  };
   const trace = await runEpisode(input, { driver, host, options: agentOptions, onEvent: (event) => events.push(event) });
   return { trace, driver, prediction: toPrediction({ id: task.id }, task.question, trace), events };
 }
 
 const gtTask = (id: string, steps: Array<Array<{ name: string; arguments: unknown }>>, final = 'done'): GtTask => ({
-  id, question: `question ${id}`, final_reply: final, steps: steps.map((calls, index) => ({ step: index + 1, calls })),
+  id,
+  question: `question ${id}`,
+  final_reply: final,
+  steps: steps.map((calls, index) => ({ step: index + 1, calls })),
 });
 
 describe('agent loop with the replay model', () => {
   it('reproduces the ground-truth calls exactly: names, arguments, step structure, final reply', async () => {
-    const task = gtTask('exact', [
-      [{ name: 'echo/echo', arguments: { text: 'a' } }, { name: 'slow/ping', arguments: {} }],
-      [{ name: 'echo/echo', arguments: { text: 'b' } }],
-    ], 'all done');
+    const task = gtTask(
+      'exact',
+      [
+        [
+          { name: 'echo/echo', arguments: { text: 'a' } },
+          { name: 'slow/ping', arguments: {} },
+        ],
+        [{ name: 'echo/echo', arguments: { text: 'b' } }],
+      ],
+      'all done',
+    );
     const { prediction, trace } = await replay(task);
     expect(prediction.steps.map((step) => step.calls.map((call) => [call.name, call.arguments]))).toEqual([
-      [['echo/echo', { text: 'a' }], ['slow/ping', {}]],
+      [
+        ['echo/echo', { text: 'a' }],
+        ['slow/ping', {}],
+      ],
       [['echo/echo', { text: 'b' }]],
     ]);
     expect(prediction.steps[0]?.calls.map((call) => call.result)).toEqual(['a', 'pong']);
@@ -80,11 +110,15 @@ describe('agent loop with the replay model', () => {
   });
 
   it('shows tool-made images to the model typed by their bytes and resized, leaving the file alone', async () => {
-    const task = gtTask('image', [[{ name: 'image/write_image', arguments: { dir: workDir, name: 'wide', width: 3000 } }], [{ name: 'image/make_image', arguments: { width: 64, height: 32 } }]]);
+    const task = gtTask('image', [
+      [{ name: 'image/write_image', arguments: { dir: workDir, name: 'wide', width: 3000 } }],
+      [{ name: 'image/make_image', arguments: { width: 64, height: 32 } }],
+    ]);
     const { driver } = await replay(task, options({ imagePolicy: { recodeOverKb: 0, maxEdge: 1000 } }));
     const file = path.join(workDir, 'wide.txt');
     const before = createHash('sha256').update(readFileSync(file)).digest('hex');
-    const toolMessages = (request: GenerateRequest) => request.messages.filter((message): message is Extract<Message, { role: 'tool' }> => message.role === 'tool');
+    const toolMessages = (request: GenerateRequest) =>
+      request.messages.filter((message): message is Extract<Message, { role: 'tool' }> => message.role === 'tool');
     const afterFirst = toolMessages(driver.requests[1]!);
     const written = afterFirst[0]?.results[0]?.content.find((part): part is ImagePart => part.type === 'image');
     expect(written?.mediaType).toBe('image/png');
@@ -109,12 +143,14 @@ describe('agent loop with the replay model', () => {
   });
 
   it('turns unknown tools and schema-violating arguments into recorded error results', async () => {
-    const task = gtTask('errors', [[
-      { name: 'nowhere/tool', arguments: {} },
-      { name: 'echo/echo', arguments: { text: 42 } },
-      { name: 'echo/echo', arguments: 'not json' },
-      { name: 'echo/fail', arguments: { message: 'boom' } },
-    ]]);
+    const task = gtTask('errors', [
+      [
+        { name: 'nowhere/tool', arguments: {} },
+        { name: 'echo/echo', arguments: { text: 42 } },
+        { name: 'echo/echo', arguments: 'not json' },
+        { name: 'echo/fail', arguments: { message: 'boom' } },
+      ],
+    ]);
     const events: AgentEvent[] = [];
     const { prediction } = await replay(task, options(), events);
     const results = prediction.steps[0]?.calls.map((call) => call.result) ?? [];
@@ -139,14 +175,21 @@ describe('agent loop with the replay model', () => {
     const task = gtTask('stages', [[{ name: 'echo/echo', arguments: { text: 'p' } }], [{ name: 'slow/ping', arguments: {} }]]);
     const { prediction, driver } = await replay(task, options({ mergePrepareWork: false, skipEndStage: false, instructionRole: 'system' }));
     expect(driver.requests.map((request) => request.context?.purpose)).toEqual(['prepare', 'work', 'end', 'prepare', 'work', 'end', 'final']);
-    expect(prediction.dialogue.map((round) => [round.prepare, round.end])).toEqual([['echo/echo: planned', 'no'], ['slow/ping: planned', 'yes']]);
+    expect(prediction.dialogue.map((round) => [round.prepare, round.end])).toEqual([
+      ['echo/echo: planned', 'no'],
+      ['slow/ping: planned', 'yes'],
+    ]);
     expect(driver.requests[1]!.tools.map((tool) => tool.canonicalName)).toEqual(['echo/echo']);
     expect(driver.requests[1]!.system).toContain('Round 1 of 6');
     expect(prediction.steps).toHaveLength(2);
   });
 
   it('stops after max_step rounds and asks for a final answer without tools', async () => {
-    const task = gtTask('cap', [[{ name: 'slow/ping', arguments: {} }], [{ name: 'slow/ping', arguments: {} }], [{ name: 'slow/ping', arguments: {} }]], 'capped');
+    const task = gtTask(
+      'cap',
+      [[{ name: 'slow/ping', arguments: {} }], [{ name: 'slow/ping', arguments: {} }], [{ name: 'slow/ping', arguments: {} }]],
+      'capped',
+    );
     const { prediction, driver } = await replay(task, options({ maxStep: 2 }));
     expect(prediction.steps).toHaveLength(2);
     expect(driver.requests.at(-1)?.toolChoice).toBe('none');

@@ -9,7 +9,10 @@ import { repoRoot } from '../support/shared-assets.js';
 describe('import rules', () => {
   it('finds no circle and no upward import in src/ and servers/', () => {
     const cli = path.join(repoRoot, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
-    const result = spawnSync(process.execPath, [cli, 'src', 'servers', '--config', '.dependency-cruiser.cjs', '--output-type', 'err'], { cwd: repoRoot, encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [cli, 'src', 'servers', '--config', '.dependency-cruiser.cjs', '--output-type', 'err'], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+    });
     expect(result.status, `${result.stdout}\n${result.stderr}`).toBe(0);
   }, 120_000);
 });

@@ -49,12 +49,18 @@ describe('m3 assets', () => {
     writeFileSync(file, flipByte(readFileSync(file)));
     const corrupted = await runCli(['verify', ...location]);
     expect(corrupted.code).toBe(1);
-    expect(corrupted.stdout).toMatch(new RegExp(`mismatch detection/two  expected sha256 ${fixture.manifest.assets[2]?.sha256} \\(2500 bytes\\), got [0-9a-f]{64}`));
+    expect(corrupted.stdout).toMatch(
+      new RegExp(`mismatch detection/two  expected sha256 ${fixture.manifest.assets[2]?.sha256} \\(2500 bytes\\), got [0-9a-f]{64}`),
+    );
 
     const listed = await runCli(['list', '--json', ...location]);
     expect(listed.code).toBe(0);
     const rows = JSON.parse(listed.stdout) as Array<{ name: string; present: boolean }>;
-    expect(rows.map((row) => [row.name, row.present])).toEqual([['tiny-model', true], ['detection/one', true], ['detection/two', true]]);
+    expect(rows.map((row) => [row.name, row.present])).toEqual([
+      ['tiny-model', true],
+      ['detection/one', true],
+      ['detection/two', true],
+    ]);
   }, 240_000); // five CLI start-ups through tsx; slow on a loaded 2-core machine
 
   it('pull exits 2 naming the asset when the mirror lacks a file', async () => {

@@ -7,7 +7,16 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assetPath, buildEncoderManifest, encoderManifestFile, loadAssetManifest, parseAssetManifest, pullAssets, UNVERIFIED, verifyAssets } from '../../src/assets/index.js';
+import {
+  assetPath,
+  buildEncoderManifest,
+  encoderManifestFile,
+  loadAssetManifest,
+  parseAssetManifest,
+  pullAssets,
+  UNVERIFIED,
+  verifyAssets,
+} from '../../src/assets/index.js';
 
 describe('media/encoders.json', () => {
   const manifest = loadAssetManifest(encoderManifestFile);
@@ -30,7 +39,11 @@ describe('media/encoders.json', () => {
 
   it('declares unverified exactly the bge files with no public pin', () => {
     const unverified = manifest.assets.filter((asset) => asset.sha256 === UNVERIFIED).map((asset) => asset.name);
-    expect(unverified).toEqual(['encoders/bge-small-en-v1.5/modules.json', 'encoders/bge-small-en-v1.5/sentence_bert_config.json', 'encoders/bge-small-en-v1.5/1_pooling/config.json']);
+    expect(unverified).toEqual([
+      'encoders/bge-small-en-v1.5/modules.json',
+      'encoders/bge-small-en-v1.5/sentence_bert_config.json',
+      'encoders/bge-small-en-v1.5/1_pooling/config.json',
+    ]);
   });
 });
 

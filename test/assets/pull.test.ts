@@ -13,7 +13,12 @@ describe('pull from an offline mirror', () => {
   it('copies every asset, then finds them present, and verify reports ok', async () => {
     const fixture = createAssetFixture();
     const events: string[] = [];
-    const first = await pullAssets({ manifest: fixture.manifest, targetDir: fixture.target, mirror: fixture.mirror, onProgress: (result, index, total) => events.push(`${index + 1}/${total} ${result.action} ${result.name}`) });
+    const first = await pullAssets({
+      manifest: fixture.manifest,
+      targetDir: fixture.target,
+      mirror: fixture.mirror,
+      onProgress: (result, index, total) => events.push(`${index + 1}/${total} ${result.action} ${result.name}`),
+    });
     expect(first.map((result) => result.action)).toEqual(['copied', 'copied', 'copied']);
     expect(events).toEqual(['1/3 copied tiny-model', '2/3 copied detection/one', '3/3 copied detection/two']);
     for (const [name, bytes] of fixture.contents) {
@@ -33,7 +38,13 @@ describe('pull from an offline mirror', () => {
     const checks = await verifyAssets({ manifest: fixture.manifest, targetDir: fixture.target });
     const bad = checks.filter((check) => check.status !== 'ok');
     expect(bad).toHaveLength(1);
-    expect(bad[0]).toMatchObject({ name: 'detection/one', status: 'mismatch', path: file, expectedSha256: fixture.manifest.assets[1]?.sha256, actualBytes: 1500 });
+    expect(bad[0]).toMatchObject({
+      name: 'detection/one',
+      status: 'mismatch',
+      path: file,
+      expectedSha256: fixture.manifest.assets[1]?.sha256,
+      actualBytes: 1500,
+    });
     expect(bad[0]?.actualSha256).toMatch(/^[0-9a-f]{64}$/);
     expect(bad[0]?.actualSha256).not.toBe(bad[0]?.expectedSha256);
     const repaired = await pullAssets({ manifest: fixture.manifest, targetDir: fixture.target, mirror: fixture.mirror, names: ['detection/*'] });
@@ -58,9 +69,15 @@ describe('pull from an offline mirror', () => {
     const fixture = createAssetFixture();
     const source = path.join(fixture.mirror, 'images/detection/two.jpg');
     writeFileSync(source, flipByte(readFileSync(source)));
-    const error = (await pullAssets({ manifest: fixture.manifest, targetDir: fixture.target, mirror: fixture.mirror, names: ['detection/two'] }).catch((caught: unknown) => caught)) as Error;
+    const error = (await pullAssets({ manifest: fixture.manifest, targetDir: fixture.target, mirror: fixture.mirror, names: ['detection/two'] }).catch(
+      (caught: unknown) => caught,
+    )) as Error;
     const expected = fixture.manifest.assets[2]?.sha256 ?? '';
-    expect(error.message).toMatch(new RegExp(`asset "detection/two": sha256 mismatch for mirror file .*two\\.jpg: expected ${expected}, got [0-9a-f]{64} \\(2500 bytes, expected 2500\\); the file was not placed`));
+    expect(error.message).toMatch(
+      new RegExp(
+        `asset "detection/two": sha256 mismatch for mirror file .*two\\.jpg: expected ${expected}, got [0-9a-f]{64} \\(2500 bytes, expected 2500\\); the file was not placed`,
+      ),
+    );
     expect(readdirSync(path.join(fixture.target, 'images/detection'))).toEqual([]); // no file, no temp file
   });
 
@@ -69,7 +86,9 @@ describe('pull from an offline mirror', () => {
     const options = { manifest: fixture.manifest, targetDir: fixture.target };
     expect(() => assetPath('tiny-model', options)).toThrow(/asset "tiny-model" is not pulled: expected .*tiny\.onnx; run `m3 assets pull tiny-model`/);
     expect(() => assetPath('nope', options)).toThrow(/unknown asset "nope"/);
-    expect(() => selectAssets(fixture.manifest, ['detection/*', 'nope', 'x*'])).toThrow(/unknown assets "nope", "x\*"; known assets: tiny-model, detection\/one/);
+    expect(() => selectAssets(fixture.manifest, ['detection/*', 'nope', 'x*'])).toThrow(
+      /unknown assets "nope", "x\*"; known assets: tiny-model, detection\/one/,
+    );
     expect(selectAssets(fixture.manifest, ['detection/two', 'detection/*']).map((asset) => asset.name)).toEqual(['detection/one', 'detection/two']);
   });
 });
@@ -111,7 +130,11 @@ describe('pull by download (real HTTP on 127.0.0.1)', () => {
     const fixture = createAssetFixture(baseUrl);
     serve(fixture);
     const results = await pullAssets({ manifest: fixture.manifest, targetDir: fixture.target });
-    expect(results.map((result: PullResult) => [result.action, result.bytes])).toEqual([['downloaded', 70_000], ['downloaded', 1_500], ['downloaded', 2_500]]);
+    expect(results.map((result: PullResult) => [result.action, result.bytes])).toEqual([
+      ['downloaded', 70_000],
+      ['downloaded', 1_500],
+      ['downloaded', 2_500],
+    ]);
     expect((await verifyAssets({ manifest: fixture.manifest, targetDir: fixture.target })).map((check) => check.status)).toEqual(['ok', 'ok', 'ok']);
   });
 
@@ -122,15 +145,21 @@ describe('pull by download (real HTTP on 127.0.0.1)', () => {
     const good = readFileSync(path.join(fixture.target, 'models/tiny.onnx'));
     serve(fixture, { 'tiny-model': flipByte(good) });
     served.delete('/assets/images/detection/one.jpg');
-    const error = (await pullAssets({ manifest: fixture.manifest, targetDir: fixture.target, force: true }).catch((caught: unknown) => caught)) as AssetPullError;
+    const error = (await pullAssets({ manifest: fixture.manifest, targetDir: fixture.target, force: true }).catch(
+      (caught: unknown) => caught,
+    )) as AssetPullError;
     expect(error.message).toMatch(/asset "tiny-model": sha256 mismatch for download from http:\/\/127\.0\.0\.1:\d+\/assets\/models\/tiny\.onnx/);
     expect(error.message).toMatch(/asset "detection\/one": download from .* answered HTTP 404 .*M3_ASSET_MIRROR/);
     expect(error.results.map((result) => result.action)).toEqual(['failed', 'failed', 'downloaded']);
     expect(readFileSync(path.join(fixture.target, 'models/tiny.onnx')).equals(good)).toBe(true);
 
     const closed = createAssetFixture('http://127.0.0.1:9/assets'); // discard port: nothing listens
-    const refused = (await pullAssets({ manifest: closed.manifest, targetDir: closed.target, names: ['detection/one'] }).catch((caught: unknown) => caught)) as Error;
-    expect(refused.message).toMatch(/asset "detection\/one": download from http:\/\/127\.0\.0\.1:9\/assets\/images\/detection\/one\.jpg failed \(.+\); check the network/);
+    const refused = (await pullAssets({ manifest: closed.manifest, targetDir: closed.target, names: ['detection/one'] }).catch(
+      (caught: unknown) => caught,
+    )) as Error;
+    expect(refused.message).toMatch(
+      /asset "detection\/one": download from http:\/\/127\.0\.0\.1:9\/assets\/images\/detection\/one\.jpg failed \(.+\); check the network/,
+    );
   });
 });
 

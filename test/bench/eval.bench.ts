@@ -25,7 +25,10 @@ const variants: Array<[string, PerturbationKind | undefined, number]> = [
   ['split-steps 0.5', 'split-steps', 0.5],
   ['reverse-steps 0.5', 'reverse-steps', 0.5],
 ];
-const predictionSets: Array<[string, Map<string, Trajectory>]> = variants.map(([label, kind, strength]) => [label, kind ? perturb(gt, kind, strength, 11) : new Map(gt)]);
+const predictionSets: Array<[string, Map<string, Trajectory>]> = variants.map(([label, kind, strength]) => [
+  label,
+  kind ? perturb(gt, kind, strength, 11) : new Map(gt),
+]);
 
 const embedder = createHashgramEmbedder();
 process.stdout.write(`GT load + lossless re-parse: ${loadMs.toFixed(0)} ms (${gt.size} tasks)\n`);
@@ -43,4 +46,6 @@ for (const [label, pred] of predictionSets) {
     `${label.padEnd(24)} ${elapsed.toFixed(0).padStart(6)} ms  ${cache.stats.misses} texts embedded  recall ${recall.toFixed(3)}  precision ${precision.toFixed(3)}  coherence ${coherence.toFixed(3)}\n`,
   );
 }
-process.stdout.write(`total: ${totalTasks} tasks in ${(totalMs / 1000).toFixed(2)} s = ${((totalTasks * 1000) / totalMs).toFixed(0)} tasks/s (embedder ${embedder.id})\n`);
+process.stdout.write(
+  `total: ${totalTasks} tasks in ${(totalMs / 1000).toFixed(2)} s = ${((totalTasks * 1000) / totalMs).toFixed(0)} tasks/s (embedder ${embedder.id})\n`,
+);

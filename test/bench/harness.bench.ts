@@ -24,9 +24,18 @@ import type { GtTask } from '../../src/tasks/schemas.js';
 const mathArgs = ['--import', 'tsx', fromRepo('servers/math/index.ts')];
 const rounds = 200;
 const options: AgentOptions = {
-  maxStep: 6, maxConcurrent: 10, topTools: 0, maxNewTokens: 100, mergePrepareWork: true, skipEndStage: true, instructionRole: 'user',
-  toolResultMaxChars: 2000, imagePolicy: { recodeOverKb: 512, maxEdge: 1568 }, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1, timeoutMs: 0 },
-  toolCallTimeoutMs: 60_000, imageRoots: [fromRepo('media')],
+  maxStep: 6,
+  maxConcurrent: 10,
+  topTools: 0,
+  maxNewTokens: 100,
+  mergePrepareWork: true,
+  skipEndStage: true,
+  instructionRole: 'user',
+  toolResultMaxChars: 2000,
+  imagePolicy: { recodeOverKb: 512, maxEdge: 1568 },
+  retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1, timeoutMs: 0 },
+  toolCallTimeoutMs: 60_000,
+  imageRoots: [fromRepo('media')],
 };
 
 async function bareClientMs(calls: number): Promise<number> {
@@ -49,7 +58,14 @@ async function harnessMs(host: McpHost): Promise<number> {
     tasks.set(`t${e}`, { id: `t${e}`, question: 'add', final_reply: 'done', steps });
   }
   const driver = await createReplayDriver('gt', { env: {}, groundTruth: tasks, timeoutMs: 0 });
-  const input = (id: string) => ({ taskId: id, question: 'add', userText: 'add', images: [], cwd: repoRoot, callContext: { taskId: id, workspace: path.join(repoRoot, 'media') } });
+  const input = (id: string) => ({
+    taskId: id,
+    question: 'add',
+    userText: 'add',
+    images: [],
+    cwd: repoRoot,
+    callContext: { taskId: id, workspace: path.join(repoRoot, 'media') },
+  });
   for (let e = 0; e < 5; e += 1) await runEpisode(input(`t${e}`), { driver, host, options }); // warm-up
   const started = performance.now();
   for (let e = 0; e < episodes; e += 1) {
@@ -61,13 +77,23 @@ async function harnessMs(host: McpHost): Promise<number> {
 
 function sleepingDriver(ms: number): ModelDriver {
   return {
-    id: 'sleep:200ms', provider: 'sleep', model: '200ms', acceptsImages: true,
+    id: 'sleep:200ms',
+    provider: 'sleep',
+    model: '200ms',
+    acceptsImages: true,
     async generate(request) {
       await new Promise((resolve) => setTimeout(resolve, ms));
       const called = request.messages.some((message) => message.role === 'tool');
       return called
         ? { text: 'done', toolCalls: [], stopReason: 'end', usage: emptyUsage(), latencyMs: ms, warnings: [] }
-        : { text: '', toolCalls: [{ id: 'c', name: 'math__add', arguments: { firstNumber: 1, secondNumber: 2 } }], stopReason: 'tool_calls', usage: emptyUsage(), latencyMs: ms, warnings: [] };
+        : {
+            text: '',
+            toolCalls: [{ id: 'c', name: 'math__add', arguments: { firstNumber: 1, secondNumber: 2 } }],
+            stopReason: 'tool_calls',
+            usage: emptyUsage(),
+            latencyMs: ms,
+            warnings: [],
+          };
     },
     classifyError: (error) => ({ errorClass: 'fatal', message: String(error) }),
   };
@@ -80,16 +106,35 @@ async function throughput(host: McpHost, concurrency: number, tasks: number, req
   createRun(store, { runId, modelSpec: 'sleep:200ms', modelLabel: 'sleep' });
   const list = Array.from({ length: tasks }, (_, i) => ({ id: `t${i}`, image: undefined, type: undefined, tier: undefined, question: 'q' }));
   const started = performance.now();
-  await runBatch(list, { driver: sleepingDriver(requestMs), host, options, root: dir, runId, workspaceMode: 'dedup', keepWorkspace: true, imageSearchDirs: [dir], taskTimeoutMs: 0 }, {
-    concurrency, maxRequeue: 0, recorder: new StoreRecorder(store, runId, 'sleep:200ms'), predictions: new PredictionFile(path.join(dir, 'p.json')),
-  });
+  await runBatch(
+    list,
+    {
+      driver: sleepingDriver(requestMs),
+      host,
+      options,
+      root: dir,
+      runId,
+      workspaceMode: 'dedup',
+      keepWorkspace: true,
+      imageSearchDirs: [dir],
+      taskTimeoutMs: 0,
+    },
+    {
+      concurrency,
+      maxRequeue: 0,
+      recorder: new StoreRecorder(store, runId, 'sleep:200ms'),
+      predictions: new PredictionFile(path.join(dir, 'p.json')),
+    },
+  );
   const seconds = (performance.now() - started) / 1000;
   store.close();
   const ideal = (Math.ceil(tasks / concurrency) * 2 * requestMs) / 1000; // two model requests per task
   return { seconds, efficiency: ideal / seconds };
 }
 
-const host = await McpHost.start([{ name: 'math', transport: 'stdio', command: process.execPath, args: mathArgs, env: {}, headers: {}, cwd: repoRoot }], { requireAll: true });
+const host = await McpHost.start([{ name: 'math', transport: 'stdio', command: process.execPath, args: mathArgs, env: {}, headers: {}, cwd: repoRoot }], {
+  requireAll: true,
+});
 try {
   const bare = await bareClientMs(rounds);
   const harness = await harnessMs(host);
@@ -101,7 +146,9 @@ try {
   for (const concurrency of [1, 4, 16]) {
     const tasks = concurrency === 1 ? 8 : concurrency * 4;
     const { seconds, efficiency } = await throughput(host, concurrency, tasks, 200);
-    process.stdout.write(`  concurrency ${String(concurrency).padStart(2)}: ${tasks} tasks in ${seconds.toFixed(2)} s, efficiency ${efficiency.toFixed(2)}${concurrency === 16 ? ' (target >= 0.85)' : ''}\n`);
+    process.stdout.write(
+      `  concurrency ${String(concurrency).padStart(2)}: ${tasks} tasks in ${seconds.toFixed(2)} s, efficiency ${efficiency.toFixed(2)}${concurrency === 16 ? ' (target >= 0.85)' : ''}\n`,
+    );
   }
 } finally {
   await host.close();

@@ -71,7 +71,11 @@ async function callDetect(client: Client, file: string): Promise<void> {
 }
 
 /** One round of every in-process column on one photo; returns milliseconds per stage. */
-async function measureRound(file: string, current: ort.InferenceSession, reference: ort.InferenceSession): Promise<Omit<Row, 'image' | 'size' | 'coldMs' | 'mcpMs'> & { size: string }> {
+async function measureRound(
+  file: string,
+  current: ort.InferenceSession,
+  reference: ort.InferenceSession,
+): Promise<Omit<Row, 'image' | 'size' | 'coldMs' | 'mcpMs'> & { size: string }> {
   const bytes = readFileSync(file);
   const buffer = takeTensorBuffer();
   try {
@@ -138,9 +142,16 @@ const fixed = (value: number, width: number) => (Number.isNaN(value) ? '-' : val
 
 function printDetection({ rows, firstCallMs }: { rows: Row[]; firstCallMs: number }): void {
   const out = (line: string) => process.stdout.write(`${line}\n`);
-  const load = () => loadavg().map((value) => value.toFixed(1)).join(' ');
+  const load = () =>
+    loadavg()
+      .map((value) => value.toFixed(1))
+      .join(' ');
   out(`YOLOX-Nano detect-all-objects: cold = first call per photo, warm = median of ${repeats} interleaved rounds (ms)`);
-  out(['image'.padEnd(24), 'size'.padStart(9), 'cold', 'warm MCP', 'decode', 'letterbox', 'run', 'post', 'MCP rest', 'MCP/run', 'old prep', 'old run'].map((h, i) => (i < 2 ? h : h.padStart(9))).join(' '));
+  out(
+    ['image'.padEnd(24), 'size'.padStart(9), 'cold', 'warm MCP', 'decode', 'letterbox', 'run', 'post', 'MCP rest', 'MCP/run', 'old prep', 'old run']
+      .map((h, i) => (i < 2 ? h : h.padStart(9)))
+      .join(' '),
+  );
   for (const row of rows) {
     const rest = row.mcpMs - row.decodeMs - row.letterboxMs - row.runMs - row.postMs;
     out(
@@ -156,8 +167,12 @@ function printDetection({ rows, firstCallMs }: { rows: Row[]; firstCallMs: numbe
   out(
     `warm MCP/run ratio ${(total('mcpMs') / total('runMs')).toFixed(2)} on the summed medians (median per image ${median(rows.map((r) => r.mcpMs / r.runMs)).toFixed(2)}; target <= ${targetRatio})`,
   );
-  out(`stage shares of warm MCP: decode ${share(total('decodeMs'), total('mcpMs'))}, letterbox ${share(total('letterboxMs'), total('mcpMs'))}, run ${share(total('runMs'), total('mcpMs'))}, post ${share(total('postMs'), total('mcpMs'))}`);
-  out(`preprocessing now/previous ${(prep / total('oldPrepMs')).toFixed(2)}; run with tuned/default session options ${(total('runMs') / total('oldRunMs')).toFixed(2)}`);
+  out(
+    `stage shares of warm MCP: decode ${share(total('decodeMs'), total('mcpMs'))}, letterbox ${share(total('letterboxMs'), total('mcpMs'))}, run ${share(total('runMs'), total('mcpMs'))}, post ${share(total('postMs'), total('mcpMs'))}`,
+  );
+  out(
+    `preprocessing now/previous ${(prep / total('oldPrepMs')).toFixed(2)}; run with tuned/default session options ${(total('runMs') / total('oldRunMs')).toFixed(2)}`,
+  );
   out(`machine load average at the end: ${load()} on ${availableParallelism()} cores`);
 }
 

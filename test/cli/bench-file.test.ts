@@ -56,7 +56,18 @@ describe('m3 bench files', () => {
   it('build the same run definition and manifest hash as the equivalent m3 run flags', () => {
     const file = yamlFile(benchText());
     const fromYaml = benchDefinition(file, {});
-    const flags = fromFlags(['--model', 'openai:gpt-4o', '--agent', 'react', '--instruction', 'You are an agent for weather forecasting.', '--servers', 'weather', '--tasks', path.join(dir, 'tasks/weather.json')]);
+    const flags = fromFlags([
+      '--model',
+      'openai:gpt-4o',
+      '--agent',
+      'react',
+      '--instruction',
+      'You are an agent for weather forecasting.',
+      '--servers',
+      'weather',
+      '--tasks',
+      path.join(dir, 'tasks/weather.json'),
+    ]);
     expect(fromYaml).toEqual({ ...flags, defaultModel: undefined } satisfies RunDefinition);
     expect({ ...fromYaml, defaultModel: false }).toEqual(flags);
     expect(hashOf(fromYaml)).toBe(hashOf(flags));
@@ -72,7 +83,9 @@ describe('m3 bench files', () => {
   });
 
   it('names the document, kind, key and expected form in schema errors', () => {
-    expect(() => benchDefinition(yamlFile(benchText('reactive')), {})).toThrow(/document 2 \(kind: agent\): at spec\.type: Invalid option: expected one of "function-call"\|"react"\|"basic"/);
+    expect(() => benchDefinition(yamlFile(benchText('reactive')), {})).toThrow(
+      /document 2 \(kind: agent\): at spec\.type: Invalid option: expected one of "function-call"\|"react"\|"basic"/,
+    );
     const noLlm = yamlFile(benchText().replace('llm: llm-1', 'llm: llm-2'));
     expect(() => benchDefinition(noLlm, {})).toThrow(/agent "ReAct-agent": spec\.config\.llm: no kind: llm document named "llm-2"/);
     const typo = yamlFile(benchText().replace('  agent: ReAct-agent\n  tasks', '  agnet: ReAct-agent\n  tasks'));

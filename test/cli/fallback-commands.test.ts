@@ -27,7 +27,10 @@ const env = { M3_MOCK_DIR: runtime.dir };
 
 describe('fallback commands', { timeout: 120_000 }, () => {
   it('m3 config check describes the layer as the switches leave it', async () => {
-    writeFixture(runtime.dir, 'geo/lookup', [{ arguments: { q: 'x' }, result: 'X', source: 'test' }, { arguments: '*', result: 'Y', source: 'test' }]);
+    writeFixture(runtime.dir, 'geo/lookup', [
+      { arguments: { q: 'x' }, result: 'X', source: 'test' },
+      { arguments: '*', result: 'Y', source: 'test' },
+    ]);
     const off = await runCli(['config', 'check'], { ...env, M3_MOCK_FALLBACK: '0', M3_MOCK_RECORD: 'auto' });
     expect(off.code, off.stderr).toBe(0);
     expect(off.stdout).toContain('tool fallback layer: off (M3_MOCK_FALLBACK=0)');
@@ -42,7 +45,10 @@ describe('fallback commands', { timeout: 120_000 }, () => {
   });
 
   it('m3 fixtures verify names each bad file and entry and exits 1', async () => {
-    const file = writeFixture(runtime.dir, 'geo/broken', [{ arguments: { q: 1 }, result: 'ok', source: 'test' }, { arguments: 7, result: 'x', source: 'test' }]);
+    const file = writeFixture(runtime.dir, 'geo/broken', [
+      { arguments: { q: 1 }, result: 'ok', source: 'test' },
+      { arguments: 7, result: 'x', source: 'test' },
+    ]);
     const result = await runCli(['fixtures', 'verify'], env);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(`${file} [1]: arguments:`);
@@ -65,12 +71,17 @@ describe('fallback commands', { timeout: 120_000 }, () => {
     ]);
     const output = path.join(runtime.dir, 'out.jsonl');
     expect((await runCli(['cache', 'export', output], env)).stdout).toContain('exported 2 entries');
-    const exported = readFileSync(output, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const exported = readFileSync(output, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(exported).toEqual(lines.map((line) => ({ ...line, arguments_key: JSON.stringify(line.arguments), tools_hash: '' })));
   });
 
   it('m3 run prints the share of calls and tasks that received mocked returns', async () => {
-    const fake = await startHttpFake([{ path: '/weather', reply: (request) => (request.query.city === 'Paris' ? { status: 500 } : { status: 200, body: 'real weather' }) }]);
+    const fake = await startHttpFake([
+      { path: '/weather', reply: (request) => (request.query.city === 'Paris' ? { status: 500 } : { status: 200, body: 'real weather' }) },
+    ]);
     try {
       writeFixture(runtime.dir, 'flaky/lookup', [{ arguments: { city: 'Paris' }, result: 'fixture weather', source: 'test' }]);
       const file = (name: string, value: unknown) => {
@@ -78,11 +89,38 @@ describe('fallback commands', { timeout: 120_000 }, () => {
         writeFileSync(target, JSON.stringify(value));
         return target;
       };
-      const config = file('servers.json', { servers: { flaky: { command: process.execPath, args: ['--import', tsxLoaderUrl, fixtureFile('flaky-web')], env: { FLAKY_UPSTREAM_URL: fake.url } } } });
-      const gt = ['Paris', 'Rome'].map((city) => ({ id: city, question: `weather in ${city}?`, final_reply: 'ok', steps: [{ step: 1, calls: [{ name: 'flaky/lookup', arguments: { city } }] }] }));
-      const tasks = file('tasks.json', gt.map(({ id, question }) => ({ id, question })));
+      const config = file('servers.json', {
+        servers: { flaky: { command: process.execPath, args: ['--import', tsxLoaderUrl, fixtureFile('flaky-web')], env: { FLAKY_UPSTREAM_URL: fake.url } } },
+      });
+      const gt = ['Paris', 'Rome'].map((city) => ({
+        id: city,
+        question: `weather in ${city}?`,
+        final_reply: 'ok',
+        steps: [{ step: 1, calls: [{ name: 'flaky/lookup', arguments: { city } }] }],
+      }));
+      const tasks = file(
+        'tasks.json',
+        gt.map(({ id, question }) => ({ id, question })),
+      );
       const result = await runCli(
-        ['run', '--model', 'replay:gt', '--tasks', tasks, '--gt', file('gt.json', gt), '--config', config, '--results-dir', path.join(runtime.dir, 'results'), '--store', path.join(runtime.dir, 'store.sqlite'), '--concurrency', '1', '--overwrite'],
+        [
+          'run',
+          '--model',
+          'replay:gt',
+          '--tasks',
+          tasks,
+          '--gt',
+          file('gt.json', gt),
+          '--config',
+          config,
+          '--results-dir',
+          path.join(runtime.dir, 'results'),
+          '--store',
+          path.join(runtime.dir, 'store.sqlite'),
+          '--concurrency',
+          '1',
+          '--overwrite',
+        ],
         { ...env, M3_MOCK_FALLBACK: '1', M3_MOCK_LLM: '0', M3_MAX_TASK_REQUEUE: '0' },
       );
       expect(result.code, result.stderr).toBe(0);

@@ -52,13 +52,40 @@ describe.skipIf(!assets)('m3 run --condition images-off', () => {
     const size = await sharp(photo).metadata();
     const configFile = path.join(dir, 'servers.json');
     const tasksFile = path.join(dir, 'tasks.json');
-    writeFileSync(configFile, JSON.stringify({ servers: { image: { command: 'node', args: ['--import', 'tsx', 'test/support/fixture-servers/image.ts'], env: {} } } }));
-    writeFileSync(tasksFile, JSON.stringify([{ id: 'a1', image: 'photo.jpg', type: 'vision', prompt: 'make an image', question: 'What fruit is in the photo?' }]));
+    writeFileSync(
+      configFile,
+      JSON.stringify({ servers: { image: { command: 'node', args: ['--import', 'tsx', 'test/support/fixture-servers/image.ts'], env: {} } } }),
+    );
+    writeFileSync(
+      tasksFile,
+      JSON.stringify([{ id: 'a1', image: 'photo.jpg', type: 'vision', prompt: 'make an image', question: 'What fruit is in the photo?' }]),
+    );
     const turns = () => [{ toolCalls: [{ name: 'image__make_image', arguments: { width: 40, height: 30 } }] }, { text: 'An apple and an orange.' }];
     mock.enqueue(...turns(), ...turns());
     const outcome = await runM3(
-      ['run', '--model', 'openai:mock-model', '--tasks', tasksFile, '--config', configFile, '--image-dir', dir, '--results-dir', path.join(dir, 'results'),
-        '--store', path.join(dir, 'store.sqlite'), '--run-id', 'ablation', '--condition', 'baseline', '--condition', 'images-off', '--concurrency', '1'],
+      [
+        'run',
+        '--model',
+        'openai:mock-model',
+        '--tasks',
+        tasksFile,
+        '--config',
+        configFile,
+        '--image-dir',
+        dir,
+        '--results-dir',
+        path.join(dir, 'results'),
+        '--store',
+        path.join(dir, 'store.sqlite'),
+        '--run-id',
+        'ablation',
+        '--condition',
+        'baseline',
+        '--condition',
+        'images-off',
+        '--concurrency',
+        '1',
+      ],
       { OPENAI_BASE_URL: mock.openAiBaseUrl, OPENAI_API_KEY: 'sk-test-openai-key-000000000000', M3_LLM_MAX_RETRIES: '0', M3_WORKSPACE_MODE: 'isolated' },
     );
     expect(outcome.code, outcome.output).toBe(0);
@@ -66,7 +93,9 @@ describe.skipIf(!assets)('m3 run --condition images-off', () => {
     expect(manifest.cells.map((cell) => cell.label)).toEqual(['mock-model', 'mock-model+images-off']);
     const generations = mock.generations();
     expect(generations).toHaveLength(4);
-    const [baselineFirst, baselineSecond, ablatedFirst, ablatedSecond] = await Promise.all(generations.map(async (request) => Promise.all(imagesOf(request.body).map(pixels))));
+    const [baselineFirst, baselineSecond, ablatedFirst, ablatedSecond] = await Promise.all(
+      generations.map(async (request) => Promise.all(imagesOf(request.body).map(pixels))),
+    );
     // Baseline: the real photo (at most downscaled by the harness), then the red tool image too.
     expect(baselineFirst?.some((image) => !image.grey)).toBe(true);
     expect(baselineSecond?.filter((image) => !image.grey)).toHaveLength(2);

@@ -19,7 +19,22 @@ function setUp(serverEnv: Record<string, string> = {}) {
   const resultsDir = path.join(dir, 'results');
   const storeFile = path.join(dir, 'store.sqlite');
   const start = (extra: string[]) => {
-    const started = startM3(['run', '--tasks', suite.tasksFile, '--config', suite.configFile, '--results-dir', resultsDir, '--store', storeFile, '--run-id', 'int', '--concurrency', '2', ...extra]);
+    const started = startM3([
+      'run',
+      '--tasks',
+      suite.tasksFile,
+      '--config',
+      suite.configFile,
+      '--results-dir',
+      resultsDir,
+      '--store',
+      storeFile,
+      '--run-id',
+      'int',
+      '--concurrency',
+      '2',
+      ...extra,
+    ]);
     children.push(started);
     return started;
   };
@@ -28,7 +43,11 @@ function setUp(serverEnv: Record<string, string> = {}) {
 }
 
 function runState(storeFile: string) {
-  const state = readStore(storeFile, (store) => ({ run: getRun(store, 'int.replay-gt'), lease: getRunLease(store, 'int.replay-gt'), episodes: episodesForRun(store, 'int.replay-gt') }));
+  const state = readStore(storeFile, (store) => ({
+    run: getRun(store, 'int.replay-gt'),
+    lease: getRunLease(store, 'int.replay-gt'),
+    episodes: episodesForRun(store, 'int.replay-gt'),
+  }));
   if (!state) throw new Error(`${storeFile} is not readable`);
   return state;
 }
@@ -62,7 +81,12 @@ describe('m3 run and Ctrl-C', () => {
     expect(ids.sort()).toEqual([...suite.taskIds].sort());
     const afterResume = runState(storeFile);
     expect(afterResume.run?.status).toBe('finished');
-    expect(afterResume.episodes.filter((episode) => episode.status === 'ok').map((episode) => episode.taskId).sort()).toEqual([...suite.taskIds].sort());
+    expect(
+      afterResume.episodes
+        .filter((episode) => episode.status === 'ok')
+        .map((episode) => episode.taskId)
+        .sort(),
+    ).toEqual([...suite.taskIds].sort());
     expect(afterResume.episodes.filter((episode) => episode.status === 'running')).toEqual([]);
   }, 180_000);
 

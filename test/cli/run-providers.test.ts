@@ -21,17 +21,44 @@ beforeAll(async () => {
   mock = await startMockLlm();
   writeFileSync(priceFile, JSON.stringify({ 'openai:mock-model': { input: 2, output: 10 } }));
   writeFileSync(configFile, JSON.stringify({ servers: { math: { command: 'node', args: ['--import', 'tsx', 'servers/math/index.ts'], env: {} } } }));
-  await sharp({ create: { width: 64, height: 48, channels: 3, background: '#2a6' } }).png().toFile(path.join(dir, 'chart.png'));
-  writeFileSync(tasksFile, JSON.stringify([{ id: 'p1', image: 'chart.png', type: 'arith', prompt: 'use math', question: 'What are 2+3 and the mean of 4, 8 and 12?' }]));
+  await sharp({ create: { width: 64, height: 48, channels: 3, background: '#2a6' } })
+    .png()
+    .toFile(path.join(dir, 'chart.png'));
+  writeFileSync(
+    tasksFile,
+    JSON.stringify([{ id: 'p1', image: 'chart.png', type: 'arith', prompt: 'use math', question: 'What are 2+3 and the mean of 4, 8 and 12?' }]),
+  );
 });
 afterAll(async () => {
   await mock?.close();
 });
 
 function runCli(model: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const args = ['--import', 'tsx', 'src/cli/main.ts', 'run', '--model', model, '--tasks', tasksFile, '--config', configFile, '--image-dir', dir,
-    '--results-dir', path.join(dir, 'results'), '--store', path.join(dir, 'store.sqlite'), '--overwrite', '--concurrency', '1'];
-  const child = spawn(process.execPath, args, { cwd: repoRoot, env: { PATH: process.env.PATH ?? '', HOME: os.homedir(), CI: '1', M3_LLM_MAX_RETRIES: '0', M3_WORKSPACE_MODE: 'isolated', M3_KEEP_WORKSPACE: '0', ...env } });
+  const args = [
+    '--import',
+    'tsx',
+    'src/cli/main.ts',
+    'run',
+    '--model',
+    model,
+    '--tasks',
+    tasksFile,
+    '--config',
+    configFile,
+    '--image-dir',
+    dir,
+    '--results-dir',
+    path.join(dir, 'results'),
+    '--store',
+    path.join(dir, 'store.sqlite'),
+    '--overwrite',
+    '--concurrency',
+    '1',
+  ];
+  const child = spawn(process.execPath, args, {
+    cwd: repoRoot,
+    env: { PATH: process.env.PATH ?? '', HOME: os.homedir(), CI: '1', M3_LLM_MAX_RETRIES: '0', M3_WORKSPACE_MODE: 'isolated', M3_KEEP_WORKSPACE: '0', ...env },
+  });
   let output = '';
   child.stdout.on('data', (chunk) => (output += String(chunk)));
   child.stderr.on('data', (chunk) => (output += String(chunk)));
@@ -40,12 +67,24 @@ function runCli(model: string, env: Record<string, string>): Promise<{ code: num
 
 const vendors: Array<{ model: string; label: string; env: () => Record<string, string>; vendor: string }> = [
   {
-    model: 'openai:mock-model', label: 'mock-model', vendor: 'openai',
+    model: 'openai:mock-model',
+    label: 'mock-model',
+    vendor: 'openai',
     env: () => ({ OPENAI_BASE_URL: mock.openAiBaseUrl, OPENAI_API_KEY: 'sk-test-openai-key-000000000000', M3_PRICE_TABLE: priceFile }),
   },
   { model: 'ollama:qwen2.5-vl', label: 'qwen2.5-vl', vendor: 'openai', env: () => ({ OLLAMA_BASE_URL: mock.openAiBaseUrl }) },
-  { model: 'anthropic:claude-mock', label: 'claude-mock', vendor: 'anthropic', env: () => ({ ANTHROPIC_BASE_URL: mock.url, ANTHROPIC_API_KEY: 'sk-ant-test-key-00000000000000' }) },
-  { model: 'gemini:gemini-mock', label: 'gemini-mock', vendor: 'gemini', env: () => ({ GEMINI_BASE_URL: mock.url, GEMINI_API_KEY: 'AIzaTestKey000000000000000000000000000' }) },
+  {
+    model: 'anthropic:claude-mock',
+    label: 'claude-mock',
+    vendor: 'anthropic',
+    env: () => ({ ANTHROPIC_BASE_URL: mock.url, ANTHROPIC_API_KEY: 'sk-ant-test-key-00000000000000' }),
+  },
+  {
+    model: 'gemini:gemini-mock',
+    label: 'gemini-mock',
+    vendor: 'gemini',
+    env: () => ({ GEMINI_BASE_URL: mock.url, GEMINI_API_KEY: 'AIzaTestKey000000000000000000000000000' }),
+  },
 ];
 
 describe('m3 run against each provider (mock LLM)', () => {
@@ -53,7 +92,13 @@ describe('m3 run against each provider (mock LLM)', () => {
     it(`${vendor.model} produces a valid prediction file`, async () => {
       const before = mock.generations().length;
       mock.enqueue(
-        { toolCalls: [{ name: 'math__add', arguments: { firstNumber: 2, secondNumber: 3 } }, { name: 'math__mean', arguments: { numbers: [4, 8, 12] } }], usage: { inputTokens: 120, outputTokens: 20 } },
+        {
+          toolCalls: [
+            { name: 'math__add', arguments: { firstNumber: 2, secondNumber: 3 } },
+            { name: 'math__mean', arguments: { numbers: [4, 8, 12] } },
+          ],
+          usage: { inputTokens: 120, outputTokens: 20 },
+        },
         { text: '2 + 3 = 5 and the mean is 8.', usage: { inputTokens: 200, outputTokens: 12 } },
       );
       const { code, output } = await runCli(vendor.model, vendor.env());
@@ -61,7 +106,10 @@ describe('m3 run against each provider (mock LLM)', () => {
       const file = path.join(dir, 'results', `${vendor.label}_test_mcp_fuzzy.json`);
       const [record] = JSON.parse(readFileSync(file, 'utf8')) as unknown[];
       const prediction = predictionSchema.parse(record);
-      expect(prediction.steps[0]?.calls.map((call) => [call.name, call.result])).toEqual([['math/add', '5'], ['math/mean', '8']]);
+      expect(prediction.steps[0]?.calls.map((call) => [call.name, call.result])).toEqual([
+        ['math/add', '5'],
+        ['math/mean', '8'],
+      ]);
       expect(prediction.final_reply).toBe('2 + 3 = 5 and the mean is 8.');
       const requests = mock.generations().slice(before);
       expect(requests).toHaveLength(2);

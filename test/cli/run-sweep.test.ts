@@ -29,9 +29,32 @@ afterAll(async () => {
 });
 
 function runCli(extra: string[]): Promise<{ code: number | null; output: string }> {
-  const args = ['--import', 'tsx', 'src/cli/main.ts', 'run', '--model', 'openai:mock-model', '--tasks', tasksFile, '--config', configFile,
-    '--results-dir', resultsDir, '--overwrite', '--concurrency', '1', ...extra];
-  const env = { PATH: process.env.PATH ?? '', HOME: os.homedir(), CI: '1', M3_LLM_MAX_RETRIES: '0', OPENAI_BASE_URL: mock.openAiBaseUrl, OPENAI_API_KEY: 'sk-test-openai-key-000000000000' };
+  const args = [
+    '--import',
+    'tsx',
+    'src/cli/main.ts',
+    'run',
+    '--model',
+    'openai:mock-model',
+    '--tasks',
+    tasksFile,
+    '--config',
+    configFile,
+    '--results-dir',
+    resultsDir,
+    '--overwrite',
+    '--concurrency',
+    '1',
+    ...extra,
+  ];
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: os.homedir(),
+    CI: '1',
+    M3_LLM_MAX_RETRIES: '0',
+    OPENAI_BASE_URL: mock.openAiBaseUrl,
+    OPENAI_API_KEY: 'sk-test-openai-key-000000000000',
+  };
   const child = spawn(process.execPath, args, { cwd: repoRoot, env });
   let output = '';
   child.stdout.on('data', (chunk) => (output += String(chunk)));
@@ -45,7 +68,12 @@ describe('m3 run: max-rounds sweep and the tool-count hint in one batch', () => 
   it('runs one cell per K and condition, records both, and sends the hint only where asked', async () => {
     const { code, output } = await runCli(['--max-step', '1,3', '--condition', 'none,tool-count-hint']);
     expect(code, output).toBe(0);
-    const cells = [['mock-model.k1', 1, 'baseline'], ['mock-model+tool-count-hint.k1', 1, 'tool-count-hint'], ['mock-model.k3', 3, 'baseline'], ['mock-model+tool-count-hint.k3', 3, 'tool-count-hint']] as const;
+    const cells = [
+      ['mock-model.k1', 1, 'baseline'],
+      ['mock-model+tool-count-hint.k1', 1, 'tool-count-hint'],
+      ['mock-model.k3', 3, 'baseline'],
+      ['mock-model+tool-count-hint.k3', 3, 'tool-count-hint'],
+    ] as const;
     for (const [label, maxStep, condition] of cells) {
       const predictions = readJson(path.join(resultsDir, `${label}_test_mcp_fuzzy.json`)) as Array<{ id: string }>;
       expect(predictions.map((record) => record.id).sort()).toEqual(['math-0001', 'math-0002']);
@@ -78,7 +106,10 @@ describe('m3 run: max-rounds sweep and the tool-count hint in one batch', () => 
     expect(efficiency?.rows.some((row) => row[4] === 1)).toBe(true);
     const sweeps = maxStepSweeps(results);
     expect([...sweeps.keys()].sort()).toEqual(['openai:mock-model', 'openai:mock-model [tool-count-hint]']);
-    expect(sweeps.get('openai:mock-model')?.map((point) => [point.maxStep, point.dir, point.tasks])).toEqual([[1, 'mock-model.k1', 2], [3, 'mock-model.k3', 2]]);
+    expect(sweeps.get('openai:mock-model')?.map((point) => [point.maxStep, point.dir, point.tasks])).toEqual([
+      [1, 'mock-model.k1', 2],
+      [3, 'mock-model.k3', 2],
+    ]);
     const deltas = conditionDeltas(results);
     expect(deltas.map((delta) => [delta.dir, delta.baselineDir, delta.commonTasks]).sort()).toEqual([
       ['mock-model+tool-count-hint.k1', 'mock-model.k1', 2],

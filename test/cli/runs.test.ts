@@ -9,7 +9,8 @@ import { repoRoot } from '../support/shared-assets.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-runs-'));
 const storeFile = path.join(dir, 'store.sqlite');
-const m3 = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: repoRoot, env: { ...process.env, CI: '1' }, encoding: 'utf8' });
+const m3 = (args: string[]) =>
+  spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: repoRoot, env: { ...process.env, CI: '1' }, encoding: 'utf8' });
 
 beforeAll(() => {
   const config = path.join(dir, 'servers.json');
@@ -19,7 +20,12 @@ beforeAll(() => {
     tasks,
     JSON.stringify([
       { id: 'says-hi', question: 'say hi', final_reply: 'hi', steps: [{ step: 1, calls: [{ name: 'echo/echo', arguments: { text: 'hi' } }] }] },
-      { id: 'needs-weather', question: 'weather?', final_reply: 'sun', steps: [{ step: 1, calls: [{ name: 'weather/get_weather', arguments: { location: 'x' } }] }] },
+      {
+        id: 'needs-weather',
+        question: 'weather?',
+        final_reply: 'sun',
+        steps: [{ step: 1, calls: [{ name: 'weather/get_weather', arguments: { location: 'x' } }] }],
+      },
     ]),
   );
   const run = m3(['run', '--tasks', tasks, '--config', config, '--results-dir', path.join(dir, 'results'), '--store', storeFile, '--run-id', 'hist']);
@@ -30,7 +36,9 @@ describe('m3 runs', () => {
   it('lists the run with its attempts by status', () => {
     const listed = m3(['runs', 'list', '--store', storeFile, '--json']);
     expect(listed.status, listed.stderr).toBe(0);
-    expect(JSON.parse(listed.stdout)).toMatchObject([{ runId: 'hist.replay-gt', status: 'finished', tasks: 2, byStatus: { ok: 1, infra_failure: 1, running: 0 }, writer: null }]);
+    expect(JSON.parse(listed.stdout)).toMatchObject([
+      { runId: 'hist.replay-gt', status: 'finished', tasks: 2, byStatus: { ok: 1, infra_failure: 1, running: 0 }, writer: null },
+    ]);
     const table = m3(['runs', 'list', '--store', storeFile]);
     expect(table.stdout).toMatch(/hist\.replay-gt +finished +2 +1 +0 +1/);
   }, 60_000);

@@ -76,7 +76,8 @@ describe('m3 servers check', { timeout: 240_000 }, () => {
     expect(onlineRows[1]?.smoke?.detail).toContain('network guard: www.okx.com is not loopback');
     const offline = await runCli(['servers', 'check', '--config', config, '--smoke', '--offline', '--json', '--startup-timeout', '120']);
     expect(offline.code, offline.stdout + offline.stderr).toBe(0);
-    const offlineRows = (JSON.parse(offline.stdout) as { servers: Array<{ server: string; status: string; smoke?: { state: string; detail: string } }> }).servers;
+    const offlineRows = (JSON.parse(offline.stdout) as { servers: Array<{ server: string; status: string; smoke?: { state: string; detail: string } }> })
+      .servers;
     expect(offlineRows.map((row) => [row.server, row.status, row.smoke?.state])).toEqual([
       ['wiki', 'OK', 'passed'],
       ['okx', 'OK', 'passed'],
@@ -127,7 +128,11 @@ describe('m3 servers list-tools', { timeout: 240_000 }, () => {
   it('lists one server as JSON with canonical and function names', async () => {
     const result = await runCli(['servers', 'list-tools', '--server', 'math', '--json', '--startup-timeout', '120']);
     expect(result.code, result.stderr).toBe(0);
-    const parsed = JSON.parse(result.stdout) as { toolsHash: string; tools: Array<{ canonicalName: string; functionName: string }>; servers: Array<{ name: string; state: string }> };
+    const parsed = JSON.parse(result.stdout) as {
+      toolsHash: string;
+      tools: Array<{ canonicalName: string; functionName: string }>;
+      servers: Array<{ name: string; state: string }>;
+    };
     expect(parsed.servers).toEqual([expect.objectContaining({ name: 'math', state: 'ready' })]);
     expect(parsed.tools).toHaveLength(22);
     expect(parsed.tools.find((tool) => tool.canonicalName === 'math/multiply')?.functionName).toBe('math__multiply');

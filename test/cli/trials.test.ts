@@ -38,7 +38,29 @@ const gt = Array.from({ length: 10 }, (_, index) => ({
 }));
 
 async function run(model: string, name: string, extra: string[] = [], tasks = tasksFile) {
-  const outcome = await runM3(['run', '--model', model, '--tasks', tasks, '--gt', gtFile, '--config', configFile, '--results-dir', results(name), '--store', storeFile, '--run-id', name, '--concurrency', '2', ...extra], { M3_WORKSPACE_MODE: 'isolated' });
+  const outcome = await runM3(
+    [
+      'run',
+      '--model',
+      model,
+      '--tasks',
+      tasks,
+      '--gt',
+      gtFile,
+      '--config',
+      configFile,
+      '--results-dir',
+      results(name),
+      '--store',
+      storeFile,
+      '--run-id',
+      name,
+      '--concurrency',
+      '2',
+      ...extra,
+    ],
+    { M3_WORKSPACE_MODE: 'isolated' },
+  );
   expect(outcome.code, outcome.output).toBe(0);
 }
 
@@ -48,7 +70,14 @@ async function evaluate(name: string) {
   const manifest = loadBatchManifest(file);
   for (const cell of manifest.cells) {
     for (const trial of cell.trials) {
-      await runStepFiles({ gtFile, predFile: path.resolve(results(name), trial.predictions), outputDir: path.join(results(name), trial.label), embedder: createEmbedder(), mode: 'default', thresholds: { tauStrong: 0.8, tauWeak: 0.6 } });
+      await runStepFiles({
+        gtFile,
+        predFile: path.resolve(results(name), trial.predictions),
+        outputDir: path.join(results(name), trial.label),
+        embedder: createEmbedder(),
+        mode: 'default',
+        thresholds: { tauStrong: 0.8, tauWeak: 0.6 },
+      });
     }
   }
 }
@@ -62,7 +91,10 @@ function onlyCell(name: string) {
 beforeAll(async () => {
   writeFileSync(configFile, JSON.stringify({ servers: { math: { command: 'node', args: ['--import', 'tsx', 'servers/math/index.ts'], env: {} } } }));
   // The same server name with another tool list: a resume must notice.
-  writeFileSync(driftConfigFile, JSON.stringify({ servers: { math: { command: 'node', args: ['--import', 'tsx', 'test/support/fixture-servers/echo.ts'], env: {} } } }));
+  writeFileSync(
+    driftConfigFile,
+    JSON.stringify({ servers: { math: { command: 'node', args: ['--import', 'tsx', 'test/support/fixture-servers/echo.ts'], env: {} } } }),
+  );
   writeFileSync(gtFile, JSON.stringify(gt));
   const tasks = gt.map((task) => ({ id: task.id, type: task.type, prompt: task.question, question: task.question }));
   writeFileSync(tasksFile, JSON.stringify(tasks));
@@ -88,10 +120,16 @@ describe('m3 run --trials and the statistics commands', { timeout: 300_000 }, ()
     expect(manifest.cells).toHaveLength(1);
     const cell = manifest.cells[0];
     expect(cell?.trials.map((trial) => trial.predictions)).toEqual([1, 2, 3].map((t) => `replay-noisy-seed-7.trial-${t}_test_mcp_fuzzy.json`));
-    const predictions = JSON.parse(readFileSync(path.join(results('noisy-a'), 'replay-noisy-seed-7.trial-2_test_mcp_fuzzy.json'), 'utf8')) as Array<{ id: string; prompt_hash?: string }>;
+    const predictions = JSON.parse(readFileSync(path.join(results('noisy-a'), 'replay-noisy-seed-7.trial-2_test_mcp_fuzzy.json'), 'utf8')) as Array<{
+      id: string;
+      prompt_hash?: string;
+    }>;
     expect(predictions).toHaveLength(10);
     expect(predictions[0]?.prompt_hash).toMatch(/^[0-9a-f]{64}$/);
-    const trialManifest = JSON.parse(readFileSync(path.join(results('noisy-a'), 'replay-noisy-seed-7.trial-2_test_mcp_fuzzy.manifest.json'), 'utf8')) as Record<string, unknown>;
+    const trialManifest = JSON.parse(readFileSync(path.join(results('noisy-a'), 'replay-noisy-seed-7.trial-2_test_mcp_fuzzy.manifest.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
     expect(trialManifest).toMatchObject({ trial: 2, trials: 3, batchId: 'noisy-a', condition: { name: 'baseline' } });
     expect(trialManifest.taskSetHash).toMatch(/^[0-9a-f]{64}$/);
     expect((trialManifest.versions as Record<string, string>)['@modelcontextprotocol/sdk']).toMatch(/^\d+\.\d+/);
@@ -148,7 +186,11 @@ describe('m3 run --trials and the statistics commands', { timeout: 300_000 }, ()
     expect(JSON.parse(better.stdout)).toMatchObject({ verdict: 'a_better', tasks: 10 });
     const same = await runM3(['compare', batchFile('noisy-a'), batchFile('noisy-b'), '--json']);
     expect(same.code, same.output).toBe(0);
-    expect(JSON.parse(same.stdout)).toMatchObject({ verdict: 'no_difference', difference: { estimate: 0, low: 0, high: 0 }, signTest: { wins: 0, losses: 0, ties: 10 } });
+    expect(JSON.parse(same.stdout)).toMatchObject({
+      verdict: 'no_difference',
+      difference: { estimate: 0, low: 0, high: 0 },
+      signTest: { wins: 0, losses: 0, ties: 10 },
+    });
     const text = await runM3(['compare', batchFile('oracle'), batchFile('noisy-a'), '--metric', 'recall']);
     expect(text.stdout).toMatch(/^replay-gt beats replay-noisy-seed-7 on recall: \+\d\.\d{3} \[/);
   });
@@ -176,7 +218,9 @@ describe('m3 run --trials and the statistics commands', { timeout: 300_000 }, ()
     const { lines } = JSON.parse(outcome.stdout) as { lines: Array<{ segments: Array<{ points: Array<{ batchId: string }> }>; crossed: string[] }> };
     expect(lines).toHaveLength(1);
     expect(lines[0]?.segments.map((segment) => segment.points.map((point) => point.batchId))).toEqual([['oracle'], ['oracle-changed']]);
-    const joined = JSON.parse((await runM3(['trends', '--results', results('.'), '--cell', 'replay-gt', '--join', '--json'])).stdout) as typeof lines extends unknown ? { lines: typeof lines } : never;
+    const joined = JSON.parse(
+      (await runM3(['trends', '--results', results('.'), '--cell', 'replay-gt', '--join', '--json'])).stdout,
+    ) as typeof lines extends unknown ? { lines: typeof lines } : never;
     expect(joined.lines[0]?.segments).toHaveLength(1);
     expect(joined.lines[0]?.crossed[0]).toMatch(/^at oracle-changed: task set [0-9a-f]{12} -> [0-9a-f]{12}$/);
     const refused = await runM3(['compare', batchFile('oracle'), batchFile('oracle-changed')]);
@@ -185,8 +229,29 @@ describe('m3 run --trials and the statistics commands', { timeout: 300_000 }, ()
   });
 
   it('refuses a --resume whose server lists other tools than the run recorded', async () => {
-    const outcome = await runM3(['run', '--model', 'replay:gt', '--tasks', tasksFile, '--gt', gtFile, '--config', driftConfigFile, '--results-dir', results('oracle'), '--store', storeFile, '--run-id', 'oracle', '--trials', '3', '--resume']);
+    const outcome = await runM3([
+      'run',
+      '--model',
+      'replay:gt',
+      '--tasks',
+      tasksFile,
+      '--gt',
+      gtFile,
+      '--config',
+      driftConfigFile,
+      '--results-dir',
+      results('oracle'),
+      '--store',
+      storeFile,
+      '--run-id',
+      'oracle',
+      '--trials',
+      '3',
+      '--resume',
+    ]);
     expect(outcome.code, outcome.output).toBe(2);
-    expect(outcome.stderr).toMatch(/--resume of run "oracle\.replay-gt": the tool surface changed since it was recorded: math \([0-9a-f]{12} -> [0-9a-f]{12}\).*--allow-tool-drift/);
+    expect(outcome.stderr).toMatch(
+      /--resume of run "oracle\.replay-gt": the tool surface changed since it was recorded: math \([0-9a-f]{12} -> [0-9a-f]{12}\).*--allow-tool-drift/,
+    );
   });
 });

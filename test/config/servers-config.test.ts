@@ -37,11 +37,10 @@ describe('mcp_servers.json parsing', () => {
   });
 
   it('interpolates ${VAR} and ${VAR:-default} from the environment', () => {
-    const [spec] = parseServersConfig(
-      { servers: { s: { command: 'node', args: ['${SCRIPT:-a.js}'], env: { TOKEN: '${MY_TOKEN}' } } } },
-      file,
-      { env: { MY_TOKEN: 'abc' }, root },
-    );
+    const [spec] = parseServersConfig({ servers: { s: { command: 'node', args: ['${SCRIPT:-a.js}'], env: { TOKEN: '${MY_TOKEN}' } } } }, file, {
+      env: { MY_TOKEN: 'abc' },
+      root,
+    });
     expect(spec?.env).toEqual({ TOKEN: 'abc' });
     expect(spec?.args).toEqual(['a.js']);
   });

@@ -51,7 +51,17 @@ async function waitForBytes(file: string, atLeast: number, run: Promise<Run>): P
 describe.skipIf(!data)(`m3 dataset verify on the shared copy${data ? '' : ` (skipped: ${missingDataMessage})`}`, () => {
   it('prints the STATS.md counts; all images missing fails unless --allow-missing-images', async () => {
     const layout = tempLayout();
-    const args = ['verify', '--tasks', path.join(data ?? '', 'tasks_fuzzy.json'), '--gt', path.join(data ?? '', 'test_mcp_GT.json'), '--image-dir', layout.imageDir, '--lock', layout.lockFile];
+    const args = [
+      'verify',
+      '--tasks',
+      path.join(data ?? '', 'tasks_fuzzy.json'),
+      '--gt',
+      path.join(data ?? '', 'test_mcp_GT.json'),
+      '--image-dir',
+      layout.imageDir,
+      '--lock',
+      layout.lockFile,
+    ];
     const strict = await runCli(args);
     expect(strict.code).toBe(1);
     const expected = [
@@ -84,7 +94,11 @@ describe('m3 dataset pull offline', () => {
     const layout = tempLayout();
     const run = await runCli(['pull', '--dest', layout.jsonDir, '--image-dir', layout.imageDir], { HF_ENDPOINT: `http://127.0.0.1:${port}`, HF_TOKEN: token });
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(new RegExp(`m3: cannot reach 127\\.0\\.0\\.1:${port}: you are offline or it is blocked \\(.*ECONNREFUSED.*\\); the dataset is not bundled with m3bench; `));
+    expect(run.stderr).toMatch(
+      new RegExp(
+        `m3: cannot reach 127\\.0\\.0\\.1:${port}: you are offline or it is blocked \\(.*ECONNREFUSED.*\\); the dataset is not bundled with m3bench; `,
+      ),
+    );
     expect(run.stderr).toContain('`m3 run --placeholder-images` (a labelled pipeline check)');
     expect(`${run.stdout}${run.stderr}`).not.toContain(token);
     expect(existsSync(layout.jsonDir)).toBe(false);
@@ -114,7 +128,9 @@ describe.skipIf(!files)(`m3 dataset pull, killed and resumed${files ? '' : ` (sk
     fake.slow.clear();
     const second = await runCli(pullArgs, env);
     expect(second.code).toBe(0);
-    expect(second.stdout).toMatch(/^6 file\(s\) of EtaYang10th\/Open-M3-Bench at main \(commit c0ffee0+1\): \d already present, \d downloaded, 1 resumed; lock file /);
+    expect(second.stdout).toMatch(
+      /^6 file\(s\) of EtaYang10th\/Open-M3-Bench at main \(commit c0ffee0+1\): \d already present, \d downloaded, 1 resumed; lock file /,
+    );
     const blob = fake.cdn.requestsTo(`/blobs/${sha256Of(big)}`);
     expect(blob.at(-1)?.headers.range).toBe(`bytes=${kept}-`);
     expect(sha256Of(readFileSync(path.join(layout.imageDir, '00020000.png')))).toBe(sha256Of(big));
@@ -123,9 +139,22 @@ describe.skipIf(!files)(`m3 dataset pull, killed and resumed${files ? '' : ` (sk
     expect(fake.hub.requests.every((request) => request.headers.authorization === `Bearer ${token}`)).toBe(true);
     expect(`${killed.stdout}${killed.stderr}${second.stdout}${second.stderr}`).not.toContain(token);
 
-    const verified = await runCli(['verify', '--tasks', path.join(layout.jsonDir, 'tasks_fuzzy.json'), '--gt', path.join(layout.jsonDir, 'test_mcp_GT.json'), '--image-dir', layout.imageDir, '--lock', layout.lockFile, '--allow-missing-images']);
+    const verified = await runCli([
+      'verify',
+      '--tasks',
+      path.join(layout.jsonDir, 'tasks_fuzzy.json'),
+      '--gt',
+      path.join(layout.jsonDir, 'test_mcp_GT.json'),
+      '--image-dir',
+      layout.imageDir,
+      '--lock',
+      layout.lockFile,
+      '--allow-missing-images',
+    ]);
     expect(verified.code).toBe(0);
-    expect(verified.stdout).toContain('named by the task files: 208; ok: 2; missing: 205; typed differently from their name: 1; not images: 0; files no task names: 1');
+    expect(verified.stdout).toContain(
+      'named by the task files: 208; ok: 2; missing: 205; typed differently from their name: 1; not images: 0; files no task names: 1',
+    );
     expect(verified.stdout).toContain('mistyped: images/00010002.png (bytes say image/jpeg)');
     expect(verified.stdout).toContain("images/000400002.png (00040002.png is there: the task file's image name looks mistyped)");
     expect(verified.stdout).toMatch(new RegExp(`Lock file .*: EtaYang10th/Open-M3-Bench at main \\(commit ${commit}\\); 6 file\\(s\\), 6 match their sha256`));

@@ -76,9 +76,20 @@ function served(file: FakeDatasetFile, fake: Pick<HubFake, 'corrupt'>): Buffer {
 
 export async function startHubFake(options: HubFakeOptions): Promise<HubFake> {
   const [hub, cdn] = await Promise.all([startHttpFake(), startHttpFake()]);
-  const fake: HubFake = { endpoint: hub.url, hub, cdn, corrupt: new Set(), slow: new Map(), ignoreRange: new Set(), close: async () => void (await Promise.all([hub.close(), cdn.close()])) };
+  const fake: HubFake = {
+    endpoint: hub.url,
+    hub,
+    cdn,
+    corrupt: new Set(),
+    slow: new Map(),
+    ignoreRange: new Set(),
+    close: async () => void (await Promise.all([hub.close(), cdn.close()])),
+  };
   const repoPath = `/api/datasets/${options.repo}`;
-  const entries = [{ type: 'directory', oid: 'd'.repeat(40), size: 0, path: 'images' }, ...options.files.map((file) => treeEntry(file, options.bareListing ?? false))];
+  const entries = [
+    { type: 'directory', oid: 'd'.repeat(40), size: 0, path: 'images' },
+    ...options.files.map((file) => treeEntry(file, options.bareListing ?? false)),
+  ];
   const pageSize = options.pageSize ?? entries.length;
   const withThrottle = (file: FakeDatasetFile, reply: FakeReply): FakeReply => {
     const throttle = fake.slow.get(file.path);
@@ -90,7 +101,8 @@ export async function startHubFake(options: HubFakeOptions): Promise<HubFake> {
     path: new RegExp(`^${repoPath}/tree/[^/]+$`),
     reply: (request) => {
       const page = Number(request.query.cursor ?? 0);
-      const next: Record<string, string> = (page + 1) * pageSize < entries.length ? { link: `<${hub.url}${request.path}?recursive=true&cursor=${page + 1}>; rel="next"` } : {};
+      const next: Record<string, string> =
+        (page + 1) * pageSize < entries.length ? { link: `<${hub.url}${request.path}?recursive=true&cursor=${page + 1}>; rel="next"` } : {};
       return { headers: next, body: entries.slice(page * pageSize, (page + 1) * pageSize) };
     },
   });
@@ -103,7 +115,11 @@ export async function startHubFake(options: HubFakeOptions): Promise<HubFake> {
       const common = { 'x-repo-commit': options.commit };
       if (file.lfs) {
         const sha = sha256Of(file.bytes);
-        return { status: 302, headers: { ...common, location: `${cdn.url}/blobs/${sha}`, 'x-linked-etag': `"${sha}"`, 'x-linked-size': String(file.bytes.length) }, body: '' };
+        return {
+          status: 302,
+          headers: { ...common, location: `${cdn.url}/blobs/${sha}`, 'x-linked-etag': `"${sha}"`, 'x-linked-size': String(file.bytes.length) },
+          body: '',
+        };
       }
       return withThrottle(file, ranged(request, served(file, fake), { ...common, etag: `"${gitBlobOf(file.bytes)}"` }, !fake.ignoreRange.has(file.path)));
     },

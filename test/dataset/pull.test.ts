@@ -23,7 +23,14 @@ function fileOf(repoPath: string) {
 async function setUp(extra: { pageSize?: number; bareListing?: boolean } = {}) {
   const fake = await startHubFake({ repo, commit, files: files ?? [], ...extra });
   const layout = tempLayout();
-  const options: DatasetPullOptions = { repo, revision: 'main', endpoint: fake.endpoint, token, layout: { jsonDir: layout.jsonDir, imageDir: layout.imageDir }, concurrency: 2 };
+  const options: DatasetPullOptions = {
+    repo,
+    revision: 'main',
+    endpoint: fake.endpoint,
+    token,
+    layout: { jsonDir: layout.jsonDir, imageDir: layout.imageDir },
+    concurrency: 2,
+  };
   return { fake, layout, options };
 }
 
@@ -46,8 +53,17 @@ describe.skipIf(!files)(`pullDataset${files ? '' : ` (skipped: ${missingDataMess
     expect(existsSync(path.join(layout.jsonDir, 'README.md'))).toBe(false);
     const lock = loadLockFile(layout.lockFile);
     expect(lock).toMatchObject({ repo, revision: 'main', commit, endpoint: fake.endpoint });
-    expect(lock?.files.map((entry) => [entry.path, entry.file, entry.checkedAgainst, entry.revision])).toContainEqual(['images/00020000.png', '../images/00020000.png', 'lfs-sha256', commit]);
-    expect(lock?.files.find((entry) => entry.path === 'json/tasks_fuzzy.json')).toMatchObject({ checkedAgainst: 'git-blob', sha256: sha256Of(fileOf('json/tasks_fuzzy.json').bytes), size: fileOf('json/tasks_fuzzy.json').bytes.length });
+    expect(lock?.files.map((entry) => [entry.path, entry.file, entry.checkedAgainst, entry.revision])).toContainEqual([
+      'images/00020000.png',
+      '../images/00020000.png',
+      'lfs-sha256',
+      commit,
+    ]);
+    expect(lock?.files.find((entry) => entry.path === 'json/tasks_fuzzy.json')).toMatchObject({
+      checkedAgainst: 'git-blob',
+      sha256: sha256Of(fileOf('json/tasks_fuzzy.json').bytes),
+      size: fileOf('json/tasks_fuzzy.json').bytes.length,
+    });
     expect(JSON.stringify(lock)).not.toContain(token);
   });
 
@@ -71,7 +87,9 @@ describe.skipIf(!files)(`pullDataset${files ? '' : ` (skipped: ${missingDataMess
     expect(again.files.filter((file) => file.action !== 'present').map((file) => [file.path, file.action])).toEqual([['images/00010000.png', 'downloaded']]);
     expect(fake.cdn.requests.map((request) => request.path)).toEqual([`/blobs/${sha256Of(fileOf('images/00010000.png').bytes)}`]);
     const after = loadLockFile(layout.lockFile);
-    expect(after?.files.find((entry) => entry.path === 'json/test_mcp_GT.json')?.time).toBe(before?.files.find((entry) => entry.path === 'json/test_mcp_GT.json')?.time);
+    expect(after?.files.find((entry) => entry.path === 'json/test_mcp_GT.json')?.time).toBe(
+      before?.files.find((entry) => entry.path === 'json/test_mcp_GT.json')?.time,
+    );
   });
 
   it('catches a corrupted LFS file by its sha256 and a corrupted git file by its blob id; neither is placed, the rest is', async () => {
@@ -81,9 +99,16 @@ describe.skipIf(!files)(`pullDataset${files ? '' : ` (skipped: ${missingDataMess
     const error = (await pullDataset(options).catch((caught: unknown) => caught)) as DatasetPullError;
     expect(error).toBeInstanceOf(DatasetPullError);
     const sha = sha256Of(fileOf('images/00020000.png').bytes);
-    expect(error.message).toMatch(new RegExp(`images/00020000\\.png: sha256 expected ${sha}, got [0-9a-f]{64} \\(\\d+ bytes received\\); the file was not placed`));
+    expect(error.message).toMatch(
+      new RegExp(`images/00020000\\.png: sha256 expected ${sha}, got [0-9a-f]{64} \\(\\d+ bytes received\\); the file was not placed`),
+    );
     expect(error.message).toContain(`json/tasks_fuzzy.json: git blob id expected ${gitBlobOf(fileOf('json/tasks_fuzzy.json').bytes)}, got`);
-    expect(error.result.files.filter((file) => file.action === 'failed').map((file) => file.path).sort()).toEqual(['images/00020000.png', 'json/tasks_fuzzy.json']);
+    expect(
+      error.result.files
+        .filter((file) => file.action === 'failed')
+        .map((file) => file.path)
+        .sort(),
+    ).toEqual(['images/00020000.png', 'json/tasks_fuzzy.json']);
     expect(readdirSync(layout.imageDir).sort()).toEqual(['00010000.png', '00010002.png', '00040002.png']); // no file, no .part
     expect(existsSync(path.join(layout.jsonDir, 'tasks_fuzzy.json'))).toBe(false);
     expect(loadLockFile(layout.lockFile)?.files.map((entry) => entry.path)).not.toContain('images/00020000.png');
@@ -136,10 +161,14 @@ describe.skipIf(!files)(`pullDataset${files ? '' : ` (skipped: ${missingDataMess
   it('offline: a refused connection is the "cannot reach" error naming the host; a dead CDN stops the pull after the hub files', async () => {
     const layout = tempLayout();
     const port = await closedPort();
-    const offline = (await pullDataset({ repo, revision: 'main', endpoint: `http://127.0.0.1:${port}`, layout }).catch((caught: unknown) => caught)) as DatasetError;
+    const offline = (await pullDataset({ repo, revision: 'main', endpoint: `http://127.0.0.1:${port}`, layout }).catch(
+      (caught: unknown) => caught,
+    )) as DatasetError;
     expect(offline).toBeInstanceOf(DatasetError);
     expect(offline.kind).toBe('unreachable');
-    expect(offline.message).toMatch(new RegExp(`^cannot reach 127\\.0\\.0\\.1:${port}: you are offline or it is blocked \\(.*ECONNREFUSED.*\\); the dataset is not bundled with m3bench$`));
+    expect(offline.message).toMatch(
+      new RegExp(`^cannot reach 127\\.0\\.0\\.1:${port}: you are offline or it is blocked \\(.*ECONNREFUSED.*\\); the dataset is not bundled with m3bench$`),
+    );
     expect(existsSync(layout.lockFile)).toBe(false);
 
     const { fake, layout: pulled, options } = await setUp();

@@ -24,7 +24,9 @@ async function newSession(): Promise<string> {
 }
 
 async function uploadPng(sessionId: string): Promise<{ id: string; path: string }> {
-  const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#d04020' } }).png().toBuffer();
+  const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#d04020' } })
+    .png()
+    .toBuffer();
   const response = await fetch(`${harness.url}api/sessions/${sessionId}/images`, { method: 'POST', headers: pageHeaders(harness.url, false), body: png });
   expect(response.status).toBe(201);
   return (await response.json()) as { id: string; path: string };
@@ -52,7 +54,17 @@ describe('demo chat over the agent loop', () => {
     expect(started.status).toBe(202);
     const episodeId = started.json.episodeId as string;
     const events = await collectEvents(harness.url, sessionId, ended(episodeId));
-    expect(events.map((line) => line.event.type)).toEqual(['user_message', 'round_start', 'model_call', 'tool_call_start', 'tool_call_end', 'round_start', 'model_call', 'final', 'episode_end']);
+    expect(events.map((line) => line.event.type)).toEqual([
+      'user_message',
+      'round_start',
+      'model_call',
+      'tool_call_start',
+      'tool_call_end',
+      'round_start',
+      'model_call',
+      'final',
+      'episode_end',
+    ]);
     expect(events.map((line) => line.id)).toEqual(events.map((_, index) => index + 1));
     const toolEnd = events.find((line) => line.event.type === 'tool_call_end')?.event;
     expect(toolEnd).toMatchObject({ name: 'math/add', arguments: { firstNumber: 2, secondNumber: 3 }, result: '5', isError: false });
@@ -62,7 +74,13 @@ describe('demo chat over the agent loop', () => {
     const log = JSON.parse(readFileSync(path.join(harness.logDir, path.basename(end.logFile)), 'utf8')) as Record<string, unknown>;
     expect(path.basename(end.logFile)).toMatch(new RegExp(`^\\d{8}-\\d{6}-\\d{6}_${sessionId}\\.json$`));
     expect(log).toMatchObject({
-      session_id: sessionId, request_text: 'What is 2 + 3?', images: [], max_step: 3, max_concurrent: 4, final_reply: '2 + 3 = 5.', status: 'ok',
+      session_id: sessionId,
+      request_text: 'What is 2 + 3?',
+      images: [],
+      max_step: 3,
+      max_concurrent: 4,
+      final_reply: '2 + 3 = 5.',
+      status: 'ok',
       steps: [{ step: 1, calls: [{ name: 'math/add', arguments: { firstNumber: 2, secondNumber: 3 }, result: '5' }] }],
       dialogue: [{ work: { tool_calls: [{ name: 'math/add' }] }, end: 'yes' }],
     });
@@ -72,7 +90,9 @@ describe('demo chat over the agent loop', () => {
     const episode = episodesForRun(harness.store, run?.runId ?? '').find((row) => row.taskId === `${sessionId}/${episodeId}`);
     expect(episode).toMatchObject({ status: 'ok', model: 'openai:mock-model', rounds: 1, toolCallCount: 1 });
     expect(episode?.prediction).toMatchObject({ final_reply: '2 + 3 = 5.', steps: [{ calls: [{ name: 'math/add', result: '5' }] }] });
-    expect(toolCallsForEpisode(harness.store, episode?.id ?? 0)).toEqual([expect.objectContaining({ canonicalName: 'math/add', resultText: '5', isError: false })]);
+    expect(toolCallsForEpisode(harness.store, episode?.id ?? 0)).toEqual([
+      expect.objectContaining({ canonicalName: 'math/add', resultText: '5', isError: false }),
+    ]);
 
     // The second message carries the first turn (question and answer) as prior messages.
     harness.mock.enqueue({ text: 'Times four, that is 20.' });
@@ -88,7 +108,10 @@ describe('demo chat over the agent loop', () => {
   it('gives uploads to the model as images and to tools as paths', async () => {
     const sessionId = await newSession();
     const image = await uploadPng(sessionId);
-    harness.mock.enqueue({ toolCalls: [{ name: harness.functionName('imagesorcery-mcp/get_metadata'), arguments: { input_path: image.path } }] }, { text: 'It is 64 by 48 pixels.' });
+    harness.mock.enqueue(
+      { toolCalls: [{ name: harness.functionName('imagesorcery-mcp/get_metadata'), arguments: { input_path: image.path } }] },
+      { text: 'It is 64 by 48 pixels.' },
+    );
     const started = await post(`/api/sessions/${sessionId}/messages`, { text: 'How big is this image?', model: 'openai:mock-model', imageIds: [image.id] });
     const events = await collectEvents(harness.url, sessionId, ended(started.json.episodeId as string));
     const first = harness.mock.generations().at(-2)?.body as ChatBody;
@@ -126,7 +149,10 @@ describe('demo chat over the agent loop', () => {
 
   it('offers only the chosen servers, and shows model errors instead of swallowing them', async () => {
     const sessionId = await newSession();
-    harness.mock.enqueue({ toolCalls: [{ name: harness.functionName('imagesorcery-mcp/get_metadata'), arguments: { input_path: 'x.png' } }] }, { text: 'no luck' });
+    harness.mock.enqueue(
+      { toolCalls: [{ name: harness.functionName('imagesorcery-mcp/get_metadata'), arguments: { input_path: 'x.png' } }] },
+      { text: 'no luck' },
+    );
     const started = await post(`/api/sessions/${sessionId}/messages`, { text: 'Use math only', model: 'openai:mock-model', servers: ['math'] });
     const events = await collectEvents(harness.url, sessionId, ended(started.json.episodeId as string));
     const offered = (harness.mock.generations().at(-2)?.body as ChatBody).tools?.map((tool) => tool.function.name) ?? [];
@@ -151,15 +177,27 @@ describe('demo chat over the agent loop', () => {
     const storeFile = path.join(harness.logDir, 'broken.sqlite');
     const store = openStore(storeFile);
     const broken = await startDemoServer({
-      toolHost: harness.host, models: await createModelChoice(['openai:mock-model'], { OPENAI_API_KEY: testApiKey, OPENAI_BASE_URL: harness.mock.openAiBaseUrl }, 10_000),
-      switches: parseSwitches({}), port: 0, root: repoRoot, uploadsDir: harness.uploadsDir, logDir: harness.logDir, store, logger: createLogger('silent'),
+      toolHost: harness.host,
+      models: await createModelChoice(['openai:mock-model'], { OPENAI_API_KEY: testApiKey, OPENAI_BASE_URL: harness.mock.openAiBaseUrl }, 10_000),
+      switches: parseSwitches({}),
+      port: 0,
+      root: repoRoot,
+      uploadsDir: harness.uploadsDir,
+      logDir: harness.logDir,
+      store,
+      logger: createLogger('silent'),
       loopLimits: { maxStep: 1, maxConcurrent: 1, topTools: 0, maxNewTokens: 64 },
     });
     try {
       store.close();
       const headers = pageHeaders(broken.url);
       const session = (await (await fetch(`${broken.url}api/sessions`, { method: 'POST', headers })).json()) as { id: string };
-      const send = () => fetch(`${broken.url}api/sessions/${session.id}/messages`, { method: 'POST', headers, body: JSON.stringify({ text: 'hi', model: 'openai:mock-model' }) });
+      const send = () =>
+        fetch(`${broken.url}api/sessions/${session.id}/messages`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ text: 'hi', model: 'openai:mock-model' }),
+        });
       const started = (await (await send()).json()) as { episodeId: string };
       const events = await collectEvents(broken.url, session.id, ended(started.episodeId), 10_000);
       expect(events.at(-1)?.event).toMatchObject({ status: 'error', error: { code: 'internal_error', message: expect.stringContaining('closed') } });
@@ -174,7 +212,11 @@ describe('demo chat over the agent loop', () => {
     const sum = await post('/api/tools/call', { sessionId, tool: 'math/add', arguments: { firstNumber: 1.5, secondNumber: 2 } });
     expect(sum.json).toMatchObject({ tool: 'math/add', text: '3.5', isError: false, images: [] });
     const invalid = await post('/api/tools/call', { sessionId, tool: 'math/add', arguments: { firstNumber: 'one' } });
-    expect(invalid.json).toMatchObject({ isError: true, errorCode: 'invalid_arguments', text: expect.stringContaining("must have required property 'secondNumber'") });
+    expect(invalid.json).toMatchObject({
+      isError: true,
+      errorCode: 'invalid_arguments',
+      text: expect.stringContaining("must have required property 'secondNumber'"),
+    });
     expect((await post('/api/tools/call', { sessionId, tool: 'math/nope', arguments: {} })).status).toBe(404);
 
     const image = await uploadPng(sessionId);

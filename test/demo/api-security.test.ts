@@ -28,7 +28,12 @@ async function createSession(): Promise<string> {
 }
 
 function upload(sessionId: string, body: Buffer) {
-  return request({ method: 'POST', path: `/api/sessions/${sessionId}/images`, headers: { ...pageHeaders(harness.url, false), 'content-type': 'application/octet-stream' }, body });
+  return request({
+    method: 'POST',
+    path: `/api/sessions/${sessionId}/images`,
+    headers: { ...pageHeaders(harness.url, false), 'content-type': 'application/octet-stream' },
+    body,
+  });
 }
 
 beforeAll(async () => {
@@ -71,9 +76,20 @@ describe('demo server boundaries', () => {
 
   it('serves static files only from public/, whatever the path encoding', async () => {
     const attempts = [
-      '/..%2fpackage.json', '/..%2f..%2f..%2fpackage.json', '/%2e%2e/%2e%2e/%2e%2e/package.json', '/%2e%2e%2f%2e%2e%2fpackage.json',
-      '/../../../package.json', '/..\\..\\..\\package.json', '/..%5c..%5cpackage.json', '/http-kit.ts', '/%2e%2e/server.ts',
-      '/public/../server.ts', '/app.js%00.png', '/app.js/..%2f..%2fserver.ts', '//etc/passwd', '/%252e%252e/package.json',
+      '/..%2fpackage.json',
+      '/..%2f..%2f..%2fpackage.json',
+      '/%2e%2e/%2e%2e/%2e%2e/package.json',
+      '/%2e%2e%2f%2e%2e%2fpackage.json',
+      '/../../../package.json',
+      '/..\\..\\..\\package.json',
+      '/..%5c..%5cpackage.json',
+      '/http-kit.ts',
+      '/%2e%2e/server.ts',
+      '/public/../server.ts',
+      '/app.js%00.png',
+      '/app.js/..%2f..%2fserver.ts',
+      '//etc/passwd',
+      '/%252e%252e/package.json',
     ];
     const packageJson = readFileSync(path.join(repoRoot, 'package.json'), 'utf8');
     for (const attempt of attempts) {
@@ -88,7 +104,9 @@ describe('demo server boundaries', () => {
 
   it('types uploads by their bytes, names them by content, and serves them only by id', async () => {
     const sessionId = await createSession();
-    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#3366cc' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#3366cc' } })
+      .png()
+      .toBuffer();
     const stored = await upload(sessionId, png);
     expect(stored.status).toBe(201);
     const image = stored.json<{ id: string; path: string; url: string; mediaType: string; width: number }>();
@@ -104,18 +122,29 @@ describe('demo server boundaries', () => {
 
     // A JPEG sent with a PNG content type is still a JPEG: the bytes decide.
     const jpeg = await sharp(png).jpeg().toBuffer();
-    const typed = await request({ method: 'POST', path: `/api/sessions/${sessionId}/images`, headers: { ...pageHeaders(harness.url, false), 'content-type': 'image/png' }, body: jpeg });
+    const typed = await request({
+      method: 'POST',
+      path: `/api/sessions/${sessionId}/images`,
+      headers: { ...pageHeaders(harness.url, false), 'content-type': 'image/png' },
+      body: jpeg,
+    });
     expect(typed.json<{ id: string }>().id).toMatch(/\.jpg$/);
 
     const text = await upload(sessionId, Buffer.from('%PDF-1.4 this is not an image at all\n'));
     expect(text.status).toBe(415);
-    expect(text.json()).toMatchObject({ error: { code: 'not_an_image', message: expect.stringMatching(/not a supported image \(detected application\/pdf\)/) } });
+    expect(text.json()).toMatchObject({
+      error: { code: 'not_an_image', message: expect.stringMatching(/not a supported image \(detected application\/pdf\)/) },
+    });
     const oversized = await upload(sessionId, Buffer.concat([png, Buffer.alloc(300 * 1024, 7)]));
     expect(oversized.status).toBe(413);
     expect(oversized.json()).toMatchObject({ error: { code: 'too_large', message: expect.stringContaining('the limit is 256.0 KB') } });
     expect((await upload(sessionId, Buffer.alloc(0))).status).toBe(400);
 
-    for (const attempt of [`/api/sessions/${sessionId}/images/..%2f..%2fpackage.json`, `/api/sessions/${sessionId}/images/0000000000000000.png`, `/api/sessions/${sessionId}/images/${image.id.toUpperCase()}`]) {
+    for (const attempt of [
+      `/api/sessions/${sessionId}/images/..%2f..%2fpackage.json`,
+      `/api/sessions/${sessionId}/images/0000000000000000.png`,
+      `/api/sessions/${sessionId}/images/${image.id.toUpperCase()}`,
+    ]) {
       expect((await request({ path: attempt })).status, attempt).toBe(404);
     }
     const otherSession = await createSession();
@@ -126,16 +155,41 @@ describe('demo server boundaries', () => {
   it('bounds JSON bodies, insists on application/json, and names the bad field', async () => {
     const sessionId = await createSession();
     const path_ = `/api/sessions/${sessionId}/messages`;
-    const huge = await request({ method: 'POST', path: path_, headers: pageHeaders(harness.url), body: JSON.stringify({ text: 'x'.repeat(10_000), model: 'openai:mock-model' }) });
+    const huge = await request({
+      method: 'POST',
+      path: path_,
+      headers: pageHeaders(harness.url),
+      body: JSON.stringify({ text: 'x'.repeat(10_000), model: 'openai:mock-model' }),
+    });
     expect(huge.status).toBe(413);
-    const form = await request({ method: 'POST', path: path_, headers: { ...pageHeaders(harness.url, false), 'content-type': 'text/plain' }, body: '{"text":"hi"}' });
+    const form = await request({
+      method: 'POST',
+      path: path_,
+      headers: { ...pageHeaders(harness.url, false), 'content-type': 'text/plain' },
+      body: '{"text":"hi"}',
+    });
     expect(form.status).toBe(415);
-    const tooMany = await request({ method: 'POST', path: path_, headers: pageHeaders(harness.url), body: JSON.stringify({ text: 'hi', model: 'openai:mock-model', imageIds: Array.from({ length: 7 }, (_, i) => `${i}`) }) });
+    const tooMany = await request({
+      method: 'POST',
+      path: path_,
+      headers: pageHeaders(harness.url),
+      body: JSON.stringify({ text: 'hi', model: 'openai:mock-model', imageIds: Array.from({ length: 7 }, (_, i) => `${i}`) }),
+    });
     expect(tooMany.status).toBe(400);
     expect(tooMany.json()).toMatchObject({ error: { message: expect.stringContaining('imageIds: at most 6 images per message') } });
-    const unknownModel = await request({ method: 'POST', path: path_, headers: pageHeaders(harness.url), body: JSON.stringify({ text: 'hi', model: 'openai:other' }) });
+    const unknownModel = await request({
+      method: 'POST',
+      path: path_,
+      headers: pageHeaders(harness.url),
+      body: JSON.stringify({ text: 'hi', model: 'openai:other' }),
+    });
     expect(unknownModel.json()).toMatchObject({ error: { code: 'no_model', message: 'unknown model "openai:other" (offered: openai:mock-model)' } });
-    const unknownImage = await request({ method: 'POST', path: path_, headers: pageHeaders(harness.url), body: JSON.stringify({ text: 'hi', model: 'openai:mock-model', imageIds: ['0123456789abcdef.png'] }) });
+    const unknownImage = await request({
+      method: 'POST',
+      path: path_,
+      headers: pageHeaders(harness.url),
+      body: JSON.stringify({ text: 'hi', model: 'openai:mock-model', imageIds: ['0123456789abcdef.png'] }),
+    });
     expect(unknownImage.json()).toMatchObject({ error: { code: 'unknown_image' } });
     const missing = await request({ path: '/api/sessions/not-a-session-id/events' });
     expect(missing.status).toBe(404);
@@ -145,10 +199,18 @@ describe('demo server boundaries', () => {
   it('says which port is taken instead of failing with a bare EADDRINUSE', async () => {
     await expect(
       startDemoServer({
-        toolHost: harness.host, models: { models: [] }, switches: parseSwitches({}), port: harness.demo.port, root: repoRoot, logDir: harness.logDir,
-        loopLimits: { maxStep: 1, maxConcurrent: 1, topTools: 0, maxNewTokens: 64 }, logger: createLogger('silent'),
+        toolHost: harness.host,
+        models: { models: [] },
+        switches: parseSwitches({}),
+        port: harness.demo.port,
+        root: repoRoot,
+        logDir: harness.logDir,
+        loopLimits: { maxStep: 1, maxConcurrent: 1, topTools: 0, maxNewTokens: 64 },
+        logger: createLogger('silent'),
       }),
-    ).rejects.toThrow(`demo: cannot listen on 127.0.0.1:${harness.demo.port}: port ${harness.demo.port} is already in use (pass --port <n>, or --port 0 for a free one)`);
+    ).rejects.toThrow(
+      `demo: cannot listen on 127.0.0.1:${harness.demo.port}: port ${harness.demo.port} is already in use (pass --port <n>, or --port 0 for a free one)`,
+    );
   });
 
   it('never sends the API key to the browser', () => {

@@ -28,7 +28,11 @@ describe.skipIf(skipReason !== '')(`demo chat in Chromium${skipReason ? ` (skipp
     harness = await startDemoHarness({ servers: ['dinox-mcp', 'math', 'imagesorcery-mcp'] });
     browser = await launchBrowser();
     browser.context.on('response', (response) => {
-      if (!response.headers()['content-type']?.startsWith('text/event-stream')) void response.text().then((text) => bodies.push(text), () => undefined);
+      if (!response.headers()['content-type']?.startsWith('text/event-stream'))
+        void response.text().then(
+          (text) => bodies.push(text),
+          () => undefined,
+        );
     });
   });
   afterAll(async () => {
@@ -58,7 +62,10 @@ describe.skipIf(skipReason !== '')(`demo chat in Chromium${skipReason ? ` (skipp
     expect(imagePath).toMatch(new RegExp(`^\\./media/uploads/test-[0-9a-f]+/${sessionId}/[0-9a-f]{16}\\.jpg$`));
     const answer = 'A dog is sitting on the porch in front of a bicycle, and a car is parked behind them. I drew boxes around all three.';
     harness.mock.enqueue(
-      { text: 'Let me look at the photo.', toolCalls: [{ name: harness.functionName('dinox-mcp/detect-all-objects'), arguments: { imageFileUri: imagePath, annotate: true } }] },
+      {
+        text: 'Let me look at the photo.',
+        toolCalls: [{ name: harness.functionName('dinox-mcp/detect-all-objects'), arguments: { imageFileUri: imagePath, annotate: true } }],
+      },
       { text: answer },
     );
     await page.fill('#message', 'What is in this photo? Show me where.');

@@ -30,7 +30,9 @@ describe.skipIf(!hasChromium)(`demo playground and errors in Chromium${hasChromi
     // Polled from the test side: a string predicate in waitForFunction is eval, which the page's CSP forbids.
     const deadline = Date.now() + 15_000;
     while (!/^[A-Za-z0-9_-]{8,}$/.test((await page.textContent('#session-id')) ?? '') && Date.now() < deadline) await page.waitForTimeout(100);
-    photo = await sharp({ create: { width: 120, height: 80, channels: 3, background: '#2a9d8f' } }).jpeg().toBuffer();
+    photo = await sharp({ create: { width: 120, height: 80, channels: 3, background: '#2a9d8f' } })
+      .jpeg()
+      .toBuffer();
   });
   afterAll(async () => {
     await browser?.close();
@@ -77,7 +79,15 @@ describe.skipIf(!hasChromium)(`demo playground and errors in Chromium${hasChromi
     await page.fill('#field-width', '60');
     await page.click('#pg-call');
     const output = page.locator('#pg-result img');
-    await expect.poll(() => output.evaluate((image: { complete: boolean; naturalWidth: number; naturalHeight: number }) => image.complete && `${image.naturalWidth}x${image.naturalHeight}`), { timeout: 20_000 }).toBe('60x40');
+    await expect
+      .poll(
+        () =>
+          output.evaluate(
+            (image: { complete: boolean; naturalWidth: number; naturalHeight: number }) => image.complete && `${image.naturalWidth}x${image.naturalHeight}`,
+          ),
+        { timeout: 20_000 },
+      )
+      .toBe('60x40');
     expect(await page.textContent('#pg-result h2')).toContain('imagesorcery-mcp/resize');
     await page.screenshot({ path: artifactPath('demo-playground.png'), fullPage: true });
 
@@ -99,7 +109,9 @@ describe.skipIf(!hasChromium)(`demo playground and errors in Chromium${hasChromi
     await page.setInputFiles('#file-input', { name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('just some text pretending to be a PNG\n') });
     await expect.poll(() => page.textContent('#composer-error')).toMatch(/notes\.png: the upload is not a supported image \(detected unknown data\)/);
     expect(await page.locator('.pending').count()).toBe(0);
-    const big = await sharp({ create: { width: 1200, height: 1200, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 60 } } }).png().toBuffer();
+    const big = await sharp({ create: { width: 1200, height: 1200, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
+      .png()
+      .toBuffer();
     expect(big.length).toBeGreaterThan(512 * 1024);
     await page.setInputFiles('#file-input', { name: 'noise.png', mimeType: 'image/png', buffer: big });
     await expect.poll(() => page.textContent('#composer-error')).toMatch(/noise\.png is too large: .* MB \(the limit is 512\.0 KB\)/);
@@ -153,8 +165,14 @@ describe.skipIf(!hasChromium)(`demo playground and errors in Chromium${hasChromi
     const note = 'No model is configured: start the demo with --model provider:model.';
     try {
       bare = await startDemoServer({
-        toolHost: harness.host, models: { models: [], note }, switches: parseSwitches({}), port: 0, root: repoRoot,
-        uploadsDir: path.join(harness.uploadsDir, 'bare'), logDir: path.join(harness.logDir, 'bare'), logger: createLogger('error'),
+        toolHost: harness.host,
+        models: { models: [], note },
+        switches: parseSwitches({}),
+        port: 0,
+        root: repoRoot,
+        uploadsDir: path.join(harness.uploadsDir, 'bare'),
+        logDir: path.join(harness.logDir, 'bare'),
+        logger: createLogger('error'),
         loopLimits: { maxStep: 2, maxConcurrent: 2, topTools: 0, maxNewTokens: 256 },
       });
       const view = await browser.context.newPage();

@@ -77,7 +77,26 @@ describe('m3 demo as a process', () => {
   it('prints its URL, runs a message with the model found at OPENAI_BASE_URL, and shuts down on SIGTERM', async () => {
     const env = { ...process.env, OPENAI_BASE_URL: mock.openAiBaseUrl, OPENAI_API_KEY: testApiKey };
     const storeFile = path.join(workDir, 'store.sqlite');
-    const demo = await start(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'demo', '--port', '0', '--config', configFile, '--store', storeFile, '--log-dir', path.join(workDir, 'log'), '--max-step', '2'], env);
+    const demo = await start(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'src/cli/main.ts',
+        'demo',
+        '--port',
+        '0',
+        '--config',
+        configFile,
+        '--store',
+        storeFile,
+        '--log-dir',
+        path.join(workDir, 'log'),
+        '--max-step',
+        '2',
+      ],
+      env,
+    );
     expect(demo.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
     const config = await (await fetch(`${demo.url}api/config`)).text();
     expect(JSON.parse(config)).toMatchObject({ models: [{ id: 'openai:mock-model', available: true }], loop: { maxStep: 2 } });
@@ -85,7 +104,13 @@ describe('m3 demo as a process', () => {
 
     const session = (await (await fetch(`${demo.url}api/sessions`, { method: 'POST', headers: pageHeaders(demo.url) })).json()) as { id: string };
     mock.enqueue({ text: 'Hello from the mock.' });
-    const started = (await (await fetch(`${demo.url}api/sessions/${session.id}/messages`, { method: 'POST', headers: pageHeaders(demo.url), body: JSON.stringify({ text: 'Hi', model: 'openai:mock-model' }) })).json()) as { episodeId: string };
+    const started = (await (
+      await fetch(`${demo.url}api/sessions/${session.id}/messages`, {
+        method: 'POST',
+        headers: pageHeaders(demo.url),
+        body: JSON.stringify({ text: 'Hi', model: 'openai:mock-model' }),
+      })
+    ).json()) as { episodeId: string };
     const events = await collectEvents(demo.url, session.id, (event) => event.type === 'episode_end');
     expect(events.at(-1)?.event).toMatchObject({ episodeId: started.episodeId, status: 'ok', reply: 'Hello from the mock.' });
     expect(readdirSync(path.join(workDir, 'log')).filter((name) => name.endsWith(`_${session.id}.json`))).toHaveLength(1);
@@ -116,7 +141,11 @@ describe('m3 demo as a process', () => {
     expect(config.note).toMatch(/No model is configured: start the demo with --model provider:model/);
     const sum = await fetch(`${demo.url}api/sessions`, { method: 'POST', headers: pageHeaders(demo.url) });
     const session = (await sum.json()) as { id: string };
-    const call = await fetch(`${demo.url}api/tools/call`, { method: 'POST', headers: pageHeaders(demo.url), body: JSON.stringify({ sessionId: session.id, tool: 'math/sum', arguments: { numbers: [1, 2, 3] } }) });
+    const call = await fetch(`${demo.url}api/tools/call`, {
+      method: 'POST',
+      headers: pageHeaders(demo.url),
+      body: JSON.stringify({ sessionId: session.id, tool: 'math/sum', arguments: { numbers: [1, 2, 3] } }),
+    });
     expect(await call.json()).toMatchObject({ text: '6', isError: false });
     demo.child.kill('SIGINT');
     expect(await demo.exit).toBe(0);

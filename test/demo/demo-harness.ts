@@ -59,12 +59,27 @@ export async function startDemoHarness(options: HarnessOptions): Promise<DemoHar
   const switches = parseSwitches({ M3_LLM_MAX_RETRIES: '0', M3_LLM_TIMEOUT: '60' });
   const models = await createModelChoice(options.models ?? ['openai:mock-model'], env, 60_000);
   const demo = await startDemoServer({
-    toolHost: host, models, switches, port: 0, root: repoRoot, uploadsDir, logDir, store, logger: createLogger('error'),
+    toolHost: host,
+    models,
+    switches,
+    port: 0,
+    root: repoRoot,
+    uploadsDir,
+    logDir,
+    store,
+    logger: createLogger('error'),
     loopLimits: { maxStep: options.maxStep ?? 3, maxConcurrent: 4, topTools: 0, maxNewTokens: 1024 },
     ...(options.limits ? { limits: options.limits } : {}),
   });
   return {
-    demo, url: demo.url, mock, host, store, storeFile, logDir, uploadsDir,
+    demo,
+    url: demo.url,
+    mock,
+    host,
+    store,
+    storeFile,
+    logDir,
+    uploadsDir,
     functionName: (canonical) => {
       const tool = host.findByCanonical(canonical);
       if (!tool) throw new Error(`no tool ${canonical} in the test host`);

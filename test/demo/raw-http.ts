@@ -10,11 +10,21 @@ export interface RawResponse {
   json<T = Record<string, unknown>>(): T;
 }
 
-export function rawRequest(baseUrl: string, options: { method?: string; path: string; headers?: Record<string, string>; body?: Buffer | string }): Promise<RawResponse> {
+export function rawRequest(
+  baseUrl: string,
+  options: { method?: string; path: string; headers?: Record<string, string>; body?: Buffer | string },
+): Promise<RawResponse> {
   const base = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const request = http.request(
-      { host: base.hostname, port: base.port, method: options.method ?? 'GET', path: options.path, headers: { ...(options.headers ?? {}) }, setHost: !options.headers?.host },
+      {
+        host: base.hostname,
+        port: base.port,
+        method: options.method ?? 'GET',
+        path: options.path,
+        headers: { ...(options.headers ?? {}) },
+        setHost: !options.headers?.host,
+      },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));

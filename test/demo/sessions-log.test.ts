@@ -5,7 +5,15 @@ import type { EpisodeTrace } from '../../src/agent/episode.js';
 import { logTimestamp, toSessionLog, withoutPayloads } from '../../src/demo/session-log.js';
 import { SessionStore, type Turn } from '../../src/demo/sessions.js';
 
-const turn = (n: number, status: Turn['status'] = 'ok'): Turn => ({ episodeId: `e${n}`, question: `q${n}`, userText: `q${n}`, imageIds: [], model: 'm', reply: `r${n}`, status });
+const turn = (n: number, status: Turn['status'] = 'ok'): Turn => ({
+  episodeId: `e${n}`,
+  question: `q${n}`,
+  userText: `q${n}`,
+  imageIds: [],
+  model: 'm',
+  reply: `r${n}`,
+  status,
+});
 
 describe('demo sessions', () => {
   it('keeps the last N turns and passes only answered ones to the model', () => {
@@ -62,14 +70,47 @@ describe('demo session log', () => {
 
   it('keeps no data URLs or huge strings, and records paths and facts', () => {
     const dataUrl = `data:image/png;base64,${'A'.repeat(5000)}`;
-    expect(withoutPayloads({ a: [dataUrl, 'data:x'], b: 'x'.repeat(25_000) })).toEqual({ a: ['[data URL, 5022 characters]', 'data:x'], b: `${'x'.repeat(20_000)}[... 5000 more characters]` });
+    expect(withoutPayloads({ a: [dataUrl, 'data:x'], b: 'x'.repeat(25_000) })).toEqual({
+      a: ['[data URL, 5022 characters]', 'data:x'],
+      b: `${'x'.repeat(20_000)}[... 5000 more characters]`,
+    });
     const log = toSessionLog({
-      sessionId: 's', episodeId: 'e', model: 'm', servers: ['math'], question: 'q', userText: 'q', toolImages: [], trace: traceWith(dataUrl),
-      images: [{ id: 'abc.png', file: '/x/abc.png', displayPath: './media/uploads/s/abc.png', url: '/api/sessions/s/images/abc.png', mediaType: 'image/png', width: 2, height: 3, bytes: 9, kind: 'upload', source: 'upload' }],
-      maxStep: 2, maxConcurrent: 3, status: 'cancelled', error: { code: 'cancelled', message: 'cancelled by the user' }, startedAt: new Date(0), finishedAt: new Date(1000),
+      sessionId: 's',
+      episodeId: 'e',
+      model: 'm',
+      servers: ['math'],
+      question: 'q',
+      userText: 'q',
+      toolImages: [],
+      trace: traceWith(dataUrl),
+      images: [
+        {
+          id: 'abc.png',
+          file: '/x/abc.png',
+          displayPath: './media/uploads/s/abc.png',
+          url: '/api/sessions/s/images/abc.png',
+          mediaType: 'image/png',
+          width: 2,
+          height: 3,
+          bytes: 9,
+          kind: 'upload',
+          source: 'upload',
+        },
+      ],
+      maxStep: 2,
+      maxConcurrent: 3,
+      status: 'cancelled',
+      error: { code: 'cancelled', message: 'cancelled by the user' },
+      startedAt: new Date(0),
+      finishedAt: new Date(1000),
     });
     expect(log).toMatchObject({
-      session_id: 's', request_text: 'q', max_step: 2, max_concurrent: 3, final_reply: 'done', status: 'cancelled',
+      session_id: 's',
+      request_text: 'q',
+      max_step: 2,
+      max_concurrent: 3,
+      final_reply: 'done',
+      status: 'cancelled',
       steps: [{ step: 1, calls: [{ name: 'imageops/crop', arguments: { image: '[data URL, 5022 characters]', x: 1 }, result: 'ok' }] }],
       dialogue: [{ work: { tool_calls: [{ name: 'imageops/crop', arguments: { image: '[data URL, 5022 characters]', x: 1 } }] }, end: 'yes' }],
       images: [{ image_id: 'abc.png', file_path: './media/uploads/s/abc.png', url: '/api/sessions/s/images/abc.png', width: 2, height: 3 }],
@@ -81,7 +122,29 @@ describe('demo session log', () => {
 function traceWith(image: string): EpisodeTrace {
   const args = { image, x: 1 };
   return {
-    rounds: [{ round: 1, prepare: '', unparseable: false, end: 'yes', calls: [{ call: { id: 'c1', name: 'imageops__crop', arguments: args }, canonicalName: 'imageops/crop', arguments: args, resultText: 'ok', isError: false, durationMs: 3, images: [], executed: true }] }],
-    finalReply: 'done', usage: { inputTokens: 1, outputTokens: 1, cachedTokens: 0 }, modelCalls: 2, warnings: [],
+    rounds: [
+      {
+        round: 1,
+        prepare: '',
+        unparseable: false,
+        end: 'yes',
+        calls: [
+          {
+            call: { id: 'c1', name: 'imageops__crop', arguments: args },
+            canonicalName: 'imageops/crop',
+            arguments: args,
+            resultText: 'ok',
+            isError: false,
+            durationMs: 3,
+            images: [],
+            executed: true,
+          },
+        ],
+      },
+    ],
+    finalReply: 'done',
+    usage: { inputTokens: 1, outputTokens: 1, cachedTokens: 0 },
+    modelCalls: 2,
+    warnings: [],
   };
 }

@@ -15,7 +15,11 @@ const saveDir = path.join(dir, 'save');
 const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
 
 assertAssetsInCi();
-const suite = readJson(path.join(repoRoot, 'json/m3_local_GT.json')) as Array<{ id: string; tier: string; steps: Array<{ calls: Array<{ expect_error?: boolean }> }> }>;
+const suite = readJson(path.join(repoRoot, 'json/m3_local_GT.json')) as Array<{
+  id: string;
+  tier: string;
+  steps: Array<{ calls: Array<{ expect_error?: boolean }> }>;
+}>;
 
 describe.skipIf(!sharedAssetsDir())(`npm run bench (embedded default)${sharedAssetsDir() ? '' : ` — ${missingAssetsMessage}`}`, () => {
   it('predicts, evaluates and reports the oracle and the noisy oracle', async () => {
@@ -61,8 +65,11 @@ describe.skipIf(!sharedAssetsDir())(`npm run bench (embedded default)${sharedAss
     expect(oracleTasks.taxonomy.failed_tasks).toBe(0);
     expect(noisyTasks.aggregate.exception_recovery_rate.rate).toBeLessThan(1);
     expect(noisyTasks.aggregate.task_success_rate.rate).toBeLessThan(1);
-    expect(noisyTasks.per_task.filter((task: { success: boolean; taxonomy: unknown }) => !task.success && task.taxonomy).length).toBe(noisyTasks.taxonomy.failed_tasks);
-    for (const file of ['task_metrics.csv', 'task_tiers.csv', 'error_taxonomy.csv', 'error_taxonomy.png']) expect(existsSync(path.join(saveDir, file)), file).toBe(true);
+    expect(noisyTasks.per_task.filter((task: { success: boolean; taxonomy: unknown }) => !task.success && task.taxonomy).length).toBe(
+      noisyTasks.taxonomy.failed_tasks,
+    );
+    for (const file of ['task_metrics.csv', 'task_tiers.csv', 'error_taxonomy.csv', 'error_taxonomy.png'])
+      expect(existsSync(path.join(saveDir, file)), file).toBe(true);
 
     const store = openStore(path.join(resultsDir, 'm3bench.sqlite'), { readonly: true });
     try {

@@ -24,9 +24,20 @@ const roundCap = 10;
 const work = mkdtempSync(path.join(os.tmpdir(), 'm3-original-offline-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-interface GtRecord { id: string; steps: Array<{ calls: Array<{ name: string; arguments: unknown }> }> }
-interface PredictionCall { name: string; arguments: unknown; fallback?: { tier: string } }
-interface PredictionRecord { id: string; steps: Array<{ calls: PredictionCall[] }>; placeholder_images?: string[] }
+interface GtRecord {
+  id: string;
+  steps: Array<{ calls: Array<{ name: string; arguments: unknown }> }>;
+}
+interface PredictionCall {
+  name: string;
+  arguments: unknown;
+  fallback?: { tier: string };
+}
+interface PredictionRecord {
+  id: string;
+  steps: Array<{ calls: PredictionCall[] }>;
+  placeholder_images?: string[];
+}
 
 const lastById = (records: GtRecord[]) => new Map(records.map((record) => [record.id, record]));
 const serverOf = (name: string) => name.split('/')[0] ?? name;
@@ -36,7 +47,11 @@ describe.skipIf(!dataDir)('the original M3-Bench set offline (oracle, fallback o
     const gtFile = path.join(dataDir as string, 'test_mcp_GT.json');
     const gt = lastById(JSON.parse(readFileSync(gtFile, 'utf8')) as GtRecord[]);
     const configured = new Set(loadProjectConfig({ env: {} }).servers.map((server) => server.name));
-    const absent = new Set([...gt.values()].flatMap((task) => task.steps.flatMap((step) => step.calls.map((call) => serverOf(call.name)))).filter((server) => !configured.has(server)));
+    const absent = new Set(
+      [...gt.values()]
+        .flatMap((task) => task.steps.flatMap((step) => step.calls.map((call) => serverOf(call.name))))
+        .filter((server) => !configured.has(server)),
+    );
     // The committed fixtures, in a runtime folder of the test's own (cache and audit log land there).
     const mockDir = path.join(work, 'mock_runtime');
     cpSync(path.join(repoRoot, 'tools', 'mock_runtime', 'fixtures'), path.join(mockDir, 'fixtures'), { recursive: true });
@@ -45,7 +60,22 @@ describe.skipIf(!dataDir)('the original M3-Bench set offline (oracle, fallback o
     const started = Date.now();
     let serversUpMs: number | undefined;
     const m3 = startM3(
-      ['run', '--tasks', gtFile, '--gt', gtFile, '--results-dir', results, '--placeholder-images', '--concurrency', '8', '--run-id', 'offline', '--startup-timeout', '600'],
+      [
+        'run',
+        '--tasks',
+        gtFile,
+        '--gt',
+        gtFile,
+        '--results-dir',
+        results,
+        '--placeholder-images',
+        '--concurrency',
+        '8',
+        '--run-id',
+        'offline',
+        '--startup-timeout',
+        '600',
+      ],
       { M3_MOCK_FALLBACK: '1', M3_MOCK_LLM: '0', M3_MOCK_ALLOW: '*', M3_MOCK_DIR: mockDir, M3_WORKSPACE_MODE: 'isolated', M3_MAX_TASK_REQUEUE: '0' },
     );
     // Starting ~27 servers at once is the slow part on a loaded 2-core machine (it took 111 s
@@ -70,8 +100,14 @@ describe.skipIf(!dataDir)('the original M3-Bench set offline (oracle, fallback o
 
     // Missing servers: only tasks needing a server the configuration lacks (dinox-mcp until
     // the local detector answers under that key), and with all of them configured, none.
-    const missingServer = manifest.failures.filter((failure) => failure.code === 'unknown_server').map((failure) => failure.taskId).sort();
-    const needAbsent = [...gt.values()].filter((task) => task.steps.some((step) => step.calls.some((call) => absent.has(serverOf(call.name))))).map((task) => task.id).sort();
+    const missingServer = manifest.failures
+      .filter((failure) => failure.code === 'unknown_server')
+      .map((failure) => failure.taskId)
+      .sort();
+    const needAbsent = [...gt.values()]
+      .filter((task) => task.steps.some((step) => step.calls.some((call) => absent.has(serverOf(call.name)))))
+      .map((task) => task.id)
+      .sort();
     expect(missingServer).toEqual(needAbsent);
     const otherFailures = manifest.failures.filter((failure) => failure.code !== 'unknown_server');
 
@@ -105,7 +141,11 @@ describe.skipIf(!dataDir)('the original M3-Bench set offline (oracle, fallback o
     const scored = new Map(predictions.map((record) => [record.id, record]));
     const gtTrajectories = loadTrajectories(gtFile, 'gt');
     const predTrajectories = loadTrajectories(path.join(results, 'replay-gt_test_mcp_fuzzy.json'), 'pred');
-    const evaluation = await runStepEvaluation({ gt: new Map([...gtTrajectories.byId].filter(([id]) => scored.has(id))), pred: predTrajectories.byId, embedder: createHashgramEmbedder() });
+    const evaluation = await runStepEvaluation({
+      gt: new Map([...gtTrajectories.byId].filter(([id]) => scored.has(id))),
+      pred: predTrajectories.byId,
+      embedder: createHashgramEmbedder(),
+    });
     let gtCalls = 0;
     let capped = 0;
     for (const score of evaluation.perId) {

@@ -42,7 +42,18 @@ function oracleRun(name: string, drop: string[]): string {
 describe('loadInfraFailures', () => {
   it('reads infra_failure and timeout records (or kind "infra"), not model failures, and tolerates odd manifests', () => {
     const file = path.join(work, 'odd.manifest.json');
-    writeFileSync(file, JSON.stringify({ failures: [{ taskId: 'a', status: 'timeout' }, { taskId: 7, kind: 'infra' }, { taskId: 'b', status: 'model_failure' }, 'junk', { status: 'infra_failure' }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        failures: [
+          { taskId: 'a', status: 'timeout' },
+          { taskId: 7, kind: 'infra' },
+          { taskId: 'b', status: 'model_failure' },
+          'junk',
+          { status: 'infra_failure' },
+        ],
+      }),
+    );
     expect([...loadInfraFailures(file).ids]).toEqual(['a', '7']);
     writeFileSync(file, '{ not json');
     expect(loadInfraFailures(file).warning).toMatch(/cannot read the run manifest/);
@@ -53,7 +64,14 @@ describe('loadInfraFailures', () => {
 
 describe('step evaluation with infrastructure failures', () => {
   const evaluate = (predFile: string) =>
-    runStepFiles({ gtFile, predFile, outputDir: path.join(work, path.basename(predFile, '.json')), embedder: createHashgramEmbedder(), mode: 'default', thresholds: { tauStrong: 0.8, tauWeak: 0.6 } });
+    runStepFiles({
+      gtFile,
+      predFile,
+      outputDir: path.join(work, path.basename(predFile, '.json')),
+      embedder: createHashgramEmbedder(),
+      mode: 'default',
+      thresholds: { tauStrong: 0.8, tauWeak: 0.6 },
+    });
 
   it('the oracle keeps recall 1.0 when a task crashed for infrastructure reasons, and the task is listed beside the scores', async () => {
     const { evaluation } = await evaluate(oracleRun('oracle-crash', [crashed]));
@@ -87,11 +105,19 @@ describe('final-answer proxies with infrastructure failures', () => {
 describe('m3 eval step and m3 eval final read the manifest beside the predictions (child processes)', () => {
   it('report the infra failure and keep the oracle at 1.0', () => {
     const predFile = oracleRun('cli', [crashed]);
-    const step = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'eval', 'step', '--gt', gtFile, '--pred', predFile, '--output-dir', path.join(work, 'cli-out')], { cwd: repoRoot, encoding: 'utf8' });
+    const step = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/main.ts', 'eval', 'step', '--gt', gtFile, '--pred', predFile, '--output-dir', path.join(work, 'cli-out')],
+      { cwd: repoRoot, encoding: 'utf8' },
+    );
     expect(step.status, step.stderr).toBe(0);
     expect(JSON.parse(step.stdout)).toMatchObject({ recall: 1, infra_failures: 1 });
     expect(step.stderr).toMatch(/1 GT id\(s\) ended as infrastructure failures/);
-    const final = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'eval', 'final', '--gt', gtFile, '--pred', predFile, '--proxy-out', path.join(work, 'cli-proxy.json')], { cwd: repoRoot, encoding: 'utf8' });
+    const final = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/main.ts', 'eval', 'final', '--gt', gtFile, '--pred', predFile, '--proxy-out', path.join(work, 'cli-proxy.json')],
+      { cwd: repoRoot, encoding: 'utf8' },
+    );
     expect(final.status, final.stderr).toBe(0);
     expect(JSON.parse(final.stdout)).toMatchObject({ num_infra_failures: 1, token_f1_all: 1 });
   }, 180_000);

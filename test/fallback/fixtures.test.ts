@@ -61,10 +61,26 @@ describe('fixture files', () => {
     expect(report.replayed).toBe(2);
     expect(report.checkedArguments).toBe(false);
     const catalogFile = path.join(runtime.dir, 'catalog.json');
-    writeFileSync(catalogFile, JSON.stringify({ servers: { geo: { tools: { lookup: { description: 'd', input_schema: { type: 'object', properties: { lat: { type: 'number' }, lng: { type: 'number' } }, additionalProperties: false } } } } } }));
+    writeFileSync(
+      catalogFile,
+      JSON.stringify({
+        servers: {
+          geo: {
+            tools: {
+              lookup: {
+                description: 'd',
+                input_schema: { type: 'object', properties: { lat: { type: 'number' }, lng: { type: 'number' } }, additionalProperties: false },
+              },
+            },
+          },
+        },
+      }),
+    );
     const catalog = loadToolCatalog(catalogFile);
     const checked = await verifyFixtures(fixturesDir, catalog);
-    expect(checked.problems.map(formatFixtureProblem)).toContain(`${good} [0]: arguments fail the input schema of geo/lookup: arguments must NOT have additional properties`);
+    expect(checked.problems.map(formatFixtureProblem)).toContain(
+      `${good} [0]: arguments fail the input schema of geo/lookup: arguments must NOT have additional properties`,
+    );
     expect(checked.problems.length).toBe(loadFixtures(fixturesDir).problems.length + 1);
   });
 
@@ -84,13 +100,23 @@ describe('the allow-list', () => {
   };
 
   it('never mocks vision, OCR, barcode, image-editing, ppt and excel servers, nor tools that see or make files or images', () => {
-    for (const name of ['mcp-yolo/detect', 'dinox-mcp/detect', 'ocr/perform_ocr', 'pyzbar-mcp/scan_barcode', 'imagesorcery-mcp/crop', 'ppt/add_slide', 'excel/read_data_from_excel']) {
+    for (const name of [
+      'mcp-yolo/detect',
+      'dinox-mcp/detect',
+      'ocr/perform_ocr',
+      'pyzbar-mcp/scan_barcode',
+      'imagesorcery-mcp/crop',
+      'ppt/add_slide',
+      'excel/read_data_from_excel',
+    ]) {
       expect(neverMockedReason(tool(name)), name).toMatch(/^server /);
     }
     expect(neverMockedReason(tool('google-maps/static_map'))).toBe('it returns an image');
     expect(neverMockedReason(tool('paper_search/download_arxiv'))).toContain('"download"');
     expect(neverMockedReason(tool('paper_search/read_arxiv_paper', { paper_id: { type: 'string' }, save_path: { type: 'string' } }))).toContain('"save_path"');
-    expect(neverMockedReason(tool('metmuseum-mcp/get-museum-object', { objectId: { type: 'number' }, returnImage: { type: 'boolean' } }))).toContain('"returnImage"');
+    expect(neverMockedReason(tool('metmuseum-mcp/get-museum-object', { objectId: { type: 'number' }, returnImage: { type: 'boolean' } }))).toContain(
+      '"returnImage"',
+    );
     expect(neverMockedReason(tool('any/describe', { imageFileUri: { type: 'string' } }))).toContain('"imageFileUri"');
     for (const [name, properties] of [
       ['metmuseum-mcp/search-museum-objects', { q: { type: 'string' }, hasImages: { type: 'boolean' } }],
@@ -113,13 +139,22 @@ describe('the allow-list', () => {
 
   it('serves a tool that works on images or files only from its committed fixture, and * allows every other tool', () => {
     const curated = fallbackRuntime();
-    writeFixture(curated.dir, 'museum/get-object', [{ arguments: { objectId: 1 }, result: 'Title: Whistling vessel', source: 'test: the record without its picture' }]);
+    writeFixture(curated.dir, 'museum/get-object', [
+      { arguments: { objectId: 1 }, result: 'Title: Whistling vessel', source: 'test: the record without its picture' },
+    ]);
     const fixtures = loadFixtures(path.join(curated.dir, 'fixtures'));
     rmSync(curated.dir, { recursive: true, force: true });
     const everything = new AllowList(['*', 'museum/*', 'paper/*'], fixtures);
     const withImage = { objectId: { type: 'number' }, returnImage: { type: 'boolean' } };
-    expect(everything.decide(tool('museum/get-object', withImage))).toEqual({ mockable: true, via: 'fixture', restricted: 'its parameter "returnImage" names a file or an image' });
-    expect(everything.decide(tool('museum/get-image', { objectId: { type: 'number' } }))).toEqual({ mockable: false, reason: 'never mocked without a fixture: its name says it returns images or files ("image")' });
+    expect(everything.decide(tool('museum/get-object', withImage))).toEqual({
+      mockable: true,
+      via: 'fixture',
+      restricted: 'its parameter "returnImage" names a file or an image',
+    });
+    expect(everything.decide(tool('museum/get-image', { objectId: { type: 'number' } }))).toEqual({
+      mockable: false,
+      reason: 'never mocked without a fixture: its name says it returns images or files ("image")',
+    });
     expect(everything.decide(tool('paper/read', { paper_id: { type: 'string' }, save_path: { type: 'string' } }))).toMatchObject({ mockable: false });
     expect(everything.decide(tool('math/add'))).toEqual({ mockable: true, via: 'allow-list' });
     expect(everything.decide(tool('ocr/perform_ocr'))).toMatchObject({ mockable: false, reason: expect.stringContaining('never mocked') });

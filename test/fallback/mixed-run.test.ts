@@ -28,7 +28,9 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-fallback-run-'));
 const runtimeDir = path.join(dir, 'mock_runtime');
 const failing = new Set(['Paris', 'Nowhere']);
 const task = (id: string, steps: Array<Array<[string, Record<string, unknown>]>>) => ({
-  id, question: `question ${id}`, final_reply: `answer ${id}`,
+  id,
+  question: `question ${id}`,
+  final_reply: `answer ${id}`,
   steps: steps.map((calls, index) => ({ step: index + 1, calls: calls.map(([name, args]) => ({ name, arguments: args })) })),
 });
 const groundTruth = [
@@ -52,11 +54,19 @@ beforeAll(async () => {
   writeFixture(runtimeDir, 'crashing/crash', [{ arguments: '*', result: 'fixture: crash default', source: 'test' }]);
   writeFixture(runtimeDir, 'ocr/lookup', [{ arguments: '*', result: 'must never be served', source: 'test' }]);
   fake = await startHttpFake([
-    { path: '/weather', reply: (request) => (failing.has(String(request.query.city)) ? { status: 500, body: 'down' } : { status: 200, body: `real: ${String(request.query.city)} 17 °C` }) },
+    {
+      path: '/weather',
+      reply: (request) =>
+        failing.has(String(request.query.city)) ? { status: 500, body: 'down' } : { status: 200, body: `real: ${String(request.query.city)} 17 °C` },
+    },
     { path: '/forecast', reply: { status: 503, body: 'down' } },
   ]);
   const web = (name: string) => fixtureSpec('flaky-web', { name, env: { FLAKY_UPSTREAM_URL: fake.url, M3_HTTP_TIMEOUT_MS: '10000' } });
-  host = await McpHost.start([fixtureSpec('echo'), web('flaky'), web('ocr'), fixtureSpec('crashing')], { requireAll: true, startupTimeoutMs: 90_000, logger: silentLogger });
+  host = await McpHost.start([fixtureSpec('echo'), web('flaky'), web('ocr'), fixtureSpec('crashing')], {
+    requireAll: true,
+    startupTimeoutMs: 90_000,
+    logger: silentLogger,
+  });
   store = openStore(path.join(dir, 'store.sqlite'));
 }, 120_000);
 
@@ -68,15 +78,29 @@ afterAll(async () => {
 });
 
 function config(switches: Record<string, string>): ProjectConfig {
-  return { env: {}, serversFile: path.join(dir, 'servers.json'), servers: [], switches: parseSwitches({ M3_MAX_TASK_REQUEUE: '0', M3_MOCK_DIR: runtimeDir, ...switches }) };
+  return {
+    env: {},
+    serversFile: path.join(dir, 'servers.json'),
+    servers: [],
+    switches: parseSwitches({ M3_MAX_TASK_REQUEUE: '0', M3_MOCK_DIR: runtimeDir, ...switches }),
+  };
 }
 
 async function run(runId: string, switches: Record<string, string>) {
   const output = path.join(dir, runId, 'replay-gt_test_mcp_fuzzy.json');
   const report = await runModel(
     {
-      model: 'replay:gt', taskSet: loadTaskSet({ tasksFile, gtFile, fuzzy: true }), limits: { maxStep: 4, maxConcurrent: 4, topTools: 0, maxNewTokens: 100 },
-      concurrency: 1, runId, resume: false, overwrite: true, output, resultsDir: path.join(dir, runId), imageDirs: [dir], allowMissingServers: false,
+      model: 'replay:gt',
+      taskSet: loadTaskSet({ tasksFile, gtFile, fuzzy: true }),
+      limits: { maxStep: 4, maxConcurrent: 4, topTools: 0, maxNewTokens: 100 },
+      concurrency: 1,
+      runId,
+      resume: false,
+      overwrite: true,
+      output,
+      resultsDir: path.join(dir, runId),
+      imageDirs: [dir],
+      allowMissingServers: false,
     },
     { config: config(switches), host, store, logger: silentLogger, root: fixtureRepoRoot },
   );
@@ -84,20 +108,37 @@ async function run(runId: string, switches: Record<string, string>) {
 }
 
 type Call = { name: string; result: string; error_code?: string; fallback?: { tier: string; original_error_code: string } };
-const callsOf = (text: string) => new Map((JSON.parse(text) as Array<{ id: string; steps: Array<{ calls: Call[] }> }>).map((record) => [record.id, record.steps.flatMap((step) => step.calls)]));
+const callsOf = (text: string) =>
+  new Map(
+    (JSON.parse(text) as Array<{ id: string; steps: Array<{ calls: Call[] }> }>).map((record) => [record.id, record.steps.flatMap((step) => step.calls)]),
+  );
 
 describe('a run with the fallback layer on', () => {
   it('serves every mockable failure, keeps the rest, and every record of it agrees', async () => {
     const { report, output, text } = await run('mixed', { M3_MOCK_FALLBACK: '1', M3_MOCK_LLM: '0', M3_MOCK_ALLOW: 'flaky/forecast' });
-    expect(report.result.failures.map((failure) => [failure.taskId, failure.verdict.status, failure.verdict.code])).toEqual([['t-infra', 'infra_failure', 'upstream_server_error']]);
+    expect(report.result.failures.map((failure) => [failure.taskId, failure.verdict.status, failure.verdict.code])).toEqual([
+      ['t-infra', 'infra_failure', 'upstream_server_error'],
+    ]);
     const calls = callsOf(text);
     expect([...calls.keys()].sort()).toEqual(['t-fixture', 't-mixed', 't-model', 't-ok', 't-template']);
     expect(calls.get('t-ok')).toEqual([{ name: 'echo/echo', arguments: { text: 'hi' }, result: 'hi' }]);
-    expect(calls.get('t-fixture')).toEqual([{ name: 'flaky/lookup', arguments: { city: 'Paris' }, result: 'fixture: Paris, 21 °C', fallback: { tier: 'fixture', original_error_code: 'upstream_server_error' } }]);
+    expect(calls.get('t-fixture')).toEqual([
+      {
+        name: 'flaky/lookup',
+        arguments: { city: 'Paris' },
+        result: 'fixture: Paris, 21 °C',
+        fallback: { tier: 'fixture', original_error_code: 'upstream_server_error' },
+      },
+    ]);
     expect(calls.get('t-template')?.[0]?.fallback).toEqual({ tier: 'template', original_error_code: 'upstream_server_error' });
     expect(calls.get('t-mixed')).toEqual([
       { name: 'flaky/lookup', arguments: { city: 'Rome' }, result: 'real: Rome 17 °C' },
-      { name: 'crashing/crash', arguments: { code: 4 }, result: 'fixture: crash default', fallback: { tier: 'fixture', original_error_code: 'server_crashed' } },
+      {
+        name: 'crashing/crash',
+        arguments: { code: 4 },
+        result: 'fixture: crash default',
+        fallback: { tier: 'fixture', original_error_code: 'server_crashed' },
+      },
     ]);
     expect(calls.get('t-model')?.[0]).toMatchObject({ error_code: 'tool_error' });
     expect(calls.get('t-model')?.[0]?.fallback).toBeUndefined();
@@ -108,7 +149,12 @@ describe('a run with the fallback layer on', () => {
     expect(audit.map((entry) => `${entry.task} ${entry.server}/${entry.tool} ${entry.tier}`).sort()).toEqual(served.sort());
     // Store: the tier column holds the same calls; the infra failure's call has none.
     const stored = episodesForRun(store, 'mixed').flatMap((episode) => toolCallsForEpisode(store, episode.id).map((row) => ({ task: episode.taskId, row })));
-    expect(stored.filter(({ row }) => row.fallback).map(({ task, row }) => `${task} ${row.canonicalName} ${row.fallback?.tier}`).sort()).toEqual(served.sort());
+    expect(
+      stored
+        .filter(({ row }) => row.fallback)
+        .map(({ task, row }) => `${task} ${row.canonicalName} ${row.fallback?.tier}`)
+        .sort(),
+    ).toEqual(served.sort());
     expect(stored.find(({ task }) => task === 't-infra')?.row).toMatchObject({ isError: true, errorCode: 'upstream_server_error', fallback: null });
     // Summary share (store) and report share (predictions) say the same.
     const [share] = fallbackShare(store, 'mixed');
@@ -123,7 +169,7 @@ describe('a run with the fallback layer on', () => {
 });
 
 describe('a run with the fallback layer off', () => {
-  it('writes a prediction file byte-identical to a run without the layer\'s code path', async () => {
+  it("writes a prediction file byte-identical to a run without the layer's code path", async () => {
     const off = await run('off', { M3_MOCK_FALLBACK: '0' });
     expect(off.report.result.failures.map((failure) => failure.taskId).sort()).toEqual(['t-fixture', 't-infra', 't-mixed', 't-template']);
     expect(JSON.parse(readFileSync(off.report.manifestFile, 'utf8')).fallback).toEqual({ enabled: false, record: false });
@@ -136,7 +182,17 @@ describe('a run with the fallback layer off', () => {
     createRun(store, { runId: 'bare', modelSpec: driver.id, modelLabel: 'replay-gt' });
     await runBatch(
       taskSet.tasks,
-      { driver, host, options, root: fixtureRepoRoot, runId: 'bare', workspaceMode: switches.M3_WORKSPACE_MODE, keepWorkspace: switches.M3_KEEP_WORKSPACE, imageSearchDirs: [dir], taskTimeoutMs: 0 },
+      {
+        driver,
+        host,
+        options,
+        root: fixtureRepoRoot,
+        runId: 'bare',
+        workspaceMode: switches.M3_WORKSPACE_MODE,
+        keepWorkspace: switches.M3_KEEP_WORKSPACE,
+        imageSearchDirs: [dir],
+        taskTimeoutMs: 0,
+      },
       { concurrency: 1, maxRequeue: 0, recorder: new StoreRecorder(store, 'bare', driver.id), predictions },
     );
     expect(readFileSync(predictions.file, 'utf8')).toBe(off.text);

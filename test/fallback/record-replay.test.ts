@@ -21,8 +21,29 @@ import { fixtureSpec } from '../support/fixture-servers/fixture-spec.js';
 const runtime = fallbackRuntime({ M3_MOCK_LLM: '0', M3_MOCK_ALLOW: 'flaky/*' });
 const context: CallContext = { taskId: 'replay-task', runId: 'replay-run', workspace: runtime.dir };
 const groundTruth: GtTask[] = [
-  { id: 't1', question: 'q', final_reply: '', steps: [{ step: 1, calls: [{ name: 'flaky/lookup', arguments: { city: 'Paris' } }, { name: 'flaky/lookup', arguments: { city: 'Zürich' } }] }] },
-  { id: 't2', question: 'q', final_reply: '', steps: [{ step: 1, calls: [{ name: 'flaky/lookup', arguments: { city: 'Paris' } }] }, { step: 2, calls: [{ name: 'flaky/reject', arguments: { city: 'x' } }] }] },
+  {
+    id: 't1',
+    question: 'q',
+    final_reply: '',
+    steps: [
+      {
+        step: 1,
+        calls: [
+          { name: 'flaky/lookup', arguments: { city: 'Paris' } },
+          { name: 'flaky/lookup', arguments: { city: 'Zürich' } },
+        ],
+      },
+    ],
+  },
+  {
+    id: 't2',
+    question: 'q',
+    final_reply: '',
+    steps: [
+      { step: 1, calls: [{ name: 'flaky/lookup', arguments: { city: 'Paris' } }] },
+      { step: 2, calls: [{ name: 'flaky/reject', arguments: { city: 'x' } }] },
+    ],
+  },
   { id: 't3', question: 'q', final_reply: '', steps: [{ step: 1, calls: [{ name: 'keyless/needs_key', arguments: { city: 'Oslo' } }] }] },
 ] as GtTask[];
 let fake: HttpFake;
@@ -35,7 +56,12 @@ beforeAll(async () => {
     { path: '/weather', reply: (request) => ({ status: 200, body: `{"city": "${String(request.query.city)}", "temp_c": 17.5,\n "note": "ünïcödé ✓"}\n` }) },
   ]);
   const spec = (name: string) => fixtureSpec('flaky-web', { name, env: { FLAKY_UPSTREAM_URL: fake.url, M3_HTTP_TIMEOUT_MS: '5000' } });
-  host = await McpHost.start([spec('flaky'), spec('keyless')], { requireAll: true, startupTimeoutMs: 90_000, logger: silentLogger, restart: { maxAttempts: 0 } });
+  host = await McpHost.start([spec('flaky'), spec('keyless')], {
+    requireAll: true,
+    startupTimeoutMs: 90_000,
+    logger: silentLogger,
+    restart: { maxAttempts: 0 },
+  });
   layer = layerFor(runtime.settings, host);
 }, 120_000);
 
@@ -60,8 +86,14 @@ describe('record, stop, replay', () => {
     const waits: number[] = [];
     const lines: string[] = [];
     const options = {
-      host, recorder: layer.interceptor, delayMs: 250, limit: 0, workspace: runtime.dir, serverEnv: () => ({}),
-      onLine: (line: string) => lines.push(line), sleep: async (ms: number) => void waits.push(ms),
+      host,
+      recorder: layer.interceptor,
+      delayMs: 250,
+      limit: 0,
+      workspace: runtime.dir,
+      serverEnv: () => ({}),
+      onLine: (line: string) => lines.push(line),
+      sleep: async (ms: number) => void waits.push(ms),
     };
     expect(await recordServer('flaky', plan.get('flaky') ?? [], options)).toEqual({ server: 'flaky', recorded: 2, failed: 1 });
     expect(waits).toEqual([250, 250]);
@@ -69,7 +101,10 @@ describe('record, stop, replay', () => {
     expect(await recordServer('flaky', plan.get('flaky') ?? [], { ...options, limit: 1 })).toEqual({ server: 'flaky', recorded: 1, failed: 0 });
     const keyless = await recordServer('keyless', plan.get('keyless') ?? [], options);
     expect(keyless.skipped).toMatch(/^missing credentials: .*FLAKY_API_KEY/);
-    expect(await recordServer('absent', [{ tool: 'x', arguments: {}, taskIds: ['t9'] }], options)).toMatchObject({ recorded: 0, skipped: expect.stringContaining('not running') });
+    expect(await recordServer('absent', [{ tool: 'x', arguments: {}, taskIds: ['t9'] }], options)).toMatchObject({
+      recorded: 0,
+      skipped: expect.stringContaining('not running'),
+    });
     for (const city of ['Paris', 'Zürich']) real.set(city, (await callCheckedTool(host, 'flaky/lookup', { city }, { context })).text);
     expect(real.get('Zürich')).toBe('{"city": "Zürich", "temp_c": 17.5,\n "note": "ünïcödé ✓"}\n');
     expect(readCacheStats(runtime.settings.cacheFile).map((row) => [row.server, row.tool, row.source, row.entries])).toEqual([['flaky', 'lookup', 'real', 2]]);

@@ -13,23 +13,45 @@ import { fallbackRuntime, layerFor, readAudit } from '../support/fallback-kit.js
 import { startMockLlm, type MockLlm } from '../support/mock-llm/index.js';
 
 const forecastTool: CatalogTool = {
-  canonicalName: 'weather/forecast', server: 'weather', tool: 'forecast', functionName: 'weather__forecast', description: 'Daily forecast.',
+  canonicalName: 'weather/forecast',
+  server: 'weather',
+  tool: 'forecast',
+  functionName: 'weather__forecast',
+  description: 'Daily forecast.',
   inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
   outputSchema: { type: 'object', properties: { city: { type: 'string' }, high: { type: 'number' } }, required: ['city', 'high'] },
 };
 const quoteTool: CatalogTool = {
-  canonicalName: 'stocks/quote', server: 'stocks', tool: 'quote', functionName: 'stocks__quote', description: 'Latest quote.',
+  canonicalName: 'stocks/quote',
+  server: 'stocks',
+  tool: 'quote',
+  functionName: 'stocks__quote',
+  description: 'Latest quote.',
   inputSchema: { type: 'object', properties: { symbol: { type: 'string' } } },
 };
 
-function failed(tool: CatalogTool, args: Record<string, unknown>, code: 'upstream_rate_limited' | 'upstream_server_error' = 'upstream_rate_limited'): FinishedToolCall {
+function failed(
+  tool: CatalogTool,
+  args: Record<string, unknown>,
+  code: 'upstream_rate_limited' | 'upstream_server_error' = 'upstream_rate_limited',
+): FinishedToolCall {
   return {
-    tool, arguments: args, context: { taskId: 'sim-task', runId: 'sim-run', workspace: '/tmp' },
-    outcome: { canonicalName: tool.canonicalName, content: [{ type: 'text', text: '[Tool error] down' }], isError: true, errorCode: code, text: '[Tool error] down', durationMs: 3 },
+    tool,
+    arguments: args,
+    context: { taskId: 'sim-task', runId: 'sim-run', workspace: '/tmp' },
+    outcome: {
+      canonicalName: tool.canonicalName,
+      content: [{ type: 'text', text: '[Tool error] down' }],
+      isError: true,
+      errorCode: code,
+      text: '[Tool error] down',
+      durationMs: 3,
+    },
   };
 }
 const succeeded = (tool: CatalogTool, args: Record<string, unknown>, text: string): FinishedToolCall => ({
-  ...failed(tool, args), outcome: { canonicalName: tool.canonicalName, content: [{ type: 'text', text }], isError: false, text, durationMs: 3 },
+  ...failed(tool, args),
+  outcome: { canonicalName: tool.canonicalName, content: [{ type: 'text', text }], isError: false, text, durationMs: 3 },
 });
 
 let llm: MockLlm;
@@ -56,7 +78,11 @@ describe('the LLM simulator tier', () => {
     const before = llm.generations().length;
     llm.enqueue({ text: '```json\n{"city": "Oslo", "high": 7.5}\n```' });
     const first = await layer.interceptor.afterCall(failed(forecastTool, { city: 'Oslo' }));
-    expect(first).toMatchObject({ isError: false, text: '{"city": "Oslo", "high": 7.5}', fallback: { tier: 'simulator', originalErrorCode: 'upstream_rate_limited' } });
+    expect(first).toMatchObject({
+      isError: false,
+      text: '{"city": "Oslo", "high": 7.5}',
+      fallback: { tier: 'simulator', originalErrorCode: 'upstream_rate_limited' },
+    });
     const second = await layer.interceptor.afterCall(failed(forecastTool, { city: 'Oslo' }, 'upstream_server_error'));
     expect(second).toMatchObject({ text: first.text, fallback: { tier: 'cache', originalErrorCode: 'upstream_server_error' } });
     expect(llm.generations().length - before).toBe(1);
@@ -74,7 +100,10 @@ describe('the LLM simulator tier', () => {
     const before = llm.generations().length;
     llm.enqueue({ text: 'AAPL is trading at about 190 dollars.' }, { text: 'Roughly $200.' });
     const outcome = await layer.interceptor.afterCall(failed(quoteTool, { symbol: 'MSFT' }));
-    const requests = llm.generations().slice(before).map((request) => JSON.stringify(request.body));
+    const requests = llm
+      .generations()
+      .slice(before)
+      .map((request) => JSON.stringify(request.body));
     expect(requests).toHaveLength(2);
     expect(requests[0]).toContain('187.2'); // the recorded real return was shown as an example
     expect(requests[1]).toContain('every real return of this tool is JSON but the reply is not');

@@ -37,7 +37,9 @@ beforeAll(async () => {
   }
   const web = (name: string, url: string) => fixtureSpec('flaky-web', { name, env: { FLAKY_UPSTREAM_URL: url, M3_HTTP_TIMEOUT_MS: '5000' } });
   host = await McpHost.start([web('flaky', fake.url), web('refused', await closedPortUrl()), web('ocr', fake.url), fixtureSpec('crashing')], {
-    requireAll: true, startupTimeoutMs: 90_000, logger: silentLogger,
+    requireAll: true,
+    startupTimeoutMs: 90_000,
+    logger: silentLogger,
   });
   layer = layerFor(runtime.settings, host, { OPENAI_API_KEY: 'sk-simulator-test', OPENAI_BASE_URL: llm.openAiBaseUrl });
 }, 120_000);
@@ -66,7 +68,13 @@ describe('the fallback layer', () => {
   it('reaches the tiers in order: exact fixture, cache, fixture default, simulator, template', async () => {
     const rome = await call('flaky/lookup', { city: 'Rome' });
     expect(rome.isError).toBe(false);
-    const schemaValid = JSON.stringify({ city: 'Oslo', days: [{ day: 1, high: 9, low: 2 }, { day: 2, high: 8, low: 1 }] });
+    const schemaValid = JSON.stringify({
+      city: 'Oslo',
+      days: [
+        { day: 1, high: 9, low: 2 },
+        { day: 2, high: 8, low: 1 },
+      ],
+    });
     llm.enqueue({ text: schemaValid }, { text: 'Sunny all week!' }, { text: '{"city": "Lima"}' });
     fail500(3);
     const paris = await call('flaky/lookup', { city: 'Paris' });
@@ -123,7 +131,7 @@ describe('the fallback layer', () => {
     }
   });
 
-  it('never mocks a model-argument error: a refused call, or a server\'s own error result', async () => {
+  it("never mocks a model-argument error: a refused call, or a server's own error result", async () => {
     const before = audit().length;
     const refused = await call('flaky/lookup', { city: 42 });
     expect(refused).toMatchObject({ isError: true, errorCode: 'invalid_arguments' });
@@ -136,7 +144,10 @@ describe('the fallback layer', () => {
 
   it('never mocks a vision server, even listed in M3_MOCK_ALLOW and with a fixture', async () => {
     const before = audit().length;
-    expect(layer.allowList.decide(host.findByCanonical('ocr/lookup')!)).toEqual({ mockable: false, reason: 'never mocked: server ocr works on images or files' });
+    expect(layer.allowList.decide(host.findByCanonical('ocr/lookup')!)).toEqual({
+      mockable: false,
+      reason: 'never mocked: server ocr works on images or files',
+    });
     fail500();
     const outcome = await call('ocr/lookup', { city: 'Paris' });
     expect(outcome).toMatchObject({ isError: true, errorCode: 'upstream_server_error' });

@@ -19,12 +19,24 @@ writeFileSync(configFile, JSON.stringify({ servers: { echo: { command: 'node', a
 // Every task needs a server that is not configured: each ends as an infrastructure failure.
 writeFileSync(
   tasksFile,
-  JSON.stringify(['a', 'b', 'c'].map((id) => ({ id, question: `weather ${id}?`, final_reply: 'sunny', steps: [{ step: 1, calls: [{ name: 'weather/get_weather', arguments: { location: id } }] }] }))),
+  JSON.stringify(
+    ['a', 'b', 'c'].map((id) => ({
+      id,
+      question: `weather ${id}?`,
+      final_reply: 'sunny',
+      steps: [{ step: 1, calls: [{ name: 'weather/get_weather', arguments: { location: id } }] }],
+    })),
+  ),
 );
 
 function runScript() {
   return runCommand('bash', ['scripts/benchmark_fuzzy.sh', '--overwrite', '--config', configFile, '--store', path.join(dir, 'store.sqlite')], {
-    M3_MODELS: 'replay:gt', M3_TASKS: tasksFile, M3_GT: tasksFile, M3_RESULTS_DIR: resultsDir, M3_SAVE_DIR: saveDir, M3_SKIP_ASSETS: '1',
+    M3_MODELS: 'replay:gt',
+    M3_TASKS: tasksFile,
+    M3_GT: tasksFile,
+    M3_RESULTS_DIR: resultsDir,
+    M3_SAVE_DIR: saveDir,
+    M3_SKIP_ASSETS: '1',
   });
 }
 
@@ -45,7 +57,10 @@ describe('a run in which every task is an infrastructure failure', () => {
     // No evaluation ran on the empty file, so no zero scores were written.
     expect(existsSync(path.join(resultsDir, 'replay-gt', 'results_eval.json'))).toBe(false);
 
-    const catalog = JSON.parse(readFileSync(path.join(resultsDir, 'mcp_tools_with_desc.json'), 'utf8')) as Record<string, Record<string, Record<string, unknown>>>;
+    const catalog = JSON.parse(readFileSync(path.join(resultsDir, 'mcp_tools_with_desc.json'), 'utf8')) as Record<
+      string,
+      Record<string, Record<string, unknown>>
+    >;
     expect(Object.keys(catalog)).toEqual(['echo']);
     expect(catalog.echo?.echo).toEqual({ description: 'Returns the given text.', catalogry: 'Office Automation' });
     expect(catalog.echo?.vanished).toBeUndefined();

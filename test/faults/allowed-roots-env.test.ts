@@ -18,12 +18,19 @@ const tasksFile = path.join(dir, 'tasks.json');
 describe('M3_ALLOWED_ROOTS from the environment', () => {
   it('reaches a real server child started by m3 run', async () => {
     mkdirSync(allowed, { recursive: true });
-    await sharp({ create: { width: 12, height: 7, channels: 3, background: '#00ff00' } }).png().toFile(picture);
+    await sharp({ create: { width: 12, height: 7, channels: 3, background: '#00ff00' } })
+      .png()
+      .toFile(picture);
     writeFileSync(configFile, JSON.stringify({ servers: { 'imagesorcery-mcp': { command: 'node', args: ['--import', 'tsx', 'servers/imageops/index.ts'] } } }));
     writeFileSync(
       tasksFile,
       JSON.stringify([
-        { id: 'outside-media', question: 'how large is the picture?', final_reply: '12 x 7', steps: [{ step: 1, calls: [{ name: 'imagesorcery-mcp/get_metadata', arguments: { input_path: picture } }] }] },
+        {
+          id: 'outside-media',
+          question: 'how large is the picture?',
+          final_reply: '12 x 7',
+          steps: [{ step: 1, calls: [{ name: 'imagesorcery-mcp/get_metadata', arguments: { input_path: picture } }] }],
+        },
       ]),
     );
     const resultsDir = path.join(dir, 'results');
@@ -32,7 +39,9 @@ describe('M3_ALLOWED_ROOTS from the environment', () => {
       { M3_ALLOWED_ROOTS: allowed },
     );
     expect(code, output).toBe(0);
-    const [record] = JSON.parse(readFileSync(path.join(resultsDir, 'replay-gt_test_mcp_fuzzy.json'), 'utf8')) as Array<{ steps: Array<{ calls: Array<{ result: string }> }> }>;
+    const [record] = JSON.parse(readFileSync(path.join(resultsDir, 'replay-gt_test_mcp_fuzzy.json'), 'utf8')) as Array<{
+      steps: Array<{ calls: Array<{ result: string }> }>;
+    }>;
     const result = record?.steps[0]?.calls[0]?.result ?? '';
     expect(result).not.toContain('outside the allowed folders');
     expect(JSON.parse(result)).toMatchObject({ width: 12, height: 7 });

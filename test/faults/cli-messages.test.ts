@@ -33,7 +33,17 @@ describe('CLI messages', () => {
     const tasks = path.join(dir, 'one.json');
     writeFileSync(tasks, JSON.stringify([{ id: 'x', question: 'q', final_reply: 'a', steps: [] }]));
     writeFileSync(path.join(dir, 'none.json'), JSON.stringify({ servers: {} }));
-    const result = await m3(['run', '--tasks', tasks, '--config', path.join(dir, 'none.json'), '--results-dir', path.join(dir, 'r3'), '--store', path.join(dir, 'r3.sqlite')]);
+    const result = await m3([
+      'run',
+      '--tasks',
+      tasks,
+      '--config',
+      path.join(dir, 'none.json'),
+      '--results-dir',
+      path.join(dir, 'r3'),
+      '--store',
+      path.join(dir, 'r3.sqlite'),
+    ]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain('no --model given: running the oracle replay:gt');
   }, 60_000);

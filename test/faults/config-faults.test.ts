@@ -19,8 +19,13 @@ const serversStarted = (results: string) => existsSync(path.join(results, 'logs'
 const quiet = { M3_LLM_MAX_RETRIES: '0', M3_MAX_TASK_REQUEUE: '1', M3_WORKSPACE_MODE: 'isolated', M3_KEEP_WORKSPACE: '0' };
 
 async function pngFile(file: string): Promise<Buffer> {
-  const square = await sharp({ create: { width: 40, height: 40, channels: 3, background: '#f00' } }).png().toBuffer();
-  await sharp({ create: { width: 160, height: 120, channels: 3, background: '#3a7' } }).composite([{ input: square, left: 10, top: 10 }]).png().toFile(file);
+  const square = await sharp({ create: { width: 40, height: 40, channels: 3, background: '#f00' } })
+    .png()
+    .toBuffer();
+  await sharp({ create: { width: 160, height: 120, channels: 3, background: '#3a7' } })
+    .composite([{ input: square, left: 10, top: 10 }])
+    .png()
+    .toFile(file);
   return readFileSync(file);
 }
 
@@ -67,9 +72,18 @@ describe('faults inside a run are infrastructure failures', () => {
     mock = await startMockLlm();
     const folder = taskFolder('gone-model', [{ id: 'm1', image: 'chart.png' }]);
     await pngFile(path.join(folder.dir, 'chart.png'));
-    const gone = { kind: 'status' as const, status: 404, message: 'The model `mock-model` does not exist or you do not have access to it.', code: 'model_not_found' };
+    const gone = {
+      kind: 'status' as const,
+      status: 404,
+      message: 'The model `mock-model` does not exist or you do not have access to it.',
+      code: 'model_not_found',
+    };
     mock.enqueue({ fault: gone }, { fault: gone });
-    const run = await runM3(['run', '--model', 'openai:mock-model', ...folder.args], { OPENAI_API_KEY: 'k3y-valid-0123456789', OPENAI_BASE_URL: mock.openAiBaseUrl, ...quiet });
+    const run = await runM3(['run', '--model', 'openai:mock-model', ...folder.args], {
+      OPENAI_API_KEY: 'k3y-valid-0123456789',
+      OPENAI_BASE_URL: mock.openAiBaseUrl,
+      ...quiet,
+    });
     const manifest = manifestOf(folder.results, 'mock-model');
     expect(manifest.failures, run.stderr).toEqual([expect.objectContaining({ taskId: 'm1', status: 'infra_failure', code: 'model_not_found' })]);
     expect(manifest.counts.modelFailures).toBe(0);
@@ -79,16 +93,26 @@ describe('faults inside a run are infrastructure failures', () => {
 
   it('a truncated PNG and a PNG with a corrupt body', async () => {
     mock = await startMockLlm({ fallback: { text: 'an answer about an image that was never decodable' } });
-    const folder = taskFolder('bad-image', [{ id: 'truncated', image: 'truncated.png' }, { id: 'corrupt', image: 'corrupt.png' }]);
+    const folder = taskFolder('bad-image', [
+      { id: 'truncated', image: 'truncated.png' },
+      { id: 'corrupt', image: 'corrupt.png' },
+    ]);
     const good = await pngFile(path.join(folder.dir, 'good.png'));
     writeFileSync(path.join(folder.dir, 'truncated.png'), good.subarray(0, Math.floor(good.length * 0.6)));
     const corrupt = Buffer.from(good);
     const idat = corrupt.indexOf(Buffer.from('IDAT'));
     for (let index = idat + 14; index < idat + corrupt.readUInt32BE(idat - 4); index += 1) corrupt[index]! ^= 0xa5;
     writeFileSync(path.join(folder.dir, 'corrupt.png'), corrupt);
-    const run = await runM3(['run', '--model', 'openai:mock-model', ...folder.args], { OPENAI_API_KEY: 'k3y-valid-0123456789', OPENAI_BASE_URL: mock.openAiBaseUrl, ...quiet });
+    const run = await runM3(['run', '--model', 'openai:mock-model', ...folder.args], {
+      OPENAI_API_KEY: 'k3y-valid-0123456789',
+      OPENAI_BASE_URL: mock.openAiBaseUrl,
+      ...quiet,
+    });
     const manifest = manifestOf(folder.results, 'mock-model');
-    expect(manifest.failures.map((failure) => [failure.taskId, failure.status, failure.code]), run.stderr).toEqual([
+    expect(
+      manifest.failures.map((failure) => [failure.taskId, failure.status, failure.code]),
+      run.stderr,
+    ).toEqual([
       ['truncated', 'infra_failure', 'bad_task_input'],
       ['corrupt', 'infra_failure', 'bad_task_input'],
     ]);

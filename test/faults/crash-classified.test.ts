@@ -15,7 +15,12 @@ const workDir = mkdtempSync(path.join(os.tmpdir(), 'm3-fault-classified-'));
 
 /** The recorded results as an older file has them: name, arguments, result text, nothing else. */
 async function classify(results: Array<{ name: string; text: string }>) {
-  const record = { id: 'X1', question: 'q', final_reply: '', steps: [{ step: 1, calls: results.map((result) => ({ name: result.name, arguments: {}, result: result.text })) }] };
+  const record = {
+    id: 'X1',
+    question: 'q',
+    final_reply: '',
+    steps: [{ step: 1, calls: results.map((result) => ({ name: result.name, arguments: {}, result: result.text })) }],
+  };
   const file = path.join(workDir, 'predictions.json');
   writeFileSync(file, JSON.stringify([record]));
   return (await evaluateCalls(loadPredictions(file))).per_call;
@@ -24,7 +29,9 @@ async function classify(results: Array<{ name: string; text: string }>) {
 describe('host failure messages in old prediction files', { timeout: 240_000 }, () => {
   it('are infrastructure, whatever the stderr tail of the dead server says', async () => {
     const host = await McpHost.start([fixtureSpec('crashing'), fixtureSpec('slow')], {
-      startupTimeoutMs: 90_000, logger: silent, restart: { initialDelayMs: 50, maxDelayMs: 400, waitMs: 60_000 },
+      startupTimeoutMs: 90_000,
+      logger: silent,
+      restart: { initialDelayMs: 50, maxDelayMs: 400, waitMs: 60_000 },
     });
     const crash = await host.callTool('crashing/crash', { stderr: 'config file not found; invalid value for option --model' });
     expect(crash.errorCode).toBe('server_crashed');

@@ -18,7 +18,10 @@ describe('the image marker', () => {
 
     const events: AgentEvent[] = [];
     const calls = [{ name: 'image/mislabelled', arguments: {} }];
-    await replayOneRound({ id: 'M1', calls, cwd: workDir, workspace: workDir }, { host: host(), options: testAgentOptions([workDir]), onEvent: (event) => events.push(event) });
+    await replayOneRound(
+      { id: 'M1', calls, cwd: workDir, workspace: workDir },
+      { host: host(), options: testAgentOptions([workDir]), onEvent: (event) => events.push(event) },
+    );
     const end = events.find((event): event is Extract<AgentEvent, { type: 'tool_call_end' }> => event.type === 'tool_call_end');
     expect(end?.images.map((image) => image.mediaType)).toEqual(['image/png']);
     expect(end?.result).toContain('[image: image/png');

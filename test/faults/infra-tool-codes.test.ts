@@ -27,7 +27,9 @@ const tasks = {
 
 describe('infrastructure codes of tool calls', () => {
   it('end the episode as infra_failure with the code, requeued, never scored', async () => {
-    const groundTruth = new Map(Object.entries(tasks).map(([id, call]) => [id, { id, question: 'q', final_reply: 'done', steps: [{ step: 1, calls: [call] }] }]));
+    const groundTruth = new Map(
+      Object.entries(tasks).map(([id, call]) => [id, { id, question: 'q', final_reply: 'done', steps: [{ step: 1, calls: [call] }] }]),
+    );
     const driver = await createReplayDriver('gt', { env: {}, groundTruth, timeoutMs: 0 });
     const store = openStore(path.join(dir, 'store.sqlite'));
     createRun(store, { runId: 'codes', modelSpec: driver.id, modelLabel: 'x' });
@@ -41,11 +43,20 @@ describe('infrastructure codes of tool calls', () => {
     const failures = Object.fromEntries(result.failures.map((failure) => [failure.taskId, [failure.verdict.status, failure.verdict.code, failure.attempts]]));
     expect(failures).toEqual({ upstream: ['infra_failure', 'upstream_rate_limited', 2], timeout: ['infra_failure', 'tool_timeout', 2] });
     expect(result.progress).toMatchObject({ failedInfra: 2, failedModel: 0, requeued: 2 });
-    const written = JSON.parse(readFileSync(predictions.file, 'utf8')) as Array<{ id: string; steps: Array<{ calls: Array<{ result: string; error_code?: string }> }> }>;
+    const written = JSON.parse(readFileSync(predictions.file, 'utf8')) as Array<{
+      id: string;
+      steps: Array<{ calls: Array<{ result: string; error_code?: string }> }>;
+    }>;
     expect(written.map((record) => record.id).sort()).toEqual(['fine', 'refused']);
-    expect(written.find((record) => record.id === 'refused')?.steps[0]?.calls[0]).toMatchObject({ result: '[Tool error] no such city', error_code: 'tool_error' });
+    expect(written.find((record) => record.id === 'refused')?.steps[0]?.calls[0]).toMatchObject({
+      result: '[Tool error] no such city',
+      error_code: 'tool_error',
+    });
     const statuses = episodesForRun(store, 'codes').map((row) => `${row.taskId} ${row.status} ${row.errorCode ?? ''}`.trim());
-    expect(statuses.filter((line) => line.startsWith('upstream'))).toEqual(['upstream infra_failure upstream_rate_limited', 'upstream infra_failure upstream_rate_limited']);
+    expect(statuses.filter((line) => line.startsWith('upstream'))).toEqual([
+      'upstream infra_failure upstream_rate_limited',
+      'upstream infra_failure upstream_rate_limited',
+    ]);
     store.close();
   });
 });

@@ -35,7 +35,9 @@ afterAll(async () => {
 /** The task as the original file has it, numbers as written (lossless-json keeps `1.0`). */
 function originalTask(): { gt: Task; fuzzy: Record<string, unknown> } {
   const all = parseLossless(readFileSync(path.join(dataDir!, 'test_mcp_GT.json'), 'utf8')) as Task[] | { data: Task[] };
-  const fuzzy = JSON.parse(readFileSync(path.join(dataDir!, 'tasks_fuzzy.json'), 'utf8')) as Array<Record<string, unknown>> | { data: Array<Record<string, unknown>> };
+  const fuzzy = JSON.parse(readFileSync(path.join(dataDir!, 'tasks_fuzzy.json'), 'utf8')) as
+    | Array<Record<string, unknown>>
+    | { data: Array<Record<string, unknown>> };
   const list = <T>(value: T[] | { data: T[] }): T[] => (Array.isArray(value) ? value : value.data);
   return { gt: list(all).find((task) => task.id === taskId)!, fuzzy: list(fuzzy).find((task) => task.id === taskId)! };
 }
@@ -47,7 +49,17 @@ describe('the prediction file keeps float forms across --resume', () => {
   it('writes JsonFloat as Python does, and a reload keeps it', async () => {
     const folder = taskFolder('floats-resume', []);
     const file = path.join(folder.dir, 'predictions.json');
-    const record = { id: 'r1', question: 'q', steps: [{ step: 1, calls: [{ name: 'ppt/manage_image', arguments: { left: new JsonFloat(1), top: new JsonFloat(40.5), slide_index: 1 }, result: 'ok' }] }], num_step: 1, max_num_concurrent: 1, final_reply: 'done', dialogue: [] };
+    const record = {
+      id: 'r1',
+      question: 'q',
+      steps: [
+        { step: 1, calls: [{ name: 'ppt/manage_image', arguments: { left: new JsonFloat(1), top: new JsonFloat(40.5), slide_index: 1 }, result: 'ok' }] },
+      ],
+      num_step: 1,
+      max_num_concurrent: 1,
+      final_reply: 'done',
+      dialogue: [],
+    };
     const first = new PredictionFile(file);
     first.put(record as unknown as PredictionRecord);
     first.save();
@@ -68,17 +80,24 @@ describe.skipIf(!dataDir)(`integral floats of the original ground truth (${taskI
       const steps = gt.steps.map((step) => step.calls.filter((call) => local.has(call.name))).filter((calls) => calls.length > 0);
       const sent = steps.flat();
       expect(JSON.stringify(stringifyLossless(sent))).toContain('\\"left\\":1.0');
-      const turns: MockTurn[] = steps.map((calls) => ({ toolCalls: calls.map((call) => ({ name: toBaseFunctionName(call.name), rawArguments: stringifyLossless(call.arguments)! })) }));
+      const turns: MockTurn[] = steps.map((calls) => ({
+        toolCalls: calls.map((call) => ({ name: toBaseFunctionName(call.name), rawArguments: stringifyLossless(call.arguments)! })),
+      }));
       mock.enqueue(...turns, { text: 'The report is ready.' });
 
       const folder = taskFolder('floats', []);
       const servers = JSON.parse(readFileSync(path.join(repoRoot, 'mcp_servers.json'), 'utf8')) as { servers: Record<string, unknown> };
-      writeFileSync(path.join(folder.dir, 'servers.json'), JSON.stringify({ servers: { 'imagesorcery-mcp': servers.servers['imagesorcery-mcp'], ppt: servers.servers.ppt } }));
+      writeFileSync(
+        path.join(folder.dir, 'servers.json'),
+        JSON.stringify({ servers: { 'imagesorcery-mcp': servers.servers['imagesorcery-mcp'], ppt: servers.servers.ppt } }),
+      );
       writeFileSync(path.join(folder.dir, 'tasks.json'), JSON.stringify([fuzzy]));
       const gtFile = path.join(folder.dir, 'gt.json');
       writeFileSync(gtFile, stringifyLossless([gt])!);
       mkdirSync(path.join(folder.dir, path.dirname(String(fuzzy.image))), { recursive: true });
-      await sharp({ create: { width: 96, height: 64, channels: 3, background: '#888' } }).png().toFile(path.join(folder.dir, String(fuzzy.image)));
+      await sharp({ create: { width: 96, height: 64, channels: 3, background: '#888' } })
+        .png()
+        .toFile(path.join(folder.dir, String(fuzzy.image)));
 
       const env = { ...vendor.env(), M3_LLM_MAX_RETRIES: '0', M3_WORKSPACE_MODE: 'isolated', M3_KEEP_WORKSPACE: '0' };
       const run = await runM3(['run', '--model', vendor.model, ...folder.args, '--gt', gtFile, '--allow-missing-servers', '--max-step', '6'], env);

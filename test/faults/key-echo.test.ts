@@ -21,9 +21,27 @@ afterAll(async () => {
 
 // Keys that match no credential pattern: only the registered-secret layer can catch them.
 const vendors = [
-  { name: 'openai', model: 'openai:mock-model', label: 'mock-model', key: 'k3y-openai-Zq8Pw2Lx7Vb4', env: (key: string) => ({ OPENAI_API_KEY: key, OPENAI_BASE_URL: mock.openAiBaseUrl }) },
-  { name: 'anthropic', model: 'anthropic:claude-mock', label: 'claude-mock', key: 'k3y-anthropic-Hn5Rt9Ws', env: (key: string) => ({ ANTHROPIC_API_KEY: key, ANTHROPIC_BASE_URL: mock.url }) },
-  { name: 'gemini', model: 'gemini:gemini-mock', label: 'gemini-mock', key: 'k3y-gemini-Qm3Jd8Ty', env: (key: string) => ({ GEMINI_API_KEY: key, GEMINI_BASE_URL: mock.url }) },
+  {
+    name: 'openai',
+    model: 'openai:mock-model',
+    label: 'mock-model',
+    key: 'k3y-openai-Zq8Pw2Lx7Vb4',
+    env: (key: string) => ({ OPENAI_API_KEY: key, OPENAI_BASE_URL: mock.openAiBaseUrl }),
+  },
+  {
+    name: 'anthropic',
+    model: 'anthropic:claude-mock',
+    label: 'claude-mock',
+    key: 'k3y-anthropic-Hn5Rt9Ws',
+    env: (key: string) => ({ ANTHROPIC_API_KEY: key, ANTHROPIC_BASE_URL: mock.url }),
+  },
+  {
+    name: 'gemini',
+    model: 'gemini:gemini-mock',
+    label: 'gemini-mock',
+    key: 'k3y-gemini-Qm3Jd8Ty',
+    env: (key: string) => ({ GEMINI_API_KEY: key, GEMINI_BASE_URL: mock.url }),
+  },
 ];
 
 describe('a key echoed by provider errors reaches no output', () => {
@@ -31,13 +49,24 @@ describe('a key echoed by provider errors reaches no output', () => {
     it(`${vendor.name}: 401 and 400 bodies quoting the key`, async () => {
       const dir = mkdtempSync(path.join(os.tmpdir(), `m3-key-echo-${vendor.name}-`));
       const results = path.join(dir, 'results');
-      writeFileSync(path.join(dir, 'servers.json'), JSON.stringify({ servers: { math: { command: 'node', args: ['--import', 'tsx', 'servers/math/index.ts'], env: {} } } }));
-      await sharp({ create: { width: 32, height: 24, channels: 3, background: '#36c' } }).png().toFile(path.join(dir, 'chart.png'));
+      writeFileSync(
+        path.join(dir, 'servers.json'),
+        JSON.stringify({ servers: { math: { command: 'node', args: ['--import', 'tsx', 'servers/math/index.ts'], env: {} } } }),
+      );
+      await sharp({ create: { width: 32, height: 24, channels: 3, background: '#36c' } })
+        .png()
+        .toFile(path.join(dir, 'chart.png'));
       const tasks = ['k1', 'k2'].map((id) => ({ id, image: 'chart.png', type: 'arith', prompt: 'use math', question: `What is 2+3? (${id})` }));
       writeFileSync(path.join(dir, 'tasks.json'), JSON.stringify(tasks));
       writeFileSync(
         path.join(dir, 'gt.json'),
-        JSON.stringify(tasks.map((task) => ({ ...task, final_reply: '5', steps: [{ step: 1, calls: [{ name: 'math/add', arguments: { firstNumber: 2, secondNumber: 3 } }] }] }))),
+        JSON.stringify(
+          tasks.map((task) => ({
+            ...task,
+            final_reply: '5',
+            steps: [{ step: 1, calls: [{ name: 'math/add', arguments: { firstNumber: 2, secondNumber: 3 } }] }],
+          })),
+        ),
       );
       mock.enqueue(
         { fault: { kind: 'status', status: 401, message: 'Incorrect API key provided: {credential}. You can find your API key at the console.' } },
@@ -46,8 +75,23 @@ describe('a key echoed by provider errors reaches no output', () => {
       const before = mock.generations().length;
       const env = { ...vendor.env(vendor.key), M3_LLM_MAX_RETRIES: '0', M3_MAX_TASK_REQUEUE: '0', M3_WORKSPACE_MODE: 'isolated', M3_KEEP_WORKSPACE: '0' };
       const run = await runM3(
-        ['run', '--model', vendor.model, '--tasks', path.join(dir, 'tasks.json'), '--config', path.join(dir, 'servers.json'), '--image-dir', dir,
-          '--results-dir', results, '--store', path.join(results, 'm3bench.sqlite'), '--concurrency', '1'],
+        [
+          'run',
+          '--model',
+          vendor.model,
+          '--tasks',
+          path.join(dir, 'tasks.json'),
+          '--config',
+          path.join(dir, 'servers.json'),
+          '--image-dir',
+          dir,
+          '--results-dir',
+          results,
+          '--store',
+          path.join(results, 'm3bench.sqlite'),
+          '--concurrency',
+          '1',
+        ],
         env,
       );
       const generations = mock.generations().slice(before);
@@ -56,7 +100,10 @@ describe('a key echoed by provider errors reaches no output', () => {
       const outputs = [run.stdout, run.stderr];
       const predictions = path.join(results, `${vendor.label}_test_mcp_fuzzy.json`);
       if (existsSync(predictions)) {
-        const evaluated = await runM3(['eval', 'step', '--gt', path.join(dir, 'gt.json'), '--pred', predictions, '--output-dir', path.join(results, vendor.label)], env);
+        const evaluated = await runM3(
+          ['eval', 'step', '--gt', path.join(dir, 'gt.json'), '--pred', predictions, '--output-dir', path.join(results, vendor.label)],
+          env,
+        );
         const report = await runM3(['report', '--results', results, '--save', path.join(dir, 'save'), '--gt', path.join(dir, 'gt.json')], env);
         outputs.push(evaluated.stdout, evaluated.stderr, report.stdout, report.stderr);
       }

@@ -26,18 +26,36 @@ async function startLeakyDemo(): Promise<LeakyDemo> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-leaky-demo-'));
   const leaky = { command: 'node', args: ['--import', 'tsx', 'test/faults/fixtures/leaky-server.ts'] };
   const serversFile = path.join(dir, 'servers.json');
-  writeFileSync(serversFile, JSON.stringify({ servers: { leaky: { ...leaky, env: { DB_PASS: dbPassword } }, 'leaky-start': { ...leaky, env: { DB_PASS: dbPassword, LEAKY_FAIL_START: '1' } } } }));
+  writeFileSync(
+    serversFile,
+    JSON.stringify({
+      servers: { leaky: { ...leaky, env: { DB_PASS: dbPassword } }, 'leaky-start': { ...leaky, env: { DB_PASS: dbPassword, LEAKY_FAIL_START: '1' } } },
+    }),
+  );
   const mock = await startMockLlm();
-  const config = loadProjectConfig({ serversFile, env: { PATH: process.env.PATH ?? '', OPENAI_API_KEY: 'sk-test-leaky-demo-0123456789', OPENAI_BASE_URL: mock.openAiBaseUrl } });
+  const config = loadProjectConfig({
+    serversFile,
+    env: { PATH: process.env.PATH ?? '', OPENAI_API_KEY: 'sk-test-leaky-demo-0123456789', OPENAI_BASE_URL: mock.openAiBaseUrl },
+  });
   const logDir = path.join(dir, 'logs');
   const host = await McpHost.start(config.servers, { callTimeoutMs: 10_000, startupTimeoutMs: 20_000, logDir, logger: createLogger('silent') });
   const models = await createModelChoice(['openai:mock-model'], config.env, 30_000);
   const demo: DemoServer = await startDemoServer({
-    toolHost: host, models, switches: config.switches, port: 0, root: repoRoot, uploadsDir: path.join(dir, 'uploads'), logDir: path.join(dir, 'demo-log'),
-    logger: createLogger('silent'), loopLimits: { maxStep: 2, maxConcurrent: 2, topTools: 0, maxNewTokens: 256 },
+    toolHost: host,
+    models,
+    switches: config.switches,
+    port: 0,
+    root: repoRoot,
+    uploadsDir: path.join(dir, 'uploads'),
+    logDir: path.join(dir, 'demo-log'),
+    logger: createLogger('silent'),
+    loopLimits: { maxStep: 2, maxConcurrent: 2, topTools: 0, maxNewTokens: 256 },
   });
   return {
-    url: demo.url, mock, host, logDir,
+    url: demo.url,
+    mock,
+    host,
+    logDir,
     close: async () => {
       await demo.close();
       await host.close();

@@ -52,7 +52,13 @@ interface Started {
 
 async function start(entry: string, env: Record<string, string>): Promise<Started> {
   const client = new Client({ name: 'workspace-test', version: '0.0.0' });
-  const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', entry], cwd: repoRoot, env: { ...getDefaultEnvironment(), ...env }, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', 'tsx', entry],
+    cwd: repoRoot,
+    env: { ...getDefaultEnvironment(), ...env },
+    stderr: 'pipe',
+  });
   const stderr: string[] = [];
   transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString('utf8')));
   await client.connect(transport);
@@ -72,7 +78,9 @@ beforeAll(async () => {
     contexts.push({ taskId, runId: 'run-2', workspace });
   }
   await mkdir(path.join(work, 'shared'), { recursive: true });
-  await sharp({ create: { width: 64, height: 48, channels: 3, background: '#3366cc' } }).png().toFile(path.join(work, 'shared', 'photo.png'));
+  await sharp({ create: { width: 64, height: 48, channels: 3, background: '#3366cc' } })
+    .png()
+    .toFile(path.join(work, 'shared', 'photo.png'));
   excel = await start('servers/excel/index.ts', { M3_ALLOWED_ROOTS: work, EXCEL_FILES_PATH: work });
   imageops = await start('servers/imageops/index.ts', { M3_ALLOWED_ROOTS: work });
 });
@@ -88,7 +96,9 @@ describe('excel under task contexts', () => {
   it('two tasks writing "/tmp/cold_fever_drugs.xlsx" at once each get their own workbook', async () => {
     const file = '/tmp/cold_fever_drugs.xlsx';
     await Promise.all(contexts.map((context) => ok('create_workbook', { filepath: file }, context)));
-    await Promise.all(contexts.map((context) => ok('write_data_to_excel', { filepath: file, sheet_name: 'Sheet1', data: [['task'], [context.taskId]] }, context)));
+    await Promise.all(
+      contexts.map((context) => ok('write_data_to_excel', { filepath: file, sheet_name: 'Sheet1', data: [['task'], [context.taskId]] }, context)),
+    );
     for (const context of contexts) {
       const target = path.join(context.workspace, 'tmp', 'cold_fever_drugs.xlsx');
       const workbook = new ExcelJS.Workbook();
@@ -97,7 +107,9 @@ describe('excel under task contexts', () => {
       const read = await ok('read_data_from_excel', { filepath: file, sheet_name: 'Sheet1' }, context);
       expect(JSON.stringify(read)).toContain(context.taskId);
     }
-    expect(excel.stderr.join('')).toContain(`[paths] task ${contexts[0]?.taskId}: "/tmp/cold_fever_drugs.xlsx" -> ${path.join(contexts[0]?.workspace ?? '', 'tmp', 'cold_fever_drugs.xlsx')}`);
+    expect(excel.stderr.join('')).toContain(
+      `[paths] task ${contexts[0]?.taskId}: "/tmp/cold_fever_drugs.xlsx" -> ${path.join(contexts[0]?.workspace ?? '', 'tmp', 'cold_fever_drugs.xlsx')}`,
+    );
   });
 });
 

@@ -24,7 +24,8 @@ describe('values passed to servers are secrets, whatever their name', () => {
   });
 
   it('a tool result quoting the crashed server stderr, and the server log file, carry no password', async () => {
-    const post = (route: string, body: unknown) => fetch(`${leaky().url}${route}`, { method: 'POST', headers: pageHeaders(leaky().url), body: JSON.stringify(body) });
+    const post = (route: string, body: unknown) =>
+      fetch(`${leaky().url}${route}`, { method: 'POST', headers: pageHeaders(leaky().url), body: JSON.stringify(body) });
     const session = ((await (await post('api/sessions', {})).json()) as { id: string }).id;
     const text = await (await post('api/tools/call', { sessionId: session, tool: 'leaky/crash', arguments: {} })).text();
     expect(text).toMatch(/password \[REDACTED\]/);

@@ -22,7 +22,9 @@ const contexts = new Map<string, CallContext>();
 async function slideTexts(file: string): Promise<string[]> {
   const zip = await JSZip.loadAsync(await readFile(file));
   const slides = Object.keys(zip.files).filter((name) => /^ppt\/slides\/slide\d+\.xml$/.test(name));
-  return Promise.all(slides.map(async (name) => [...((await zip.file(name)?.async('string')) ?? '').matchAll(/<a:t>([^<]*)<\/a:t>/g)].map((match) => match[1]).join(' ')));
+  return Promise.all(
+    slides.map(async (name) => [...((await zip.file(name)?.async('string')) ?? '').matchAll(/<a:t>([^<]*)<\/a:t>/g)].map((match) => match[1]).join(' ')),
+  );
 }
 
 beforeAll(async () => {

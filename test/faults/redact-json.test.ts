@@ -15,7 +15,8 @@ async function json(response: Response): Promise<Record<string, unknown>> {
   return JSON.parse(text) as Record<string, unknown>;
 }
 
-const post = (route: string, body: unknown) => fetch(`${leaky().url}${route}`, { method: 'POST', headers: pageHeaders(leaky().url), body: JSON.stringify(body) });
+const post = (route: string, body: unknown) =>
+  fetch(`${leaky().url}${route}`, { method: 'POST', headers: pageHeaders(leaky().url), body: JSON.stringify(body) });
 
 describe('redaction keeps JSON valid', () => {
   it('a tool description quoting an Authorization header: /api/tools stays JSON, the token is masked', async () => {

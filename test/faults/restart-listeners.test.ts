@@ -15,7 +15,9 @@ afterAll(() => {
 describe('no listener leak', { timeout: 300_000 }, () => {
   it('survives six restarts and fifteen calls on one task signal without MaxListenersExceededWarning', async () => {
     const host = await McpHost.start([fixtureSpec('crashing')], {
-      startupTimeoutMs: 90_000, logger: silent, restart: { initialDelayMs: 20, maxDelayMs: 100, waitMs: 60_000, maxAttempts: 10 },
+      startupTimeoutMs: 90_000,
+      logger: silent,
+      restart: { initialDelayMs: 20, maxDelayMs: 100, waitMs: 60_000, maxAttempts: 10 },
     });
     try {
       for (let crash = 1; crash <= 6; crash += 1) {

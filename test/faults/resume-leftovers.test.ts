@@ -23,7 +23,15 @@ const episodes = (status?: 'running') => readStore(storeFile, (store) => episode
 
 /** A real writer killed between writing its temp file and renaming it. */
 async function leaveTemporaryOfKilledWriter(target: string): Promise<string> {
-  const writer = spawn(process.execPath, ['-e', "require('fs').writeFileSync(process.argv[1] + '.' + process.pid + '.tmp', '[{\"id\": \"half'); console.log('written'); setInterval(() => {}, 1000);", target], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const writer = spawn(
+    process.execPath,
+    [
+      '-e',
+      "require('fs').writeFileSync(process.argv[1] + '.' + process.pid + '.tmp', '[{\"id\": \"half'); console.log('written'); setInterval(() => {}, 1000);",
+      target,
+    ],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
   await new Promise<void>((resolve) => writer.stdout.once('data', () => resolve()));
   const exited = new Promise((resolve) => writer.on('exit', resolve));
   writer.kill('SIGKILL');
@@ -33,7 +41,21 @@ async function leaveTemporaryOfKilledWriter(target: string): Promise<string> {
 
 describe('leftovers of a killed run', () => {
   it('are cleaned up by the resume: no running rows, no temp files', async () => {
-    const args = ['run', '--tasks', suite.tasksFile, '--config', suite.configFile, '--results-dir', resultsDir, '--store', storeFile, '--run-id', 'left', '--concurrency', '2'];
+    const args = [
+      'run',
+      '--tasks',
+      suite.tasksFile,
+      '--config',
+      suite.configFile,
+      '--results-dir',
+      resultsDir,
+      '--store',
+      storeFile,
+      '--run-id',
+      'left',
+      '--concurrency',
+      '2',
+    ];
     const killed = startM3([...args, '--overwrite']);
     children.push(killed);
     await waitFor('two attempts in flight', () => (episodes('running').length >= 2 ? true : undefined), killed);

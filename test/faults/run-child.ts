@@ -27,10 +27,29 @@ export function runM3(args: string[], env: Record<string, string>): Promise<Chil
 /** A temporary folder with servers.json (the math server only) and tasks.json for the given tasks. */
 export function taskFolder(prefix: string, tasks: Array<{ id: string; image: string }>): { dir: string; results: string; args: string[] } {
   const dir = mkdtempSync(path.join(os.tmpdir(), `m3-${prefix}-`));
-  writeFileSync(path.join(dir, 'servers.json'), JSON.stringify({ servers: { math: { command: 'node', args: ['--import', 'tsx', 'servers/math/index.ts'], env: {} } } }));
-  writeFileSync(path.join(dir, 'tasks.json'), JSON.stringify(tasks.map((task) => ({ ...task, type: 'arith', prompt: 'use math', question: `What is 2+3? (${task.id})` }))));
+  writeFileSync(
+    path.join(dir, 'servers.json'),
+    JSON.stringify({ servers: { math: { command: 'node', args: ['--import', 'tsx', 'servers/math/index.ts'], env: {} } } }),
+  );
+  writeFileSync(
+    path.join(dir, 'tasks.json'),
+    JSON.stringify(tasks.map((task) => ({ ...task, type: 'arith', prompt: 'use math', question: `What is 2+3? (${task.id})` }))),
+  );
   const results = path.join(dir, 'results');
-  const args = ['--tasks', path.join(dir, 'tasks.json'), '--config', path.join(dir, 'servers.json'), '--image-dir', dir, '--results-dir', results, '--store', path.join(results, 'm3bench.sqlite'), '--concurrency', '1'];
+  const args = [
+    '--tasks',
+    path.join(dir, 'tasks.json'),
+    '--config',
+    path.join(dir, 'servers.json'),
+    '--image-dir',
+    dir,
+    '--results-dir',
+    results,
+    '--store',
+    path.join(results, 'm3bench.sqlite'),
+    '--concurrency',
+    '1',
+  ];
   return { dir, results, args };
 }
 

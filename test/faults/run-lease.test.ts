@@ -18,7 +18,22 @@ const runId = 'lease.replay-gt';
 const children: M3Child[] = [];
 
 function startRun(extra: string[]): M3Child {
-  const started = startM3(['run', '--tasks', suite.tasksFile, '--config', suite.configFile, '--results-dir', resultsDir, '--store', storeFile, '--run-id', 'lease', '--concurrency', '2', ...extra]);
+  const started = startM3([
+    'run',
+    '--tasks',
+    suite.tasksFile,
+    '--config',
+    suite.configFile,
+    '--results-dir',
+    resultsDir,
+    '--store',
+    storeFile,
+    '--run-id',
+    'lease',
+    '--concurrency',
+    '2',
+    ...extra,
+  ]);
   children.push(started);
   return started;
 }

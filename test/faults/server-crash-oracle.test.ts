@@ -36,9 +36,14 @@ describe.skipIf(!sharedAssetsDir())(`a server killed during an oracle run${share
   beforeAll(async () => {
     const config = loadProjectConfig();
     const needed = serversUsed([...taskSet.groundTruth.values()]);
-    host = await McpHost.start(config.servers.filter((spec) => needed.includes(spec.name)), {
-      startupTimeoutMs: 240_000, requireAll: true, logger: createLogger('error'),
-    });
+    host = await McpHost.start(
+      config.servers.filter((spec) => needed.includes(spec.name)),
+      {
+        startupTimeoutMs: 240_000,
+        requireAll: true,
+        logger: createLogger('error'),
+      },
+    );
   }, 300_000);
   afterAll(async () => {
     await host?.close();
@@ -87,7 +92,9 @@ describe.skipIf(!sharedAssetsDir())(`a server killed during an oracle run${share
     expect([...kills].sort()).toEqual([`${always}#1`, `${always}#2`, `${once}#1`].sort());
 
     // The task that lost its server twice is an infrastructure failure with the crash code.
-    expect(result.failures.map((failure) => [failure.taskId, failure.verdict.status, failure.verdict.code, failure.attempts])).toEqual([[always, 'infra_failure', 'server_crashed', 2]]);
+    expect(result.failures.map((failure) => [failure.taskId, failure.verdict.status, failure.verdict.code, failure.attempts])).toEqual([
+      [always, 'infra_failure', 'server_crashed', 2],
+    ]);
     expect(result.failures[0]?.verdict.message).toContain(`server "${killed}" exited unexpectedly (killed by SIGKILL)`);
     expect(result.progress).toMatchObject({ done: taskSet.tasks.length, failedInfra: 1, failedModel: 0, requeued: 2 });
     const rows = episodesForRun(store, 'crash');
@@ -99,12 +106,24 @@ describe.skipIf(!sharedAssetsDir())(`a server killed during an oracle run${share
     // Left out of the predictions; the recovered task is in them; no crash text anywhere.
     const written = readFileSync(predictions.file, 'utf8');
     const records = JSON.parse(written) as Array<{ id: string }>;
-    expect(records.map((record) => record.id).sort()).toEqual(taskSet.tasks.map((task) => task.id).filter((id) => id !== always).sort());
+    expect(records.map((record) => record.id).sort()).toEqual(
+      taskSet.tasks
+        .map((task) => task.id)
+        .filter((id) => id !== always)
+        .sort(),
+    );
     expect(written).not.toContain('exited unexpectedly');
 
     // Step scores of every scored task: recall 1, and recall_success 1 except for the calls the
     // exception tier fails on purpose (`expect_error` in the ground truth).
-    const step = await runStepFiles({ gtFile, predFile: predictions.file, outputDir: path.join(workDir, 'eval'), embedder: createEmbedder(), mode: 'default', thresholds: defaultThresholds });
+    const step = await runStepFiles({
+      gtFile,
+      predFile: predictions.file,
+      outputDir: path.join(workDir, 'eval'),
+      embedder: createEmbedder(),
+      mode: 'default',
+      thresholds: defaultThresholds,
+    });
     const scored = step.evaluation.perId.filter((score) => score.id !== always);
     expect(scored).toHaveLength(taskSet.tasks.length - 1);
     for (const score of scored) {

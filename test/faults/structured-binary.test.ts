@@ -26,7 +26,10 @@ describe('binary payloads in structured content', () => {
 
   it('reach the model as an image, with a marker in the text it reads and in the prediction', async () => {
     const requests: GenerateRequest[] = [];
-    const wrap = (replay: ModelDriver): ModelDriver => ({ ...replay, generate: (request, opts) => (requests.push(structuredClone(request)), replay.generate(request, opts)) });
+    const wrap = (replay: ModelDriver): ModelDriver => ({
+      ...replay,
+      generate: (request, opts) => (requests.push(structuredClone(request)), replay.generate(request, opts)),
+    });
     const calls = [{ name: 'image/read_media', arguments: {} }];
     const trace = await replayOneRound({ id: 'S1', calls, cwd: workDir, workspace: workDir, wrap }, { host: host(), options: testAgentOptions([workDir]) });
     const result = toPrediction({ id: 'S1' }, 'q', trace).steps[0]?.calls[0]?.result;

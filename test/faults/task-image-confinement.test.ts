@@ -18,17 +18,37 @@ const mediaDir = path.join(root, 'media');
 let host: McpHost;
 
 const options: AgentOptions = {
-  maxStep: 2, maxConcurrent: 2, topTools: 0, maxNewTokens: 100, mergePrepareWork: true, skipEndStage: true, instructionRole: 'user',
-  toolResultMaxChars: 0, imagePolicy: { recodeOverKb: 0, maxEdge: 0 }, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1, timeoutMs: 0 },
-  toolCallTimeoutMs: 5000, imageRoots: [mediaDir],
+  maxStep: 2,
+  maxConcurrent: 2,
+  topTools: 0,
+  maxNewTokens: 100,
+  mergePrepareWork: true,
+  skipEndStage: true,
+  instructionRole: 'user',
+  toolResultMaxChars: 0,
+  imagePolicy: { recodeOverKb: 0, maxEdge: 0 },
+  retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1, timeoutMs: 0 },
+  toolCallTimeoutMs: 5000,
+  imageRoots: [mediaDir],
 };
 
 /** Answers at once and counts how often it was asked (and with how many images). */
 function countingDriver(): ModelDriver & { imagesSeen: number[] } {
   const imagesSeen: number[] = [];
-  const answer: GenerateResponse = { text: 'done', toolCalls: [], stopReason: 'end', usage: { inputTokens: 1, outputTokens: 1, cachedTokens: 0 }, latencyMs: 1, warnings: [] };
+  const answer: GenerateResponse = {
+    text: 'done',
+    toolCalls: [],
+    stopReason: 'end',
+    usage: { inputTokens: 1, outputTokens: 1, cachedTokens: 0 },
+    latencyMs: 1,
+    warnings: [],
+  };
   return {
-    id: 'count:x', provider: 'count', model: 'x', acceptsImages: true, imagesSeen,
+    id: 'count:x',
+    provider: 'count',
+    model: 'x',
+    acceptsImages: true,
+    imagesSeen,
     async generate(request) {
       imagesSeen.push(request.messages.flatMap((message) => (message.role === 'user' ? message.content : [])).filter((part) => part.type === 'image').length);
       return answer;
@@ -47,7 +67,9 @@ beforeAll(async () => {
   mkdirSync(path.join(datasetDir, 'images'), { recursive: true });
   mkdirSync(mediaDir, { recursive: true });
   writeFileSync(path.join(datasetDir, 'images', 'notes.png'), 'OPENAI_API_KEY=not-an-image\n');
-  await sharp({ create: { width: 8, height: 8, channels: 3, background: '#336699' } }).png().toFile(path.join(datasetDir, 'images', 'ok.png'));
+  await sharp({ create: { width: 8, height: 8, channels: 3, background: '#336699' } })
+    .png()
+    .toFile(path.join(datasetDir, 'images', 'ok.png'));
   writeFileSync(path.join(root, 'secret.png'), 'outside the dataset folder');
   host = await McpHost.start([fixtureSpec('echo')], { requireAll: true });
 });

@@ -19,7 +19,8 @@ describe('timeouts at or above 2^31 ms', () => {
   it('m3 refuses M3_TASK_TIMEOUT / M3_LLM_TIMEOUT / M3_TOOL_CALL_TIMEOUT = 9999999, naming each switch and the bound', async () => {
     const { code, output } = await runM3(['config', 'check'], { M3_TASK_TIMEOUT: '9999999', M3_LLM_TIMEOUT: '9999999', M3_TOOL_CALL_TIMEOUT: '9999999' });
     expect(code, output).toBe(2);
-    for (const name of ['M3_TASK_TIMEOUT', 'M3_LLM_TIMEOUT', 'M3_TOOL_CALL_TIMEOUT']) expect(output).toContain(`${name}="9999999": expected at most 2147483 seconds`);
+    for (const name of ['M3_TASK_TIMEOUT', 'M3_LLM_TIMEOUT', 'M3_TOOL_CALL_TIMEOUT'])
+      expect(output).toContain(`${name}="9999999": expected at most 2147483 seconds`);
   }, 60_000);
 
   it('m3 run refuses --startup-timeout 9999999 before starting anything', async () => {
@@ -30,7 +31,9 @@ describe('timeouts at or above 2^31 ms', () => {
 
   it('mcp_servers.json: a callTimeoutSec beyond the bound is refused with the field named', () => {
     const raw = { servers: { slowpoke: { command: 'node', callTimeoutSec: 9_999_999 } } };
-    expect(() => parseServersConfig(raw, 'servers.json', { env: {}, root: repoRoot })).toThrowError(/servers\.json: at \$\.servers\.slowpoke\.callTimeoutSec: expected at most 2147483 seconds/);
+    expect(() => parseServersConfig(raw, 'servers.json', { env: {}, root: repoRoot })).toThrowError(
+      /servers\.json: at \$\.servers\.slowpoke\.callTimeoutSec: expected at most 2147483 seconds/,
+    );
   });
 
   describe('a task budget passed in ms by a library caller', () => {
@@ -43,16 +46,36 @@ describe('timeouts at or above 2^31 ms', () => {
     });
 
     it('is clamped, not fired after 1 ms', async () => {
-      const answer: GenerateResponse = { text: 'fine', toolCalls: [], stopReason: 'end', usage: { inputTokens: 1, outputTokens: 1, cachedTokens: 0 }, latencyMs: 1, warnings: [] };
+      const answer: GenerateResponse = {
+        text: 'fine',
+        toolCalls: [],
+        stopReason: 'end',
+        usage: { inputTokens: 1, outputTokens: 1, cachedTokens: 0 },
+        latencyMs: 1,
+        warnings: [],
+      };
       const driver: ModelDriver = {
-        id: 'wait:x', provider: 'wait', model: 'x', acceptsImages: true,
+        id: 'wait:x',
+        provider: 'wait',
+        model: 'x',
+        acceptsImages: true,
         generate: () => new Promise((resolve) => setTimeout(() => resolve(answer), 50)),
         classifyError: (error) => ({ errorClass: 'fatal', message: String(error) }),
       };
       const root = mkdtempSync(path.join(os.tmpdir(), 'm3-fault-timer-'));
       const options: AgentOptions = {
-        maxStep: 1, maxConcurrent: 1, topTools: 0, maxNewTokens: 10, mergePrepareWork: true, skipEndStage: true, instructionRole: 'user', toolResultMaxChars: 0,
-        imagePolicy: { recodeOverKb: 0, maxEdge: 0 }, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1, timeoutMs: 0 }, toolCallTimeoutMs: 5000, imageRoots: [root],
+        maxStep: 1,
+        maxConcurrent: 1,
+        topTools: 0,
+        maxNewTokens: 10,
+        mergePrepareWork: true,
+        skipEndStage: true,
+        instructionRole: 'user',
+        toolResultMaxChars: 0,
+        imagePolicy: { recodeOverKb: 0, maxEdge: 0 },
+        retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1, timeoutMs: 0 },
+        toolCallTimeoutMs: 5000,
+        imageRoots: [root],
       };
       const outcome = await runTask(
         { id: 'long-budget', image: undefined, type: undefined, tier: undefined, question: 'q' },

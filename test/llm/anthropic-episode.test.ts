@@ -5,9 +5,30 @@ import { describe, expect, it } from 'vitest';
 import type { Message } from '../../src/core/messages.js';
 import { continueText } from '../../src/llm/anthropic/request.js';
 import { keyFingerprint } from '../support/mock-llm/index.js';
-import { runTwoRoundEpisode, useMockLlm, driverFor, episodeTools, finalTurn, firstRequest, roundOneTurn, secondRequest, systemPrompt, taskImage, testKeys, toolImage } from './helpers.js';
+import {
+  runTwoRoundEpisode,
+  useMockLlm,
+  driverFor,
+  episodeTools,
+  finalTurn,
+  firstRequest,
+  roundOneTurn,
+  secondRequest,
+  systemPrompt,
+  taskImage,
+  testKeys,
+  toolImage,
+} from './helpers.js';
 
-type Block = { type: string; text?: string; id?: string; tool_use_id?: string; is_error?: boolean; content?: Block[]; source?: { type: string; media_type: string; data: string } };
+type Block = {
+  type: string;
+  text?: string;
+  id?: string;
+  tool_use_id?: string;
+  is_error?: boolean;
+  content?: Block[];
+  source?: { type: string; media_type: string; data: string };
+};
 interface MessagesBody {
   model: string;
   max_tokens: number;
@@ -82,7 +103,14 @@ describe('anthropic driver against the mock', () => {
     const response = await fetch(`${mock.url}/v1/messages`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': testKeys.anthropic },
-      body: JSON.stringify({ model: 'm', max_tokens: 8, messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'Sure,' }] }),
+      body: JSON.stringify({
+        model: 'm',
+        max_tokens: 8,
+        messages: [
+          { role: 'user', content: 'hi' },
+          { role: 'assistant', content: 'Sure,' },
+        ],
+      }),
     });
     expect(response.status).toBe(400);
     expect(mock.requests[0]?.valid).toBe(false);

@@ -75,7 +75,11 @@ describe('embedding client', () => {
 
   it('is the client behind the step evaluator: one spec format, @baseUrl override, key from a named variable', async () => {
     expect(parseEmbeddingSpec('ollama:nomic-embed-text:latest')).toEqual({ provider: 'ollama', model: 'nomic-embed-text:latest' });
-    expect(parseEmbeddingSpec('openai-compatible:mini@http://127.0.0.1:9/v1/')).toEqual({ provider: 'openai-compatible', model: 'mini', baseUrl: 'http://127.0.0.1:9/v1' });
+    expect(parseEmbeddingSpec('openai-compatible:mini@http://127.0.0.1:9/v1/')).toEqual({
+      provider: 'openai-compatible',
+      model: 'mini',
+      baseUrl: 'http://127.0.0.1:9/v1',
+    });
     expect(() => parseEmbeddingSpec('openai-compatible:mini')).toThrow(/@<baseUrl>/);
     const preset = createEmbedder('vllm:bge-m3', { env: { VLLM_BASE_URL: mock.openAiBaseUrl } });
     const [vector] = await preset.embed(['weather in Paris']);

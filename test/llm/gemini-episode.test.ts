@@ -3,7 +3,20 @@
 // calls, images as inlineData, and API-given ids echoed back when there are some.
 import { describe, expect, it } from 'vitest';
 import { keyFingerprint } from '../support/mock-llm/index.js';
-import { runTwoRoundEpisode, useMockLlm, driverFor, episodeTools, finalTurn, firstRequest, roundOneTurn, secondRequest, systemPrompt, taskImage, testKeys, toolImage } from './helpers.js';
+import {
+  runTwoRoundEpisode,
+  useMockLlm,
+  driverFor,
+  episodeTools,
+  finalTurn,
+  firstRequest,
+  roundOneTurn,
+  secondRequest,
+  systemPrompt,
+  taskImage,
+  testKeys,
+  toolImage,
+} from './helpers.js';
 
 type Part = {
   text?: string;
@@ -36,13 +49,13 @@ describe('gemini driver against the mock', () => {
     const body = requests[1]?.body as GenerateBody;
     expect(body.systemInstruction?.parts[0]?.text).toBe(systemPrompt);
     expect(body.generationConfig?.maxOutputTokens).toBe(512);
-    expect(body.tools[0]?.functionDeclarations.map((declaration) => declaration.parametersJsonSchema)).toEqual(
-      episodeTools.map((tool) => tool.inputSchema),
-    );
+    expect(body.tools[0]?.functionDeclarations.map((declaration) => declaration.parametersJsonSchema)).toEqual(episodeTools.map((tool) => tool.inputSchema));
     expect(body.contents.map((content) => content.role)).toEqual(['user', 'model', 'user']);
     expect(body.contents[0]?.parts[1]).toEqual({ inlineData: { mimeType: 'image/png', data: task.data } });
     // Ids we invented are not sent: the API never issued them.
-    expect(body.contents[1]?.parts.map((part) => part.functionCall)).toEqual(roundOneTurn.toolCalls?.map((call) => ({ name: call.name, args: call.arguments })));
+    expect(body.contents[1]?.parts.map((part) => part.functionCall)).toEqual(
+      roundOneTurn.toolCalls?.map((call) => ({ name: call.name, args: call.arguments })),
+    );
 
     const answer = body.contents[2]?.parts ?? [];
     expect(answer.slice(0, 3).map((part) => part.functionResponse?.name)).toEqual(['vision_detect_objects', 'ocr_read_text', 'image_crop']);

@@ -41,7 +41,10 @@ describe('fromGeminiResponse', () => {
     ];
     const { params } = toGeminiRequest({ messages: history, tools: [], maxTokens: 10 }, 'gemini-2.5-flash');
     const modelParts = params.contents[1]?.parts ?? [];
-    expect(modelParts[0]).toEqual({ functionCall: { name: 'vision_detect_objects', args: { image: 'media/42.png' } }, thoughtSignature: 'CiQB0e2Kb7mRpQ3w4vXy5zA6bC7dE8fG9hI0jK1lM2nO3pQ4rS5t' });
+    expect(modelParts[0]).toEqual({
+      functionCall: { name: 'vision_detect_objects', args: { image: 'media/42.png' } },
+      thoughtSignature: 'CiQB0e2Kb7mRpQ3w4vXy5zA6bC7dE8fG9hI0jK1lM2nO3pQ4rS5t',
+    });
     expect(modelParts[1]).not.toHaveProperty('thoughtSignature');
     // Responses follow the call order, whatever order the results came in.
     expect(params.contents[2]?.parts?.map((part) => part.functionResponse?.name)).toEqual(['vision_detect_objects', 'ocr_read_text']);
@@ -50,8 +53,21 @@ describe('fromGeminiResponse', () => {
   it('uses the documented stand-in signature for unsigned history on Gemini 3', () => {
     const history: Message[] = [
       { role: 'user', content: [{ type: 'text', text: 'go' }] },
-      { role: 'assistant', content: [], toolCalls: [{ id: 'a_1_1', name: 'a', arguments: {} }, { id: 'b_1_2', name: 'b', arguments: {} }] },
-      { role: 'tool', results: [{ callId: 'a_1_1', name: 'a', content: [], isError: false }, { callId: 'b_1_2', name: 'b', content: [], isError: false }] },
+      {
+        role: 'assistant',
+        content: [],
+        toolCalls: [
+          { id: 'a_1_1', name: 'a', arguments: {} },
+          { id: 'b_1_2', name: 'b', arguments: {} },
+        ],
+      },
+      {
+        role: 'tool',
+        results: [
+          { callId: 'a_1_1', name: 'a', content: [], isError: false },
+          { callId: 'b_1_2', name: 'b', content: [], isError: false },
+        ],
+      },
     ];
     const parts = toGeminiRequest({ messages: history, tools: [], maxTokens: 10 }, 'gemini-3-pro-preview').params.contents[1]?.parts ?? [];
     expect(parts.map((part) => part.thoughtSignature)).toEqual([skipSignature, undefined]);
@@ -71,7 +87,18 @@ describe('toGeminiRequest', () => {
   it('maps system messages, strips $schema, and turns off calling for the final pass', () => {
     const tools = [{ name: 't', canonicalName: 's/t', description: 'd', inputSchema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object' } }];
     const { params } = toGeminiRequest(
-      { system: 'A', messages: [{ role: 'system', content: 'B' }, { role: 'user', content: [{ type: 'text', text: 'q' }] }], tools, maxTokens: 5, toolChoice: 'none', seed: 3, temperature: 0 },
+      {
+        system: 'A',
+        messages: [
+          { role: 'system', content: 'B' },
+          { role: 'user', content: [{ type: 'text', text: 'q' }] },
+        ],
+        tools,
+        maxTokens: 5,
+        toolChoice: 'none',
+        seed: 3,
+        temperature: 0,
+      },
       'gemini-2.5-pro',
     );
     expect(params.config).toEqual({
@@ -100,21 +127,37 @@ describe('classifyGeminiError', () => {
       super(message);
     }
   }
-  const body = (code: number, status: string, message: string, details?: unknown[]) => JSON.stringify({ error: { code, message, status, ...(details ? { details } : {}) } });
+  const body = (code: number, status: string, message: string, details?: unknown[]) =>
+    JSON.stringify({ error: { code, message, status, ...(details ? { details } : {}) } });
 
   it('honours RetryInfo in the body when no header is present', () => {
     const retryInfo = [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '17s' }];
     expect(retryDelayFromBody(JSON.parse(body(429, 'RESOURCE_EXHAUSTED', 'quota', retryInfo)))).toBe(17_000);
-    const classified = classifyGeminiError({ error: new ApiError(body(429, 'RESOURCE_EXHAUSTED', 'Resource has been exhausted', retryInfo), 429) }, ApiError, context);
-    expect(classified).toEqual({ errorClass: 'rate_limit', retryAfterMs: 17_000, message: 'gemini:test: HTTP 429: rate limited (Resource has been exhausted)' });
+    const classified = classifyGeminiError(
+      { error: new ApiError(body(429, 'RESOURCE_EXHAUSTED', 'Resource has been exhausted', retryInfo), 429) },
+      ApiError,
+      context,
+    );
+    expect(classified).toEqual({
+      errorClass: 'rate_limit',
+      retryAfterMs: 17_000,
+      message: 'gemini:test: HTTP 429: rate limited (Resource has been exhausted)',
+    });
   });
 
   it('prefers the retry-after header, and recognises context overflow and a bad key sent as HTTP 400', () => {
     const headers = new Headers({ 'retry-after': '2' });
-    expect(classifyGeminiError({ error: new ApiError(body(503, 'UNAVAILABLE', 'overloaded'), 503), headers }, ApiError, context)).toMatchObject({ errorClass: 'transient', retryAfterMs: 2000 });
+    expect(classifyGeminiError({ error: new ApiError(body(503, 'UNAVAILABLE', 'overloaded'), 503), headers }, ApiError, context)).toMatchObject({
+      errorClass: 'transient',
+      retryAfterMs: 2000,
+    });
     const tooLong = new ApiError(body(400, 'INVALID_ARGUMENT', 'The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).'), 400);
     expect(classifyGeminiError({ error: tooLong }, ApiError, context).errorClass).toBe('context_length');
-    const badKey = classifyGeminiError({ error: new ApiError(body(400, 'INVALID_ARGUMENT', 'API key not valid. Please pass a valid API key.'), 400) }, ApiError, context);
+    const badKey = classifyGeminiError(
+      { error: new ApiError(body(400, 'INVALID_ARGUMENT', 'API key not valid. Please pass a valid API key.'), 400) },
+      ApiError,
+      context,
+    );
     expect(badKey).toMatchObject({ errorClass: 'auth' });
     expect(badKey.message).toContain('GEMINI_API_KEY');
     expect(classifyGeminiError({ error: new ProviderError('auth', 'x') }, ApiError, context).errorClass).toBe('auth');

@@ -37,7 +37,9 @@ export function driverFor(vendor: VendorName, mock: MockLlm, timeoutMs = 10_000)
 
 /** A 48x32 PNG: red field with a blue square, as a task image. */
 export async function taskImage(): Promise<ImagePart> {
-  const square = await sharp({ create: { width: 16, height: 16, channels: 3, background: { r: 0, g: 0, b: 255 } } }).png().toBuffer();
+  const square = await sharp({ create: { width: 16, height: 16, channels: 3, background: { r: 0, g: 0, b: 255 } } })
+    .png()
+    .toBuffer();
   const png = await sharp({ create: { width: 48, height: 32, channels: 3, background: { r: 220, g: 20, b: 20 } } })
     .composite([{ input: square, left: 8, top: 8 }])
     .png()
@@ -47,7 +49,9 @@ export async function taskImage(): Promise<ImagePart> {
 
 /** A 24x24 green JPEG, as the image a crop tool returns. */
 export async function toolImage(): Promise<ImagePart> {
-  const jpeg = await sharp({ create: { width: 24, height: 24, channels: 3, background: { r: 10, g: 200, b: 60 } } }).jpeg().toBuffer();
+  const jpeg = await sharp({ create: { width: 24, height: 24, channels: 3, background: { r: 10, g: 200, b: 60 } } })
+    .jpeg()
+    .toBuffer();
   return { type: 'image', mediaType: 'image/jpeg', data: jpeg.toString('base64') };
 }
 
@@ -97,8 +101,10 @@ export function resultsFor(calls: ToolCall[], image: ImagePart): ToolResultsMess
   return {
     role: 'tool',
     results: calls.map((call) => {
-      if (call.name === 'vision_detect_objects') return { callId: call.id, name: call.name, content: [{ type: 'text', text: '{"objects":[{"label":"square","score":0.91}]}' }], isError: false };
-      if (call.name === 'ocr_read_text') return { callId: call.id, name: call.name, content: [{ type: 'text', text: 'no text found in the image' }], isError: true };
+      if (call.name === 'vision_detect_objects')
+        return { callId: call.id, name: call.name, content: [{ type: 'text', text: '{"objects":[{"label":"square","score":0.91}]}' }], isError: false };
+      if (call.name === 'ocr_read_text')
+        return { callId: call.id, name: call.name, content: [{ type: 'text', text: 'no text found in the image' }], isError: true };
       return { callId: call.id, name: call.name, content: [{ type: 'text', text: '{"saved":"media/task_cropped.jpg"}' }, image], isError: false };
     }),
   };

@@ -33,7 +33,13 @@ describe('mock LLM server', () => {
   it('rejects requests the real APIs would reject, records them as invalid, and keeps the queue', async () => {
     mock.enqueue({ text: 'kept' });
     const jpeg = (await toolImage()).data;
-    const openAiOrphanTool = await post(`${mock.openAiBaseUrl}/chat/completions`, { model: 'm', messages: [{ role: 'user', content: 'x' }, { role: 'tool', tool_call_id: 'nope', content: 'r' }] });
+    const openAiOrphanTool = await post(`${mock.openAiBaseUrl}/chat/completions`, {
+      model: 'm',
+      messages: [
+        { role: 'user', content: 'x' },
+        { role: 'tool', tool_call_id: 'nope', content: 'r' },
+      ],
+    });
     const openAiWrongBytes = await post(`${mock.openAiBaseUrl}/chat/completions`, {
       model: 'm',
       messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${jpeg}` } }] }],
@@ -44,7 +50,13 @@ describe('mock LLM server', () => {
       messages: [
         { role: 'user', content: 'x' },
         { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'a', input: {} }] },
-        { role: 'user', content: [{ type: 'text', text: 'note' }, { type: 'tool_result', tool_use_id: 't1', content: 'r' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'note' },
+            { type: 'tool_result', tool_use_id: 't1', content: 'r' },
+          ],
+        },
       ],
     });
     const geminiCount = await post(`${mock.url}/v1beta/models/g:generateContent`, {
@@ -68,7 +80,12 @@ describe('mock LLM server', () => {
   it('streams OpenAI chunks the SDK reassembles, with usage on request', async () => {
     const client = new OpenAI({ apiKey: 'k', baseURL: mock.openAiBaseUrl, maxRetries: 0 });
     mock.enqueue({ text: 'Checking both.', reasoning: 'plan', toolCalls: calls, usage: { inputTokens: 50, outputTokens: 9, cachedTokens: 10 } });
-    const stream = await client.chat.completions.create({ model: 'mock-a', messages: [{ role: 'user', content: 'go' }], stream: true, stream_options: { include_usage: true } });
+    const stream = await client.chat.completions.create({
+      model: 'mock-a',
+      messages: [{ role: 'user', content: 'go' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     let text = '';
     const args = ['', ''];
     let usage: OpenAI.CompletionUsage | undefined;
@@ -117,10 +134,14 @@ describe('mock LLM server', () => {
     expect(exhausted.status).toBe(500);
     expect(mock.requests.at(-1)?.outcome).toBe('exhausted');
 
-    const hooked = await startMockLlm({ respond: (request) => ((request.body as { model: string }).model === 'special' ? { text: 'from hook' } : undefined), fallback: { text: 'from fallback' } });
+    const hooked = await startMockLlm({
+      respond: (request) => ((request.body as { model: string }).model === 'special' ? { text: 'from hook' } : undefined),
+      fallback: { text: 'from fallback' },
+    });
     try {
       const hookedClient = new OpenAI({ apiKey: 'k', baseURL: hooked.openAiBaseUrl, maxRetries: 0 });
-      const ask = async (model: string) => (await hookedClient.chat.completions.create({ model, messages: [{ role: 'user', content: 'x' }] })).choices[0]?.message.content;
+      const ask = async (model: string) =>
+        (await hookedClient.chat.completions.create({ model, messages: [{ role: 'user', content: 'x' }] })).choices[0]?.message.content;
       expect([await ask('special'), await ask('plain')]).toEqual(['from hook', 'from fallback']);
     } finally {
       await hooked.close();
@@ -143,7 +164,10 @@ describe('mock LLM CLI', () => {
     const script = path.join(dir, 'script.json');
     const record = path.join(dir, 'requests.jsonl');
     writeFileSync(script, JSON.stringify({ turns: [{ text: 'scripted answer' }], fallback: { text: 'fallback answer' } }));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/mock-llm/cli.ts', '--script', script, '--record', record], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/mock-llm/cli.ts', '--script', script, '--record', record], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     const url = await new Promise<string>((resolve, reject) => {
       child.stdout.on('data', (chunk: Buffer) => {
@@ -163,14 +187,23 @@ describe('mock LLM CLI', () => {
     child.kill('SIGTERM');
     expect(await exit).toBe(0);
     expect(stdout).toBe(`MOCK_LLM_URL=${url}\n`);
-    const lines = readFileSync(record, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { turnIndex?: number; model: string });
-    expect(lines.map((line) => [line.model, line.turnIndex])).toEqual([['m', 0], ['m', undefined]]);
+    const lines = readFileSync(record, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { turnIndex?: number; model: string });
+    expect(lines.map((line) => [line.model, line.turnIndex])).toEqual([
+      ['m', 0],
+      ['m', undefined],
+    ]);
   });
 
   it('exits with a message naming the bad field of a script', async () => {
     const script = path.join(dir, 'bad.json');
     writeFileSync(script, JSON.stringify({ turns: [{ text: 'ok' }, { fault: { kind: 'status', status: 200 } }] }));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/mock-llm/cli.ts', '--script', script], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/mock-llm/cli.ts', '--script', script], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));

@@ -6,7 +6,12 @@ import { runTwoRoundEpisode, useMockLlm, driverFor, episodeTools, firstRequest, 
 
 interface ChatBody {
   model: string;
-  messages: Array<{ role: string; content?: unknown; tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>; tool_call_id?: string }>;
+  messages: Array<{
+    role: string;
+    content?: unknown;
+    tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>;
+    tool_call_id?: string;
+  }>;
   tools: Array<{ type: string; function: { name: string; parameters: unknown } }>;
   max_completion_tokens?: number;
   max_tokens?: number;

@@ -20,7 +20,12 @@ describe('fromOpenAiResponse', () => {
     expect(response.text).toBe('');
     expect(response.stopReason).toBe('tool_calls');
     expect(response.toolCalls).toEqual([
-      { id: 'call_Xk9aQ2mV7bN4cR1tY6uI8oP3', name: 'vision_detect_objects', arguments: { image: 'media/42.png', threshold: 0.4 }, argumentsText: '{"image":"media/42.png","threshold":0.4}' },
+      {
+        id: 'call_Xk9aQ2mV7bN4cR1tY6uI8oP3',
+        name: 'vision_detect_objects',
+        arguments: { image: 'media/42.png', threshold: 0.4 },
+        argumentsText: '{"image":"media/42.png","threshold":0.4}',
+      },
       { id: 'call_Lm3nB8vC2xZ5aS7dF9gH1jK4', name: 'ocr_read_text', arguments: { image: 'media/42.png' }, argumentsText: '{"image":"media/42.png"}' },
     ]);
     expect(response.usage).toEqual({ inputTokens: 2316, outputTokens: 61, cachedTokens: 1920 });
@@ -51,7 +56,12 @@ describe('fromOpenAiResponse', () => {
 
   it('rejects non-object arguments and reports refusals', () => {
     const body = {
-      choices: [{ message: { content: null, refusal: 'I cannot help with that.', tool_calls: [{ id: 'c1', function: { name: 't', arguments: '[1,2]' } }] }, finish_reason: 'stop' }],
+      choices: [
+        {
+          message: { content: null, refusal: 'I cannot help with that.', tool_calls: [{ id: 'c1', function: { name: 't', arguments: '[1,2]' } }] },
+          finish_reason: 'stop',
+        },
+      ],
     };
     const response = fromOpenAiResponse(body, options);
     expect(response.toolCalls[0]?.argumentsError).toMatch(/must be a JSON object, got an array/);

@@ -31,7 +31,15 @@ describe('openai-responses driver against the mock', () => {
     const body = requests[1]?.body as ResponsesBody;
     expect(body).toMatchObject({ model: 'gpt-4.1', instructions: systemPrompt, max_output_tokens: 512, store: false });
     expect(body.tools.map((tool) => tool.parameters)).toEqual(episodeTools.map((tool) => tool.inputSchema));
-    expect(body.input.map((item) => item.type ?? item.role)).toEqual(['user', 'function_call', 'function_call', 'function_call', 'function_call_output', 'function_call_output', 'function_call_output']);
+    expect(body.input.map((item) => item.type ?? item.role)).toEqual([
+      'user',
+      'function_call',
+      'function_call',
+      'function_call',
+      'function_call_output',
+      'function_call_output',
+      'function_call_output',
+    ]);
     expect(body.input[0]?.content).toEqual([
       { type: 'input_text', text: 'What is in this image?' },
       { type: 'input_image', image_url: `data:image/png;base64,${task.data}`, detail: 'auto' },
@@ -73,7 +81,10 @@ describe('fromResponsesResponse', () => {
     };
     const response = fromResponsesResponse(body, { spec: 's' });
     expect(response).toMatchObject({ text: 'Partial answer', stopReason: 'max_tokens', usage: { inputTokens: 10, outputTokens: 5, cachedTokens: 4 } });
-    const refused = fromResponsesResponse({ status: 'completed', output: [{ type: 'message', content: [{ type: 'refusal', refusal: 'No.' }] }] }, { spec: 's' });
+    const refused = fromResponsesResponse(
+      { status: 'completed', output: [{ type: 'message', content: [{ type: 'refusal', refusal: 'No.' }] }] },
+      { spec: 's' },
+    );
     expect(refused.text).toBe('No.');
     expect(refused.warnings).toEqual(['the model refused the request']);
     expect(() => fromResponsesResponse({ output: 'x' }, { spec: 's' })).toThrow(/s: unexpected Responses API response/);

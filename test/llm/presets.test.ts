@@ -12,7 +12,13 @@ import { createDriver } from '../../src/llm/registry.js';
 import { keyFingerprint, startMockLlm, type MockLlm } from '../support/mock-llm/index.js';
 import { firstRequest, resultsFor, roundOneTurn, taskImage, toolImage } from './helpers.js';
 
-type ChatBody = { model: string; max_tokens?: number; max_completion_tokens?: number; parallel_tool_calls?: boolean; messages: Array<{ role: string; content: unknown }> };
+type ChatBody = {
+  model: string;
+  max_tokens?: number;
+  max_completion_tokens?: number;
+  parallel_tool_calls?: boolean;
+  messages: Array<{ role: string; content: unknown }>;
+};
 
 describe('OpenAI-compatible presets against the mock', () => {
   let mock: MockLlm;
@@ -54,7 +60,11 @@ describe('OpenAI-compatible presets against the mock', () => {
     const first = firstRequest(await taskImage());
     const round1 = await driver.generate(first);
     expect(round1.warnings.join(' ')).toMatch(/text-only/);
-    const history = [...first.messages, { role: 'assistant' as const, content: [], toolCalls: round1.toolCalls }, resultsFor(round1.toolCalls, await toolImage())];
+    const history = [
+      ...first.messages,
+      { role: 'assistant' as const, content: [], toolCalls: round1.toolCalls },
+      resultsFor(round1.toolCalls, await toolImage()),
+    ];
     const round2 = await driver.generate({ ...first, messages: history });
     expect(round2.text).toBe('done');
 

@@ -38,7 +38,10 @@ describe('loadPriceTable', () => {
 
   it('overlays a table file: provider-qualified keys, new models, cached price defaulting to input', () => {
     const file = path.join(dir, 'prices.json');
-    writeFileSync(file, JSON.stringify({ 'ollama:qwen2.5-vl': { input: 0, output: 0 }, 'gpt-4o': { input: 5, output: 15 }, 'my-model': { input: 1, output: 2 } }));
+    writeFileSync(
+      file,
+      JSON.stringify({ 'ollama:qwen2.5-vl': { input: 0, output: 0 }, 'gpt-4o': { input: 5, output: 15 }, 'my-model': { input: 1, output: 2 } }),
+    );
     const table = loadPriceTable({ M3_PRICE_TABLE: file });
     expect(costUsd('ollama:qwen2.5-vl', { inputTokens: 1e6, outputTokens: 1e6, cachedTokens: 0 }, table)).toBe(0);
     expect(costUsd('openai:gpt-4o', { inputTokens: 1e6, outputTokens: 0, cachedTokens: 1e6 }, table)).toBe(5);

@@ -46,13 +46,18 @@ describe.each(live)('$spec (live)', ({ spec, ready }) => {
         messages: [
           ...first.messages,
           { role: 'assistant', content: round1.text ? [{ type: 'text', text: round1.text }] : [], toolCalls: round1.toolCalls },
-          { role: 'tool', results: round1.toolCalls.map((item) => ({ callId: item.id, name: item.name, content: [{ type: 'text', text: 'recorded' }], isError: false })) },
+          {
+            role: 'tool',
+            results: round1.toolCalls.map((item) => ({ callId: item.id, name: item.name, content: [{ type: 'text', text: 'recorded' }], isError: false })),
+          },
         ],
       },
       policy({ maxRetries: 2, baseDelayMs: 2_000, maxDelayMs: 30_000 }),
     );
     expect(round2.text.toLowerCase()).toContain('red');
     expect(round2.usage.inputTokens).toBeGreaterThan(0);
-    process.stderr.write(`${spec}: ${round1.usage.inputTokens + round2.usage.inputTokens} input tokens, cost ${costUsd(spec, round2.usage) ?? 'unknown'} USD (round 2)\n`);
+    process.stderr.write(
+      `${spec}: ${round1.usage.inputTokens + round2.usage.inputTokens} input tokens, cost ${costUsd(spec, round2.usage) ?? 'unknown'} USD (round 2)\n`,
+    );
   });
 });

@@ -7,18 +7,28 @@ import type { GenerateResponse, ModelDriver } from '../../src/llm/types.js';
 /** A driver that fails with the given classes in order, then answers. */
 function scriptedDriver(failures: Array<{ errorClass: ProviderErrorClass; retryAfterMs?: number } | 'hang'>): ModelDriver & { calls: number } {
   const driver = {
-    id: 'script:test', provider: 'script', model: 'test', acceptsImages: true, calls: 0,
+    id: 'script:test',
+    provider: 'script',
+    model: 'test',
+    acceptsImages: true,
+    calls: 0,
     async generate(_request: unknown, options?: { signal?: AbortSignal }): Promise<GenerateResponse> {
       const failure = failures[driver.calls];
       driver.calls += 1;
       if (failure === 'hang') {
         await new Promise((_, reject) => options?.signal?.addEventListener('abort', () => reject(new Error('aborted'))));
       }
-      if (failure && failure !== 'hang') throw new ProviderError(failure.errorClass, `fail ${failure.errorClass}`, failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {});
+      if (failure && failure !== 'hang')
+        throw new ProviderError(
+          failure.errorClass,
+          `fail ${failure.errorClass}`,
+          failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {},
+        );
       return { text: 'ok', toolCalls: [], stopReason: 'end', usage: emptyUsage(), latencyMs: 1, warnings: [] };
     },
     classifyError(error: unknown) {
-      if (error instanceof ProviderError) return { errorClass: error.errorClass, message: error.message, ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}) };
+      if (error instanceof ProviderError)
+        return { errorClass: error.errorClass, message: error.message, ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}) };
       return { errorClass: 'fatal' as const, message: String(error) };
     },
   };

@@ -38,9 +38,18 @@ afterEach(async () => {
 
 function options(maxStep: number): AgentOptions {
   return {
-    maxStep, maxConcurrent: 4, topTools: 0, maxNewTokens: 256, mergePrepareWork: true, skipEndStage: true, instructionRole: 'user',
-    toolResultMaxChars: 2000, imagePolicy: { recodeOverKb: 512, maxEdge: 1568 }, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1, timeoutMs: 0 },
-    toolCallTimeoutMs: 10_000, imageRoots: [workDir],
+    maxStep,
+    maxConcurrent: 4,
+    topTools: 0,
+    maxNewTokens: 256,
+    mergePrepareWork: true,
+    skipEndStage: true,
+    instructionRole: 'user',
+    toolResultMaxChars: 2000,
+    imagePolicy: { recodeOverKb: 512, maxEdge: 1568 },
+    retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1, timeoutMs: 0 },
+    toolCallTimeoutMs: 10_000,
+    imageRoots: [workDir],
   };
 }
 
@@ -57,14 +66,22 @@ async function episode(spec: string, env: Record<string, string>, turns: MockTur
   mock.enqueue(...turns);
   const driver = await createDriver(spec, { env, timeoutMs: 10_000 });
   const trace = await runEpisode(
-    { taskId: 't1', question: 'Echo hello, then answer.', userText: 'Echo hello, then answer.', images: [], cwd: workDir, callContext: { taskId: 't1', workspace: workDir } },
+    {
+      taskId: 't1',
+      question: 'Echo hello, then answer.',
+      userText: 'Echo hello, then answer.',
+      images: [],
+      cwd: workDir,
+      callContext: { taskId: 't1', workspace: workDir },
+    },
     { driver, host, options: options(maxStep) },
   );
   const requests = mock.generations().slice(before);
   return { trace, requests, bodies: requests.map((request) => request.body as Record<string, unknown>) };
 }
 
-const expectAllValid = (requests: RecordedRequest[]) => expect(requests.map((request) => [request.valid, request.issues.join('; ')])).toEqual(requests.map(() => [true, '']));
+const expectAllValid = (requests: RecordedRequest[]) =>
+  expect(requests.map((request) => [request.valid, request.issues.join('; ')])).toEqual(requests.map(() => [true, '']));
 
 const callTurn = (extra: Partial<MockTurn> = {}): MockTurn => ({ toolCalls: [{ name: echo, arguments: { text: 'hello' } }], ...extra });
 
@@ -88,7 +105,12 @@ describe('tool history without offered tools (the final-answer request after --m
 
 describe('reasoning that must come back with its calls', () => {
   it('anthropic: the signed thinking block opens the assistant turn of the next request, unchanged', async () => {
-    const { trace, requests, bodies } = await episode('anthropic:claude-sonnet-4-6', envs.anthropic(), [callTurn({ reasoning: 'I should echo first.' }), { text: 'Done: hello.' }], 2);
+    const { trace, requests, bodies } = await episode(
+      'anthropic:claude-sonnet-4-6',
+      envs.anthropic(),
+      [callTurn({ reasoning: 'I should echo first.' }), { text: 'Done: hello.' }],
+      2,
+    );
     expectAllValid(requests);
     expect(trace.finalReply).toBe('Done: hello.');
     const assistant = (bodies[1]!.messages as Array<{ role: string; content: Array<Record<string, unknown>> }>)[1]!;
@@ -98,7 +120,12 @@ describe('reasoning that must come back with its calls', () => {
   });
 
   it('anthropic: redacted thinking and the final answer after --max-step keep the same rules', async () => {
-    const { requests, bodies } = await episode('anthropic:claude-sonnet-4-6', envs.anthropic(), [callTurn({ redactedReasoning: 'EncryptedOpaqueBlob==', reasoning: 'plan' }), { text: 'ok' }], 1);
+    const { requests, bodies } = await episode(
+      'anthropic:claude-sonnet-4-6',
+      envs.anthropic(),
+      [callTurn({ redactedReasoning: 'EncryptedOpaqueBlob==', reasoning: 'plan' }), { text: 'ok' }],
+      1,
+    );
     expectAllValid(requests);
     const assistant = (bodies[1]!.messages as Array<{ content: Array<Record<string, unknown>> }>)[1]!;
     expect(assistant.content.slice(0, 2).map((block) => block.type)).toEqual(['redacted_thinking', 'thinking']);
@@ -106,7 +133,12 @@ describe('reasoning that must come back with its calls', () => {
   });
 
   it('deepseek thinking mode: reasoning_content goes back on the assistant tool-call message', async () => {
-    const { trace, requests, bodies } = await episode('deepseek:deepseek-reasoner', envs.deepseek(), [callTurn({ reasoning: 'Use echo.' }), { text: 'hello' }], 2);
+    const { trace, requests, bodies } = await episode(
+      'deepseek:deepseek-reasoner',
+      envs.deepseek(),
+      [callTurn({ reasoning: 'Use echo.' }), { text: 'hello' }],
+      2,
+    );
     expectAllValid(requests);
     expect(trace.finalReply).toBe('hello');
     const assistant = (bodies[1]!.messages as Array<Record<string, unknown>>).find((message) => message.role === 'assistant');

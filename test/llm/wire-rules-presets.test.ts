@@ -50,9 +50,20 @@ describe('OpenAI reasoning models', () => {
 
   it('a model the table does not know: a refused parameter is dropped and the request retried, then left out', async () => {
     const mock = getMock();
-    const driver = await createDriver('openai:ft-reasoner-x', { env: { OPENAI_API_KEY: testKeys.openai, OPENAI_BASE_URL: mock.openAiBaseUrl }, timeoutMs: 5_000 });
+    const driver = await createDriver('openai:ft-reasoner-x', {
+      env: { OPENAI_API_KEY: testKeys.openai, OPENAI_BASE_URL: mock.openAiBaseUrl },
+      timeoutMs: 5_000,
+    });
     mock.enqueue(
-      { fault: { kind: 'status', status: 400, message: "Unsupported parameter: 'parallel_tool_calls' is not supported with this model.", code: 'unsupported_parameter', param: 'parallel_tool_calls' } },
+      {
+        fault: {
+          kind: 'status',
+          status: 400,
+          message: "Unsupported parameter: 'parallel_tool_calls' is not supported with this model.",
+          code: 'unsupported_parameter',
+          param: 'parallel_tool_calls',
+        },
+      },
       { text: 'first' },
       { text: 'second' },
     );
@@ -82,7 +93,10 @@ describe('destination quirks', () => {
 
   it('Zhipu: images travel as bare base64 in image_url.url', async () => {
     const mock = getMock();
-    const driver = await createDriver('zhipu:glm-4v-plus', { env: { ZHIPU_API_KEY: 'zhipu-test-key-0123', ZHIPU_BASE_URL: mock.baseUrlFor('zhipu') }, timeoutMs: 5_000 });
+    const driver = await createDriver('zhipu:glm-4v-plus', {
+      env: { ZHIPU_API_KEY: 'zhipu-test-key-0123', ZHIPU_BASE_URL: mock.baseUrlFor('zhipu') },
+      timeoutMs: 5_000,
+    });
     mock.enqueue({ text: 'a red field' });
     const image = await taskImage();
     await driver.generate(firstRequest(image));
@@ -93,7 +107,10 @@ describe('destination quirks', () => {
 
   it('xAI: reasoning tokens reported apart from completion_tokens count as output', async () => {
     const mock = getMock();
-    const driver = await createDriver('xai:grok-3-mini', { env: { XAI_API_KEY: 'xai-test-key-0123456789abcdef', XAI_BASE_URL: mock.baseUrlFor('xai') }, timeoutMs: 5_000 });
+    const driver = await createDriver('xai:grok-3-mini', {
+      env: { XAI_API_KEY: 'xai-test-key-0123456789abcdef', XAI_BASE_URL: mock.baseUrlFor('xai') },
+      timeoutMs: 5_000,
+    });
     mock.enqueue({ text: 'ok', usage: { inputTokens: 120, outputTokens: 60, reasoningTokens: 45 } });
     const response = await driver.generate(firstRequest(await taskImage()));
     expect(bodyOf(mock.generations()[0]) && mock.generations()[0]?.valid).toBe(true);
@@ -116,7 +133,10 @@ describe('destination quirks', () => {
   it('gemini: a GIF is converted (the API has no GIF); anthropic keeps WebP (it decodes it)', async () => {
     const mock = getMock();
     const gemini = await createDriver('gemini:gemini-2.5-flash', { env: { GEMINI_API_KEY: testKeys.gemini, GEMINI_BASE_URL: mock.url }, timeoutMs: 5_000 });
-    const anthropic = await createDriver('anthropic:claude-sonnet-4-6', { env: { ANTHROPIC_API_KEY: testKeys.anthropic, ANTHROPIC_BASE_URL: mock.url }, timeoutMs: 5_000 });
+    const anthropic = await createDriver('anthropic:claude-sonnet-4-6', {
+      env: { ANTHROPIC_API_KEY: testKeys.anthropic, ANTHROPIC_BASE_URL: mock.url },
+      timeoutMs: 5_000,
+    });
     mock.enqueue({ text: 'a' }, { text: 'b' });
     await gemini.generate(withToolImage(await imageOf('gif')));
     await anthropic.generate(withToolImage(await imageOf('webp')));

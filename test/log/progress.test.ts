@@ -33,7 +33,10 @@ describe('progress renderers', () => {
   });
 
   it('prints plain lines when not a terminal or under CI, and nothing for updates without a line', () => {
-    for (const [isTTY, env] of [[false, {}], [true, { CI: '1' }]] as const) {
+    for (const [isTTY, env] of [
+      [false, {}],
+      [true, { CI: '1' }],
+    ] as const) {
       const plain = stream(isTTY);
       const transfer = createTransferProgress('dataset', plain.stream, env);
       transfer.update({ files: 0, filesTotal: 2, bytes: 10, bytesTotal: 20 });

@@ -50,14 +50,23 @@ describe('callCheckedTool', () => {
     const interceptor = watching();
     const options = { context, interceptor };
     const unknown = await callCheckedTool(host, 'nowhere/tool', {}, options);
-    expect(unknown).toMatchObject({ isError: true, errorCode: 'unknown_tool', text: '[Tool error] Unknown tool: nowhere/tool', refusal: { reason: 'unknown_tool' } });
+    expect(unknown).toMatchObject({
+      isError: true,
+      errorCode: 'unknown_tool',
+      text: '[Tool error] Unknown tool: nowhere/tool',
+      refusal: { reason: 'unknown_tool' },
+    });
     const unparseable = await callCheckedTool(host, 'echo/echo', undefined, { ...options, argumentsError: 'Unexpected end of JSON input' });
     expect(unparseable).toMatchObject({
-      errorCode: 'invalid_arguments', refusal: { reason: 'unparseable_arguments', detail: 'Unexpected end of JSON input' },
+      errorCode: 'invalid_arguments',
+      refusal: { reason: 'unparseable_arguments', detail: 'Unexpected end of JSON input' },
       text: '[Tool error] Invalid arguments for echo/echo: the arguments were not valid JSON (Unexpected end of JSON input)',
     });
     const array = await callCheckedTool(host, 'echo/echo', ['a'], options);
-    expect(array).toMatchObject({ errorCode: 'invalid_arguments', refusal: { reason: 'not_an_object', detail: 'arguments must be a JSON object, got an array' } });
+    expect(array).toMatchObject({
+      errorCode: 'invalid_arguments',
+      refusal: { reason: 'not_an_object', detail: 'arguments must be a JSON object, got an array' },
+    });
     const schema = await callCheckedTool(host, 'echo/echo', { text: 42 }, options);
     expect(schema).toMatchObject({ errorCode: 'invalid_arguments', refusal: { reason: 'schema_violation', detail: 'arguments/text must be string' } });
     expect(schema.text).toBe('[Tool error] Invalid arguments for echo/echo: arguments/text must be string');
@@ -65,13 +74,17 @@ describe('callCheckedTool', () => {
     // A JSON string is normalised to its object and sent.
     const fromString = await callCheckedTool(host, 'echo/echo', '{"text":"from a string"}', options);
     expect(fromString).toMatchObject({ isError: false, text: 'from a string' });
-    expect(interceptor.seen.map((call) => [call.tool.canonicalName, call.arguments, call.context])).toEqual([['echo/echo', { text: 'from a string' }, context]]);
+    expect(interceptor.seen.map((call) => [call.tool.canonicalName, call.arguments, call.context])).toEqual([
+      ['echo/echo', { text: 'from a string' }, context],
+    ]);
   });
 
   it('reads an upstream failure code from the result _meta into the outcome', async () => {
     const outcome = await callCheckedTool(host, 'meta/upstream_fail', { code: 'upstream_rate_limited', status: 429, retryAfterSec: 7 }, { context });
     expect(outcome).toMatchObject({
-      isError: true, errorCode: 'upstream_rate_limited', errorMeta: { code: 'upstream_rate_limited', status: 429, retryAfterSec: 7, upstream: 'api.example.test' },
+      isError: true,
+      errorCode: 'upstream_rate_limited',
+      errorMeta: { code: 'upstream_rate_limited', status: 429, retryAfterSec: 7, upstream: 'api.example.test' },
       text: '[Tool error] api.example.test answered 429 (upstream_rate_limited)',
     });
     // A server's plain error result has no code.
@@ -83,7 +96,9 @@ describe('callCheckedTool', () => {
   it('returns what the interceptor decides for a finished call', async () => {
     const interceptor: ToolCallInterceptor = {
       afterCall: async (call) =>
-        call.outcome.errorCode === 'upstream_server_error' ? { ...call.outcome, isError: false, errorCode: undefined, text: `replacement for ${call.tool.canonicalName}` } : call.outcome,
+        call.outcome.errorCode === 'upstream_server_error'
+          ? { ...call.outcome, isError: false, errorCode: undefined, text: `replacement for ${call.tool.canonicalName}` }
+          : call.outcome,
     };
     const replaced = await callCheckedTool(host, 'meta/upstream_fail', { code: 'upstream_server_error', status: 503 }, { context, interceptor });
     expect(replaced).toMatchObject({ isError: false, text: 'replacement for meta/upstream_fail' });
@@ -95,8 +110,18 @@ describe('callCheckedTool', () => {
 describe('m3 tasks verify sends its own call context', () => {
   it('gives each replayed task its media/outputs/<id> folder as the workspace', async () => {
     const suite = {
-      gtFile: 'gt.json', tasksFile: 'tasks.json',
-      gt: [{ id: 'V1', tier: 'basic' as const, question: 'Ask the meta service what it sees.', final_reply: 'it sees V1', steps: [{ step: 1, calls: [{ name: 'meta/echo_meta', arguments: {} }] }], facts: [{ step: 1, call: 0, textIncludes: path.join(fixtureRepoRoot, 'media', 'outputs', 'V1'), reply: 'V1' }] }],
+      gtFile: 'gt.json',
+      tasksFile: 'tasks.json',
+      gt: [
+        {
+          id: 'V1',
+          tier: 'basic' as const,
+          question: 'Ask the meta service what it sees.',
+          final_reply: 'it sees V1',
+          steps: [{ step: 1, calls: [{ name: 'meta/echo_meta', arguments: {} }] }],
+          facts: [{ step: 1, call: 0, textIncludes: path.join(fixtureRepoRoot, 'media', 'outputs', 'V1'), reply: 'V1' }],
+        },
+      ],
       tasks: [{ id: 'V1', tier: 'basic' as const, question: 'What does the service see?', prompt: 'Ask the meta service what it sees.' }],
     };
     const report = await verifySuite({ suite, host, root: fixtureRepoRoot });

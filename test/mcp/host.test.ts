@@ -97,7 +97,16 @@ describe('McpHost with echo, slow, image and paged fixtures', { timeout: 240_000
     expect(outcome.text).toMatch(/^\[Tool error\] slow\/sleep did not answer within 300 ms/);
     expect(elapsed).toBeGreaterThanOrEqual(280);
     expect(elapsed).toBeLessThan(15_000);
-    await expect.poll(() => host.status().find((s) => s.name === 'slow')?.stderrTail?.some((line) => line.startsWith('cancelled after')), { timeout: 3000 }).toBe(true);
+    await expect
+      .poll(
+        () =>
+          host
+            .status()
+            .find((s) => s.name === 'slow')
+            ?.stderrTail?.some((line) => line.startsWith('cancelled after')),
+        { timeout: 3000 },
+      )
+      .toBe(true);
     expect((await host.callTool('slow/ping', {})).text).toBe('pong');
   });
 
@@ -198,7 +207,24 @@ describe('McpHost child environment and working directory', { timeout: 240_000 }
 
   it('lists no parent variable beyond the documented base', async () => {
     const names = JSON.parse((await host.callTool('echo/env_names', {})).text) as string[];
-    const allowed = new Set(['PATH', 'HOME', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR', 'TEMP', 'TMP', 'LOGNAME', 'SHELL', 'TERM', 'USER', 'OWN_SETTING', 'M3_ALLOWED_ROOTS', 'M3_NETWORK_GUARD']);
+    const allowed = new Set([
+      'PATH',
+      'HOME',
+      'LANG',
+      'LC_ALL',
+      'LC_CTYPE',
+      'TZ',
+      'TMPDIR',
+      'TEMP',
+      'TMP',
+      'LOGNAME',
+      'SHELL',
+      'TERM',
+      'USER',
+      'OWN_SETTING',
+      'M3_ALLOWED_ROOTS',
+      'M3_NETWORK_GUARD',
+    ]);
     // Node itself may define a few variables in the child (none start with a secret-like name).
     const unexpected = names.filter((name) => !allowed.has(name) && !name.startsWith('NODE_') && !name.startsWith('TSX_'));
     expect(unexpected).toEqual([]);

@@ -42,7 +42,12 @@ describe('normalizeContent / toResultText', () => {
       { type: 'resource_link', uri: 'https://example.org/x', name: 'x' },
       { type: 'audio', data: 'AAAAAA==', mimeType: 'audio/mpeg' },
     ]);
-    expect(content.map(describeContent)).toEqual(['inside', '[resource: file:///b.bin, 3 bytes]', '[resource link: https://example.org/x (x)]', '[audio: audio/mpeg, 4 bytes]']);
+    expect(content.map(describeContent)).toEqual([
+      'inside',
+      '[resource: file:///b.bin, 3 bytes]',
+      '[resource link: https://example.org/x (x)]',
+      '[audio: audio/mpeg, 4 bytes]',
+    ]);
   });
 });
 
@@ -65,7 +70,10 @@ describe('tool hashes', () => {
   ];
 
   it('ignores tool order and schema key order but sees every change', () => {
-    const reordered = [{ ...tools[1]! }, { name: 'b', description: 'B', inputSchema: { properties: { x: { type: 'string' }, y: { type: 'number' } }, type: 'object' } }];
+    const reordered = [
+      { ...tools[1]! },
+      { name: 'b', description: 'B', inputSchema: { properties: { x: { type: 'string' }, y: { type: 'number' } }, type: 'object' } },
+    ];
     expect(hashServerTools(reordered)).toBe(hashServerTools(tools));
     expect(hashServerTools([{ ...tools[0]!, description: 'B!' }, tools[1]!])).not.toBe(hashServerTools(tools));
     expect(hashToolSurface([{ name: 's1', tools }])).not.toBe(hashToolSurface([{ name: 's2', tools }]));

@@ -5,7 +5,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerSpec } from '../../src/config/index.js';
 import { smokeTests, startOfflineSmokeFakes, type OfflineSmokeFakes } from '../../src/mcp/smoke-tests.js';
 
-const spec = (name: string, env: Record<string, string> = {}): ServerSpec => ({ name, transport: 'stdio', command: 'node', args: [], env, headers: {}, cwd: '/' });
+const spec = (name: string, env: Record<string, string> = {}): ServerSpec => ({
+  name,
+  transport: 'stdio',
+  command: 'node',
+  args: [],
+  env,
+  headers: {},
+  cwd: '/',
+});
 
 let fakes: OfflineSmokeFakes | undefined;
 afterEach(async () => {

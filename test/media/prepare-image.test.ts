@@ -26,7 +26,9 @@ const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 describe('prepareImage', () => {
   it('passes small supported images through unchanged and records their facts', async () => {
-    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#336699' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#336699' } })
+      .png()
+      .toBuffer();
     const part = await prepareImage(png, 'small.png', { recodeOverKb: 512, maxEdge: 1568 });
     expect(part.mediaType).toBe('image/png');
     expect(Buffer.from(part.data, 'base64').equals(png)).toBe(true);
@@ -56,7 +58,9 @@ describe('prepareImage', () => {
   });
 
   it('converts formats vendors do not take (TIFF) even when small', async () => {
-    const tiff = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#ff0000' } }).tiff().toBuffer();
+    const tiff = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#ff0000' } })
+      .tiff()
+      .toBuffer();
     const part = await prepareImage(tiff, 'scan.tif', { recodeOverKb: 512, maxEdge: 1568 });
     expect(part.mediaType).toBe('image/jpeg');
   });
@@ -64,7 +68,9 @@ describe('prepareImage', () => {
   it('types by magic bytes, not by file name, and never modifies the file', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-media-'));
     const file = path.join(dir, 'photo.txt');
-    const jpeg = await sharp({ create: { width: 3000, height: 1500, channels: 3, background: '#00aa00' } }).jpeg().toBuffer();
+    const jpeg = await sharp({ create: { width: 3000, height: 1500, channels: 3, background: '#00aa00' } })
+      .jpeg()
+      .toBuffer();
     writeFileSync(file, jpeg);
     const before = sha(readFileSync(file));
     const part = await loadImageFile(file, { recodeOverKb: 0, maxEdge: 1000 });
@@ -77,7 +83,9 @@ describe('prepareImage', () => {
     await expect(prepareImage(Buffer.from('hello, not an image'), 'notes.png', { recodeOverKb: 0, maxEdge: 0 })).rejects.toThrowError(
       new MediaError('notes.png: not an image (unrecognised bytes)'),
     );
-    const png = await sharp({ create: { width: 50, height: 50, channels: 3, background: '#000' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 50, height: 50, channels: 3, background: '#000' } })
+      .png()
+      .toBuffer();
     const truncated = png.subarray(0, 40);
     await expect(prepareImage(truncated, 'cut.png', { recodeOverKb: 0, maxEdge: 10 })).rejects.toThrow(/cut\.png: (corrupt|could not re-encode)/);
     await expect(loadImageFile('/definitely/missing.png', { recodeOverKb: 0, maxEdge: 0 })).rejects.toThrow('image file not found: /definitely/missing.png');

@@ -78,7 +78,9 @@ describe('leaderboard', () => {
   it('writes the reference CSV columns in leaderboard order', () => {
     const [header, first, second] = stepEvalCsv(rows).trim().split('\n');
     expect(header?.split(',')).toEqual([...stepCsvColumns]);
-    expect(header).toBe('model,recall,precision,avg_sim_all_cov,step_coherence_cov,order_consistency_cov,merge_purity_cov,completion_rate,information_grounding_rate,_path,Average score');
+    expect(header).toBe(
+      'model,recall,precision,avg_sim_all_cov,step_coherence_cov,order_consistency_cov,merge_purity_cov,completion_rate,information_grounding_rate,_path,Average score',
+    );
     const glm = first?.split(',') ?? [];
     expect(glm.slice(0, 4)).toEqual(['GLM 4.5v', '0.2', '0.1', '']);
     expect(glm[9]).toBe(path.join(fixture.resultsDir, 'glm-4.5v', 'results_eval.json'));
@@ -125,7 +127,12 @@ describe('final-answer charts', () => {
     const proxies = finalProxyFigure(models);
     expect(proxies?.title).toMatch(/PROXIES.*not judge scores/);
     expect(proxies?.config.data.labels).toEqual(['GPT-5 Mini', 'Local X']);
-    expect(proxies?.config.data.datasets.map((dataset) => dataset.label)).toEqual(['token_f1 (proxy)', 'rouge_l (proxy)', 'number_recall (proxy)', 'entity_recall (proxy)']);
+    expect(proxies?.config.data.datasets.map((dataset) => dataset.label)).toEqual([
+      'token_f1 (proxy)',
+      'rouge_l (proxy)',
+      'number_recall (proxy)',
+      'entity_recall (proxy)',
+    ]);
     expect(proxies?.config.data.datasets[3]?.data).toEqual([null, 0]);
   });
 });
@@ -136,7 +143,16 @@ describe('per-tier breakdown', () => {
     expect(tierRows).toEqual([
       { model: 'gpt-5-mini', tier: 'basic', tasks: 2, recall: 0.75, precision: 0.625, completion: 0.9, grounding: 0.8, proxyTokenF1: 0.5 },
       { model: 'gpt-5-mini', tier: 'chain', tasks: 1, recall: 0, precision: 0, completion: 0.6, grounding: 0.4, proxyTokenF1: Number.NaN },
-      { model: 'local-x', tier: 'chain', tasks: 1, recall: Number.NaN, precision: Number.NaN, completion: Number.NaN, grounding: Number.NaN, proxyTokenF1: 0.25 },
+      {
+        model: 'local-x',
+        tier: 'chain',
+        tasks: 1,
+        recall: Number.NaN,
+        precision: Number.NaN,
+        completion: Number.NaN,
+        grounding: Number.NaN,
+        proxyTokenF1: 0.25,
+      },
     ]);
   });
 });

@@ -12,7 +12,19 @@ afterAll(() => rmSync(fixture.root, { recursive: true, force: true }));
 
 describe('m3 report (child process)', () => {
   it('writes the report for the chosen models and lists the missing ones', async () => {
-    const result = await runM3(['report', '--results', fixture.resultsDir, '--save', fixture.saveDir, '--models', 'gpt-5-mini, absent', '--catalog', catalogFile, '--gt', fixture.gtFile]);
+    const result = await runM3([
+      'report',
+      '--results',
+      fixture.resultsDir,
+      '--save',
+      fixture.saveDir,
+      '--models',
+      'gpt-5-mini, absent',
+      '--catalog',
+      catalogFile,
+      '--gt',
+      fixture.gtFile,
+    ]);
     expect(result.status, result.stderr).toBe(0);
     const summary = lastJsonLine(result) as { html: string; models: string[]; missing: string[]; files: string[] };
     expect(summary.html).toBe(path.join(fixture.saveDir, 'report.html'));

@@ -48,7 +48,7 @@ describe('the report shows the corrected metrics beside the reference keys', () 
       expect(text).toContain('perception_recall_avg');
     }
     expect(markdown).toContain("hashgram-v1 (NOT the paper's)");
-    expect(html).toContain("hashgram-v1 (NOT the paper&#39;s)");
+    expect(html).toContain('hashgram-v1 (NOT the paper&#39;s)');
     expect(html).toContain('<h2>CV metrics</h2>');
     expect(existsSync(path.join(saveDir, 'cv_metrics.png'))).toBe(true);
   });

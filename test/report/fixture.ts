@@ -17,8 +17,28 @@ function writeJson(file: string, value: unknown): void {
 }
 
 export const stepAggregates = {
-  'gpt-5-mini': { recall: 0.9, precision: 0.8, avg_sim_all_cov: 0.7, avg_sim_strong_cov: 0.65, step_coherence_cov: 0.6, order_consistency_cov: 0.5, merge_purity_cov: 0.4, avg_Rounds: 2.5, avg_tool_calls: 6 },
-  'glm-4.5v': { recall: 0.2, precision: 0.1, avg_sim_all_cov: null, avg_sim_strong_cov: 0.05, step_coherence_cov: 0.3, order_consistency_cov: 0.2, merge_purity_cov: 0.1, avg_Rounds: 4, avg_tool_calls: 2.25 },
+  'gpt-5-mini': {
+    recall: 0.9,
+    precision: 0.8,
+    avg_sim_all_cov: 0.7,
+    avg_sim_strong_cov: 0.65,
+    step_coherence_cov: 0.6,
+    order_consistency_cov: 0.5,
+    merge_purity_cov: 0.4,
+    avg_Rounds: 2.5,
+    avg_tool_calls: 6,
+  },
+  'glm-4.5v': {
+    recall: 0.2,
+    precision: 0.1,
+    avg_sim_all_cov: null,
+    avg_sim_strong_cov: 0.05,
+    step_coherence_cov: 0.3,
+    order_consistency_cov: 0.2,
+    merge_purity_cov: 0.1,
+    avg_Rounds: 4,
+    avg_tool_calls: 2.25,
+  },
 } as const;
 
 export function createResultsFixture(): ResultsFixture {
@@ -39,7 +59,14 @@ export function createResultsFixture(): ResultsFixture {
     ],
   });
   writeJson(path.join(resultsDir, 'gpt-5-mini', 'taskcompletion.json'), {
-    aggregate: { num_total: 3, num_scored: 2, completion_rate: 0.75, information_grounding_rate: 0.6, completion_rate_all: 0.5, information_grounding_rate_all: 0.4 },
+    aggregate: {
+      num_total: 3,
+      num_scored: 2,
+      completion_rate: 0.75,
+      information_grounding_rate: 0.6,
+      completion_rate_all: 0.5,
+      information_grounding_rate_all: 0.4,
+    },
     pre_id: {
       a1: { final: 0.9, judges: [{ name: 'openai:j', score: 0.9 }], info_grounding: { final: 0.8, judges: [] } },
       b1: { final: 0.6, judges: [], info_grounding: { final: 0.4, judges: [] } },
@@ -61,7 +88,13 @@ export function createResultsFixture(): ResultsFixture {
   });
   // A reference-style model: step results and the five bare call counters only.
   writeJson(path.join(resultsDir, 'glm-4.5v', 'results_eval.json'), { aggregate: { num_ids: 3, ...stepAggregates['glm-4.5v'] }, per_id: [] });
-  writeJson(path.join(resultsDir, 'glm-4.5v', 'callanalysis.json'), { illegal_calling: 2, unknown_tool: 4, invalid_arguments: 1, resource_not_found: 0, success: 5 });
+  writeJson(path.join(resultsDir, 'glm-4.5v', 'callanalysis.json'), {
+    illegal_calling: 2,
+    unknown_tool: 4,
+    invalid_arguments: 1,
+    resource_not_found: 0,
+    success: 5,
+  });
   // A model with proxies only.
   writeJson(path.join(resultsDir, 'local-x', 'final_proxy.json'), {
     kind: 'proxy',

@@ -26,7 +26,15 @@ describe('paper comparison', () => {
   it('puts each published value next to the run of the same model, and says when there is none', () => {
     const table = paperComparisonTable(loadPaperResults(fixtureFile), rowsOf());
     expect(table.header).toEqual([
-      'model', 'paper: average_score', 'm3bench: average_score', 'difference: average_score', 'paper: recall', 'm3bench: recall', 'difference: recall', 'm3bench results folder', 'note',
+      'model',
+      'paper: average_score',
+      'm3bench: average_score',
+      'difference: average_score',
+      'paper: recall',
+      'm3bench: recall',
+      'difference: recall',
+      'm3bench results folder',
+      'note',
     ]);
     const byLabel = new Map(table.rows.map((row) => [row[0], row]));
     // gpt-5-mini: mean of the six step metrics (0.9 .. 0.4) and information grounding 0.6.

@@ -26,11 +26,23 @@ const saved = (name: string) => path.join(fixture.saveDir, name);
 
 /** The text runs of an SVG; Skia may split a label into one <text> per word. */
 function svgText(svg: string): string {
-  return [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((match) => match[1] ?? '').filter((text) => text !== '').join(' ');
+  return [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)]
+    .map((match) => match[1] ?? '')
+    .filter((text) => text !== '')
+    .join(' ');
 }
 
 describe('rendered figures', () => {
-  const figures = ['metrics_mllm_step_eval', 'step_metrics_grouped', 'call_illegal_calling', 'call_categories_gpt-5-mini', 'call_categories_glm-4.5v', 'final_answer_judges', 'final_answer_proxies', 'mcp_tools_per_server'];
+  const figures = [
+    'metrics_mllm_step_eval',
+    'step_metrics_grouped',
+    'call_illegal_calling',
+    'call_categories_gpt-5-mini',
+    'call_categories_glm-4.5v',
+    'final_answer_judges',
+    'final_answer_proxies',
+    'mcp_tools_per_server',
+  ];
 
   it('writes a decodable PNG of the configured size for every figure', async () => {
     for (const name of figures) {

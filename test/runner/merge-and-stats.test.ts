@@ -28,7 +28,7 @@ describe('m3 merge', () => {
     const b = path.join(dir, 'b.json');
     writeFileSync(a, JSON.stringify([record('x', 'one')]));
     writeFileSync(b, JSON.stringify([record('x', 'two')]));
-    expect(() => mergePredictionFiles([a, b], path.join(dir, 'clash.json'))).toThrowError(new RegExp(`task x appears in both .*a\\.json and .*b\\.json`));
+    expect(() => mergePredictionFiles([a, b], path.join(dir, 'clash.json'))).toThrowError(/task x appears in both .*a\.json and .*b\.json/);
     expect(existsSync(path.join(dir, 'clash.json'))).toBe(false);
   });
 });
@@ -37,16 +37,58 @@ describe('LLM stats counters', () => {
   it('flushes every N requests so a killed run still leaves numbers, and counts tool images', () => {
     const file = path.join(dir, 'stats.json');
     const stats = new LlmStats(file, 2, (usage) => usage.inputTokens * 0.001);
-    const call = { type: 'model_call' as const, taskId: 't', round: 1, purpose: 'work' as const, usage: { inputTokens: 10, outputTokens: 5, cachedTokens: 2 }, latencyMs: 1, attempts: [], text: '', toolCallCount: 0, warnings: [], request: null, response: null };
+    const call = {
+      type: 'model_call' as const,
+      taskId: 't',
+      round: 1,
+      purpose: 'work' as const,
+      usage: { inputTokens: 10, outputTokens: 5, cachedTokens: 2 },
+      latencyMs: 1,
+      attempts: [],
+      text: '',
+      toolCallCount: 0,
+      warnings: [],
+      request: null,
+      response: null,
+    };
     stats.observe(call);
     expect(existsSync(file)).toBe(false);
-    stats.observe({ ...call, attempts: [{ attempt: 1, startedAt: 0, latencyMs: 1, ok: false }, { attempt: 2, startedAt: 0, latencyMs: 1, ok: true }] });
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ requests: 2, attempts: 2, inputTokens: 20, outputTokens: 10, cachedTokens: 4, costUsd: 0.02 });
     stats.observe({
-      type: 'tool_call_end', taskId: 't', round: 1, index: 0, callId: 'c', name: 'x/y', functionName: 'x__y', arguments: {}, result: 'r', isError: true, durationMs: 1,
+      ...call,
+      attempts: [
+        { attempt: 1, startedAt: 0, latencyMs: 1, ok: false },
+        { attempt: 2, startedAt: 0, latencyMs: 1, ok: true },
+      ],
+    });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
+      requests: 2,
+      attempts: 2,
+      inputTokens: 20,
+      outputTokens: 10,
+      cachedTokens: 4,
+      costUsd: 0.02,
+    });
+    stats.observe({
+      type: 'tool_call_end',
+      taskId: 't',
+      round: 1,
+      index: 0,
+      callId: 'c',
+      name: 'x/y',
+      functionName: 'x__y',
+      arguments: {},
+      result: 'r',
+      isError: true,
+      durationMs: 1,
       images: [{ mediaType: 'image/jpeg', source: 's', originalBytes: 1000, sentBytes: 200, width: 10, height: 10, originalMediaType: 'image/png' }],
     });
     stats.flush();
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ toolCalls: 1, toolErrors: 1, imagesFromTools: 1, imageBytesOriginal: 1000, imageBytesSent: 200 });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
+      toolCalls: 1,
+      toolErrors: 1,
+      imagesFromTools: 1,
+      imageBytesOriginal: 1000,
+      imageBytesSent: 200,
+    });
   });
 });

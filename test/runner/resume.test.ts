@@ -15,14 +15,42 @@ const resultsDir = path.join(dir, 'results');
 const storeFile = path.join(dir, 'store.sqlite');
 const taskIds = Array.from({ length: 8 }, (_, i) => `task-${i}`);
 
-writeFileSync(configFile, JSON.stringify({ servers: { slow: { command: 'node', args: ['--import', 'tsx', 'test/support/fixture-servers/slow.ts'], env: {} } } }));
+writeFileSync(
+  configFile,
+  JSON.stringify({ servers: { slow: { command: 'node', args: ['--import', 'tsx', 'test/support/fixture-servers/slow.ts'], env: {} } } }),
+);
 writeFileSync(
   tasksFile,
-  JSON.stringify(taskIds.map((id) => ({ id, question: `sleep for ${id}`, steps: [{ step: 1, calls: [{ name: 'slow/sleep', arguments: { ms: 700 } }] }], final_reply: `done ${id}` }))),
+  JSON.stringify(
+    taskIds.map((id) => ({
+      id,
+      question: `sleep for ${id}`,
+      steps: [{ step: 1, calls: [{ name: 'slow/sleep', arguments: { ms: 700 } }] }],
+      final_reply: `done ${id}`,
+    })),
+  ),
 );
 
 function startRun(extra: string[]): ChildProcess {
-  const args = ['--import', 'tsx', 'src/cli/main.ts', 'run', '--tasks', tasksFile, '--config', configFile, '--results-dir', resultsDir, '--store', storeFile, '--run-id', 'killed', '--concurrency', '2', ...extra];
+  const args = [
+    '--import',
+    'tsx',
+    'src/cli/main.ts',
+    'run',
+    '--tasks',
+    tasksFile,
+    '--config',
+    configFile,
+    '--results-dir',
+    resultsDir,
+    '--store',
+    storeFile,
+    '--run-id',
+    'killed',
+    '--concurrency',
+    '2',
+    ...extra,
+  ];
   return spawn(process.execPath, args, { cwd: repoRoot, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1' } });
 }
 
@@ -58,7 +86,8 @@ describe('resume after SIGKILL', () => {
     const store = openStore(storeFile);
     try {
       const okPerTask = new Map<string, number>();
-      for (const episode of episodesForRun(store, 'killed.replay-gt', { status: 'ok' })) okPerTask.set(episode.taskId, (okPerTask.get(episode.taskId) ?? 0) + 1);
+      for (const episode of episodesForRun(store, 'killed.replay-gt', { status: 'ok' }))
+        okPerTask.set(episode.taskId, (okPerTask.get(episode.taskId) ?? 0) + 1);
       expect([...okPerTask.keys()].sort()).toEqual([...taskIds].sort());
       expect([...okPerTask.values()].every((count) => count === 1)).toBe(true);
     } finally {

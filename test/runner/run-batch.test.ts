@@ -31,9 +31,18 @@ afterAll(async () => {
 });
 
 const agentOptions: AgentOptions = {
-  maxStep: 3, maxConcurrent: 4, topTools: 0, maxNewTokens: 100, mergePrepareWork: true, skipEndStage: true, instructionRole: 'user',
-  toolResultMaxChars: 0, imagePolicy: { recodeOverKb: 0, maxEdge: 0 }, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1, timeoutMs: 0 },
-  toolCallTimeoutMs: 5000, imageRoots: [dir],
+  maxStep: 3,
+  maxConcurrent: 4,
+  topTools: 0,
+  maxNewTokens: 100,
+  mergePrepareWork: true,
+  skipEndStage: true,
+  instructionRole: 'user',
+  toolResultMaxChars: 0,
+  imagePolicy: { recodeOverKb: 0, maxEdge: 0 },
+  retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1, timeoutMs: 0 },
+  toolCallTimeoutMs: 5000,
+  imageRoots: [dir],
 };
 
 function environment(driver: ModelDriver, taskTimeoutMs = 0): TaskEnvironment {
@@ -43,9 +52,20 @@ function environment(driver: ModelDriver, taskTimeoutMs = 0): TaskEnvironment {
 /** Answers per task: 'sleep' calls slow/sleep for 2 s; 'model' / 'outage' fail as a provider would. */
 function scriptedDriver(): ModelDriver & { calls: Map<string, number> } {
   const calls = new Map<string, number>();
-  const done = (text: string): GenerateResponse => ({ text, toolCalls: [], stopReason: 'end', usage: { inputTokens: 10, outputTokens: 2, cachedTokens: 0 }, latencyMs: 1, warnings: [] });
+  const done = (text: string): GenerateResponse => ({
+    text,
+    toolCalls: [],
+    stopReason: 'end',
+    usage: { inputTokens: 10, outputTokens: 2, cachedTokens: 0 },
+    latencyMs: 1,
+    warnings: [],
+  });
   return {
-    id: 'script:x', provider: 'script', model: 'x', acceptsImages: true, calls,
+    id: 'script:x',
+    provider: 'script',
+    model: 'x',
+    acceptsImages: true,
+    calls,
     async generate(request) {
       const taskId = request.context?.taskId ?? '';
       calls.set(taskId, (calls.get(taskId) ?? 0) + 1);
@@ -56,7 +76,8 @@ function scriptedDriver(): ModelDriver & { calls: Map<string, number> } {
       }
       return done(`answer for ${taskId}`);
     },
-    classifyError: (error) => (error instanceof ProviderError ? { errorClass: error.errorClass, message: error.message } : { errorClass: 'fatal', message: String(error) }),
+    classifyError: (error) =>
+      error instanceof ProviderError ? { errorClass: error.errorClass, message: error.message } : { errorClass: 'fatal', message: String(error) },
   };
 }
 
@@ -67,13 +88,19 @@ function task(id: string, image?: string): RunnableTask {
 async function batch(runId: string, tasks: RunnableTask[], driver: ModelDriver, taskTimeoutMs = 0) {
   createRun(store, { runId, modelSpec: driver.id, modelLabel: 'x' });
   const predictions = new PredictionFile(path.join(dir, `${runId}.json`));
-  const result = await runBatch(tasks, { ...environment(driver, taskTimeoutMs), runId }, { concurrency: 3, maxRequeue: 2, recorder: new StoreRecorder(store, runId, driver.id), predictions });
+  const result = await runBatch(
+    tasks,
+    { ...environment(driver, taskTimeoutMs), runId },
+    { concurrency: 3, maxRequeue: 2, recorder: new StoreRecorder(store, runId, driver.id), predictions },
+  );
   return { result, predictions, file: predictions.file };
 }
 
 describe('batch runner', () => {
   it('writes predictions and store rows for every finished task, replaying ground truth', async () => {
-    const gt = new Map([['t1', { id: 't1', question: 'q', final_reply: 'f', steps: [{ step: 1, calls: [{ name: 'echo/echo', arguments: { text: 'hi' } }] }] }]]);
+    const gt = new Map([
+      ['t1', { id: 't1', question: 'q', final_reply: 'f', steps: [{ step: 1, calls: [{ name: 'echo/echo', arguments: { text: 'hi' } }] }] }],
+    ]);
     const driver = await createReplayDriver('gt', { env: {}, groundTruth: gt, timeoutMs: 0 });
     const { result, file } = await batch('replay-run', [task('t1')], driver);
     expect(result.progress).toMatchObject({ done: 1, failedModel: 0, failedInfra: 0 });
@@ -126,9 +153,16 @@ describe('batch runner', () => {
     await batch('resume-run', [task('ok-a'), task('ok-b')], driver);
     const predictions = new PredictionFile(path.join(dir, 'resume-run-fresh.json'));
     const again = scriptedDriver();
-    const result = await runBatch([task('ok-a'), task('ok-b'), task('ok-c')], { ...environment(again), runId: 'resume-run' }, {
-      concurrency: 2, maxRequeue: 0, recorder: new StoreRecorder(store, 'resume-run', again.id), predictions,
-    });
+    const result = await runBatch(
+      [task('ok-a'), task('ok-b'), task('ok-c')],
+      { ...environment(again), runId: 'resume-run' },
+      {
+        concurrency: 2,
+        maxRequeue: 0,
+        recorder: new StoreRecorder(store, 'resume-run', again.id),
+        predictions,
+      },
+    );
     expect(result.skipped.sort()).toEqual(['ok-a', 'ok-b']);
     expect([...again.calls.keys()]).toEqual(['ok-c']);
     expect(predictions.ids().sort()).toEqual(['ok-a', 'ok-b', 'ok-c']);

@@ -14,8 +14,28 @@ function write(name: string, value: unknown | string): string {
 }
 
 const gt = [
-  { id: '001', image: 'a.png', type: 't', question: 'explicit 1', steps: [{ step: 1, calls: [{ name: 'math/add', arguments: { firstNumber: 1, secondNumber: 2 } }] }], final_reply: '3' },
-  { id: '002', question: 'explicit 2', steps: [{ step: 1, calls: [{ name: 'wiki/summary', arguments: { title: 'x' } }, { name: 'math/mean', arguments: { numbers: [1] } }] }], final_reply: 'x' },
+  {
+    id: '001',
+    image: 'a.png',
+    type: 't',
+    question: 'explicit 1',
+    steps: [{ step: 1, calls: [{ name: 'math/add', arguments: { firstNumber: 1, secondNumber: 2 } }] }],
+    final_reply: '3',
+  },
+  {
+    id: '002',
+    question: 'explicit 2',
+    steps: [
+      {
+        step: 1,
+        calls: [
+          { name: 'wiki/summary', arguments: { title: 'x' } },
+          { name: 'math/mean', arguments: { numbers: [1] } },
+        ],
+      },
+    ],
+    final_reply: 'x',
+  },
 ];
 
 describe('task sets', () => {
@@ -25,7 +45,10 @@ describe('task sets', () => {
       { id: '003', prompt: 'p3', question: 'q3' },
     ]);
     const set = loadTaskSet({ tasksFile, gtFile: write('gt.json', gt), fuzzy: true });
-    expect(set.tasks.map((task) => [task.id, task.question])).toEqual([['001', 'what is one plus two?'], ['003', 'q3']]);
+    expect(set.tasks.map((task) => [task.id, task.question])).toEqual([
+      ['001', 'what is one plus two?'],
+      ['003', 'q3'],
+    ]);
     expect(set.groundTruth.get('002')?.steps[0]?.calls).toHaveLength(2);
     expect(set.warnings.join('\n')).toContain('1 task(s) have no ground truth');
     const explicit = loadTaskSet({ tasksFile, fuzzy: false });
@@ -45,7 +68,10 @@ describe('task sets', () => {
   });
 
   it('names the record and field of a schema error', () => {
-    const file = write('bad-field.json', [{ id: '1', question: 'q' }, { id: '2', question: 42 }]);
+    const file = write('bad-field.json', [
+      { id: '1', question: 'q' },
+      { id: '2', question: 42 },
+    ]);
     expect(() => loadTaskSet({ tasksFile: file, fuzzy: true })).toThrowError(/at \$\[1\]\.question: /);
     const empty = write('empty-question.json', [{ id: '9', prompt: '' }]);
     expect(() => loadTaskSet({ tasksFile: empty, fuzzy: true })).toThrowError(TaskFileError);

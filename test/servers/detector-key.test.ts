@@ -22,8 +22,11 @@ afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
 function runCli(args: string[]): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: repoRoot, timeout: 300_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, M3_LOG_LEVEL: 'warn' } }, (error, stdout, stderr) =>
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, output: `${stdout}\n${stderr}` }),
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/main.ts', ...args],
+      { cwd: repoRoot, timeout: 300_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, M3_LOG_LEVEL: 'warn' } },
+      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, output: `${stdout}\n${stderr}` }),
     );
   });
 }
@@ -38,7 +41,15 @@ describe('the detector in the configuration and on the wire', () => {
 
   it('names itself dinox-mcp, and the host offers every GT dinox-mcp tool but the pose tool under dinox-mcp/<tool>', async () => {
     const client = new Client({ name: 'detector-key-test', version: '0.0.0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', detectorEntry], cwd: repoRoot, env: getDefaultEnvironment(), stderr: 'pipe' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ['--import', 'tsx', detectorEntry],
+        cwd: repoRoot,
+        env: getDefaultEnvironment(),
+        stderr: 'pipe',
+      }),
+    );
     try {
       expect(client.getServerVersion()?.name).toBe('dinox-mcp');
     } finally {
@@ -84,13 +95,36 @@ describe.skipIf(!assets)(assets ? 'a replay-oracle run of the local suite detect
     expect(detectorOnly.length).toBeGreaterThanOrEqual(3);
     const ids = new Set(detectorOnly.map((task) => task.id));
     const tasks = (readJson(path.join(repoRoot, 'json', 'm3_local_tasks.json')) as Array<{ id: string }>).filter((task) => ids.has(task.id));
-    const files = { gt: path.join(workDir, 'gt.json'), tasks: path.join(workDir, 'tasks.json'), config: path.join(workDir, 'servers.json'), pred: path.join(workDir, 'pred.json') };
+    const files = {
+      gt: path.join(workDir, 'gt.json'),
+      tasks: path.join(workDir, 'tasks.json'),
+      config: path.join(workDir, 'servers.json'),
+      pred: path.join(workDir, 'pred.json'),
+    };
     writeFileSync(files.gt, JSON.stringify(detectorOnly));
     writeFileSync(files.tasks, JSON.stringify(tasks));
     const configured = (readJson(path.join(repoRoot, 'mcp_servers.json')) as { servers: Record<string, unknown> }).servers;
     writeFileSync(files.config, JSON.stringify({ servers: { 'dinox-mcp': configured['dinox-mcp'] } }));
 
-    const run = await runCli(['run', '--model', 'replay:gt', '--tasks', files.tasks, '--gt', files.gt, '--config', files.config, '--image-dir', repoRoot, '--results-dir', workDir, '--output', files.pred, '--run-id', 'detector-key']);
+    const run = await runCli([
+      'run',
+      '--model',
+      'replay:gt',
+      '--tasks',
+      files.tasks,
+      '--gt',
+      files.gt,
+      '--config',
+      files.config,
+      '--image-dir',
+      repoRoot,
+      '--results-dir',
+      workDir,
+      '--output',
+      files.pred,
+      '--run-id',
+      'detector-key',
+    ]);
     expect(run.code, run.output.slice(-3000)).toBe(0);
 
     const predictions = readJson(files.pred) as Array<{ id: string; steps?: Array<{ calls?: Array<{ name: string; arguments?: unknown }> }> }>;
@@ -100,7 +134,8 @@ describe.skipIf(!assets)(assets ? 'a replay-oracle run of the local suite detect
     expect(predicted.every((name) => name.startsWith('dinox-mcp/'))).toBe(true);
     // The servers map file arguments into the task's workspace themselves: the recorded arguments
     // are the ones sent, so they equal the GT's (paths included).
-    const argumentsOf = (steps: Array<{ calls?: Array<{ name: string; arguments?: unknown }> }> | undefined) => (steps ?? []).flatMap((step) => (step.calls ?? []).map((call) => [call.name, call.arguments]));
+    const argumentsOf = (steps: Array<{ calls?: Array<{ name: string; arguments?: unknown }> }> | undefined) =>
+      (steps ?? []).flatMap((step) => (step.calls ?? []).map((call) => [call.name, call.arguments]));
     for (const task of detectorOnly) {
       expect(argumentsOf(predictions.find((record) => record.id === task.id)?.steps), task.id).toEqual(argumentsOf(task.steps));
     }

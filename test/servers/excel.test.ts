@@ -53,7 +53,12 @@ describe('excel server', () => {
       filepath: './media/amoxicillin_word_frequency.xlsx',
       sheet_name: 'Word Frequency',
       start_cell: 'A1',
-      data: [['Word', 'Frequency'], ['and', 2], ['inhibitors', 2], ['a', 1]],
+      data: [
+        ['Word', 'Frequency'],
+        ['and', 2],
+        ['inhibitors', 2],
+        ['a', 1],
+      ],
     });
     expect(written).toMatchObject({ range: 'A1:B4', rows: 4, columns: 2 });
 
@@ -79,7 +84,12 @@ describe('excel server', () => {
       ],
     });
     await ok('write_data_to_excel', { filepath: 'food_reddit_wiki.xlsx', sheet_name: 'Food Data', start_cell: 'C8', data: ['Total', '=SUM(D4:D5)'] });
-    const applied = await ok('apply_formula', { filepath: path.join(work, 'food_reddit_wiki.xlsx'), sheet_name: 'Food Data', cell: 'D9', formula: '=AVERAGE(D4:D5)' });
+    const applied = await ok('apply_formula', {
+      filepath: path.join(work, 'food_reddit_wiki.xlsx'),
+      sheet_name: 'Food Data',
+      cell: 'D9',
+      formula: '=AVERAGE(D4:D5)',
+    });
     expect(applied.formula).toBe('=AVERAGE(D4:D5)');
 
     const sheet = (await readBack(path.join(work, 'food_reddit_wiki.xlsx'))).getWorksheet('Food Data');
@@ -92,7 +102,11 @@ describe('excel server', () => {
     expect(sheet?.getCell('A1').value).toBeNull();
 
     const read = await ok('read_data_from_excel', { filepath: 'food_reddit_wiki.xlsx', sheet_name: 'Food Data', start_cell: 'C3', end_cell: 'D5' });
-    expect(read.rows).toEqual([['food', 'comments'], ['Apple', 1520], ['Orange', 1380]]);
+    expect(read.rows).toEqual([
+      ['food', 'comments'],
+      ['Apple', 1520],
+      ['Orange', 1380],
+    ]);
     const all = await ok('read_data_from_excel', { filepath: 'food_reddit_wiki.xlsx', sheet_name: 'Food Data' });
     expect(all.range).toBe('A1:E9');
     expect(all.cells).toContainEqual({ address: 'D8', value: null, formula: '=SUM(D4:D5)' });
@@ -100,8 +114,24 @@ describe('excel server', () => {
 
   it('formats ranges and reports metadata', async () => {
     await ok('create_workbook', { filepath: 'styled.xlsx', sheet_name: 'Report' });
-    await ok('write_data_to_excel', { filepath: 'styled.xlsx', sheet_name: 'Report', data: [['Name', 'Share'], ['a', 0.25]] });
-    await ok('format_range', { filepath: 'styled.xlsx', sheet_name: 'Report', start_cell: 'A1', end_cell: 'B1', bold: true, bg_color: '#FFFF00', border_style: 'thin', alignment: 'center' });
+    await ok('write_data_to_excel', {
+      filepath: 'styled.xlsx',
+      sheet_name: 'Report',
+      data: [
+        ['Name', 'Share'],
+        ['a', 0.25],
+      ],
+    });
+    await ok('format_range', {
+      filepath: 'styled.xlsx',
+      sheet_name: 'Report',
+      start_cell: 'A1',
+      end_cell: 'B1',
+      bold: true,
+      bg_color: '#FFFF00',
+      border_style: 'thin',
+      alignment: 'center',
+    });
     await ok('format_range', { filepath: 'styled.xlsx', sheet_name: 'Report', start_cell: 'B2', number_format: '0.00%', italic: true });
     const sheet = (await readBack(path.join(work, 'styled.xlsx'))).getWorksheet('Report');
     expect(sheet?.getCell('B1').font?.bold).toBe(true);
@@ -150,9 +180,20 @@ describe('excel server', () => {
   it('copies sheets and ranges, inserts and deletes rows and columns, deletes ranges with a shift', async () => {
     const file = 'structure.xlsx';
     await ok('create_workbook', { filepath: file });
-    await ok('write_data_to_excel', { filepath: file, sheet_name: 'Sheet1', data: [['Region', 'Units', 'Note'], ['North', 4, 'x'], ['South', 6, 'y'], ['North', 2, 'z']] });
+    await ok('write_data_to_excel', {
+      filepath: file,
+      sheet_name: 'Sheet1',
+      data: [
+        ['Region', 'Units', 'Note'],
+        ['North', 4, 'x'],
+        ['South', 6, 'y'],
+        ['North', 2, 'z'],
+      ],
+    });
     await ok('merge_cells', { filepath: file, sheet_name: 'Sheet1', start_cell: 'E1', end_cell: 'F1' });
-    expect(await ok('copy_worksheet', { filepath: file, source_sheet: 'Sheet1', target_sheet: 'Copy' })).toMatchObject({ message: "Sheet 'Sheet1' copied to 'Copy'" });
+    expect(await ok('copy_worksheet', { filepath: file, source_sheet: 'Sheet1', target_sheet: 'Copy' })).toMatchObject({
+      message: "Sheet 'Sheet1' copied to 'Copy'",
+    });
     expect(await ok('get_merged_cells', { filepath: file, sheet_name: 'Copy' })).toEqual({ sheet_name: 'Copy', merged_ranges: ['E1:F1'] });
     await ok('insert_rows', { filepath: file, sheet_name: 'Copy', start_row: 2 });
     await ok('delete_sheet_columns', { filepath: file, sheet_name: 'Copy', start_col: 3, count: 1 });
@@ -160,11 +201,24 @@ describe('excel server', () => {
     await ok('delete_range', { filepath: file, sheet_name: 'Sheet1', start_cell: 'A2', end_cell: 'B2' });
     const workbook = await readBack(path.join(work, file));
     const copy = workbook.getWorksheet('Copy');
-    expect([copy?.getCell('A1').value, copy?.getCell('A2').value, copy?.getCell('A3').value, copy?.getCell('C1').value]).toEqual(['Region', null, 'North', null]);
+    expect([copy?.getCell('A1').value, copy?.getCell('A2').value, copy?.getCell('A3').value, copy?.getCell('C1').value]).toEqual([
+      'Region',
+      null,
+      'North',
+      null,
+    ]);
     const original = workbook.getWorksheet('Sheet1');
     expect([original?.getCell('H10').value, original?.getCell('I11').value]).toEqual(['Region', 4]);
-    expect([original?.getCell('A2').value, original?.getCell('B3').value, original?.getCell('A4').value, original?.getCell('C2').value]).toEqual(['South', 2, null, 'x']);
-    expect(await ok('validate_excel_range', { filepath: file, sheet_name: 'Sheet1', start_cell: 'A1', end_cell: 'Z99' })).toMatchObject({ valid: true, within_data: false });
+    expect([original?.getCell('A2').value, original?.getCell('B3').value, original?.getCell('A4').value, original?.getCell('C2').value]).toEqual([
+      'South',
+      2,
+      null,
+      'x',
+    ]);
+    expect(await ok('validate_excel_range', { filepath: file, sheet_name: 'Sheet1', start_cell: 'A1', end_cell: 'Z99' })).toMatchObject({
+      valid: true,
+      within_data: false,
+    });
     const invalid = await call('insert_rows', { filepath: file, sheet_name: 'Nope', start_row: 1 });
     expect(invalid.text).toContain('sheet "Nope" not found');
   });
@@ -172,13 +226,33 @@ describe('excel server', () => {
   it('creates a native table and the reference\'s summary "pivot" sheet', async () => {
     const file = 'pivot.xlsx';
     await ok('create_workbook', { filepath: file });
-    await ok('write_data_to_excel', { filepath: file, sheet_name: 'Sheet1', data: [['Region', 'Units'], ['North', 4], ['South', 6], ['North', 2]] });
+    await ok('write_data_to_excel', {
+      filepath: file,
+      sheet_name: 'Sheet1',
+      data: [
+        ['Region', 'Units'],
+        ['North', 4],
+        ['South', 6],
+        ['North', 2],
+      ],
+    });
     expect(await ok('create_table', { filepath: file, sheet_name: 'Sheet1', data_range: 'A1:B4', table_name: 'Sales' })).toMatchObject({ table_name: 'Sales' });
-    const pivot = await ok('create_pivot_table', { filepath: file, sheet_name: 'Sheet1', data_range: 'A1:B4', rows: ['Region'], values: ['Units'], agg_func: 'sum' });
+    const pivot = await ok('create_pivot_table', {
+      filepath: file,
+      sheet_name: 'Sheet1',
+      data_range: 'A1:B4',
+      rows: ['Region'],
+      values: ['Units'],
+      agg_func: 'sum',
+    });
     expect(pivot).toMatchObject({ message: 'Summary table created successfully', details: { pivot_sheet: 'Sheet1_pivot', aggregation: 'sum' } });
     const workbook = await readBack(path.join(work, file));
     const summary = workbook.getWorksheet('Sheet1_pivot');
-    expect([1, 2, 3].map((row) => [summary?.getCell(row, 1).value, summary?.getCell(row, 2).value])).toEqual([['Region', 'Units (sum)'], ['North', 6], ['South', 6]]);
+    expect([1, 2, 3].map((row) => [summary?.getCell(row, 1).value, summary?.getCell(row, 2).value])).toEqual([
+      ['Region', 'Units (sum)'],
+      ['North', 6],
+      ['South', 6],
+    ]);
     expect(Object.keys((workbook.getWorksheet('Sheet1') as unknown as { tables: object }).tables)).toContain('Sales');
     const badField = await call('create_pivot_table', { filepath: file, sheet_name: 'Sheet1', data_range: 'A1:B4', rows: ['Country'], values: ['Units'] });
     expect(badField.text).toContain("Invalid row field 'Country'. Available fields: Region, Units");

@@ -41,7 +41,10 @@ function collect(value: unknown, key: string, found: (key: string, value: string
 function gtPaths(): GtPath[] {
   const dir = sharedDataDir();
   if (!dir) return [];
-  const records = JSON.parse(readFileSync(path.join(dir, 'test_mcp_GT.json'), 'utf8')) as Array<{ id: string; steps: Array<{ calls: Array<{ name: string; arguments?: unknown }> }> }>;
+  const records = JSON.parse(readFileSync(path.join(dir, 'test_mcp_GT.json'), 'utf8')) as Array<{
+    id: string;
+    steps: Array<{ calls: Array<{ name: string; arguments?: unknown }> }>;
+  }>;
   const paths: GtPath[] = [];
   for (const record of records) {
     for (const call of record.steps.flatMap((step) => step.calls)) {
@@ -76,8 +79,10 @@ describe.skipIf(all.length === 0)('GT path forms (shared test_mcp_GT.json)', () 
         const a = mapIntoWorkspace(value, first, mediaRoot);
         const b = mapIntoWorkspace(value, second, mediaRoot);
         const relative = path.relative(first, a);
-        if (relative.startsWith('..') || path.isAbsolute(relative) || relative === '') problems.push(`${taskId} ${tool} "${value}": ${a} is not a file inside the workspace`);
-        if (path.relative(second, b) !== relative) problems.push(`${taskId} ${tool} "${value}": depends on the workspace (${relative} vs ${path.relative(second, b)})`);
+        if (relative.startsWith('..') || path.isAbsolute(relative) || relative === '')
+          problems.push(`${taskId} ${tool} "${value}": ${a} is not a file inside the workspace`);
+        if (path.relative(second, b) !== relative)
+          problems.push(`${taskId} ${tool} "${value}": depends on the workspace (${relative} vs ${path.relative(second, b)})`);
         if (mapIntoWorkspace(value, first, mediaRoot) !== a) problems.push(`${taskId} ${tool} "${value}": not deterministic`);
       } catch (error) {
         problems.push(`${taskId} ${tool} "${value}": ${(error as Error).message}`);
@@ -98,7 +103,13 @@ const context: CallContext = { taskId: '00990001', runId: 'gt-paths', workspace:
 
 async function start(entry: string): Promise<Started> {
   const client = new Client({ name: 'gt-paths-test', version: '0.0.0' });
-  const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', entry], cwd: repoRoot, env: { ...getDefaultEnvironment(), M3_ALLOWED_ROOTS: work }, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', 'tsx', entry],
+    cwd: repoRoot,
+    env: { ...getDefaultEnvironment(), M3_ALLOWED_ROOTS: work },
+    stderr: 'pipe',
+  });
   const stderr: string[] = [];
   transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString('utf8')));
   await client.connect(transport);
@@ -123,8 +134,15 @@ async function call(server: string, name: string, args: Record<string, unknown>)
 
 beforeAll(async () => {
   mkdirSync(context.workspace, { recursive: true });
-  await sharp({ create: { width: 40, height: 30, channels: 3, background: '#cc6633' } }).png().toFile(path.join(work, 'photo.png'));
-  for (const [name, entry] of [['imagesorcery-mcp', 'servers/imageops/index.ts'], ['excel', 'servers/excel/index.ts'], ['ppt', 'servers/ppt/index.ts']] as const) started.set(name, await start(entry));
+  await sharp({ create: { width: 40, height: 30, channels: 3, background: '#cc6633' } })
+    .png()
+    .toFile(path.join(work, 'photo.png'));
+  for (const [name, entry] of [
+    ['imagesorcery-mcp', 'servers/imageops/index.ts'],
+    ['excel', 'servers/excel/index.ts'],
+    ['ppt', 'servers/ppt/index.ts'],
+  ] as const)
+    started.set(name, await start(entry));
 }, 120_000);
 
 afterAll(async () => {
@@ -159,7 +177,10 @@ describe.skipIf(all.length === 0)('GT path forms through the real servers under 
       const file = path.relative(context.workspace, expected).split(path.sep).join('/');
       expect(existsSync(expected), `${form}: ${expected}`).toBe(true);
       expect(mappings.length, form).toBeGreaterThan(0);
-      expect(mappings.every((entry) => entry.given === example.value && entry.file === file), `${form}: ${JSON.stringify(mappings)}`).toBe(true);
+      expect(
+        mappings.every((entry) => entry.given === example.value && entry.file === file),
+        `${form}: ${JSON.stringify(mappings)}`,
+      ).toBe(true);
       const logs = [...started.values()].flatMap((connection) => connection.stderr).join('');
       expect(logs, form).toContain(`[paths] task ${context.taskId}: ${JSON.stringify(example.value)} -> ${expected}`);
     }

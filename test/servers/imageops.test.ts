@@ -21,7 +21,10 @@ let work: string;
 const assets = sharedAssetsDir();
 
 async function call(name: string, args: Record<string, unknown>): Promise<ToolAnswer> {
-  const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: Array<{ type: string; text?: string; data?: string; mimeType?: string }> };
+  const result = (await client.callTool({ name, arguments: args })) as {
+    isError?: boolean;
+    content: Array<{ type: string; text?: string; data?: string; mimeType?: string }>;
+  };
   const text = result.content.find((part) => part.type === 'text')?.text ?? '';
   let json: Record<string, unknown> = {};
   try {
@@ -62,7 +65,9 @@ async function writePattern(file: string, width: number, height: number): Promis
       data[offset + 2] = on ? 40 : 200;
     }
   }
-  await sharp(data, { raw: { width, height, channels: 3 } }).png().toFile(file);
+  await sharp(data, { raw: { width, height, channels: 3 } })
+    .png()
+    .toFile(file);
 }
 
 function pixelAt(image: { data: Buffer; width: number; channels: number }, x: number, y: number): number[] {
@@ -71,7 +76,11 @@ function pixelAt(image: { data: Buffer; width: number; channels: number }, x: nu
 }
 
 /** Counts pixels inside / outside a box that differ between two same-size images. */
-function diffCounts(a: { data: Buffer; width: number; height: number; channels: number }, b: typeof a, box: { x1: number; y1: number; x2: number; y2: number }): { inside: number; outside: number; insideTotal: number } {
+function diffCounts(
+  a: { data: Buffer; width: number; height: number; channels: number },
+  b: typeof a,
+  box: { x1: number; y1: number; x2: number; y2: number },
+): { inside: number; outside: number; insideTotal: number } {
   let inside = 0;
   let outside = 0;
   for (let y = 0; y < a.height; y += 1) {
@@ -112,7 +121,20 @@ describe('imagesorcery-mcp server', () => {
   it('lists the reference tools and the additions', async () => {
     const { tools } = await client.listTools();
     const names = tools.map((tool) => tool.name);
-    for (const name of ['crop', 'blur', 'draw_circles', 'draw_texts', 'draw_lines', 'draw_arrows', 'change_color', 'resize', 'rotate', 'draw_rectangles', 'grayscale', 'get_metadata']) {
+    for (const name of [
+      'crop',
+      'blur',
+      'draw_circles',
+      'draw_texts',
+      'draw_lines',
+      'draw_arrows',
+      'change_color',
+      'resize',
+      'rotate',
+      'draw_rectangles',
+      'grayscale',
+      'get_metadata',
+    ]) {
       expect(names).toContain(name);
     }
   });
@@ -155,12 +177,16 @@ describe('imagesorcery-mcp server', () => {
     const input = path.join(work, 'pattern.png');
     const box = { x1: 40, y1: 30, x2: 120, y2: 90 };
     const source = await rawOf(input);
-    const blurred = await rawOf(outputOf(await ok('blur', { input_path: input, areas: [{ ...box, blur_strength: 21 }], output_path: path.join(work, 'blur.png') })));
+    const blurred = await rawOf(
+      outputOf(await ok('blur', { input_path: input, areas: [{ ...box, blur_strength: 21 }], output_path: path.join(work, 'blur.png') })),
+    );
     const direct = diffCounts(source, blurred, box);
     expect(direct.outside).toBe(0);
     expect(direct.inside / direct.insideTotal).toBeGreaterThan(0.9);
 
-    const inverted = await rawOf(outputOf(await ok('blur', { input_path: input, areas: [box], invert_areas: true, output_path: path.join(work, 'blur-inv.png') })));
+    const inverted = await rawOf(
+      outputOf(await ok('blur', { input_path: input, areas: [box], invert_areas: true, output_path: path.join(work, 'blur-inv.png') })),
+    );
     const flipped = diffCounts(source, inverted, box);
     expect(flipped.inside).toBe(0);
     expect(flipped.outside / (200 * 150 - flipped.insideTotal)).toBeGreaterThan(0.9);
@@ -189,24 +215,39 @@ describe('imagesorcery-mcp server', () => {
 
   it('draws texts, rectangles, lines and arrows only where placed', async () => {
     const white = path.join(work, 'white.png');
-    await sharp({ create: { width: 300, height: 200, channels: 3, background: '#ffffff' } }).png().toFile(white);
-    const texts = await rawOf(outputOf(await ok('draw_texts', { input_path: white, texts: [{ text: 'Hazard', x: 20, y: 60, font_scale: 1.2, color: [0, 0, 255], thickness: 2 }] })));
+    await sharp({ create: { width: 300, height: 200, channels: 3, background: '#ffffff' } })
+      .png()
+      .toFile(white);
+    const texts = await rawOf(
+      outputOf(await ok('draw_texts', { input_path: white, texts: [{ text: 'Hazard', x: 20, y: 60, font_scale: 1.2, color: [0, 0, 255], thickness: 2 }] })),
+    );
     const textDiff = diffCounts(await rawOf(white), texts, { x1: 15, y1: 15, x2: 200, y2: 75 });
     expect(textDiff.inside).toBeGreaterThan(100);
     expect(textDiff.outside).toBe(0);
 
     const detection = { name: 'dog', bbox: { x1: 20, y1: 120, x2: 80, y2: 180 }, color: 'blue', filled: true };
-    const boxes = await rawOf(outputOf(await ok('draw_rectangles', { input_path: white, rectangles: [{ bbox: [100, 80, 200, 160], label: 'person', color: '#00ff00', thickness: 2 }, detection] })));
+    const boxes = await rawOf(
+      outputOf(
+        await ok('draw_rectangles', {
+          input_path: white,
+          rectangles: [{ bbox: [100, 80, 200, 160], label: 'person', color: '#00ff00', thickness: 2 }, detection],
+        }),
+      ),
+    );
     expect(pixelAt(boxes, 150, 80)).toEqual([0, 255, 0]);
     expect(pixelAt(boxes, 150, 120)).toEqual([255, 255, 255]);
     expect(pixelAt(boxes, 104, 70)).toEqual([0, 255, 0]); // label tab above the box
     expect(pixelAt(boxes, 50, 170)).toEqual([0, 0, 255]); // detector-shaped box, filled
 
-    const lines = await rawOf(outputOf(await ok('draw_lines', { input_path: white, lines: [{ x1: 10, y1: 190, x2: 290, y2: 190, color: 'black', thickness: 3 }] })));
+    const lines = await rawOf(
+      outputOf(await ok('draw_lines', { input_path: white, lines: [{ x1: 10, y1: 190, x2: 290, y2: 190, color: 'black', thickness: 3 }] })),
+    );
     expect(pixelAt(lines, 150, 190)).toEqual([0, 0, 0]);
     expect(pixelAt(lines, 150, 150)).toEqual([255, 255, 255]);
 
-    const arrows = await rawOf(outputOf(await ok('draw_arrows', { input_path: white, arrows: [{ x1: 20, y1: 100, x2: 220, y2: 100, thickness: 3, tip_length: 0.2 }] })));
+    const arrows = await rawOf(
+      outputOf(await ok('draw_arrows', { input_path: white, arrows: [{ x1: 20, y1: 100, x2: 220, y2: 100, thickness: 3, tip_length: 0.2 }] })),
+    );
     expect(pixelAt(arrows, 120, 100)).toEqual([255, 0, 0]); // default colour is red
     expect(pixelAt(arrows, 205, 92)).toEqual([255, 0, 0]); // upper head stroke
   });
@@ -215,7 +256,9 @@ describe('imagesorcery-mcp server', () => {
     const marked = path.join(work, 'marked.png');
     const pixels = Buffer.alloc(200 * 100 * 3, 128);
     for (let y = 0; y < 10; y += 1) for (let x = 0; x < 10; x += 1) pixels.set([255, 0, 0], (y * 200 + x) * 3);
-    await sharp(pixels, { raw: { width: 200, height: 100, channels: 3 } }).png().toFile(marked);
+    await sharp(pixels, { raw: { width: 200, height: 100, channels: 3 } })
+      .png()
+      .toFile(marked);
 
     const half = await ok('resize', { input_path: marked, scale_factor: 0.5 });
     expect([half.json.width, half.json.height]).toEqual([100, 50]);
@@ -237,9 +280,20 @@ describe('imagesorcery-mcp server', () => {
 
   it('reports the true format of a PNG with a misleading extension', async () => {
     const disguised = path.join(work, 'photo.jpg');
-    await sharp({ create: { width: 64, height: 48, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0.5 } } }).png().toFile(disguised);
+    await sharp({ create: { width: 64, height: 48, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0.5 } } })
+      .png()
+      .toFile(disguised);
     const answer = await ok('get_metadata', { input_path: disguised });
-    expect(answer.json).toMatchObject({ format: 'png', media_type: 'image/png', width: 64, height: 48, channels: 4, has_alpha: true, file_extension: '.jpg', extension_matches_content: false });
+    expect(answer.json).toMatchObject({
+      format: 'png',
+      media_type: 'image/png',
+      width: 64,
+      height: 48,
+      channels: 4,
+      has_alpha: true,
+      file_extension: '.jpg',
+      extension_matches_content: false,
+    });
     expect(answer.json.size_bytes).toBe((await stat(disguised)).size);
   });
 
@@ -258,7 +312,14 @@ describe('imagesorcery-mcp server', () => {
       expect(viaLink.text).toContain('outside the allowed folders');
       const absolute = await call('crop', { input_path: secret, x1: 0, y1: 0, x2: 5, y2: 5 });
       expect(absolute.text).toContain('outside the allowed folders');
-      const badOutput = await call('crop', { input_path: path.join(work, 'pattern.png'), x1: 0, y1: 0, x2: 5, y2: 5, output_path: path.join(outsideDir, 'out.png') });
+      const badOutput = await call('crop', {
+        input_path: path.join(work, 'pattern.png'),
+        x1: 0,
+        y1: 0,
+        x2: 5,
+        y2: 5,
+        output_path: path.join(outsideDir, 'out.png'),
+      });
       expect(badOutput.isError).toBe(true);
       expect(badOutput.text).toContain('outside the allowed folders');
     } finally {
@@ -279,9 +340,22 @@ describe('imagesorcery-mcp server', () => {
     await sharp(photo).resize({ width: 1600, height: 1200, fit: 'fill' }).png().toFile(taskImage);
     await copyFile(taskImage, path.join(work, 'hazard_falling_object.png'));
 
-    const blurred = await ok('blur', { input_path: taskImage, areas: [{ x1: 160, y1: 18, x2: 595, y2: 1002, blur_strength: 45 }], invert_areas: false, output_path: path.join(work, '00160001_anon.png') });
+    const blurred = await ok('blur', {
+      input_path: taskImage,
+      areas: [{ x1: 160, y1: 18, x2: 595, y2: 1002, blur_strength: 45 }],
+      invert_areas: false,
+      output_path: path.join(work, '00160001_anon.png'),
+    });
     expect(outputOf(blurred)).toBe(path.join(work, '00160001_anon.png'));
-    const cropped = await ok('crop', { input_path: taskImage, x1: 1105, y1: 364, x2: 1428, y2: 1015, output_path: path.join(work, '00110001_horse.png'), image_paths: [taskImage] });
+    const cropped = await ok('crop', {
+      input_path: taskImage,
+      x1: 1105,
+      y1: 364,
+      x2: 1428,
+      y2: 1015,
+      output_path: path.join(work, '00110001_horse.png'),
+      image_paths: [taskImage],
+    });
     expect([cropped.json.width, cropped.json.height]).toEqual([323, 651]);
     const circled = await ok('draw_circles', {
       input_path: path.join(work, 'hazard_falling_object.png'),
@@ -295,12 +369,29 @@ describe('imagesorcery-mcp server', () => {
     expect(pixelAt(annotated, 541, 250)).toEqual([255, 0, 0]);
     const labelled = await ok('draw_texts', {
       input_path: path.join(work, 'hazard_falling_object_annotated.png'),
-      texts: [{ text: 'Falling object hazard: unsecured bucket on ledge', x: 330, y: 300, font_scale: 0.9, color: [0, 255, 255], thickness: 2, font_face: 'FONT_HERSHEY_SIMPLEX' }],
+      texts: [
+        {
+          text: 'Falling object hazard: unsecured bucket on ledge',
+          x: 330,
+          y: 300,
+          font_scale: 0.9,
+          color: [0, 255, 255],
+          thickness: 2,
+          font_face: 'FONT_HERSHEY_SIMPLEX',
+        },
+      ],
       output_path: path.join(work, 'hazard_falling_object_annotated.png'),
     });
     expect(labelled.json.width).toBe(1600);
 
-    const small = await ok('crop', { input_path: path.join(assets ?? '', 'images/detection/beagles.jpg'), x1: 0, y1: 0, x2: 40, y2: 30, output_path: path.join(work, 'beagles_corner.png') });
+    const small = await ok('crop', {
+      input_path: path.join(assets ?? '', 'images/detection/beagles.jpg'),
+      x1: 0,
+      y1: 0,
+      x2: 40,
+      y2: 30,
+      output_path: path.join(work, 'beagles_corner.png'),
+    });
     expect([small.json.width, small.json.height]).toEqual([40, 30]);
   });
 });

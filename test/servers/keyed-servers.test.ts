@@ -49,10 +49,34 @@ const servers: KeyedServer[] = [
     probe: { tool: 'search_hot_posts', args: { subreddit: 'pineapple', limit: 25 } },
     smoke: redditSmoke,
   },
-  { key: 'google-air', folder: 'google-air', credentials: ['GOOGLE_MAPS_API_KEY'], probe: { tool: 'current_conditions', args: { lat: 41.14, lng: -8.61 } }, smoke: googleAirSmoke },
-  { key: 'nationalparks', folder: 'nationalparks', credentials: ['NPS_API_KEY'], probe: { tool: 'getAlerts', args: { parkCode: 'yose' } }, smoke: nationalParksSmoke },
-  { key: 'tmdb', folder: 'tmdb', credentials: ['TMDB_ACCESS_TOKEN', 'TMDB_API_KEY'], probe: { tool: 'search_movies', args: { query: 'Superman' } }, smoke: tmdbSmoke },
-  { key: 'food_nutrition_mcp', folder: 'food-nutrition', credentials: ['EDAMAM_APP_ID', 'EDAMAM_APP_KEY'], probe: { tool: 'get_nutrition', args: { query: '1 medium pear' } }, smoke: foodNutritionSmoke },
+  {
+    key: 'google-air',
+    folder: 'google-air',
+    credentials: ['GOOGLE_MAPS_API_KEY'],
+    probe: { tool: 'current_conditions', args: { lat: 41.14, lng: -8.61 } },
+    smoke: googleAirSmoke,
+  },
+  {
+    key: 'nationalparks',
+    folder: 'nationalparks',
+    credentials: ['NPS_API_KEY'],
+    probe: { tool: 'getAlerts', args: { parkCode: 'yose' } },
+    smoke: nationalParksSmoke,
+  },
+  {
+    key: 'tmdb',
+    folder: 'tmdb',
+    credentials: ['TMDB_ACCESS_TOKEN', 'TMDB_API_KEY'],
+    probe: { tool: 'search_movies', args: { query: 'Superman' } },
+    smoke: tmdbSmoke,
+  },
+  {
+    key: 'food_nutrition_mcp',
+    folder: 'food-nutrition',
+    credentials: ['EDAMAM_APP_ID', 'EDAMAM_APP_KEY'],
+    probe: { tool: 'get_nutrition', args: { query: '1 medium pear' } },
+    smoke: foodNutritionSmoke,
+  },
   {
     key: 'linkimage-mcp',
     folder: 'linkimage',
@@ -69,7 +93,9 @@ interface CatalogEntry {
 function catalogTools(key: string): Record<string, CatalogEntry> | undefined {
   const dir = sharedDataDir();
   if (!dir) return undefined;
-  const catalog = JSON.parse(readFileSync(path.join(dir, 'tools_catalog.json'), 'utf8')) as { servers: Record<string, { tools: Record<string, CatalogEntry> }> };
+  const catalog = JSON.parse(readFileSync(path.join(dir, 'tools_catalog.json'), 'utf8')) as {
+    servers: Record<string, { tools: Record<string, CatalogEntry> }>;
+  };
   return catalog.servers[key]?.tools;
 }
 
@@ -114,7 +140,11 @@ describe.each(servers)('$key', (server) => {
       for (const [name, property] of Object.entries(want?.properties ?? {})) {
         const types = typesOf(properties[name]);
         // The catalog's "number" for a zod number is what JSON Schema calls number or integer.
-        if (property.type) expect(types.some((type) => type === property.type || (property.type === 'number' && type === 'integer')), `${tool.name}.${name}: ${types.join('|')}`).toBe(true);
+        if (property.type)
+          expect(
+            types.some((type) => type === property.type || (property.type === 'number' && type === 'integer')),
+            `${tool.name}.${name}: ${types.join('|')}`,
+          ).toBe(true);
         if (property.items?.type) expect(itemTypesOf(properties[name]), `${tool.name}.${name}[]`).toContain(property.items.type);
       }
     }
@@ -127,7 +157,14 @@ describe.each(servers)('$key', (server) => {
     for (const tool of listed) {
       const calls = groundTruthCalls(`${server.key}/${tool.name}`);
       if (!calls) return context.skip('shared data not found');
-      const catalogTool = { canonicalName: `${server.key}/${tool.name}`, server: server.key, tool: tool.name, functionName: tool.name, description: '', inputSchema: tool.inputSchema };
+      const catalogTool = {
+        canonicalName: `${server.key}/${tool.name}`,
+        server: server.key,
+        tool: tool.name,
+        functionName: tool.name,
+        description: '',
+        inputSchema: tool.inputSchema,
+      };
       for (const call of calls) {
         const problem = checker.check(catalogTool, call.arguments);
         if (server.refusedGtCalls?.(tool.name, call.arguments)) expect(problem, `${tool.name} ${JSON.stringify(call.arguments)}`).toMatch(/required property/);
@@ -147,14 +184,25 @@ describe.each(servers)('$key', (server) => {
       const name = file.replace(/\.json$/, '');
       const tool = listed.get(name);
       expect(tool, `${server.key}/${file} names no tool of the server`).toBeDefined();
-      const records = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as Array<{ arguments: Record<string, unknown> | '*'; result: unknown; source: unknown }>;
+      const records = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as Array<{
+        arguments: Record<string, unknown> | '*';
+        result: unknown;
+        source: unknown;
+      }>;
       expect(records.length).toBeGreaterThan(0);
       const gt = (groundTruthCalls(`${server.key}/${name}`) ?? []).map((call) => JSON.stringify(call.arguments));
       for (const record of records) {
         expect(typeof record.result === 'string' && record.result.length > 0, `${file}: result must be the tool's text`).toBe(true);
         expect(typeof record.source === 'string' && record.source.length > 20, `${file}: source must say where the shape came from`).toBe(true);
         if (record.arguments === '*' || !tool) continue;
-        const catalogTool = { canonicalName: `${server.key}/${name}`, server: server.key, tool: name, functionName: name, description: '', inputSchema: tool.inputSchema };
+        const catalogTool = {
+          canonicalName: `${server.key}/${name}`,
+          server: server.key,
+          tool: name,
+          functionName: name,
+          description: '',
+          inputSchema: tool.inputSchema,
+        };
         expect(checker.check(catalogTool, record.arguments), `${file} ${JSON.stringify(record.arguments)}`).toBeUndefined();
         if (gt.length > 0) expect(gt, `${file}: arguments should be an exact GT call`).toContain(JSON.stringify(record.arguments));
       }

@@ -49,7 +49,13 @@ const servers: LocalServer[] = [
     entry: 'servers/yolo/index.ts',
     gtCalls: 58,
     leftOut: ['detect-human-pose-keypoints'],
-    extras: ['detect-all-objects.annotate', 'detect-all-objects.scoreThreshold', 'detect-objects-by-text.annotate', 'detect-objects-by-text.scoreThreshold', 'visualize-detection-result.outputPath'],
+    extras: [
+      'detect-all-objects.annotate',
+      'detect-all-objects.scoreThreshold',
+      'detect-objects-by-text.annotate',
+      'detect-objects-by-text.scoreThreshold',
+      'visualize-detection-result.outputPath',
+    ],
     // As the reference's own local detector (the reference's 2026 local YOLO replacement): includeDescription defaults to false.
     relaxedRequired: { 'detect-all-objects': ['imageFileUri'], 'detect-objects-by-text': ['imageFileUri', 'textPrompt'] },
   },
@@ -63,7 +69,15 @@ const clients: Client[] = [];
 beforeAll(async () => {
   for (const server of servers) {
     const client = new Client({ name: 'parity-test', version: '0.0.0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', server.entry], cwd: repoRoot, env: getDefaultEnvironment(), stderr: 'pipe' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ['--import', 'tsx', server.entry],
+        cwd: repoRoot,
+        env: getDefaultEnvironment(),
+        stderr: 'pipe',
+      }),
+    );
     clients.push(client);
     listed.set(server.catalog, (await client.listTools()).tools);
   }
@@ -82,7 +96,9 @@ describe.each(servers)('$catalog', (server) => {
     expect(missing.sort()).toEqual([...server.leftOut].sort());
     const served = Object.fromEntries(Object.entries(catalog).filter(([name]) => !server.leftOut.includes(name)));
     const problems = schemaParityProblems(tools, served, server.relaxedRequired);
-    const extras = problems.filter((problem) => problem.endsWith(': not in the reference schema')).map((problem) => problem.replace(': not in the reference schema', ''));
+    const extras = problems
+      .filter((problem) => problem.endsWith(': not in the reference schema'))
+      .map((problem) => problem.replace(': not in the reference schema', ''));
     expect(extras.sort()).toEqual([...server.extras].sort());
     expect(problems.filter((problem) => !problem.endsWith(': not in the reference schema'))).toEqual([]);
   });

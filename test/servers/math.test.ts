@@ -10,8 +10,8 @@ import { repoRoot, sharedDataDir } from '../support/shared-assets.js';
 
 // The numbers of the GT "statistic and purchase" tasks (math/mean, math/median, math/mode).
 const surveyNumbers = [
-  6, 3, 4, 4, 13, 17, 1, 7, 10, 6, 12, 3, 11, 7, 18, 2, 5, 10, 1, 17, 5, 1, 6, 16, 4, 19, 1, 3, 18, 11, 14, 7, 7, 19, 5, 2, 17, 10, 11, 11, 2, 12,
-  12, 9, 6, 18, 19, 17, 17, 16,
+  6, 3, 4, 4, 13, 17, 1, 7, 10, 6, 12, 3, 11, 7, 18, 2, 5, 10, 1, 17, 5, 1, 6, 16, 4, 19, 1, 3, 18, 11, 14, 7, 7, 19, 5, 2, 17, 10, 11, 11, 2, 12, 12, 9, 6, 18,
+  19, 17, 17, 16,
 ];
 
 let client: Client;
@@ -54,7 +54,9 @@ function essentials(schema: unknown): unknown {
   const kept = Object.entries(schema as Record<string, unknown>).filter(([key]) => ['type', 'properties', 'items', 'required', 'minItems'].includes(key));
   return Object.fromEntries(
     kept.map(([key, item]) =>
-      key === 'properties' ? [key, Object.fromEntries(Object.entries(item as Record<string, unknown>).map(([name, prop]) => [name, essentials(prop)]))] : [key, essentials(item)],
+      key === 'properties'
+        ? [key, Object.fromEntries(Object.entries(item as Record<string, unknown>).map(([name, prop]) => [name, essentials(prop)]))]
+        : [key, essentials(item)],
     ),
   );
 }
@@ -62,7 +64,30 @@ function essentials(schema: unknown): unknown {
 describe('math server tool surface', () => {
   it('lists the 22 reference tools with exact names', () => {
     expect(tools.map((tool) => tool.name).sort()).toEqual(
-      ['add', 'subtract', 'multiply', 'division', 'sum', 'modulo', 'mean', 'median', 'mode', 'min', 'max', 'floor', 'ceiling', 'round', 'sin', 'arcsin', 'cos', 'arccos', 'tan', 'arctan', 'radiansToDegrees', 'degreesToRadians'].sort(),
+      [
+        'add',
+        'subtract',
+        'multiply',
+        'division',
+        'sum',
+        'modulo',
+        'mean',
+        'median',
+        'mode',
+        'min',
+        'max',
+        'floor',
+        'ceiling',
+        'round',
+        'sin',
+        'arcsin',
+        'cos',
+        'arccos',
+        'tan',
+        'arctan',
+        'radiansToDegrees',
+        'degreesToRadians',
+      ].sort(),
     );
     for (const tool of tools) expect(tool.description?.length).toBeGreaterThan(5);
   });
@@ -71,8 +96,16 @@ describe('math server tool surface', () => {
     const byName = new Map(tools.map((tool) => [tool.name, tool.inputSchema]));
     expect(byName.get('multiply')?.required).toEqual(['firstNumber', 'SecondNumber']);
     expect(byName.get('subtract')?.required).toEqual(['minuend', 'subtrahend']);
-    expect(essentials(byName.get('median'))).toEqual({ type: 'object', properties: { numbers: { type: 'array', items: { type: 'number' }, minItems: 1 } }, required: ['numbers'] });
-    expect(essentials(byName.get('mode'))).toEqual({ type: 'object', properties: { numbers: { type: 'array', items: { type: 'number' } } }, required: ['numbers'] });
+    expect(essentials(byName.get('median'))).toEqual({
+      type: 'object',
+      properties: { numbers: { type: 'array', items: { type: 'number' }, minItems: 1 } },
+      required: ['numbers'],
+    });
+    expect(essentials(byName.get('mode'))).toEqual({
+      type: 'object',
+      properties: { numbers: { type: 'array', items: { type: 'number' } } },
+      required: ['numbers'],
+    });
   });
 
   it('produces the same JSON Schemas as the M3-Bench tool catalog', (context) => {

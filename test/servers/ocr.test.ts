@@ -66,7 +66,9 @@ function characterErrorRate(got: string, reference: string): number {
 }
 
 function wordRecall(got: string, reference: string): number {
-  const words = normalise(reference).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const words = normalise(reference)
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
   const text = normalise(got);
   return words.filter((word) => text.includes(word)).length / words.length;
 }

@@ -24,7 +24,12 @@ interface Deck {
 }
 
 function decodeXml(text: string): string {
-  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+  return text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&');
 }
 
 /** Slide texts (all <a:t> runs joined per slide, in slide order) and embedded media. */
@@ -57,7 +62,9 @@ beforeAll(async () => {
       stderr: 'pipe',
     }),
   );
-  await sharp({ create: { width: 320, height: 200, channels: 3, background: '#2a7fff' } }).png().toFile(path.join(work, 'chart.png'));
+  await sharp({ create: { width: 320, height: 200, channels: 3, background: '#2a7fff' } })
+    .png()
+    .toFile(path.join(work, 'chart.png'));
 });
 
 afterAll(async () => {
@@ -68,12 +75,28 @@ afterAll(async () => {
 describe('ppt server', () => {
   it('builds a deck from ground-truth shaped calls and saves a readable .pptx', async () => {
     expect(await ok('create_presentation', { id: 'hazard_highlights' })).toMatchObject({ presentation_id: 'hazard_highlights' });
-    const added = await ok('add_slide', { layout_index: 1, title: 'Construction Site Hazards', background_type: 'professional_gradient', color_scheme: 'blue_gray', presentation_id: 'hazard_highlights' });
+    const added = await ok('add_slide', {
+      layout_index: 1,
+      title: 'Construction Site Hazards',
+      background_type: 'professional_gradient',
+      color_scheme: 'blue_gray',
+      presentation_id: 'hazard_highlights',
+    });
     expect(added).toMatchObject({ slide_index: 0, slide_count: 1, layout: 'Title and Content' });
     expect(String((added.warnings as string[])[0])).toContain('blue_gray');
 
     const picture = path.join(work, 'chart.png');
-    const image = await ok('manage_image', { slide_index: 0, operation: 'add', image_source: picture, source_type: 'file', left: 0.5, top: 1.5, width: 8.5, height: 4.8, presentation_id: 'hazard_highlights' });
+    const image = await ok('manage_image', {
+      slide_index: 0,
+      operation: 'add',
+      image_source: picture,
+      source_type: 'file',
+      left: 0.5,
+      top: 1.5,
+      width: 8.5,
+      height: 4.8,
+      presentation_id: 'hazard_highlights',
+    });
     expect(image).toMatchObject({ shape_index: 1, box: { left: 0.5, top: 1.5, width: 8.5, height: 4.8 } });
 
     const template = await ok('create_slide_from_template', {
@@ -83,7 +106,19 @@ describe('ppt server', () => {
       content_mapping: { title: 'Modeling Collective Curiosity', subtitle: 'An Empirical Investigation', body: 'Question: hot threads?', footer: 'unused' },
     });
     expect(template).toMatchObject({ slide_index: 1, filled: ['title', 'subtitle', 'body'], ignored_keys: ['footer'] });
-    const text = await ok('manage_text', { operation: 'add', slide_index: 1, left: 1.0, top: 5.1, width: 11.0, height: 1.0, text: 'Answer: three examples & more', bold: true, color: [85, 107, 47], auto_fit: true, presentation_id: 'hazard_highlights' });
+    const text = await ok('manage_text', {
+      operation: 'add',
+      slide_index: 1,
+      left: 1.0,
+      top: 5.1,
+      width: 11.0,
+      height: 1.0,
+      text: 'Answer: three examples & more',
+      bold: true,
+      color: [85, 107, 47],
+      auto_fit: true,
+      presentation_id: 'hazard_highlights',
+    });
     expect(text.fits).toBe(true);
 
     const saved = await ok('save_presentation', { file_path: './media/construction_hazards_report.pptx', presentation_id: 'hazard_highlights' });
@@ -137,15 +172,46 @@ describe('ppt server', () => {
   it('formats text, validates fit and renders a chart template', async () => {
     await ok('create_presentation', { id: 'deck_format' });
     await ok('add_slide', { layout_index: 6 });
-    const added = await ok('manage_text', { operation: 'add', slide_index: 0, left: 1, top: 1, width: 3, height: 0.6, text: 'A long sentence that cannot fit in a small box at a large size', font_size: 40, min_font_size: 10 });
+    const added = await ok('manage_text', {
+      operation: 'add',
+      slide_index: 0,
+      left: 1,
+      top: 1,
+      width: 3,
+      height: 0.6,
+      text: 'A long sentence that cannot fit in a small box at a large size',
+      font_size: 40,
+      min_font_size: 10,
+    });
     expect(Number(added.font_size)).toBeLessThan(40);
     const check = await ok('manage_text', { operation: 'validate', slide_index: 0, shape_index: 0, font_size: 40 });
     expect(check).toMatchObject({ fits: false });
-    await ok('manage_text', { operation: 'format_runs', slide_index: 0, shape_index: 0, text_runs: [{ text: 'Bold part ', bold: true }, { text: 'red part', color: [255, 0, 0] }] });
-    const logo = await sharp({ create: { width: 40, height: 20, channels: 3, background: '#ff8800' } }).png().toBuffer();
-    const placed = await ok('manage_image', { slide_index: 0, operation: 'add', image_source: logo.toString('base64'), source_type: 'base64', left: 9, top: 6, width: 2 });
+    await ok('manage_text', {
+      operation: 'format_runs',
+      slide_index: 0,
+      shape_index: 0,
+      text_runs: [
+        { text: 'Bold part ', bold: true },
+        { text: 'red part', color: [255, 0, 0] },
+      ],
+    });
+    const logo = await sharp({ create: { width: 40, height: 20, channels: 3, background: '#ff8800' } })
+      .png()
+      .toBuffer();
+    const placed = await ok('manage_image', {
+      slide_index: 0,
+      operation: 'add',
+      image_source: logo.toString('base64'),
+      source_type: 'base64',
+      left: 9,
+      top: 6,
+      width: 2,
+    });
     expect(placed.box).toEqual({ left: 9, top: 6, width: 2, height: 1 }); // height from the 2:1 aspect ratio
-    await ok('create_slide_from_template', { template_id: 'chart_slide', content_mapping: { title: 'Sales', chart: { type: 'bar', categories: ['Q1', 'Q2'], series: [{ name: 'EU', values: [3, 5] }] } } });
+    await ok('create_slide_from_template', {
+      template_id: 'chart_slide',
+      content_mapping: { title: 'Sales', chart: { type: 'bar', categories: ['Q1', 'Q2'], series: [{ name: 'EU', values: [3, 5] }] } },
+    });
     await ok('save_presentation', { file_path: 'format.pptx' });
     const deck = await readDeck(path.join(work, 'format.pptx'));
     expect(deck.slides[0]).toBe('Bold part  red part');
@@ -173,7 +239,11 @@ describe('ppt server', () => {
   it.skipIf(!assets)(`embeds a real photo through a template${assets ? '' : ` (${missingAssetsMessage})`}`, async () => {
     const photo = path.join(assets ?? '', 'images/detection/beagles.jpg');
     await ok('create_presentation', { id: 'deck_photo' });
-    const built = await ok('create_slide_from_template', { template_id: 'text_with_image', content_mapping: { title: 'Beagles', content: 'Two dogs' }, image_paths: { image: photo } });
+    const built = await ok('create_slide_from_template', {
+      template_id: 'text_with_image',
+      content_mapping: { title: 'Beagles', content: 'Two dogs' },
+      image_paths: { image: photo },
+    });
     expect(built.filled).toEqual(['title', 'content', 'image']);
     await ok('save_presentation', { file_path: 'photo.pptx' });
     const deck = await readDeck(path.join(work, 'photo.pptx'));
@@ -189,19 +259,59 @@ describe('ppt server', () => {
   it('builds tables, shapes, connectors, charts, bullets, links and transitions into the saved deck', async () => {
     await ok('create_presentation', { id: 'deck_structure' });
     await ok('add_slide', { layout_index: 1, title: 'Structure' });
-    const table = await ok('add_table', { slide_index: 0, rows: 2, cols: 2, left: 1, top: 2, width: 5, height: 1.5, data: [['Item', 'Price'], ['Tea', '2.50']], header_bg_color: [0, 120, 215] });
+    const table = await ok('add_table', {
+      slide_index: 0,
+      rows: 2,
+      cols: 2,
+      left: 1,
+      top: 2,
+      width: 5,
+      height: 1.5,
+      data: [
+        ['Item', 'Price'],
+        ['Tea', '2.50'],
+      ],
+      header_bg_color: [0, 120, 215],
+    });
     await ok('format_table_cell', { slide_index: 0, shape_index: Number(table.shape_index), row: 1, col: 1, bold: true, color: [200, 0, 0] });
-    await ok('add_shape', { slide_index: 0, shape_type: 'rounded_rectangle', left: 7, top: 2, width: 3, height: 1, fill_color: [255, 200, 0], text: 'Callout' });
+    await ok('add_shape', {
+      slide_index: 0,
+      shape_type: 'rounded_rectangle',
+      left: 7,
+      top: 2,
+      width: 3,
+      height: 1,
+      fill_color: [255, 200, 0],
+      text: 'Callout',
+    });
     await ok('add_connector', { slide_index: 0, connector_type: 'arrow', start_x: 6, start_y: 2.5, end_x: 7, end_y: 2.5, color: [0, 0, 0] });
-    const chart = await ok('add_chart', { slide_index: 0, chart_type: 'column', left: 1, top: 4, width: 6, height: 3, categories: ['Q1', 'Q2'], series_names: ['Sales'], series_values: [[3, 5]], title: 'Sales' });
-    await ok('update_chart_data', { slide_index: 0, shape_index: Number(chart.shape_index), categories: ['Q1', 'Q2', 'Q3'], series_data: [{ name: 'Sales', values: [3, 5, 8] }] });
+    const chart = await ok('add_chart', {
+      slide_index: 0,
+      chart_type: 'column',
+      left: 1,
+      top: 4,
+      width: 6,
+      height: 3,
+      categories: ['Q1', 'Q2'],
+      series_names: ['Sales'],
+      series_values: [[3, 5]],
+      title: 'Sales',
+    });
+    await ok('update_chart_data', {
+      slide_index: 0,
+      shape_index: Number(chart.shape_index),
+      categories: ['Q1', 'Q2', 'Q3'],
+      series_data: [{ name: 'Sales', values: [3, 5, 8] }],
+    });
     await ok('add_slide', { layout_index: 1 });
     await ok('populate_placeholder', { slide_index: 1, placeholder_idx: 0, text: 'Agenda' });
     await ok('add_bullet_points', { slide_index: 1, placeholder_idx: 1, bullet_points: ['First point', 'Second point'] });
     const body = (await ok('get_slide_info', { slide_index: 1 })).shapes as Array<{ shape_index: number; role?: string }>;
     const bodyIndex = body.find((shape) => shape.role === 'body')?.shape_index;
     await ok('manage_hyperlinks', { operation: 'add', slide_index: 1, shape_index: bodyIndex, text: ' (source)', url: 'https://example.org/agenda' });
-    expect((await ok('manage_hyperlinks', { operation: 'list', slide_index: 1 })).hyperlinks).toEqual([{ shape_index: bodyIndex, run_index: 1, text: ' (source)', url: 'https://example.org/agenda' }]);
+    expect((await ok('manage_hyperlinks', { operation: 'list', slide_index: 1 })).hyperlinks).toEqual([
+      { shape_index: bodyIndex, run_index: 1, text: ' (source)', url: 'https://example.org/agenda' },
+    ]);
     await ok('manage_slide_transitions', { slide_index: 1, operation: 'set', transition_type: 'fade', duration: 0.5 });
     expect(await ok('optimize_slide_text', { slide_index: 1 })).toMatchObject({ message: 'Optimized 2 text shapes on slide 1' });
     const shape = await call('add_shape', { slide_index: 0, shape_type: 'blob', left: 0, top: 0, width: 1, height: 1 });
@@ -229,11 +339,18 @@ describe('ppt server', () => {
     expect(text.all_text).toContain('Urban cycling');
     expect(text.all_text).toContain('[Key points for this section]');
     expect((await ok('get_slide_info', { slide_index: 2 })).shapes).toContainEqual(expect.objectContaining({ kind: 'chart', chart_type: 'bar' }));
-    const sequence = await ok('create_presentation_from_templates', { template_sequence: [{ template_id: 'title_slide', content_mapping: { title: 'Hello' } }, { template_id: 'two_column_text', content_mapping: { title: 'Two', left_content: 'L', right_content: 'R' } }] });
+    const sequence = await ok('create_presentation_from_templates', {
+      template_sequence: [
+        { template_id: 'title_slide', content_mapping: { title: 'Hello' } },
+        { template_id: 'two_column_text', content_mapping: { title: 'Two', left_content: 'L', right_content: 'R' } },
+      ],
+    });
     expect(sequence.slide_count).toBe(2);
     await ok('apply_slide_template', { slide_index: 1, template_id: 'section_header', content_mapping: { title: 'Section' } });
     expect((await ok('extract_slide_text', { slide_index: 1 })).texts).toEqual(['Section']);
-    expect(await ok('apply_professional_design', { operation: 'theme', color_scheme: 'warm_red' })).toMatchObject({ message: 'Applied the warm_red theme to 2 slides' });
+    expect(await ok('apply_professional_design', { operation: 'theme', color_scheme: 'warm_red' })).toMatchObject({
+      message: 'Applied the warm_red theme to 2 slides',
+    });
     expect((await ok('manage_slide_masters', { operation: 'get_layouts' })).layouts).toHaveLength(9);
     expect(await ok('get_template_info', { template_id: 'chart_slide' })).toMatchObject({ id: 'chart_slide', content_keys: ['title', 'chart'] });
     expect((await ok('get_server_info', {})).not_available).toContain('open_presentation');

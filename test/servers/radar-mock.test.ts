@@ -79,7 +79,10 @@ describe('email and calendar servers', () => {
       const checks = stateChecksOf(task, task.id) ?? [];
       expect(checks.length, task.id).toBeGreaterThan(0);
       const outcomes = runStateChecks({ workspace, taskId: task.id }, checks);
-      expect(outcomes.filter((outcome) => outcome.problem), task.id).toEqual([]);
+      expect(
+        outcomes.filter((outcome) => outcome.problem),
+        task.id,
+      ).toEqual([]);
     }
     // The real rows, read back directly: the reply of R0014 and the moved event of R0016.
     const mails = new Database(path.join(work, 'replay', 'R0014', 'email.sqlite'), { readonly: true });
@@ -90,7 +93,11 @@ describe('email and calendar servers', () => {
     expect(mails.prepare('SELECT unread FROM mails WHERE id = 2').get()).toEqual({ unread: 0 });
     mails.close();
     const events = new Database(path.join(work, 'replay', 'R0016', 'calendar.sqlite'), { readonly: true });
-    expect(events.prepare('SELECT title, start, end FROM events WHERE id = 2').get()).toEqual({ title: 'Project sync', start: '2026-03-10T16:00', end: '2026-03-10T17:00' });
+    expect(events.prepare('SELECT title, start, end FROM events WHERE id = 2').get()).toEqual({
+      title: 'Project sync',
+      start: '2026-03-10T16:00',
+      end: '2026-03-10T17:00',
+    });
     events.close();
   }, 120_000);
 

@@ -15,9 +15,7 @@ import { assertAssetsInCi, loadSharedManifest, missingAssetsMessage, sharedAsset
 
 assertAssetsInCi();
 const assets = sharedAssetsDir();
-const photos = ((loadSharedManifest()?.files ?? []) as Array<{ path: string }>)
-  .map((file) => file.path)
-  .filter((file) => file.startsWith('images/detection/'));
+const photos = ((loadSharedManifest()?.files ?? []) as Array<{ path: string }>).map((file) => file.path).filter((file) => file.startsWith('images/detection/'));
 
 async function referenceDetections(session: ort.InferenceSession, bytes: Buffer): Promise<Box[]> {
   const prepared = await referencePrepareImage(bytes);
@@ -61,7 +59,10 @@ describe.skipIf(!assets)(`detector preprocessing before and after${assets ? '' :
       const bytes = readFileSync(path.join(assets ?? '', photo));
       const before = await referenceDetections(reference, bytes);
       const after = (await detectObjects(current, bytes)).detections;
-      expect(after.map((box) => box.category), photo).toEqual(before.map((box) => cocoLabels[box.classId]));
+      expect(
+        after.map((box) => box.category),
+        photo,
+      ).toEqual(before.map((box) => cocoLabels[box.classId]));
       after.forEach((box, index) => {
         const old = before[index]!;
         for (const key of ['x1', 'y1', 'x2', 'y2'] as const) expect(Math.abs(box[key] - old[key]), `${photo} #${index} ${key}`).toBeLessThanOrEqual(1);

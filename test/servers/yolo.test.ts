@@ -49,7 +49,8 @@ describe('prepareImage on generated images', () => {
     const prepared = await prepareImage(stored);
     expect([prepared.width, prepared.height, prepared.letterbox.resizedWidth, prepared.letterbox.resizedHeight]).toEqual([40, 80, 208, 416]);
     const plane = 416 * 416;
-    const at = (x: number, y: number) => [prepared.data[y * 416 + x], prepared.data[plane + y * 416 + x], prepared.data[2 * plane + y * 416 + x]].map((value) => Math.round((value ?? 0) / 40));
+    const at = (x: number, y: number) =>
+      [prepared.data[y * 416 + x], prepared.data[plane + y * 416 + x], prepared.data[2 * plane + y * 416 + x]].map((value) => Math.round((value ?? 0) / 40));
     // After rotating clockwise the stored left (red) half is on top: BGR of red, then of blue below.
     expect(at(100, 50)).toEqual([0, 0, 6]);
     expect(at(100, 350)).toEqual([6, 0, 0]);
@@ -57,7 +58,10 @@ describe('prepareImage on generated images', () => {
   });
 
   it('expands a grayscale image to three equal planes', async () => {
-    const gray = await sharp({ create: { width: 20, height: 20, channels: 3, background: { r: 90, g: 90, b: 90 } } }).toColourspace('b-w').png().toBuffer();
+    const gray = await sharp({ create: { width: 20, height: 20, channels: 3, background: { r: 90, g: 90, b: 90 } } })
+      .toColourspace('b-w')
+      .png()
+      .toBuffer();
     expect((await sharp(gray).metadata()).channels).toBe(1);
     const prepared = await prepareImage(gray);
     const plane = 416 * 416;
@@ -96,7 +100,11 @@ describe('decode and NMS', () => {
   it('suppresses overlapping boxes of one class only', () => {
     const box = (classId: number, score: number, x1: number) => ({ classId, score, x1, y1: 0, x2: x1 + 10, y2: 10 });
     const kept = nonMaxSuppression([box(0, 0.6, 1), box(0, 0.9, 0), box(1, 0.8, 0), box(0, 0.7, 20)], 0.45);
-    expect(kept.map((entry) => [entry.classId, entry.score])).toEqual([[0, 0.9], [1, 0.8], [0, 0.7]]);
+    expect(kept.map((entry) => [entry.classId, entry.score])).toEqual([
+      [0, 0.9],
+      [1, 0.8],
+      [0, 0.7],
+    ]);
     expect(intersectionOverUnion(box(0, 1, 0), box(0, 1, 5))).toBeCloseTo(50 / 150, 6);
   });
 
@@ -121,7 +129,14 @@ describe('prompt to COCO classes', () => {
     expect(mapPromptToClasses('businessman.policewomen.construction worker').categories).toEqual(['person']);
     expect(mapPromptToClasses('office chairs.fire truck.motorboats.teacup').categories).toEqual(['chair', 'truck', 'boat', 'cup']);
     expect(mapPromptToClasses('dog bowl').categories).toEqual(['bowl']);
-    expect(mapPromptToClasses('ottoman.snowman.wombat.flashlight.hard hat.bus stop').unsupported).toEqual(['ottoman', 'snowman', 'wombat', 'flashlight', 'hard hat', 'bus stop']);
+    expect(mapPromptToClasses('ottoman.snowman.wombat.flashlight.hard hat.bus stop').unsupported).toEqual([
+      'ottoman',
+      'snowman',
+      'wombat',
+      'flashlight',
+      'hard hat',
+      'bus stop',
+    ]);
   });
 
   it('uses the model labels of the shared manifest, in order', () => {
@@ -139,7 +154,9 @@ describe('model location', () => {
   it('uses M3_YOLO_MODEL when set, else the pulled asset, and says how to get it', () => {
     const emptyTarget = path.join(workDir, 'no-assets');
     expect(() => resolveModelPath({}, { targetDir: emptyTarget })).toThrow(ModelUnavailableError);
-    expect(() => resolveModelPath({}, { targetDir: emptyTarget })).toThrow(/asset "yolox-nano" is not pulled: .*run `m3 assets pull yolox-nano`.*or set M3_YOLO_MODEL/);
+    expect(() => resolveModelPath({}, { targetDir: emptyTarget })).toThrow(
+      /asset "yolox-nano" is not pulled: .*run `m3 assets pull yolox-nano`.*or set M3_YOLO_MODEL/,
+    );
     expect(() => resolveModelPath({ M3_YOLO_MODEL: path.join(workDir, 'x.onnx') })).toThrow(/x\.onnx, which does not exist/);
     const model = path.join(workDir, 'model.onnx');
     writeFileSync(model, 'not a model: only the path is resolved here');
@@ -198,9 +215,15 @@ function encodeBmp24(rgb: Buffer, width: number, height: number): Buffer {
 const corners = (bbox: z.infer<typeof objectSchema>['bbox']) => ({ x1: bbox.xmin, y1: bbox.ymin, x2: bbox.xmax, y2: bbox.ymax });
 
 const referenceSchema = z.object({
-  files: z.array(z.object({ path: z.string(), detections: z.array(z.object({ label: z.string(), score: z.number(), box: z.tuple([z.number(), z.number(), z.number(), z.number()]) })).optional() }).loose()),
+  files: z.array(
+    z
+      .object({
+        path: z.string(),
+        detections: z.array(z.object({ label: z.string(), score: z.number(), box: z.tuple([z.number(), z.number(), z.number(), z.number()]) })).optional(),
+      })
+      .loose(),
+  ),
 });
-
 
 async function startServer(env: Record<string, string>): Promise<Client> {
   const inherited = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
@@ -258,7 +281,10 @@ describe.skipIf(!assets)(`the detector (dinox-mcp) over MCP${assets ? '' : ` (sk
     }
     for (const expected of main) {
       const [x1, y1, x2, y2] = expected.box;
-      const best = Math.max(0, ...payload.objects.filter((object) => object.name === expected.label).map((object) => intersectionOverUnion(corners(object.bbox), { x1, y1, x2, y2 })));
+      const best = Math.max(
+        0,
+        ...payload.objects.filter((object) => object.name === expected.label).map((object) => intersectionOverUnion(corners(object.bbox), { x1, y1, x2, y2 })),
+      );
       expect(best, `${expected.label} ${expected.box.join(',')} in ${name}`).toBeGreaterThan(0.5);
     }
   });
@@ -304,8 +330,9 @@ describe.skipIf(!assets)(`the detector (dinox-mcp) over MCP${assets ? '' : ` (sk
     // The dog's left edge is stroked: pixels there differ from the photo; a far corner does not.
     const dog = payload.objects.find((object) => object.name === 'dog');
     expect(dog).toBeDefined();
-    const pixel = async (bytes: Buffer, x: number, y: number) =>
-      [...(await sharp(bytes).removeAlpha().extract({ left: x, top: y, width: 1, height: 1 }).raw().toBuffer())];
+    const pixel = async (bytes: Buffer, x: number, y: number) => [
+      ...(await sharp(bytes).removeAlpha().extract({ left: x, top: y, width: 1, height: 1 }).raw().toBuffer()),
+    ];
     const edge = { x: Math.round(dog?.bbox.xmin ?? 0), y: Math.round(((dog?.bbox.ymin ?? 0) + (dog?.bbox.ymax ?? 0)) / 2) };
     const original = readFileSync(file);
     const drawnEdge = await pixel(png, edge.x, edge.y);
@@ -320,11 +347,18 @@ describe.skipIf(!assets)(`the detector (dinox-mcp) over MCP${assets ? '' : ` (sk
     const outputPath = path.join(workDir, 'drawn.png');
     const result = await call('visualize-detection-result', {
       imageFileUri: photo('beagles.jpg'),
-      detections: [{ name: 'left dog', bbox: { xmin: 9, ymin: 14, xmax: 205, ymax: 352 } }, { name: 'off image', bbox: { x1: 700, y1: 0, x2: 800, y2: 10 } }],
+      detections: [
+        { name: 'left dog', bbox: { xmin: 9, ymin: 14, xmax: 205, ymax: 352 } },
+        { name: 'off image', bbox: { x1: 700, y1: 0, x2: 800, y2: 10 } },
+      ],
       showLabels: true,
     });
     expect(result.isError).toBeFalsy();
-    expect(JSON.parse(result.content[0]?.text ?? '')).toMatchObject({ image: { width: 600, height: 399 }, drawn: 2, outsideImage: ['off image at (700,0)-(800,10)'] });
+    expect(JSON.parse(result.content[0]?.text ?? '')).toMatchObject({
+      image: { width: 600, height: 399 },
+      drawn: 2,
+      outsideImage: ['off image at (700,0)-(800,10)'],
+    });
     expect(result.content.some((part) => part.type === 'image' && part.mimeType === 'image/png')).toBe(true);
     const saved = await call('visualize-detection-result', { imageFileUri: photo('beagles.jpg'), detections: [], outputPath });
     expect(saved.isError).toBeFalsy();
@@ -332,24 +366,29 @@ describe.skipIf(!assets)(`the detector (dinox-mcp) over MCP${assets ? '' : ` (sk
     expect(await sharp(outputPath).metadata()).toMatchObject({ format: 'png', width: 600, height: 399 });
   });
 
-  it('visualize-detection-result draws the detector\'s own answer and the earlier {category, bbox: {x1..}} shape', async () => {
+  it("visualize-detection-result draws the detector's own answer and the earlier {category, bbox: {x1..}} shape", async () => {
     const file = photo('beagles.jpg');
     const { payload } = await detect('detect-all-objects', { imageFileUri: file, includeDescription: true });
     expect(payload.objects.length).toBeGreaterThan(0);
     const passedBack = await call('visualize-detection-result', { imageFileUri: file, detections: payload.objects });
     expect(passedBack.isError, passedBack.content[0]?.text).toBeFalsy();
     expect(JSON.parse(passedBack.content[0]?.text ?? '')).toMatchObject({ drawn: payload.objects.length });
-    const earlier = await call('visualize-detection-result', { imageFileUri: file, detections: [{ category: 'dog', score: 0.9, bbox: { x1: 9, y1: 14, x2: 205, y2: 352 } }] });
+    const earlier = await call('visualize-detection-result', {
+      imageFileUri: file,
+      detections: [{ category: 'dog', score: 0.9, bbox: { x1: 9, y1: 14, x2: 205, y2: 352 } }],
+    });
     expect(JSON.parse(earlier.content[0]?.text ?? '')).toMatchObject({ drawn: 1 });
     const unlabelled = await call('visualize-detection-result', { imageFileUri: file, detections: [{ bbox: { xmin: 1, ymin: 1, xmax: 5, ymax: 5 } }] });
     expect(unlabelled.isError).toBe(true);
     expect(unlabelled.content[0]?.text).toMatch(/detections\[0\] has no label: give "name"/);
   });
 
-  it('decodes BMP: a bitmap of a photo\'s pixels gives the same objects as a PNG of them', async () => {
+  it("decodes BMP: a bitmap of a photo's pixels gives the same objects as a PNG of them", async () => {
     const { data, info } = await sharp(photo('dog_bicycle_car.jpg')).removeAlpha().raw().toBuffer({ resolveWithObject: true });
     const png = path.join(workDir, 'dog_bicycle_car.png');
-    await sharp(data, { raw: { width: info.width, height: info.height, channels: 3 } }).png().toFile(png);
+    await sharp(data, { raw: { width: info.width, height: info.height, channels: 3 } })
+      .png()
+      .toFile(png);
     const bmp = path.join(workDir, 'dog_bicycle_car.bmp');
     writeFileSync(bmp, encodeBmp24(data, info.width, info.height));
     const fromPng = await detect('detect-all-objects', { imageFileUri: png, includeDescription: false });
@@ -382,7 +421,10 @@ describe.skipIf(!assets)(`the detector (dinox-mcp) over MCP${assets ? '' : ` (sk
   it('reports a missing model as a tool error naming `m3 assets pull`', async () => {
     const broken = await startServer({ M3_YOLO_MODEL: path.join(workDir, 'absent.onnx'), M3_ALLOWED_ROOTS: root });
     try {
-      const result = (await broken.callTool({ name: 'detect-all-objects', arguments: { imageFileUri: photo('eagle.jpg'), includeDescription: false } })) as ToolResult;
+      const result = (await broken.callTool({
+        name: 'detect-all-objects',
+        arguments: { imageFileUri: photo('eagle.jpg'), includeDescription: false },
+      })) as ToolResult;
       expect(result.isError).toBe(true);
       expect(result.content[0]?.text).toMatch(/absent\.onnx, which does not exist.*m3 assets pull yolox-nano/);
     } finally {

@@ -16,7 +16,11 @@ function choose(n: number, k: number): number {
 
 describe('bootstrap intervals', () => {
   it('match the closed-form interval of a Bernoulli mean', () => {
-    for (const [n, passes] of [[400, 120], [250, 200], [1000, 500]] as const) {
+    for (const [n, passes] of [
+      [400, 120],
+      [250, 200],
+      [1000, 500],
+    ] as const) {
       const units = Array.from({ length: n }, (_, index) => [index < passes ? 1 : 0]);
       const p = passes / n;
       const half = 1.959964 * Math.sqrt((p * (1 - p)) / n);
@@ -65,7 +69,14 @@ describe('bootstrap intervals', () => {
 
 describe('pass@k, pass^k, avg@k', () => {
   it('equal their binomial definitions', () => {
-    for (const [n, c, k] of [[5, 2, 1], [5, 2, 3], [10, 7, 4], [3, 3, 3], [3, 0, 2], [8, 1, 8]] as const) {
+    for (const [n, c, k] of [
+      [5, 2, 1],
+      [5, 2, 3],
+      [10, 7, 4],
+      [3, 3, 3],
+      [3, 0, 2],
+      [8, 1, 8],
+    ] as const) {
       expect(passAtK(n, c, k)).toBeCloseTo(1 - choose(n - c, k) / choose(n, k), 12);
       expect(passHatK(n, c, k)).toBeCloseTo(choose(c, k) / choose(n, k), 12);
     }
@@ -111,13 +122,20 @@ describe('paired comparison and the sign test', () => {
   const metric = { statistic: meanOfTaskMeans, perTask: (trials: readonly number[]) => meanOfTaskMeans([trials]) };
 
   it('separates a clearly better side and says so only then', () => {
-    const units = Array.from({ length: 60 }, (_, index) => ({ taskId: `t${index}`, a: [1, 1, index % 5 === 0 ? 0 : 1], b: [index % 2, 0, index % 3 === 0 ? 1 : 0] }));
+    const units = Array.from({ length: 60 }, (_, index) => ({
+      taskId: `t${index}`,
+      a: [1, 1, index % 5 === 0 ? 0 : 1],
+      b: [index % 2, 0, index % 3 === 0 ? 1 : 0],
+    }));
     const comparison = comparePaired(units, metric);
     expect(comparison.verdict).toBe('a_better');
     expect(comparison.difference.low).toBeGreaterThan(0);
     expect(comparison.signTest.wins).toBeGreaterThan(comparison.signTest.losses);
     expect(describeComparison('A', 'B', 'pass@1', comparison)).toMatch(/^A beats B on pass@1: \+0\.\d{3} \[\+0\.\d{3}, \+0\.\d{3}\]/);
-    const reversed = comparePaired(units.map((unit) => ({ ...unit, a: unit.b, b: unit.a })), metric);
+    const reversed = comparePaired(
+      units.map((unit) => ({ ...unit, a: unit.b, b: unit.a })),
+      metric,
+    );
     expect(reversed.verdict).toBe('b_better');
   });
 

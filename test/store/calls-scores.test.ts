@@ -57,7 +57,9 @@ describe('model and tool calls', () => {
 
   it('stores tool calls with image facts, in call order', async () => {
     const { store, episodeId } = storeWithEpisode();
-    const png = await sharp({ create: { width: 3, height: 2, channels: 3, background: '#ff0000' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 3, height: 2, channels: 3, background: '#ff0000' } })
+      .png()
+      .toBuffer();
     const withFacts: ImagePart = {
       type: 'image',
       mediaType: 'image/jpeg',
@@ -66,10 +68,36 @@ describe('model and tool calls', () => {
     };
     const bare: ImagePart = { type: 'image', mediaType: 'image/png', data: png.toString('base64') };
     recordToolCalls(store, [
-      { episodeId, round: 1, callIndex: 1, canonicalName: 'weather/forecast', functionName: 'weather__forecast', arguments: { city: 'Oslo' }, resultText: 'rain', durationMs: 12 },
-      { episodeId, round: 1, callIndex: 0, canonicalName: 'vision/crop', arguments: { path: 'a.png' }, resultText: '[image]', images: [toImageRecord(withFacts), toImageRecord(bare)] },
+      {
+        episodeId,
+        round: 1,
+        callIndex: 1,
+        canonicalName: 'weather/forecast',
+        functionName: 'weather__forecast',
+        arguments: { city: 'Oslo' },
+        resultText: 'rain',
+        durationMs: 12,
+      },
+      {
+        episodeId,
+        round: 1,
+        callIndex: 0,
+        canonicalName: 'vision/crop',
+        arguments: { path: 'a.png' },
+        resultText: '[image]',
+        images: [toImageRecord(withFacts), toImageRecord(bare)],
+      },
     ]);
-    recordToolCall(store, { episodeId, round: 2, callIndex: 0, canonicalName: 'vision/ocr', arguments: undefined, isError: true, errorCode: 'tool_timeout', resultText: '[Tool error] timed out' });
+    recordToolCall(store, {
+      episodeId,
+      round: 2,
+      callIndex: 0,
+      canonicalName: 'vision/ocr',
+      arguments: undefined,
+      isError: true,
+      errorCode: 'tool_timeout',
+      resultText: '[Tool error] timed out',
+    });
     const calls = toolCallsForEpisode(store, episodeId);
     expect(calls.map((c) => [c.round, c.callIndex, c.canonicalName, c.isError])).toEqual([
       [1, 0, 'vision/crop', false],
@@ -90,7 +118,9 @@ describe('model and tool calls', () => {
     // Pseudo-random pixels (a linear congruential sequence) so PNG cannot compress them away.
     let seed = 12345;
     const noise = Buffer.from(Array.from({ length: 48 * 48 * 3 }, () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) >> 23));
-    const png = await sharp(noise, { raw: { width: 48, height: 48, channels: 3 } }).png().toBuffer();
+    const png = await sharp(noise, { raw: { width: 48, height: 48, channels: 3 } })
+      .png()
+      .toBuffer();
     const base64 = png.toString('base64');
     expect(base64.length).toBeGreaterThan(1024);
     const sha = createHash('sha256').update(png).digest('hex').slice(0, 16);
@@ -98,12 +128,30 @@ describe('model and tool calls', () => {
       episodeId,
       round: 1,
       purpose: 'work',
-      request: { messages: [{ content: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${base64}` } }, { type: 'text', text: 'short stays' }] }] },
+      request: {
+        messages: [
+          {
+            content: [
+              { type: 'image_url', image_url: { url: `data:image/png;base64,${base64}` } },
+              { type: 'text', text: 'short stays' },
+            ],
+          },
+        ],
+      },
       response: { inline: { mime_type: 'image/png', data: base64 } },
     });
     const [call] = modelCallsForEpisode(store, episodeId);
     const note = `[base64 elided: ${png.length} bytes, sha256 ${sha}]`;
-    expect(call?.request).toEqual({ messages: [{ content: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${note}` } }, { type: 'text', text: 'short stays' }] }] });
+    expect(call?.request).toEqual({
+      messages: [
+        {
+          content: [
+            { type: 'image_url', image_url: { url: `data:image/png;base64,${note}` } },
+            { type: 'text', text: 'short stays' },
+          ],
+        },
+      ],
+    });
     expect(call?.response).toEqual({ inline: { mime_type: 'image/png', data: note } });
     store.close();
     expect(readFileSync(file).toString('latin1')).not.toContain(base64.slice(0, 200));
@@ -133,8 +181,19 @@ describe('model and tool calls', () => {
       response: { echoedHeaders: 'x-api-key: hunter2hunter2', url: `https://maps.example/heat?key=${googleKey}&z=3` },
       errorMessage: `401 Incorrect API key provided: ${openaiKey}`,
     });
-    recordToolCall(store, { episodeId, round: 1, callIndex: 0, canonicalName: 'maps/heat', arguments: { api_key: 'plain-secret-value', city: 'Oslo' }, resultText: `url=https://x/y?key=${googleKey}` });
-    finishEpisode(store, episodeId, { status: 'model_failure', errorMessage: `auth failed for ${gatewayToken}`, prediction: { id: 't1', final_reply: `my key ${openaiKey}` } });
+    recordToolCall(store, {
+      episodeId,
+      round: 1,
+      callIndex: 0,
+      canonicalName: 'maps/heat',
+      arguments: { api_key: 'plain-secret-value', city: 'Oslo' },
+      resultText: `url=https://x/y?key=${googleKey}`,
+    });
+    finishEpisode(store, episodeId, {
+      status: 'model_failure',
+      errorMessage: `auth failed for ${gatewayToken}`,
+      prediction: { id: 't1', final_reply: `my key ${openaiKey}` },
+    });
     const [call] = modelCallsForEpisode(store, episodeId);
     expect(call?.request).toEqual({ headers: { authorization: '[REDACTED]', 'content-type': 'application/json' }, body: { note: 'key is [REDACTED]' } });
     expect(JSON.stringify(call?.response)).toContain('heat?key=[REDACTED]&z=3');
@@ -144,9 +203,11 @@ describe('model and tool calls', () => {
     expect(getRun(store, 'r2')?.switches).toEqual({ M3_GATEWAY: '[REDACTED]' });
     store.close();
     // Closing checkpoints the WAL into the main file; scan every byte SQLite left on disk.
-    const bytes = [file, `${file}-wal`].filter(existsSync).map((name) => readFileSync(name).toString('latin1')).join('');
+    const bytes = [file, `${file}-wal`]
+      .filter(existsSync)
+      .map((name) => readFileSync(name).toString('latin1'))
+      .join('');
     expect(bytes).toContain('[REDACTED]');
     for (const secret of [openaiKey, googleKey, gatewayToken, 'hunter2hunter2', 'plain-secret-value']) expect(bytes).not.toContain(secret);
   });
 });
-

@@ -38,7 +38,9 @@ describe('run leases', () => {
     expect(fromDead?.reason).toBe('pid 1001 on host-a is not running');
     expect(getRunLease(store, 'r')?.token).toBe('token-b');
     // Another host's pid cannot be checked: only the heartbeat age counts.
-    expect(() => acquireRunLease(store, 'r', remote, { now: new Date(start.getTime() + 20_000), isAlive: dead, staleAfterMs: 30_000 })).toThrow(/being written/);
+    expect(() => acquireRunLease(store, 'r', remote, { now: new Date(start.getTime() + 20_000), isAlive: dead, staleAfterMs: 30_000 })).toThrow(
+      /being written/,
+    );
     const fromSilent = acquireRunLease(store, 'r', remote, { now: new Date(start.getTime() + 45_000), isAlive: dead, staleAfterMs: 30_000 });
     expect(fromSilent?.reason).toBe('no heartbeat for 44 s');
     store.close();

@@ -8,7 +8,11 @@ import { checkIntegrity, createRun, defaultMigrationsDir, loadMigrations, openSt
 import { tempDir, tempStoreFile } from './temp-store.js';
 
 // The schema version of a migrated store is the highest migration number (numbers may have gaps).
-const latest = Math.max(...readdirSync(defaultMigrationsDir()).filter((name) => name.endsWith('.sql')).map((name) => Number(name.slice(0, 3))));
+const latest = Math.max(
+  ...readdirSync(defaultMigrationsDir())
+    .filter((name) => name.endsWith('.sql'))
+    .map((name) => Number(name.slice(0, 3))),
+);
 
 function tableNames(file: string): string[] {
   const db = new Database(file, { readonly: true });
@@ -52,13 +56,15 @@ describe('openStore and migrations', () => {
     store.close();
   });
 
-  it('waits busyTimeoutMs for another connection\'s write lock, then fails with a clear message', () => {
+  it("waits busyTimeoutMs for another connection's write lock, then fails with a clear message", () => {
     const file = tempStoreFile();
     const store = openStore(file, { busyTimeoutMs: 300 });
     const other = new Database(file);
     other.prepare('BEGIN IMMEDIATE').run();
     const started = Date.now();
-    expect(() => createRun(store, { runId: 'r', modelSpec: 'a:b', modelLabel: 'b' })).toThrow(/createRun\(r\) failed on run store .*held the write lock for more than 300 ms/);
+    expect(() => createRun(store, { runId: 'r', modelSpec: 'a:b', modelLabel: 'b' })).toThrow(
+      /createRun\(r\) failed on run store .*held the write lock for more than 300 ms/,
+    );
     expect(Date.now() - started).toBeGreaterThanOrEqual(250);
     other.prepare('ROLLBACK').run();
     other.close();
@@ -164,7 +170,9 @@ describe('openStore and migrations', () => {
     const db = new Database(file, { readonly: true });
     expect((db.prepare('PRAGMA table_info(base)').all() as Array<{ name: string }>).map((column) => column.name)).toEqual(['id', 'late', 'merged']);
     expect(db.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all()).toEqual([
-      { version: 1, name: 'base' }, { version: 3, name: 'merged-later' }, { version: 10, name: 'late-number' },
+      { version: 1, name: 'base' },
+      { version: 3, name: 'merged-later' },
+      { version: 10, name: 'late-number' },
     ]);
     db.close();
   });

@@ -30,7 +30,9 @@ function startWriter(file: string, name: string, count: number, flags: string[] 
       waiter.resolve();
     }
   });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal })),
+  );
   const waitForLine = (match: (line: string) => boolean) =>
     new Promise<void>((resolve, reject) => {
       if (lines.some(match)) return resolve();
@@ -84,8 +86,10 @@ describe('run store across processes', () => {
     }
     store.close();
     const db = new Database(file, { readonly: true });
-    const order = (db.prepare('SELECT model FROM episodes ORDER BY id').pluck().all() as string[]);
-    const counts = db.prepare('SELECT (SELECT COUNT(*) FROM episodes) AS e, (SELECT COUNT(*) FROM model_calls) AS m, (SELECT COUNT(*) FROM tool_calls) AS t').get();
+    const order = db.prepare('SELECT model FROM episodes ORDER BY id').pluck().all() as string[];
+    const counts = db
+      .prepare('SELECT (SELECT COUNT(*) FROM episodes) AS e, (SELECT COUNT(*) FROM model_calls) AS m, (SELECT COUNT(*) FROM tool_calls) AS t')
+      .get();
     db.close();
     expect(counts).toEqual({ e: 4 * perWriter, m: 4 * perWriter, t: 8 * perWriter });
     // The writers really overlapped: the id order switches between writers many times.
@@ -95,7 +99,10 @@ describe('run store across processes', () => {
 
   it('survives SIGKILL mid-write: the file opens, passes integrity_check and holds every committed episode', async () => {
     const file = createStoreWithRun();
-    for (const [name, killAfter] of [['k1', 120], ['k2', 60]] as const) {
+    for (const [name, killAfter] of [
+      ['k1', 120],
+      ['k2', 60],
+    ] as const) {
       const writer = startWriter(file, name, 0);
       await writer.waitForLine((line) => line === `committed ${killAfter}`);
       writer.child.kill('SIGKILL');

@@ -146,7 +146,11 @@ describe('episodes', () => {
     const store = freshStore();
     run(store);
     const model = 'openai:gpt-4o';
-    const finish = (taskId: string, status: 'ok' | 'model_failure' | 'infra_failure' | 'timeout' | 'running', extra: { failureKind?: 'model' | 'infra'; trial?: number; model?: string } = {}) => {
+    const finish = (
+      taskId: string,
+      status: 'ok' | 'model_failure' | 'infra_failure' | 'timeout' | 'running',
+      extra: { failureKind?: 'model' | 'infra'; trial?: number; model?: string } = {},
+    ) => {
       const id = startEpisode(store, { runId: 'run-1', taskId, model: extra.model ?? model, trial: extra.trial ?? 1 });
       if (status !== 'running') finishEpisode(store, id, { status, ...(extra.failureKind ? { failureKind: extra.failureKind } : {}) });
     };

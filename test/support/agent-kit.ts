@@ -33,9 +33,19 @@ export function useHost(specs: () => ServerSpec[]): () => McpHost {
 
 export function testAgentOptions(imageRoots: string[], overrides: Partial<AgentOptions> = {}): AgentOptions {
   return {
-    maxStep: 2, maxConcurrent: 6, topTools: 0, maxNewTokens: 100, mergePrepareWork: true, skipEndStage: true, instructionRole: 'user',
-    toolResultMaxChars: 0, imagePolicy: { recodeOverKb: 0, maxEdge: 0 }, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1, timeoutMs: 0 },
-    toolCallTimeoutMs: 10_000, imageRoots, ...overrides,
+    maxStep: 2,
+    maxConcurrent: 6,
+    topTools: 0,
+    maxNewTokens: 100,
+    mergePrepareWork: true,
+    skipEndStage: true,
+    instructionRole: 'user',
+    toolResultMaxChars: 0,
+    imagePolicy: { recodeOverKb: 0, maxEdge: 0 },
+    retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1, timeoutMs: 0 },
+    toolCallTimeoutMs: 10_000,
+    imageRoots,
+    ...overrides,
   };
 }
 
@@ -53,7 +63,10 @@ export async function replayOneRound(request: ReplayRequest, deps: Omit<EpisodeD
   const task = { id: request.id, question: 'q', final_reply: 'done', steps: [{ step: 1, calls: request.calls }] };
   const replay = await createReplayDriver('gt', { env: {}, groundTruth: new Map([[request.id, task]]), timeoutMs: 0 });
   const driver = request.wrap ? request.wrap(replay) : replay;
-  return runEpisode({ taskId: request.id, question: 'q', userText: 'q', images: [], cwd: request.cwd, callContext: { taskId: request.id, workspace: request.workspace } }, { ...deps, driver });
+  return runEpisode(
+    { taskId: request.id, question: 'q', userText: 'q', images: [], cwd: request.cwd, callContext: { taskId: request.id, workspace: request.workspace } },
+    { ...deps, driver },
+  );
 }
 
 /** Writes one record as a prediction file in `dir` and loads it back as the evaluators do. */

@@ -51,7 +51,11 @@ export async function startWebServer(folder: string, env: Record<string, string>
 
 /** Calls a tool with the host's call context, so outputs go into the process's workspace. */
 export async function callWebTool(server: WebServerProcess, name: string, args: Record<string, unknown>, taskId = 'test-task'): Promise<WebCall> {
-  const raw = (await server.client.callTool({ name, arguments: args, _meta: { [CALL_CONTEXT_META_KEY]: { taskId, workspace: server.workspace } } })) as CallToolResult;
+  const raw = (await server.client.callTool({
+    name,
+    arguments: args,
+    _meta: { [CALL_CONTEXT_META_KEY]: { taskId, workspace: server.workspace } },
+  })) as CallToolResult;
   const text = raw.content
     .filter((part) => part.type === 'text')
     .map((part) => (part as { text: string }).text)
@@ -110,7 +114,10 @@ export interface WebServerHarness {
  * One loopback fake and one server child for a whole test file: started in beforeAll (the env
  * may name the fake's URL), closed in afterAll.
  */
-export function useWebServer(folder: string, setup: { routes: () => FakeRoute[] | Promise<FakeRoute[]>; env: (fakeUrl: string) => Record<string, string> }): WebServerHarness {
+export function useWebServer(
+  folder: string,
+  setup: { routes: () => FakeRoute[] | Promise<FakeRoute[]>; env: (fakeUrl: string) => Record<string, string> },
+): WebServerHarness {
   let fake: HttpFake | undefined;
   let server: WebServerProcess | undefined;
   const texts: string[] = [];

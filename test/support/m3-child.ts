@@ -17,7 +17,10 @@ export interface M3Child {
 
 export function startM3(args: readonly string[], env: NodeJS.ProcessEnv = {}): M3Child {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
-    cwd: repoRoot, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1', ...env },
+    cwd: repoRoot,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, CI: '1', ...env },
   });
   let output = '';
   child.stdout?.on('data', (chunk) => (output += String(chunk)));
@@ -107,10 +110,20 @@ export function writeGateSuite(dir: string, count: number, serverEnv: Record<str
   const tasksFile = path.join(dir, 'tasks.json');
   const gate = path.join(dir, 'gate-open');
   const taskIds = Array.from({ length: count }, (_, i) => `task-${i}`);
-  writeFileSync(configFile, JSON.stringify({ servers: { gate: { command: 'node', args: ['--import', 'tsx', 'test/support/fixture-servers/gate.ts'], env: serverEnv } } }));
+  writeFileSync(
+    configFile,
+    JSON.stringify({ servers: { gate: { command: 'node', args: ['--import', 'tsx', 'test/support/fixture-servers/gate.ts'], env: serverEnv } } }),
+  );
   writeFileSync(
     tasksFile,
-    JSON.stringify(taskIds.map((id) => ({ id, question: `wait for ${id}`, steps: [{ step: 1, calls: [{ name: 'gate/wait', arguments: { file: gate } }] }], final_reply: `done ${id}` }))),
+    JSON.stringify(
+      taskIds.map((id) => ({
+        id,
+        question: `wait for ${id}`,
+        steps: [{ step: 1, calls: [{ name: 'gate/wait', arguments: { file: gate } }] }],
+        final_reply: `done ${id}`,
+      })),
+    ),
   );
   return { configFile, tasksFile, gate, taskIds };
 }

@@ -72,4 +72,3 @@ export function referenceMatch(gt: TrajectoryCall[], pred: TrajectoryCall[], sim
   }
   return pairs;
 }
-

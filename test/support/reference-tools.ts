@@ -107,14 +107,16 @@ export function schemaParityProblems(listed: readonly Tool[], catalog: Record<st
       const { type, nullable } = typeOf(actual);
       if (type !== reference.type) problems.push(`${name}.${key}: type ${type}, reference ${reference.type}`);
       if (nullable !== (reference.nullable ?? false)) problems.push(`${name}.${key}: nullable ${nullable}, reference ${reference.nullable ?? false}`);
-      if (JSON.stringify(actual.enum) !== JSON.stringify(reference.enum)) problems.push(`${name}.${key}: enum ${JSON.stringify(actual.enum)}, reference ${JSON.stringify(reference.enum)}`);
+      if (JSON.stringify(actual.enum) !== JSON.stringify(reference.enum))
+        problems.push(`${name}.${key}: enum ${JSON.stringify(actual.enum)}, reference ${JSON.stringify(reference.enum)}`);
       if ('default' in reference && JSON.stringify(actual.default) !== JSON.stringify(reference.default)) {
         problems.push(`${name}.${key}: default ${JSON.stringify(actual.default)}, reference ${JSON.stringify(reference.default)}`);
       }
     }
     const required = [...((tool.inputSchema.required as string[] | undefined) ?? [])].sort();
     const expectedRequired = [...(relaxedRequired[name] ?? expected.input_schema.required)].sort();
-    if (JSON.stringify(required) !== JSON.stringify(expectedRequired)) problems.push(`${name}: required ${JSON.stringify(required)}, expected ${JSON.stringify(expectedRequired)}`);
+    if (JSON.stringify(required) !== JSON.stringify(expectedRequired))
+      problems.push(`${name}: required ${JSON.stringify(required)}, expected ${JSON.stringify(expectedRequired)}`);
   }
   return problems;
 }
@@ -132,7 +134,14 @@ export function argumentCheckProblems(server: string, listed: readonly Tool[], c
     }
     const canonicalName = `${server}/${call.tool}`;
     const error = checker.check(
-      { canonicalName, server, tool: call.tool, functionName: canonicalName.replace('/', '__'), description: tool.description ?? '', inputSchema: tool.inputSchema },
+      {
+        canonicalName,
+        server,
+        tool: call.tool,
+        functionName: canonicalName.replace('/', '__'),
+        description: tool.description ?? '',
+        inputSchema: tool.inputSchema,
+      },
       call.arguments,
     );
     if (error) problems.push(`${call.taskId} ${call.tool} ${JSON.stringify(call.arguments)}: ${error}`);

@@ -8,9 +8,7 @@ import { fileURLToPath } from 'node:url';
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 export function sharedAssetsDir(): string | undefined {
-  const candidates = [process.env.M3_ASSET_MIRROR, path.resolve(repoRoot, '../shared/assets')].filter(
-    (value): value is string => Boolean(value),
-  );
+  const candidates = [process.env.M3_ASSET_MIRROR, path.resolve(repoRoot, '../shared/assets')].filter((value): value is string => Boolean(value));
   return candidates.map((candidate) => path.resolve(repoRoot, candidate)).find((dir) => existsSync(path.join(dir, 'MANIFEST.json')));
 }
 
@@ -19,8 +17,7 @@ export function sharedDataDir(): string | undefined {
   return existsSync(path.join(dir, 'test_mcp_GT.json')) ? dir : undefined;
 }
 
-export const missingAssetsMessage =
-  'shared assets not found: set M3_ASSET_MIRROR to the assets mirror (e.g. ../shared/assets) to run the vision tests';
+export const missingAssetsMessage = 'shared assets not found: set M3_ASSET_MIRROR to the assets mirror (e.g. ../shared/assets) to run the vision tests';
 
 /** In CI a missing mirror is a failure, not a skip. */
 export function assertAssetsInCi(): void {

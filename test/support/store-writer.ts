@@ -48,7 +48,10 @@ function writeEpisode(store: Store, args: WriterArgs, index: number): void {
       latencyMs: 1,
       attempts: [{ attempt: 1, startedAt: Date.now(), latencyMs: 1, ok: true }],
     });
-    recordToolCalls(store, [0, 1].map((callIndex) => ({ episodeId, round: 1, callIndex, canonicalName: 'echo/echo', arguments: { index, callIndex }, resultText: filler })));
+    recordToolCalls(
+      store,
+      [0, 1].map((callIndex) => ({ episodeId, round: 1, callIndex, canonicalName: 'echo/echo', arguments: { index, callIndex }, resultText: filler })),
+    );
     finishEpisode(store, episodeId, { status: 'ok', rounds: 1, toolCallCount: 2, usage: { inputTokens: 10, outputTokens: 5, cachedTokens: 0 } });
   });
 }

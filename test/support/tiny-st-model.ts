@@ -56,7 +56,13 @@ function valueInfo(name: string, type: number, dims: string[]): number[] {
 }
 
 function node(op: string, inputs: string[], outputs: string[], attributes: number[][] = []): number[] {
-  return [...inputs.flatMap((input) => text(1, input)), ...outputs.flatMap((output) => text(2, output)), ...text(3, `${op}_${outputs[0]}`), ...text(4, op), ...attributes.flatMap((attribute) => bytesField(5, attribute))];
+  return [
+    ...inputs.flatMap((input) => text(1, input)),
+    ...outputs.flatMap((output) => text(2, output)),
+    ...text(3, `${op}_${outputs[0]}`),
+    ...text(4, op),
+    ...attributes.flatMap((attribute) => bytesField(5, attribute)),
+  ];
 }
 
 /** The ONNX model bytes (IR 8, opset 13). */
@@ -103,7 +109,13 @@ export function tinyTokenizerJson(): object {
       special_tokens: { '[CLS]': { id: '[CLS]', ids: [2], tokens: ['[CLS]'] }, '[SEP]': { id: '[SEP]', ids: [3], tokens: ['[SEP]'] } },
     },
     decoder: { type: 'WordPiece', prefix: '##', cleanup: true },
-    model: { type: 'WordPiece', unk_token: '[UNK]', continuing_subword_prefix: '##', max_input_chars_per_word: 100, vocab: Object.fromEntries(VOCAB.map((token, id) => [token, id])) },
+    model: {
+      type: 'WordPiece',
+      unk_token: '[UNK]',
+      continuing_subword_prefix: '##',
+      max_input_chars_per_word: 100,
+      vocab: Object.fromEntries(VOCAB.map((token, id) => [token, id])),
+    },
   };
 }
 
@@ -131,8 +143,17 @@ export function writeTinySentenceTransformer(dir: string, options: TinyModelOpti
   writeFileSync(path.join(dir, 'modules.json'), JSON.stringify(modules));
   writeFileSync(
     path.join(dir, '1_Pooling', 'config.json'),
-    JSON.stringify({ word_embedding_dimension: WIDTH, pooling_mode_cls_token: pooling === 'cls', pooling_mode_mean_tokens: pooling === 'mean', pooling_mode_max_tokens: pooling === 'max', pooling_mode_mean_sqrt_len_tokens: false }),
+    JSON.stringify({
+      word_embedding_dimension: WIDTH,
+      pooling_mode_cls_token: pooling === 'cls',
+      pooling_mode_mean_tokens: pooling === 'mean',
+      pooling_mode_max_tokens: pooling === 'max',
+      pooling_mode_mean_sqrt_len_tokens: false,
+    }),
   );
-  writeFileSync(path.join(dir, 'sentence_bert_config.json'), JSON.stringify({ max_seq_length: options.maxSeqLength ?? 256, do_lower_case: options.doLowerCase ?? false }));
+  writeFileSync(
+    path.join(dir, 'sentence_bert_config.json'),
+    JSON.stringify({ max_seq_length: options.maxSeqLength ?? 256, do_lower_case: options.doLowerCase ?? false }),
+  );
   return dir;
 }

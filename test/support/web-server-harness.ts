@@ -97,12 +97,15 @@ export function schemaDifferences(server: string, tools: Tool[]): string[] {
   for (const [name, entry] of Object.entries(catalog)) {
     const schema = tools.find((tool) => tool.name === name)?.inputSchema as Partial<CatalogSchema> | undefined;
     const properties = schema?.properties ?? {};
-    if (Object.keys(properties).sort().join() !== Object.keys(entry.input_schema.properties).sort().join()) differences.push(`${name}: properties ${Object.keys(properties).join(', ')}`);
+    if (Object.keys(properties).sort().join() !== Object.keys(entry.input_schema.properties).sort().join())
+      differences.push(`${name}: properties ${Object.keys(properties).join(', ')}`);
     for (const [key, expected] of Object.entries(entry.input_schema.properties)) {
       if (properties[key]?.type !== expected.type) differences.push(`${name}.${key}: type ${String(properties[key]?.type)}, catalog ${String(expected.type)}`);
-      if (JSON.stringify(properties[key]?.default) !== JSON.stringify(expected.default)) differences.push(`${name}.${key}: default ${JSON.stringify(properties[key]?.default)}, catalog ${JSON.stringify(expected.default)}`);
+      if (JSON.stringify(properties[key]?.default) !== JSON.stringify(expected.default))
+        differences.push(`${name}.${key}: default ${JSON.stringify(properties[key]?.default)}, catalog ${JSON.stringify(expected.default)}`);
     }
-    if ([...(schema?.required ?? [])].sort().join() !== [...entry.input_schema.required].sort().join()) differences.push(`${name}: required ${(schema?.required ?? []).join(', ')}`);
+    if ([...(schema?.required ?? [])].sort().join() !== [...entry.input_schema.required].sort().join())
+      differences.push(`${name}: required ${(schema?.required ?? []).join(', ')}`);
   }
   return differences;
 }
@@ -117,7 +120,10 @@ export function rejectedGtCalls(server: string, tools: Tool[]): string[] {
       rejected.push(`${call.taskId} ${call.tool}: no such tool`);
       continue;
     }
-    const problem = checker.check({ canonicalName: `${server}/${call.tool}`, server, tool: call.tool, functionName: call.tool, description: '', inputSchema }, call.arguments);
+    const problem = checker.check(
+      { canonicalName: `${server}/${call.tool}`, server, tool: call.tool, functionName: call.tool, description: '', inputSchema },
+      call.arguments,
+    );
     if (problem) rejected.push(`${call.taskId} ${call.tool}: ${problem}`);
   }
   return rejected;

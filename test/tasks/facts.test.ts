@@ -1,7 +1,18 @@
 // Fact checks on hand-made tool results: the JSON-path subset, every check kind (holding and
 // failing), the schema's "exactly one check" rules, and how results become checkable.
 import { describe, expect, it } from 'vitest';
-import { checkFact, describeFact, factSchema, parsePath, resolvePath, resultText, textContains, toCheckableResult, type CheckableResult, type Fact } from '../../src/tasks/facts.js';
+import {
+  checkFact,
+  describeFact,
+  factSchema,
+  parsePath,
+  resolvePath,
+  resultText,
+  textContains,
+  toCheckableResult,
+  type CheckableResult,
+  type Fact,
+} from '../../src/tasks/facts.js';
 
 const detection = {
   count: 3,
@@ -13,7 +24,13 @@ const detection = {
   ],
 };
 const detectionResult: CheckableResult = { isError: false, text: JSON.stringify(detection), json: detection };
-const ocrPayload = { text: 'FRESH MART\nTOTAL  15.00', lines: [{ text: 'FRESH MART', box: [[1, 2]] }, { text: 'TOTAL  15.00', box: [[120, 95]] }] };
+const ocrPayload = {
+  text: 'FRESH MART\nTOTAL  15.00',
+  lines: [
+    { text: 'FRESH MART', box: [[1, 2]] },
+    { text: 'TOTAL  15.00', box: [[120, 95]] },
+  ],
+};
 const ocrResult: CheckableResult = { isError: false, text: JSON.stringify(ocrPayload), json: ocrPayload };
 const mathResult: CheckableResult = { isError: false, text: '15.000000000000002' };
 const errorResult: CheckableResult = { isError: true, text: 'cannot read image "./media/inbox/x.png": ENOENT' };

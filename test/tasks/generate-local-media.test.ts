@@ -20,17 +20,19 @@ const manifestSchema = z.object({
   generator: z.literal(generatorName),
   license: z.string(),
   files: z.array(
-    z.object({
-      name: z.string(),
-      path: z.string(),
-      sha256: z.string().regex(/^[0-9a-f]{64}$/),
-      bytes: z.number().int().positive(),
-      width: z.number().int().positive(),
-      height: z.number().int().positive(),
-      generator: z.literal(generatorName),
-      license: z.literal(mediaLicense),
-      description: z.string().min(10),
-    }).loose(),
+    z
+      .object({
+        name: z.string(),
+        path: z.string(),
+        sha256: z.string().regex(/^[0-9a-f]{64}$/),
+        bytes: z.number().int().positive(),
+        width: z.number().int().positive(),
+        height: z.number().int().positive(),
+        generator: z.literal(generatorName),
+        license: z.literal(mediaLicense),
+        description: z.string().min(10),
+      })
+      .loose(),
   ),
 });
 
@@ -72,7 +74,9 @@ describe('generate-local-media', () => {
     // A machine with other fonts or another libvips draws different pixels: regenerate there with
     // `npx tsx tools/generate-local-media.ts` and re-run `m3 tasks verify` before committing.
     const manifest = manifestSchema.parse(JSON.parse(readFileSync(path.join(committedDir, 'MANIFEST.json'), 'utf8')));
-    const committedImages = readdirSync(committedDir).filter((file) => file !== 'MANIFEST.json').sort();
+    const committedImages = readdirSync(committedDir)
+      .filter((file) => file !== 'MANIFEST.json')
+      .sort();
     expect(committedImages).toEqual(manifest.files.map((file) => file.name).sort());
     for (const file of manifest.files) {
       expect(file.path).toBe(`media/local/${file.name}`);

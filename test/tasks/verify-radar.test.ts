@@ -20,7 +20,10 @@ function withChecks(id: string, checks: unknown): LoadedSuite {
 
 beforeAll(async () => {
   const config = loadProjectConfig();
-  host = await McpHost.start(config.servers.filter((spec) => spec.name === 'email' || spec.name === 'calendar'), { startupTimeoutMs: 120_000, requireAll: true, logger: createLogger('error') });
+  host = await McpHost.start(
+    config.servers.filter((spec) => spec.name === 'email' || spec.name === 'calendar'),
+    { startupTimeoutMs: 120_000, requireAll: true, logger: createLogger('error') },
+  );
 }, 150_000);
 
 afterAll(async () => {
@@ -40,9 +43,16 @@ describe('m3 tasks verify on the RADAR suite', () => {
 
   it('fails a task whose final state misses a check, naming the check and the count found', async () => {
     if (!host) throw new Error('host did not start');
-    const report = await verifySuite({ suite: withChecks('R0003', [{ db: 'email', where: { folder: 'sent', subject: 'Contract signed' }, count: 2 }]), host, root: repoRoot, only: ['R0003'] });
+    const report = await verifySuite({
+      suite: withChecks('R0003', [{ db: 'email', where: { folder: 'sent', subject: 'Contract signed' }, count: 2 }]),
+      host,
+      root: repoRoot,
+      only: ['R0003'],
+    });
     expect(report.passed).toBe(false);
-    expect(report.tasks[0]?.problems).toEqual(['state check 1 (exactly 2 mails row(s) where folder = "sent" and subject = "Contract signed"): expected exactly 2, found 1']);
+    expect(report.tasks[0]?.problems).toEqual([
+      'state check 1 (exactly 2 mails row(s) where folder = "sent" and subject = "Contract signed"): expected exactly 2, found 1',
+    ]);
   }, 60_000);
 
   it('reports a malformed state check by its field', async () => {

@@ -18,7 +18,17 @@ describe('formatVerifyReport', () => {
     suiteProblems: ['ids only in gt.json: T3'],
     tasks: [
       { id: 'T1', tier: 'basic', type: 'ocr', calls: 1, facts: 2, factsHeld: 2, status: 'passed', problems: [], durationMs: 10 },
-      { id: 'T2', tier: 'exception', type: 'scan', calls: 12, facts: 3, factsHeld: 1, status: 'failed', problems: ['fact 2 (step 1 call 0 number 3): expected 3, got 4', 'fact 3 (...): x'], durationMs: 20 },
+      {
+        id: 'T2',
+        tier: 'exception',
+        type: 'scan',
+        calls: 12,
+        facts: 3,
+        factsHeld: 1,
+        status: 'failed',
+        problems: ['fact 2 (step 1 call 0 number 3): expected 3, got 4', 'fact 3 (...): x'],
+        durationMs: 20,
+      },
     ],
     passed: false,
     durationMs: 1500,

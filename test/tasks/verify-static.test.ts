@@ -31,7 +31,13 @@ function gtRecord(overrides: Record<string, unknown> = {}): Record<string, unkno
     question: 'Scan ./media/local/label.png with pyzbar-mcp/scan_barcode, then add with math/sum.',
     steps: [
       { step: 1, calls: [{ name: 'pyzbar-mcp/scan_barcode', arguments: { image_paths: './media/local/missing.png' }, expect_error: true }] },
-      { step: 2, calls: [{ name: 'pyzbar-mcp/scan_barcode', arguments: { image_paths: './media/local/label.png' } }, { name: 'math/sum', arguments: { numbers: [1, 2] } }] },
+      {
+        step: 2,
+        calls: [
+          { name: 'pyzbar-mcp/scan_barcode', arguments: { image_paths: './media/local/label.png' } },
+          { name: 'math/sum', arguments: { numbers: [1, 2] } },
+        ],
+      },
     ],
     final_reply: 'The first path was missing; the label says ABC-1 and the sum is 3.',
     facts: [
@@ -56,7 +62,12 @@ function fuzzyRecord(overrides: Record<string, unknown> = {}): Record<string, un
 }
 
 function suiteOf(gt: Array<Record<string, unknown>>, tasks: Array<Record<string, unknown>>): LoadedSuite {
-  return { gtFile: 'gt.json', tasksFile: 'tasks.json', gt: gt.map((record) => gtTaskSchema.parse(record)), tasks: tasks.map((record) => fuzzyTaskSchema.parse(record)) };
+  return {
+    gtFile: 'gt.json',
+    tasksFile: 'tasks.json',
+    gt: gt.map((record) => gtTaskSchema.parse(record)),
+    tasks: tasks.map((record) => fuzzyTaskSchema.parse(record)),
+  };
 }
 
 function problemsOf(gt: Record<string, unknown>, fuzzy: Record<string, unknown>): string[] {
@@ -71,21 +82,29 @@ describe('checkSuiteStatic', () => {
   });
 
   it('reports ids that are in one file only, and duplicates', () => {
-    const findings = checkSuiteStatic(suiteOf([gtRecord(), gtRecord({ id: 'T2' }), gtRecord({ id: 'T2' })], [fuzzyRecord(), fuzzyRecord({ id: 'T3' })]), { root, vocabulary });
+    const findings = checkSuiteStatic(suiteOf([gtRecord(), gtRecord({ id: 'T2' }), gtRecord({ id: 'T2' })], [fuzzyRecord(), fuzzyRecord({ id: 'T3' })]), {
+      root,
+      vocabulary,
+    });
     expect(findings.suiteProblems).toEqual(['gt.json: duplicate ids T2', 'ids only in tasks.json: T3', 'ids only in gt.json: T2']);
     expect(findings.taskProblems.get('T2')?.[0]).toBe('is in gt.json but not in tasks.json: the two files must list the same ids');
     expect(findings.taskProblems.get('T3')).toEqual(['is in tasks.json but not in gt.json: the two files must list the same ids']);
   });
 
   it('reports disagreeing tiers, types, images and prompts', () => {
-    const problems = problemsOf(gtRecord({ tier: 'basic' }), fuzzyRecord({ type: 'ocr', image: ['media/local/label.png', 'media/local/label.png'], prompt: 'Something else.' }));
+    const problems = problemsOf(
+      gtRecord({ tier: 'basic' }),
+      fuzzyRecord({ type: 'ocr', image: ['media/local/label.png', 'media/local/label.png'], prompt: 'Something else.' }),
+    );
     expect(problems).toEqual([
       'tier differs: GT "basic", tasks file "chain"',
       'type differs: GT "barcode", tasks file "ocr"',
       'image differs: GT "media/local/label.png", tasks file ["media/local/label.png","media/local/label.png"]',
       'GT "question" must equal the tasks file "prompt" (both are the explicit instruction)',
     ]);
-    expect(problemsOf(gtRecord({ tier: undefined }), fuzzyRecord({ tier: undefined }))).toEqual(['GT record has no "tier" (basic, chain, parallel, conditional or exception)']);
+    expect(problemsOf(gtRecord({ tier: undefined }), fuzzyRecord({ tier: undefined }))).toEqual([
+      'GT record has no "tier" (basic, chain, parallel, conditional or exception)',
+    ]);
   });
 
   it('rejects fuzzy questions that give the tools away', () => {
@@ -99,7 +118,10 @@ describe('checkSuiteStatic', () => {
   });
 
   it('names missing images with the command that brings them back', () => {
-    const problems = problemsOf(gtRecord({ image: ['media/assets/images/detection/dog.jpg', 'media/local/gone.png'] }), fuzzyRecord({ image: ['media/assets/images/detection/dog.jpg', 'media/local/gone.png'] }));
+    const problems = problemsOf(
+      gtRecord({ image: ['media/assets/images/detection/dog.jpg', 'media/local/gone.png'] }),
+      fuzzyRecord({ image: ['media/assets/images/detection/dog.jpg', 'media/local/gone.png'] }),
+    );
     expect(problems).toEqual([
       'image media/assets/images/detection/dog.jpg not found: run `m3 assets pull` (with M3_ASSET_MIRROR set when offline) to fetch the shared photos',
       'image media/local/gone.png not found: regenerate the local media with `npx tsx tools/generate-local-media.ts`',

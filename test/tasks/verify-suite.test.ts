@@ -63,7 +63,10 @@ describe.skipIf(!mirror)(mirror ? 'm3 tasks verify on the bundled local suite' :
     suite = loadSuite(gtFile, tasksFile);
     const needed = serversUsed(suite.gt);
     const config = loadProjectConfig();
-    host = await McpHost.start(config.servers.filter((spec) => needed.includes(spec.name)), { startupTimeoutMs: 240_000, requireAll: true, logger: createLogger('error') });
+    host = await McpHost.start(
+      config.servers.filter((spec) => needed.includes(spec.name)),
+      { startupTimeoutMs: 240_000, requireAll: true, logger: createLogger('error') },
+    );
   }, 400_000);
 
   afterAll(async () => {
@@ -83,12 +86,27 @@ describe.skipIf(!mirror)(mirror ? 'm3 tasks verify on the bundled local suite' :
     for (const task of report.tasks) expect(task.factsHeld, task.id).toBe(task.facts);
     for (const task of suite.gt) {
       if (task.tier === 'chain') expect(task.steps.length, task.id).toBeGreaterThanOrEqual(2);
-      if (task.tier === 'parallel') expect(task.steps.some((step) => step.calls.length >= 2), task.id).toBe(true);
-      if (task.tier === 'exception') expect(task.facts?.some((fact) => fact.expectError), task.id).toBe(true);
+      if (task.tier === 'parallel')
+        expect(
+          task.steps.some((step) => step.calls.length >= 2),
+          task.id,
+        ).toBe(true);
+      if (task.tier === 'exception')
+        expect(
+          task.facts?.some((fact) => fact.expectError),
+          task.id,
+        ).toBe(true);
     }
     // Office outputs: at least one deck and one workbook are built from tool results.
     const tools = new Set(suite.gt.flatMap((task) => task.steps.flatMap((step) => step.calls.map((call) => call.name))));
-    for (const name of ['ppt/save_presentation', 'excel/write_data_to_excel', 'imagesorcery-mcp/crop', 'dinox-mcp/detect-all-objects', 'ocr/perform_ocr', 'pyzbar-mcp/scan_barcode']) {
+    for (const name of [
+      'ppt/save_presentation',
+      'excel/write_data_to_excel',
+      'imagesorcery-mcp/crop',
+      'dinox-mcp/detect-all-objects',
+      'ocr/perform_ocr',
+      'pyzbar-mcp/scan_barcode',
+    ]) {
       expect(tools.has(name), name).toBe(true);
     }
   }, 400_000);
@@ -113,7 +131,9 @@ describe.skipIf(!mirror)(mirror ? 'm3 tasks verify on the bundled local suite' :
     const report = await verifySuite({ suite: broken, host, root: repoRoot, only: ['L0003'] });
     expect(report.passed).toBe(false);
     const text = failureText(report);
-    expect(text).toMatch(/^L0003: step 1 call 0 \(dinox-mcp\/detect-all-objects\): arguments do not match the tool's input schema: arguments\/imageFileUri must be string$/m);
+    expect(text).toMatch(
+      /^L0003: step 1 call 0 \(dinox-mcp\/detect-all-objects\): arguments do not match the tool's input schema: arguments\/imageFileUri must be string$/m,
+    );
     expect(text).toMatch(/^L0003: fact 1 \(step 1 call 0, counts\.dog equals 2\): the call was not made/m);
   }, 120_000);
 
@@ -122,7 +142,9 @@ describe.skipIf(!mirror)(mirror ? 'm3 tasks verify on the bundled local suite' :
     const broken = brokenCopy(suite, 'L0012', (task) => {
       task.final_reply = 'The QR code holds ORDER=A1044;DEST=MADRID;WEIGHT=5.8, so sending the parcel costs 26 euros.';
     });
-    broken.tasks = broken.tasks.map((task) => (task.id === 'L0012' ? { ...task, question: 'Use scan_barcode on the label, then multiply the weight by 4.50.' } : task));
+    broken.tasks = broken.tasks.map((task) =>
+      task.id === 'L0012' ? { ...task, question: 'Use scan_barcode on the label, then multiply the weight by 4.50.' } : task,
+    );
     const report = await verifySuite({ suite: broken, host, root: repoRoot, only: ['L0012'] });
     expect(report.passed).toBe(false);
     expect(report.tasks[0]?.problems).toEqual([
@@ -132,12 +154,17 @@ describe.skipIf(!mirror)(mirror ? 'm3 tasks verify on the bundled local suite' :
   }, 120_000);
 
   it('runs as `m3 tasks verify`: JSON report and exit 0 on a subset, exit 1 with named failures on a broken file', async () => {
-    const reportSchema = z.object({ passed: z.boolean(), tasks: z.array(z.object({ id: z.string(), status: z.string(), facts: z.number(), factsHeld: z.number() }).loose()) }).loose();
+    const reportSchema = z
+      .object({ passed: z.boolean(), tasks: z.array(z.object({ id: z.string(), status: z.string(), facts: z.number(), factsHeld: z.number() }).loose()) })
+      .loose();
     const good = await runCli(['tasks', 'verify', '--only', 'L0002,L0006', '--json']);
     expect(good.code, good.stderr).toBe(0);
     const report = reportSchema.parse(JSON.parse(good.stdout));
     expect(report.passed).toBe(true);
-    expect(report.tasks.map((task) => [task.id, task.status, task.factsHeld === task.facts])).toEqual([['L0002', 'passed', true], ['L0006', 'passed', true]]);
+    expect(report.tasks.map((task) => [task.id, task.status, task.factsHeld === task.facts])).toEqual([
+      ['L0002', 'passed', true],
+      ['L0006', 'passed', true],
+    ]);
 
     const gt = structuredClone(loadSuite(gtFile, tasksFile).gt).filter((task) => task.id === 'L0002');
     const fact = gt[0]?.facts?.[0];
@@ -146,7 +173,9 @@ describe.skipIf(!mirror)(mirror ? 'm3 tasks verify on the bundled local suite' :
     writeFileSync(brokenGt, JSON.stringify(gt, null, 2));
     const bad = await runCli(['tasks', 'verify', '--gt', brokenGt, '--tasks', tasksFile, '--only', 'L0002']);
     expect(bad.code).toBe(1);
-    expect(bad.stdout).toContain('L0002: fact 1 (step 1 call 0, results[0].codes[0].text equals "5901234123458"): expected "5901234123458", got "5901234123457"');
+    expect(bad.stdout).toContain(
+      'L0002: fact 1 (step 1 call 0, results[0].codes[0].text equals "5901234123458"): expected "5901234123458", got "5901234123457"',
+    );
     expect(bad.stdout).toMatch(/^L0002 +basic +1 +1\/2 +FAILED +fact 1 /m);
     expect(bad.stdout).toContain('0/1 task(s) passed');
   }, 400_000);

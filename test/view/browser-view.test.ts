@@ -22,7 +22,11 @@ const taskIds = new Set(['L0007', 'L0012', 'L0033', 'L0041']);
 const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
 
 async function m3(args: string[]): Promise<void> {
-  await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: repoRoot, env: { ...process.env, CI: '1' }, maxBuffer: 32 * 1024 * 1024 });
+  await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, CI: '1' },
+    maxBuffer: 32 * 1024 * 1024,
+  });
 }
 
 /** Task, GT and server files limited to `taskIds` and the servers their ground truth uses. */
@@ -52,9 +56,34 @@ describe.skipIf(!hasChromium)(`m3 view in Chromium${hasChromium ? '' : ` (skippe
 
   beforeAll(async () => {
     const files = writeSubset(dir);
-    await m3(['run', '--model', 'replay:gt', 'replay:noisy', '--tasks', files.tasks, '--gt', files.gt, '--image-dir', 'media', '--config', files.servers, '--results-dir', resultsDir, '--overwrite']);
+    await m3([
+      'run',
+      '--model',
+      'replay:gt',
+      'replay:noisy',
+      '--tasks',
+      files.tasks,
+      '--gt',
+      files.gt,
+      '--image-dir',
+      'media',
+      '--config',
+      files.servers,
+      '--results-dir',
+      resultsDir,
+      '--overwrite',
+    ]);
     for (const label of ['replay-gt', 'replay-noisy']) {
-      await m3(['eval', 'step', '--gt', files.gt, '--pred', path.join(resultsDir, `${label}_test_mcp_fuzzy.json`), '--output-dir', path.join(resultsDir, label)]);
+      await m3([
+        'eval',
+        'step',
+        '--gt',
+        files.gt,
+        '--pred',
+        path.join(resultsDir, `${label}_test_mcp_fuzzy.json`),
+        '--output-dir',
+        path.join(resultsDir, label),
+      ]);
     }
     store = openStore(path.join(resultsDir, 'm3bench.sqlite'), { readonly: true });
     const runs = listRuns(store);
@@ -87,9 +116,16 @@ describe.skipIf(!hasChromium)(`m3 view in Chromium${hasChromium ? '' : ` (skippe
   });
 
   it("shows the noisy oracle's alignment with the evaluation output's counts", async () => {
-    const results = readJson(path.join(resultsDir, 'replay-noisy', 'results_eval.json')) as { per_id: Array<{ id: string; details: { matches: Array<{ similarity: number }>; unmatched_gt_indices: number[]; unmatched_pred_indices: number[] } }> };
+    const results = readJson(path.join(resultsDir, 'replay-noisy', 'results_eval.json')) as {
+      per_id: Array<{ id: string; details: { matches: Array<{ similarity: number }>; unmatched_gt_indices: number[]; unmatched_pred_indices: number[] } }>;
+    };
     // The task of the noisy run with the most alignment defects: missed or extra calls if any.
-    const score = [...results.per_id].sort((a, b) => b.details.unmatched_gt_indices.length + b.details.unmatched_pred_indices.length - (a.details.unmatched_gt_indices.length + a.details.unmatched_pred_indices.length))[0]!;
+    const score = [...results.per_id].sort(
+      (a, b) =>
+        b.details.unmatched_gt_indices.length +
+        b.details.unmatched_pred_indices.length -
+        (a.details.unmatched_gt_indices.length + a.details.unmatched_pred_indices.length),
+    )[0]!;
     expect(score.details.unmatched_gt_indices.length + score.details.unmatched_pred_indices.length).toBeGreaterThan(0);
     await page.goto(`${view.url}#/task/${encodeURIComponent(runIds.noisy)}/${score.id}`);
     await page.waitForSelector('#alignment');
@@ -129,9 +165,17 @@ describe.skipIf(!hasChromium)(`m3 view in Chromium${hasChromium ? '' : ` (skippe
   });
 
   it('compares the oracle with the noisy oracle: per-task recall deltas and flips', async () => {
-    const oracle = new Map((readJson(path.join(resultsDir, 'replay-gt', 'results_eval.json')).per_id as Array<{ id: string; recall: number }>).map((score) => [score.id, score.recall]));
+    const oracle = new Map(
+      (readJson(path.join(resultsDir, 'replay-gt', 'results_eval.json')).per_id as Array<{ id: string; recall: number }>).map((score) => [
+        score.id,
+        score.recall,
+      ]),
+    );
     const noisy = readJson(path.join(resultsDir, 'replay-noisy', 'results_eval.json')).per_id as Array<{ id: string; recall: number }>;
-    const broken = noisy.filter((score) => oracle.get(score.id) === 1 && score.recall < 1).map((score) => score.id).sort();
+    const broken = noisy
+      .filter((score) => oracle.get(score.id) === 1 && score.recall < 1)
+      .map((score) => score.id)
+      .sort();
     expect(broken.length).toBeGreaterThan(0);
     await page.goto(view.url);
     await page.waitForSelector('#compare-a');

@@ -4,14 +4,7 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import {
-  defaultAssetsDir,
-  defaultManifestFile,
-  loadAssetManifest,
-  pullAssets,
-  verifyAssets,
-  type PullResult,
-} from '../../assets/index.js';
+import { defaultAssetsDir, defaultManifestFile, loadAssetManifest, pullAssets, verifyAssets, type PullResult } from '../../assets/index.js';
 import { loadEnvironment } from '../../config/env-file.js';
 import { parseSwitches } from '../../config/switches.js';
 
@@ -21,9 +14,7 @@ interface LocationOptions {
 }
 
 function withLocation(command: Command): Command {
-  return command
-    .option('--dir <dir>', 'assets directory', defaultAssetsDir)
-    .option('--manifest <file>', 'asset manifest', defaultManifestFile);
+  return command.option('--dir <dir>', 'assets directory', defaultAssetsDir).option('--manifest <file>', 'asset manifest', defaultManifestFile);
 }
 
 function formatBytes(bytes: number): string {
@@ -33,12 +24,17 @@ function formatBytes(bytes: number): string {
 
 function reportPull(result: PullResult, index: number, total: number): void {
   const position = `[${String(index + 1).padStart(String(total).length)}/${total}]`;
-  const detail = result.action === 'failed' ? (result.error ?? 'failed') : `${formatBytes(result.bytes)}${result.unverifiedSha256 ? `, sha256 ${result.unverifiedSha256} not pinned in the manifest` : ''}`;
+  const detail =
+    result.action === 'failed'
+      ? (result.error ?? 'failed')
+      : `${formatBytes(result.bytes)}${result.unverifiedSha256 ? `, sha256 ${result.unverifiedSha256} not pinned in the manifest` : ''}`;
   process.stderr.write(`${position} ${result.action.padEnd(10)} ${result.name} (${detail})\n`);
 }
 
 export function registerAssetsCommands(program: Command): void {
-  const assets = program.command('assets').description('pull, verify and list downloaded assets (the YOLOX model, test photos; --manifest media/encoders.json: the reference text encoders)');
+  const assets = program
+    .command('assets')
+    .description('pull, verify and list downloaded assets (the YOLOX model, test photos; --manifest media/encoders.json: the reference text encoders)');
 
   withLocation(assets.command('pull'))
     .description('download (or copy from an offline mirror) the assets into media/assets/, checking each sha256')
@@ -86,7 +82,11 @@ export function registerAssetsCommands(program: Command): void {
         return;
       }
       const unverified = checks.filter((check) => check.status === 'unverified').length;
-      process.stderr.write(unverified ? `${checks.length - unverified} asset(s) ok, ${unverified} present but unverified (no pinned sha256)\n` : `all ${checks.length} asset(s) ok\n`);
+      process.stderr.write(
+        unverified
+          ? `${checks.length - unverified} asset(s) ok, ${unverified} present but unverified (no pinned sha256)\n`
+          : `all ${checks.length} asset(s) ok\n`,
+      );
     });
 
   withLocation(assets.command('list'))
@@ -105,7 +105,9 @@ export function registerAssetsCommands(program: Command): void {
       }
       const width = Math.max(...rows.map((row) => row.name.length), 4);
       for (const row of rows) {
-        process.stdout.write(`${row.present ? 'present' : 'absent '}  ${row.name.padEnd(width)}  ${row.kind.padEnd(5)}  ${(typeof row.bytes === 'number' ? formatBytes(row.bytes) : 'unverified').padStart(8)}  ${row.license}\n`);
+        process.stdout.write(
+          `${row.present ? 'present' : 'absent '}  ${row.name.padEnd(width)}  ${row.kind.padEnd(5)}  ${(typeof row.bytes === 'number' ? formatBytes(row.bytes) : 'unverified').padStart(8)}  ${row.license}\n`,
+        );
       }
     });
 }

@@ -28,9 +28,13 @@ export function registerBenchCommand(program: Command): void {
     .option('--json', 'print the summary as JSON')
     .action(async (file: string, flags: BenchFlags) => {
       const definition = benchDefinition(file, loadEnvironment(), {
-        ...(flags.resultsDir ? { resultsDir: flags.resultsDir } : {}), ...(flags.store ? { store: flags.store } : {}),
-        ...(flags.config ? { config: flags.config } : {}), ...(flags.runId ? { runId: flags.runId } : {}),
-        ...(flags.resume ? { resume: true } : {}), ...(flags.overwrite ? { overwrite: true } : {}), ...(flags.json ? { json: true } : {}),
+        ...(flags.resultsDir ? { resultsDir: flags.resultsDir } : {}),
+        ...(flags.store ? { store: flags.store } : {}),
+        ...(flags.config ? { config: flags.config } : {}),
+        ...(flags.runId ? { runId: flags.runId } : {}),
+        ...(flags.resume ? { resume: true } : {}),
+        ...(flags.overwrite ? { overwrite: true } : {}),
+        ...(flags.json ? { json: true } : {}),
       });
       await executeRun(definition);
     });

@@ -14,7 +14,7 @@ function cacheFile(flag: string | undefined): string {
 const cacheOption = ['--cache <file>', 'cache file (default: <M3_MOCK_DIR>/cache/fallback-cache.sqlite)'] as const;
 
 export function registerCacheCommands(program: Command): void {
-  const cache = program.command('cache').description('the tool fallback layer\'s record-replay cache: share it as JSONL, inspect it');
+  const cache = program.command('cache').description("the tool fallback layer's record-replay cache: share it as JSONL, inspect it");
   cache
     .command('stats')
     .description('entries per server, tool and source (real, fixture, simulated), with the newest recording time')
@@ -28,7 +28,8 @@ export function registerCacheCommands(program: Command): void {
         return;
       }
       process.stdout.write(`cache ${path.relative(process.cwd(), file) || file}: ${rows.reduce((sum, row) => sum + row.entries, 0)} entries\n`);
-      for (const row of rows) process.stdout.write(`  ${`${row.server}/${row.tool}`.padEnd(48)} ${row.source.padEnd(10)} ${String(row.entries).padStart(6)}  newest ${row.newest}\n`);
+      for (const row of rows)
+        process.stdout.write(`  ${`${row.server}/${row.tool}`.padEnd(48)} ${row.source.padEnd(10)} ${String(row.entries).padStart(6)}  newest ${row.newest}\n`);
     });
   cache
     .command('export <file>')
@@ -45,6 +46,8 @@ export function registerCacheCommands(program: Command): void {
     .option('--keep-existing', 'keep local entries whose key the file also has')
     .action((input: string, flags: { cache?: string; keepExisting?: boolean }) => {
       const counts = importCache(cacheFile(flags.cache), path.resolve(input), { keepExisting: Boolean(flags.keepExisting) });
-      process.stdout.write(`imported ${input}: ${counts.inserted} new, ${counts.replaced} replaced, ${counts.unchanged} unchanged, ${counts.kept} kept (--keep-existing)\n`);
+      process.stdout.write(
+        `imported ${input}: ${counts.inserted} new, ${counts.replaced} replaced, ${counts.unchanged} unchanged, ${counts.kept} kept (--keep-existing)\n`,
+      );
     });
 }

@@ -42,7 +42,9 @@ function registerCompare(program: Command): void {
     for (const problem of problems) log.warn(`comparing anyway: ${problem}`);
     const comparison = comparePaired(pairUnits(left.cell, right.cell), pairedMetric(flags.metric), settings);
     if (flags.json) {
-      process.stdout.write(`${JSON.stringify({ cellA: left.cell.label, cellB: right.cell.label, metric: flags.metric, ...comparison, settings, problems }, null, 2)}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ cellA: left.cell.label, cellB: right.cell.label, metric: flags.metric, ...comparison, settings, problems }, null, 2)}\n`,
+      );
       return;
     }
     process.stdout.write(`${describeComparison(left.cell.label, right.cell.label, flags.metric, comparison, settings.level)}\n`);
@@ -69,8 +71,14 @@ function registerGate(program: Command): void {
     const baseline = loadCellRef(flags.baseline);
     const candidate = loadCellRef(flags.candidate);
     requireComparable(baseline, candidate, Boolean(flags.allowMismatch));
-    const result = evaluateGate(baseline.cell, candidate.cell, { metric: flags.metric, maxDrop: flags.maxDrop, ...(flags.minPassRate !== undefined ? { minPassRate: flags.minPassRate } : {}) }, settings);
-    if (flags.json) process.stdout.write(`${JSON.stringify({ baseline: baseline.cell.label, candidate: candidate.cell.label, ...result, settings }, null, 2)}\n`);
+    const result = evaluateGate(
+      baseline.cell,
+      candidate.cell,
+      { metric: flags.metric, maxDrop: flags.maxDrop, ...(flags.minPassRate !== undefined ? { minPassRate: flags.minPassRate } : {}) },
+      settings,
+    );
+    if (flags.json)
+      process.stdout.write(`${JSON.stringify({ baseline: baseline.cell.label, candidate: candidate.cell.label, ...result, settings }, null, 2)}\n`);
     else {
       process.stdout.write(`${describeComparison(candidate.cell.label, baseline.cell.label, flags.metric, result.comparison, settings.level)}\n`);
       process.stdout.write(`pass@1: candidate ${result.candidatePassRate.toFixed(3)}, baseline ${result.baselinePassRate.toFixed(3)}\n`);

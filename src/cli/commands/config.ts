@@ -16,7 +16,12 @@ export function registerConfigCommands(program: Command): void {
       const loaded = loadProjectConfig({ ...(options.config ? { serversFile: options.config } : {}), includeDisabled: true });
       const fallback = describeFallback(fallbackSettingsFrom(loaded.switches, repoRoot), repoRoot);
       if (options.json) {
-        const servers = loaded.servers.map((server) => ({ name: server.name, transport: server.transport, envKeys: Object.keys(server.env), ...(server.description ? { description: server.description } : {}) }));
+        const servers = loaded.servers.map((server) => ({
+          name: server.name,
+          transport: server.transport,
+          envKeys: Object.keys(server.env),
+          ...(server.description ? { description: server.description } : {}),
+        }));
         process.stdout.write(`${JSON.stringify({ serversFile: loaded.serversFile, servers, switches: loaded.switches, fallback: fallback.facts }, null, 2)}\n`);
         return;
       }

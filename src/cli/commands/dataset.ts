@@ -68,7 +68,10 @@ function progressHandler(): { onEvent: (event: PullEvent) => void; stop: () => v
     onEvent(event) {
       if (event.type === 'planned') {
         Object.assign(state, { filesTotal: event.files, bytesTotal: event.bytes });
-        progress.update(snapshot(), `${event.files} file(s) to check (${kilobytes(event.bytes)}), ${event.skipped} skipped${event.commit ? `, commit ${event.commit}` : ''}`);
+        progress.update(
+          snapshot(),
+          `${event.files} file(s) to check (${kilobytes(event.bytes)}), ${event.skipped} skipped${event.commit ? `, commit ${event.commit}` : ''}`,
+        );
       } else if (event.type === 'bytes') {
         inflight.set(event.path, (inflight.get(event.path) ?? 0) + event.bytes);
         progress.update(snapshot());
@@ -95,7 +98,9 @@ function nextSteps(flags: PullFlags, missingTaskFiles: string[], lockFile: strin
   const imageDir = runImageDirFor(flags.imageDir);
   if (imageDir.problem) lines.push(`warning: ${imageDir.problem}`);
   const runFlag = imageDir.flag ? ` --image-dir ${imageDir.flag}` : '';
-  lines.push(`check it with \`m3 dataset verify --lock ${lockFile}${flags.imageDir === defaultImageDir ? '' : ` --image-dir ${flags.imageDir}`}\`; run it with \`m3 run --tasks ${path.join(flags.dest, originalTaskFiles.tasks)} --gt ${path.join(flags.dest, originalTaskFiles.gt)}${runFlag} ...\``);
+  lines.push(
+    `check it with \`m3 dataset verify --lock ${lockFile}${flags.imageDir === defaultImageDir ? '' : ` --image-dir ${flags.imageDir}`}\`; run it with \`m3 run --tasks ${path.join(flags.dest, originalTaskFiles.tasks)} --gt ${path.join(flags.dest, originalTaskFiles.gt)}${runFlag} ...\``,
+  );
   return lines;
 }
 
@@ -107,7 +112,8 @@ function endpointFrom(value: string | undefined): string {
   } catch {
     url = undefined;
   }
-  if (!url || !/^https?:$/.test(url.protocol)) throw new ConfigError(`HF_ENDPOINT "${endpoint}" is not an http(s) URL; expected e.g. https://huggingface.co or a mirror's address`);
+  if (!url || !/^https?:$/.test(url.protocol))
+    throw new ConfigError(`HF_ENDPOINT "${endpoint}" is not an http(s) URL; expected e.g. https://huggingface.co or a mirror's address`);
   return endpoint;
 }
 
@@ -150,7 +156,9 @@ async function runVerify(flags: VerifyFlags): Promise<void> {
   const gtFile = path.resolve(flags.gt);
   for (const file of [tasksFile, gtFile]) {
     if (!existsSync(file)) {
-      throw new ConfigError(`${file} not found: run \`m3 dataset pull\`, or point --tasks and --gt at a copy of the original files (e.g. ../shared/data/m3bench/)`);
+      throw new ConfigError(
+        `${file} not found: run \`m3 dataset pull\`, or point --tasks and --gt at a copy of the original files (e.g. ../shared/data/m3bench/)`,
+      );
     }
   }
   const report = await verifyDataset({
@@ -169,18 +177,29 @@ export function registerDatasetCommands(program: Command): void {
 
   dataset
     .command('pull')
-    .description('download the dataset (task images, and task/GT JSON files when the dataset has them) with resume, content checks and a lock file; honours HF_ENDPOINT and HF_TOKEN')
+    .description(
+      'download the dataset (task images, and task/GT JSON files when the dataset has them) with resume, content checks and a lock file; honours HF_ENDPOINT and HF_TOKEN',
+    )
     .option('--repo <owner/name>', 'Hugging Face dataset', defaultDatasetRepo)
     .option('--revision <rev>', 'branch, tag or commit', 'main')
     .option('--dest <dir>', 'folder for the JSON files and the lock file', defaultJsonDir)
     .option('--image-dir <dir>', 'folder for the images (the default is where `m3 run` finds "images/<id>.png")', defaultImageDir)
     .option('--lock <file>', `lock file (default: <dest>/${lockFileName})`)
     .option('--concurrency <n>', 'downloads at the same time', positiveInteger, 4)
-    .action((flags: PullFlags) => runPull(program, { ...flags, dest: path.resolve(flags.dest), imageDir: path.resolve(flags.imageDir), ...(flags.lock ? { lock: path.resolve(flags.lock) } : {}) }));
+    .action((flags: PullFlags) =>
+      runPull(program, {
+        ...flags,
+        dest: path.resolve(flags.dest),
+        imageDir: path.resolve(flags.imageDir),
+        ...(flags.lock ? { lock: path.resolve(flags.lock) } : {}),
+      }),
+    );
 
   dataset
     .command('verify')
-    .description('check the task and GT files, the images they name (present, typed by their bytes) and the lock file; prints the STATS.md counts (exit 1 on failure)')
+    .description(
+      'check the task and GT files, the images they name (present, typed by their bytes) and the lock file; prints the STATS.md counts (exit 1 on failure)',
+    )
     .option('--tasks <file>', 'fuzzy task file', path.join(defaultJsonDir, originalTaskFiles.tasks))
     .option('--gt <file>', 'ground-truth file', path.join(defaultJsonDir, originalTaskFiles.gt))
     .option('--image-dir <dir>', 'folder holding the images ("images/<name>" paths resolve inside it)', defaultImageDir)

@@ -2,7 +2,7 @@
 // opens the run store and serves the page until SIGINT/SIGTERM. The URL goes to stdout (one
 // line, so scripts and tests can read it); everything else to stderr.
 import path from 'node:path';
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { loadProjectConfig } from '../../config/index.js';
 import { repoRoot } from '../../config/paths.js';
 import { createModelChoice, startDemoServer } from '../../demo/index.js';
@@ -29,7 +29,6 @@ interface DemoFlags {
   allowHost: string[];
 }
 
-
 async function runDemo(flags: DemoFlags): Promise<void> {
   const config = loadProjectConfig({ serversFile: path.resolve(flags.config) });
   const logDir = path.resolve(flags.logDir);
@@ -41,13 +40,23 @@ async function runDemo(flags: DemoFlags): Promise<void> {
   try {
     store = flags.store === false ? undefined : openStore(path.resolve(flags.store));
     const demo = await startDemoServer({
-      toolHost: host, models, switches: config.switches, host: flags.host, port: flags.port, root: repoRoot, logDir,
+      toolHost: host,
+      models,
+      switches: config.switches,
+      host: flags.host,
+      port: flags.port,
+      root: repoRoot,
+      logDir,
       loopLimits: { maxStep: flags.maxStep, maxConcurrent: flags.maxConcurrent, topTools: flags.topTools, maxNewTokens: flags.maxNewTokens },
-      allowedHosts: flags.allowHost, ...(store ? { store } : {}),
+      allowedHosts: flags.allowHost,
+      ...(store ? { store } : {}),
     });
     const ready = host.status().filter((server) => server.state === 'ready');
-    log.info(`demo: ${ready.length}/${host.status().length} MCP server(s) ready, ${host.tools.length} tools; model(s): ${models.models.map((model) => model.id).join(', ') || 'none'}${demo.runId ? `; run ${demo.runId}` : ''}`);
-    if (flags.host !== '127.0.0.1' && flags.host !== 'localhost') log.warn(`demo: listening on ${flags.host}: anyone who can reach this address can use your models and tools (there is no login)`);
+    log.info(
+      `demo: ${ready.length}/${host.status().length} MCP server(s) ready, ${host.tools.length} tools; model(s): ${models.models.map((model) => model.id).join(', ') || 'none'}${demo.runId ? `; run ${demo.runId}` : ''}`,
+    );
+    if (flags.host !== '127.0.0.1' && flags.host !== 'localhost')
+      log.warn(`demo: listening on ${flags.host}: anyone who can reach this address can use your models and tools (there is no login)`);
     process.stdout.write(`${demo.url}\n`);
     const signal = await waitForSignal();
     log.info(`demo: ${signal} received, shutting down`);

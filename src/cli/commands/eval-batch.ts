@@ -25,7 +25,15 @@ export function registerEvalBatchCommand(program: Command): void {
       for (const cell of manifest.cells) {
         for (const trial of cell.trials) {
           const outputDir = path.join(path.dirname(file), trial.label);
-          const result = await runStepFiles({ gtFile, predFile: batchPath(file, trial.predictions), outputDir, embedder, mode: 'default', thresholds: { tauStrong: 0.8, tauWeak: 0.6 }, warn: (message) => log.warn(message) });
+          const result = await runStepFiles({
+            gtFile,
+            predFile: batchPath(file, trial.predictions),
+            outputDir,
+            embedder,
+            mode: 'default',
+            thresholds: { tauStrong: 0.8, tauWeak: 0.6 },
+            warn: (message) => log.warn(message),
+          });
           log.info(`${trial.label}: recall ${result.evaluation.aggregate.recall.toFixed(3)} -> ${path.relative(process.cwd(), outputDir)}`);
           written.push(outputDir);
         }

@@ -29,14 +29,15 @@ interface EvalCallOptions {
   maxResultChars: number;
 }
 
-
-
 async function runEvalCall(options: EvalCallOptions): Promise<void> {
   const predFile = path.resolve(options.pred);
   const outFile = path.resolve(options.out ?? defaultOutputFile(predFile, 'callanalysis.json'));
   const predictions = loadPredictions(predFile);
   const catalog = options.catalog ? loadToolCatalog(path.resolve(options.catalog)) : undefined;
-  if (!catalog) log.warn(`no --catalog: unknown tools are found only from their recorded code or "${TOOL_ERROR_PREFIX}${UNKNOWN_TOOL_TEXT}" results, and arguments are not schema-checked`);
+  if (!catalog)
+    log.warn(
+      `no --catalog: unknown tools are found only from their recorded code or "${TOOL_ERROR_PREFIX}${UNKNOWN_TOOL_TEXT}" results, and arguments are not schema-checked`,
+    );
   let judge: CallJudgeOptions | undefined;
   if (options.judge) {
     const env = loadEnvironment();

@@ -82,7 +82,10 @@ export function addEvalCvCommand(evalCommand: Command): void {
     .requiredOption('--pred <file>', 'prediction file (e.g. results/<model>_test_mcp_fuzzy.json)')
     .requiredOption('--output-dir <dir>', 'where results_cv_eval.json, results_cv_eval.csv and the cache go (the reference: results_cv/<model>)')
     .option('--reference-compat', 'reproduce the reference: only ids present in both files, float32 similarities, SciPy assignment ties')
-    .option('--embedder <spec>', `as for m3 eval step; default ${DEFAULT_EMBEDDER}, with --reference-compat auto (${CV_REFERENCE_ENCODER}, the encoder evaluate_cv.sh uses, when pulled)`)
+    .option(
+      '--embedder <spec>',
+      `as for m3 eval step; default ${DEFAULT_EMBEDDER}, with --reference-compat auto (${CV_REFERENCE_ENCODER}, the encoder evaluate_cv.sh uses, when pulled)`,
+    )
     .option('--embedding-cache <file>', 'embedding cache file (the reference: --cache-path; default <output-dir>/.emb_cache.json)')
     .option('--cache-format <format>', 'keyed (m3bench, per-embedder) or reference (flat text → vector, trusted for the named --embedder)', 'keyed')
     .option('--update-reference-cache', 'also write new vectors into a --cache-format reference file (by default it is read, never overwritten)')

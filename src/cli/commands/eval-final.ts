@@ -22,7 +22,7 @@ import { getOrCreateEvalCommand } from './eval-group.js';
 import { secondsToTimerMs } from '../../config/timer-ms.js';
 
 /** The reference's four-judge ensemble, as provider:model specs. */
-export const defaultJudges = ['openai:gpt-5-mini', 'gemini:gemini-2.5-flash', 'deepseek:deepseek-chat', 'xai:grok-4-fast-reasoning'];
+const defaultJudges = ['openai:gpt-5-mini', 'gemini:gemini-2.5-flash', 'deepseek:deepseek-chat', 'xai:grok-4-fast-reasoning'];
 
 interface EvalFinalOptions {
   gt: string;
@@ -76,7 +76,10 @@ async function runJudges(options: EvalFinalOptions, files: { gt: string; predict
     referenceCompat: options.referenceCompat ?? false,
     checkpoint: (partial) => writeJsonAtomic(outFile, partial),
     onTask: (id, entry, failures) => {
-      if (entry) log.info(`${id}: TC ${entry.final.toFixed(3)} [${entry.judges.map((judge) => judge.score.toFixed(2)).join(', ')}]  IG ${entry.info_grounding?.final.toFixed(3) ?? '-'}`);
+      if (entry)
+        log.info(
+          `${id}: TC ${entry.final.toFixed(3)} [${entry.judges.map((judge) => judge.score.toFixed(2)).join(', ')}]  IG ${entry.info_grounding?.final.toFixed(3) ?? '-'}`,
+        );
       for (const failure of failures) log.warn(`${id}: ${failure.metric} judge ${failure.judge} failed: ${failure.reason}`);
     },
   });
@@ -86,7 +89,13 @@ async function runJudges(options: EvalFinalOptions, files: { gt: string; predict
 
 function runProxies(options: EvalFinalOptions, files: { gt: string; predictions: string }): void {
   const outFile = path.resolve(options.proxyOut ?? defaultOutputFile(files.predictions, 'final_proxy.json'));
-  const output = evaluateProxies(loadGroundTruth(files.gt), loadPredictions(files.predictions), files, infraFailuresFor(options, files.predictions), options.referenceCompat ?? false);
+  const output = evaluateProxies(
+    loadGroundTruth(files.gt),
+    loadPredictions(files.predictions),
+    files,
+    infraFailuresFor(options, files.predictions),
+    options.referenceCompat ?? false,
+  );
   writeJsonAtomic(outFile, output);
   log.info(`final-answer proxies (not judge scores): ${output.aggregate.num_scored}/${output.aggregate.num_total} tasks with a prediction`);
   process.stdout.write(`${JSON.stringify({ wrote: outFile, kind: 'proxy', ...output.aggregate })}\n`);
@@ -109,8 +118,14 @@ export function registerEvalFinalCommand(program: Command): void {
     .option('--concurrency <n>', 'tasks judged at once (each asks all judges in parallel)', positiveInteger, 2)
     .option('--max-tokens <n>', 'output token budget per judge request', positiveInteger, 4096)
     .option('--max-result-chars <n>', 'cut each tool result to this many characters for the judges; 0 disables', nonNegativeInteger, 2000)
-    .option('--reference-compat', 'num_total as the reference counts it: every GT record with an id, duplicates included (213 for the published GT; default: distinct ids, 208)')
-    .option('--run-manifest <file>', 'run manifest whose infrastructure failures are listed apart and left out of the rates (default: <predictions>.manifest.json, when present)')
+    .option(
+      '--reference-compat',
+      'num_total as the reference counts it: every GT record with an id, duplicates included (213 for the published GT; default: distinct ids, 208)',
+    )
+    .option(
+      '--run-manifest <file>',
+      'run manifest whose infrastructure failures are listed apart and left out of the rates (default: <predictions>.manifest.json, when present)',
+    )
     .action(async (options: EvalFinalOptions) => {
       const files = { gt: path.resolve(options.gt), predictions: path.resolve(options.pred) };
       const judgeSpecs = options.judges ? (options.judges.trim() === 'default' ? defaultJudges : parseJudgeList(options.judges, '--judges')) : [];

@@ -5,7 +5,8 @@ import { ConfigError } from '../../errors/index.js';
 /** --cache-format is keyed or reference, and reference names the file to reuse. */
 export function checkCacheOptions(cacheFormat: string, embeddingCache: string | undefined): asserts cacheFormat is 'keyed' | 'reference' {
   if (cacheFormat !== 'keyed' && cacheFormat !== 'reference') throw new ConfigError(`--cache-format: expected "keyed" or "reference", got "${cacheFormat}"`);
-  if (cacheFormat === 'reference' && !embeddingCache) throw new ConfigError('--cache-format reference needs --embedding-cache <file> naming the reference cache to reuse');
+  if (cacheFormat === 'reference' && !embeddingCache)
+    throw new ConfigError('--cache-format reference needs --embedding-cache <file> naming the reference cache to reuse');
 }
 
 /** A finite number for a float option (thresholds, timeouts), naming the option on error. */

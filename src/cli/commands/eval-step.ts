@@ -38,7 +38,7 @@ export function registerEvalStepCommand(program: Command): void {
 }
 
 /** Attaches the `step` sub-command to an existing `eval` command. */
-export function addEvalStepCommand(evalCommand: Command): void {
+function addEvalStepCommand(evalCommand: Command): void {
   evalCommand
     .command('step')
     .description('step-level evaluation: bucketed Hungarian matching of tool calls, recall/precision/similarity/structure metrics')
@@ -48,13 +48,23 @@ export function addEvalStepCommand(evalCommand: Command): void {
     .option('--reference-compat', 'reproduce the reference exactly: GT ids without a prediction are ignored instead of scored as empty')
     .option('--embedding-cache <file>', 'embedding cache file (default <output-dir>/.emb_cache.json)')
     .option('--cache-format <format>', 'keyed (m3bench, per-embedder) or reference (flat text → vector, trusted for the named --embedder)', 'keyed')
-    .option('--run-manifest <file>', 'run manifest whose infrastructure failures are left out of the scores (default: <predictions>.manifest.json beside --pred, when present)')
-    .option('--update-reference-cache', 'also write new vectors into a --cache-format reference file (by default a cache m3bench did not write is read, never overwritten)')
+    .option(
+      '--run-manifest <file>',
+      'run manifest whose infrastructure failures are left out of the scores (default: <predictions>.manifest.json beside --pred, when present)',
+    )
+    .option(
+      '--update-reference-cache',
+      'also write new vectors into a --cache-format reference file (by default a cache m3bench did not write is read, never overwritten)',
+    )
     .option(
       '--embedder <spec>',
       `auto | sentence-transformers/all-MiniLM-L6-v2 (the paper's, in-process; m3 assets pull --manifest media/encoders.json) | onnx:<folder> | ${DEFAULT_EMBEDDER}[/<dimension>] | <provider>:<model>[@<baseUrl>] | openai-compatible:<model>@<baseUrl>; default ${DEFAULT_EMBEDDER}, with --reference-compat auto (the paper's encoder when pulled, else ${DEFAULT_EMBEDDER}, said in every output)`,
     )
-    .option('--embedding-key-env <name>', 'environment variable holding the API key of a server named by @<baseUrl> (presets use their own, e.g. OPENAI_API_KEY)', 'OPENAI_API_KEY')
+    .option(
+      '--embedding-key-env <name>',
+      'environment variable holding the API key of a server named by @<baseUrl> (presets use their own, e.g. OPENAI_API_KEY)',
+      'OPENAI_API_KEY',
+    )
     .option('--embedding-timeout <seconds>', 'timeout per embedding request', seconds, 60)
     .option('--tau-strong <number>', 'strong-match threshold', '0.8')
     .option('--tau-weak <number>', 'weak-match (acceptance) threshold', '0.6')

@@ -62,7 +62,14 @@ async function runEvalTask(options: EvalTaskOptions): Promise<void> {
     domainField,
     warn: (message) => log.warn(message),
   };
-  for (const [key, value] of [['tasksFile', options.tasks], ['outputDir', options.out], ['stepResultsFile', options.stepResults], ['callsFile', options.calls], ['manifestFile', options.manifest], ['storeFile', options.store]] as const) {
+  for (const [key, value] of [
+    ['tasksFile', options.tasks],
+    ['outputDir', options.out],
+    ['stepResultsFile', options.stepResults],
+    ['callsFile', options.calls],
+    ['manifestFile', options.manifest],
+    ['storeFile', options.store],
+  ] as const) {
     const resolved = resolve(value);
     if (resolved) run[key] = resolved;
   }
@@ -75,7 +82,9 @@ async function runEvalTask(options: EvalTaskOptions): Promise<void> {
       `success ${percent(aggregate.task_success_rate)}, rules ${percent(aggregate.rule_pass_rate)}, exception recovery ${percent(aggregate.exception_recovery_rate)}; ` +
       `${taxonomy.failed_tasks} failed task(s) labelled (tool use ${taxonomy.by_category.tool_use}, synthesis ${taxonomy.by_category.information_synthesis}, reasoning ${taxonomy.by_category.reasoning}, undetermined ${taxonomy.by_category.undetermined})`,
   );
-  process.stdout.write(`${JSON.stringify({ wrote: [files.json, files.csv], success_rule: document.success_rule, excluded: document.excluded, aggregate, taxonomy })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ wrote: [files.json, files.csv], success_rule: document.success_rule, excluded: document.excluded, aggregate, taxonomy })}\n`,
+  );
 }
 
 export function registerEvalTaskCommand(program: Command): void {

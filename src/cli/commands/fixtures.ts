@@ -62,8 +62,13 @@ async function record(flags: RecordFlags): Promise<void> {
     for (const [server, calls] of plan) {
       process.stdout.write(`--- ${server}: ${calls.length} call(s)${flags.limit > 0 ? `, at most ${flags.limit}` : ''} ---\n`);
       const summary = await recordServer(server, calls, {
-        host, recorder: layer.interceptor, delayMs: flags.delay * 1000, limit: flags.limit, workspace,
-        serverEnv: (name) => config.servers.find((spec) => spec.name === name)?.env, onLine: (line) => process.stdout.write(`${line}\n`),
+        host,
+        recorder: layer.interceptor,
+        delayMs: flags.delay * 1000,
+        limit: flags.limit,
+        workspace,
+        serverEnv: (name) => config.servers.find((spec) => spec.name === name)?.env,
+        onLine: (line) => process.stdout.write(`${line}\n`),
       });
       if (summary.skipped) process.stdout.write(`    skipped: ${summary.skipped}\n`);
       summaries.push(summary);
@@ -74,7 +79,10 @@ async function record(flags: RecordFlags): Promise<void> {
     rmSync(workspace, { recursive: true, force: true });
   }
   process.stdout.write(`=== recorded into ${path.relative(process.cwd(), settings.cacheFile) || settings.cacheFile} ===\n`);
-  for (const summary of summaries) process.stdout.write(`  ${summary.server}: recorded=${summary.recorded} failed=${summary.failed}${summary.skipped ? ` (skipped: ${summary.skipped})` : ''}\n`);
+  for (const summary of summaries)
+    process.stdout.write(
+      `  ${summary.server}: recorded=${summary.recorded} failed=${summary.failed}${summary.skipped ? ` (skipped: ${summary.skipped})` : ''}\n`,
+    );
 }
 
 async function verify(flags: { dir?: string; catalog?: string; json?: boolean }): Promise<void> {
@@ -82,9 +90,13 @@ async function verify(flags: { dir?: string; catalog?: string; json?: boolean })
   const catalog = flags.catalog ? loadToolCatalog(path.resolve(flags.catalog)) : undefined;
   const report = await verifyFixtures(dir, catalog);
   if (flags.json) {
-    process.stdout.write(`${JSON.stringify({ dir, tools: report.set.tools.size, entries: report.set.entries, replayed: report.replayed, checkedArguments: report.checkedArguments, problems: report.problems }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ dir, tools: report.set.tools.size, entries: report.set.entries, replayed: report.replayed, checkedArguments: report.checkedArguments, problems: report.problems }, null, 2)}\n`,
+    );
   } else {
-    process.stdout.write(`${dir}: ${report.set.tools.size} tool(s), ${report.set.entries} valid entries, ${report.replayed} replayed through the layer as written${report.checkedArguments ? '' : ' (arguments not checked: pass --catalog results/tools_catalog.json)'}\n`);
+    process.stdout.write(
+      `${dir}: ${report.set.tools.size} tool(s), ${report.set.entries} valid entries, ${report.replayed} replayed through the layer as written${report.checkedArguments ? '' : ' (arguments not checked: pass --catalog results/tools_catalog.json)'}\n`,
+    );
     for (const problem of report.problems) process.stdout.write(`  ${formatFixtureProblem(problem)}\n`);
     process.stdout.write(report.problems.length === 0 ? 'all fixtures valid\n' : `${report.problems.length} problem(s)\n`);
   }
@@ -92,7 +104,7 @@ async function verify(flags: { dir?: string; catalog?: string; json?: boolean })
 }
 
 export function registerFixturesCommands(program: Command): void {
-  const fixtures = program.command('fixtures').description('the tool fallback layer\'s fixtures: record real returns of GT calls, verify curated fixture files');
+  const fixtures = program.command('fixtures').description("the tool fallback layer's fixtures: record real returns of GT calls, verify curated fixture files");
   fixtures
     .command('record')
     .description('call the GT calls of mockable tools through their servers and store the successful returns in the fallback cache (the GT file is only read)')

@@ -9,7 +9,10 @@ export function registerMergeCommand(program: Command): void {
     .requiredOption('--output <file>', 'merged prediction file to write')
     .argument('<files...>', 'shard prediction files')
     .action((files: string[], flags: { output: string }) => {
-      const result = mergePredictionFiles(files.map((file) => path.resolve(file)), path.resolve(flags.output));
+      const result = mergePredictionFiles(
+        files.map((file) => path.resolve(file)),
+        path.resolve(flags.output),
+      );
       for (const input of result.perInput) process.stderr.write(`  ${input.file}: ${input.records} record(s)\n`);
       process.stdout.write(`${result.output}: ${result.records} record(s)\n`);
     });

@@ -26,17 +26,27 @@ export function registerReportCommand(program: Command): void {
     .option('--results <dir>', 'results folder holding one sub-folder per model', 'results')
     .option('--save <dir>', 'where figures, tables and report.html are written', 'save')
     .option('--models <list>', 'comma-separated model folder names (default: every model found)')
-    .option('--catalog <file>', 'tool list for the tools-per-server chart (m3 servers list-tools --json output or a catalog file; default save/mcp_tools_with_desc.json if present)')
+    .option(
+      '--catalog <file>',
+      'tool list for the tools-per-server chart (m3 servers list-tools --json output or a catalog file; default save/mcp_tools_with_desc.json if present)',
+    )
     .option('--gt <file>', 'ground truth with tier fields, for the per-tier table (default json/test_mcp_GT.json or json/m3_local_GT.json)')
-    .option('--paper [file]', 'draw the runs next to the published per-model numbers (default file data/paper-results.json: the reference leaderboard figure, source and metric definitions inside)')
+    .option(
+      '--paper [file]',
+      'draw the runs next to the published per-model numbers (default file data/paper-results.json: the reference leaderboard figure, source and metric definitions inside)',
+    )
     .action(async (options: ReportOptions) => {
       // Loaded on use: the report is the only command that needs the native canvas.
       const { buildReport, defaultCatalogFile } = await import('../../report/build-report.js');
       const saveDir = path.resolve(options.save);
       const catalogFile = options.catalog ? path.resolve(options.catalog) : defaultCatalogFile(saveDir);
       const gtFile = options.gt ? path.resolve(options.gt) : defaultGtFile();
-      const paperFile = options.paper === true ? fromRepo('data', 'paper-results.json') : typeof options.paper === 'string' ? path.resolve(options.paper) : undefined;
-      const models = options.models?.split(',').map((name) => name.trim()).filter((name) => name !== '');
+      const paperFile =
+        options.paper === true ? fromRepo('data', 'paper-results.json') : typeof options.paper === 'string' ? path.resolve(options.paper) : undefined;
+      const models = options.models
+        ?.split(',')
+        .map((name) => name.trim())
+        .filter((name) => name !== '');
       const result = await buildReport({
         resultsDir: path.resolve(options.results),
         saveDir,

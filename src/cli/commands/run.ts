@@ -26,9 +26,8 @@ import { printSummary, reportOutcome, requireTasks } from '../run-outcome.js';
 import { createStopSignal } from '../stop-signal.js';
 import { nonNegativeNumber } from '../option-parsers.js';
 
-export const defaultTasksFile = RUN_DEFAULTS.tasks;
-export const defaultGtFile = 'json/m3_local_GT.json';
-
+const defaultTasksFile = RUN_DEFAULTS.tasks;
+const defaultGtFile = 'json/m3_local_GT.json';
 
 type RunFlags = Omit<RunDefinition, 'defaultModel'>;
 
@@ -37,7 +36,7 @@ function timestamp(): string {
 }
 
 /** `<base>.<cell label>`; a --resume without a run id continues the latest run of that cell. */
-function resolveRunId(flags: RunFlags, base: string | undefined, label: string, storeFile: string): string {
+function resolveRunId(base: string | undefined, label: string, storeFile: string): string {
   if (base) return `${base}.${label}`;
   const store = openStore(storeFile);
   try {
@@ -57,8 +56,18 @@ function batchBase(flags: RunFlags, envRunId: string): string | undefined {
 function toBatchCell(report: RunModelReport, resultsDir: string): BatchCell {
   const relative = (file: string) => path.relative(resultsDir, file);
   return {
-    model: report.model, modelLabel: modelLabel(report.model), condition: report.condition, label: report.label, runId: report.runId,
-    trials: report.trials.map((trial) => ({ trial: trial.trial, seed: trial.seed ?? null, label: trial.label, predictions: relative(trial.output), manifest: relative(trial.manifestFile) })),
+    model: report.model,
+    modelLabel: modelLabel(report.model),
+    condition: report.condition,
+    label: report.label,
+    runId: report.runId,
+    trials: report.trials.map((trial) => ({
+      trial: trial.trial,
+      seed: trial.seed ?? null,
+      label: trial.label,
+      predictions: relative(trial.output),
+      manifest: relative(trial.manifestFile),
+    })),
   };
 }
 
@@ -92,15 +101,27 @@ async function checkModels(models: readonly string[], context: DriverContext): P
 export function addRunOptions(command: Command): Command {
   return command
     .description('run models over a task set and write predictions (results/<model>_test_mcp_fuzzy.json) and the run store')
-    .option('--model <spec...>', 'provider:model, repeatable (replay:gt, replay:noisy, openai:gpt-4o, anthropic:..., gemini:..., ollama:...)', RUN_DEFAULTS.model)
-    .addOption(new Option('--agent <kind>', 'agent kind: function-call (native tool calling), react (text actions, no tools field; any model), basic (no tools)').choices(AGENT_KINDS).default(RUN_DEFAULTS.agent))
+    .option(
+      '--model <spec...>',
+      'provider:model, repeatable (replay:gt, replay:noisy, openai:gpt-4o, anthropic:..., gemini:..., ollama:...)',
+      RUN_DEFAULTS.model,
+    )
+    .addOption(
+      new Option('--agent <kind>', 'agent kind: function-call (native tool calling), react (text actions, no tools field; any model), basic (no tools)')
+        .choices(AGENT_KINDS)
+        .default(RUN_DEFAULTS.agent),
+    )
     .option('--instruction <text>', 'extra system instruction for the agent')
     .option('--servers <name...>', 'start only these configured servers (default: every enabled server)')
     .option('--tasks <file>', 'task file (fuzzy tasks, or a combined file with ground truth)', defaultTasksFile)
     .option('--gt <file>', 'ground-truth file (needed by replay models and the server check)')
     .option('--image-dir <dir>', 'root for task image paths (default: M3_IMAGE_DIR, then the task file folder, then the repo)')
     .option('--concurrency <n>', 'tasks run in parallel', nonNegativeInteger, RUN_DEFAULTS.concurrency)
-    .option('--max-step <n[,n...]>', 'maximum rounds of tool calls per task; a list (2,4,6) runs every model once per value (a max-rounds sweep)', RUN_DEFAULTS.maxStep)
+    .option(
+      '--max-step <n[,n...]>',
+      'maximum rounds of tool calls per task; a list (2,4,6) runs every model once per value (a max-rounds sweep)',
+      RUN_DEFAULTS.maxStep,
+    )
     .option('--max-concurrent <n>', 'maximum parallel tool calls per round', nonNegativeInteger, RUN_DEFAULTS.maxConcurrent)
     .option('--top-tools <n>', 'offer only the N best-ranked tools (0 = all)', nonNegativeInteger, RUN_DEFAULTS.topTools)
     .option('--max-new-tokens <n>', 'generation cap per model request', nonNegativeInteger, RUN_DEFAULTS.maxNewTokens)
@@ -117,9 +138,22 @@ export function addRunOptions(command: Command): Command {
     .option('--startup-timeout <s>', 'seconds each MCP server may take to start (OCR loads large models)', seconds, RUN_DEFAULTS.startupTimeout)
     .option('--no-fuzzy', 'ask the explicit prompt instead of the fuzzy question')
     .option('--allow-missing-servers', 'run tasks whose ground truth needs servers that are not running')
-    .option('--placeholder-images', 'pipeline check: a missing task image is replaced by a labelled stand-in (PLACEHOLDER — <file name>), recorded in the manifest, predictions, summary and report; scores of those tasks say nothing about a model')
-    .option('--trials <k>', 'run every task k times, each trial in fresh workspaces with its own seed (--seed + trial - 1)', positiveInteger, RUN_DEFAULTS.trials)
-    .option('--condition <name...>', `run each model under these named conditions, one cell each (repeatable or comma-separated; a+b combines; none = baseline; known: ${knownConditions().map((condition) => condition.name).join(', ')})`)
+    .option(
+      '--placeholder-images',
+      'pipeline check: a missing task image is replaced by a labelled stand-in (PLACEHOLDER — <file name>), recorded in the manifest, predictions, summary and report; scores of those tasks say nothing about a model',
+    )
+    .option(
+      '--trials <k>',
+      'run every task k times, each trial in fresh workspaces with its own seed (--seed + trial - 1)',
+      positiveInteger,
+      RUN_DEFAULTS.trials,
+    )
+    .option(
+      '--condition <name...>',
+      `run each model under these named conditions, one cell each (repeatable or comma-separated; a+b combines; none = baseline; known: ${knownConditions()
+        .map((condition) => condition.name)
+        .join(', ')})`,
+    )
     .option('--allow-tool-drift', 'continue a --resume whose servers list different tools than the run recorded (the drift is written into the manifest)')
     .option('--json', 'print the summary as JSON')
     .addHelpText(
@@ -138,7 +172,8 @@ export function addRunOptions(command: Command): Command {
 function selectServers(servers: ServerSpec[], names: readonly string[] | undefined): ServerSpec[] {
   if (!names || names.length === 0) return servers;
   const unknown = names.filter((name) => !servers.some((server) => server.name === name));
-  if (unknown.length > 0) throw new ConfigError(`servers ${unknown.join(', ')} are not configured (configured: ${servers.map((server) => server.name).join(', ')})`);
+  if (unknown.length > 0)
+    throw new ConfigError(`servers ${unknown.join(', ')} are not configured (configured: ${servers.map((server) => server.name).join(', ')})`);
   return servers.filter((server) => names.includes(server.name));
 }
 
@@ -146,12 +181,21 @@ function selectServers(servers: ServerSpec[], names: readonly string[] | undefin
 export async function executeRun(flags: RunDefinition): Promise<void> {
   const loaded = loadProjectConfig({ serversFile: path.resolve(flags.config ?? RUN_DEFAULTS.config) });
   const config = { ...loaded, servers: selectServers(loaded.servers, flags.servers) };
-  const models = flags.model.flatMap((entry) => entry.split(',')).map((entry) => entry.trim()).filter(Boolean);
+  const models = flags.model
+    .flatMap((entry) => entry.split(','))
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   if (flags.defaultModel) {
-    log.info('no --model given: running the oracle replay:gt, which replays the ground truth (a self-check of the harness, not a model); pass --model provider:model to benchmark a model');
+    log.info(
+      'no --model given: running the oracle replay:gt, which replays the ground truth (a self-check of the harness, not a model); pass --model provider:model to benchmark a model',
+    );
   }
   const tasksFile = path.resolve(flags.tasks);
-  const gtFile = flags.gt ? path.resolve(flags.gt) : flags.tasks === defaultTasksFile && existsSync(fromRepo(defaultGtFile)) ? fromRepo(defaultGtFile) : undefined;
+  const gtFile = flags.gt
+    ? path.resolve(flags.gt)
+    : flags.tasks === defaultTasksFile && existsSync(fromRepo(defaultGtFile))
+      ? fromRepo(defaultGtFile)
+      : undefined;
   const taskSet = loadTaskSet({ tasksFile, ...(gtFile ? { gtFile } : {}), fuzzy: flags.fuzzy });
   for (const warning of taskSet.warnings) log.warn(warning);
   const shard = parseShard(flags.shard);
@@ -161,20 +205,31 @@ export async function executeRun(flags: RunDefinition): Promise<void> {
   const storeFile = path.resolve(flags.store ?? path.join(resultsDir, 'm3bench.sqlite'));
   const conditions = (flags.condition ?? [baselineCondition]).flatMap((entry) => entry.split(',')).map((entry) => parseCondition(entry));
   const maxSteps = parseMaxSteps(flags.maxStep);
-  if (flags.output && models.length * conditions.length * maxSteps.length > 1) throw new ConfigError('--output names one file: use it with a single --model, one --max-step and at most one --condition');
+  if (flags.output && models.length * conditions.length * maxSteps.length > 1)
+    throw new ConfigError('--output names one file: use it with a single --model, one --max-step and at most one --condition');
   const base = batchBase(flags, config.switches.M3_RUN_ID);
   // One cell per model x condition x K; a swept K adds `.k<K>` to the label (MCP-RADAR's accuracy-vs-K sweep).
   const plan = models.flatMap((model) =>
     conditions.flatMap((condition) =>
       maxSteps.map((maxStep) => {
         const labelSuffix = maxSteps.length > 1 ? `.k${maxStep}` : '';
-        return { model, condition, maxStep, labelSuffix, runId: resolveRunId(flags, base, `${cellLabel(modelLabel(model), condition)}${labelSuffix}`, storeFile) };
+        return {
+          model,
+          condition,
+          maxStep,
+          labelSuffix,
+          runId: resolveRunId(base, `${cellLabel(modelLabel(model), condition)}${labelSuffix}`, storeFile),
+        };
       }),
     ),
   );
   const batchId = base ?? plan[0]?.runId ?? timestamp();
   const startedAt = new Date().toISOString();
-  if (flags.resume) refuseHeldRuns(storeFile, plan.map((entry) => entry.runId));
+  if (flags.resume)
+    refuseHeldRuns(
+      storeFile,
+      plan.map((entry) => entry.runId),
+    );
   await checkModels(models, { env: config.env, groundTruth: taskSet.groundTruth, timeoutMs: config.switches.M3_LLM_TIMEOUT * 1000 });
   const host = await McpHost.start(config.servers, {
     ...hostOptionsFrom(config),
@@ -186,18 +241,36 @@ export async function executeRun(flags: RunDefinition): Promise<void> {
   const store = openStore(storeFile);
   const reports: RunModelReport[] = [];
   let shares: Map<string, FallbackShare | undefined> | undefined;
-  const stop = createStopSignal((name) => log.warn(`${name}: stopping; tasks in flight are abandoned and recorded as interrupted (press Ctrl-C again to exit at once)`));
+  const stop = createStopSignal((name) =>
+    log.warn(`${name}: stopping; tasks in flight are abandoned and recorded as interrupted (press Ctrl-C again to exit at once)`),
+  );
   try {
     for (const { model, condition, maxStep, labelSuffix, runId } of plan) {
       if (stop.signal.aborted) break;
-      log.info(`run ${runId}: ${model}${condition.parts.length > 0 ? ` under ${condition.name}` : ''}${maxSteps.length > 1 ? ` at max steps ${maxStep}` : ''} over ${taskSet.tasks.length} task(s)${flags.trials > 1 ? ` x ${flags.trials} trials` : ''} from ${path.relative(process.cwd(), tasksFile)}`);
+      log.info(
+        `run ${runId}: ${model}${condition.parts.length > 0 ? ` under ${condition.name}` : ''}${maxSteps.length > 1 ? ` at max steps ${maxStep}` : ''} over ${taskSet.tasks.length} task(s)${flags.trials > 1 ? ` x ${flags.trials} trials` : ''} from ${path.relative(process.cwd(), tasksFile)}`,
+      );
       reports.push(
         await runModel(
           {
-            model, taskSet, ...(labelSuffix ? { labelSuffix } : {}), concurrency: Math.max(1, flags.concurrency), runId, resume: Boolean(flags.resume), overwrite: Boolean(flags.overwrite),
-            ...(flags.output ? { output: flags.output } : {}), resultsDir, ...(shard ? { shard } : {}), imageDirs,
-            allowMissingServers: Boolean(flags.allowMissingServers), placeholderImages: Boolean(flags.placeholderImages), signal: stop.signal,
-            trials: flags.trials, condition, batchId, allowToolDrift: Boolean(flags.allowToolDrift),
+            model,
+            taskSet,
+            ...(labelSuffix ? { labelSuffix } : {}),
+            concurrency: Math.max(1, flags.concurrency),
+            runId,
+            resume: Boolean(flags.resume),
+            overwrite: Boolean(flags.overwrite),
+            ...(flags.output ? { output: flags.output } : {}),
+            resultsDir,
+            ...(shard ? { shard } : {}),
+            imageDirs,
+            allowMissingServers: Boolean(flags.allowMissingServers),
+            placeholderImages: Boolean(flags.placeholderImages),
+            signal: stop.signal,
+            trials: flags.trials,
+            condition,
+            batchId,
+            allowToolDrift: Boolean(flags.allowToolDrift),
             limits: loopLimitsOf(flags, maxStep),
           },
           { config, host, store, logger: log, root: repoRoot },
@@ -207,8 +280,17 @@ export async function executeRun(flags: RunDefinition): Promise<void> {
     // Per model, the share of scored calls and tasks that received mocked returns.
     if (config.switches.M3_MOCK_FALLBACK) shares = new Map(reports.map((report) => [report.runId, fallbackShare(store, report.runId)[0]]));
     writeBatchManifest(batchManifestFile(resultsDir, batchId), {
-      kind: 'm3bench-batch', version: 1, batchId, startedAt, finishedAt: new Date().toISOString(), tasksFile, gtFile: gtFile ?? null,
-      trials: flags.trials, conditions: conditions.map((condition) => condition.name), seed: flags.seed ?? null, store: path.relative(resultsDir, storeFile),
+      kind: 'm3bench-batch',
+      version: 1,
+      batchId,
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      tasksFile,
+      gtFile: gtFile ?? null,
+      trials: flags.trials,
+      conditions: conditions.map((condition) => condition.name),
+      seed: flags.seed ?? null,
+      store: path.relative(resultsDir, storeFile),
       cells: reports.map((report) => toBatchCell(report, resultsDir)),
     });
   } finally {

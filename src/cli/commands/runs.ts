@@ -7,7 +7,16 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { StoreError } from '../../errors/index.js';
 import {
-  episodesForRun, getRun, getRunLease, listRuns, modelCallsForEpisode, openStore, runSummary, toolCallsForEpisode, type EpisodeRow, type Store,
+  episodesForRun,
+  getRun,
+  getRunLease,
+  listRuns,
+  modelCallsForEpisode,
+  openStore,
+  runSummary,
+  toolCallsForEpisode,
+  type EpisodeRow,
+  type Store,
 } from '../../store/index.js';
 import { positiveInteger } from '../option-parsers.js';
 
@@ -32,7 +41,16 @@ function listCommand(flags: StoreFlags & { model?: string; limit: number }): voi
     listRuns(store, { ...(flags.model ? { modelLabel: flags.model } : {}), limit: flags.limit }).map((run) => {
       const totals = runSummary(store, run.runId);
       const lease = getRunLease(store, run.runId);
-      return { runId: run.runId, model: run.modelSpec, status: run.status, startedAt: run.startedAt, finishedAt: run.finishedAt, tasks: totals.tasks, byStatus: totals.byStatus, writer: lease ? { pid: lease.pid, host: lease.host, heartbeatAt: lease.heartbeatAt } : null };
+      return {
+        runId: run.runId,
+        model: run.modelSpec,
+        status: run.status,
+        startedAt: run.startedAt,
+        finishedAt: run.finishedAt,
+        tasks: totals.tasks,
+        byStatus: totals.byStatus,
+        writer: lease ? { pid: lease.pid, host: lease.host, heartbeatAt: lease.heartbeatAt } : null,
+      };
     }),
   );
   if (flags.json) {
@@ -57,9 +75,13 @@ function describeEpisode(store: Store, episode: EpisodeRow): string[] {
   const lines = [head];
   if (episode.errorMessage) lines.push(`  error: ${episode.errorMessage}`);
   const modelCalls = modelCallsForEpisode(store, episode.id);
-  lines.push(`  model requests: ${modelCalls.length} (${modelCalls.filter((call) => call.errorClass).length} failed, ${modelCalls.filter((call) => call.attempts.length > 1).length} retried)`);
+  lines.push(
+    `  model requests: ${modelCalls.length} (${modelCalls.filter((call) => call.errorClass).length} failed, ${modelCalls.filter((call) => call.attempts.length > 1).length} retried)`,
+  );
   for (const call of toolCallsForEpisode(store, episode.id)) {
-    lines.push(`  round ${call.round}.${call.callIndex} ${call.canonicalName}${call.isError ? ` ERROR${call.errorCode ? ` ${call.errorCode}` : ''}` : ''} (${call.durationMs} ms)`);
+    lines.push(
+      `  round ${call.round}.${call.callIndex} ${call.canonicalName}${call.isError ? ` ERROR${call.errorCode ? ` ${call.errorCode}` : ''}` : ''} (${call.durationMs} ms)`,
+    );
   }
   return lines;
 }
@@ -76,8 +98,12 @@ function showCommand(runId: string, flags: StoreFlags & { task?: string }): void
     }
     const s = summary.byStatus;
     process.stdout.write(`${run.runId}: ${run.modelSpec}, ${run.status}, started ${run.startedAt}${run.finishedAt ? `, ended ${run.finishedAt}` : ''}\n`);
-    process.stdout.write(`  ${summary.tasks} task(s), ${summary.episodes} attempt(s): ${s.ok} ok, ${s.model_failure} model failure, ${s.infra_failure} infra failure, ${s.timeout} timeout, ${s.running} running\n`);
-    process.stdout.write(`  tokens in/out ${summary.usage.inputTokens}/${summary.usage.outputTokens}, ${summary.modelCalls} model request(s), ${summary.retriedModelCalls} retried\n`);
+    process.stdout.write(
+      `  ${summary.tasks} task(s), ${summary.episodes} attempt(s): ${s.ok} ok, ${s.model_failure} model failure, ${s.infra_failure} infra failure, ${s.timeout} timeout, ${s.running} running\n`,
+    );
+    process.stdout.write(
+      `  tokens in/out ${summary.usage.inputTokens}/${summary.usage.outputTokens}, ${summary.modelCalls} model request(s), ${summary.retriedModelCalls} retried\n`,
+    );
     const shown = flags.task ? episodes : episodes.filter((episode) => episode.status !== 'ok');
     if (!flags.task && shown.length > 0) process.stdout.write('attempts that did not end ok:\n');
     for (const episode of shown) process.stdout.write(`${describeEpisode(store, episode).join('\n')}\n`);

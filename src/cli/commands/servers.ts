@@ -30,7 +30,6 @@ interface CheckRow {
   error?: string;
 }
 
-
 interface LoadedServers {
   config: ProjectConfig;
   enabled: ServerSpec[];
@@ -75,7 +74,9 @@ async function checkServers(flags: CommonFlags & { smoke?: boolean; offline?: bo
       if (status.startMs !== undefined) row.startMs = status.startMs;
       if (status.error) row.error = status.error;
       if (ready && flags.smoke) {
-        row.smoke = await runSmokeTest(host, spec.name, path.join(repoRoot, 'media', 'outputs', 'smoke'), { offline: fakes?.faked.includes(spec.name) ?? false });
+        row.smoke = await runSmokeTest(host, spec.name, path.join(repoRoot, 'media', 'outputs', 'smoke'), {
+          offline: fakes?.faked.includes(spec.name) ?? false,
+        });
         if (row.smoke.state === 'failed') row.status = 'FAILED';
       }
       rows.push(row);
@@ -132,7 +133,9 @@ async function listTools(flags: CommonFlags & { json?: boolean; server?: string 
     for (const status of failed) process.stderr.write(`m3: ${status.error ?? `server "${status.name}" is ${status.state}`}\n`);
     if (failed.length > 0) process.exitCode = 1;
     if (flags.json) {
-      process.stdout.write(`${JSON.stringify({ toolsHash: host.toolsHash(), servers: host.status().map(({ stderrTail: _tail, ...status }) => status), tools: host.tools }, null, 2)}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ toolsHash: host.toolsHash(), servers: host.status().map(({ stderrTail: _tail, ...status }) => status), tools: host.tools }, null, 2)}\n`,
+      );
       return;
     }
     const width = Math.max(10, ...host.tools.map((tool) => tool.canonicalName.length)) + 2;
@@ -154,10 +157,13 @@ export function registerServersCommands(program: Command): void {
     .description('start every enabled server, list its tools and (with --smoke) call one tool; non-zero exit if any fails')
     .option('--config <file>', 'server configuration file (default: mcp_servers.json in the repo)')
     .option('--smoke', 'also call one known tool per server and check the answer')
-    .option('--offline', 'with --smoke: web-API servers answer from the loopback fake of their upstream that their smoke declares (no network); others are smoked as usual')
+    .option(
+      '--offline',
+      'with --smoke: web-API servers answer from the loopback fake of their upstream that their smoke declares (no network); others are smoked as usual',
+    )
     .option('--json', 'print the result as JSON')
     .option('--startup-timeout <seconds>', 'per-server startup timeout (default 30)', seconds)
-    .option('--log-dir <dir>', 'append each server\'s stderr to <dir>/<server>.stderr.log')
+    .option('--log-dir <dir>', "append each server's stderr to <dir>/<server>.stderr.log")
     .action(async (flags: CommonFlags & { smoke?: boolean; offline?: boolean; json?: boolean }) => {
       const rows = await checkServers(flags);
       if (flags.json) process.stdout.write(`${JSON.stringify({ servers: rows }, null, 2)}\n`);

@@ -48,28 +48,38 @@ function trialsSection(flags: SummaryFlags, resultsDir: string): string | undefi
   const settings = bootstrapSettings(flags);
   const title = `batch ${batch.manifest.batchId} (${path.relative(process.cwd(), file)}): ${batch.manifest.trials} trial(s) per task`;
   const performance = batchPerformance(file, batch.manifest.store, batch.cells);
-  const table = formatTrialsTable(batch.cells.map((cell) => summarizeCell(cell, settings)), settings);
+  const table = formatTrialsTable(
+    batch.cells.map((cell) => summarizeCell(cell, settings)),
+    settings,
+  );
   return `${title}\n${table}${performance.length > 0 ? `\n\n${formatPerformanceTable(performance)}` : ''}`;
 }
 
 export function registerSummaryCommand(program: Command): void {
-  addBootstrapOptions(program
-    .command('summary')
-    .description('print the headline numbers of every evaluated model and where the outputs are')
-    .option('--results <dir>', 'results folder', 'results')
-    .option('--save <dir>', 'figures and report folder', 'save')
-    .option('--models <list>', 'comma-separated model labels (default: every evaluated model)')
-    .option('--batch <file>', 'the batch manifest whose pass rates to print (default: the newest *.batch.json in --results)'))
-    .action((flags: SummaryFlags) => {
-      const resultsDir = path.resolve(flags.results);
-      const models = flags.models?.split(',').map((name) => name.trim()).filter(Boolean);
-      const loaded = loadAllResults(resultsDir, models);
-      if (loaded.models.length > 0) process.stdout.write(`${formatSummaryTable(loaded.models)}\n`);
-      else process.stdout.write(`no evaluated model in ${path.relative(process.cwd(), resultsDir) || '.'} (run scripts/benchmark_fuzzy.sh, or m3 run then m3 eval step)\n`);
-      if (loaded.missing.length > 0) process.stdout.write(`not evaluated: ${loaded.missing.join(', ')}\n`);
-      const trials = trialsSection(flags, resultsDir);
-      if (trials) process.stdout.write(`\n${trials}\n\n`);
-      const lines = outputLines(resultsDir, path.resolve(flags.save), loaded.models.length);
-      if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
-    });
+  addBootstrapOptions(
+    program
+      .command('summary')
+      .description('print the headline numbers of every evaluated model and where the outputs are')
+      .option('--results <dir>', 'results folder', 'results')
+      .option('--save <dir>', 'figures and report folder', 'save')
+      .option('--models <list>', 'comma-separated model labels (default: every evaluated model)')
+      .option('--batch <file>', 'the batch manifest whose pass rates to print (default: the newest *.batch.json in --results)'),
+  ).action((flags: SummaryFlags) => {
+    const resultsDir = path.resolve(flags.results);
+    const models = flags.models
+      ?.split(',')
+      .map((name) => name.trim())
+      .filter(Boolean);
+    const loaded = loadAllResults(resultsDir, models);
+    if (loaded.models.length > 0) process.stdout.write(`${formatSummaryTable(loaded.models)}\n`);
+    else
+      process.stdout.write(
+        `no evaluated model in ${path.relative(process.cwd(), resultsDir) || '.'} (run scripts/benchmark_fuzzy.sh, or m3 run then m3 eval step)\n`,
+      );
+    if (loaded.missing.length > 0) process.stdout.write(`not evaluated: ${loaded.missing.join(', ')}\n`);
+    const trials = trialsSection(flags, resultsDir);
+    if (trials) process.stdout.write(`\n${trials}\n\n`);
+    const lines = outputLines(resultsDir, path.resolve(flags.save), loaded.models.length);
+    if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
+  });
 }

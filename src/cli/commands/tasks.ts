@@ -31,10 +31,14 @@ interface VerifyFlags extends SuiteFlags {
   startupTimeout: number;
 }
 
-
-
 function idList(value: string, previous: string[] = []): string[] {
-  return [...previous, ...value.split(',').map((id) => id.trim()).filter(Boolean)];
+  return [
+    ...previous,
+    ...value
+      .split(',')
+      .map((id) => id.trim())
+      .filter(Boolean),
+  ];
 }
 
 function resolveFile(file: string): string {
@@ -43,7 +47,9 @@ function resolveFile(file: string): string {
 
 function progressLine(verdict: TaskVerdict): void {
   const detail = verdict.status === 'passed' ? `${verdict.factsHeld}/${verdict.facts} facts` : (verdict.problems[0] ?? 'failed');
-  process.stderr.write(`${verdict.status === 'passed' ? 'ok    ' : 'FAILED'} ${verdict.id} (${(verdict.durationMs / 1000).toFixed(1)} s) ${detail.slice(0, 160)}\n`);
+  process.stderr.write(
+    `${verdict.status === 'passed' ? 'ok    ' : 'FAILED'} ${verdict.id} (${(verdict.durationMs / 1000).toFixed(1)} s) ${detail.slice(0, 160)}\n`,
+  );
 }
 
 async function runVerify(flags: VerifyFlags): Promise<boolean> {
@@ -53,14 +59,20 @@ async function runVerify(flags: VerifyFlags): Promise<boolean> {
   const needed = serversUsed(suite.gt.filter((task) => ids.includes(task.id)));
   const configured = new Set(config.servers.map((spec) => spec.name));
   const missing = needed.filter((name) => !configured.has(name));
-  if (missing.length > 0) throw new ConfigError(`the suite calls server(s) ${missing.join(', ')}, which ${config.serversFile} does not configure (or disables)`);
+  if (missing.length > 0)
+    throw new ConfigError(`the suite calls server(s) ${missing.join(', ')}, which ${config.serversFile} does not configure (or disables)`);
   process.stderr.write(`m3 tasks verify: starting ${needed.length} server(s) for ${ids.length} task(s): ${needed.join(', ')}\n`);
   const host = await McpHost.start(
     config.servers.filter((spec) => needed.includes(spec.name)),
     { ...hostOptionsFrom(config), startupTimeoutMs: secondsToTimerMs(flags.startupTimeout), logger: createLogger('error') },
   );
   try {
-    const unavailable = new Map(host.status().filter((status) => status.state !== 'ready').map((status) => [status.name, status.error ?? status.state]));
+    const unavailable = new Map(
+      host
+        .status()
+        .filter((status) => status.state !== 'ready')
+        .map((status) => [status.name, status.error ?? status.state]),
+    );
     const report = await verifySuite({
       suite,
       host,

@@ -16,9 +16,12 @@ interface TrendsFlags extends BootstrapFlags {
 function formatLine(line: TrendLine): string {
   const out = [`${line.label}`];
   line.segments.forEach((segment, index) => {
-    if (line.segments.length > 1 || index > 0) out.push(`  segment ${index + 1}: grader ${segment.graderKey}, task set ${String(segment.taskSetHash).slice(0, 12)}`);
+    if (line.segments.length > 1 || index > 0)
+      out.push(`  segment ${index + 1}: grader ${segment.graderKey}, task set ${String(segment.taskSetHash).slice(0, 12)}`);
     for (const point of segment.points) {
-      out.push(`    ${point.startedAt.slice(0, 19)}  ${point.batchId.padEnd(24)} tasks ${String(point.tasks).padStart(4)} k ${point.trials}  pass@1 ${formatInterval(point.passAt1)}  recall ${formatInterval(point.recall)}`);
+      out.push(
+        `    ${point.startedAt.slice(0, 19)}  ${point.batchId.padEnd(24)} tasks ${String(point.tasks).padStart(4)} k ${point.trials}  pass@1 ${formatInterval(point.passAt1)}  recall ${formatInterval(point.recall)}`,
+      );
     }
   });
   for (const crossing of line.crossed) out.push(`  joined across a boundary (--join) ${crossing}`);
@@ -37,7 +40,9 @@ export function registerTrendsCommand(program: Command): void {
   ).action((flags: TrendsFlags) => {
     const settings = bootstrapSettings(flags);
     const points = collectTrendPoints(path.resolve(flags.results), settings);
-    const lines = [...points].filter(([label]) => !flags.cell || label === flags.cell).map(([label, entries]) => splitTrend(label, entries, Boolean(flags.join)));
+    const lines = [...points]
+      .filter(([label]) => !flags.cell || label === flags.cell)
+      .map(([label, entries]) => splitTrend(label, entries, Boolean(flags.join)));
     if (flags.json) {
       process.stdout.write(`${JSON.stringify({ settings, lines }, null, 2)}\n`);
       return;

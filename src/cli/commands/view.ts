@@ -1,7 +1,7 @@
 // `m3 view`: the run viewer. Opens the run store read-only and serves the viewer until
 // SIGINT/SIGTERM. The URL goes to stdout (one line, so scripts and tests can read it).
 import path from 'node:path';
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { startViewServer } from '../../view/index.js';
 import { log } from '../../log/logger.js';
 import { openStore } from '../../store/index.js';
@@ -21,8 +21,11 @@ async function runView(flags: ViewFlags): Promise<void> {
   const store = openStore(path.resolve(flags.store ?? path.join(resultsDir, 'm3bench.sqlite')), { readonly: true });
   try {
     const view = await startViewServer({ store, resultsDir, host: flags.host, port: flags.port, allowedHosts: flags.allowHost });
-    if (flags.host !== '127.0.0.1' && flags.host !== 'localhost') log.warn(`view: listening on ${flags.host}: anyone who can reach this address can read your runs (there is no login)`);
-    log.info(`view: run store ${path.relative(process.cwd(), store.file) || store.file}, evaluation outputs in ${path.relative(process.cwd(), resultsDir) || '.'}`);
+    if (flags.host !== '127.0.0.1' && flags.host !== 'localhost')
+      log.warn(`view: listening on ${flags.host}: anyone who can reach this address can read your runs (there is no login)`);
+    log.info(
+      `view: run store ${path.relative(process.cwd(), store.file) || store.file}, evaluation outputs in ${path.relative(process.cwd(), resultsDir) || '.'}`,
+    );
     process.stdout.write(`${view.url}\n`);
     const signal = await waitForSignal();
     log.info(`view: ${signal} received, shutting down`);
@@ -35,7 +38,9 @@ async function runView(flags: ViewFlags): Promise<void> {
 export function registerViewCommand(program: Command): void {
   program
     .command('view')
-    .description('run viewer: every run in the store, task tables, transcripts with the ground-truth call alignment, run comparison; live while a run is in flight')
+    .description(
+      'run viewer: every run in the store, task tables, transcripts with the ground-truth call alignment, run comparison; live while a run is in flight',
+    )
     .option('--host <address>', 'address to bind (127.0.0.1 keeps the viewer on this machine)', '127.0.0.1')
     .option('--port <n>', 'port (0 = a free port); the URL is printed on stdout', wholeNumber(0, 65535), 8001)
     .option('--results-dir <dir>', 'results folder: the store and <label>/results_eval.json of `m3 eval step`', 'results')

@@ -38,8 +38,7 @@ export const api = {
   tools: () => send('GET', '/api/tools'),
   createSession: () => send('POST', '/api/sessions'),
   session: (id) => send('GET', `/api/sessions/${encodeURIComponent(id)}`),
-  uploadImage: (sessionId, file) =>
-    send('POST', `/api/sessions/${encodeURIComponent(sessionId)}/images`, file, { 'content-type': 'application/octet-stream' }),
+  uploadImage: (sessionId, file) => send('POST', `/api/sessions/${encodeURIComponent(sessionId)}/images`, file, { 'content-type': 'application/octet-stream' }),
   sendMessage: (sessionId, message) =>
     send('POST', `/api/sessions/${encodeURIComponent(sessionId)}/messages`, JSON.stringify(message), { 'content-type': 'application/json' }),
   cancel: (sessionId, episodeId) =>

@@ -35,7 +35,9 @@ function usableModel() {
 function renderSettings(config) {
   const select = document.getElementById('model');
   select.replaceChildren(
-    ...config.models.map((model) => h('option', { value: model.id, disabled: !model.available, title: model.error ?? '' }, model.available ? model.id : `${model.id} (unavailable)`)),
+    ...config.models.map((model) =>
+      h('option', { value: model.id, disabled: !model.available, title: model.error ?? '' }, model.available ? model.id : `${model.id} (unavailable)`),
+    ),
   );
   if (config.models.length === 0) select.append(h('option', { value: '' }, 'no model configured'));
   const firstUsable = config.models.find((model) => model.available);
@@ -46,22 +48,25 @@ function renderSettings(config) {
   banner.textContent = note;
   banner.hidden = !note;
   const loop = config.loop;
-  document.getElementById('loop-info').textContent = `Up to ${loop.maxStep} rounds, ${loop.maxConcurrent} parallel calls per round${loop.topTools > 0 ? `, ${loop.topTools} best-ranked tools` : ''}.`;
-  document.getElementById('servers').replaceChildren(
-    ...config.servers.map((server) =>
-      h(
-        'li',
-        {},
+  document.getElementById('loop-info').textContent =
+    `Up to ${loop.maxStep} rounds, ${loop.maxConcurrent} parallel calls per round${loop.topTools > 0 ? `, ${loop.topTools} best-ranked tools` : ''}.`;
+  document
+    .getElementById('servers')
+    .replaceChildren(
+      ...config.servers.map((server) =>
         h(
-          'label',
-          { title: server.error ?? '' },
-          h('input', { type: 'checkbox', value: server.name, checked: server.state === 'ready', disabled: server.state !== 'ready' }),
-          server.name,
-          server.state === 'ready' ? h('span', { class: 'count' }, `${server.toolCount} tools`) : h('span', { class: 'failed count' }, server.state),
+          'li',
+          {},
+          h(
+            'label',
+            { title: server.error ?? '' },
+            h('input', { type: 'checkbox', value: server.name, checked: server.state === 'ready', disabled: server.state !== 'ready' }),
+            server.name,
+            server.state === 'ready' ? h('span', { class: 'count' }, `${server.toolCount} tools`) : h('span', { class: 'failed count' }, server.state),
+          ),
         ),
       ),
-    ),
-  );
+    );
   select.addEventListener('change', () => composer.refresh());
   document.getElementById('servers-toggle-all').addEventListener('click', () => {
     const boxes = [...document.querySelectorAll('#servers input[type=checkbox]:not(:disabled)')];
@@ -97,7 +102,8 @@ function connectEvents(sessionId) {
   };
   source.onopen = () => showGlobalError('');
   source.onerror = () => {
-    if (source.readyState === EventSource.CLOSED) showGlobalError('The live connection to the demo server was lost. Reload the page once the server is running again.');
+    if (source.readyState === EventSource.CLOSED)
+      showGlobalError('The live connection to the demo server was lost. Reload the page once the server is running again.');
     else showGlobalError('Reconnecting to the demo server…');
   };
   state.events = source;

@@ -88,7 +88,11 @@ export function imageGrid(images, { caption = true } = {}) {
       h(
         'figure',
         { class: 'thumb' },
-        h('a', { href: image.url, target: '_blank', rel: 'noopener' }, h('img', { src: image.url, alt: `${image.source} image ${image.id}`, loading: 'lazy', width: image.width, height: image.height })),
+        h(
+          'a',
+          { href: image.url, target: '_blank', rel: 'noopener' },
+          h('img', { src: image.url, alt: `${image.source} image ${image.id}`, loading: 'lazy', width: image.width, height: image.height }),
+        ),
         caption ? h('figcaption', {}, `${image.width}×${image.height} · ${image.source === 'upload' ? image.path : image.source}`) : null,
       ),
     ),

@@ -68,7 +68,13 @@ export function createPlayground({ tools, sessionId, images, onImages, upload })
       const outcome = await api.callTool(sessionId(), tool.name, args);
       onImages(outcome.images);
       result.replaceChildren(
-        h('h2', {}, outcome.tool, h('span', { class: `badge ${outcome.isError ? 'error' : 'ok'}` }, outcome.isError ? (outcome.errorCode ?? 'error') : 'ok'), h('span', { class: 'muted small' }, formatMs(outcome.durationMs))),
+        h(
+          'h2',
+          {},
+          outcome.tool,
+          h('span', { class: `badge ${outcome.isError ? 'error' : 'ok'}` }, outcome.isError ? (outcome.errorCode ?? 'error') : 'ok'),
+          h('span', { class: 'muted small' }, formatMs(outcome.durationMs)),
+        ),
         h('div', { class: 'label muted small' }, 'arguments'),
         h('pre', {}, JSON.stringify(args, null, 2)),
         h('div', { class: 'label muted small' }, 'result'),

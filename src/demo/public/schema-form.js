@@ -43,19 +43,30 @@ function typeLabel(schema, kind) {
 
 function inputFor(id, name, schema, kind, images) {
   if (kind === 'enum') {
-    return h('select', { id, name }, h('option', { value: '' }, '(not set)'), schema.enum.map((value) => h('option', { value: JSON.stringify(value) }, String(value))));
+    return h(
+      'select',
+      { id, name },
+      h('option', { value: '' }, '(not set)'),
+      schema.enum.map((value) => h('option', { value: JSON.stringify(value) }, String(value))),
+    );
   }
   if (kind === 'boolean') {
     return h('select', { id, name }, h('option', { value: '' }, '(not set)'), h('option', { value: 'true' }, 'true'), h('option', { value: 'false' }, 'false'));
   }
-  if (kind === 'number' || kind === 'integer') return h('input', { id, name, type: 'number', step: kind === 'integer' ? '1' : 'any', min: schema.minimum, max: schema.maximum });
+  if (kind === 'number' || kind === 'integer')
+    return h('input', { id, name, type: 'number', step: kind === 'integer' ? '1' : 'any', min: schema.minimum, max: schema.maximum });
   if (kind === 'list') return h('textarea', { id, name, rows: 3, placeholder: 'one value per line, or comma separated' });
   if (kind === 'json') return h('textarea', { id, name, rows: 5, placeholder: schema.type === 'array' ? '[ { … } ]' : '{ … }' });
   const text = h('input', { id, name, type: 'text' });
   if (!takesImage(name, schema)) return text;
   const picker = h(
     'select',
-    { 'aria-label': `${name}: pick an image`, onchange: (event) => { if (event.target.value) text.value = event.target.value; } },
+    {
+      'aria-label': `${name}: pick an image`,
+      onchange: (event) => {
+        if (event.target.value) text.value = event.target.value;
+      },
+    },
     h('option', { value: '' }, images.length > 0 ? 'Pick an image…' : 'No images yet: upload one'),
     images.map((image) => h('option', { value: image.path }, `${image.source === 'upload' ? 'upload' : image.source} · ${image.id}`)),
   );
@@ -83,12 +94,20 @@ export function renderSchemaForm(form, inputSchema, images) {
     const schema = effectiveSchema(raw);
     const kind = kindOf(schema);
     const id = `field-${name}`;
-    const help = [schema.description, shapeHint(schema, kind), schema.default !== undefined ? `default ${JSON.stringify(schema.default)}` : ''].filter(Boolean).join(' · ');
+    const help = [schema.description, shapeHint(schema, kind), schema.default !== undefined ? `default ${JSON.stringify(schema.default)}` : '']
+      .filter(Boolean)
+      .join(' · ');
     form.append(
       h(
         'div',
         { class: 'field' },
-        h('label', { for: id }, name, required.has(name) ? h('span', { class: 'required', title: 'required' }, '*') : null, h('span', { class: 'type' }, typeLabel(schema, kind))),
+        h(
+          'label',
+          { for: id },
+          name,
+          required.has(name) ? h('span', { class: 'required', title: 'required' }, '*') : null,
+          h('span', { class: 'type' }, typeLabel(schema, kind)),
+        ),
         inputFor(id, name, schema, kind, images),
         help ? h('div', { class: 'help' }, help) : null,
       ),
@@ -126,7 +145,10 @@ function readArguments(form, fields) {
       else if (field.kind === 'list') {
         const itemType = effectiveSchema(field.schema.items).type;
         const parts = text.includes('\n') ? text.split('\n') : text.split(',');
-        args[field.name] = parts.map((part) => part.trim()).filter((part) => part !== '').map((part) => toPrimitive(part, itemType, field.name));
+        args[field.name] = parts
+          .map((part) => part.trim())
+          .filter((part) => part !== '')
+          .map((part) => toPrimitive(part, itemType, field.name));
       } else if (field.kind === 'json') {
         try {
           args[field.name] = JSON.parse(text);

@@ -148,7 +148,14 @@ export class Conversation {
     if (event.status === 'ok' && !episode.answer) this.final(episode, { text: event.reply });
     if (event.status === 'cancelled') episode.root.append(h('div', { class: 'bubble cancelled' }, 'Cancelled. The model and any running tools were stopped.'));
     if (event.status === 'error') {
-      episode.root.append(h('div', { class: 'bubble failed', role: 'alert' }, h('strong', {}, `Failed (${event.error?.code ?? 'error'}): `), event.error?.message ?? 'unknown error'));
+      episode.root.append(
+        h(
+          'div',
+          { class: 'bubble failed', role: 'alert' },
+          h('strong', {}, `Failed (${event.error?.code ?? 'error'}): `),
+          event.error?.message ?? 'unknown error',
+        ),
+      );
     }
     episode.root.append(h('div', { class: 'meta' }, `${event.status} · ${formatMs(event.durationMs)}${event.logFile ? ` · log ${event.logFile}` : ''}`));
     this.onEpisodeEnd?.(event);

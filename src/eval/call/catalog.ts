@@ -53,9 +53,7 @@ const staticTool = z
   })
   .loose();
 
-const staticServer = z
-  .object({ enabled: z.boolean().optional(), in_config: z.boolean().optional(), tools: z.record(z.string(), staticTool) })
-  .loose();
+const staticServer = z.object({ enabled: z.boolean().optional(), in_config: z.boolean().optional(), tools: z.record(z.string(), staticTool) }).loose();
 
 type ListedTool = z.output<typeof listedTool>;
 type StaticTool = z.output<typeof staticTool>;
@@ -110,7 +108,11 @@ function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown, file: stri
 }
 
 function entriesFromRaw(raw: unknown, file: string): CatalogEntry[] {
-  const list = Array.isArray(raw) ? raw : raw && typeof raw === 'object' && Array.isArray((raw as { tools?: unknown }).tools) ? (raw as { tools: unknown[] }).tools : undefined;
+  const list = Array.isArray(raw)
+    ? raw
+    : raw && typeof raw === 'object' && Array.isArray((raw as { tools?: unknown }).tools)
+      ? (raw as { tools: unknown[] }).tools
+      : undefined;
   if (list) return list.map((item, index) => fromListed(parseOrThrow(listedTool, item, file, `$[${index}]`), undefined, file, `$[${index}]`));
   if (!raw || typeof raw !== 'object') throw new EvaluationError(`${file}: expected a tool catalog object or array, got ${raw === null ? 'null' : typeof raw}`);
   const servers = (raw as { servers?: unknown }).servers;

@@ -82,7 +82,7 @@ async function judgeUndecided(call: FlatCall, record: CallLabelRecord, judge: Ca
   return { ...record, label: 'unclassified', source: 'judge', reason: 'judge_failed', judge: judgeInfo };
 }
 
-export function summariseCalls(predictions: readonly Prediction[], records: readonly CallLabelRecord[], meta: CallAnalysis['meta']): CallAnalysis {
+function summariseCalls(predictions: readonly Prediction[], records: readonly CallLabelRecord[], meta: CallAnalysis['meta']): CallAnalysis {
   const counters = { unknown_tool: 0, invalid_arguments: 0, resource_not_found: 0, success: 0 };
   const reasons = { infrastructure: 0, judge_failed: 0 };
   for (const record of records) {
@@ -93,7 +93,14 @@ export function summariseCalls(predictions: readonly Prediction[], records: read
   return {
     illegal_calling: illegalIds.length,
     ...counters,
-    units: { illegal_calling: 'tasks', unknown_tool: 'calls', invalid_arguments: 'calls', resource_not_found: 'calls', success: 'calls', unclassified: 'calls' },
+    units: {
+      illegal_calling: 'tasks',
+      unknown_tool: 'calls',
+      invalid_arguments: 'calls',
+      resource_not_found: 'calls',
+      success: 'calls',
+      unclassified: 'calls',
+    },
     totals: { tasks: new Set(predictions.map((prediction) => prediction.id)).size, calls: records.length },
     unclassified: reasons.infrastructure + reasons.judge_failed,
     unclassified_reasons: reasons,

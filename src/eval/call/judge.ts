@@ -49,7 +49,7 @@ export function parseCallVerdict(reply: string): number | undefined {
   return match?.[1] ? Number(match[1]) : undefined;
 }
 
-export function categoryForVote(vote: number): CallCategory {
+function categoryForVote(vote: number): CallCategory {
   const category = callCategories[vote - 1];
   if (!category) throw new RangeError(`call-judge vote ${vote} is outside 1-4`);
   return category;

@@ -9,7 +9,7 @@ import { loadJsonFile } from '../../tasks/load-json.js';
 import type { JudgeAttempt } from './judge.js';
 import type { CallCategory } from './rules.js';
 
-export type CallLabel = CallCategory | 'unclassified';
+type CallLabel = CallCategory | 'unclassified';
 
 export interface CallLabelRecord {
   id: string;
@@ -53,7 +53,7 @@ export interface CallAnalysis {
 const count = z.number().int().nonnegative();
 
 /** What readers (the report) need; everything beyond the five counters is optional. */
-export const callAnalysisFileSchema = z
+const callAnalysisFileSchema = z
   .object({
     illegal_calling: count,
     unknown_tool: count,
@@ -73,12 +73,11 @@ export function loadCallAnalysis(file: string): CallAnalysisFile {
   return parsed.data;
 }
 
-
 /**
  * The model name of a prediction file: `results/gpt-5_test_mcp_fuzzy.json` → `gpt-5`
  * (the reference naming), any other `name.json` → `name`.
  */
-export function modelNameFromPredictionFile(predFile: string): string {
+function modelNameFromPredictionFile(predFile: string): string {
   const base = path.basename(predFile);
   return base.endsWith('_test_mcp_fuzzy.json') ? base.slice(0, -'_test_mcp_fuzzy.json'.length) : base.replace(/\.json$/i, '');
 }

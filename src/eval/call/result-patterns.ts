@@ -14,7 +14,7 @@ export type ResultFinding =
   | { kind: 'ok' };
 
 /** A message this short is most likely a status line, not content, so patterns apply to it. */
-export const shortResultChars = 300;
+const shortResultChars = 300;
 
 const emptyTexts = new Set(['', NO_TEXTUAL_CONTENT, '[]', '{}', 'null', '""']);
 

@@ -38,7 +38,11 @@ export class SchemaValidators {
   private readonly ajv = new Ajv({ strict: false, allErrors: true, coerceTypes: true, validateFormats: false });
   private readonly cache = new Map<string, ValidateFunction | undefined>();
 
-  validate(toolName: string, schema: Record<string, unknown>, value: unknown): { ok: true } | { ok: false; message: string } | { ok: 'skipped'; message: string } {
+  validate(
+    toolName: string,
+    schema: Record<string, unknown>,
+    value: unknown,
+  ): { ok: true } | { ok: false; message: string } | { ok: 'skipped'; message: string } {
     let validator = this.cache.get(toolName);
     if (!this.cache.has(toolName)) {
       try {
@@ -69,7 +73,8 @@ function parseArguments(raw: unknown): { ok: true; value: Record<string, unknown
     }
   }
   if (value === undefined || value === null) return { ok: true, value: {} };
-  if (typeof value !== 'object' || Array.isArray(value)) return { ok: false, detail: `arguments are ${Array.isArray(value) ? 'an array' : typeof value}, not an object` };
+  if (typeof value !== 'object' || Array.isArray(value))
+    return { ok: false, detail: `arguments are ${Array.isArray(value) ? 'an array' : typeof value}, not an object` };
   return { ok: true, value: value as Record<string, unknown> };
 }
 

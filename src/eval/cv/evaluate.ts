@@ -26,12 +26,23 @@ export interface CvEvaluation {
   perId: CvTaskScore[];
 }
 
-export function evaluateCv(gt: ReadonlyMap<string, Trajectory>, pred: ReadonlyMap<string, Trajectory>, similarity: TaskSimilarity, options: CvEvaluationOptions): CvEvaluation {
+export function evaluateCv(
+  gt: ReadonlyMap<string, Trajectory>,
+  pred: ReadonlyMap<string, Trajectory>,
+  similarity: TaskSimilarity,
+  options: CvEvaluationOptions,
+): CvEvaluation {
   const infra = options.infraFailures ?? noInfraFailures;
   const solvers = solversFor(options.mode, options.float32);
   const perId: CvTaskScore[] = [];
   for (const [id, pair] of planPairs(gt, pred, options.mode, infra)) {
-    perId.push(scoreCvTask(pair.gt, pair.pred, similarity(pair.gt, pair.pred), options.tauWeak, { ...solvers, missing: !pred.has(id), tolerance: options.mode === 'reference-compat' ? 0 : 1e-9 }));
+    perId.push(
+      scoreCvTask(pair.gt, pair.pred, similarity(pair.gt, pair.pred), options.tauWeak, {
+        ...solvers,
+        missing: !pred.has(id),
+        tolerance: options.mode === 'reference-compat' ? 0 : 1e-9,
+      }),
+    );
   }
   const coverage = computeCoverage(gt, pred, infra);
   return {

@@ -17,7 +17,7 @@ import { matchCalls, type BucketSolver, type Match } from '../step/assignment.js
 import type { Trajectory } from '../step/trajectory.js';
 import { categorise } from './categories.js';
 
-export interface CvMatchDetail {
+interface CvMatchDetail {
   gt_call_index: number;
   pred_call_index: number;
   similarity: number;
@@ -40,13 +40,17 @@ export interface CvTaskScore {
 }
 
 const cvMetricKeys = ['perception_recall', 'grounding_arg_sim', 'visual_reasoning_ability'] as const;
-export type CvMetricKey = (typeof cvMetricKeys)[number];
+type CvMetricKey = (typeof cvMetricKeys)[number];
 
 const mean = (values: readonly number[]) => values.reduce((total, value) => total + value, 0) / values.length;
 
 function cvFromMatches(gt: Trajectory, matches: readonly Match[], tolerance: number): Omit<CvTaskScore, 'id' | 'details'> {
   const byGt = new Map(matches.map((match) => [match.gtIndex, match]));
-  const indices = (category: string) => gt.calls.map((call, index) => ({ call, index })).filter(({ call }) => categorise(call.tool) === category).map(({ index }) => index);
+  const indices = (category: string) =>
+    gt.calls
+      .map((call, index) => ({ call, index }))
+      .filter(({ call }) => categorise(call.tool) === category)
+      .map(({ index }) => index);
   const perception = indices('perception');
   const grounding = indices('grounding');
   const vision = [...perception, ...grounding];
@@ -55,7 +59,8 @@ function cvFromMatches(gt: Trajectory, matches: readonly Match[], tolerance: num
   const perceptionRecall = perception.length > 0 ? perception.filter((index) => byGt.has(index)).length / perception.length : 1;
   // Summed in match order, as the reference sums its matched pairs.
   const groundingMatches = matches.filter((match) => grounding.includes(match.gtIndex));
-  const groundingSim = grounding.length === 0 ? 1 : groundingMatches.length === 0 ? 0 : groundingMatches.reduce((total, match) => total + match.similarity, 0) / grounding.length;
+  const groundingSim =
+    grounding.length === 0 ? 1 : groundingMatches.length === 0 ? 0 : groundingMatches.reduce((total, match) => total + match.similarity, 0) / grounding.length;
   let ability: number | null = 1;
   if (vision.length > 0) {
     const visionScore = mean(vision.map(similarityOf));
@@ -83,7 +88,17 @@ export interface CvScoreOptions {
 export function scoreCvTask(gt: Trajectory, pred: Trajectory, sims: readonly (readonly number[])[], tauWeak: number, options: CvScoreOptions): CvTaskScore {
   const extras = options.missing ? { missing_prediction: true } : {};
   if (gt.calls.length === 0) {
-    return { id: gt.id, perception_recall: 1, grounding_arg_sim: 1, visual_reasoning_ability: 1, has_vision_steps: false, has_perception_steps: false, has_grounding_steps: false, details: {}, ...extras };
+    return {
+      id: gt.id,
+      perception_recall: 1,
+      grounding_arg_sim: 1,
+      visual_reasoning_ability: 1,
+      has_vision_steps: false,
+      has_perception_steps: false,
+      has_grounding_steps: false,
+      details: {},
+      ...extras,
+    };
   }
   const { matches, unmatchedGt } = matchCalls(gt.calls, pred.calls, sims, tauWeak, options.solver);
   const metrics = cvFromMatches(gt, matches, options.tolerance ?? 0);
@@ -91,7 +106,13 @@ export function scoreCvTask(gt: Trajectory, pred: Trajectory, sims: readonly (re
     id: gt.id,
     ...metrics,
     details: {
-      matches: matches.map((match) => ({ gt_call_index: match.gtIndex, pred_call_index: match.predIndex, similarity: match.similarity, gt_tool: gt.calls[match.gtIndex]?.tool ?? '', pred_tool: pred.calls[match.predIndex]?.tool ?? '' })),
+      matches: matches.map((match) => ({
+        gt_call_index: match.gtIndex,
+        pred_call_index: match.predIndex,
+        similarity: match.similarity,
+        gt_tool: gt.calls[match.gtIndex]?.tool ?? '',
+        pred_tool: pred.calls[match.predIndex]?.tool ?? '',
+      })),
       unmatched_gt: unmatchedGt,
     },
     ...extras,

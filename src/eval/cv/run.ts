@@ -19,7 +19,15 @@ import { evaluateCv, type CvEvaluation } from './evaluate.js';
 import type { CvTaskScore } from './metrics.js';
 
 const CV_FILES = { results: 'results_cv_eval.json', csv: 'results_cv_eval.csv', cache: '.emb_cache.json' } as const;
-const CV_CSV_HEADER = ['id', 'perception_recall', 'grounding_arg_sim', 'visual_reasoning_ability', 'has_vision_steps', 'has_perception_steps', 'has_grounding_steps'] as const;
+const CV_CSV_HEADER = [
+  'id',
+  'perception_recall',
+  'grounding_arg_sim',
+  'visual_reasoning_ability',
+  'has_vision_steps',
+  'has_perception_steps',
+  'has_grounding_steps',
+] as const;
 
 export interface CvRunOptions {
   gtFile: string;
@@ -84,7 +92,9 @@ export async function runCvFiles(options: CvRunOptions): Promise<CvRunResult> {
   const infraFailures = loadInfraFailures(options.runManifest ?? manifestFileFor(options.predFile));
   if (infraFailures.warning) warn(infraFailures.warning);
   const float32 = options.mode === 'reference-compat';
-  const cache = EmbeddingCache.load(options.cacheFile ?? path.join(options.outputDir, CV_FILES.cache), options.cacheFormat ?? 'keyed', options.embedder.id, { protectForeign: !options.updateForeignCache });
+  const cache = EmbeddingCache.load(options.cacheFile ?? path.join(options.outputDir, CV_FILES.cache), options.cacheFormat ?? 'keyed', options.embedder.id, {
+    protectForeign: !options.updateForeignCache,
+  });
   const similarity = await embedPairs(planPairs(gt.byId, pred.byId, options.mode, infraFailures), options.embedder, cache, float32);
   const evaluation = evaluateCv(gt.byId, pred.byId, similarity, { mode: options.mode, tauWeak: options.tauWeak, float32, infraFailures });
   cache.save();
@@ -92,11 +102,18 @@ export async function runCvFiles(options: CvRunOptions): Promise<CvRunResult> {
   const embedder = describeEmbedder(options.embedder, CV_REFERENCE_ENCODER);
   if (embedder.note) warn(embedder.note);
   const excluded = evaluation.aggregate.infra_failures;
-  if (excluded.count > 0) warn(`${excluded.count} GT id(s) ended as infrastructure failures in the run; left out of the CV metrics: ${excluded.ids.join(', ')}`);
+  if (excluded.count > 0)
+    warn(`${excluded.count} GT id(s) ended as infrastructure failures in the run; left out of the CV metrics: ${excluded.ids.join(', ')}`);
 
   mkdirSync(options.outputDir, { recursive: true });
   const files: CvRunResult['files'] = { results: path.join(options.outputDir, CV_FILES.results), csv: path.join(options.outputDir, CV_FILES.csv) };
-  const document = { aggregate: evaluation.aggregate, per_id: evaluation.perId, thresholds: { tau_strong: options.tauStrong, tau_weak: options.tauWeak }, embedder, embedding_cache: cache.stats };
+  const document = {
+    aggregate: evaluation.aggregate,
+    per_id: evaluation.perId,
+    thresholds: { tau_strong: options.tauStrong, tau_weak: options.tauWeak },
+    embedder,
+    embedding_cache: cache.stats,
+  };
   writeFileAtomic(files.results, `${JSON.stringify(document, null, 2)}\n`);
   writeFileAtomic(files.csv, toCvCsv(evaluation.perId));
   if (options.saveMetricsTo && options.experimentName) {

@@ -66,13 +66,33 @@ export class EmbeddingCache {
   private readonly readOnly: boolean;
   readonly stats: CacheStats;
 
-  private constructor(file: string, format: CacheFormat, embedderId: string, sections: Record<string, Record<string, number[]>>, warnings: string[], readOnly = false) {
+  private constructor(
+    file: string,
+    format: CacheFormat,
+    embedderId: string,
+    sections: Record<string, Record<string, number[]>>,
+    warnings: string[],
+    readOnly = false,
+  ) {
     this.sections = sections;
     this.readOnly = readOnly;
     this.current = sections[embedderId] ?? {};
     this.sections[embedderId] = this.current;
-    const otherEmbedders = Object.entries(sections).filter(([id]) => id !== embedderId).reduce((sum, [, table]) => sum + Object.keys(table).length, 0);
-    this.stats = { file, format, embedder: embedderId, loaded: Object.keys(this.current).length, hits: 0, misses: 0, rejected: 0, otherEmbedders, written: 0, warnings };
+    const otherEmbedders = Object.entries(sections)
+      .filter(([id]) => id !== embedderId)
+      .reduce((sum, [, table]) => sum + Object.keys(table).length, 0);
+    this.stats = {
+      file,
+      format,
+      embedder: embedderId,
+      loaded: Object.keys(this.current).length,
+      hits: 0,
+      misses: 0,
+      rejected: 0,
+      otherEmbedders,
+      written: 0,
+      warnings,
+    };
     this.referenceDimension = format === 'reference' ? dominantLength(this.current) : undefined;
   }
 
@@ -118,7 +138,9 @@ export class EmbeddingCache {
     }
     const parsed = vectorTable.safeParse(raw);
     if (!parsed.success) {
-      warnings.push(`${file}: reference-format cache is not an object of text → number[]; ignored and ${options.protectForeign ? 'left untouched' : 'replaced'}`);
+      warnings.push(
+        `${file}: reference-format cache is not an object of text → number[]; ignored and ${options.protectForeign ? 'left untouched' : 'replaced'}`,
+      );
       return new EmbeddingCache(file, format, embedderId, {}, warnings, options.protectForeign);
     }
     return new EmbeddingCache(file, format, embedderId, { [embedderId]: parsed.data }, warnings, options.protectForeign);
@@ -131,7 +153,7 @@ export class EmbeddingCache {
 
   lookup(text: string, dimension: number): Float32Array | undefined {
     this.refuseDimension(dimension);
-    const stored = Object.prototype.hasOwnProperty.call(this.current, text) ? this.current[text] : undefined;
+    const stored = Object.hasOwn(this.current, text) ? this.current[text] : undefined;
     if (!stored) return undefined;
     if (dimension > 0 && stored.length !== dimension) {
       this.stats.rejected += 1;
@@ -149,7 +171,8 @@ export class EmbeddingCache {
   save(): void {
     if (!this.stats.file) return;
     if (this.readOnly) {
-      if (this.stats.misses > 0) this.stats.warnings.push(`${this.stats.file} was not written by m3bench and is left untouched: ${this.stats.misses} new vector(s) were not saved`);
+      if (this.stats.misses > 0)
+        this.stats.warnings.push(`${this.stats.file} was not written by m3bench and is left untouched: ${this.stats.misses} new vector(s) were not saved`);
       return;
     }
     const body = this.stats.format === 'keyed' ? { format: CACHE_FORMAT_TAG, version: 1, embedders: this.sections } : this.current;

@@ -14,7 +14,9 @@ export function createRemoteEmbedder(options: EmbeddingClientOptions): Embedder 
   const fail = (error: unknown): never => {
     const message = error instanceof Error ? error.message : String(error);
     const reason = message.startsWith(`${client.id}: `) ? message.slice(client.id.length + 2) : message;
-    throw new EvaluationError(`embedding request to ${endpoint} (model ${client.model}) failed: ${reason}. Check --embedder and that the server is running.`, { cause: error });
+    throw new EvaluationError(`embedding request to ${endpoint} (model ${client.model}) failed: ${reason}. Check --embedder and that the server is running.`, {
+      cause: error,
+    });
   };
   return {
     id: client.id,
@@ -25,7 +27,8 @@ export function createRemoteEmbedder(options: EmbeddingClientOptions): Embedder 
       const raw = await client.embed(texts).catch((error: unknown) => (error instanceof ProviderError ? fail(error) : Promise.reject(error)));
       return raw.map((values) => {
         if (dimension === 0) dimension = values.length;
-        if (values.length !== dimension) throw new EvaluationError(`${endpoint}: embeddings of model ${client.model} changed dimension (${dimension} then ${values.length})`);
+        if (values.length !== dimension)
+          throw new EvaluationError(`${endpoint}: embeddings of model ${client.model} changed dimension (${dimension} then ${values.length})`);
         return Float32Array.from(values);
       });
     },

@@ -12,7 +12,8 @@ import type { Embedder, EmbedderRecord } from './types.js';
 export const STEP_REFERENCE_ENCODER = 'sentence-transformers/all-MiniLM-L6-v2';
 export const CV_REFERENCE_ENCODER = 'BAAI/bge-small-en-v1.5';
 
-const pullHint = '`m3 assets pull --manifest media/encoders.json` (downloads from huggingface.co; offline, add --mirror <folder laid out like the manifest\'s mirrorPath>)';
+const pullHint =
+  "`m3 assets pull --manifest media/encoders.json` (downloads from huggingface.co; offline, add --mirror <folder laid out like the manifest's mirrorPath>)";
 
 /** True when the encoder's ONNX export and tokenizer are on disk. */
 export function isEncoderPulled(encoder: ReferenceEncoder, assetsDir = defaultAssetsDir): boolean {
@@ -25,7 +26,9 @@ export function createReferenceEmbedder(id: string, assetsDir = defaultAssetsDir
   const encoder = findReferenceEncoder(id);
   if (!encoder) throw new ConfigError(`"${id}" is not one of the reference encoders (${[STEP_REFERENCE_ENCODER, CV_REFERENCE_ENCODER].join(', ')})`);
   if (!isEncoderPulled(encoder, assetsDir)) {
-    throw new ConfigError(`the reference encoder ${encoder.id} is not pulled: expected ${path.join(encoderDir(encoder, assetsDir), 'onnx', 'model.onnx')} and tokenizer.json; run ${pullHint}`);
+    throw new ConfigError(
+      `the reference encoder ${encoder.id} is not pulled: expected ${path.join(encoderDir(encoder, assetsDir), 'onnx', 'model.onnx')} and tokenizer.json; run ${pullHint}`,
+    );
   }
   return createSentenceTransformerEmbedder(encoderDir(encoder, assetsDir), { id: encoder.id });
 }

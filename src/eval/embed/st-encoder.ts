@@ -88,35 +88,58 @@ export function createSentenceTransformerEmbedder(folder: string, options: Sente
     const rows = batch.length;
     const columns = Math.max(...batch.map((item) => item.ids.length));
     const grid = (value: (item: TokenizedText, t: number) => number) =>
-      new TensorClass('int64', BigInt64Array.from({ length: rows * columns }, (_, index) => {
-        const item = batch[Math.floor(index / columns)] as TokenizedText;
-        const t = index % columns;
-        return BigInt(t < item.ids.length ? value(item, t) : 0);
-      }), [rows, columns]);
+      new TensorClass(
+        'int64',
+        BigInt64Array.from({ length: rows * columns }, (_, index) => {
+          const item = batch[Math.floor(index / columns)] as TokenizedText;
+          const t = index % columns;
+          return BigInt(t < item.ids.length ? value(item, t) : 0);
+        }),
+        [rows, columns],
+      );
     const feeds: Record<string, Tensor> = {};
     const available = {
-      input_ids: () => new TensorClass('int64', BigInt64Array.from({ length: rows * columns }, (_, index) => BigInt((batch[Math.floor(index / columns)] as TokenizedText).ids[index % columns] ?? padId)), [rows, columns]),
+      input_ids: () =>
+        new TensorClass(
+          'int64',
+          BigInt64Array.from({ length: rows * columns }, (_, index) =>
+            BigInt((batch[Math.floor(index / columns)] as TokenizedText).ids[index % columns] ?? padId),
+          ),
+          [rows, columns],
+        ),
       attention_mask: () => grid(() => 1),
       token_type_ids: () => grid((item, t) => item.typeIds[t] ?? 0),
     };
     for (const name of model.inputNames) {
       const make = available[name as keyof typeof available];
-      if (!make) throw new EvaluationError(`${config.modelFile}: model input "${name}" is not one the encoder can feed (input_ids, attention_mask, token_type_ids)`);
+      if (!make)
+        throw new EvaluationError(`${config.modelFile}: model input "${name}" is not one the encoder can feed (input_ids, attention_mask, token_type_ids)`);
       feeds[name] = make();
     }
     const outputName = ['last_hidden_state', 'token_embeddings'].find((name) => model.outputNames.includes(name)) ?? model.outputNames[0] ?? '';
     const output = (await model.run(feeds))[outputName];
     const dims = output?.dims ?? [];
     if (!output || dims.length !== 3 || dims[0] !== rows || dims[1] !== columns) {
-      throw new EvaluationError(`${config.modelFile}: output "${outputName}" has shape [${dims.join(', ')}], expected token embeddings [${rows}, ${columns}, width]`);
+      throw new EvaluationError(
+        `${config.modelFile}: output "${outputName}" has shape [${dims.join(', ')}], expected token embeddings [${rows}, ${columns}, width]`,
+      );
     }
     const width = Number(dims[2]);
     const data = output.data as Float32Array;
-    return batch.map((item, row) => poolTokens(data.subarray(row * columns * width, (row + 1) * columns * width), width, item.ids.length, config.pooling, config.normalize));
+    return batch.map((item, row) =>
+      poolTokens(data.subarray(row * columns * width, (row + 1) * columns * width), width, item.ids.length, config.pooling, config.normalize),
+    );
   }
 
   return {
-    id: options.id ?? `onnx:${folder.replace(/[\\/]+$/, '').split(/[\\/]/).pop() ?? folder}`,
+    id:
+      options.id ??
+      `onnx:${
+        folder
+          .replace(/[\\/]+$/, '')
+          .split(/[\\/]/)
+          .pop() ?? folder
+      }`,
     get dimension() {
       return dimension;
     },

@@ -91,7 +91,9 @@ function pipelineOf(folder: string): { pooling: PoolingMode[]; normalize: boolea
     } else if (type === 'Normalize') {
       normalize = true;
     } else {
-      throw new ConfigError(`${modulesFile}: module type ${module.type} is not supported by the in-process encoder (supported: Transformer, Pooling, Normalize)`);
+      throw new ConfigError(
+        `${modulesFile}: module type ${module.type} is not supported by the in-process encoder (supported: Transformer, Pooling, Normalize)`,
+      );
     }
   }
   return { pooling: pooling ?? ['mean'], normalize, wordDimension };
@@ -109,7 +111,9 @@ export function loadSentenceTransformerFolder(folder: string): SentenceTransform
   const bertConfig = existsSync(bertConfigFile) ? readJson(bertConfigFile, bertConfigSchema) : {};
   const tokenizerConfig = readOptionalObject(path.join(folder, 'tokenizer_config.json')) as { model_max_length?: unknown };
   const modelConfig = readOptionalObject(path.join(folder, 'config.json')) as { max_position_embeddings?: unknown };
-  const fallbackLength = [tokenizerConfig.model_max_length, modelConfig.max_position_embeddings].find((value): value is number => typeof value === 'number' && value > 0 && value < 100_000);
+  const fallbackLength = [tokenizerConfig.model_max_length, modelConfig.max_position_embeddings].find(
+    (value): value is number => typeof value === 'number' && value > 0 && value < 100_000,
+  );
   return {
     folder,
     modelFile,

@@ -20,7 +20,7 @@ import {
 import { gtTotals, type GtTotals, type JudgeFailureRecord, type JudgeScoreEntry, type TaskCompletionOutput, type TaskScoreEntry } from './output.js';
 import { meanSkippingMissing, trimmedMean } from './scores.js';
 
-export interface FinalPrompts {
+interface FinalPrompts {
   taskCompletion: string;
   informationGrounding: string;
 }
@@ -64,9 +64,19 @@ async function scoreMetric(
 }
 
 /** One task: all judges must answer both metrics, otherwise the task is a listed failure. */
-export async function judgeTask(gt: GtTask, prediction: Prediction, options: EvaluateFinalOptions): Promise<{ entry?: TaskScoreEntry; failures: JudgeFailureRecord[] }> {
+async function judgeTask(
+  gt: GtTask,
+  prediction: Prediction,
+  options: EvaluateFinalOptions,
+): Promise<{ entry?: TaskScoreEntry; failures: JudgeFailureRecord[] }> {
   const { question, source } = judgeQuestion(prediction, gt);
-  const completion = await scoreMetric('task_completion', options.prompts.taskCompletion, taskCompletionMessage(question, prediction, options.maxResultChars), gt.id, options);
+  const completion = await scoreMetric(
+    'task_completion',
+    options.prompts.taskCompletion,
+    taskCompletionMessage(question, prediction, options.maxResultChars),
+    gt.id,
+    options,
+  );
   if (completion.failures.length > 0) return { failures: completion.failures };
   const groundingUser = informationGroundingMessage(question, gt, prediction, options.maxResultChars);
   const grounding = await scoreMetric('information_grounding', options.prompts.informationGrounding, groundingUser, gt.id, options);
@@ -82,7 +92,7 @@ export async function judgeTask(gt: GtTask, prediction: Prediction, options: Eva
   };
 }
 
-export function buildTaskCompletionOutput(
+function buildTaskCompletionOutput(
   gtIds: readonly string[],
   scored: ReadonlyMap<string, TaskScoreEntry>,
   missing: readonly string[],
@@ -120,7 +130,13 @@ export function buildTaskCompletionOutput(
     infra_failures: [...infra],
     judge_failures: [...failures],
     duplicate_gt_ids: extras.duplicates,
-    meta: { judges: extras.judges, lenient: extras.lenient, gt: extras.files?.gt ?? '', predictions: extras.files?.predictions ?? '', generated_at: new Date().toISOString() },
+    meta: {
+      judges: extras.judges,
+      lenient: extras.lenient,
+      gt: extras.files?.gt ?? '',
+      predictions: extras.files?.predictions ?? '',
+      generated_at: new Date().toISOString(),
+    },
   };
 }
 
@@ -128,7 +144,11 @@ export function buildTaskCompletionOutput(
  * Scores every distinct GT id (a duplicated id is judged once, against its last record, and
  * reported in `duplicate_gt_ids`; the reference judged and counted it twice, bug 31).
  */
-export async function evaluateFinalAnswers(groundTruth: readonly GtTask[], predictions: readonly Prediction[], options: EvaluateFinalOptions): Promise<TaskCompletionOutput> {
+export async function evaluateFinalAnswers(
+  groundTruth: readonly GtTask[],
+  predictions: readonly Prediction[],
+  options: EvaluateFinalOptions,
+): Promise<TaskCompletionOutput> {
   const { byId: gtById, duplicates } = indexById(groundTruth);
   const { byId: predictionById } = indexById(predictions);
   const gtIds = [...gtById.keys()];
@@ -138,7 +158,14 @@ export async function evaluateFinalAnswers(groundTruth: readonly GtTask[], predi
   const missing = unscoredWithout.filter((id) => !infraIds.ids.has(id));
   const infra = unscoredWithout.filter((id) => infraIds.ids.has(id));
   const failures: JudgeFailureRecord[] = [];
-  const extras = { duplicates: duplicates.map((item) => item.id), judges: options.judges.map((judge) => judge.id), lenient: options.lenient, infra, totals: gtTotals(groundTruth, options.referenceCompat ?? false), ...(options.files ? { files: options.files } : {}) };
+  const extras = {
+    duplicates: duplicates.map((item) => item.id),
+    judges: options.judges.map((judge) => judge.id),
+    lenient: options.lenient,
+    infra,
+    totals: gtTotals(groundTruth, options.referenceCompat ?? false),
+    ...(options.files ? { files: options.files } : {}),
+  };
   const pending = gtIds.filter((id) => !scored.has(id) && predictionById.has(id));
   await mapWithConcurrency(pending, options.concurrency, async (id) => {
     const result = await judgeTask(gtById.get(id) as GtTask, predictionById.get(id) as Prediction, options);

@@ -8,7 +8,7 @@ import type { Switches } from '../../config/switches.js';
 import { EvaluationError } from '../../errors/index.js';
 import { retryPolicyFrom, type RetryPolicy } from '../../llm/retry.js';
 
-export const promptsDir = fromRepo('prompts');
+const promptsDir = fromRepo('prompts');
 
 /** Reads `prompts/<name>`, dropping the leading `<!-- ... -->` note meant for maintainers. */
 export function loadPromptFile(name: string, dir: string = promptsDir): string {

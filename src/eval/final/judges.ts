@@ -10,7 +10,7 @@ import { parseScore, type ParseMethod, type ScoreRange } from './scores.js';
 
 export type FinalMetric = 'task_completion' | 'information_grounding';
 
-export const metricRanges: Record<FinalMetric, ScoreRange & { divisor: number }> = {
+const metricRanges: Record<FinalMetric, ScoreRange & { divisor: number }> = {
   // TC is asked on 0-10 and stored divided by 10; IG is asked on 0-1.
   task_completion: { min: 0, max: 10, divisor: 10 },
   information_grounding: { min: 0, max: 1, divisor: 1 },
@@ -26,7 +26,7 @@ export interface ScoreJudgeOptions {
   signal?: AbortSignal;
 }
 
-export interface AttemptNote {
+interface AttemptNote {
   reply?: string;
   error?: string;
 }
@@ -60,7 +60,10 @@ export function judgeQuestion(prediction: Prediction, gt: GtTask): { question: s
 }
 
 export function taskCompletionMessage(question: string, prediction: Prediction, maxResultChars: number): string {
-  const body = { question, prediction: { id: prediction.id, steps: stepsForJudge(prediction.steps, true, maxResultChars), final_reply: prediction.final_reply } };
+  const body = {
+    question,
+    prediction: { id: prediction.id, steps: stepsForJudge(prediction.steps, true, maxResultChars), final_reply: prediction.final_reply },
+  };
   return JSON.stringify(body, null, 2);
 }
 
@@ -88,7 +91,14 @@ function delay(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-export async function askJudge(driver: ModelDriver, metric: FinalMetric, system: string, user: string, taskId: string, options: ScoreJudgeOptions): Promise<JudgeOutcome> {
+export async function askJudge(
+  driver: ModelDriver,
+  metric: FinalMetric,
+  system: string,
+  user: string,
+  taskId: string,
+  options: ScoreJudgeOptions,
+): Promise<JudgeOutcome> {
   const range = metricRanges[metric];
   const notes: AttemptNote[] = [];
   const request = {

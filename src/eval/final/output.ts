@@ -46,7 +46,7 @@ export function gtTotals(records: readonly { id: string }[], referenceCompat: bo
   return { num_total: referenceCompat ? withId.length : distinct, num_distinct_ids: distinct, num_gt_records: withId.length };
 }
 
-export interface TaskCompletionAggregate extends GtTotals {
+interface TaskCompletionAggregate extends GtTotals {
   num_scored: number;
   completion_rate: number;
   information_grounding_rate: number;
@@ -75,12 +75,15 @@ const scoredEntrySchema = z
   .object({
     final: z.number(),
     judges: z.array(judgeEntrySchema).default([]),
-    info_grounding: z.object({ final: z.number(), judges: z.array(judgeEntrySchema).default([]) }).loose().optional(),
+    info_grounding: z
+      .object({ final: z.number(), judges: z.array(judgeEntrySchema).default([]) })
+      .loose()
+      .optional(),
   })
   .loose();
 const entrySchema = z.union([z.number().transform((final) => ({ final, judges: [] })), scoredEntrySchema]);
 
-export const taskCompletionFileSchema = z
+const taskCompletionFileSchema = z
   .object({
     aggregate: z.record(z.string(), z.union([z.number(), z.null()])).optional(),
     pre_id: z.record(z.string(), entrySchema).optional(),
@@ -123,7 +126,7 @@ export interface FinalProxyOutput {
 
 const nullableNumber = z.union([z.number(), z.null()]);
 
-export const finalProxyFileSchema = z
+const finalProxyFileSchema = z
   .object({
     kind: z.literal('proxy'),
     aggregate: z.object({ num_total: z.number(), num_scored: z.number() }).catchall(nullableNumber),

@@ -17,7 +17,7 @@ import type { GtTask, Prediction } from '../../tasks/schemas.js';
 import { gtTotals, proxyMetricNames, type FinalProxyOutput, type ProxyMetric, type ProxyTaskScores } from './output.js';
 import { meanSkippingMissing } from './scores.js';
 
-export function tokenize(text: string): string[] {
+function tokenize(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
@@ -76,7 +76,47 @@ export function extractNumbers(text: string): Set<string> {
   return found;
 }
 
-const functionWords = new Set(['the', 'a', 'an', 'this', 'that', 'these', 'those', 'it', 'its', 'i', 'we', 'you', 'he', 'she', 'they', 'here', 'there', 'in', 'on', 'at', 'for', 'to', 'of', 'and', 'or', 'but', 'if', 'as', 'by', 'with', 'from', 'based', 'yes', 'no', 'note', 'total', 'however', 'also', 'please']);
+const functionWords = new Set([
+  'the',
+  'a',
+  'an',
+  'this',
+  'that',
+  'these',
+  'those',
+  'it',
+  'its',
+  'i',
+  'we',
+  'you',
+  'he',
+  'she',
+  'they',
+  'here',
+  'there',
+  'in',
+  'on',
+  'at',
+  'for',
+  'to',
+  'of',
+  'and',
+  'or',
+  'but',
+  'if',
+  'as',
+  'by',
+  'with',
+  'from',
+  'based',
+  'yes',
+  'no',
+  'note',
+  'total',
+  'however',
+  'also',
+  'please',
+]);
 
 export function extractEntities(text: string): Set<string> {
   const found = new Set<string>();
@@ -134,13 +174,22 @@ export function evaluateProxies(
   }
   const counted = [...gtById.values()].filter((gt) => !infra.includes(gt.id));
   const metric = (name: ProxyMetric) => Object.values(perId).map((scores) => scores[name]);
-  const aggregate = { ...gtTotals(groundTruth, referenceCompat), num_scored: Object.keys(perId).length, num_infra_failures: infra.length } as FinalProxyOutput['aggregate'];
+  const aggregate = {
+    ...gtTotals(groundTruth, referenceCompat),
+    num_scored: Object.keys(perId).length,
+    num_infra_failures: infra.length,
+  } as FinalProxyOutput['aggregate'];
   for (const name of proxyMetricNames) {
     const values = metric(name);
     const mean = meanSkippingMissing(values);
     aggregate[name] = Number.isNaN(mean) ? null : mean;
     // Over all GT ids that have a reference: missing predictions count as 0.
-    const withReference = counted.filter((gt) => gt.final_reply.trim() !== '' && (name !== 'number_recall' || extractNumbers(gt.final_reply).size > 0) && (name !== 'entity_recall' || extractEntities(gt.final_reply).size > 0)).length;
+    const withReference = counted.filter(
+      (gt) =>
+        gt.final_reply.trim() !== '' &&
+        (name !== 'number_recall' || extractNumbers(gt.final_reply).size > 0) &&
+        (name !== 'entity_recall' || extractEntities(gt.final_reply).size > 0),
+    ).length;
     const sum = values.reduce<number>((total, value) => total + (value ?? 0), 0);
     aggregate[`${name}_all`] = withReference === 0 ? null : sum / withReference;
   }

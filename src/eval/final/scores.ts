@@ -38,9 +38,7 @@ export function boxedContents(text: string): string[] {
 
 /** `\text{7.5}`, `$7.5$` and surrounding spaces are accepted; anything else is malformed. */
 function boxedNumber(content: string): number | undefined {
-  const cleaned = content
-    .replace(/\\(?:text|mathrm|mathbf)\{([^{}]*)\}/g, '$1')
-    .replace(/[$\s]/g, '');
+  const cleaned = content.replace(/\\(?:text|mathrm|mathbf)\{([^{}]*)\}/g, '$1').replace(/[$\s]/g, '');
   return numberPattern.test(cleaned) ? Number(cleaned) : undefined;
 }
 

@@ -18,7 +18,8 @@ export class RuleRegistry {
   private readonly operators = builtinOperators();
 
   registerFunction(name: string, fn: RuleFunction): this {
-    if (!namePattern.test(name) || name === 'foreach') throw new RangeError(`rule function name ${JSON.stringify(name)} must match ${namePattern} and not be "foreach"`);
+    if (!namePattern.test(name) || name === 'foreach')
+      throw new RangeError(`rule function name ${JSON.stringify(name)} must match ${namePattern} and not be "foreach"`);
     this.functions.set(name, fn);
     return this;
   }
@@ -106,9 +107,14 @@ function targetText(target: RuleTarget, subject: RuleSubject): string {
     if (!call) throw new RuleFailure(`no ${what} (the prediction has ${calls.length})`);
     return call;
   };
-  const call = 'call' in target
-    ? pick(subject.calls, target.call, `predicted call ${target.call}`)
-    : pick(subject.calls.filter((entry) => entry.tool === target.tool), target.occurrence ?? -1, `call ${target.occurrence ?? -1} of ${target.tool}`);
+  const call =
+    'call' in target
+      ? pick(subject.calls, target.call, `predicted call ${target.call}`)
+      : pick(
+          subject.calls.filter((entry) => entry.tool === target.tool),
+          target.occurrence ?? -1,
+          `call ${target.occurrence ?? -1} of ${target.tool}`,
+        );
   if (call.result === undefined) throw new RuleFailure(`${call.tool}: the prediction recorded no result`);
   return call.result;
 }

@@ -19,7 +19,7 @@ export class RuleFailure extends Error {}
 export type RuleFunction = (value: unknown, args: readonly string[]) => unknown;
 
 export function describeValue(value: unknown, max = 120): string {
-  const text = value === undefined ? 'undefined' : JSON.stringify(value) ?? String(value);
+  const text = value === undefined ? 'undefined' : (JSON.stringify(value) ?? String(value));
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
@@ -40,7 +40,8 @@ function expectList(value: unknown, step: string): unknown[] {
 }
 
 function expectObject(value: unknown, step: string): Record<string, unknown> {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new RuleFailure(`${step} needs an object, got ${kindOf(value)} ${describeValue(value)}`);
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw new RuleFailure(`${step} needs an object, got ${kindOf(value)} ${describeValue(value)}`);
   return value as Record<string, unknown>;
 }
 

@@ -45,7 +45,12 @@ function parseTolerance(opArgs: unknown): { absolute: number; relative: number |
 const approx: RuleOperator = (actual, expected, opArgs) => {
   const tolerance = parseTolerance(opArgs);
   if (typeof actual === 'number' && typeof expected === 'number') return within(actual, expected, tolerance);
-  if (Array.isArray(actual) && Array.isArray(expected) && actual.every((item) => typeof item === 'number') && expected.every((item) => typeof item === 'number')) {
+  if (
+    Array.isArray(actual) &&
+    Array.isArray(expected) &&
+    actual.every((item) => typeof item === 'number') &&
+    expected.every((item) => typeof item === 'number')
+  ) {
     return actual.length === expected.length && actual.every((item, index) => within(item as number, expected[index] as number, tolerance));
   }
   throw new RuleFailure(`approx compares numbers (or lists of numbers), got ${describeValue(actual)} and ${describeValue(expected)}`);

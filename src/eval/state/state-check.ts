@@ -26,7 +26,7 @@ const condition = z.union([
   z.object({ after: z.string().min(1) }).strict(),
 ]);
 
-export const stateCheckSchema = z
+const stateCheckSchema = z
   .object({
     db: z.enum(['email', 'calendar']),
     where: z.record(z.string().regex(/^[a-z_]+$/, 'expected a column name'), condition).default({}),
@@ -37,7 +37,7 @@ export const stateCheckSchema = z
   .strict()
   .refine((check) => (check.count === undefined) !== (check.atLeast === undefined), { message: 'a state check needs exactly one of "count" or "atLeast"' });
 
-export const stateChecksSchema = z.array(stateCheckSchema).min(1);
+const stateChecksSchema = z.array(stateCheckSchema).min(1);
 
 export type StateCheck = z.output<typeof stateCheckSchema>;
 export type Condition = z.output<typeof condition>;

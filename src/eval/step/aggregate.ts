@@ -38,7 +38,7 @@ export interface InfraFailureSummary {
   codes: Record<string, number>;
 }
 
-export interface CorrectedAggregate {
+interface CorrectedAggregate {
   order_consistency_fixed: number;
   recall_success: number;
   matched_success: number;
@@ -56,8 +56,6 @@ export interface StepAggregate extends StepMetricValues {
   corrected: CorrectedAggregate;
   infra_failures: InfraFailureSummary;
 }
-
-export const weightedKeys = ['avg_sim_all_cov', 'avg_sim_strong_cov', 'step_coherence_cov', 'order_consistency_cov', 'merge_purity_cov'] as const;
 
 function sum(values: Iterable<number>): number {
   let total = 0;
@@ -155,6 +153,10 @@ export function summariseByType(perId: readonly TaskScore[], typeOf: (id: string
 }
 
 /** The N worst types for one metric, ascending; a stable sort keeps first-seen order on ties. */
-export function worstTypes(summaries: readonly TypeSummary[], key: 'step_coherence_cov' | 'order_consistency_cov' | 'merge_purity_cov', count = 10): TypeSummary[] {
+export function worstTypes(
+  summaries: readonly TypeSummary[],
+  key: 'step_coherence_cov' | 'order_consistency_cov' | 'merge_purity_cov',
+  count = 10,
+): TypeSummary[] {
   return [...summaries].sort((a, b) => a[key] - b[key]).slice(0, count);
 }

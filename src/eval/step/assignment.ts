@@ -103,7 +103,11 @@ function solveWide(cost: readonly (readonly bigint[])[], rows: number, cols: num
  * feasible assignment has min(rows, cols) pairs, so the constant offset that keeps component 5
  * non-negative does not change which assignment is optimal.
  */
-export function thresholdedCosts(sims: readonly (readonly number[])[], tauWeak: number, steps?: { rows: readonly number[]; cols: readonly number[] }): bigint[][] {
+export function thresholdedCosts(
+  sims: readonly (readonly number[])[],
+  tauWeak: number,
+  steps?: { rows: readonly number[]; cols: readonly number[] },
+): bigint[][] {
   const rows = sims.length;
   const cols = sims[0]?.length ?? 0;
   const base = BigInt(cols + 2);
@@ -128,7 +132,11 @@ export function thresholdedCosts(sims: readonly (readonly number[])[], tauWeak: 
 }
 
 /** Solves one similarity sub-matrix with the thresholded, tie-broken cost. Row → column or -1. */
-export function assignBySimilarity(sims: readonly (readonly number[])[], tauWeak: number, steps?: { rows: readonly number[]; cols: readonly number[] }): number[] {
+export function assignBySimilarity(
+  sims: readonly (readonly number[])[],
+  tauWeak: number,
+  steps?: { rows: readonly number[]; cols: readonly number[] },
+): number[] {
   return solveAssignment(thresholdedCosts(sims, tauWeak, steps));
 }
 

@@ -55,11 +55,24 @@ export function computeCoverage(gt: ReadonlyMap<string, Trajectory>, pred: Reado
   const infraIds = infraExcludedIds(gt, pred, infra);
   const extra = sortedIds([...pred.keys()].filter((id) => !gt.has(id)));
   const evaluated = gt.size - missing.length - infraIds.length;
-  return { gt_ids: gt.size, predicted_ids: pred.size, evaluated_ids: evaluated, coverage: gt.size ? evaluated / gt.size : 0, missing_ids: missing, extra_ids: extra, infra_failure_ids: infraIds };
+  return {
+    gt_ids: gt.size,
+    predicted_ids: pred.size,
+    evaluated_ids: evaluated,
+    coverage: gt.size ? evaluated / gt.size : 0,
+    missing_ids: missing,
+    extra_ids: extra,
+    infra_failure_ids: infraIds,
+  };
 }
 
 /** Which (gt, pred) pairs a mode scores, in evaluation order. */
-export function planPairs(gt: ReadonlyMap<string, Trajectory>, pred: ReadonlyMap<string, Trajectory>, mode: StepMode, infra: InfraFailures = noInfraFailures): Map<string, { gt: Trajectory; pred: Trajectory }> {
+export function planPairs(
+  gt: ReadonlyMap<string, Trajectory>,
+  pred: ReadonlyMap<string, Trajectory>,
+  mode: StepMode,
+  infra: InfraFailures = noInfraFailures,
+): Map<string, { gt: Trajectory; pred: Trajectory }> {
   const pairs = new Map<string, { gt: Trajectory; pred: Trajectory }>();
   const ids = mode === 'reference-compat' ? [...gt.keys()].filter((id) => pred.has(id)) : [...gt.keys()].filter((id) => pred.has(id) || !infra.ids.has(id));
   for (const id of sortedIds(ids)) {
@@ -76,7 +89,12 @@ export function solversFor(mode: StepMode, float32 = mode === 'reference-compat'
 }
 
 /** Embeds every call text of the planned pairs once (cache first) and returns the mode's similarity. */
-export async function embedPairs(pairs: ReadonlyMap<string, { gt: Trajectory; pred: Trajectory }>, embedder: Embedder, cache: EmbeddingCache, float32: boolean): Promise<TaskSimilarity> {
+export async function embedPairs(
+  pairs: ReadonlyMap<string, { gt: Trajectory; pred: Trajectory }>,
+  embedder: Embedder,
+  cache: EmbeddingCache,
+  float32: boolean,
+): Promise<TaskSimilarity> {
   const texts: string[] = [];
   for (const pair of pairs.values()) {
     for (const call of pair.gt.calls) texts.push(call.text);

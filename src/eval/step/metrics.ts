@@ -20,7 +20,7 @@ export interface StepThresholds {
 
 export const defaultThresholds: StepThresholds = { tauStrong: 0.8, tauWeak: 0.6 };
 
-export interface MatchDetail {
+interface MatchDetail {
   gt_call_index: number;
   pred_call_index: number;
   gt_step: number;
@@ -39,7 +39,7 @@ export interface TaskDetails {
   per_step_fragmentation: number[];
 }
 
-export interface CorrectedTaskMetrics {
+interface CorrectedTaskMetrics {
   order_consistency_fixed: number;
   matched_success: number;
   recall_success: number;
@@ -74,7 +74,7 @@ export function safeDiv(numerator: number, denominator: number): number {
 }
 
 /** Step matrix W (float32 accumulation, as numpy does in the reference). */
-export function buildStepMatrix(matches: readonly Match[], gtSteps: number, predSteps: number): number[][] {
+function buildStepMatrix(matches: readonly Match[], gtSteps: number, predSteps: number): number[][] {
   const matrix = Array.from({ length: gtSteps }, () => new Array<number>(predSteps).fill(0));
   for (const match of matches) {
     const row = matrix[match.gtStep];
@@ -84,14 +84,14 @@ export function buildStepMatrix(matches: readonly Match[], gtSteps: number, pred
 }
 
 /** Per GT step: (k-1)/k where k = number of distinct predicted steps among its matches. */
-export function fragmentation(matches: readonly Match[], gtSteps: number): number[] {
+function fragmentation(matches: readonly Match[], gtSteps: number): number[] {
   const predStepsByGt = Array.from({ length: gtSteps }, () => new Set<number>());
   for (const match of matches) predStepsByGt[match.gtStep]?.add(match.predStep);
   return predStepsByGt.map((steps) => (steps.size <= 1 ? 0 : (steps.size - 1) / steps.size));
 }
 
 /** Inversion rate over match pairs that differ in both GT step and predicted step. */
-export function orderError(matches: readonly Match[]): number {
+function orderError(matches: readonly Match[]): number {
   if (matches.length <= 1) return 0;
   let inversions = 0;
   let total = 0;
@@ -101,14 +101,14 @@ export function orderError(matches: readonly Match[]): number {
       const b = matches[j] as Match;
       if (a.gtStep === b.gtStep || a.predStep === b.predStep) continue;
       total += 1;
-      if ((a.gtStep < b.gtStep) !== (a.predStep < b.predStep)) inversions += 1;
+      if (a.gtStep < b.gtStep !== a.predStep < b.predStep) inversions += 1;
     }
   }
   return total === 0 ? 0 : inversions / total;
 }
 
 /** Normalised conditional entropy of GT steps given predicted steps, weighted by W mass. */
-export function mergeEntropy(matrix: readonly (readonly number[])[]): number {
+function mergeEntropy(matrix: readonly (readonly number[])[]): number {
   const activeRows = matrix.filter((row) => row.reduce((sum, value) => sum + value, 0) > 0).length;
   if (activeRows <= 1) return 0;
   const columns = matrix[0]?.length ?? 0;
@@ -223,20 +223,37 @@ export interface ScoreOptions {
   compareWith?: BucketSolver;
 }
 
-const referenceMetricKeys = ['matched', 'recall', 'precision', 'avg_sim_all_cov', 'avg_sim_strong_cov', 'step_coherence_cov', 'order_consistency_cov', 'merge_purity_cov'] as const;
+const referenceMetricKeys = [
+  'matched',
+  'recall',
+  'precision',
+  'avg_sim_all_cov',
+  'avg_sim_strong_cov',
+  'step_coherence_cov',
+  'order_consistency_cov',
+  'merge_purity_cov',
+] as const;
 
 /**
  * Scores one task. `sims[g][p]` is the similarity of flat GT call g and flat predicted call p
  * (the evaluator computes it from embeddings; tests inject it).
  */
-export function scoreTask(gt: Trajectory, pred: Trajectory, sims: readonly (readonly number[])[], thresholds: StepThresholds, options: ScoreOptions = {}): TaskScore {
+export function scoreTask(
+  gt: Trajectory,
+  pred: Trajectory,
+  sims: readonly (readonly number[])[],
+  thresholds: StepThresholds,
+  options: ScoreOptions = {},
+): TaskScore {
   const missing = options.missing ?? false;
   if (gt.calls.length === 0 && pred.calls.length === 0) return degenerateScore(gt.id, missing);
   const matching = matchCalls(gt.calls, pred.calls, sims, thresholds.tauWeak, options.solver ?? tieBreakSolver);
   const score = scoreMatches(gt, pred, matching, thresholds, missing);
   if (options.compareWith) {
     const other = matchCalls(gt.calls, pred.calls, sims, thresholds.tauWeak, options.compareWith);
-    const samePairs = other.matches.length === matching.matches.length && other.matches.every((match, index) => match.gtIndex === matching.matches[index]?.gtIndex && match.predIndex === matching.matches[index]?.predIndex);
+    const samePairs =
+      other.matches.length === matching.matches.length &&
+      other.matches.every((match, index) => match.gtIndex === matching.matches[index]?.gtIndex && match.predIndex === matching.matches[index]?.predIndex);
     if (!samePairs) {
       const alternative = scoreMatches(gt, pred, other, thresholds, missing);
       score.corrected.tie_break_changed = referenceMetricKeys.filter((key) => Math.abs(score[key] - alternative[key]) > 1e-12);

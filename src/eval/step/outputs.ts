@@ -18,7 +18,7 @@ import type { TaskScore } from './metrics.js';
 import { formatPythonFloat } from './serialize.js';
 import type { Trajectory, TrajectoryCall } from './trajectory.js';
 
-export const CSV_HEADER = [
+const CSV_HEADER = [
   'id',
   'total_gt_calls',
   'total_pred_calls',
@@ -47,12 +47,11 @@ export interface StepOutputExtras {
   gtChecks?: GtChecks;
 }
 
-
 function csvField(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
 }
 
-export function toCsv(perId: readonly TaskScore[]): string {
+function toCsv(perId: readonly TaskScore[]): string {
   const integerKeys = new Set(['total_gt_calls', 'total_pred_calls', 'matched']);
   const lines = [CSV_HEADER.join(',')];
   for (const score of perId) {
@@ -67,17 +66,22 @@ export function toCsv(perId: readonly TaskScore[]): string {
 }
 
 function describeCall(call: TrajectoryCall) {
-  return { tool: call.tool, arguments: call.arguments === undefined ? null : call.arguments, step_index: call.stepIndex, call_index_in_step: call.callIndexInStep };
+  return {
+    tool: call.tool,
+    arguments: call.arguments === undefined ? null : call.arguments,
+    step_index: call.stepIndex,
+    call_index_in_step: call.callIndexInStep,
+  };
 }
 
-export interface MatchFiles {
+interface MatchFiles {
   strong: unknown[];
   weak: unknown[];
   unmatched: unknown[];
 }
 
 /** Strong / weak matches and unmatched predicted calls, in per-id then match order. */
-export function collectMatchFiles(evaluation: StepEvaluation): MatchFiles {
+function collectMatchFiles(evaluation: StepEvaluation): MatchFiles {
   const files: MatchFiles = { strong: [], weak: [], unmatched: [] };
   const { tauStrong, tauWeak } = evaluation.thresholds;
   for (const score of evaluation.perId) {
@@ -100,7 +104,7 @@ export function collectMatchFiles(evaluation: StepEvaluation): MatchFiles {
   return files;
 }
 
-export function buildResultsDocument(evaluation: StepEvaluation, extras: StepOutputExtras) {
+function buildResultsDocument(evaluation: StepEvaluation, extras: StepOutputExtras) {
   return {
     // Which grading semantics produced these numbers (m3 trends and m3 gate split on a change).
     grader_version: GRADER_VERSIONS.step,
@@ -117,7 +121,10 @@ export function buildResultsDocument(evaluation: StepEvaluation, extras: StepOut
 /** Writes every output file into `outputDir` (created if needed); returns their paths. */
 export function writeStepOutputs(outputDir: string, evaluation: StepEvaluation, extras: StepOutputExtras): Record<keyof typeof OUTPUT_FILES, string> {
   mkdirSync(outputDir, { recursive: true });
-  const paths = Object.fromEntries(Object.entries(OUTPUT_FILES).map(([key, name]) => [key, path.join(outputDir, name)])) as Record<keyof typeof OUTPUT_FILES, string>;
+  const paths = Object.fromEntries(Object.entries(OUTPUT_FILES).map(([key, name]) => [key, path.join(outputDir, name)])) as Record<
+    keyof typeof OUTPUT_FILES,
+    string
+  >;
   writeFileAtomic(paths.results, `${JSON.stringify(buildResultsDocument(evaluation, extras), null, 2)}\n`);
   writeFileAtomic(paths.csv, toCsv(evaluation.perId));
   const files = collectMatchFiles(evaluation);

@@ -80,13 +80,28 @@ function perturbTask(trajectory: Trajectory, kind: PerturbationKind, strength: n
   const steps = stepsOf(trajectory);
   switch (kind) {
     case 'drop-calls':
-      return fromSteps(trajectory, steps.map((step, s) => step.filter((_, c) => !hit(s, c))));
+      return fromSteps(
+        trajectory,
+        steps.map((step, s) => step.filter((_, c) => !hit(s, c))),
+      );
     case 'duplicate-calls':
-      return fromSteps(trajectory, steps.map((step, s) => step.flatMap((call, c) => (hit(s, c) ? [call, { ...call }] : [call]))), true);
+      return fromSteps(
+        trajectory,
+        steps.map((step, s) => step.flatMap((call, c) => (hit(s, c) ? [call, { ...call }] : [call]))),
+        true,
+      );
     case 'rename-tools':
-      return fromSteps(trajectory, steps.map((step, s) => step.map((call, c) => (hit(s, c) ? { ...call, tool: `renamed/${call.tool.replace(/^.*\//, '')}` } : call))), true);
+      return fromSteps(
+        trajectory,
+        steps.map((step, s) => step.map((call, c) => (hit(s, c) ? { ...call, tool: `renamed/${call.tool.replace(/^.*\//, '')}` } : call))),
+        true,
+      );
     case 'corrupt-arguments':
-      return fromSteps(trajectory, steps.map((step, s) => step.map((call, c) => (hit(s, c) ? withArguments(call, corruptValue(call.arguments, seed, id, s, c)) : call))), true);
+      return fromSteps(
+        trajectory,
+        steps.map((step, s) => step.map((call, c) => (hit(s, c) ? withArguments(call, corruptValue(call.arguments, seed, id, s, c)) : call))),
+        true,
+      );
     case 'split-steps':
       return fromSteps(
         trajectory,
@@ -120,7 +135,14 @@ export function toPredictionRecords(trajectories: ReadonlyMap<string, Trajectory
       step: index + 1,
       calls: calls.map((call) => ({ name: call.tool, arguments: call.arguments === undefined ? null : call.arguments, result: call.result ?? '' })),
     }));
-    return { id: trajectory.id, type: trajectory.type, steps, num_step: steps.length, max_num_concurrent: Math.max(0, ...steps.map((step) => step.calls.length)), final_reply: '' };
+    return {
+      id: trajectory.id,
+      type: trajectory.type,
+      steps,
+      num_step: steps.length,
+      max_num_concurrent: Math.max(0, ...steps.map((step) => step.calls.length)),
+      final_reply: '',
+    };
   });
 }
 

@@ -44,8 +44,12 @@ export interface StepRunResult {
 
 export function validateThresholds(thresholds: StepThresholds): void {
   const { tauStrong, tauWeak } = thresholds;
-  for (const [name, value] of [['--tau-strong', tauStrong], ['--tau-weak', tauWeak]] as const) {
-    if (!Number.isFinite(value) || value < -1 || value > 1) throw new EvaluationError(`${name} must be a number between -1 and 1 (cosine similarity), got ${value}`);
+  for (const [name, value] of [
+    ['--tau-strong', tauStrong],
+    ['--tau-weak', tauWeak],
+  ] as const) {
+    if (!Number.isFinite(value) || value < -1 || value > 1)
+      throw new EvaluationError(`${name} must be a number between -1 and 1 (cosine similarity), got ${value}`);
   }
   if (tauWeak > tauStrong) throw new EvaluationError(`--tau-weak (${tauWeak}) must not exceed --tau-strong (${tauStrong})`);
 }
@@ -57,7 +61,10 @@ export async function runStepFiles(options: StepRunOptions): Promise<StepRunResu
   const pred = loadTrajectories(options.predFile, 'pred');
   const gtChecks = checkGroundTruth(gt.raw, gt.duplicates, options.roundCap ?? 10);
   for (const line of describeGtChecks(gtChecks)) warn(line);
-  if (pred.duplicates.length > 0) warn(`${options.predFile}: ${pred.duplicates.length} duplicated prediction id(s), the last record wins: ${pred.duplicates.map((entry) => entry.id).join(', ')}`);
+  if (pred.duplicates.length > 0)
+    warn(
+      `${options.predFile}: ${pred.duplicates.length} duplicated prediction id(s), the last record wins: ${pred.duplicates.map((entry) => entry.id).join(', ')}`,
+    );
   if (gt.byId.size === 0) throw new EvaluationError(`${options.gtFile}: no ground-truth task with a non-empty id`);
 
   const cacheFile = options.cacheFile ?? path.join(options.outputDir, OUTPUT_FILES.cache);
@@ -65,9 +72,20 @@ export async function runStepFiles(options: StepRunOptions): Promise<StepRunResu
   if (options.runManifest && !existsSync(options.runManifest)) throw new EvaluationError(`--run-manifest ${options.runManifest}: file not found`);
   const infraFailures = loadInfraFailures(options.runManifest ?? manifestFileFor(options.predFile));
   if (infraFailures.warning) warn(infraFailures.warning);
-  const evaluation = await runStepEvaluation({ gt: gt.byId, pred: pred.byId, embedder: options.embedder, cache, mode: options.mode, thresholds: options.thresholds, infraFailures });
+  const evaluation = await runStepEvaluation({
+    gt: gt.byId,
+    pred: pred.byId,
+    embedder: options.embedder,
+    cache,
+    mode: options.mode,
+    thresholds: options.thresholds,
+    infraFailures,
+  });
   const excluded = evaluation.aggregate.infra_failures;
-  if (excluded.count > 0) warn(`${excluded.count} GT id(s) ended as infrastructure failures in the run (${excluded.source}); left out of every score and listed in aggregate.infra_failures: ${excluded.ids.join(', ')}`);
+  if (excluded.count > 0)
+    warn(
+      `${excluded.count} GT id(s) ended as infrastructure failures in the run (${excluded.source}); left out of every score and listed in aggregate.infra_failures: ${excluded.ids.join(', ')}`,
+    );
   cache.save();
   for (const line of cache.stats.warnings) warn(line);
 

@@ -18,7 +18,6 @@ import { formatPythonFloat, formatPythonNumberText, parseLosslessJson } from '..
 // web servers use them too); re-exported for the evaluator's callers.
 export { formatPythonFloat, parseLosslessJson };
 
-
 function formatJsNumber(value: number): string {
   if (Number.isSafeInteger(value)) return String(value === 0 ? 0 : value);
   return formatPythonFloat(value);
@@ -61,15 +60,4 @@ export function serializeArguments(value: unknown): string {
   }
   // Functions and symbols cannot come from JSON; Python falls back to str(), so do we.
   return JSON.stringify(String(value));
-}
-
-
-/** Converts lossless numbers back to plain JS numbers (for code that only needs values). */
-export function toPlainJson(value: unknown): unknown {
-  if (isLosslessNumber(value)) return Number((value as LosslessNumber).value);
-  if (Array.isArray(value)) return value.map((item) => toPlainJson(item));
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([key, item]) => [key, toPlainJson(item)]));
-  }
-  return value;
 }

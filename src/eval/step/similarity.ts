@@ -6,7 +6,7 @@ import type { Trajectory } from './trajectory.js';
 /** Returns sims[g][p] for the flat GT calls (rows) and flat predicted calls (columns) of one task. */
 export type TaskSimilarity = (gt: Trajectory, pred: Trajectory) => number[][];
 
-export const COSINE_EPSILON = 1e-8;
+const COSINE_EPSILON = 1e-8;
 
 function scaled(vector: Float32Array): Float64Array {
   let total = 0;
@@ -30,7 +30,11 @@ export function cosineSimilarity(a: Float32Array, b: Float32Array): number {
  * Similarity from precomputed text → vector embeddings (every call text must be present): each
  * vector scaled once by `scale`, pairs scored by `product`, clipped to [-1, 1].
  */
-export function createVectorSimilarity<T>(vectors: ReadonlyMap<string, Float32Array>, scale: (vector: Float32Array) => T, product: (a: T, b: T) => number): TaskSimilarity {
+export function createVectorSimilarity<T>(
+  vectors: ReadonlyMap<string, Float32Array>,
+  scale: (vector: Float32Array) => T,
+  product: (a: T, b: T) => number,
+): TaskSimilarity {
   const unit = new Map<string, T>();
   const lookup = (text: string): T => {
     let value = unit.get(text);

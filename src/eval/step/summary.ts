@@ -8,7 +8,9 @@ import type { StepEvaluation } from './evaluate.js';
 
 const LABEL_WIDTH = 20;
 
-const percentRows: Array<[key: 'recall' | 'precision' | 'avg_sim_all_cov' | 'avg_sim_strong_cov' | 'step_coherence_cov' | 'merge_purity_cov' | 'order_consistency_cov', label: string]> = [
+const percentRows: Array<
+  [key: 'recall' | 'precision' | 'avg_sim_all_cov' | 'avg_sim_strong_cov' | 'step_coherence_cov' | 'merge_purity_cov' | 'order_consistency_cov', label: string]
+> = [
   ['recall', 'Recall'],
   ['precision', 'Precision'],
   ['avg_sim_all_cov', 'Avg Sim All'],
@@ -49,22 +51,56 @@ export function formatConsoleSummary(evaluation: StepEvaluation, outputDir: stri
   const { coverage, corrected } = aggregate;
   lines.push('');
   lines.push(row('Mode', aggregate.mode));
-  lines.push(row('Arithmetic', aggregate.mode === 'reference-compat' ? 'float32 similarities, SciPy assignment ties (as the reference)' : 'float64 similarities, deterministic assignment ties'));
-  lines.push(row('Tie rule changed', `${corrected.tie_break_changed_ids.length} task(s)${corrected.tie_break_changed_ids.length ? `: ${corrected.tie_break_changed_ids.slice(0, 10).join(', ')}${corrected.tie_break_changed_ids.length > 10 ? ', ...' : ''}` : ''}`));
-  lines.push(row('Coverage', `${percent(coverage.coverage)} (${coverage.evaluated_ids}/${coverage.gt_ids} GT ids; ${coverage.missing_ids.length} missing, ${coverage.extra_ids.length} extra)`));
+  lines.push(
+    row(
+      'Arithmetic',
+      aggregate.mode === 'reference-compat'
+        ? 'float32 similarities, SciPy assignment ties (as the reference)'
+        : 'float64 similarities, deterministic assignment ties',
+    ),
+  );
+  lines.push(
+    row(
+      'Tie rule changed',
+      `${corrected.tie_break_changed_ids.length} task(s)${corrected.tie_break_changed_ids.length ? `: ${corrected.tie_break_changed_ids.slice(0, 10).join(', ')}${corrected.tie_break_changed_ids.length > 10 ? ', ...' : ''}` : ''}`,
+    ),
+  );
+  lines.push(
+    row(
+      'Coverage',
+      `${percent(coverage.coverage)} (${coverage.evaluated_ids}/${coverage.gt_ids} GT ids; ${coverage.missing_ids.length} missing, ${coverage.extra_ids.length} extra)`,
+    ),
+  );
   const infra = aggregate.infra_failures;
-  lines.push(row('Infra failures', infra.count ? `${infra.count} task(s) not scored: ${infra.ids.slice(0, 10).join(', ')}${infra.count > 10 ? ', ...' : ''}` : 'none recorded'));
+  lines.push(
+    row(
+      'Infra failures',
+      infra.count ? `${infra.count} task(s) not scored: ${infra.ids.slice(0, 10).join(', ')}${infra.count > 10 ? ', ...' : ''}` : 'none recorded',
+    ),
+  );
   lines.push(row('Order Consist. fixed', percent(corrected.order_consistency_fixed)));
   lines.push(row('Recall (success)', percent(corrected.recall_success)));
   lines.push(row('Recall (all ids)', percent(corrected.recall_all_ids)));
   lines.push(row('Precision (all ids)', percent(corrected.precision_all_ids)));
-  if (embedder) lines.push(row('Encoder', `${embedder.id}${embedder.paper_encoder ? " (the paper's)" : " - NOT the paper's encoder; numbers are not comparable with the paper"}`));
-  if (cache) lines.push(row('Embedding cache', `${cache.hits} hits, ${cache.misses} misses${cache.rejected ? `, ${cache.rejected} rejected` : ''}${cache.file ? ` (${cache.file})` : ''}`));
+  if (embedder)
+    lines.push(
+      row('Encoder', `${embedder.id}${embedder.paper_encoder ? " (the paper's)" : " - NOT the paper's encoder; numbers are not comparable with the paper"}`),
+    );
+  if (cache)
+    lines.push(
+      row(
+        'Embedding cache',
+        `${cache.hits} hits, ${cache.misses} misses${cache.rejected ? `, ${cache.rejected} rejected` : ''}${cache.file ? ` (${cache.file})` : ''}`,
+      ),
+    );
   return `${lines.join('\n')}\n`;
 }
 
 /** Single-line machine-readable summary for stdout. */
-export function formatJsonSummary(evaluation: StepEvaluation, extras: { outputDir: string; embedder: string; cache?: CacheStats; record?: EmbedderRecord }): string {
+export function formatJsonSummary(
+  evaluation: StepEvaluation,
+  extras: { outputDir: string; embedder: string; cache?: CacheStats; record?: EmbedderRecord },
+): string {
   const { aggregate } = evaluation;
   const summary = {
     output_dir: extras.outputDir,

@@ -53,7 +53,7 @@ export function toTrajectory(record: TaskRecord, losslessRecord?: unknown): Traj
     step.calls.forEach((call, callIndexInStep) => {
       const raw = call as RawCall;
       const exact = losslessCalls?.[callIndexInStep];
-      const hasArguments = Object.prototype.hasOwnProperty.call(raw, 'arguments');
+      const hasArguments = Object.hasOwn(raw, 'arguments');
       const argumentsValue = !hasArguments ? undefined : exact && 'arguments' in exact ? exact.arguments : raw.arguments;
       calls.push({
         tool: toolName(raw.name),

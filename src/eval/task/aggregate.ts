@@ -70,18 +70,48 @@ export function aggregateTasks(records: readonly TaskRecord[]): TaskMetrics {
   const withTokens = records.flatMap((record) => (record.tokens ? [record.tokens] : []));
   return {
     tasks,
-    task_success_rate: rate(count(records, (record) => record.success), tasks),
+    task_success_rate: rate(
+      count(records, (record) => record.success),
+      tasks,
+    ),
     completion_rate: tasks > 0 ? sum(records, (record) => record.completion) / tasks : null,
     avg_calls: tasks > 0 ? sum(records, (record) => record.calls.total) / tasks : null,
-    invalid_call_rate: rate(sum(records, (record) => record.calls.failed), sum(records, (record) => record.calls.classified)),
-    recovery_rate: rate(count(withError, (record) => record.success), withError.length),
-    answer_hit_rate: rate(count(withHit, (record) => record.answer_hit === true), withHit.length),
-    rule_pass_rate: rate(count(withChecks, (record) => record.passed === true), withChecks.length),
-    check_pass_rate: rate(sum(records, (record) => count(record.checks, (check) => check.passed)), sum(records, (record) => record.checks.length)),
-    precise_answer_accuracy: rate(count(precise, (record) => record.precise_answer?.passed === true), precise.length),
-    operation_accuracy: rate(count(fuzzy, (record) => record.operation?.passed === true), fuzzy.length),
-    dialogue_turn_success_rate: rate(sum(records, (record) => record.turns.successfulTurns), sum(records, (record) => record.turns.turns)),
-    invocation_success_rate: rate(sum(records, (record) => record.turns.validInvocations), sum(records, (record) => record.turns.invocations)),
+    invalid_call_rate: rate(
+      sum(records, (record) => record.calls.failed),
+      sum(records, (record) => record.calls.classified),
+    ),
+    recovery_rate: rate(
+      count(withError, (record) => record.success),
+      withError.length,
+    ),
+    answer_hit_rate: rate(
+      count(withHit, (record) => record.answer_hit === true),
+      withHit.length,
+    ),
+    rule_pass_rate: rate(
+      count(withChecks, (record) => record.passed === true),
+      withChecks.length,
+    ),
+    check_pass_rate: rate(
+      sum(records, (record) => count(record.checks, (check) => check.passed)),
+      sum(records, (record) => record.checks.length),
+    ),
+    precise_answer_accuracy: rate(
+      count(precise, (record) => record.precise_answer?.passed === true),
+      precise.length,
+    ),
+    operation_accuracy: rate(
+      count(fuzzy, (record) => record.operation?.passed === true),
+      fuzzy.length,
+    ),
+    dialogue_turn_success_rate: rate(
+      sum(records, (record) => record.turns.successfulTurns),
+      sum(records, (record) => record.turns.turns),
+    ),
+    invocation_success_rate: rate(
+      sum(records, (record) => record.turns.validInvocations),
+      sum(records, (record) => record.turns.invocations),
+    ),
     tokens:
       withTokens.length > 0
         ? {

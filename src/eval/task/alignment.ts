@@ -42,7 +42,11 @@ const detailsSchema = z
 const resultsSchema = z
   .object({
     thresholds: z.object({ tau_strong: z.number(), tau_weak: z.number() }).loose().optional(),
-    per_id: z.array(z.object({ id: z.union([z.string(), z.number()]).transform((id) => String(id).trim()), recall: z.number(), precision: z.number(), details: z.unknown() }).loose()),
+    per_id: z.array(
+      z
+        .object({ id: z.union([z.string(), z.number()]).transform((id) => String(id).trim()), recall: z.number(), precision: z.number(), details: z.unknown() })
+        .loose(),
+    ),
   })
   .loose();
 

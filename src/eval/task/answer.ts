@@ -75,7 +75,8 @@ export function matchPreciseAnswer(reply: string, answer: PreciseAnswer): Answer
   const expected = numericValue(answer.value);
   if (expected !== undefined) {
     const found = numbersIn(extracted)[0];
-    if (found === undefined) return { passed: false, extracted, reason: `no number in the answer ${JSON.stringify(extracted.slice(0, 80))}, expected ${expected}` };
+    if (found === undefined)
+      return { passed: false, extracted, reason: `no number in the answer ${JSON.stringify(extracted.slice(0, 80))}, expected ${expected}` };
     const passed = withinTolerance(found, expected, answer);
     return { passed, extracted, reason: `${found} ${passed ? '=' : '!='} ${expected}` };
   }

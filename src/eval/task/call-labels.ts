@@ -58,13 +58,21 @@ function toLabels(predictions: ReadonlyMap<string, Prediction>, records: readonl
     const flat = positions.get(record.id)?.get(`${record.step}:${record.index}`);
     if (flat === undefined) continue;
     const labels = byId.get(record.id) ?? [];
-    labels[flat] = { label: record.label, ...(record.detail ? { detail: record.detail } : {}), infrastructure: record.label === 'unclassified' && record.reason === 'infrastructure' };
+    labels[flat] = {
+      label: record.label,
+      ...(record.detail ? { detail: record.detail } : {}),
+      infrastructure: record.label === 'unclassified' && record.reason === 'infrastructure',
+    };
     byId.set(record.id, labels);
   }
   return byId;
 }
 
-export async function loadCallLabels(predictions: ReadonlyMap<string, Prediction>, callFile: string | undefined, catalog: ToolCatalog | undefined): Promise<CallLabels> {
+export async function loadCallLabels(
+  predictions: ReadonlyMap<string, Prediction>,
+  callFile: string | undefined,
+  catalog: ToolCatalog | undefined,
+): Promise<CallLabels> {
   if (callFile && existsSync(callFile)) {
     const raw = loadJsonFile(callFile);
     const perCall = perCallSchema.safeParse(raw && typeof raw === 'object' ? (raw as { per_call?: unknown }).per_call : undefined);

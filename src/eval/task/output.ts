@@ -64,9 +64,32 @@ export interface TaskEvalDocument {
 }
 
 const TASK_CSV_HEADER = [
-  'id', 'tier', 'type', 'domain', 'archetype', 'passed', 'checks_passed', 'checks_total', 'success', 'success_rule', 'completion', 'precise_answer',
-  'answer_hit', 'operation_match', 'recall', 'precision', 'calls', 'failed_calls', 'turns', 'successful_turns', 'had_error', 'recovered',
-  'total_tokens', 'taxonomy_primary', 'taxonomy_category', 'taxonomy_labels',
+  'id',
+  'tier',
+  'type',
+  'domain',
+  'archetype',
+  'passed',
+  'checks_passed',
+  'checks_total',
+  'success',
+  'success_rule',
+  'completion',
+  'precise_answer',
+  'answer_hit',
+  'operation_match',
+  'recall',
+  'precision',
+  'calls',
+  'failed_calls',
+  'turns',
+  'successful_turns',
+  'had_error',
+  'recovered',
+  'total_tokens',
+  'taxonomy_primary',
+  'taxonomy_category',
+  'taxonomy_labels',
 ] as const;
 
 function cell(value: unknown): string {
@@ -78,11 +101,35 @@ function cell(value: unknown): string {
 function toTaskCsv(records: readonly TaskRecord[]): string {
   const rows = records.map((record) =>
     [
-      record.id, record.tier, record.type, record.domain, record.archetype, record.passed, record.checks.filter((check) => check.passed).length, record.checks.length,
-      record.success, record.success_rule, record.completion, record.precise_answer?.passed, record.answer_hit, record.operation?.passed, record.step.recall,
-      record.step.precision, record.calls.total, record.calls.failed, record.turns.turns, record.turns.successfulTurns, record.had_error, record.recovered,
-      record.tokens?.total, record.taxonomy?.primary, record.taxonomy?.category, record.taxonomy ? [...new Set(record.taxonomy.labels.map((item) => item.label))].join(';') : '',
-    ].map(cell).join(','),
+      record.id,
+      record.tier,
+      record.type,
+      record.domain,
+      record.archetype,
+      record.passed,
+      record.checks.filter((check) => check.passed).length,
+      record.checks.length,
+      record.success,
+      record.success_rule,
+      record.completion,
+      record.precise_answer?.passed,
+      record.answer_hit,
+      record.operation?.passed,
+      record.step.recall,
+      record.step.precision,
+      record.calls.total,
+      record.calls.failed,
+      record.turns.turns,
+      record.turns.successfulTurns,
+      record.had_error,
+      record.recovered,
+      record.tokens?.total,
+      record.taxonomy?.primary,
+      record.taxonomy?.category,
+      record.taxonomy ? [...new Set(record.taxonomy.labels.map((item) => item.label))].join(';') : '',
+    ]
+      .map(cell)
+      .join(','),
   );
   return `${[TASK_CSV_HEADER.join(','), ...rows].join('\r\n')}\r\n`;
 }
@@ -105,7 +152,10 @@ const taskEvalFileSchema = z
     grader_version: z.string(),
     run: z.object({ run_id: z.string().nullable(), model: z.string().nullable(), max_step: z.number().nullable(), condition: z.string().nullable() }).loose(),
     excluded: z.object({ count: z.number() }).loose(),
-    aggregate: z.object({ task_success_rate: rateSchema, exception_recovery_rate: rateSchema }).loose().transform((value) => value as unknown as TaskEvalDocument['aggregate']),
+    aggregate: z
+      .object({ task_success_rate: rateSchema, exception_recovery_rate: rateSchema })
+      .loose()
+      .transform((value) => value as unknown as TaskEvalDocument['aggregate']),
     per_tier: z.record(z.string(), metricsSchema),
     per_domain: z.record(z.string(), metricsSchema),
     taxonomy: z.object({ failed_tasks: z.number(), by_category: z.record(z.string(), z.number()), by_primary: z.record(z.string(), z.number()) }).loose(),

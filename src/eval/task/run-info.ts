@@ -64,7 +64,8 @@ export function readRunInfo(manifestFile: string | undefined): RunInfo {
   const infraFailures: RunInfo['infraFailures'] = [];
   for (const raw of manifest.failures ?? []) {
     const failure = failureSchema.safeParse(raw);
-    if (failure.success && infraStatuses.has(failure.data.status)) infraFailures.push({ id: failure.data.taskId.trim(), code: failure.data.code, status: failure.data.status });
+    if (failure.success && infraStatuses.has(failure.data.status))
+      infraFailures.push({ id: failure.data.taskId.trim(), code: failure.data.code, status: failure.data.status });
   }
   return {
     manifest: manifestFile,

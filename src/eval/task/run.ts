@@ -92,11 +92,15 @@ export async function runTaskFiles(options: TaskRunOptions): Promise<{ document:
   const infra = run.infraFailures.filter((failure) => !predictions.has(failure.id));
   const excludedIds = new Set(infra.map((failure) => failure.id));
   const ids = [...gt.byId.keys()].filter((id) => !excludedIds.has(id) && (!taskRecords || taskRecords.has(id))).sort();
-  if (infra.length > 0) warn(`${infra.length} task(s) ended as infrastructure failures and are excluded from every denominator: ${infra.map((failure) => failure.id).join(', ')}`);
+  if (infra.length > 0)
+    warn(`${infra.length} task(s) ended as infrastructure failures and are excluded from every denominator: ${infra.map((failure) => failure.id).join(', ')}`);
 
   const stepResultsFile = options.stepResultsFile ?? defaultOutputFile(predFile, 'results_eval.json');
   const alignments = await alignTasks(ids, gt.byId, pred.byId, stepResultsFile);
-  if (alignments.computedWith) warn(`step alignment computed here with ${alignments.computedWith} for ids ${alignments.file ? `missing from ${alignments.file}` : `(no ${stepResultsFile})`}`);
+  if (alignments.computedWith)
+    warn(
+      `step alignment computed here with ${alignments.computedWith} for ids ${alignments.file ? `missing from ${alignments.file}` : `(no ${stepResultsFile})`}`,
+    );
   const labels = await loadCallLabels(predictions, options.callsFile ?? defaultOutputFile(predFile, 'callanalysis.json'), options.catalog);
   const storeFile = options.storeFile ?? path.join(path.dirname(predFile), 'm3bench.sqlite');
   const tokens = readTaskTokens(storeFile, run.runId, run.model);
@@ -109,9 +113,18 @@ export async function runTaskFiles(options: TaskRunOptions): Promise<{ document:
     const taskRecord = taskRecords?.get(id);
     return buildTaskRecord(
       {
-        id, tier: gtRecord?.tier ?? taskRecord?.tier, type: gtTrajectory.type, domain: domainOf(gtRecord ?? taskRecord, domainField, gtTrajectory.type),
-        spec: specOf(gtRecord, taskRecord), gt: gtTrajectory, gtExpectError: expectErrorFlags(gtRecord), prediction: predictions.get(id),
-        pred: pred.byId.get(id) ?? emptyTrajectory(id, gtTrajectory.type), alignment: alignments.byId.get(id), labels: labels.byId.get(id) ?? [], tokens: tokens.get(id),
+        id,
+        tier: gtRecord?.tier ?? taskRecord?.tier,
+        type: gtTrajectory.type,
+        domain: domainOf(gtRecord ?? taskRecord, domainField, gtTrajectory.type),
+        spec: specOf(gtRecord, taskRecord),
+        gt: gtTrajectory,
+        gtExpectError: expectErrorFlags(gtRecord),
+        prediction: predictions.get(id),
+        pred: pred.byId.get(id) ?? emptyTrajectory(id, gtTrajectory.type),
+        alignment: alignments.byId.get(id),
+        labels: labels.byId.get(id) ?? [],
+        tokens: tokens.get(id),
       },
       registry,
     );
@@ -120,15 +133,27 @@ export async function runTaskFiles(options: TaskRunOptions): Promise<{ document:
 
   const document = buildDocument(records, {
     inputs: {
-      predictions: predFile, gt: path.resolve(options.gtFile), tasks: options.tasksFile ? path.resolve(options.tasksFile) : null,
-      step_results: alignments.file ?? null, call_labels: { source: labels.source, file: labels.file ?? null },
-      alignment: { file: alignments.file ?? null, computed_with: alignments.computedWith ?? null, tau_strong: alignments.thresholds.tauStrong, tau_weak: alignments.thresholds.tauWeak },
-      manifest: run.manifest, store: tokens.size > 0 ? storeFile : null, judge: options.judge?.driver.id ?? null,
+      predictions: predFile,
+      gt: path.resolve(options.gtFile),
+      tasks: options.tasksFile ? path.resolve(options.tasksFile) : null,
+      step_results: alignments.file ?? null,
+      call_labels: { source: labels.source, file: labels.file ?? null },
+      alignment: {
+        file: alignments.file ?? null,
+        computed_with: alignments.computedWith ?? null,
+        tau_strong: alignments.thresholds.tauStrong,
+        tau_weak: alignments.thresholds.tauWeak,
+      },
+      manifest: run.manifest,
+      store: tokens.size > 0 ? storeFile : null,
+      judge: options.judge?.driver.id ?? null,
     },
     run: { run_id: run.runId, model: run.model, max_step: run.maxStep, condition: run.condition },
     excluded: { count: infra.length, infra_failures: infra },
     coverage: {
-      gt_ids: gt.byId.size, scored: records.length, missing_predictions: records.filter((record) => record.missing_prediction).map((record) => record.id),
+      gt_ids: gt.byId.size,
+      scored: records.length,
+      missing_predictions: records.filter((record) => record.missing_prediction).map((record) => record.id),
       extra_prediction_ids: [...predictions.keys()].filter((id) => !gt.byId.has(id)).sort(),
     },
   });

@@ -73,7 +73,8 @@ function runChecks(input: TaskInput, registry: RuleRegistry): { checks: CheckRes
   const subject = { answer: reply, calls: input.pred.calls.map((call) => ({ tool: call.tool, result: call.result })) };
   const checks = input.spec.evaluators.map((evaluator) => evaluateRule(evaluator, subject, registry));
   const precise = input.spec.answer ? matchPreciseAnswer(reply, input.spec.answer) : null;
-  if (precise && input.spec.answer) checks.push({ evaluator: `answer: precise ${describeValue(input.spec.answer.value)}`, passed: precise.passed, reason: precise.reason });
+  if (precise && input.spec.answer)
+    checks.push({ evaluator: `answer: precise ${describeValue(input.spec.answer.value)}`, passed: precise.passed, reason: precise.reason });
   return { checks, precise };
 }
 
@@ -89,7 +90,12 @@ function operationOf(input: TaskInput): TaskRecord['operation'] {
   const matches = new Map((input.alignment?.matches ?? []).map((match) => [match.gt, match.similarity]));
   const similarities = decisive.map((index) => matches.get(index) ?? 0);
   const matched = decisive.filter((index) => matches.has(index)).length;
-  return { decisive: decisive.length, matched, passed: matched === decisive.length, mean_similarity: similarities.reduce((a, b) => a + b, 0) / decisive.length };
+  return {
+    decisive: decisive.length,
+    matched,
+    passed: matched === decisive.length,
+    mean_similarity: similarities.reduce((a, b) => a + b, 0) / decisive.length,
+  };
 }
 
 /** Expected content absent from the reply: failed precise answer, scalar values of failed answer rules, fact replies. */
@@ -99,7 +105,8 @@ function missingContent(input: TaskInput, checks: readonly CheckResult[]): Missi
   if (input.spec.answer && checks.at(-1)?.passed === false) missing.push({ source: 'precise answer', value: input.spec.answer.value });
   input.spec.evaluators.forEach((evaluator, index) => {
     const value = evaluator.value;
-    if (evaluator.target === 'answer' && checks[index]?.passed === false && (typeof value === 'string' || typeof value === 'number')) missing.push({ source: `rule ${checks[index]?.evaluator}`, value });
+    if (evaluator.target === 'answer' && checks[index]?.passed === false && (typeof value === 'string' || typeof value === 'number'))
+      missing.push({ source: `rule ${checks[index]?.evaluator}`, value });
   });
   for (const fact of input.spec.facts ?? []) if (fact.reply && !textContains(reply, fact.reply)) missing.push({ source: 'fact', value: fact.reply });
   // A value the reply does hold (in the wrong place or form) is not missing: the rules cannot
@@ -128,18 +135,40 @@ export function buildTaskRecord(input: TaskInput, registry: RuleRegistry): TaskR
   const taxonomy = success
     ? null
     : classifyFailure({
-        gt: input.gt, gtExpectError: input.gtExpectError, pred: input.pred, missingPrediction: !input.prediction, requireEveryGtCall: checks.length === 0, callLabels: input.labels,
-        alignment: input.alignment, reply, missingContent: missingContent(input, checks),
-        failedToolChecks: checks.filter((check, index) => !check.passed && input.spec.evaluators[index] !== undefined && input.spec.evaluators[index]?.target !== 'answer').map((check) => `${check.evaluator}: ${check.reason}`),
+        gt: input.gt,
+        gtExpectError: input.gtExpectError,
+        pred: input.pred,
+        missingPrediction: !input.prediction,
+        requireEveryGtCall: checks.length === 0,
+        callLabels: input.labels,
+        alignment: input.alignment,
+        reply,
+        missingContent: missingContent(input, checks),
+        failedToolChecks: checks
+          .filter((check, index) => !check.passed && input.spec.evaluators[index] !== undefined && input.spec.evaluators[index]?.target !== 'answer')
+          .map((check) => `${check.evaluator}: ${check.reason}`),
       });
   return {
-    id: input.id, tier: input.tier ?? null, type: input.type, domain: input.domain,
+    id: input.id,
+    tier: input.tier ?? null,
+    type: input.type,
+    domain: input.domain,
     archetype: input.spec.answer ? 'precise' : input.gt.calls.length > 0 ? 'fuzzy' : 'none',
-    missing_prediction: !input.prediction, passed, checks, success, success_rule: checks.length > 0 ? 'checks' : 'step_exact',
+    missing_prediction: !input.prediction,
+    passed,
+    checks,
+    success,
+    success_rule: checks.length > 0 ? 'checks' : 'step_exact',
     completion: checks.length > 0 ? checks.filter((check) => check.passed).length / checks.length : f1(recall, precision),
-    precise_answer: precise, answer_hit: answerHit(reply, input.spec.answer, input.spec.facts) ?? null,
-    operation: operationOf(input), step: { recall, precision, alignment: input.alignment?.source ?? null },
-    calls: { total: input.pred.calls.length, classified: classified.length, failed }, turns: countTurns(input.prediction, input.labels, designedFailures(input)),
-    had_error: failed > 0, recovered: failed > 0 ? success : null, tokens: input.tokens ?? null, taxonomy,
+    precise_answer: precise,
+    answer_hit: answerHit(reply, input.spec.answer, input.spec.facts) ?? null,
+    operation: operationOf(input),
+    step: { recall, precision, alignment: input.alignment?.source ?? null },
+    calls: { total: input.pred.calls.length, classified: classified.length, failed },
+    turns: countTurns(input.prediction, input.labels, designedFailures(input)),
+    had_error: failed > 0,
+    recovered: failed > 0 ? success : null,
+    tokens: input.tokens ?? null,
+    taxonomy,
   };
 }

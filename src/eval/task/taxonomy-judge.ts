@@ -33,7 +33,12 @@ const judgeable = taxonomyLabels.filter((label): label is Exclude<TaxonomyLabel,
 function parseTaxonomyVerdict(reply: string): Exclude<TaxonomyLabel, 'undetermined'> | undefined {
   const line = reply
     .split(/\r?\n/)
-    .map((item) => item.replace(/[*`"'.]/g, '').trim().toLowerCase())
+    .map((item) =>
+      item
+        .replace(/[*`"'.]/g, '')
+        .trim()
+        .toLowerCase(),
+    )
     .find((item) => item !== '');
   return judgeable.find((label) => label === line);
 }
@@ -70,9 +75,18 @@ export async function applyJudge(records: TaskRecord[], predictions: ReadonlyMap
   const open = records.filter((record) => record.taxonomy?.primary === 'undetermined');
   await mapWithConcurrency(open, 4, async (record) => {
     const prediction = predictions.get(record.id);
-    const calls = (prediction?.steps ?? []).flatMap((step) => step.calls.map((call) => ({ tool: String(call.name ?? ''), arguments: call.arguments, result: typeof call.result === 'string' ? call.result : undefined })));
+    const calls = (prediction?.steps ?? []).flatMap((step) =>
+      step.calls.map((call) => ({
+        tool: String(call.name ?? ''),
+        arguments: call.arguments,
+        result: typeof call.result === 'string' ? call.result : undefined,
+      })),
+    );
     const expected = record.checks.filter((check) => !check.passed).map((check) => `${check.evaluator} (${check.reason})`);
-    const judgement = await judgeTaxonomy({ id: record.id, question: prediction?.question ?? '', reply: prediction?.final_reply ?? '', calls, expected }, options);
+    const judgement = await judgeTaxonomy(
+      { id: record.id, question: prediction?.question ?? '', reply: prediction?.final_reply ?? '', calls, expected },
+      options,
+    );
     const taxonomy = record.taxonomy as TaskTaxonomy;
     const detail = judgement.failure ?? `judge ${judgement.judge} replied ${JSON.stringify(judgement.replies.at(-1) ?? '')}`;
     if (!judgement.label) {

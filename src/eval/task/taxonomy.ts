@@ -25,7 +25,15 @@ import type { Trajectory, TrajectoryCall } from '../step/trajectory.js';
 import { textContains } from '../../tasks/facts.js';
 import { numbersIn } from '../rules/functions.js';
 
-export const taxonomyLabels = ['invalid_arguments', 'wrong_tool', 'omitted_call', 'redundant_call', 'information_synthesis', 'reasoning_error', 'undetermined'] as const;
+export const taxonomyLabels = [
+  'invalid_arguments',
+  'wrong_tool',
+  'omitted_call',
+  'redundant_call',
+  'information_synthesis',
+  'reasoning_error',
+  'undetermined',
+] as const;
 export type TaxonomyLabel = (typeof taxonomyLabels)[number];
 export type TaxonomyCategory = 'tool_use' | 'information_synthesis' | 'reasoning' | 'undetermined';
 
@@ -86,7 +94,15 @@ export interface TaxonomyInput {
   failedToolChecks: readonly string[];
 }
 
-const primaryOrder: TaxonomyLabel[] = ['invalid_arguments', 'wrong_tool', 'omitted_call', 'information_synthesis', 'reasoning_error', 'redundant_call', 'undetermined'];
+const primaryOrder: TaxonomyLabel[] = [
+  'invalid_arguments',
+  'wrong_tool',
+  'omitted_call',
+  'information_synthesis',
+  'reasoning_error',
+  'redundant_call',
+  'undetermined',
+];
 
 function ref(call: TrajectoryCall, index: number): CallRef {
   return { index, step: call.stepIndex + 1, tool: call.tool };
@@ -106,7 +122,8 @@ function callLevelFindings(input: TaxonomyInput, matchedGtOf: Map<number, number
     if (gtIndex !== undefined && input.gtExpectError[gtIndex]) return;
     const detail = `${call.tool}: ${label.label}${label.detail ? ` (${label.detail.slice(0, 160)})` : ''}`;
     if (label.label === 'unknown_tool') found.push(finding('wrong_tool', { rule: 'unknown_tool', detail, pred_call: ref(call, index) }));
-    else if (label.label === 'invalid_arguments' || label.label === 'resource_not_found') found.push(finding('invalid_arguments', { rule: 'call_label', detail, pred_call: ref(call, index) }));
+    else if (label.label === 'invalid_arguments' || label.label === 'resource_not_found')
+      found.push(finding('invalid_arguments', { rule: 'call_label', detail, pred_call: ref(call, index) }));
   });
   for (const check of input.failedToolChecks) found.push(finding('invalid_arguments', { rule: 'tool_result_check', detail: check }));
   return found;
@@ -126,7 +143,10 @@ function alignmentFindings(input: TaxonomyInput, alignment: TaskAlignment): Taxo
       const predIndex = predLeft.splice(position, 1)[0] as number;
       gtLeft.splice(gtLeft.indexOf(gtIndex), 1);
       const predCall = input.pred.calls[predIndex] as TrajectoryCall;
-      const detail = rule === 'argument_mismatch' ? `${gtCall.tool}: arguments ${predCall.text.slice(0, 120)} instead of ${gtCall.text.slice(0, 120)}` : `${predCall.tool} called instead of ${gtCall.tool}`;
+      const detail =
+        rule === 'argument_mismatch'
+          ? `${gtCall.tool}: arguments ${predCall.text.slice(0, 120)} instead of ${gtCall.text.slice(0, 120)}`
+          : `${predCall.tool} called instead of ${gtCall.tool}`;
       found.push(finding(label, { rule, detail, gt_call: ref(gtCall, gtIndex), pred_call: ref(predCall, predIndex) }));
     }
   };
@@ -137,15 +157,28 @@ function alignmentFindings(input: TaxonomyInput, alignment: TaskAlignment): Taxo
     const detail = input.gtExpectError[gtIndex]
       ? `the GT's deliberately failing call ${gtCall.tool} ${gtCall.text.slice(0, 120)} was not made (the step-exact rule requires every GT call)`
       : `no predicted call matches ${gtCall.tool} ${gtCall.text.slice(0, 120)}`;
-    found.push(finding('omitted_call', { rule: input.gtExpectError[gtIndex] ? 'omitted_expected_failure' : 'unmatched_gt_call', detail, gt_call: ref(gtCall, gtIndex) }));
+    found.push(
+      finding('omitted_call', { rule: input.gtExpectError[gtIndex] ? 'omitted_expected_failure' : 'unmatched_gt_call', detail, gt_call: ref(gtCall, gtIndex) }),
+    );
   }
   const gtTools = new Set(input.gt.calls.map((call) => call.tool));
   for (const predIndex of predLeft) {
     const call = input.pred.calls[predIndex] as TrajectoryCall;
     const repeats = input.pred.calls.findIndex((other, index) => index < predIndex && other.tool === call.tool && other.text === call.text);
-    if (repeats >= 0) found.push(finding('redundant_call', { rule: 'repeated_call', detail: `${call.tool} repeats call ${repeats} with the same arguments`, pred_call: ref(call, predIndex) }));
-    else if (gtTools.has(call.tool)) found.push(finding('redundant_call', { rule: 'extra_call_of_gt_tool', detail: `an extra ${call.tool} call beyond the GT's`, pred_call: ref(call, predIndex) }));
-    else found.push(finding('wrong_tool', { rule: 'extraneous_tool', detail: `${call.tool} is not a tool of this task's GT`, pred_call: ref(call, predIndex) }));
+    if (repeats >= 0)
+      found.push(
+        finding('redundant_call', {
+          rule: 'repeated_call',
+          detail: `${call.tool} repeats call ${repeats} with the same arguments`,
+          pred_call: ref(call, predIndex),
+        }),
+      );
+    else if (gtTools.has(call.tool))
+      found.push(
+        finding('redundant_call', { rule: 'extra_call_of_gt_tool', detail: `an extra ${call.tool} call beyond the GT's`, pred_call: ref(call, predIndex) }),
+      );
+    else
+      found.push(finding('wrong_tool', { rule: 'extraneous_tool', detail: `${call.tool} is not a tool of this task's GT`, pred_call: ref(call, predIndex) }));
   }
   return found;
 }
@@ -165,9 +198,17 @@ function answerFindings(input: TaxonomyInput): TaxonomyFinding[] {
     const what = `${missing.source} ${JSON.stringify(missing.value)}`;
     if (index >= 0) {
       const call = input.pred.calls[index] as TrajectoryCall;
-      found.push(finding('information_synthesis', { rule: 'result_not_used', detail: `${what} is in the result of ${call.tool} but not in the reply`, pred_call: ref(call, index) }));
+      found.push(
+        finding('information_synthesis', {
+          rule: 'result_not_used',
+          detail: `${what} is in the result of ${call.tool} but not in the reply`,
+          pred_call: ref(call, index),
+        }),
+      );
     } else {
-      found.push(finding('reasoning_error', { rule: 'wrong_conclusion', detail: `${what} is in no tool result and not in the reply; the tool outputs were right` }));
+      found.push(
+        finding('reasoning_error', { rule: 'wrong_conclusion', detail: `${what} is in no tool result and not in the reply; the tool outputs were right` }),
+      );
     }
   }
   return found;

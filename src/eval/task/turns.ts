@@ -20,7 +20,11 @@ export interface TurnCounts {
 
 const malformed = new Set(['unknown_tool', 'invalid_arguments']);
 
-export function countTurns(prediction: Prediction | undefined, labels: ReadonlyArray<CallLabelInfo | undefined>, byDesign: ReadonlySet<number> = new Set()): TurnCounts {
+export function countTurns(
+  prediction: Prediction | undefined,
+  labels: ReadonlyArray<CallLabelInfo | undefined>,
+  byDesign: ReadonlySet<number> = new Set(),
+): TurnCounts {
   const counts: TurnCounts = { turns: 0, successfulTurns: 0, excludedTurns: 0, invocations: 0, validInvocations: 0 };
   if (!prediction) return counts;
   let flat = 0;

@@ -67,6 +67,10 @@ export async function createAnthropicDriver(model: string, context: DriverContex
       };
     },
     classifyError: (error) => classifyAnthropicError(error, failure),
-    preflight: () => runPreflight((signal) => client.models.retrieve(model, {}, { signal }), (error) => classifyAnthropicError(error, failure)),
+    preflight: () =>
+      runPreflight(
+        (signal) => client.models.retrieve(model, {}, { signal }),
+        (error) => classifyAnthropicError(error, failure),
+      ),
   };
 }

@@ -105,7 +105,11 @@ class Mapping {
  */
 function toolsOfHistory(messages: readonly Message[]): Anthropic.Tool[] {
   const names = new Set(messages.flatMap((message) => (message.role === 'assistant' ? message.toolCalls.map((call) => call.name) : [])));
-  return [...names].map((name) => ({ name, description: 'Used earlier in this conversation; not available in this request.', input_schema: { type: 'object' as const } }));
+  return [...names].map((name) => ({
+    name,
+    description: 'Used earlier in this conversation; not available in this request.',
+    input_schema: { type: 'object' as const },
+  }));
 }
 
 export function toAnthropicRequest(request: GenerateRequest, model: string): { body: AnthropicRequestBody; warnings: string[] } {

@@ -54,7 +54,10 @@ export function fromAnthropicResponse(body: unknown, options: { spec: string; ex
   const parsed = responseSchema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ProviderError('fatal', `${options.spec}: unexpected Messages response (${issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'invalid'})`);
+    throw new ProviderError(
+      'fatal',
+      `${options.spec}: unexpected Messages response (${issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'invalid'})`,
+    );
   }
   const texts: string[] = [];
   const toolCalls: ToolCall[] = [];

@@ -88,7 +88,10 @@ export function parseEmbeddingSpec(spec: string): EmbeddingSpec {
   return { provider: provider as EmbeddingSpec['provider'], model, ...(baseUrl !== undefined ? { baseUrl: baseUrl.replace(/\/+$/, '') } : {}) };
 }
 
-function resolveTarget(parsed: EmbeddingSpec, options: EmbeddingClientOptions): { id: string; baseUrl: string; apiKey: string | undefined; failure: FailureContext } {
+function resolveTarget(
+  parsed: EmbeddingSpec,
+  options: EmbeddingClientOptions,
+): { id: string; baseUrl: string; apiKey: string | undefined; failure: FailureContext } {
   const { provider, model, baseUrl } = parsed;
   if (baseUrl === undefined && provider !== GENERIC_PROVIDER) {
     const id = `${provider}:${model}`;
@@ -98,14 +101,26 @@ function resolveTarget(parsed: EmbeddingSpec, options: EmbeddingClientOptions): 
   const id = `${provider}:${model}@${baseUrl}`;
   const keyVariable = options.apiKeyEnv ?? 'OPENAI_API_KEY';
   const apiKey = options.apiKey ?? options.env[keyVariable]?.trim();
-  return { id, baseUrl: baseUrl ?? '', apiKey: apiKey || undefined, failure: { spec: id, hint: `set ${keyVariable} if the server requires a key; base URL ${baseUrl}` } };
+  return {
+    id,
+    baseUrl: baseUrl ?? '',
+    apiKey: apiKey || undefined,
+    failure: { spec: id, hint: `set ${keyVariable} if the server requires a key; base URL ${baseUrl}` },
+  };
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
   });
 }
 

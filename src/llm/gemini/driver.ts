@@ -41,7 +41,7 @@ export async function createGeminiDriver(model: string, context: DriverContext):
         if (!response.ok) failedHeaders = response.headers;
         return response;
       };
-      let response;
+      let response: Awaited<ReturnType<typeof client.models.generateContent>>;
       try {
         response = await client.models.generateContent({
           ...params,
@@ -75,6 +75,10 @@ export async function createGeminiDriver(model: string, context: DriverContext):
       };
     },
     classifyError: (error) => classifyGeminiError({ error }, ApiError, failure),
-    preflight: () => runPreflight((signal) => client.models.get({ model, config: { abortSignal: signal } }), (error) => classifyGeminiError({ error }, ApiError, failure)),
+    preflight: () =>
+      runPreflight(
+        (signal) => client.models.get({ model, config: { abortSignal: signal } }),
+        (error) => classifyGeminiError({ error }, ApiError, failure),
+      ),
   };
 }

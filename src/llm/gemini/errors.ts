@@ -2,13 +2,7 @@
 // as its message, so the driver captures the response headers itself (for `retry-after`) and
 // the body's google.rpc.RetryInfo `retryDelay` is honoured too.
 import { ProviderError } from '../../errors/index.js';
-import {
-  classifyHttpStatus,
-  classifyTransportError,
-  retryAfterFromHeaders,
-  type ClassifiedError,
-  type FailureContext,
-} from '../provider-errors.js';
+import { classifyHttpStatus, classifyTransportError, retryAfterFromHeaders, type ClassifiedError, type FailureContext } from '../provider-errors.js';
 
 interface GeminiErrorBody {
   error?: { message?: unknown; status?: unknown; details?: unknown };
@@ -40,11 +34,7 @@ export interface GeminiFailure {
   headers?: Headers;
 }
 
-export function classifyGeminiError(
-  failure: GeminiFailure,
-  apiErrorClass: abstract new (...args: never[]) => Error,
-  context: FailureContext,
-): ClassifiedError {
+export function classifyGeminiError(failure: GeminiFailure, apiErrorClass: abstract new (...args: never[]) => Error, context: FailureContext): ClassifiedError {
   const { error } = failure;
   if (error instanceof ProviderError) {
     return { errorClass: error.errorClass, message: error.message, ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}) };
@@ -63,5 +53,7 @@ export function classifyGeminiError(
       ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
     });
   }
-  return classifyTransportError(error, context) ?? { errorClass: 'fatal', message: `${context.spec}: ${error instanceof Error ? error.message : String(error)}` };
+  return (
+    classifyTransportError(error, context) ?? { errorClass: 'fatal', message: `${context.spec}: ${error instanceof Error ? error.message : String(error)}` }
+  );
 }

@@ -49,14 +49,19 @@ export function fromGeminiResponse(body: unknown, options: { round: number; spec
   const parsed = responseSchema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ProviderError('fatal', `${options.spec}: unexpected generateContent response (${issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'invalid'})`);
+    throw new ProviderError(
+      'fatal',
+      `${options.spec}: unexpected generateContent response (${issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'invalid'})`,
+    );
   }
   const { candidates, promptFeedback, usageMetadata } = parsed.data;
   const candidate = candidates?.[0];
   const warnings: string[] = [];
   if (!candidate) {
     const reason = promptFeedback?.blockReason ?? 'no reason given';
-    warnings.push(`the response has no candidates (prompt blocked: ${reason}${promptFeedback?.blockReasonMessage ? `, ${promptFeedback.blockReasonMessage}` : ''})`);
+    warnings.push(
+      `the response has no candidates (prompt blocked: ${reason}${promptFeedback?.blockReasonMessage ? `, ${promptFeedback.blockReasonMessage}` : ''})`,
+    );
   } else if (candidate.finishReason && !['STOP', 'MAX_TOKENS'].includes(candidate.finishReason)) {
     warnings.push(`generation ended with ${candidate.finishReason}${candidate.finishMessage ? `: ${candidate.finishMessage}` : ''}`);
   }

@@ -87,6 +87,10 @@ export async function createOpenAiDriver(presetName: EndpointName, modelWithOpti
       };
     },
     classifyError: (error) => classifyOpenAiError(error, failure),
-    preflight: () => runPreflight((signal) => client.models.retrieve(model, { signal }), (error) => classifyOpenAiError(error, failure)),
+    preflight: () =>
+      runPreflight(
+        (signal) => client.models.retrieve(model, { signal }),
+        (error) => classifyOpenAiError(error, failure),
+      ),
   };
 }

@@ -3,9 +3,7 @@
 // this file only supplies the OpenAI SDK's error classes.
 import OpenAI from 'openai';
 import { classifyStainlessError, type ClassifiedError, type FailureContext } from '../provider-errors.js';
-
 // src/llm/embeddings still imports the shared classifier from here.
-export { classifyStainlessError };
 
 export function classifyOpenAiError(error: unknown, context: FailureContext): ClassifiedError {
   return classifyStainlessError(error, OpenAI, context);

@@ -38,8 +38,8 @@ class Mapping {
       this.omitted += imagesOf(parts).length;
       return parts.map((part) => (part.type === 'text' ? part.text : imagePlaceholder(this.preset))).join('\n');
     }
-    return parts.map((part): ContentPartParam =>
-      part.type === 'text' ? { type: 'text', text: part.text } : { type: 'image_url', image_url: { url: this.imageUrl(part) } },
+    return parts.map(
+      (part): ContentPartParam => (part.type === 'text' ? { type: 'text', text: part.text } : { type: 'image_url', image_url: { url: this.imageUrl(part) } }),
     );
   }
 

@@ -51,6 +51,10 @@ export async function createOpenAiResponsesDriver(model: string, context: Driver
       };
     },
     classifyError: (error) => classifyOpenAiError(error, failure),
-    preflight: () => runPreflight((signal) => client.models.retrieve(model, { signal }), (error) => classifyOpenAiError(error, failure)),
+    preflight: () =>
+      runPreflight(
+        (signal) => client.models.retrieve(model, { signal }),
+        (error) => classifyOpenAiError(error, failure),
+      ),
   };
 }

@@ -60,7 +60,13 @@ export function toResponsesRequest(
   if (reasoningModel) body.include = ['reasoning.encrypted_content'];
   if (instructions) body.instructions = instructions;
   if (request.tools.length > 0) {
-    body.tools = request.tools.map((tool) => ({ type: 'function' as const, name: tool.name, description: tool.description, parameters: tool.inputSchema, strict: false }));
+    body.tools = request.tools.map((tool) => ({
+      type: 'function' as const,
+      name: tool.name,
+      description: tool.description,
+      parameters: tool.inputSchema,
+      strict: false,
+    }));
     if (request.toolChoice === 'none') body.tool_choice = 'none';
     else if (!omit.has('parallel_tool_calls')) body.parallel_tool_calls = true;
   }

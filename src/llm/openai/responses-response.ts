@@ -45,7 +45,10 @@ export function fromResponsesResponse(body: unknown, options: { spec: string }):
   const parsed = responseSchema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ProviderError('fatal', `${options.spec}: unexpected Responses API response (${issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'invalid'})`);
+    throw new ProviderError(
+      'fatal',
+      `${options.spec}: unexpected Responses API response (${issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'invalid'})`,
+    );
   }
   const texts: string[] = [];
   const toolCalls: ToolCall[] = [];
@@ -53,7 +56,10 @@ export function fromResponsesResponse(body: unknown, options: { spec: string }):
   const reasoning: ReasoningTrace = { format: 'openai-responses', text: '', items: [] };
   for (const item of parsed.data.output) {
     if (item.type === 'reasoning' && 'id' in item && typeof item.id === 'string') {
-      const summary = ((item as { summary?: Array<{ type: string; text: string }> | null }).summary ?? []).map((part) => ({ type: 'summary_text', text: part.text }));
+      const summary = ((item as { summary?: Array<{ type: string; text: string }> | null }).summary ?? []).map((part) => ({
+        type: 'summary_text',
+        text: part.text,
+      }));
       const encrypted = (item as { encrypted_content?: string | null }).encrypted_content;
       // Only what the API takes back as input: id, summary and the encrypted content.
       reasoning.items.push({ type: 'reasoning', id: item.id, summary, ...(encrypted ? { encrypted_content: encrypted } : {}) });
@@ -91,6 +97,8 @@ export function fromResponsesResponse(body: unknown, options: { spec: string }):
     },
     warnings,
     // Without encrypted content (store: false) a reasoning item cannot be sent back: the API would not find it.
-    ...(reasoning.items.some((item) => item.encrypted_content) ? { reasoning: { ...reasoning, items: reasoning.items.filter((item) => item.encrypted_content) } } : {}),
+    ...(reasoning.items.some((item) => item.encrypted_content)
+      ? { reasoning: { ...reasoning, items: reasoning.items.filter((item) => item.encrypted_content) } }
+      : {}),
   };
 }

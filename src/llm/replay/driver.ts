@@ -65,7 +65,12 @@ export async function createReplayDriver(model: string, context: DriverContext):
     const plan = plans.get(taskId);
     if (!plan) throw new ProviderError('invalid_request', `replay:${model} has no trajectory for task "${taskId}"`);
     if (!perturb) return plan;
-    return perturbPlan(plan, taskId, forTrial(perturb, request.context?.trial), request.tools.map((tool) => tool.canonicalName));
+    return perturbPlan(
+      plan,
+      taskId,
+      forTrial(perturb, request.context?.trial),
+      request.tools.map((tool) => tool.canonicalName),
+    );
   };
 
   return {

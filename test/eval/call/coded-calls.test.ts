@@ -56,8 +56,24 @@ describe('call classification from recorded codes', () => {
 
   it('leaves calls with an infrastructure code unclassified, whatever their text says', async () => {
     const record = {
-      id: 'C2', question: 'q', final_reply: '', dialogue: [], [PREDICTION_CODED_FIELD]: true,
-      steps: [{ step: 1, calls: [{ name: 'web/search', arguments: { q: 'x' }, result: '[Tool error] invalid value for field q (HTTP 400)', [PREDICTION_ERROR_CODE_FIELD]: 'upstream_rate_limited' }] }],
+      id: 'C2',
+      question: 'q',
+      final_reply: '',
+      dialogue: [],
+      [PREDICTION_CODED_FIELD]: true,
+      steps: [
+        {
+          step: 1,
+          calls: [
+            {
+              name: 'web/search',
+              arguments: { q: 'x' },
+              result: '[Tool error] invalid value for field q (HTTP 400)',
+              [PREDICTION_ERROR_CODE_FIELD]: 'upstream_rate_limited',
+            },
+          ],
+        },
+      ],
     };
     const analysis = await evaluateCalls(roundTripPrediction(workDir, record));
     expect(analysis.per_call[0]).toMatchObject({ label: 'unclassified', reason: 'infrastructure', rule: 'error_code', detail: 'upstream_rate_limited' });

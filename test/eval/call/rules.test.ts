@@ -80,7 +80,11 @@ describe('schema checks with ajv', () => {
     const verdict = (args: unknown) => classifyCallByRules({ name: 'wiki/search', arguments: args, result: ok }, catalog, validators);
     expect(verdict({ query: 'x', limit: '5' })).toMatchObject({ kind: 'decided', label: 'success' });
     expect(verdict({ query: 'x', limit: 'five' })).toMatchObject({ kind: 'decided', label: 'invalid_arguments', rule: 'schema_violation' });
-    expect(verdict({ limit: 3 })).toMatchObject({ kind: 'decided', label: 'invalid_arguments', detail: expect.stringContaining("must have required property 'query'") });
+    expect(verdict({ limit: 3 })).toMatchObject({
+      kind: 'decided',
+      label: 'invalid_arguments',
+      detail: expect.stringContaining("must have required property 'query'"),
+    });
     expect(verdict([1, 2])).toMatchObject({ kind: 'decided', label: 'invalid_arguments', rule: 'arguments_not_object' });
   });
 
@@ -91,7 +95,10 @@ describe('schema checks with ajv', () => {
   });
 
   it('skips a schema that does not compile instead of failing the call', () => {
-    const broken = parseToolCatalog({ tools: [{ canonicalName: 'x/y', inputSchema: { type: 'object', properties: { a: { type: 'no-such-type' } } } }] }, 'inline');
+    const broken = parseToolCatalog(
+      { tools: [{ canonicalName: 'x/y', inputSchema: { type: 'object', properties: { a: { type: 'no-such-type' } } } }] },
+      'inline',
+    );
     expect(classifyCallByRules({ name: 'x/y', arguments: { a: 1 }, result: ok }, broken, new SchemaValidators())).toMatchObject({ label: 'success' });
   });
 });

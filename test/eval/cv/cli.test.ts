@@ -24,15 +24,36 @@ function writePredictions(dir: string, model: string, strength: number): string 
 }
 
 describe('m3 eval cv (child process)', () => {
-  it('writes results_cv_eval.json and .csv, appends the metrics entry, and says the encoder is not the paper\'s', () => {
+  it("writes results_cv_eval.json and .csv, appends the metrics entry, and says the encoder is not the paper's", () => {
     const pred = writePredictions(path.join(work, 'results'), 'model-a', 0.3);
     const out = path.join(work, 'cv-out');
     const metrics = path.join(work, 'metrics', 'entries.json');
     const run = () =>
-      spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'eval', 'cv', '--gt', gtFile, '--pred', pred, '--output-dir', out, '--reference-compat', '--experiment-name', 'model-a', '--save-metrics-to', metrics], {
-        cwd: repoRoot,
-        encoding: 'utf8',
-      });
+      spawnSync(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          'src/cli/main.ts',
+          'eval',
+          'cv',
+          '--gt',
+          gtFile,
+          '--pred',
+          pred,
+          '--output-dir',
+          out,
+          '--reference-compat',
+          '--experiment-name',
+          'model-a',
+          '--save-metrics-to',
+          metrics,
+        ],
+        {
+          cwd: repoRoot,
+          encoding: 'utf8',
+        },
+      );
     const result = run();
     expect(result.status, result.stderr).toBe(0);
     const line = JSON.parse(result.stdout) as Record<string, unknown>;
@@ -40,8 +61,22 @@ describe('m3 eval cv (child process)', () => {
     expect(line.perception_recall_avg as number).toBeLessThan(1);
     expect(result.stderr).toMatch(/Perception Recall: \d\.\d{4}/);
     expect(result.stderr).toMatch(/NOT the paper's encoder/);
-    const document = JSON.parse(readFileSync(path.join(out, 'results_cv_eval.json'), 'utf8')) as { aggregate: Record<string, unknown>; per_id: unknown[]; embedder: { note?: string } };
-    expect(Object.keys(document.aggregate)).toEqual(expect.arrayContaining(['num_ids', 'perception_recall_avg', 'grounding_arg_sim_avg', 'visual_reasoning_ability', 'num_perception_tasks', 'num_grounding_tasks', 'num_vision_tasks']));
+    const document = JSON.parse(readFileSync(path.join(out, 'results_cv_eval.json'), 'utf8')) as {
+      aggregate: Record<string, unknown>;
+      per_id: unknown[];
+      embedder: { note?: string };
+    };
+    expect(Object.keys(document.aggregate)).toEqual(
+      expect.arrayContaining([
+        'num_ids',
+        'perception_recall_avg',
+        'grounding_arg_sim_avg',
+        'visual_reasoning_ability',
+        'num_perception_tasks',
+        'num_grounding_tasks',
+        'num_vision_tasks',
+      ]),
+    );
     expect(document.embedder.note).toMatch(/not the paper's \(BAAI\/bge-small-en-v1\.5\)/);
     const csv = readFileSync(path.join(out, 'results_cv_eval.csv'), 'utf8').split('\r\n');
     expect(csv[0]).toBe(header);
@@ -49,7 +84,9 @@ describe('m3 eval cv (child process)', () => {
     expect(run().status).toBe(0);
     const entries = JSON.parse(readFileSync(metrics, 'utf8')) as Array<Record<string, unknown>>;
     expect(entries).toHaveLength(2);
-    expect(Object.keys(entries[0] ?? {})).toEqual(expect.arrayContaining(['Model', 'tau_weak', 'Perception Recall', 'Grounding Similarity', 'Visual Reasoning Ability']));
+    expect(Object.keys(entries[0] ?? {})).toEqual(
+      expect.arrayContaining(['Model', 'tau_weak', 'Perception Recall', 'Grounding Similarity', 'Visual Reasoning Ability']),
+    );
   }, 180_000);
 });
 
@@ -59,16 +96,32 @@ describe('scripts/evaluate_cv.sh', () => {
     const cvDir = path.join(work, 'results_cv');
     writePredictions(results, 'model-b', 0.2);
     writePredictions(results, 'model-c', 0.6);
-    const env = { ...process.env, M3_RESULTS_DIR: results, M3_CV_DIR: cvDir, GT_PATH: gtFile, M3_MODELS: 'model-b,model-c,model-absent', M3_TAU_WEAKS: '0.6 0.7' };
+    const env = {
+      ...process.env,
+      M3_RESULTS_DIR: results,
+      M3_CV_DIR: cvDir,
+      GT_PATH: gtFile,
+      M3_MODELS: 'model-b,model-c,model-absent',
+      M3_TAU_WEAKS: '0.6 0.7',
+    };
     const result = spawnSync('bash', ['scripts/evaluate_cv.sh'], { cwd: repoRoot, encoding: 'utf8', env });
     expect(result.status, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/skipping model-absent: no predictions/);
-    for (const model of ['model-b', 'model-c']) for (const tau of ['0.6', '0.7']) expect(existsSync(path.join(cvDir, model, `tau_${tau}`, 'results_cv_eval.json'))).toBe(true);
-    const merged = JSON.parse(readFileSync(path.join(cvDir, 'step_eval_result.json'), 'utf8')) as Array<{ Model: string; tau_weak: number; 'Perception Recall': number }>;
+    for (const model of ['model-b', 'model-c'])
+      for (const tau of ['0.6', '0.7']) expect(existsSync(path.join(cvDir, model, `tau_${tau}`, 'results_cv_eval.json'))).toBe(true);
+    const merged = JSON.parse(readFileSync(path.join(cvDir, 'step_eval_result.json'), 'utf8')) as Array<{
+      Model: string;
+      tau_weak: number;
+      'Perception Recall': number;
+    }>;
     expect(merged.map((entry) => `${entry.Model}@${entry.tau_weak}`)).toEqual(['model-b@0.6', 'model-b@0.7', 'model-c@0.6', 'model-c@0.7']);
     expect(merged[0]?.['Perception Recall']).toBeGreaterThan(merged[2]?.['Perception Recall'] ?? 1);
 
-    const single = spawnSync('bash', ['scripts/evaluate_cv.sh'], { cwd: repoRoot, encoding: 'utf8', env: { ...env, M3_TAU_WEAKS: '0.6', M3_MODELS: 'model-b' } });
+    const single = spawnSync('bash', ['scripts/evaluate_cv.sh'], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      env: { ...env, M3_TAU_WEAKS: '0.6', M3_MODELS: 'model-b' },
+    });
     expect(single.status, single.stderr).toBe(0);
     expect(existsSync(path.join(cvDir, 'model-b', 'results_cv_eval.json'))).toBe(true);
     expect(JSON.parse(readFileSync(path.join(cvDir, 'step_eval_result.json'), 'utf8'))).toHaveLength(1);

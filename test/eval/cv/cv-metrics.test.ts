@@ -16,7 +16,14 @@ import { loadTrajectories, type Trajectory, type TrajectoryCall } from '../../..
 import { referenceMatch, similarityMatrix } from '../../support/reference-evaluator.js';
 import { sharedDataDir } from '../../support/shared-assets.js';
 
-const call = (tool: string, stepIndex = 0): TrajectoryCall => ({ tool, arguments: {}, text: `{"t":"${tool}"}`, stepIndex, callIndexInStep: 0, result: undefined });
+const call = (tool: string, stepIndex = 0): TrajectoryCall => ({
+  tool,
+  arguments: {},
+  text: `{"t":"${tool}"}`,
+  stepIndex,
+  callIndexInStep: 0,
+  result: undefined,
+});
 const task = (id: string, tools: string[]): Trajectory => ({ id, type: 'x', stepCount: 1, calls: tools.map((tool) => call(tool)) });
 /** Identity-shaped similarities: call i of the GT against call i of the prediction. */
 const diagonal = (values: number[]) => values.map((value, row) => values.map((_, column) => (row === column ? value : 0)));
@@ -24,8 +31,16 @@ const score = (tools: string[], sims: number[]) => scoreCvTask(task('t', tools),
 
 describe('CV tool categories', () => {
   it('follows the reference lists and prefixes, and files our detector under dinox-mcp', () => {
-    expect(['ocr/perform_ocr', 'pyzbar-mcp/scan_barcode', 'dinox-mcp/detect-all-objects', 'imagesorcery-mcp/crop', 'mcp-yolo/detect-objects-by-text'].map(categorise)).toEqual(Array(5).fill('perception'));
-    expect(['wiki/search', 'amazon/search_products', 'google-maps/places_text_search', 'car-price/get_car_brands', 'food_nutrition_mcp/get_nutrition'].map(categorise)).toEqual(Array(5).fill('grounding'));
+    expect(
+      ['ocr/perform_ocr', 'pyzbar-mcp/scan_barcode', 'dinox-mcp/detect-all-objects', 'imagesorcery-mcp/crop', 'mcp-yolo/detect-objects-by-text'].map(
+        categorise,
+      ),
+    ).toEqual(Array(5).fill('perception'));
+    expect(
+      ['wiki/search', 'amazon/search_products', 'google-maps/places_text_search', 'car-price/get_car_brands', 'food_nutrition_mcp/get_nutrition'].map(
+        categorise,
+      ),
+    ).toEqual(Array(5).fill('grounding'));
     expect(['wiki/summary', 'google-maps/geocode', 'math/add', 'mcp-yolo/visualize-detection-result'].map(categorise)).toEqual(Array(4).fill('planning'));
   });
 });
@@ -45,13 +60,31 @@ describe('per-task CV metrics', () => {
     expect(score(['ocr/perform_ocr', 'math/add'], [0.9, 0.9]).visual_reasoning_ability).toBe(1);
     expect(score(['ocr/perform_ocr', 'math/add'], [0.9, 0.95]).visual_reasoning_ability).toBe(0);
     expect(score(['ocr/perform_ocr', 'wiki/search'], [0.9, 0.9]).visual_reasoning_ability).toBeNull();
-    expect(score(['math/add', 'wiki/summary'], [0.9, 0.9])).toMatchObject({ visual_reasoning_ability: 1, perception_recall: 1, grounding_arg_sim: 1, has_vision_steps: false });
-    expect(scoreCvTask(task('e', []), task('e', ['ocr/perform_ocr']), [], 0.6, { solver: tieBreakSolver })).toMatchObject({ perception_recall: 1, visual_reasoning_ability: 1, has_perception_steps: false, details: {} });
+    expect(score(['math/add', 'wiki/summary'], [0.9, 0.9])).toMatchObject({
+      visual_reasoning_ability: 1,
+      perception_recall: 1,
+      grounding_arg_sim: 1,
+      has_vision_steps: false,
+    });
+    expect(scoreCvTask(task('e', []), task('e', ['ocr/perform_ocr']), [], 0.6, { solver: tieBreakSolver })).toMatchObject({
+      perception_recall: 1,
+      visual_reasoning_ability: 1,
+      has_perception_steps: false,
+      details: {},
+    });
   });
 
   it('aggregates over the applicable tasks only; null visual reasoning when no task applies', () => {
     const perId = [score(['ocr/perform_ocr', 'math/add'], [0.9, 0.9]), score(['math/add'], [0.9]), score(['ocr/perform_ocr', 'wiki/search'], [0.5, 0.9])];
-    expect(aggregateCv(perId)).toEqual({ num_ids: 3, perception_recall_avg: 0.5, grounding_arg_sim_avg: 0.9, visual_reasoning_ability: 1, num_perception_tasks: 2, num_grounding_tasks: 1, num_vision_tasks: 1 });
+    expect(aggregateCv(perId)).toEqual({
+      num_ids: 3,
+      perception_recall_avg: 0.5,
+      grounding_arg_sim_avg: 0.9,
+      visual_reasoning_ability: 1,
+      num_perception_tasks: 2,
+      num_grounding_tasks: 1,
+      num_vision_tasks: 1,
+    });
     expect(aggregateCv([score(['math/add'], [0.9])])).toMatchObject({ perception_recall_avg: 0, grounding_arg_sim_avg: 0, num_vision_tasks: 0 });
     expect(aggregateCv([score(['ocr/perform_ocr'], [0.9])]).visual_reasoning_ability).toBeNull();
   });
@@ -69,10 +102,18 @@ const vectorOf = (text: string): Float32Array => {
 /** compute_cv_metrics of evaluate_cv_issues.py, written out plainly. */
 function referenceCv(gt: Trajectory, pred: Trajectory) {
   if (gt.calls.length === 0) return { perception_recall: 1, grounding_arg_sim: 1, visual_reasoning_ability: 1 };
-  const sims = similarityMatrix(gt.calls.map((c) => vectorOf(c.text)), pred.calls.map((c) => vectorOf(c.text)));
+  const sims = similarityMatrix(
+    gt.calls.map((c) => vectorOf(c.text)),
+    pred.calls.map((c) => vectorOf(c.text)),
+  );
   const pairs = referenceMatch(gt.calls, pred.calls, sims, 0.6);
-  const isPerception = (tool: string) => ['ocr/perform_ocr', 'dinox-mcp/detect-all-objects', 'dinox-mcp/detect-objects-by-text', 'pyzbar-mcp/scan_barcode'].includes(tool) || tool.startsWith('imagesorcery-mcp/');
-  const isGrounding = (tool: string) => ['amazon/search_products', 'google-maps/places_text_search', 'wiki/search'].includes(tool) || tool.startsWith('car-price/') || tool.startsWith('food_nutrition_mcp/');
+  const isPerception = (tool: string) =>
+    ['ocr/perform_ocr', 'dinox-mcp/detect-all-objects', 'dinox-mcp/detect-objects-by-text', 'pyzbar-mcp/scan_barcode'].includes(tool) ||
+    tool.startsWith('imagesorcery-mcp/');
+  const isGrounding = (tool: string) =>
+    ['amazon/search_products', 'google-maps/places_text_search', 'wiki/search'].includes(tool) ||
+    tool.startsWith('car-price/') ||
+    tool.startsWith('food_nutrition_mcp/');
   const perception = gt.calls.flatMap((c, i) => (isPerception(c.tool) ? [i] : []));
   const grounding = gt.calls.flatMap((c, i) => (isGrounding(c.tool) ? [i] : []));
   const vision = [...perception, ...grounding];
@@ -96,7 +137,12 @@ describe.skipIf(!dataDir)('reference-compat CV metrics against an independent re
     const gt = loadTrajectories(path.join(dataDir ?? '', 'test_mcp_GT.json'), 'gt').byId;
     const embedder = { id: 'hashgram-384', dimension: 384, embed: async (texts: string[]) => texts.map(vectorOf) };
     const cache = EmbeddingCache.memory(embedder.id);
-    for (const [kind, seed] of [['corrupt-arguments', 3], ['duplicate-calls', 4], ['drop-calls', 5], ['drop-tasks', 6]] as const) {
+    for (const [kind, seed] of [
+      ['corrupt-arguments', 3],
+      ['duplicate-calls', 4],
+      ['drop-calls', 5],
+      ['drop-tasks', 6],
+    ] as const) {
       const pred = perturb(gt, kind, 0.4, seed);
       const similarity = await embedPairs(planPairs(gt, pred, 'reference-compat'), embedder, cache, true);
       const evaluation = evaluateCv(gt, pred, similarity, { mode: 'reference-compat', tauWeak: 0.6 });

@@ -50,7 +50,11 @@ describe('m3 eval final (child process)', () => {
       expect(first.status, first.stderr).toBe(0);
       expect(mock.generations()).toHaveLength(12);
       const out = path.join(work, 'model-y', 'taskcompletion.json');
-      const written = JSON.parse(readFileSync(out, 'utf8')) as { aggregate: Record<string, number>; pre_id: Record<string, { final: number }>; per_id: unknown };
+      const written = JSON.parse(readFileSync(out, 'utf8')) as {
+        aggregate: Record<string, number>;
+        pre_id: Record<string, { final: number }>;
+        per_id: unknown;
+      };
       expect(written.pre_id.f1?.final).toBeCloseTo(0.8, 12);
       expect(written.per_id).toEqual(written.pre_id);
       expect(written.aggregate).toMatchObject({ num_total: 3, num_scored: 2, num_missing_predictions: 1 });

@@ -89,7 +89,9 @@ describe('judge ensemble against the mock LLM (openai, anthropic, gemini judges)
     expect(output.per_id).toBe(output.pre_id);
 
     expect(output.pre_id.f2).toBeUndefined();
-    expect(output.judge_failures).toEqual([expect.objectContaining({ id: 'f2', metric: 'task_completion', judge: 'gemini:judge-c', reason: expect.stringContaining('judge request failed') })]);
+    expect(output.judge_failures).toEqual([
+      expect.objectContaining({ id: 'f2', metric: 'task_completion', judge: 'gemini:judge-c', reason: expect.stringContaining('judge request failed') }),
+    ]);
     expect(output.missing_predictions).toEqual(['f3']);
     expect(output.duplicate_gt_ids).toEqual(['f2']);
     expect(output.aggregate).toMatchObject({ num_total: 3, num_scored: 1, num_missing_predictions: 1, num_judge_failures: 1 });
@@ -101,7 +103,11 @@ describe('judge ensemble against the mock LLM (openai, anthropic, gemini judges)
   it('shows judges the fuzzy question the agent saw, the GT steps only for grounding, and no GT answer', async () => {
     const full: Partial<Record<Metric, MockTurn[]>> = { tc: [{ text: '\\boxed{5}' }], ig: [{ text: '\\boxed{0.5}' }] };
     script = { 'judge-a': { f1: structuredClone(full) }, 'judge-b': { f1: structuredClone(full) }, 'judge-c': { f1: structuredClone(full) } };
-    const output = await evaluateFinalAnswers(groundTruth, predictions.filter((prediction) => prediction.id === 'f1'), options);
+    const output = await evaluateFinalAnswers(
+      groundTruth,
+      predictions.filter((prediction) => prediction.id === 'f1'),
+      options,
+    );
     expect(output.pre_id.f1?.final).toBe(0.5);
     const bodies = mock.generations().map(requestText);
     expect(bodies).toHaveLength(6);
@@ -134,9 +140,16 @@ describe('judge ensemble against the mock LLM (openai, anthropic, gemini judges)
   });
 
   it('accepts an unboxed reply only in lenient mode, and flags it', async () => {
-    const turns = (): Partial<Record<Metric, MockTurn[]>> => ({ tc: [{ text: 'Planning 3/3, process 2/3, result 2/4. Overall 7' }], ig: [{ text: '\\boxed{0.5}' }] });
+    const turns = (): Partial<Record<Metric, MockTurn[]>> => ({
+      tc: [{ text: 'Planning 3/3, process 2/3, result 2/4. Overall 7' }],
+      ig: [{ text: '\\boxed{0.5}' }],
+    });
     script = { 'judge-a': { f1: turns() }, 'judge-b': { f1: turns() }, 'judge-c': { f1: turns() } };
-    const output = await evaluateFinalAnswers(groundTruth, predictions.filter((prediction) => prediction.id === 'f1'), { ...options, lenient: true, attempts: 1 });
+    const output = await evaluateFinalAnswers(
+      groundTruth,
+      predictions.filter((prediction) => prediction.id === 'f1'),
+      { ...options, lenient: true, attempts: 1 },
+    );
     expect(output.pre_id.f1?.final).toBeCloseTo(0.7, 12);
     expect(output.pre_id.f1?.judges.every((judge) => judge.parse === 'lenient_last_number')).toBe(true);
     expect(output.meta.lenient).toBe(true);

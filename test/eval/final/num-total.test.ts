@@ -19,7 +19,17 @@ describe.skipIf(!dataDir)('final-answer num_total on the published GT', () => {
   });
 
   it('judges: the same counts in taskcompletion.json', async () => {
-    const options = { judges: [], prompts: { taskCompletion: '', informationGrounding: '' }, maxResultChars: 0, concurrency: 1, attempts: 1, lenient: false, maxTokens: 16, retryDelayMs: 0, retryPolicy: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1, timeoutMs: 0 } };
+    const options = {
+      judges: [],
+      prompts: { taskCompletion: '', informationGrounding: '' },
+      maxResultChars: 0,
+      concurrency: 1,
+      attempts: 1,
+      lenient: false,
+      maxTokens: 16,
+      retryDelayMs: 0,
+      retryPolicy: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1, timeoutMs: 0 },
+    };
     expect((await evaluateFinalAnswers(gt, [], options)).aggregate).toMatchObject({ num_total: 208, num_gt_records: 213, num_missing_predictions: 208 });
     expect((await evaluateFinalAnswers(gt, [], { ...options, referenceCompat: true })).aggregate).toMatchObject({ num_total: 213, num_distinct_ids: 208 });
   });

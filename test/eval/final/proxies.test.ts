@@ -41,11 +41,7 @@ describe('number normalisation', () => {
 
 describe('entity recall', () => {
   it('takes runs of capitalised words and quoted strings, without leading function words', () => {
-    expect([...extractEntities('The Eiffel Tower stands in Paris. It was built for the "World\'s Fair".')]).toEqual([
-      "world's fair",
-      'eiffel tower',
-      'paris',
-    ]);
+    expect([...extractEntities('The Eiffel Tower stands in Paris. It was built for the "World\'s Fair".')]).toEqual(["world's fair", 'eiffel tower', 'paris']);
   });
 
   it('matches entities case-insensitively in the prediction', () => {

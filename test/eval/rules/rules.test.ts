@@ -42,7 +42,8 @@ describe('built-in functions and operators', () => {
   });
 
   it('approx honours absolute and relative tolerances', () => {
-    const check = (value: number, opArgs: unknown) => evaluateRule(rule({ func: 'number', op: 'approx', value, op_args: opArgs }), answer('30.01 %'), registry).passed;
+    const check = (value: number, opArgs: unknown) =>
+      evaluateRule(rule({ func: 'number', op: 'approx', value, op_args: opArgs }), answer('30.01 %'), registry).passed;
     expect(check(30, { tolerance: 0.02 })).toBe(true);
     expect(check(30, { tolerance: 0.001 })).toBe(false);
     expect(check(30, { relative: 0.001 })).toBe(true);
@@ -55,7 +56,12 @@ describe('built-in functions and operators', () => {
       { tool: 'math/multiply', result: '26.1' },
     ];
     expect(evaluateRule(rule({ func: 'number', op: '=', value: 26.1, target: { call: -1 } }), answer('', calls), registry).passed).toBe(true);
-    const scan = rule({ func: 'json -> get(results) -> first -> get(codes) -> foreach -> get(text)', op: 'contains', value: 'WEIGHT=5.8', target: { tool: 'pyzbar-mcp/scan_barcode' } });
+    const scan = rule({
+      func: 'json -> get(results) -> first -> get(codes) -> foreach -> get(text)',
+      op: 'contains',
+      value: 'WEIGHT=5.8',
+      target: { tool: 'pyzbar-mcp/scan_barcode' },
+    });
     expect(evaluateRule(scan, answer('', calls), registry).passed).toBe(true);
   });
 

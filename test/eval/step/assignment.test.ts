@@ -79,14 +79,28 @@ describe('solveAssignment', () => {
   });
 
   it('solves integer matrices (square, wide, tall) to the optimum', () => {
-    expect(solveAssignment([[4n, 1n, 3n], [2n, 0n, 5n], [3n, 2n, 2n]])).toEqual([1, 0, 2]);
+    expect(
+      solveAssignment([
+        [4n, 1n, 3n],
+        [2n, 0n, 5n],
+        [3n, 2n, 2n],
+      ]),
+    ).toEqual([1, 0, 2]);
     expect(solveAssignment([[10n, 1n, 10n, 0n]])).toEqual([3]);
     expect(solveAssignment([[5n], [1n], [3n]])).toEqual([-1, 0, -1]);
     expect(solveAssignment([])).toEqual([]);
   });
 
   it('is not greedy: the worked example of the reference yields two matches', () => {
-    expect(assignBySimilarity([[0.95, 0.7], [0.9, 0.55]], 0.6)).toEqual([1, 0]);
+    expect(
+      assignBySimilarity(
+        [
+          [0.95, 0.7],
+          [0.9, 0.55],
+        ],
+        0.6,
+      ),
+    ).toEqual([1, 0]);
   });
 
   it('maps duplicate identical calls in index order, surplus ties to the lowest indices', () => {

@@ -46,7 +46,10 @@ describe('reference-format caches, library level', () => {
 });
 
 function runCli(args: string[]) {
-  return spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'eval', 'step', '--gt', gtFile, '--pred', gtFile, ...args], { cwd: repoRoot, encoding: 'utf8' });
+  return spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'eval', 'step', '--gt', gtFile, '--pred', gtFile, ...args], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+  });
 }
 
 describe('m3 eval step with --cache-format reference (child process)', () => {
@@ -64,12 +67,31 @@ describe('m3 eval step with --cache-format reference (child process)', () => {
   it('uses a matching cache without writing it, and writes it only with --update-reference-cache', () => {
     const file = referenceCache('cli-128.json', texts.slice(0, 10), 128);
     const before = readFileSync(file, 'utf8');
-    const read = runCli(['--output-dir', path.join(work, 'out-128'), '--cache-format', 'reference', '--embedding-cache', file, '--embedder', 'hashgram-v1/128']);
+    const read = runCli([
+      '--output-dir',
+      path.join(work, 'out-128'),
+      '--cache-format',
+      'reference',
+      '--embedding-cache',
+      file,
+      '--embedder',
+      'hashgram-v1/128',
+    ]);
     expect(read.status, read.stderr).toBe(0);
     expect(JSON.parse(read.stdout).cache.hits).toBeGreaterThan(0);
     expect(read.stderr).toMatch(/left untouched: \d+ new vector/);
     expect(readFileSync(file, 'utf8')).toBe(before);
-    const written = runCli(['--output-dir', path.join(work, 'out-128b'), '--cache-format', 'reference', '--embedding-cache', file, '--embedder', 'hashgram-v1/128', '--update-reference-cache']);
+    const written = runCli([
+      '--output-dir',
+      path.join(work, 'out-128b'),
+      '--cache-format',
+      'reference',
+      '--embedding-cache',
+      file,
+      '--embedder',
+      'hashgram-v1/128',
+      '--update-reference-cache',
+    ]);
     expect(written.status, written.stderr).toBe(0);
     expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')) as object).length).toBe(new Set(texts).size);
   }, 180_000);

@@ -56,8 +56,8 @@ describe('EmbeddingCache (keyed format)', () => {
     const stored = JSON.parse(readFileSync(file, 'utf8')) as { format: string; embedders: Record<string, Record<string, number[]>> };
     expect(stored.format).toBe(CACHE_FORMAT_TAG);
     expect(Object.keys(stored.embedders).sort()).toEqual([narrow.id, wide.id].sort());
-    expect(stored.embedders[wide.id]?.['null']).toHaveLength(512);
-    expect(stored.embedders[narrow.id]?.['null']).toHaveLength(128);
+    expect(stored.embedders[wide.id]?.null).toHaveLength(512);
+    expect(stored.embedders[narrow.id]?.null).toHaveLength(128);
   });
 
   it('refuses a reference-format file unless --cache-format reference is given', () => {

@@ -13,10 +13,15 @@ import { repoRoot, sharedDataDir } from '../../support/shared-assets.js';
 
 const dataDir = sharedDataDir();
 const gtFile = path.join(dataDir ?? '', 'test_mcp_GT.json');
-const expectedHeader = 'id,total_gt_calls,total_pred_calls,matched,recall,precision,avg_sim_all_cov,avg_sim_strong_cov,step_coherence_cov,merge_purity_cov,order_consistency_cov';
+const expectedHeader =
+  'id,total_gt_calls,total_pred_calls,matched,recall,precision,avg_sim_all_cov,avg_sim_strong_cov,step_coherence_cov,merge_purity_cov,order_consistency_cov';
 
 function runCli(args: string[]) {
-  return spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'eval', 'step', ...args], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, M3_LOG_LEVEL: 'info' } });
+  return spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'eval', 'step', ...args], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    env: { ...process.env, M3_LOG_LEVEL: 'info' },
+  });
 }
 
 describe.skipIf(!dataDir)('m3 eval step (child process)', () => {

@@ -29,7 +29,10 @@ function basis(values: number[]): Float32Array {
 }
 
 function referenceMetrics(gt: Trajectory, pred: Trajectory, vectors: (text: string) => Float32Array, tauStrong = 0.8, tauWeak = 0.6) {
-  const sims = similarityMatrix(gt.calls.map((call) => vectors(call.text)), pred.calls.map((call) => vectors(call.text)));
+  const sims = similarityMatrix(
+    gt.calls.map((call) => vectors(call.text)),
+    pred.calls.map((call) => vectors(call.text)),
+  );
   const pairs = referenceMatch(gt.calls, pred.calls, sims, tauWeak);
   const totalGt = gt.calls.length;
   const recall = totalGt ? pairs.length / totalGt : 0;
@@ -168,18 +171,25 @@ describe.skipIf(!dataDir)('reference-compat against an independent float32 re-im
     expectAgreement(compat, 'crafted');
     const tie = compat.perId.find((score) => score.id === '00170002');
     const ocrPairs = tie && 'matches' in tie.details ? tie.details.matches.filter((match) => match.gt_tool === 'ocr/perform_ocr') : [];
-    expect(ocrPairs.map((match) => [match.gt_step, match.pred_step])).toEqual([[0, 1], [1, 0]]);
+    expect(ocrPairs.map((match) => [match.gt_step, match.pred_step])).toEqual([
+      [0, 1],
+      [1, 0],
+    ]);
     expect(tie?.corrected.tie_break_changed).toContain('order_consistency_cov');
     expect(compat.aggregate.corrected.tie_break_changed_ids).toContain('00170002');
 
     const edge = compat.perId.find((score) => score.id === '00040008');
-    const visitorMatch = edge && 'matches' in edge.details ? edge.details.matches.find((match) => match.gt_tool === 'nationalparks/getVisitorCenters') : undefined;
+    const visitorMatch =
+      edge && 'matches' in edge.details ? edge.details.matches.find((match) => match.gt_tool === 'nationalparks/getVisitorCenters') : undefined;
     expect(visitorMatch?.similarity).toBe(Math.fround(0.6));
 
     const corrected = await runStepEvaluation({ gt, pred, embedder, mode: 'default' });
     const defaultTie = corrected.perId.find((score) => score.id === '00170002');
     const defaultOcr = defaultTie && 'matches' in defaultTie.details ? defaultTie.details.matches.filter((match) => match.gt_tool === 'ocr/perform_ocr') : [];
-    expect(defaultOcr.map((match) => [match.gt_step, match.pred_step])).toEqual([[0, 0], [1, 1]]);
+    expect(defaultOcr.map((match) => [match.gt_step, match.pred_step])).toEqual([
+      [0, 0],
+      [1, 1],
+    ]);
     expect(defaultTie?.corrected.tie_break_changed).toContain('order_consistency_cov');
     const defaultEdge = corrected.perId.find((score) => score.id === '00040008');
     expect(defaultEdge?.matched).toBe((edge?.matched ?? 0) - 1);

@@ -45,7 +45,10 @@ describe('createSentenceTransformerEmbedder on the generated tiny model', () => 
     const embedder = createSentenceTransformerEmbedder(folder('mean'));
     expect(embedder.dimension).toBe(4);
     const [alone] = await embedder.embed(['paris']);
-    close(list(alone), [4, 8, 12, 9].map((value) => value / Math.sqrt(305)));
+    close(
+      list(alone),
+      [4, 8, 12, 9].map((value) => value / Math.sqrt(305)),
+    );
     const [padded, longer] = await embedder.embed(['paris', '{"a":1} bs zz']);
     expect(list(padded)).toEqual(list(alone));
     expect(Math.hypot(...list(longer))).toBeCloseTo(1, 6);
@@ -66,7 +69,10 @@ describe('createSentenceTransformerEmbedder on the generated tiny model', () => 
   it('honours truncation: with max_seq_length 3, "paris ," embeds like "paris"', async () => {
     const short = createSentenceTransformerEmbedder(folder('short', { maxSeqLength: 3 }));
     const [truncated] = await short.embed(['paris ,']);
-    close(list(truncated), [4, 8, 12, 9].map((value) => value / Math.sqrt(305)));
+    close(
+      list(truncated),
+      [4, 8, 12, 9].map((value) => value / Math.sqrt(305)),
+    );
   });
 
   it('reads the folder config the way sentence-transformers does', () => {
@@ -78,7 +84,9 @@ describe('createSentenceTransformerEmbedder on the generated tiny model', () => 
 describe('encoder specs and missing models', () => {
   it('onnx:<folder> uses the folder; a folder without the ONNX file is a clear error', () => {
     expect(createEmbedder(`onnx:${folder('spec')}`).id).toBe('onnx:spec');
-    expect(() => createEmbedder(`onnx:${folder('empty', { withoutModel: true })}`)).toThrow(/not a usable sentence-transformers folder: onnx\/model\.onnx missing/);
+    expect(() => createEmbedder(`onnx:${folder('empty', { withoutModel: true })}`)).toThrow(
+      /not a usable sentence-transformers folder: onnx\/model\.onnx missing/,
+    );
   });
 
   it('a reference encoder that is not pulled names the expected file and the pull command; auto falls back to hashgram and says so', () => {

@@ -20,15 +20,26 @@ function trajectory(id: string, steps: StepSpec): Trajectory {
 
 const nearby = { location: { latitude: 48.85, longitude: 2.35 }, radiusMeters: 500 };
 const gtT = trajectory('T', [
-  [['weather/get_weather', { city: 'Paris' }], ['wiki/summary', { title: 'Paris' }]],
+  [
+    ['weather/get_weather', { city: 'Paris' }],
+    ['wiki/summary', { title: 'Paris' }],
+  ],
   [['google-maps/places_nearby_search', nearby]],
 ]);
 const predT = trajectory('T', [
   [['weather/get_weather', { city: 'Paris' }]],
-  [['wiki/summary', { title: 'Paris, France' }], ['google-maps/places_nearby_search', nearby]],
+  [
+    ['wiki/summary', { title: 'Paris, France' }],
+    ['google-maps/places_nearby_search', nearby],
+  ],
   [['wiki/search', { query: 'Paris' }]],
 ]);
-const gtU = trajectory('U', [[['wiki/summary', { title: 'Eiffel Tower' }], ['wiki/summary', { title: 'Louvre' }]]]);
+const gtU = trajectory('U', [
+  [
+    ['wiki/summary', { title: 'Eiffel Tower' }],
+    ['wiki/summary', { title: 'Louvre' }],
+  ],
+]);
 const predU = trajectory('U', [[['wiki/summary', { title: 'Eiffel tower' }]]]);
 
 /** The similarities of the example; everything off the listed pairs is high, to prove bucketing. */

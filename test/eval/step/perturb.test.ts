@@ -94,7 +94,8 @@ describe.skipIf(!dataDir)('perturbations of the real GT move the metrics as defi
     const { down, same } = expectations[kind];
     for (const metric of down) {
       const values = rows.map((row) => row[metric]);
-      for (let index = 1; index < values.length; index += 1) expect(values[index], `${kind} ${metric} ${values.join(', ')}`).toBeLessThanOrEqual((values[index - 1] ?? 0) + 1e-12);
+      for (let index = 1; index < values.length; index += 1)
+        expect(values[index], `${kind} ${metric} ${values.join(', ')}`).toBeLessThanOrEqual((values[index - 1] ?? 0) + 1e-12);
       expect(values.at(-1), `${kind} ${metric} ${values.join(', ')}`).toBeLessThan((values[0] ?? 0) - 0.01);
     }
     for (const metric of same) {

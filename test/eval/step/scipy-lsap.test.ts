@@ -17,7 +17,15 @@ const pairs = (cost: number[][]) => {
 
 describe('linearSumAssignment: hand-derived SciPy answers on ties', () => {
   it('case 1, constant 2x2: identity (row 0 scans col 1 then col 0, equal and unassigned, takes col 0; row 1 then finds col 1 first)', () => {
-    expect(pairs([[0.5, 0.5], [0.5, 0.5]])).toEqual([[0, 0], [1, 1]]);
+    expect(
+      pairs([
+        [0.5, 0.5],
+        [0.5, 0.5],
+      ]),
+    ).toEqual([
+      [0, 0],
+      [1, 1],
+    ]);
   });
 
   it('case 2, constant 1x3: column 0 (the last equal unassigned column in the scan 2, 1, 0)', () => {
@@ -31,7 +39,15 @@ describe('linearSumAssignment: hand-derived SciPy answers on ties', () => {
     // found via row 1, so col 0 keeps row 1 as its predecessor; col 0 is the sink and row 1
     // takes it directly. Both assignments cost 0.375; the deterministic tie-break would pick
     // the uncrossed one.
-    expect(pairs([[0.25, 0.125], [0.25, 0.125]])).toEqual([[0, 1], [1, 0]]);
+    expect(
+      pairs([
+        [0.25, 0.125],
+        [0.25, 0.125],
+      ]),
+    ).toEqual([
+      [0, 1],
+      [1, 0],
+    ]);
   });
 
   it('case 4, a three-way tie on 3x3: identity (row 2 reaches col 1 before col 0, both assigned, then col 2)', () => {
@@ -45,22 +61,54 @@ describe('linearSumAssignment: hand-derived SciPy answers on ties', () => {
         [0.375, 0.125, 0.5],
         [0.125, 0.125, 0.5],
       ]),
-    ).toEqual([[0, 0], [1, 1], [2, 2]]);
+    ).toEqual([
+      [0, 0],
+      [1, 1],
+      [2, 2],
+    ]);
   });
 
   it('case 5, tall 3x2 (two identical predicted calls): solved transposed, pairs sorted by row, crossed', () => {
     // Transposed: [[.25,.125,1e6],[.25,.125,1e6]] is case 3 plus a column at 1e6 that is never
     // lowest. Transposed rows 0 → col 1, 1 → col 0; back in the original orientation that is
     // (row 1, col 0) and (row 0, col 1), returned sorted by row.
-    expect(pairs([[0.25, 0.25], [0.125, 0.125], [BELOW_THRESHOLD_COST, BELOW_THRESHOLD_COST]])).toEqual([[0, 1], [1, 0]]);
+    expect(
+      pairs([
+        [0.25, 0.25],
+        [0.125, 0.125],
+        [BELOW_THRESHOLD_COST, BELOW_THRESHOLD_COST],
+      ]),
+    ).toEqual([
+      [0, 1],
+      [1, 0],
+    ]);
   });
 
   it('case 6, tall 3x2 without ties: rows come back sorted even when the transposed solve finds them in another order', () => {
-    expect(pairs([[0.3, 0.1], [0.1, 0.3], [0.2, 0.2]])).toEqual([[0, 1], [1, 0]]);
+    expect(
+      pairs([
+        [0.3, 0.1],
+        [0.1, 0.3],
+        [0.2, 0.2],
+      ]),
+    ).toEqual([
+      [0, 1],
+      [1, 0],
+    ]);
   });
 
   it('keeps the published example and refuses NaN and -Infinity like SciPy', () => {
-    expect(pairs([[4, 1, 3], [2, 0, 5], [3, 2, 2]])).toEqual([[0, 1], [1, 0], [2, 2]]);
+    expect(
+      pairs([
+        [4, 1, 3],
+        [2, 0, 5],
+        [3, 2, 2],
+      ]),
+    ).toEqual([
+      [0, 1],
+      [1, 0],
+      [2, 2],
+    ]);
     expect(pairs([])).toEqual([]);
     expect(() => linearSumAssignment([[Number.NaN]])).toThrow(/invalid numeric entries/);
     expect(() => linearSumAssignment([[Number.NEGATIVE_INFINITY, 1]])).toThrow(/invalid numeric entries/);
@@ -98,7 +146,7 @@ describe('linearSumAssignment: optimality', () => {
         Array.from({ length: cols }, (_, c) => {
           const draw = unitDraw('lsap', seed, r, c);
           if (draw < 0.2) return BELOW_THRESHOLD_COST;
-          return seed % 2 === 0 ? [0.125, 0.25, 0.25, 0.375][Math.floor(draw * 4)] ?? 0.25 : Math.fround(1 - draw);
+          return seed % 2 === 0 ? ([0.125, 0.25, 0.25, 0.375][Math.floor(draw * 4)] ?? 0.25) : Math.fround(1 - draw);
         }),
       );
       const { rowIndices, columnIndices } = linearSumAssignment(cost);
@@ -122,9 +170,15 @@ describe('createScipySolver inside the bucketed matching', () => {
       [0.75, 0.875],
     ];
     const scipy = matchCalls(gt, pred, sims, 0.6, createScipySolver(true));
-    expect(scipy.matches.map((match) => [match.gtIndex, match.predIndex])).toEqual([[0, 1], [1, 0]]);
+    expect(scipy.matches.map((match) => [match.gtIndex, match.predIndex])).toEqual([
+      [0, 1],
+      [1, 0],
+    ]);
     const corrected = matchCalls(gt, pred, sims, 0.6);
-    expect(corrected.matches.map((match) => [match.gtIndex, match.predIndex])).toEqual([[0, 0], [1, 1]]);
+    expect(corrected.matches.map((match) => [match.gtIndex, match.predIndex])).toEqual([
+      [0, 0],
+      [1, 1],
+    ]);
   });
 
   it('masks below tau_weak with float32(tau) and accepts with a double comparison', () => {

@@ -9,16 +9,22 @@ import { compareCodePoints, formatPythonFloat, parseLosslessJson, serializeArgum
 import { loadTrajectories } from '../../../src/eval/step/trajectory.js';
 
 const pythonTable: Array<[string, string]> = [
-  ["{\"b\":1,\"a\":\"\u00e9 x\"}", "{\"a\":\"\u00e9 x\",\"b\":1}"],
-  ["null", "null"],
-  ["\"{\\\"a\\\": 1}\"", "\"{\\\"a\\\": 1}\""],
-  ["{\"x\":2.0,\"y\":1e-05,\"z\":1E5,\"w\":-0.0,\"v\":-0}", "{\"v\":0,\"w\":-0.0,\"x\":2.0,\"y\":1e-05,\"z\":100000.0}"],
-  ["[1e16,1e15,0.0001,0.00001,123456789012345678901234567890,1.5e300,3.14159,100.0,1e400]", "[1e+16,1000000000000000.0,0.0001,1e-05,123456789012345678901234567890,1.5e+300,3.14159,100.0,Infinity]"],
-  ["{\"z\":{\"b\":[true,false,null],\"a\":{}},\"A\":[],\"\u00e9\":\"\u00fc\",\"a\":\"tab\\tnl\\nq\\\"bs\\\\ctl\\u0001\"}", "{\"A\":[],\"a\":\"tab\\tnl\\nq\\\"bs\\\\ctl\\u0001\",\"z\":{\"a\":{},\"b\":[true,false,null]},\"\u00e9\":\"\u00fc\"}"],
-  ["{\"\\ud83d\\ude00\":1,\"\\uffff\":2,\"a\":3}", "{\"a\":3,\"\uffff\":2,\"\ud83d\ude00\":1}"],
-  ["{\"lat\":48.8566,\"lng\":2.3522,\"n\":10,\"f\":0.1,\"g\":1.0e-7,\"h\":123e-2}", "{\"f\":0.1,\"g\":1e-07,\"h\":1.23,\"lat\":48.8566,\"lng\":2.3522,\"n\":10}"],
-  ["{\"text\":\"\\u2028 \\u00e9 \\u4e2d\\u6587 \\u007f\"}", "{\"text\":\"\u2028 \u00e9 \u4e2d\u6587 \u007f\"}"],
-  ["12345678901234567.0", "1.2345678901234568e+16"],
+  ['{"b":1,"a":"\u00e9 x"}', '{"a":"\u00e9 x","b":1}'],
+  ['null', 'null'],
+  ['"{\\"a\\": 1}"', '"{\\"a\\": 1}"'],
+  ['{"x":2.0,"y":1e-05,"z":1E5,"w":-0.0,"v":-0}', '{"v":0,"w":-0.0,"x":2.0,"y":1e-05,"z":100000.0}'],
+  [
+    '[1e16,1e15,0.0001,0.00001,123456789012345678901234567890,1.5e300,3.14159,100.0,1e400]',
+    '[1e+16,1000000000000000.0,0.0001,1e-05,123456789012345678901234567890,1.5e+300,3.14159,100.0,Infinity]',
+  ],
+  [
+    '{"z":{"b":[true,false,null],"a":{}},"A":[],"\u00e9":"\u00fc","a":"tab\\tnl\\nq\\"bs\\\\ctl\\u0001"}',
+    '{"A":[],"a":"tab\\tnl\\nq\\"bs\\\\ctl\\u0001","z":{"a":{},"b":[true,false,null]},"\u00e9":"\u00fc"}',
+  ],
+  ['{"\\ud83d\\ude00":1,"\\uffff":2,"a":3}', '{"a":3,"\uffff":2,"\ud83d\ude00":1}'],
+  ['{"lat":48.8566,"lng":2.3522,"n":10,"f":0.1,"g":1.0e-7,"h":123e-2}', '{"f":0.1,"g":1e-07,"h":1.23,"lat":48.8566,"lng":2.3522,"n":10}'],
+  ['{"text":"\\u2028 \\u00e9 \\u4e2d\\u6587 \\u007f"}', '{"text":"\u2028 \u00e9 \u4e2d\u6587 \u007f"}'],
+  ['12345678901234567.0', '1.2345678901234568e+16'],
 ];
 
 describe('serializeArguments (Python json.dumps compatibility)', () => {
@@ -66,7 +72,10 @@ describe('loadTrajectories keeps the exact number text of the file', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'm3-serialize-'));
     try {
       const keyed = path.join(dir, 'keyed.json');
-      writeFileSync(keyed, '{"00000001": {"steps": [{"step": 1, "calls": [{"name": " wiki/summary ", "arguments": {"z": 2.0, "a": 1e-05}}, {"name": "x/y"}]}]}}');
+      writeFileSync(
+        keyed,
+        '{"00000001": {"steps": [{"step": 1, "calls": [{"name": " wiki/summary ", "arguments": {"z": 2.0, "a": 1e-05}}, {"name": "x/y"}]}]}}',
+      );
       const loaded = loadTrajectories(keyed, 'pred');
       const calls = loaded.byId.get('00000001')?.calls ?? [];
       expect(calls.map((call) => [call.tool, call.text])).toEqual([

@@ -37,12 +37,24 @@ function metricsOf(document: TaskEvalDocument): Record<Metric, number> {
 
 /** Metrics that fall (non-increasing, strictly lower at 0.75), rise, or stay put. */
 const expectations: Partial<Record<PerturbationKind, { down: Metric[]; up: Metric[]; same: Metric[] }>> = {
-  'drop-calls': { down: ['task_success', 'completion', 'operation_accuracy', 'avg_calls'], up: ['failed_tasks', 'omitted'], same: ['answer_hit', 'turn_success'] },
-  'duplicate-calls': { down: ['task_success', 'completion'], up: ['avg_calls', 'failed_tasks', 'redundant'], same: ['operation_accuracy', 'omitted', 'answer_hit'] },
+  'drop-calls': {
+    down: ['task_success', 'completion', 'operation_accuracy', 'avg_calls'],
+    up: ['failed_tasks', 'omitted'],
+    same: ['answer_hit', 'turn_success'],
+  },
+  'duplicate-calls': {
+    down: ['task_success', 'completion'],
+    up: ['avg_calls', 'failed_tasks', 'redundant'],
+    same: ['operation_accuracy', 'omitted', 'answer_hit'],
+  },
   'corrupt-arguments': { down: ['task_success', 'completion', 'operation_accuracy'], up: ['failed_tasks'], same: ['avg_calls', 'answer_hit'] },
   'rename-tools': { down: ['task_success', 'completion', 'operation_accuracy'], up: ['failed_tasks'], same: ['avg_calls', 'answer_hit'] },
   // A task without a prediction has no turns: the turn rate is over the turns that happened.
-  'drop-tasks': { down: ['task_success', 'completion', 'operation_accuracy', 'avg_calls', 'answer_hit'], up: ['failed_tasks', 'omitted'], same: ['turn_success'] },
+  'drop-tasks': {
+    down: ['task_success', 'completion', 'operation_accuracy', 'avg_calls', 'answer_hit'],
+    up: ['failed_tasks', 'omitted'],
+    same: ['turn_success'],
+  },
 };
 
 describe('perturbations of the local suite move the task metrics as defined', () => {
@@ -53,12 +65,20 @@ describe('perturbations of the local suite move the task metrics as defined', ()
     const loaded = loadTrajectories(gtFile, 'gt');
     const raw = loaded.raw as Array<{ id: string; final_reply?: string; steps: Array<{ calls: Array<{ expect_error?: boolean }> }> }>;
     replies = new Map(raw.map((task) => [String(task.id), task.final_reply ?? '']));
-    designed = new Set(raw.flatMap((task) => task.steps.flatMap((step, s) => step.calls.flatMap((call, c) => (call.expect_error ? [`${task.id}:${s}:${c}`] : [])))));
+    designed = new Set(
+      raw.flatMap((task) => task.steps.flatMap((step, s) => step.calls.flatMap((call, c) => (call.expect_error ? [`${task.id}:${s}:${c}`] : [])))),
+    );
     // A prediction carries results: the designed failures fail, every other call returns JSON.
     gt = new Map(
       [...loaded.byId].map(([id, trajectory]) => [
         id,
-        { ...trajectory, calls: trajectory.calls.map((call) => ({ ...call, result: designed.has(`${id}:${call.stepIndex}:${call.callIndexInStep}`) ? '[Tool error] ENOENT: no such file or directory' : '{"status": "done"}' })) },
+        {
+          ...trajectory,
+          calls: trajectory.calls.map((call) => ({
+            ...call,
+            result: designed.has(`${id}:${call.stepIndex}:${call.callIndexInStep}`) ? '[Tool error] ENOENT: no such file or directory' : '{"status": "done"}',
+          })),
+        },
       ]),
     );
   });
@@ -78,20 +98,26 @@ describe('perturbations of the local suite move the task metrics as defined', ()
     return rows;
   }
 
-  it.each(Object.keys(expectations) as PerturbationKind[])('%s', async (kind) => {
-    const rows = await series(kind);
-    const { down, up, same } = expectations[kind] ?? { down: [], up: [], same: [] };
-    const trace = (metric: Metric) => `${kind} ${metric}: ${rows.map((row) => row[metric]).join(', ')}`;
-    for (const metric of down) {
-      for (let index = 1; index < rows.length; index += 1) expect(rows[index]?.[metric], trace(metric)).toBeLessThanOrEqual((rows[index - 1]?.[metric] ?? 0) + 1e-12);
-      expect(rows.at(-1)?.[metric], trace(metric)).toBeLessThan(rows[0]?.[metric] ?? 0);
-    }
-    for (const metric of up) {
-      for (let index = 1; index < rows.length; index += 1) expect(rows[index]?.[metric], trace(metric)).toBeGreaterThanOrEqual((rows[index - 1]?.[metric] ?? 0) - 1e-12);
-      expect(rows.at(-1)?.[metric], trace(metric)).toBeGreaterThan(rows[0]?.[metric] ?? 0);
-    }
-    for (const metric of same) for (const row of rows) expect(row[metric], trace(metric)).toBeCloseTo(rows[0]?.[metric] ?? 0, 9);
-  }, 120_000);
+  it.each(Object.keys(expectations) as PerturbationKind[])(
+    '%s',
+    async (kind) => {
+      const rows = await series(kind);
+      const { down, up, same } = expectations[kind] ?? { down: [], up: [], same: [] };
+      const trace = (metric: Metric) => `${kind} ${metric}: ${rows.map((row) => row[metric]).join(', ')}`;
+      for (const metric of down) {
+        for (let index = 1; index < rows.length; index += 1)
+          expect(rows[index]?.[metric], trace(metric)).toBeLessThanOrEqual((rows[index - 1]?.[metric] ?? 0) + 1e-12);
+        expect(rows.at(-1)?.[metric], trace(metric)).toBeLessThan(rows[0]?.[metric] ?? 0);
+      }
+      for (const metric of up) {
+        for (let index = 1; index < rows.length; index += 1)
+          expect(rows[index]?.[metric], trace(metric)).toBeGreaterThanOrEqual((rows[index - 1]?.[metric] ?? 0) - 1e-12);
+        expect(rows.at(-1)?.[metric], trace(metric)).toBeGreaterThan(rows[0]?.[metric] ?? 0);
+      }
+      for (const metric of same) for (const row of rows) expect(row[metric], trace(metric)).toBeCloseTo(rows[0]?.[metric] ?? 0, 9);
+    },
+    120_000,
+  );
 
   it('the unperturbed GT with its own replies succeeds on every task but the three whose rules read real tool results (L0010, L0012, L0042)', async () => {
     const [row] = await series('drop-calls').then((rows) => rows.slice(0, 1));

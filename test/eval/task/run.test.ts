@@ -21,14 +21,26 @@ let mock: MockLlm;
 
 beforeAll(async () => {
   mock = await startMockLlm();
-  const raw = JSON.parse(readFileSync(gtFile, 'utf8')) as Array<{ id: string; final_reply: string; steps: Array<{ calls: Array<{ expect_error?: boolean }> }> }>;
+  const raw = JSON.parse(readFileSync(gtFile, 'utf8')) as Array<{
+    id: string;
+    final_reply: string;
+    steps: Array<{ calls: Array<{ expect_error?: boolean }> }>;
+  }>;
   const replies = new Map(raw.map((task) => [task.id, task.final_reply]));
-  const designed = new Set(raw.flatMap((task) => task.steps.flatMap((step, s) => step.calls.flatMap((call, c) => (call.expect_error ? [`${task.id}:${s}:${c}`] : [])))));
+  const designed = new Set(
+    raw.flatMap((task) => task.steps.flatMap((step, s) => step.calls.flatMap((call, c) => (call.expect_error ? [`${task.id}:${s}:${c}`] : [])))),
+  );
   // Results as a prediction carries them: the designed failures fail, every other call returns JSON.
   const gt = new Map(
     [...loadTrajectories(gtFile, 'gt').byId].map(([id, trajectory]) => [
       id,
-      { ...trajectory, calls: trajectory.calls.map((call) => ({ ...call, result: designed.has(`${id}:${call.stepIndex}:${call.callIndexInStep}`) ? '[Tool error] ENOENT: no such file or directory' : '{"status": "done"}' })) },
+      {
+        ...trajectory,
+        calls: trajectory.calls.map((call) => ({
+          ...call,
+          result: designed.has(`${id}:${call.stepIndex}:${call.callIndexInStep}`) ? '[Tool error] ENOENT: no such file or directory' : '{"status": "done"}',
+        })),
+      },
     ]),
   );
   const records = toPredictionRecords(gt)
@@ -39,10 +51,15 @@ beforeAll(async () => {
   const l0006 = records.find((record) => record.id === 'L0006');
   if (l0006) l0006.final_reply = '{"count": "3", "codes": ["BOX-01", "BOX-02", "BOX-03"], "summary": "3 QR codes"}';
   writeFileSync(predFile, stringify(records) ?? '[]');
-  writeFileSync(predFile.replace(/\.json$/, '.manifest.json'), JSON.stringify({
-    runId: 'r1.local-check', model: 'replay:gt', options: { maxStep: 6 },
-    failures: [{ taskId: 'L0001', status: 'infra_failure', code: 'server_unavailable', message: 'math did not start', attempts: 2 }],
-  }));
+  writeFileSync(
+    predFile.replace(/\.json$/, '.manifest.json'),
+    JSON.stringify({
+      runId: 'r1.local-check',
+      model: 'replay:gt',
+      options: { maxStep: 6 },
+      failures: [{ taskId: 'L0001', status: 'infra_failure', code: 'server_unavailable', message: 'math did not start', attempts: 2 }],
+    }),
+  );
 });
 afterAll(async () => {
   await mock?.close();
@@ -52,7 +69,9 @@ describe('m3 eval task', () => {
   it('excludes infrastructure failures, scores a missing prediction as omitted, and asks the judge only about what rules cannot label', async () => {
     mock.enqueue({ text: '**information_synthesis**' });
     const result = await runM3(['eval', 'task', '--gt', gtFile, '--pred', predFile, '--judge', 'openai:mock-model'], {
-      OPENAI_BASE_URL: mock.openAiBaseUrl, OPENAI_API_KEY: 'sk-test-openai-key-000000000000', M3_LLM_MAX_RETRIES: '0',
+      OPENAI_BASE_URL: mock.openAiBaseUrl,
+      OPENAI_API_KEY: 'sk-test-openai-key-000000000000',
+      M3_LLM_MAX_RETRIES: '0',
     });
     expect(result.status, result.stderr).toBe(0);
     expect(result.stderr).toContain('1 task(s) ended as infrastructure failures and are excluded from every denominator: L0001');
@@ -64,11 +83,18 @@ describe('m3 eval task', () => {
 
     const byId = new Map(document.per_task.map((task: { id: string }) => [task.id, task]));
     expect(byId.get('L0002')).toMatchObject({ success: false, missing_prediction: true, taxonomy: { primary: 'omitted_call', source: 'rules' } });
-    const judged = byId.get('L0006') as { success: boolean; checks: Array<{ passed: boolean }>; taxonomy: { primary: string; source: string; labels: Array<{ label: string; evidence: { rule: string; detail: string } }> } };
+    const judged = byId.get('L0006') as {
+      success: boolean;
+      checks: Array<{ passed: boolean }>;
+      taxonomy: { primary: string; source: string; labels: Array<{ label: string; evidence: { rule: string; detail: string } }> };
+    };
     expect(judged.success).toBe(false);
     expect(judged.checks.map((check) => check.passed)).toEqual([false, true, true]);
     expect(judged.taxonomy).toMatchObject({ primary: 'information_synthesis', source: 'judge' });
-    expect(judged.taxonomy.labels.map((item) => [item.label, item.evidence.rule])).toEqual([['undetermined', 'no_rule_applies'], ['information_synthesis', 'llm_judge']]);
+    expect(judged.taxonomy.labels.map((item) => [item.label, item.evidence.rule])).toEqual([
+      ['undetermined', 'no_rule_applies'],
+      ['information_synthesis', 'llm_judge'],
+    ]);
     expect(judged.taxonomy.labels[1]?.evidence.detail).toContain('**information_synthesis**');
     expect(document.taxonomy.judged).toBe(1);
     // One judge request: the failed check and the reply went to it, nothing about the other tasks.

@@ -41,9 +41,17 @@ const gt = trajectory('T1', [[['weather/get_forecast', { city: 'Paris' }]], [['m
 
 function input(pred: Trajectory, matches: Array<[number, number]>, extra: Partial<TaxonomyInput> = {}): TaxonomyInput {
   return {
-    gt, gtExpectError: gt.calls.map(() => false), pred, missingPrediction: false, requireEveryGtCall: true,
-    callLabels: pred.calls.map(() => ({ label: 'success' })), alignment: alignment(matches, gt.calls.length, pred.calls.length),
-    reply: 'The forecast high is 17.', missingContent: [], failedToolChecks: [], ...extra,
+    gt,
+    gtExpectError: gt.calls.map(() => false),
+    pred,
+    missingPrediction: false,
+    requireEveryGtCall: true,
+    callLabels: pred.calls.map(() => ({ label: 'success' })),
+    alignment: alignment(matches, gt.calls.length, pred.calls.length),
+    reply: 'The forecast high is 17.',
+    missingContent: [],
+    failedToolChecks: [],
+    ...extra,
   };
 }
 
@@ -55,7 +63,10 @@ describe('taxonomy rules, one class at a time', () => {
     const labelled = classifyFailure(input(pred, [[0, 0]], { callLabels: [{ label: 'success' }, { label: 'invalid_arguments', detail: 'b is required' }] }));
     expect(labelled.primary).toBe('invalid_arguments');
     expect(labelled.category).toBe('tool_use');
-    expect(labelsOf(labelled)).toEqual([['invalid_arguments', 'call_label'], ['invalid_arguments', 'argument_mismatch']]);
+    expect(labelsOf(labelled)).toEqual([
+      ['invalid_arguments', 'call_label'],
+      ['invalid_arguments', 'argument_mismatch'],
+    ]);
     expect(labelled.labels[0]?.evidence).toMatchObject({ pred_call: { index: 1, step: 2, tool: 'math/add' } });
     expect(labelled.labels[0]?.evidence.detail).toContain('b is required');
     expect(labelled.labels[1]?.evidence).toMatchObject({ gt_call: { index: 1, tool: 'math/add' }, pred_call: { index: 1 } });
@@ -91,32 +102,89 @@ describe('taxonomy rules, one class at a time', () => {
   });
 
   it('redundant_call: the same call repeated; an extra call of a GT tool', () => {
-    const pred = trajectory('T1', [[['weather/get_forecast', { city: 'Paris' }]], [['math/add', { a: 14, b: 3 }], ['math/add', { a: 14, b: 3 }], ['weather/get_forecast', { city: 'Lyon' }]]]);
-    const redundant = classifyFailure(input(pred, [[0, 0], [1, 1]], { missingContent: [] }));
-    expect(labelsOf(redundant).slice(0, 2)).toEqual([['redundant_call', 'repeated_call'], ['redundant_call', 'extra_call_of_gt_tool']]);
+    const pred = trajectory('T1', [
+      [['weather/get_forecast', { city: 'Paris' }]],
+      [
+        ['math/add', { a: 14, b: 3 }],
+        ['math/add', { a: 14, b: 3 }],
+        ['weather/get_forecast', { city: 'Lyon' }],
+      ],
+    ]);
+    const redundant = classifyFailure(
+      input(
+        pred,
+        [
+          [0, 0],
+          [1, 1],
+        ],
+        { missingContent: [] },
+      ),
+    );
+    expect(labelsOf(redundant).slice(0, 2)).toEqual([
+      ['redundant_call', 'repeated_call'],
+      ['redundant_call', 'extra_call_of_gt_tool'],
+    ]);
     expect(redundant.labels[0]?.evidence.detail).toBe('math/add repeats call 1 with the same arguments');
   });
 
   it('an extra call of a tool the GT does not use is a wrong tool (extraneous)', () => {
-    const pred = trajectory('T1', [[['weather/get_forecast', { city: 'Paris' }], ['wiki/search', { q: 'Paris' }]], [['math/add', { a: 14, b: 3 }]]]);
-    const extraneous = classifyFailure(input(pred, [[0, 0], [1, 2]]));
+    const pred = trajectory('T1', [
+      [
+        ['weather/get_forecast', { city: 'Paris' }],
+        ['wiki/search', { q: 'Paris' }],
+      ],
+      [['math/add', { a: 14, b: 3 }]],
+    ]);
+    const extraneous = classifyFailure(
+      input(pred, [
+        [0, 0],
+        [1, 2],
+      ]),
+    );
     expect(labelsOf(extraneous)).toEqual([['wrong_tool', 'extraneous_tool']]);
   });
 
   it('information_synthesis: the expected value is in a tool result but not in the reply; no reply at all', () => {
     const pred = trajectory('T1', [[['weather/get_forecast', { city: 'Paris' }, '{"high": 14}']], [['math/add', { a: 14, b: 3 }, '{"result": 17}']]]);
-    const synthesis = classifyFailure(input(pred, [[0, 0], [1, 1]], { reply: 'It will be mild.', missingContent: [{ source: 'precise answer', value: 17 }] }));
+    const synthesis = classifyFailure(
+      input(
+        pred,
+        [
+          [0, 0],
+          [1, 1],
+        ],
+        { reply: 'It will be mild.', missingContent: [{ source: 'precise answer', value: 17 }] },
+      ),
+    );
     expect(synthesis.primary).toBe('information_synthesis');
     expect(synthesis.category).toBe('information_synthesis');
     expect(synthesis.labels[0]?.evidence).toMatchObject({ rule: 'result_not_used', pred_call: { index: 1, tool: 'math/add' } });
 
-    const silent = classifyFailure(input(pred, [[0, 0], [1, 1]], { reply: '  ' }));
+    const silent = classifyFailure(
+      input(
+        pred,
+        [
+          [0, 0],
+          [1, 1],
+        ],
+        { reply: '  ' },
+      ),
+    );
     expect(labelsOf(silent)).toEqual([['information_synthesis', 'no_answer']]);
   });
 
   it('reasoning_error: right tool outputs, and the expected value is in none of them', () => {
     const pred = trajectory('T1', [[['weather/get_forecast', { city: 'Paris' }, '{"high": 14}']], [['math/add', { a: 14, b: 3 }, '{"result": 71}']]]);
-    const reasoning = classifyFailure(input(pred, [[0, 0], [1, 1]], { missingContent: [{ source: 'precise answer', value: 17 }] }));
+    const reasoning = classifyFailure(
+      input(
+        pred,
+        [
+          [0, 0],
+          [1, 1],
+        ],
+        { missingContent: [{ source: 'precise answer', value: 17 }] },
+      ),
+    );
     expect(reasoning.primary).toBe('reasoning_error');
     expect(reasoning.category).toBe('reasoning');
     expect(reasoning.labels[0]?.evidence.detail).toContain('precise answer 17 is in no tool result');
@@ -124,7 +192,12 @@ describe('taxonomy rules, one class at a time', () => {
 
   it('undetermined when no rule explains the failure', () => {
     const pred = trajectory('T1', [[['weather/get_forecast', { city: 'Paris' }]], [['math/add', { a: 14, b: 3 }]]]);
-    const open = classifyFailure(input(pred, [[0, 0], [1, 1]]));
+    const open = classifyFailure(
+      input(pred, [
+        [0, 0],
+        [1, 1],
+      ]),
+    );
     expect(open).toMatchObject({ primary: 'undetermined', category: 'undetermined', source: 'rules' });
     expect(open.labels[0]?.evidence.rule).toBe('no_rule_applies');
   });
@@ -133,16 +206,46 @@ describe('taxonomy rules, one class at a time', () => {
 describe('buildTaskRecord: checks decide success, and a failed one is labelled with evidence', () => {
   const pred = trajectory('T1', [[['weather/get_forecast', { city: 'Paris' }, '{"high": 14}']], [['math/add', { a: 14, b: 3 }, '{"result": 17}']]]);
   const base: TaskInput = {
-    id: 'T1', tier: 'chain', type: 'crafted', domain: 'chain',
-    spec: { evaluators: [evaluatorSchema.parse({ func: 'json -> get(high)', op: '=', value: 17 })], answer: { value: 17 }, decisive: undefined, facts: undefined },
-    gt, gtExpectError: [false, false],
+    id: 'T1',
+    tier: 'chain',
+    type: 'crafted',
+    domain: 'chain',
+    spec: {
+      evaluators: [evaluatorSchema.parse({ func: 'json -> get(high)', op: '=', value: 17 })],
+      answer: { value: 17 },
+      decisive: undefined,
+      facts: undefined,
+    },
+    gt,
+    gtExpectError: [false, false],
     prediction: { id: 'T1', steps: [], dialogue: [], final_reply: '{"high": 17}' } as unknown as TaskInput['prediction'],
-    pred, alignment: alignment([[0, 0], [1, 1]], 2, 2), labels: [{ label: 'success', infrastructure: false }, { label: 'success', infrastructure: false }], tokens: undefined,
+    pred,
+    alignment: alignment(
+      [
+        [0, 0],
+        [1, 1],
+      ],
+      2,
+      2,
+    ),
+    labels: [
+      { label: 'success', infrastructure: false },
+      { label: 'success', infrastructure: false },
+    ],
+    tokens: undefined,
   };
 
   it('passes when every rule and the precise answer pass', () => {
     const record = buildTaskRecord(base, new RuleRegistry());
-    expect(record).toMatchObject({ success: true, passed: true, success_rule: 'checks', archetype: 'precise', completion: 1, taxonomy: null, answer_hit: true });
+    expect(record).toMatchObject({
+      success: true,
+      passed: true,
+      success_rule: 'checks',
+      archetype: 'precise',
+      completion: 1,
+      taxonomy: null,
+      answer_hit: true,
+    });
   });
 
   it('a wrong answer whose value a tool returned is an information-synthesis failure, with the failing checks', () => {

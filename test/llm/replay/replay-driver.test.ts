@@ -9,7 +9,13 @@ const task: GtTask = {
   question: 'q',
   final_reply: 'the answer',
   steps: [
-    { step: 1, calls: [{ name: 'math/add', arguments: { firstNumber: 1, secondNumber: 2 } }, { name: 'math/mean', arguments: { numbers: [1, 2] } }] },
+    {
+      step: 1,
+      calls: [
+        { name: 'math/add', arguments: { firstNumber: 1, secondNumber: 2 } },
+        { name: 'math/mean', arguments: { numbers: [1, 2] } },
+      ],
+    },
     { step: 2, calls: [{ name: 'wiki/summary', arguments: { title: 'X' } }] },
   ],
 };
@@ -95,12 +101,15 @@ describe('noisy oracle wrong tools', () => {
     const catalog = ['math/add', 'math/mean', 'ocr/perform_ocr', 'nasa-mcp/get_notifications', 'wiki/summary', 'okx/get_price'];
     const options = { drop: 0, noise: 0, wrong: 1, merge: false };
     for (let seed = 1; seed <= 40; seed += 1) {
-      const names = perturbPlan(plan, `t${seed}`, { seed, ...options }, catalog).steps.flat().map((call) => call.name);
+      const names = perturbPlan(plan, `t${seed}`, { seed, ...options }, catalog)
+        .steps.flat()
+        .map((call) => call.name);
       for (const name of names) expect(['math/add', 'math/mean', 'ocr/perform_ocr']).toContain(name);
     }
     const lonely = { steps: [[{ name: 'math/add', arguments: {} }]], finalReply: '' };
     const drawn = new Set<string>();
-    for (let seed = 1; seed <= 40; seed += 1) drawn.add(perturbPlan(lonely, `t${seed}`, { seed, ...options }, ['math/add', 'wiki/summary', 'okx/get_price']).steps[0]?.[0]?.name ?? '');
+    for (let seed = 1; seed <= 40; seed += 1)
+      drawn.add(perturbPlan(lonely, `t${seed}`, { seed, ...options }, ['math/add', 'wiki/summary', 'okx/get_price']).steps[0]?.[0]?.name ?? '');
     expect([...drawn].sort()).toEqual(['okx/get_price', 'wiki/summary']);
   });
 });

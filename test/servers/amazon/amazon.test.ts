@@ -29,7 +29,13 @@ describe('amazon/search_products', () => {
       const n = Math.max(1, Math.min(Number(args.n ?? 1), 10));
       expect(answer.text).toBe(blocks.slice(0, n).join('\n'));
       const query = web.fake().requestsTo('/request').at(-1)?.query;
-      expect(query).toEqual({ api_key: KEY, type: 'search', amazon_domain: args.amazon_domain ?? 'amazon.com', search_term: String(args.keywords).trim(), page: String(args.page ?? 1) });
+      expect(query).toEqual({
+        api_key: KEY,
+        type: 'search',
+        amazon_domain: args.amazon_domain ?? 'amazon.com',
+        search_term: String(args.keywords).trim(),
+        page: String(args.page ?? 1),
+      });
     }
   });
 
@@ -72,7 +78,9 @@ describe('amazon: failures', () => {
   });
 
   it('other 4xx answers are ordinary tool errors in the reference wording, with an echoed key redacted', async () => {
-    web.fake().queueFault('/request', { status: 400, body: { request_info: { success: false, message: `bad amazon_domain (request ?api_key=${KEY}&type=search)` } } });
+    web
+      .fake()
+      .queueFault('/request', { status: 400, body: { request_info: { success: false, message: `bad amazon_domain (request ?api_key=${KEY}&type=search)` } } });
     const answer = await call('search_products', { keywords: 'pepsi', amazon_domain: 'amazon.nowhere' });
     expect([answer.isError, answer.meta]).toEqual([true, undefined]);
     expect(answer.text).toMatch(/^Error: 400 \{"request_info"/);

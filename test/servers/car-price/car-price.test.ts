@@ -105,8 +105,14 @@ describe('car-price/search_brand_model_price', () => {
 
   it('words misses as the reference did', async () => {
     expect((await server.call('search_brand_model_price', { brand_name: 'Trabant', model_keyword: '601' })).text).toBe("Brand 'Trabant' not found.");
-    expect(await server.call('search_brand_model_price', { brand_name: ' ', model_keyword: 'X4' })).toMatchObject({ isError: true, text: 'Please provide brand_name.' });
-    expect(await server.call('search_brand_model_price', { brand_name: 'BMW', model_keyword: '' })).toMatchObject({ isError: true, text: 'Please provide model_keyword.' });
+    expect(await server.call('search_brand_model_price', { brand_name: ' ', model_keyword: 'X4' })).toMatchObject({
+      isError: true,
+      text: 'Please provide brand_name.',
+    });
+    expect(await server.call('search_brand_model_price', { brand_name: 'BMW', model_keyword: '' })).toMatchObject({
+      isError: true,
+      text: 'Please provide model_keyword.',
+    });
     fake.queueFault(/\/modelos\/\d+\/anos$/, { body: [] });
     fake.queueFault(/\/modelos\/\d+\/anos\/[\w-]+$/, { status: 404, body: { error: 'not found' } });
     const partial = await server.call('search_brand_model_price', { brand_name: 'Honda', model_keyword: 'amarok cd2.0' });
@@ -120,11 +126,23 @@ describe('car-price refusals and upstream failures (a server with a cold cache, 
     const fresh = await startWebServer('servers/car-price/index.ts', { M3_UPSTREAM_FIPE_URL: `${fake.url}/fipe/api/v1`, M3_HTTP_TIMEOUT_MS: '1000' });
     try {
       fake.queueFault(base, { status: 404, body: { error: 'gone' } });
-      expect(await fresh.call('get_car_brands', {})).toMatchObject({ isError: true, text: 'Error: Could not fetch car brands (Status: 404)', errorMeta: undefined });
+      expect(await fresh.call('get_car_brands', {})).toMatchObject({
+        isError: true,
+        text: 'Error: Could not fetch car brands (Status: 404)',
+        errorMeta: undefined,
+      });
       fake.queueFault(base, { status: 404, body: { error: 'gone' } });
-      expect(await fresh.call('search_brand_model_price', { brand_name: 'BMW', model_keyword: 'X4' })).toMatchObject({ isError: true, text: 'Error: could not fetch brands (status 404)' });
+      expect(await fresh.call('search_brand_model_price', { brand_name: 'BMW', model_keyword: 'X4' })).toMatchObject({
+        isError: true,
+        text: 'Error: could not fetch brands (status 404)',
+      });
       fake.queueFault(base, { status: 429, headers: { 'retry-after': '60' }, body: 'Too many requests' });
-      expect((await fresh.call('get_car_brands', {})).errorMeta).toEqual({ code: 'upstream_rate_limited', status: 429, retryAfterSec: 60, upstream: '127.0.0.1' });
+      expect((await fresh.call('get_car_brands', {})).errorMeta).toEqual({
+        code: 'upstream_rate_limited',
+        status: 429,
+        retryAfterSec: 60,
+        upstream: '127.0.0.1',
+      });
       fake.queueFault(base, { status: 500 });
       expect((await fresh.call('get_car_brands', {})).errorMeta).toMatchObject({ code: 'upstream_server_error', status: 500 });
       fake.queueFault(base, { status: 401, body: { message: 'invalid token' } });

@@ -11,7 +11,6 @@ const APP_KEY = 'edamam-app-key-91fc0d';
 const expected = (query: string) =>
   `Nutrition for: ${query}\n- Energy: 94.64 kcal\n- Protein: 0.47 g\n- Fat: 0.31 g\n- Carbs: 25.13 g\n- Fiber: 4.37 g\n- Sugars: 18.91 g\n- Sodium: 1.82 mg\n- Calcium: 10.92 mg\n- Iron: 0.22 mg\n- Vitamin C: 8.37 mg`;
 
-
 const web = useWebServer('food-nutrition', {
   routes: () => [
     { path: '/api/food-database/v2/parser', reply: { body: loadFixture('food-nutrition', 'parser') } },
@@ -33,7 +32,9 @@ describe('food_nutrition_mcp/get_nutrition', () => {
       expect(web.fake().requestsTo('/api/food-database/v2/parser').at(-1)?.query).toEqual({ app_id: APP_ID, app_key: APP_KEY, ingr: args.query });
       const nutrients = web.fake().requestsTo('/api/food-database/v2/nutrients').at(-1);
       expect(nutrients?.query).toEqual({ app_id: APP_ID, app_key: APP_KEY });
-      expect(JSON.parse(nutrients?.body ?? '{}')).toEqual({ ingredients: [{ quantity: 1, measureURI: 'http://www.edamam.com/ontologies/edamam.owl#Measure_unit', foodId: 'food_a1gb9ubb72c7snbuxr3weagwv0dd' }] });
+      expect(JSON.parse(nutrients?.body ?? '{}')).toEqual({
+        ingredients: [{ quantity: 1, measureURI: 'http://www.edamam.com/ontologies/edamam.owl#Measure_unit', foodId: 'food_a1gb9ubb72c7snbuxr3weagwv0dd' }],
+      });
     }
   });
 

@@ -11,14 +11,19 @@ const KEY = 'air-quality-test-key-0c1e';
 const fixture = (name: string) => loadFixture('google-air', name);
 let tile: Buffer;
 
-
 const web = useWebServer('google-air', {
   routes: async () => {
-    tile = await sharp({ create: { width: 256, height: 256, channels: 4, background: { r: 255, g: 128, b: 0, alpha: 0.5 } } }).png().toBuffer();
+    tile = await sharp({ create: { width: 256, height: 256, channels: 4, background: { r: 255, g: 128, b: 0, alpha: 0.5 } } })
+      .png()
+      .toBuffer();
     return [
       { path: '/v1/currentConditions:lookup', method: 'POST', reply: { body: fixture('current') } },
       { path: '/v1/forecast:lookup', method: 'POST', reply: { body: fixture('forecast') } },
-      { path: '/v1/history:lookup', method: 'POST', reply: (request) => ({ body: fixture((JSON.parse(request.body) as { pageToken?: string }).pageToken ? 'history-page2' : 'history-page1') }) },
+      {
+        path: '/v1/history:lookup',
+        method: 'POST',
+        reply: (request) => ({ body: fixture((JSON.parse(request.body) as { pageToken?: string }).pageToken ? 'history-page2' : 'history-page1') }),
+      },
       { path: /^\/v1\/mapTypes\/[^/]+\/heatmapTiles\/\d+\/\d+\/\d+$/, reply: { body: tile, headers: { 'content-type': 'image/png' } } },
     ];
   },
@@ -53,8 +58,14 @@ describe('google-air', () => {
       expect(meta.tile).toEqual({ z: args.z, x: args.x, y: args.y, indexType: args.indexType });
       expect(meta.content_type).toBe('image/png');
       expect(meta.saved_path.startsWith(web.server().workspace) && existsSync(meta.saved_path)).toBe(true);
-      const sent = web.fake().requestsTo(/heatmapTiles/).at(-1);
-      expect([sent?.path, sent?.query]).toEqual([`/v1/mapTypes/${String(args.indexType)}/heatmapTiles/${String(args.z)}/${String(args.x)}/${String(args.y)}`, { key: KEY }]);
+      const sent = web
+        .fake()
+        .requestsTo(/heatmapTiles/)
+        .at(-1);
+      expect([sent?.path, sent?.query]).toEqual([
+        `/v1/mapTypes/${String(args.indexType)}/heatmapTiles/${String(args.z)}/${String(args.x)}/${String(args.y)}`,
+        { key: KEY },
+      ]);
     }
     expect((await call('heatmap_tile', { z: 2, x: 0, y: 1 })).text).toContain('"indexType": "UNIVERSAL_AQI"');
   });
@@ -64,10 +75,17 @@ describe('google-air', () => {
     const merged = JSON.parse(history.text) as { hoursInfo: Array<{ dateTime: string }>; nextPageToken?: string; regionCode: string };
     expect(merged.hoursInfo.map((hour) => hour.dateTime)).toEqual(['2024-01-01T00:00:00Z', '2024-01-01T01:00:00Z', '2024-01-01T02:00:00Z']);
     expect(merged.nextPageToken).toBeUndefined();
-    const pages = web.fake().requestsTo('/v1/history:lookup').map((request) => JSON.parse(request.body) as Record<string, unknown>);
+    const pages = web
+      .fake()
+      .requestsTo('/v1/history:lookup')
+      .map((request) => JSON.parse(request.body) as Record<string, unknown>);
     expect(pages).toEqual([
       { location: { latitude: 48.85, longitude: 2.35 }, period: { startTime: '2024-01-01T00:00:00Z', endTime: '2024-01-01T03:00:00Z' } },
-      { location: { latitude: 48.85, longitude: 2.35 }, period: { startTime: '2024-01-01T00:00:00Z', endTime: '2024-01-01T03:00:00Z' }, pageToken: 'page-2-token' },
+      {
+        location: { latitude: 48.85, longitude: 2.35 },
+        period: { startTime: '2024-01-01T00:00:00Z', endTime: '2024-01-01T03:00:00Z' },
+        pageToken: 'page-2-token',
+      },
     ]);
     const forecast = await call('forecast', { lat: 52.09, lng: 5.12, hours: 6 });
     expect(JSON.parse(forecast.text)).toEqual(fixture('forecast'));
@@ -76,13 +94,26 @@ describe('google-air', () => {
   });
 
   it('failures: bad key is auth, 429 carries retry-after, 500 is a server error, a bad location an ordinary error', async () => {
-    web.fake().queueFault('/v1/currentConditions:lookup', { status: 400, body: { error: { code: 400, message: 'API key not valid. Please pass a valid API key.', status: 'INVALID_ARGUMENT', details: [{ reason: 'API_KEY_INVALID' }] } } });
+    web.fake().queueFault('/v1/currentConditions:lookup', {
+      status: 400,
+      body: {
+        error: {
+          code: 400,
+          message: 'API key not valid. Please pass a valid API key.',
+          status: 'INVALID_ARGUMENT',
+          details: [{ reason: 'API_KEY_INVALID' }],
+        },
+      },
+    });
     expect((await call('current_conditions', { lat: 1, lng: 2 })).meta?.code).toBe('upstream_auth');
     web.fake().queueFault('/v1/currentConditions:lookup', { status: 429, headers: { 'retry-after': '20' }, body: {} });
     expect((await call('current_conditions', { lat: 1, lng: 2 })).meta).toMatchObject({ code: 'upstream_rate_limited', retryAfterSec: 20 });
     web.fake().queueFault('/v1/currentConditions:lookup', { status: 500, body: {} });
     expect((await call('current_conditions', { lat: 1, lng: 2 })).meta?.code).toBe('upstream_server_error');
-    web.fake().queueFault('/v1/currentConditions:lookup', { status: 400, body: { error: { code: 400, message: `Information is unavailable for this location (key=${KEY}).`, status: 'INVALID_ARGUMENT' } } });
+    web.fake().queueFault('/v1/currentConditions:lookup', {
+      status: 400,
+      body: { error: { code: 400, message: `Information is unavailable for this location (key=${KEY}).`, status: 'INVALID_ARGUMENT' } },
+    });
     const ocean = await call('current_conditions', { lat: 0, lng: -30 });
     expect([ocean.isError, ocean.meta]).toEqual([true, undefined]);
     expect(ocean.text).toMatch(/^Error executing tool current_conditions: HTTP 400 at .*Information is unavailable/);

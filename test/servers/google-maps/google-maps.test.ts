@@ -13,7 +13,6 @@ const KEY = 'gmaps-test-key-7f3a9c';
 const fixture = (name: string) => loadFixture('google-maps', name);
 let png: Buffer;
 
-
 async function ok(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
   const answer = await call(name, args);
   expect(answer.isError, `${name} ${JSON.stringify(args)} → ${answer.text}`).toBe(false);
@@ -28,22 +27,33 @@ const last = (path: string | RegExp): RecordedRequest => {
 
 const web = useWebServer('google-maps', {
   routes: async () => {
-    png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#3a7' } }).png().toBuffer();
+    png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#3a7' } })
+      .png()
+      .toBuffer();
     return [
       { path: '/gmaps/maps/api/geocode/json', reply: { body: fixture('geocode') } },
       { path: '/gmaps/maps/api/place/textsearch/json', reply: () => ({ body: fixture('text-search') }) },
       { path: '/gmaps/maps/api/directions/json', reply: { body: fixture('directions') } },
       { path: '/gmaps/maps/api/distancematrix/json', reply: { body: fixture('distance-matrix') } },
       { path: '/gmaps/maps/api/elevation/json', reply: { body: fixture('elevation') } },
-      { path: '/gmaps/maps/api/timezone/json', reply: { body: { dstOffset: 3600, rawOffset: 3600, status: 'OK', timeZoneId: 'Europe/Paris', timeZoneName: 'Central European Summer Time' } } },
+      {
+        path: '/gmaps/maps/api/timezone/json',
+        reply: { body: { dstOffset: 3600, rawOffset: 3600, status: 'OK', timeZoneId: 'Europe/Paris', timeZoneName: 'Central European Summer Time' } },
+      },
       { path: '/gmaps/maps/api/staticmap', reply: { body: png, headers: { 'content-type': 'image/png' } } },
       { path: '/gmaps/maps/api/streetview', reply: { body: png, headers: { 'content-type': 'image/png' } } },
       { path: '/places/v1/places:searchNearby', method: 'POST', reply: { body: fixture('nearby') } },
       { path: /^\/places\/v1\/places\/[^/]+$/, reply: { body: fixture('place-details') } },
-      { path: /^\/places\/v1\/places\/.+\/media$/, reply: (request) => ({ body: { name: 'places/p1/photos/ph1/media', photoUri: `http://${request.headers.host}/photo-bytes/ph1.png` } }) },
+      {
+        path: /^\/places\/v1\/places\/.+\/media$/,
+        reply: (request) => ({ body: { name: 'places/p1/photos/ph1/media', photoUri: `http://${request.headers.host}/photo-bytes/ph1.png` } }),
+      },
       { path: '/photo-bytes/ph1.png', reply: { body: png } },
       { path: '/routes/directions/v2:computeRoutes', method: 'POST', reply: { body: fixture('routes') } },
-      { path: /^\/roads\/v1\//, reply: { body: { snappedPoints: [{ location: { latitude: 48.85, longitude: 2.35 }, placeId: 'ChIJroad', originalIndex: 0 }] } } },
+      {
+        path: /^\/roads\/v1\//,
+        reply: { body: { snappedPoints: [{ location: { latitude: 48.85, longitude: 2.35 }, placeId: 'ChIJroad', originalIndex: 0 }] } },
+      },
       { path: '/geo/geolocation/v1/geolocate', method: 'POST', reply: { body: { location: { lat: 48.85, lng: 2.35 }, accuracy: 1200 } } },
     ];
   },
@@ -95,10 +105,13 @@ describe('google-maps: GT calls of the frequent tools', () => {
       if (center?.latitude !== undefined) expect(query.location).toBe(`${center.latitude},${center.longitude}`);
       else expect(query.location).toBeUndefined(); // a {lat,lng} centre is ignored, as in the reference
       expect(result.request).not.toHaveProperty('key');
-      expect(((result.response as { results: unknown[] }).results).length).toBe(Math.min(3, Number(args.maxResultCount)));
+      expect((result.response as { results: unknown[] }).results.length).toBe(Math.min(3, Number(args.maxResultCount)));
     }
     const trimmed = await ok('places_text_search', { query: 'restaurants', maxResultCount: 2 });
-    expect((trimmed.response as { results: Array<{ name: string }> }).results.map((place) => place.name)).toEqual(["Rose's Luxury", 'AMBAR Restaurant, Capitol Hill']);
+    expect((trimmed.response as { results: Array<{ name: string }> }).results.map((place) => place.name)).toEqual([
+      "Rose's Luxury",
+      'AMBAR Restaurant, Capitol Hill',
+    ]);
   });
 
   it('place_details: Places v1 with the key and the field mask as headers', async (context) => {
@@ -110,7 +123,9 @@ describe('google-maps: GT calls of the frequent tools', () => {
       expect(sent.path).toBe(`/places/v1/places/${String(args.place_id)}`);
       expect(sent.headers['x-goog-api-key']).toBe(KEY);
       expect(sent.query).toEqual({});
-      const mask = (args.fields as string | undefined) ?? 'id,displayName,formattedAddress,location,primaryType,primaryTypeDisplayName,rating,userRatingCount,internationalPhoneNumber,websiteUri,currentOpeningHours,photos.name';
+      const mask =
+        (args.fields as string | undefined) ??
+        'id,displayName,formattedAddress,location,primaryType,primaryTypeDisplayName,rating,userRatingCount,internationalPhoneNumber,websiteUri,currentOpeningHours,photos.name';
       expect(sent.headers['x-goog-fieldmask']).toBe(mask);
       expect(result.headers).toEqual({ 'X-Goog-FieldMask': mask });
       expect((result.response as { displayName: { text: string } }).displayName.text).toBe('Illinois Natural History Survey (INHS)');
@@ -131,7 +146,9 @@ describe('google-maps: GT calls of the frequent tools', () => {
       expect(JSON.parse(sent.body)).toEqual(expected);
       expect(result.request).toEqual(expected);
       expect(sent.headers['x-goog-api-key']).toBe(KEY);
-      expect(sent.headers['x-goog-fieldmask']).toBe(args.fields ?? 'routes.distanceMeters,routes.duration,routes.polyline.encodedPolyline,routes.legs,routes.travelAdvisory');
+      expect(sent.headers['x-goog-fieldmask']).toBe(
+        args.fields ?? 'routes.distanceMeters,routes.duration,routes.polyline.encodedPolyline,routes.legs,routes.travelAdvisory',
+      );
       expect((result.response as { routes: Array<{ distanceMeters: number }> }).routes[0]?.distanceMeters).toBe(71455);
     }
   });
@@ -244,9 +261,15 @@ describe('google-maps: the other tools', () => {
   it('reverse_geocode, timezone, elevation_along_path, roads, geolocate_home and ping answer in the same layout', async () => {
     expect((await ok('reverse_geocode', { lat: 48.85, lng: 2.35, language: 'en' })).request).toEqual({ latlng: '48.85,2.35', language: 'en' });
     expect((await ok('timezone', { lat: 48.85, lng: 2.35, timestamp: 1700000000 })).request).toEqual({ location: '48.85,2.35', timestamp: 1700000000 });
-    expect((await ok('elevation_along_path', { path: ['36.578581,-118.291994', '36.23998,-116.83171'], samples: 3 })).request).toEqual({ path: '36.578581,-118.291994|36.23998,-116.83171', samples: 3 });
+    expect((await ok('elevation_along_path', { path: ['36.578581,-118.291994', '36.23998,-116.83171'], samples: 3 })).request).toEqual({
+      path: '36.578581,-118.291994|36.23998,-116.83171',
+      samples: 3,
+    });
     expect(last('/gmaps/maps/api/elevation/json').query.samples).toBe('3');
-    expect((await ok('roads_snap_to_roads', { path: ['48.85,2.35', '48.86,2.36'], interpolate: true })).request).toEqual({ path: '48.85,2.35|48.86,2.36', interpolate: 'true' });
+    expect((await ok('roads_snap_to_roads', { path: ['48.85,2.35', '48.86,2.36'], interpolate: true })).request).toEqual({
+      path: '48.85,2.35|48.86,2.36',
+      interpolate: 'true',
+    });
     expect((await ok('roads_nearest_roads', { points: ['48.85,2.35'] })).endpoint).toBe(`${web.fake().url}/roads/v1/nearestRoads`);
     await ok('roads_speed_limits', { placeIds: ['ChIJa', 'ChIJb'] });
     expect(last('/roads/v1/speedLimits').query).toEqual({ placeId: ['ChIJa', 'ChIJb'], units: 'KPH', key: KEY });
@@ -265,7 +288,9 @@ describe('google-maps: failures are typed and never show the key', () => {
     const denied = await call('geocode', { address: 'Paris' });
     expect([denied.isError, denied.meta?.code]).toEqual([true, 'upstream_auth']);
     expect(denied.text).toContain('The provided API key is invalid');
-    web.fake().queueFault('/gmaps/maps/api/geocode/json', { body: { results: [], status: 'OVER_QUERY_LIMIT', error_message: 'You have exceeded your daily request quota for this API.' } });
+    web.fake().queueFault('/gmaps/maps/api/geocode/json', {
+      body: { results: [], status: 'OVER_QUERY_LIMIT', error_message: 'You have exceeded your daily request quota for this API.' },
+    });
     expect((await call('geocode', { address: 'Paris' })).meta?.code).toBe('upstream_rate_limited');
   });
 
@@ -273,7 +298,9 @@ describe('google-maps: failures are typed and never show the key', () => {
     web.fake().queueFault('/gmaps/maps/api/geocode/json', { status: 429, headers: { 'retry-after': '30' }, body: {} });
     const limited = await call('geocode', { address: 'Paris' });
     expect(limited.meta).toMatchObject({ code: 'upstream_rate_limited', status: 429, retryAfterSec: 30, upstream: '127.0.0.1' });
-    web.fake().queueFault('/routes/directions/v2:computeRoutes', { status: 500, body: { error: { code: 500, message: 'Internal error', status: 'INTERNAL' } } });
+    web
+      .fake()
+      .queueFault('/routes/directions/v2:computeRoutes', { status: 500, body: { error: { code: 500, message: 'Internal error', status: 'INTERNAL' } } });
     expect((await call('compute_route', { origin: { placeId: 'a' }, destination: { placeId: 'b' } })).meta?.code).toBe('upstream_server_error');
     web.fake().queueFault('/gmaps/maps/api/distancematrix/json', { body: '{"rows": [', headers: { 'content-type': 'application/json' } });
     expect((await call('distance_matrix', { origins: ['a'], destinations: ['b'] })).meta?.code).toBe('upstream_bad_response');
@@ -294,7 +321,10 @@ describe('google-maps: failures are typed and never show the key', () => {
   it('an upstream that echoes the key in its error body or a URL does not get it shown', async () => {
     web.fake().queueFault('/gmaps/maps/api/directions/json', {
       status: 400,
-      body: { error_message: `Invalid request https://maps.googleapis.com/maps/api/directions/json?origin=a&key=${KEY}&mode=x (key ${KEY})`, status: 'INVALID_REQUEST' },
+      body: {
+        error_message: `Invalid request https://maps.googleapis.com/maps/api/directions/json?origin=a&key=${KEY}&mode=x (key ${KEY})`,
+        status: 'INVALID_REQUEST',
+      },
     });
     const echoed = await call('directions_legacy', { origin: 'a', destination: 'b' });
     expect(echoed.isError).toBe(true);

@@ -40,7 +40,10 @@ function undefinedSequence(group: number, element_: number, items: Buffer, expli
 
 export function buildDicom(fields: { patientName: string; patientId: string; studyDescription: string; seriesDescription: string }, explicit: boolean): Buffer {
   const syntax = explicit ? '1.2.840.10008.1.2.1' : '1.2.840.10008.1.2';
-  const meta = Buffer.concat([element(0x0002, 0x0001, 'OB', Buffer.from([0, 1]), true), element(0x0002, 0x0010, 'UI', Buffer.from(syntax.length % 2 ? `${syntax}\0` : syntax, 'latin1'), true)]);
+  const meta = Buffer.concat([
+    element(0x0002, 0x0001, 'OB', Buffer.from([0, 1]), true),
+    element(0x0002, 0x0010, 'UI', Buffer.from(syntax.length % 2 ? `${syntax}\0` : syntax, 'latin1'), true),
+  ]);
   const groupLength = element(0x0002, 0x0000, 'UL', Buffer.from(new Uint32Array([meta.length]).buffer), true);
   const data = Buffer.concat([
     element(0x0008, 0x0060, 'CS', padded('CT'), explicit),

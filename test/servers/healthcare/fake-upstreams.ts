@@ -27,14 +27,22 @@ export async function startHealthcareFake(): Promise<HttpFake> {
     { path: '/fda/drug/label.json', reply: (request) => labelFor(String(request.query.search ?? '')) },
     { path: '/fda/drug/ndc.json', reply: { body: fixture('openfda-ndc-advil') } },
     { path: '/eutils/esearch.fcgi', reply: (request) => ({ body: fixture(request.query.db === 'books' ? 'eutils-esearch-books' : 'eutils-esearch-pubmed') }) },
-    { path: '/eutils/esummary.fcgi', reply: (request) => ({ body: fixture(request.query.db === 'books' ? 'eutils-esummary-books' : 'eutils-esummary-pubmed') }) },
+    {
+      path: '/eutils/esummary.fcgi',
+      reply: (request) => ({ body: fixture(request.query.db === 'books' ? 'eutils-esummary-books' : 'eutils-esummary-pubmed') }),
+    },
     { path: '/ct/studies', reply: { body: fixture('clinicaltrials-studies') } },
     {
       path: '/ctables/icd10cm/v3/search',
-      reply: (request) => ({ body: fixture(String(request.query.terms).toUpperCase().startsWith('G89') ? 'clinicaltables-icd10-g89' : 'clinicaltables-icd10-empty') }),
+      reply: (request) => ({
+        body: fixture(String(request.query.terms).toUpperCase().startsWith('G89') ? 'clinicaltables-icd10-g89' : 'clinicaltables-icd10-empty'),
+      }),
     },
     { path: '/mhf/topicsearch.json', reply: { body: fixture('myhealthfinder-topicsearch') } },
-    { path: /^\/medrxiv\/details\/medrxiv\//, reply: (request) => ({ body: fixture(request.path.includes('2025-01-01') ? 'medrxiv-details' : 'medrxiv-no-posts') }) },
+    {
+      path: /^\/medrxiv\/details\/medrxiv\//,
+      reply: (request) => ({ body: fixture(request.path.includes('2025-01-01') ? 'medrxiv-details' : 'medrxiv-no-posts') }),
+    },
   ]);
 }
 

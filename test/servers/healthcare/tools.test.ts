@@ -112,7 +112,10 @@ describe('web tools with GT arguments', () => {
     expect(await json('lookup_icd_code', { code: 'J30' })).toEqual({ status: 'success', search_type: 'code', search_term: 'J30', total_results: 0, codes: [] });
     expect(fake.requestsTo('/ctables/icd10cm/v3/search').at(-1)?.query.maxList).toBe('10');
     const neither = await server.call('lookup_icd_code', {});
-    expect(neither).toMatchObject({ isError: true, text: JSON.stringify({ status: 'error', error_message: 'Either code or description is required' }, null, 2) });
+    expect(neither).toMatchObject({
+      isError: true,
+      text: JSON.stringify({ status: 'error', error_message: 'Either code or description is required' }, null, 2),
+    });
   });
 
   it('health_topics: MyHealthfinder topic search, the reference layout with its empty sections', async () => {
@@ -149,8 +152,20 @@ describe('web tools with GT arguments', () => {
       query: 'pain management',
       total_results: 2,
       books: [
-        { id: '9000001', title: 'Placeholder Chapter on Pain Management', authors: ['Doe J'], publication_date: '2024/01/15', url: 'https://www.ncbi.nlm.nih.gov/books/9000001/' },
-        { id: '9000002', title: 'Placeholder Book of Clinical Medicine', authors: [], publication_date: '2023', url: 'https://www.ncbi.nlm.nih.gov/books/9000002/' },
+        {
+          id: '9000001',
+          title: 'Placeholder Chapter on Pain Management',
+          authors: ['Doe J'],
+          publication_date: '2024/01/15',
+          url: 'https://www.ncbi.nlm.nih.gov/books/9000001/',
+        },
+        {
+          id: '9000002',
+          title: 'Placeholder Book of Clinical Medicine',
+          authors: [],
+          publication_date: '2023',
+          url: 'https://www.ncbi.nlm.nih.gov/books/9000002/',
+        },
       ],
     });
   });

@@ -37,7 +37,13 @@ afterAll(async () => {
 
 describe('hugeicons-mcp tool surface', () => {
   it('lists the five reference tools with their schemas and accepts every GT call', (context) => {
-    expect(server.tools.map((tool) => tool.name).sort()).toEqual(['get_icon_glyph_by_style', 'get_icon_glyphs', 'get_platform_usage', 'list_icons', 'search_icons']);
+    expect(server.tools.map((tool) => tool.name).sort()).toEqual([
+      'get_icon_glyph_by_style',
+      'get_icon_glyphs',
+      'get_platform_usage',
+      'list_icons',
+      'search_icons',
+    ]);
     const catalog = catalogTools('hugeicons-mcp');
     if (!catalog || !calls) return context.skip('shared M3-Bench data not found under ../shared/data/m3bench');
     expect(schemaParityProblems(server.tools, catalog)).toEqual([]);
@@ -77,7 +83,10 @@ describe('hugeicons-mcp answers', () => {
     const byStyle = await server.call('get_icon_glyph_by_style', { icon_name: 'home-01', style: 'stroke-rounded' });
     expect(JSON.parse(byStyle.text)).toMatchObject({ primary: { unicode: 'e9a1' }, secondary: null });
     expect(fake.requestsTo('/api/v1/icon/home-01/glyph').at(-1)?.query).toEqual({ style: 'stroke-rounded' });
-    expect(await server.call('get_icon_glyphs', { icon_name: 'nope-99' })).toMatchObject({ isError: true, text: "Failed to get icon glyphs: Icon 'nope-99' not found" });
+    expect(await server.call('get_icon_glyphs', { icon_name: 'nope-99' })).toMatchObject({
+      isError: true,
+      text: "Failed to get icon glyphs: Icon 'nope-99' not found",
+    });
     expect(await server.call('get_icon_glyph_by_style', { icon_name: 'nope-99', style: 'solid-sharp' })).toMatchObject({
       isError: true,
       text: "Failed to get icon glyph by style: Icon 'nope-99' with style 'solid-sharp' not found",
@@ -102,7 +111,12 @@ describe('hugeicons-mcp answers', () => {
 describe('hugeicons-mcp upstream failures are typed (the reference answered a failed search as "[]")', () => {
   it('429, 500, malformed JSON, a wrong shape and a slow answer', async () => {
     fake.queueFault('/search-api/search', { status: 429, headers: { 'retry-after': '4' } });
-    expect((await server.call('search_icons', { query: 'tree' })).errorMeta).toEqual({ code: 'upstream_rate_limited', status: 429, retryAfterSec: 4, upstream: '127.0.0.1' });
+    expect((await server.call('search_icons', { query: 'tree' })).errorMeta).toEqual({
+      code: 'upstream_rate_limited',
+      status: 429,
+      retryAfterSec: 4,
+      upstream: '127.0.0.1',
+    });
     fake.queueFault('/search-api/search', { status: 503 });
     expect((await server.call('search_icons', { query: 'tree' })).errorMeta).toMatchObject({ code: 'upstream_server_error', status: 503 });
     fake.queueFault('/search-api/search', { body: '{"results": [', headers: { 'content-type': 'application/json' } });

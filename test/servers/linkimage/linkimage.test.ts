@@ -12,16 +12,28 @@ import { groundTruthCalls, loadFixture, missingSharedData, useWebServer } from '
 const KEY = 'unsplash-access-key-6e0b2d';
 let jpeg: Buffer;
 
-
 const web = useWebServer('linkimage', {
   routes: async () => {
     // A real photo from the shared assets when they are there, else a generated JPEG.
     const assets = sharedAssetsDir();
     const folder = assets ? path.join(assets, 'images', 'detection') : '';
     const real = folder && existsSync(folder) ? readdirSync(folder).find((name) => /\.jpe?g$/i.test(name)) : undefined;
-    jpeg = real ? readFileSync(path.join(folder, real)) : await sharp({ create: { width: 40, height: 30, channels: 3, background: '#246' } }).jpeg().toBuffer();
+    jpeg = real
+      ? readFileSync(path.join(folder, real))
+      : await sharp({ create: { width: 40, height: 30, channels: 3, background: '#246' } })
+          .jpeg()
+          .toBuffer();
     return [
-      { path: /^\/photos\/[^/]+$/, reply: (request) => ({ body: JSON.parse(JSON.stringify(loadFixture('linkimage', 'photo')).replaceAll('FAKE', `http://${request.headers.host}`).replaceAll('8Rk1DqL_Lkc', request.path.split('/').at(-1) ?? '')) }) },
+      {
+        path: /^\/photos\/[^/]+$/,
+        reply: (request) => ({
+          body: JSON.parse(
+            JSON.stringify(loadFixture('linkimage', 'photo'))
+              .replaceAll('FAKE', `http://${request.headers.host}`)
+              .replaceAll('8Rk1DqL_Lkc', request.path.split('/').at(-1) ?? ''),
+          ),
+        }),
+      },
       { path: /^\/images\//, reply: { body: jpeg, headers: { 'content-type': 'image/jpeg' } } },
       { path: /^\/photos\/[^/]+\/download$/, reply: { body: { url: 'https://images.unsplash.com/photo-1' } } },
     ];
@@ -39,17 +51,27 @@ describe('linkimage-mcp/fetch_unsplash_image', () => {
       const answer = await call(args);
       expect(answer.isError, answer.text).toBe(false);
       const id = String(args.url).split('-').at(-1);
-      const metadata = web.fake().requestsTo(/^\/photos\/[^/]+$/).at(-1);
+      const metadata = web
+        .fake()
+        .requestsTo(/^\/photos\/[^/]+$/)
+        .at(-1);
       expect(metadata?.path).toBe(`/photos/${id}`);
       expect(metadata?.headers.authorization).toBe(`Client-ID ${KEY}`);
       expect(metadata?.query).toEqual({});
       const result = JSON.parse(answer.text) as { message: string; image_url: string; author: string; saved_path: string };
-      expect(answer.text).toBe(`{"message": "Downloaded 'Porto Shooter' photo successfully.", "image_url": "${result.image_url}", "author": "Porto Shooter", "saved_path": "${result.saved_path}"}`);
+      expect(answer.text).toBe(
+        `{"message": "Downloaded 'Porto Shooter' photo successfully.", "image_url": "${result.image_url}", "author": "Porto Shooter", "saved_path": "${result.saved_path}"}`,
+      );
       expect(result.image_url).toBe(`${web.fake().url}/images/${id}-full.jpg`);
       expect(path.basename(result.saved_path)).toBe(`unsplash_${id}.jpg`);
       expect(readFileSync(result.saved_path).equals(jpeg)).toBe(true);
       expect(answer.images).toEqual([{ type: 'image', data: jpeg.toString('base64'), mimeType: 'image/jpeg' }]);
-      expect(web.fake().requestsTo(/\/download$/).at(-1)?.query).toEqual({ ixid: 'test' });
+      expect(
+        web
+          .fake()
+          .requestsTo(/\/download$/)
+          .at(-1)?.query,
+      ).toEqual({ ixid: 'test' });
     }
   });
 

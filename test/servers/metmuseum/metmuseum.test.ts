@@ -130,7 +130,9 @@ describe('metmuseum-mcp/get-museum-object', () => {
   });
 
   it('omits empty fields and prints an empty tag list as the reference did', async () => {
-    fake.queueFault(/^\/met\/objects\/\d+$/, { body: { objectID: 1, title: 'Fragment', department: 'Egyptian Art', medium: '', tags: [], primaryImageSmall: '' } });
+    fake.queueFault(/^\/met\/objects\/\d+$/, {
+      body: { objectID: 1, title: 'Fragment', department: 'Egyptian Art', medium: '', tags: [], primaryImageSmall: '' },
+    });
     const result = await server.call('get-museum-object', { objectId: 1 });
     expect(result).toMatchObject({ isError: false, text: 'Title: Fragment\nDepartment: Egyptian Art\nTags: \n', images: [] });
   });
@@ -146,7 +148,12 @@ describe('metmuseum-mcp/get-museum-object', () => {
 describe('metmuseum-mcp upstream failures are typed', () => {
   it('429, 500, malformed JSON, a wrong shape, an image that is not one, and a slow answer', async () => {
     fake.queueFault('/met/departments', { status: 429, headers: { 'retry-after': '3' } });
-    expect((await server.call('list-departments', {})).errorMeta).toEqual({ code: 'upstream_rate_limited', status: 429, retryAfterSec: 3, upstream: '127.0.0.1' });
+    expect((await server.call('list-departments', {})).errorMeta).toEqual({
+      code: 'upstream_rate_limited',
+      status: 429,
+      retryAfterSec: 3,
+      upstream: '127.0.0.1',
+    });
     fake.queueFault('/met/search', { status: 500 });
     expect((await server.call('search-museum-objects', { q: 'x' })).errorMeta).toMatchObject({ code: 'upstream_server_error', status: 500 });
     fake.queueFault('/met/departments', { body: '<html>maintenance</html>' });

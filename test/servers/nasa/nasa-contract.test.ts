@@ -9,7 +9,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smoke } from '../../../servers/nasa/smoke.js';
 import { startHttpFake, type HttpFake } from '../../../servers/shared/http-fake.js';
 import { repoRoot } from '../../support/shared-assets.js';
-import { callTool, catalogTools, groundTruthCalls, rejectedGtCalls, schemaDifferences, recordedReply, runOfflineSmoke, startStdioServer } from '../../support/web-server-harness.js';
+import {
+  callTool,
+  catalogTools,
+  groundTruthCalls,
+  rejectedGtCalls,
+  schemaDifferences,
+  recordedReply,
+  runOfflineSmoke,
+  startStdioServer,
+} from '../../support/web-server-harness.js';
 
 const fixtures = path.join(import.meta.dirname, 'fixtures');
 let fake: HttpFake;
@@ -19,7 +28,11 @@ const flareDay = { start_date: '2025-01-03', end_date: '2025-01-03' };
 
 beforeAll(async () => {
   fake = await startHttpFake([{ path: '/DONKI/FLR', reply: recordedReply(fixtures, 'donki-flr-2024-05-09.json') }]);
-  client = await startStdioServer('servers/nasa/index.ts', { M3_UPSTREAM_NASA_URL: fake.url, M3_UPSTREAM_NASA_EXOPLANET_URL: fake.url, M3_HTTP_TIMEOUT_MS: '2000' });
+  client = await startStdioServer('servers/nasa/index.ts', {
+    M3_UPSTREAM_NASA_URL: fake.url,
+    M3_UPSTREAM_NASA_EXOPLANET_URL: fake.url,
+    M3_HTTP_TIMEOUT_MS: '2000',
+  });
   tools = (await client.listTools()).tools;
 });
 afterAll(async () => {
@@ -42,7 +55,10 @@ describe.skipIf(!catalog)(`nasa-mcp schema parity${catalog ? '' : ' (skipped: ..
 
 describe('nasa-mcp upstream failures are typed', () => {
   it('429 with retry-after → upstream_rate_limited carrying the wait', async () => {
-    fake.queueFault('/DONKI/FLR', { ...recordedReply(fixtures, 'over-rate-limit-429.json', 429), headers: { 'content-type': 'application/json', 'retry-after': '3600' } });
+    fake.queueFault('/DONKI/FLR', {
+      ...recordedReply(fixtures, 'over-rate-limit-429.json', 429),
+      headers: { 'content-type': 'application/json', 'retry-after': '3600' },
+    });
     const result = await callTool(client, 'get_solar_flare', flareDay);
     expect(result).toMatchObject({ isError: true, meta: { code: 'upstream_rate_limited', status: 429, retryAfterSec: 3600, upstream: '127.0.0.1' } });
   });
@@ -87,11 +103,17 @@ describe('nasa-mcp upstream failures are typed', () => {
 describe('nasa-mcp ordinary answers the reference gave for no data and for 4xx', () => {
   it('an empty DONKI list is the reference text, not an error', async () => {
     fake.queueFault('/DONKI/CME', { body: [] });
-    expect(await callTool(client, 'get_coronal_mass_ejection', flareDay)).toMatchObject({ isError: false, text: '{\n  "error": "Could not retrieve CME data (connection error)."\n}' });
+    expect(await callTool(client, 'get_coronal_mass_ejection', flareDay)).toMatchObject({
+      isError: false,
+      text: '{\n  "error": "Could not retrieve CME data (connection error)."\n}',
+    });
     fake.queueFault('/DONKI/notifications', { body: [] });
     expect((await callTool(client, 'get_notifications', {})).text).toBe('No notifications found for the specified period and type (NASA returned empty list).');
     fake.queueFault('/DONKI/SEP', { headers: { 'content-type': 'application/json' }, body: '' });
-    expect(await callTool(client, 'get_solar_energetic_particle', flareDay)).toMatchObject({ isError: false, text: 'Could not retrieve SEP data due to a connection error.' });
+    expect(await callTool(client, 'get_solar_energetic_particle', flareDay)).toMatchObject({
+      isError: false,
+      text: 'Could not retrieve SEP data due to a connection error.',
+    });
   });
 
   it('a 400 is an ordinary tool error with the body as the reference printed it (no infrastructure code)', async () => {
@@ -105,7 +127,10 @@ describe('nasa-mcp ordinary answers the reference gave for no data and for 4xx',
     fake.queueFault('/DONKI/FLR', recordedReply(fixtures, 'apod-400.json', 400));
     const json = await callTool(client, 'get_solar_flare', { start_date: 'yesterday' });
     expect(json).toMatchObject({ isError: true, meta: undefined });
-    expect(JSON.parse(json.text)).toEqual({ error: 'HTTP error: 400', details: { code: 400, msg: 'Date must be between Jun 16, 1995 and Dec 13, 2021.', service_version: 'v1' } });
+    expect(JSON.parse(json.text)).toEqual({
+      error: 'HTTP error: 400',
+      details: { code: 400, msg: 'Date must be between Jun 16, 1995 and Dec 13, 2021.', service_version: 'v1' },
+    });
   });
 });
 
@@ -115,7 +140,11 @@ describe('nasa-mcp smoke', () => {
     expect(result.isError, result.text).toBe(false);
     expect(smoke.accept(result.text)).toBe(true);
     expect(smoke.accept('{"error": "Could not retrieve FLR data (connection error)."}')).toBe(false);
-    expect(requests.find((request) => request.path === '/DONKI/FLR')?.query).toMatchObject({ startDate: '2025-01-03', endDate: '2025-01-03', api_key: 'DEMO_KEY' });
+    expect(requests.find((request) => request.path === '/DONKI/FLR')?.query).toMatchObject({
+      startDate: '2025-01-03',
+      endDate: '2025-01-03',
+      api_key: 'DEMO_KEY',
+    });
   });
 });
 
@@ -148,13 +177,18 @@ describe('nasa-mcp curated fallback fixtures', () => {
     }
   });
 
-  it("default entries are exactly what the server answers for the recorded bodies they name", async () => {
+  it('default entries are exactly what the server answers for the recorded bodies they name', async () => {
     for (const [tool, [route, body]] of Object.entries(recordedFor)) {
       const entries = JSON.parse(readFileSync(path.join(dir, `${tool}.json`), 'utf8')) as Array<{ arguments: unknown; result: string; source: string }>;
       const fallback = entries.find((entry) => entry.arguments === '*');
       expect(fallback?.source).toContain(body);
       fake.route({ path: route, reply: recordedReply(fixtures, body) });
-      const args = tool === 'get_notifications' ? { notification_type: 'FLR' } : tool === 'get_solar_flare' ? { start_date: '2024-05-09', end_date: '2024-05-09' } : { start_date: '2024-05-14', end_date: '2024-05-14' };
+      const args =
+        tool === 'get_notifications'
+          ? { notification_type: 'FLR' }
+          : tool === 'get_solar_flare'
+            ? { start_date: '2024-05-09', end_date: '2024-05-09' }
+            : { start_date: '2024-05-14', end_date: '2024-05-14' };
       expect((await callTool(client, tool, args)).text, tool).toBe(fallback?.result);
     }
     fake.route({ path: '/DONKI/FLR', reply: recordedReply(fixtures, 'donki-flr-2024-05-09.json') });

@@ -29,7 +29,11 @@ const secretKey = 'test-personal-key-0123';
 
 beforeAll(async () => {
   fake = await startHttpFake();
-  client = await startStdioServer('servers/nasa/index.ts', { M3_UPSTREAM_NASA_URL: fake.url, M3_UPSTREAM_NASA_EXOPLANET_URL: `${fake.url}/exo`, NASA_API_KEY: secretKey });
+  client = await startStdioServer('servers/nasa/index.ts', {
+    M3_UPSTREAM_NASA_URL: fake.url,
+    M3_UPSTREAM_NASA_EXOPLANET_URL: `${fake.url}/exo`,
+    NASA_API_KEY: secretKey,
+  });
 });
 afterAll(async () => {
   await client?.close();
@@ -104,7 +108,11 @@ describe('nasa-mcp answers as the reference server did', () => {
     expect(json.text).toBe(
       'Found 2 entries:nn  pl_hostname: Kepler-22n  pl_letter: bn  pl_name: Kepler-22 bn  pl_discmethod: Transitn  pl_pnum: 1n  pl_orbper: 289.8623n  pl_radj: 0.214n  st_dist: 190.0n  ... (more fields exist)n----------------------------------------nn  pl_hostname: Nobodyn----------------------------------------',
     );
-    expect(fake.requestsTo('/exo/cgi-bin/nstedAPI/nph-nstedAPI').at(-1)?.query).toEqual({ table: 'exoplanets', format: 'json', where: "pl_hostname like 'Kepler%'" });
+    expect(fake.requestsTo('/exo/cgi-bin/nstedAPI/nph-nstedAPI').at(-1)?.query).toEqual({
+      table: 'exoplanets',
+      format: 'json',
+      where: "pl_hostname like 'Kepler%'",
+    });
     const csv = `pl_name,pl_orbper\n${'Kepler-22 b,289.8623\n'.repeat(120)}`;
     fake.route({ path: '/exo/cgi-bin/nstedAPI/nph-nstedAPI', reply: { headers: { 'content-type': 'text/plain' }, body: csv } });
     const truncated = await callTool(client, 'get_exoplanet_data', { format: 'csv', table: 'cumulative' });

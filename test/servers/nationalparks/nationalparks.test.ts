@@ -17,7 +17,27 @@ const web = useWebServer('nationalparks', {
     { path: '/api/v1/campgrounds', reply: { body: fixture('campgrounds') } },
     { path: '/api/v1/visitorcenters', reply: { body: fixture('visitorcenters') } },
     { path: '/api/v1/parks', reply: { body: fixture('parks') } },
-    { path: '/api/v1/events', reply: { body: { total: '1', limit: '10', start: '0', data: [{ title: 'Ranger Walk', parkCode: 'yose', parkFullName: 'Yosemite National Park', times: [{ timeStart: '10:00 AM', timeEnd: '11:00 AM', sunriseTimeStart: false, sunsetTimeEnd: true }], dates: ['2025-06-01', '2025-06-02'], infoURL: '', url: 'https://www.nps.gov/e1' }] } } },
+    {
+      path: '/api/v1/events',
+      reply: {
+        body: {
+          total: '1',
+          limit: '10',
+          start: '0',
+          data: [
+            {
+              title: 'Ranger Walk',
+              parkCode: 'yose',
+              parkFullName: 'Yosemite National Park',
+              times: [{ timeStart: '10:00 AM', timeEnd: '11:00 AM', sunriseTimeStart: false, sunsetTimeEnd: true }],
+              dates: ['2025-06-01', '2025-06-02'],
+              infoURL: '',
+              url: 'https://www.nps.gov/e1',
+            },
+          ],
+        },
+      },
+    },
   ],
   env: (url) => ({ NPS_API_KEY: KEY, M3_UPSTREAM_NPS_URL: url, M3_HTTP_TIMEOUT_MS: '1500' }),
 });
@@ -66,8 +86,20 @@ describe('nationalparks: GT calls', () => {
   it('getCampgrounds and getVisitorCenters: amenities, "$" fees, hours lines and the address fallback', async () => {
     const camp = (await ok('getCampgrounds', { parkCode: 'yose' })).campgrounds[0];
     expect(camp.amenities).toEqual([
-      'Trash/Recycling Collection', 'Toilets (Flush Toilets - year round)', 'Internet Connectivity', 'Showers (None)', 'Cell Phone Reception', 'Laundry', 'Amphitheater',
-      'Dump Station', 'Camp Store', 'Staff/Volunteer Host Onsite', 'Potable Water (Yes - year round)', 'Ice Available For Sale', 'Firewood For Sale', 'Food Storage Lockers',
+      'Trash/Recycling Collection',
+      'Toilets (Flush Toilets - year round)',
+      'Internet Connectivity',
+      'Showers (None)',
+      'Cell Phone Reception',
+      'Laundry',
+      'Amphitheater',
+      'Dump Station',
+      'Camp Store',
+      'Staff/Volunteer Host Onsite',
+      'Potable Water (Yes - year round)',
+      'Ice Available For Sale',
+      'Firewood For Sale',
+      'Food Storage Lockers',
     ]);
     expect(camp.fees).toEqual([{ title: 'Walk-in', cost: '$10.00', description: 'Per person per night.' }]);
     expect(camp.operatingHours[0].standardHours).toContain('Tuesday: Closed');
@@ -103,7 +135,9 @@ describe('nationalparks: the other tools', () => {
 
 describe('nationalparks: failures', () => {
   it('a refused key is auth, 429 a rate limit, 500 a server failure, bad JSON a bad response; the key is never shown', async () => {
-    web.fake().queueFault('/api/v1/alerts', { status: 403, body: { error: { code: 'API_KEY_INVALID', message: `An invalid api_key was supplied (${KEY}).` } } });
+    web
+      .fake()
+      .queueFault('/api/v1/alerts', { status: 403, body: { error: { code: 'API_KEY_INVALID', message: `An invalid api_key was supplied (${KEY}).` } } });
     const denied = await web.call('getAlerts', { parkCode: 'yose' });
     expect(denied.meta).toMatchObject({ code: 'upstream_auth', status: 403 });
     web.fake().queueFault('/api/v1/alerts', { status: 429, headers: { 'retry-after': '60' }, body: { error: { code: 'OVER_RATE_LIMIT' } } });

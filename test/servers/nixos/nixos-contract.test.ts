@@ -10,7 +10,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smoke } from '../../../servers/nixos/smoke.js';
 import { startHttpFake, type HttpFake } from '../../../servers/shared/http-fake.js';
 import { repoRoot } from '../../support/shared-assets.js';
-import { callTool, catalogTools, groundTruthCalls, rejectedGtCalls, schemaDifferences, runOfflineSmoke, startStdioServer } from '../../support/web-server-harness.js';
+import {
+  callTool,
+  catalogTools,
+  groundTruthCalls,
+  rejectedGtCalls,
+  schemaDifferences,
+  runOfflineSmoke,
+  startStdioServer,
+} from '../../support/web-server-harness.js';
 import { json, nixosEnv, startNixosFake } from './nixos-fake.js';
 
 let fake: HttpFake;
@@ -87,10 +95,16 @@ describe('nixos ordinary answers in the reference words', () => {
       meta: undefined,
       text: `Error (ERROR): Failed to fetch docs: 404 Client Error: Not Found for url: ${fake.url}/home-manager/options.xhtml`,
     });
-    expect((await callTool(client, 'nixhub_find_version', { package_name: 'nosuch', version: '1.0' })).text).toBe("Error (NOT_FOUND): Package 'nosuch' not found in NixHub");
+    expect((await callTool(client, 'nixhub_find_version', { package_name: 'nosuch', version: '1.0' })).text).toBe(
+      "Error (NOT_FOUND): Package 'nosuch' not found in NixHub",
+    );
     const odd = 'a-b-c-d-e-f-g-h';
     fake.queueFault(`/packages/${odd}`, { status: 500, body: 'oops' }, 3);
-    expect(await callTool(client, 'nixhub_package_versions', { package_name: odd })).toMatchObject({ isError: true, meta: undefined, text: `Error (NOT_FOUND): Package '${odd}' not found in NixHub` });
+    expect(await callTool(client, 'nixhub_package_versions', { package_name: odd })).toMatchObject({
+      isError: true,
+      meta: undefined,
+      text: `Error (NOT_FOUND): Package '${odd}' not found in NixHub`,
+    });
   });
 
   it('a 404 flake index is the raw requests text (the reference never reached its own 404 message)', async () => {
@@ -99,7 +113,9 @@ describe('nixos ordinary answers in the reference words', () => {
       `Error (ERROR): 404 Client Error: Not Found for url: ${fake.url}/backend/latest-43-group-manual/_search`,
     );
     fake.queueFault('/backend/latest-43-group-manual/_count', { status: 404, body: 'no index' });
-    expect((await callTool(client, 'nixos_flakes_stats', {})).text).toBe('Error (ERROR): Flake indices not found. Flake search may be temporarily unavailable.');
+    expect((await callTool(client, 'nixos_flakes_stats', {})).text).toBe(
+      'Error (ERROR): Flake indices not found. Flake search may be temporarily unavailable.',
+    );
   });
 });
 

@@ -25,7 +25,9 @@ function backend(request: RecordedRequest): FakeReply {
   const [, , index = '', endpoint] = request.path.split('/');
   if (endpoint === '_count') {
     const count = indexCounts[index];
-    return count ? json({ count, _shards: { total: 1, successful: 1, skipped: 0, failed: 0 } }) : json({ error: { type: 'index_not_found_exception' }, status: 404 }, 404);
+    return count
+      ? json({ count, _shards: { total: 1, successful: 1, skipped: 0, failed: 0 } })
+      : json({ error: { type: 'index_not_found_exception' }, status: 404 }, 404);
   }
   const body = request.body;
   const key =
@@ -46,8 +48,14 @@ function backend(request: RecordedRequest): FakeReply {
 export function startNixosFake(): Promise<HttpFake> {
   return startHttpFake([
     { method: 'POST', path: /^\/backend\//, reply: backend },
-    { path: '/home-manager/options.xhtml', reply: { headers: { 'content-type': 'application/xhtml+xml' }, body: readFileSync(path.join(fixtures, 'home-manager-options.xhtml'), 'utf8') } },
-    { path: '/nix-darwin/manual/index.html', reply: { headers: { 'content-type': 'text/html' }, body: readFileSync(path.join(fixtures, 'darwin-manual.html'), 'utf8') } },
+    {
+      path: '/home-manager/options.xhtml',
+      reply: { headers: { 'content-type': 'application/xhtml+xml' }, body: readFileSync(path.join(fixtures, 'home-manager-options.xhtml'), 'utf8') },
+    },
+    {
+      path: '/nix-darwin/manual/index.html',
+      reply: { headers: { 'content-type': 'text/html' }, body: readFileSync(path.join(fixtures, 'darwin-manual.html'), 'utf8') },
+    },
     { path: '/packages/firefox', reply: json(loadRecordedBody(fixtures, 'nixhub-firefox.json')) },
     { path: /^\/packages\//, reply: { status: 404, body: 'Not Found' } },
   ]);

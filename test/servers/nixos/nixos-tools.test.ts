@@ -65,7 +65,9 @@ describe('nixos answers as the reference mcp-nixos server did', () => {
   it('probed the 20 channel indices once, with the public frontend credentials, and cached the result', async () => {
     const probes = fake.requests.filter((request) => request.path.endsWith('/_count') && request.body.includes('match_all'));
     expect(probes.map((request) => request.path.split('/')[2]).sort()).toEqual(
-      [43, 44, 45, 46].flatMap((generation) => ['unstable', '25.05', '25.11', '26.05', '30.05'].map((version) => `latest-${generation}-nixos-${version}`)).sort(),
+      [43, 44, 45, 46]
+        .flatMap((generation) => ['unstable', '25.05', '25.11', '26.05', '30.05'].map((version) => `latest-${generation}-nixos-${version}`))
+        .sort(),
     );
     expect(probes.every((request) => request.method === 'POST' && request.headers.authorization === publicAuthorization)).toBe(true);
     expect(JSON.parse(probes[0]?.body ?? '{}')).toEqual({ query: { match_all: {} } });
@@ -96,7 +98,10 @@ describe('nixos answers as the reference mcp-nixos server did', () => {
     const [search] = fake.requests.slice(before);
     // 25.05 maps to the generation with more documents (44: 120,000 against 45: 90,000).
     expect(search?.path).toBe('/backend/latest-44-nixos-25.05/_search');
-    expect(JSON.parse(search?.body ?? '{}')).toEqual({ query: { bool: { must: [{ term: { type: 'option' } }, { term: { option_name: 'services.openssh.enable' } }] } }, size: 1 });
+    expect(JSON.parse(search?.body ?? '{}')).toEqual({
+      query: { bool: { must: [{ term: { type: 'option' } }, { term: { option_name: 'services.openssh.enable' } }] } },
+      size: 1,
+    });
   });
 });
 
@@ -109,7 +114,8 @@ describe.skipIf(!gtCalls)(`nixos ground-truth calls${gtCalls ? '' : ' (skipped: 
       const result = await callTool(client, call.tool, call.arguments);
       expect(result.isError, `${call.taskId} ${call.tool} ${JSON.stringify(call.arguments)}: ${result.text}`).toBe(false);
       if (call.tool === 'nixos_search') expect(result.text).toMatch(new RegExp(`^(Found \\d+ packages|No packages found) matching '${call.arguments.query}'`));
-      if (call.tool === 'nixos_info') expect(result.text).toMatch(/^Option: services\.openssh\.enable\nType: boolean\nDescription: Whether to enable the OpenSSH/);
+      if (call.tool === 'nixos_info')
+        expect(result.text).toMatch(/^Option: services\.openssh\.enable\nType: boolean\nDescription: Whether to enable the OpenSSH/);
       if (call.tool === 'home_manager_search') {
         expect(result.text.split('\n').filter((line) => line.startsWith('• '))).toEqual([
           '• home.shell.enableZshIntegration',
@@ -117,7 +123,8 @@ describe.skipIf(!gtCalls)(`nixos ground-truth calls${gtCalls ? '' : ' (skipped: 
           '• programs.atuin.enableZshIntegration',
         ]);
       }
-      if (call.tool === 'home_manager_info') expect(result.text).toBe('Option: programs.zsh.enable\nType: boolean\nDescription: Whether to enable Z shell (Zsh).');
+      if (call.tool === 'home_manager_info')
+        expect(result.text).toBe('Option: programs.zsh.enable\nType: boolean\nDescription: Whether to enable Z shell (Zsh).');
     }
   });
 });

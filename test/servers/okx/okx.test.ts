@@ -72,7 +72,10 @@ describe('okx/get_price', () => {
   it('refuses an empty instrument and reports empty data as the reference did', async () => {
     expect(await server.call('get_price', { instrument: '' })).toMatchObject({ isError: true, text: 'Missing required parameter: instrument' });
     fake.queueFault('/api/v5/market/ticker', { body: { code: '0', msg: '', data: [] } });
-    expect(await server.call('get_price', { instrument: 'BTC-USDT' })).toMatchObject({ isError: true, text: 'Failed to fetch data: No data returned from OKX API' });
+    expect(await server.call('get_price', { instrument: 'BTC-USDT' })).toMatchObject({
+      isError: true,
+      text: 'Failed to fetch data: No data returned from OKX API',
+    });
   });
 });
 
@@ -83,8 +86,24 @@ describe('okx/get_candlesticks', () => {
       const result = await server.call('get_candlesticks', args);
       expect(result.isError, result.text).toBe(false);
       expect(JSON.parse(result.text)).toEqual([
-        { timestamp: '2020-08-10T02:26:23.085Z', open: '3.721', high: '3.743', low: '3.677', close: '3.708', volume: '8422410', volumeCurrency: '22698348.04828491' },
-        { timestamp: '2020-08-10T02:26:23.085Z', open: '3.731', high: '3.799', low: '3.494', close: '3.72', volume: '24912403', volumeCurrency: '67632347.24399722' },
+        {
+          timestamp: '2020-08-10T02:26:23.085Z',
+          open: '3.721',
+          high: '3.743',
+          low: '3.677',
+          close: '3.708',
+          volume: '8422410',
+          volumeCurrency: '22698348.04828491',
+        },
+        {
+          timestamp: '2020-08-10T02:26:23.085Z',
+          open: '3.731',
+          high: '3.799',
+          low: '3.494',
+          close: '3.72',
+          volume: '24912403',
+          volumeCurrency: '67632347.24399722',
+        },
       ]);
       expect(result.text.startsWith('[\n  {\n    "timestamp": "2020-08-10T02:26:23.085Z",\n    "open": "3.721",')).toBe(true);
       expect(fake.requestsTo('/api/v5/market/candles').at(-1)?.query).toEqual({ instId: args.instrument, bar: args.bar, limit: String(args.limit) });
@@ -108,7 +127,12 @@ describe('okx/get_candlesticks', () => {
 describe('okx upstream failures are typed', () => {
   it('429 with OKX 50011, a 50011 code in a 200, 500, malformed JSON, a bad timestamp and a slow answer', async () => {
     fake.queueFault('/api/v5/market/ticker', { status: 429, headers: { 'retry-after': '2' }, body: loadFixtureBody(fixtures, 'rate-limited') });
-    expect((await server.call('get_price', { instrument: 'BTC-USDT' })).errorMeta).toEqual({ code: 'upstream_rate_limited', status: 429, retryAfterSec: 2, upstream: '127.0.0.1' });
+    expect((await server.call('get_price', { instrument: 'BTC-USDT' })).errorMeta).toEqual({
+      code: 'upstream_rate_limited',
+      status: 429,
+      retryAfterSec: 2,
+      upstream: '127.0.0.1',
+    });
     fake.queueFault('/api/v5/market/ticker', { body: loadFixtureBody(fixtures, 'rate-limited') });
     expect((await server.call('get_price', { instrument: 'BTC-USDT' })).errorMeta?.code).toBe('upstream_rate_limited');
     fake.queueFault('/api/v5/market/candles', { body: { code: '50001', msg: 'Service temporarily unavailable. Please try again later', data: [] } });

@@ -119,14 +119,21 @@ describe('openlibrary_mcp/get_book_info', () => {
     const result = await server.call('get_book_info', { isbn: 'x' });
     expect(result.isError).toBe(true);
     expect(result.errorMeta).toBeUndefined();
-    expect(JSON.parse(result.text)).toEqual({ error: `Network error: 400 Client Error: Bad Request for url: ${fake.url}/api/books?bibkeys=ISBN%3Ax&format=json&jscmd=data` });
+    expect(JSON.parse(result.text)).toEqual({
+      error: `Network error: 400 Client Error: Bad Request for url: ${fake.url}/api/books?bibkeys=ISBN%3Ax&format=json&jscmd=data`,
+    });
   });
 });
 
 describe('openlibrary_mcp upstream failures are typed (the reference answered them as {"error": ...})', () => {
   it('429 with retry-after, 500, malformed JSON, a wrong shape and a slow answer', async () => {
     fake.queueFault('/api/books', { status: 429, headers: { 'retry-after': '7' } });
-    expect((await server.call('get_book_info', { isbn: '9781471201738' })).errorMeta).toEqual({ code: 'upstream_rate_limited', status: 429, retryAfterSec: 7, upstream: '127.0.0.1' });
+    expect((await server.call('get_book_info', { isbn: '9781471201738' })).errorMeta).toEqual({
+      code: 'upstream_rate_limited',
+      status: 429,
+      retryAfterSec: 7,
+      upstream: '127.0.0.1',
+    });
     fake.queueFault('/search.json', { status: 502 });
     expect((await server.call('get_book_info', { title: 'Dune' })).errorMeta).toMatchObject({ code: 'upstream_server_error', status: 502 });
     fake.queueFault('/api/books', { body: '{"ISBN:1": ', headers: { 'content-type': 'application/json' } });

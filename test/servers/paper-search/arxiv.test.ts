@@ -78,7 +78,11 @@ describe('search_arxiv', () => {
 
   it('an arXiv outage is typed; a body that is not XML is a bad response', async () => {
     fake.queueFault('/arxiv-api/query', { status: 503, headers: { 'retry-after': '120' } });
-    expect((await server.call('search_arxiv', { query: 'ti:cow' })).errorMeta).toMatchObject({ code: 'upstream_server_error', status: 503, retryAfterSec: 120 });
+    expect((await server.call('search_arxiv', { query: 'ti:cow' })).errorMeta).toMatchObject({
+      code: 'upstream_server_error',
+      status: 503,
+      retryAfterSec: 120,
+    });
     fake.queueFault('/arxiv-api/query', { status: 200, body: '<feed><entry>', headers: { 'content-type': 'application/atom+xml' } });
     const broken = await server.call('search_arxiv', { query: 'ti:cow' });
     expect(broken.errorMeta).toMatchObject({ code: 'upstream_bad_response' });

@@ -14,10 +14,7 @@ export function fixture<T = unknown>(name: string): T {
 
 /** The text lines of the PDF the fake serves for a paper id. */
 function pdfLines(paperId: string): string[][] {
-  return [
-    [`Paper ${paperId}`, 'Zebra stripes and thermoregulation'],
-    ['Second page: results (n = 12)'],
-  ];
+  return [[`Paper ${paperId}`, 'Zebra stripes and thermoregulation'], ['Second page: results (n = 12)']];
 }
 
 const xml = (body: unknown) => ({ body: String(body), headers: { 'content-type': 'application/xml; charset=utf-8' } });
@@ -26,7 +23,10 @@ const pdf = (id: string) => ({ body: buildPdf(pdfLines(id)), headers: { 'content
 
 export async function startPaperFake(): Promise<HttpFake> {
   return startHttpFake([
-    { path: '/arxiv-api/query', reply: (request) => xml(fixture(String(request.query.search_query).includes('nothing') ? 'arxiv-feed-empty' : 'arxiv-feed-math-ho')) },
+    {
+      path: '/arxiv-api/query',
+      reply: (request) => xml(fixture(String(request.query.search_query).includes('nothing') ? 'arxiv-feed-empty' : 'arxiv-feed-math-ho')),
+    },
     {
       path: /^\/arxiv\/pdf\//,
       reply: (request) => {
@@ -40,15 +40,24 @@ export async function startPaperFake(): Promise<HttpFake> {
     { path: '/eutils/efetch.fcgi', reply: xml(fixture('pubmed-efetch')) },
     { path: /^\/biorxiv-api\/details\//, reply: { body: fixture('biorxiv-details') } },
     { path: /^\/(biorxiv|medrxiv)\/content\//, reply: (request) => pdf((request.path.split('/content/')[1] ?? '').replace(/v1\.full\.pdf$/, '')) },
-    { path: '/scholar/scholar', reply: (request) => html(request.query.start === '0' ? fixture('scholar-results') : '<html><body><div id="gs_res_ccl_mid"></div></body></html>') },
+    {
+      path: '/scholar/scholar',
+      reply: (request) => html(request.query.start === '0' ? fixture('scholar-results') : '<html><body><div id="gs_res_ccl_mid"></div></body></html>'),
+    },
     { path: '/iacr/search', reply: html(fixture('iacr-search')) },
     { path: '/iacr/2026/1632', reply: html(fixture('iacr-paper')) },
     { path: '/iacr/2026/1614', reply: { status: 404, body: 'Not found' } },
-    { path: /^\/iacr\/\d{4}\/\d+\.pdf$/, reply: (request) => (request.path.includes('9999') ? { status: 404, body: 'nope' } : pdf(request.path.slice('/iacr/'.length, -4))) },
+    {
+      path: /^\/iacr\/\d{4}\/\d+\.pdf$/,
+      reply: (request) => (request.path.includes('9999') ? { status: 404, body: 'nope' } : pdf(request.path.slice('/iacr/'.length, -4))),
+    },
     { path: '/s2/paper/search', reply: { body: fixture('semantic-search') } },
     { path: /^\/s2\/paper\//, reply: { body: fixture('semantic-paper') } },
     { path: '/crossref/works', reply: { body: fixture('crossref-works') } },
-    { path: /^\/crossref\/works\//, reply: (request) => (request.path.includes('10.9999') ? { status: 404, body: 'Resource not found.' } : { body: fixture('crossref-work') }) },
+    {
+      path: /^\/crossref\/works\//,
+      reply: (request) => (request.path.includes('10.9999') ? { status: 404, body: 'Resource not found.' } : { body: fixture('crossref-work') }),
+    },
   ]);
 }
 

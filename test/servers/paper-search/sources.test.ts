@@ -219,7 +219,12 @@ describe('Semantic Scholar', () => {
   it('searches with the reference field list (no key sent when none is set)', async () => {
     const found = await papers('search_semantic', { query: 'literature graph', year: '2018', max_results: 3 });
     const request = fake.requestsTo('/s2/paper/search').at(-1);
-    expect(request?.query).toEqual({ query: 'literature graph', limit: '3', fields: 'title,abstract,year,citationCount,authors,url,publicationDate,externalIds,fieldsOfStudy', year: '2018' });
+    expect(request?.query).toEqual({
+      query: 'literature graph',
+      limit: '3',
+      fields: 'title,abstract,year,citationCount,authors,url,publicationDate,externalIds,fieldsOfStudy',
+      year: '2018',
+    });
     expect(request?.headers['x-api-key']).toBeUndefined();
     expect(found).toEqual([
       {
@@ -244,9 +249,14 @@ describe('Semantic Scholar', () => {
 
   it('download and read answer the reference message: its field list has no PDF link', async () => {
     const id = '649def34f8be52c8b66281af98ae884c09aef38b';
-    expect(await server.call('download_semantic', { paper_id: id }, context)).toMatchObject({ isError: true, text: `Error: Could not find PDF URL for paper ${id}` });
+    expect(await server.call('download_semantic', { paper_id: id }, context)).toMatchObject({
+      isError: true,
+      text: `Error: Could not find PDF URL for paper ${id}`,
+    });
     expect(fake.requestsTo(`/s2/paper/${id}`).at(-1)?.query.fields).toContain('externalIds');
-    expect((await server.call('read_semantic_paper', { paper_id: `DOI:10.18653/v1/N18-3011` }, context)).text).toBe('Error: Could not find PDF URL for paper DOI:10.18653/v1/N18-3011');
+    expect((await server.call('read_semantic_paper', { paper_id: `DOI:10.18653/v1/N18-3011` }, context)).text).toBe(
+      'Error: Could not find PDF URL for paper DOI:10.18653/v1/N18-3011',
+    );
     expect(fake.requestsTo(/^\/s2\/paper\/DOI/).at(-1)?.path).toBe('/s2/paper/DOI:10.18653/v1/N18-3011');
   });
 });
@@ -280,7 +290,11 @@ describe('CrossRef', () => {
   it('by DOI: one JSON object; an unknown DOI is {}; download and read explain themselves', async () => {
     const answer = await server.call('get_crossref_paper_by_doi', { doi: '10.1007/978-3-319-16574-5_2' });
     expect(fake.requestsTo(/^\/crossref\/works\//).at(-1)?.path).toBe('/crossref/works/10.1007/978-3-319-16574-5_2');
-    expect(JSON.parse(answer.text)).toMatchObject({ title: 'Properties of Plane Electromagnetic Waves', published_date: '2015-01-01T00:00:00', categories: 'book-chapter' });
+    expect(JSON.parse(answer.text)).toMatchObject({
+      title: 'Properties of Plane Electromagnetic Waves',
+      published_date: '2015-01-01T00:00:00',
+      categories: 'book-chapter',
+    });
     expect(answer.text).toContain("'page': '47-95'");
     expect((await server.call('get_crossref_paper_by_doi', { doi: '10.9999/unknown' })).text).toBe('{}');
     expect((await server.call('download_crossref', { paper_id: '10.1/x' })).text).toMatch(/^CrossRef does not provide direct PDF downloads\./);
@@ -295,6 +309,10 @@ describe('CrossRef', () => {
 
 describe('downloaded files', () => {
   it('are real PDFs in the workspace', () => {
-    expect(readFileSync(path.join(scratch, 'downloads', 'iacr_2026_1632.pdf')).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(
+      readFileSync(path.join(scratch, 'downloads', 'iacr_2026_1632.pdf'))
+        .subarray(0, 5)
+        .toString('latin1'),
+    ).toBe('%PDF-');
   });
 });

@@ -14,7 +14,6 @@ const hotText =
   '- Grew my first pineapple 🍍 after two years!\n  Score: 1532 | Comments: 87\n  Author: tropical_thumb\n  Link: https://reddit.com/r/pineapple/comments/1abc001/grew_my_first_pineapple_after_two_years/\n\n' +
   '- Does pineapple on pizza count as a fruit serving?\n  Score: 0 | Comments: 12\n  Author: None\n  Link: https://reddit.com/r/pineapple/comments/1abc002/does_pineapple_on_pizza_count/\n';
 
-
 const tokenRequests = () => web.fake().requestsTo('/www/api/v1/access_token').length;
 
 const web = useWebServer('reddit', {
@@ -49,7 +48,10 @@ describe('Reddit-MCP-Server/search_hot_posts', () => {
       const answer = await call('search_hot_posts', args);
       expect(answer.isError, answer.text).toBe(false);
       expect(answer.text).toBe(hotText);
-      const sent = web.fake().requestsTo(/^\/oauth\/r\//).at(-1);
+      const sent = web
+        .fake()
+        .requestsTo(/^\/oauth\/r\//)
+        .at(-1);
       expect(sent?.path).toBe(`/oauth/r/${encodeURIComponent(String(args.subreddit))}/hot`); // e.g. "water bottle"
       expect(sent?.query).toEqual({ limit: String(args.limit), raw_json: '1' });
       expect(sent?.headers.authorization).toBe('bearer access-token-1-secretish');
@@ -66,7 +68,12 @@ describe('Reddit-MCP-Server/search_hot_posts', () => {
     const answer = await call('search_hot_posts', { subreddit: 'pineapple', limit: 2 });
     expect(answer.text).toBe(hotText);
     expect(tokenRequests()).toBe(before + 1);
-    expect(web.fake().requestsTo(/^\/oauth\/r\//).at(-1)?.headers.authorization).toBe(`bearer access-token-${issued}-secretish`);
+    expect(
+      web
+        .fake()
+        .requestsTo(/^\/oauth\/r\//)
+        .at(-1)?.headers.authorization,
+    ).toBe(`bearer access-token-${issued}-secretish`);
     web.fake().queueFault(/^\/oauth\/r\//, { status: 401, body: { message: 'Unauthorized', error: 401 } }, 2);
     const denied = await call('search_hot_posts', { subreddit: 'pineapple' });
     expect(denied.meta).toMatchObject({ code: 'upstream_auth', status: 401 });
@@ -103,7 +110,10 @@ describe('Reddit-MCP-Server/get_post_content', () => {
   it('prints the post, then t1 comments cut to 200 characters (code points), skipping "more" stubs', async () => {
     const answer = await call('get_post_content', { post_id: '1abc002', comment_limit: 3 });
     expect(answer.isError, answer.text).toBe(false);
-    const sent = web.fake().requestsTo(/^\/oauth\/comments\//).at(-1);
+    const sent = web
+      .fake()
+      .requestsTo(/^\/oauth\/comments\//)
+      .at(-1);
     expect([sent?.path, sent?.query]).toEqual(['/oauth/comments/1abc002', { limit: '3', depth: '2', raw_json: '1' }]);
     expect(answer.text).toBe(
       '**Does pineapple on pizza count as a fruit serving?**\nAuthor: pizza_fan\nScore: 42\nContent: Asking for a friend.\n\nComments:\n\n' +

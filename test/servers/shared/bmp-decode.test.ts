@@ -38,7 +38,19 @@ const pixels = (buffer: Buffer) => [...buffer];
 
 describe('decodeBmp', () => {
   it('reads 8-bit palette images bottom-up, skipping row padding', () => {
-    const file = bitmap({ width: 3, height: 2, bits: 8, palette: [[255, 0, 0], [0, 0, 255]], rows: [[1, 1, 1], [0, 1, 0]] });
+    const file = bitmap({
+      width: 3,
+      height: 2,
+      bits: 8,
+      palette: [
+        [255, 0, 0],
+        [0, 0, 255],
+      ],
+      rows: [
+        [1, 1, 1],
+        [0, 1, 0],
+      ],
+    });
     const image = decodeBmp(file, 100);
     expect([image.width, image.height]).toEqual([3, 2]);
     // The last stored row is the top one.
@@ -46,19 +58,43 @@ describe('decodeBmp', () => {
   });
 
   it('reads 1-bit images and 16-bit 5-5-5 pixels', () => {
-    const mono = decodeBmp(bitmap({ width: 2, height: 1, bits: 1, palette: [[0, 0, 0], [255, 255, 255]], rows: [[0b01000000]] }), 10);
+    const mono = decodeBmp(
+      bitmap({
+        width: 2,
+        height: 1,
+        bits: 1,
+        palette: [
+          [0, 0, 0],
+          [255, 255, 255],
+        ],
+        rows: [[0b01000000]],
+      }),
+      10,
+    );
     expect(pixels(mono.data)).toEqual([0, 0, 0, 255, 255, 255, 255, 255]);
     const sixteen = decodeBmp(bitmap({ width: 1, height: 1, bits: 16, rows: [[0x00, 0x7c]] }), 10); // 0x7c00: full red
     expect(pixels(sixteen.data)).toEqual([255, 0, 0, 255]);
   });
 
   it('reads 32-bit bit-field pixels with alpha (BI_ALPHABITFIELDS), top-down when the height is negative', () => {
-    const file = bitmap({ width: 1, height: -2, bits: 32, compression: 6, masks: [0x00ff0000, 0x0000ff00, 0x000000ff, 0xff000000], rows: [[10, 20, 30, 128], [0, 0, 0, 255]] });
+    const file = bitmap({
+      width: 1,
+      height: -2,
+      bits: 32,
+      compression: 6,
+      masks: [0x00ff0000, 0x0000ff00, 0x000000ff, 0xff000000],
+      rows: [
+        [10, 20, 30, 128],
+        [0, 0, 0, 255],
+      ],
+    });
     expect(pixels(decodeBmp(file, 10).data)).toEqual([30, 20, 10, 128, 0, 0, 0, 255]);
   });
 
   it('refuses RLE compression, truncated pixel data and oversized images with messages', () => {
-    expect(() => decodeBmp(bitmap({ width: 1, height: 1, bits: 8, compression: 1, palette: [[0, 0, 0]], rows: [[0]] }), 10)).toThrow(/RLE8-compressed BMP is not supported/);
+    expect(() => decodeBmp(bitmap({ width: 1, height: 1, bits: 8, compression: 1, palette: [[0, 0, 0]], rows: [[0]] }), 10)).toThrow(
+      /RLE8-compressed BMP is not supported/,
+    );
     const truncated = bitmap({ width: 4, height: 4, bits: 24, rows: [[0]] });
     expect(() => decodeBmp(truncated, 100)).toThrow(/truncated/);
     expect(() => decodeBmp(bitmap({ width: 4, height: 4, bits: 24, rows: [[], [], [], []] }), 10)).toThrow(/above the 10 pixel limit/);

@@ -46,7 +46,15 @@ describe('shared HTTP client', () => {
 
   it('backs off from backoffBaseMs, doubling, capped by maxWaitMs, when no retry-after is given', async () => {
     const slept: number[] = [];
-    const backingOff = createHttpClient({ server: 'test', retries: 3, timeoutMs: 300, maxWaitMs: 10_000, backoffBaseMs: 3000, env: {}, sleep: async (ms) => void slept.push(ms) });
+    const backingOff = createHttpClient({
+      server: 'test',
+      retries: 3,
+      timeoutMs: 300,
+      maxWaitMs: 10_000,
+      backoffBaseMs: 3000,
+      env: {},
+      sleep: async (ms) => void slept.push(ms),
+    });
     fake.queueFault('/ok', { status: 503 }, 3);
     expect((await backingOff.getJson(`${fake.url}/ok`)).status).toBe(200);
     expect(slept).toEqual([3000, 6000, 10_000]);
@@ -110,7 +118,11 @@ describe('shared HTTP client', () => {
 describe('upstream failures as tool results', () => {
   it('guarded() puts the code in _meta so the host reads it as infrastructure', async () => {
     const result = await guarded(async () => {
-      throw new UpstreamError('upstream_rate_limited', 'api.example.org rate-limited the request (HTTP 429)', { status: 429, retryAfterSec: 5, upstream: 'api.example.org' });
+      throw new UpstreamError('upstream_rate_limited', 'api.example.org rate-limited the request (HTTP 429)', {
+        status: 429,
+        retryAfterSec: 5,
+        upstream: 'api.example.org',
+      });
     });
     expect(result.isError).toBe(true);
     const meta = readToolErrorMeta(result._meta);

@@ -5,7 +5,9 @@ import { parseLosslessJson, pythonFloat, pythonRepr, pythonSlice, pythonStr, pyt
 
 describe('Python-style formatting', () => {
   it('prints values as str() and repr() do, keeping the JSON number text', () => {
-    const value = parseLosslessJson('{"a": 643.0, "b": 12, "c": null, "d": true, "e": ["x", 1e-5], "f": "it\'s", "g": "say \\"hi\\" it\'s", "h": "tab\\tnew\\nline\\u00a0"}');
+    const value = parseLosslessJson(
+      '{"a": 643.0, "b": 12, "c": null, "d": true, "e": ["x", 1e-5], "f": "it\'s", "g": "say \\"hi\\" it\'s", "h": "tab\\tnew\\nline\\u00a0"}',
+    );
     expect(pythonRepr(value)).toBe(
       `{'a': 643.0, 'b': 12, 'c': None, 'd': True, 'e': ['x', 1e-05], 'f': "it's", 'g': 'say "hi" it\\'s', 'h': 'tab\\tnew\\nline\\xa0'}`,
     );
@@ -22,6 +24,8 @@ describe('Python-style formatting', () => {
 
   it('serialises dicts as FastMCP does (indent 2, floats kept, non-ASCII raw, empty containers inline)', () => {
     const value = { count: 1, events: [{ speed: parseLosslessJson('502.0'), kp: [pythonFloat(6)], name: 'Zürich', none: null, list: [] }] };
-    expect(toPythonJson(value)).toBe('{\n  "count": 1,\n  "events": [\n    {\n      "speed": 502.0,\n      "kp": [\n        6.0\n      ],\n      "name": "Zürich",\n      "none": null,\n      "list": []\n    }\n  ]\n}');
+    expect(toPythonJson(value)).toBe(
+      '{\n  "count": 1,\n  "events": [\n    {\n      "speed": 502.0,\n      "kp": [\n        6.0\n      ],\n      "name": "Zürich",\n      "none": null,\n      "list": []\n    }\n  ]\n}',
+    );
   });
 });

@@ -140,7 +140,9 @@ describe('weather/get_weather', () => {
     fake.queueFault('/meteo/v1/forecast', { status: 400, body: { error: true, reason: 'Latitude must be in range of -90 to 90°. Given: 91.0.' } });
     const result = await server.call('get_weather', { location: 'Berlin, NJ' });
     expect(result.isError).toBe(true);
-    expect(result.text).toMatch(/^Error executing tool get_weather: 400 Client Error: Bad Request for url: http:\/\/127\.0\.0\.1:\d+\/meteo\/v1\/forecast\?latitude=39\.79123&/);
+    expect(result.text).toMatch(
+      /^Error executing tool get_weather: 400 Client Error: Bad Request for url: http:\/\/127\.0\.0\.1:\d+\/meteo\/v1\/forecast\?latitude=39\.79123&/,
+    );
     expect(result.errorMeta).toBeUndefined();
   });
 });
@@ -148,7 +150,12 @@ describe('weather/get_weather', () => {
 describe('weather upstream failures are typed', () => {
   it('429 with retry-after, 500, malformed JSON, a missing current_weather and a slow answer', async () => {
     fake.queueFault('/geo/v1/search', { status: 429, headers: { 'retry-after': '12' } });
-    expect((await server.call('get_weather', { location: 'Berlin, NJ' })).errorMeta).toEqual({ code: 'upstream_rate_limited', status: 429, retryAfterSec: 12, upstream: '127.0.0.1' });
+    expect((await server.call('get_weather', { location: 'Berlin, NJ' })).errorMeta).toEqual({
+      code: 'upstream_rate_limited',
+      status: 429,
+      retryAfterSec: 12,
+      upstream: '127.0.0.1',
+    });
     fake.queueFault('/meteo/v1/forecast', { status: 503 });
     expect((await server.call('get_weather', { location: 'Berlin, NJ' })).errorMeta).toMatchObject({ code: 'upstream_server_error', status: 503 });
     fake.queueFault('/meteo/v1/forecast', { body: '{"current_weather": {"temperature": 3' });

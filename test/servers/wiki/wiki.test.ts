@@ -13,7 +13,8 @@ import { describeFixturesAndSmoke, loadFixtureBody, startWebServer, type WebServ
 const fixtures = path.join(import.meta.dirname, 'fixtures');
 const cassidy = loadFixtureBody<Record<string, string>>(fixtures, 'summary-christopher-cassidy');
 const cassidyText = `**Christopher Cassidy**\nAmerican astronaut and U.S. Navy SEAL\n\n${cassidy.extract}`;
-const mandelaText = 'Top results:\n- Nelson Mandela\n- Death of Nelson Mandela\n- Nelson Mandela Bay Metropolitan Municipality\n- Winnie Madikizela-Mandela\n- Mandela: Long Walk to Freedom';
+const mandelaText =
+  'Top results:\n- Nelson Mandela\n- Death of Nelson Mandela\n- Nelson Mandela Bay Metropolitan Municipality\n- Winnie Madikizela-Mandela\n- Mandela: Long Walk to Freedom';
 const calls = gtCalls('wiki');
 
 let fake: HttpFake;
@@ -64,7 +65,15 @@ describe('wiki/search', () => {
       const requests = fake.requestsTo('/w/api.php').slice(before);
       expect(requests).toHaveLength(1);
       expect(requests[0]?.method).toBe('GET');
-      expect(requests[0]?.query).toEqual({ action: 'query', format: 'json', list: 'search', utf8: '1', srlimit: String(args.n), srsearch: args.query, maxlag: '5' });
+      expect(requests[0]?.query).toEqual({
+        action: 'query',
+        format: 'json',
+        list: 'search',
+        utf8: '1',
+        srlimit: String(args.n),
+        srsearch: args.query,
+        maxlag: '5',
+      });
       expect(requests[0]?.headers['user-agent']).toMatch(/^m3bench-wiki\/.*github\.com/);
     }
   });
@@ -135,7 +144,9 @@ describe('wiki/summary', () => {
   it('reports a missing page in the reference words, as an ordinary tool error', async () => {
     const result = await server.call('summary', { title: 'No such page' });
     expect(result.isError).toBe(true);
-    expect(result.text).toBe(`Error executing tool summary: 404 Client Error: Not Found for url: ${fake.url}/api/rest_v1/page/summary/No%20such%20page?redirect=true`);
+    expect(result.text).toBe(
+      `Error executing tool summary: 404 Client Error: Not Found for url: ${fake.url}/api/rest_v1/page/summary/No%20such%20page?redirect=true`,
+    );
     expect(result.errorMeta).toBeUndefined();
   });
 

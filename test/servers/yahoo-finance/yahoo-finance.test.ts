@@ -28,20 +28,69 @@ const needsCrumb = (reply: (request: RecordedRequest) => { status?: number; body
     : { status: 401, body: { finance: { result: null, error: { code: 'Unauthorized', description: 'Invalid Crumb' } } } };
 
 const history = [
-  { epochGradeDate: now - 10 * day, firm: 'Morgan Stanley', toGrade: 'Overweight', fromGrade: 'Overweight', action: 'main', priceTargetAction: 'Raises', currentPriceTarget: 650, priorPriceTarget: 600 },
-  { epochGradeDate: now - 40 * day, firm: 'Morgan Stanley', toGrade: 'Overweight', fromGrade: 'Equal-Weight', action: 'up', priceTargetAction: 'Raises', currentPriceTarget: 600, priorPriceTarget: 520 },
-  { epochGradeDate: now - 20 * day, firm: 'Jefferies', toGrade: 'Buy', fromGrade: 'Buy', action: 'main', priceTargetAction: 'Maintains', currentPriceTarget: 675, priorPriceTarget: 675 },
-  { epochGradeDate: now - 400 * day, firm: 'UBS', toGrade: 'Buy', fromGrade: 'Neutral', action: 'up', priceTargetAction: 'Raises', currentPriceTarget: 450, priorPriceTarget: 380 },
+  {
+    epochGradeDate: now - 10 * day,
+    firm: 'Morgan Stanley',
+    toGrade: 'Overweight',
+    fromGrade: 'Overweight',
+    action: 'main',
+    priceTargetAction: 'Raises',
+    currentPriceTarget: 650,
+    priorPriceTarget: 600,
+  },
+  {
+    epochGradeDate: now - 40 * day,
+    firm: 'Morgan Stanley',
+    toGrade: 'Overweight',
+    fromGrade: 'Equal-Weight',
+    action: 'up',
+    priceTargetAction: 'Raises',
+    currentPriceTarget: 600,
+    priorPriceTarget: 520,
+  },
+  {
+    epochGradeDate: now - 20 * day,
+    firm: 'Jefferies',
+    toGrade: 'Buy',
+    fromGrade: 'Buy',
+    action: 'main',
+    priceTargetAction: 'Maintains',
+    currentPriceTarget: 675,
+    priorPriceTarget: 675,
+  },
+  {
+    epochGradeDate: now - 400 * day,
+    firm: 'UBS',
+    toGrade: 'Buy',
+    fromGrade: 'Neutral',
+    action: 'up',
+    priceTargetAction: 'Raises',
+    currentPriceTarget: 450,
+    priorPriceTarget: 380,
+  },
 ];
 
 beforeAll(async () => {
   fake = await startHttpFake([
-    { path: '/fc', reply: { status: 404, headers: { 'set-cookie': 'A3=d=test&S=x; Expires=Wed, 01 Dec 2027 00:00:00 GMT; Path=/; Domain=.yahoo.com; Secure; HttpOnly' }, body: 'Not Found' } },
-    { path: '/q1/v1/test/getcrumb', reply: (request) => (String(request.headers.cookie).includes('A3=d=test') ? { body: 'fakeCrumb42', headers: { 'content-type': 'text/plain' } } : { status: 401, body: '' }) },
+    {
+      path: '/fc',
+      reply: {
+        status: 404,
+        headers: { 'set-cookie': 'A3=d=test&S=x; Expires=Wed, 01 Dec 2027 00:00:00 GMT; Path=/; Domain=.yahoo.com; Secure; HttpOnly' },
+        body: 'Not Found',
+      },
+    },
+    {
+      path: '/q1/v1/test/getcrumb',
+      reply: (request) =>
+        String(request.headers.cookie).includes('A3=d=test') ? { body: 'fakeCrumb42', headers: { 'content-type': 'text/plain' } } : { status: 401, body: '' },
+    },
     { path: '/q2/v8/finance/chart/ZZZZZ', reply: { status: 404, body: loadFixtureBody(fixtures, 'chart-not-found') } },
     {
       path: /^\/q2\/v8\/finance\/chart\/[^/]+$/,
-      reply: needsCrumb((request) => json(request.query.range === '1d' ? 'chart-msft-range-1d' : request.query.range === 'max' ? 'chart-msft-max-events' : 'chart-msft-2024-10')),
+      reply: needsCrumb((request) =>
+        json(request.query.range === '1d' ? 'chart-msft-range-1d' : request.query.range === 'max' ? 'chart-msft-max-events' : 'chart-msft-2024-10'),
+      ),
     },
     { path: '/q2/v10/finance/quoteSummary/ZZZZZ', reply: { status: 404, body: loadFixtureBody(fixtures, 'quote-summary-not-found') } },
     {
@@ -103,7 +152,14 @@ describe('yahoo-finance/get_historical_stock_prices', () => {
       expect(result.isError, result.text).toBe(false);
       expect(result.text).toBe(msftHistory);
       const request = fake.requestsTo(`/q2/v8/finance/chart/${String(args.ticker)}`).at(-1);
-      expect(request?.query).toEqual({ period1: '1727755200', period2: '1727928000', interval: '1d', includePrePost: 'False', events: 'div,splits,capitalGains', crumb: 'fakeCrumb42' });
+      expect(request?.query).toEqual({
+        period1: '1727755200',
+        period2: '1727928000',
+        interval: '1d',
+        includePrePost: 'False',
+        events: 'div,splits,capitalGains',
+        crumb: 'fakeCrumb42',
+      });
       expect(request?.headers.cookie).toBe('A3=d=test&S=x');
     }
     expect(fake.requestsTo('/fc')).toHaveLength(1);
@@ -126,7 +182,12 @@ describe('yahoo-finance/get_stock_info', () => {
       // yfinance writes the ticker asked for into result[0].symbol of both answers.
       expect(result.text).toBe(expected.replace('"symbol": "MSFT"', `"symbol": "${String(args.ticker)}"`));
       const summary = fake.requestsTo(`/q2/v10/finance/quoteSummary/${String(args.ticker)}`).at(-1);
-      expect(summary?.query).toMatchObject({ modules: 'financialData,quoteType,defaultKeyStatistics,assetProfile,summaryDetail', corsDomain: 'finance.yahoo.com', formatted: 'false', symbol: args.ticker });
+      expect(summary?.query).toMatchObject({
+        modules: 'financialData,quoteType,defaultKeyStatistics,assetProfile,summaryDetail',
+        corsDomain: 'finance.yahoo.com',
+        formatted: 'false',
+        symbol: args.ticker,
+      });
       expect(fake.requestsTo('/q1/v7/finance/quote').at(-1)?.query).toMatchObject({ symbols: args.ticker, formatted: 'false' });
     }
   });
@@ -163,8 +224,12 @@ describe('yahoo-finance options', () => {
       '[{"contractSymbol":"MSFT251128C00400000","lastTradeDate":"2025-11-26T15:00:00.000Z","strike":400.0,"lastPrice":86.5,"bid":85.9,"ask":87.35,"change":0.0,"percentChange":0.0,"volume":3,"openInterest":41,"impliedVolatility":0.5996,"inTheMoney":true,"contractSize":"REGULAR","currency":"USD"}]',
     );
     expect(fake.requestsTo(/^\/q2\/v7\/finance\/options\//).at(-1)?.query).toMatchObject({ date: '1764288000' });
-    expect((await server.call('get_option_chain', { ticker: 'MSFT', expiration_date: '2031-01-17', option_type: 'calls' })).text).toBe('No options available for 2031-01-17.');
-    expect((await server.call('get_option_chain', { ticker: 'MSFT', expiration_date: '2025-11-28', option_type: 'straddle' })).text).toBe("Invalid option type: straddle. Use 'calls' or 'puts'.");
+    expect((await server.call('get_option_chain', { ticker: 'MSFT', expiration_date: '2031-01-17', option_type: 'calls' })).text).toBe(
+      'No options available for 2031-01-17.',
+    );
+    expect((await server.call('get_option_chain', { ticker: 'MSFT', expiration_date: '2025-11-28', option_type: 'straddle' })).text).toBe(
+      "Invalid option type: straddle. Use 'calls' or 'puts'.",
+    );
   });
 });
 
@@ -179,7 +244,9 @@ describe('yahoo-finance news, actions, holders and statements', () => {
 
   it('lists dividend and split days from the full daily history', async () => {
     const result = await server.call('get_stock_actions', { ticker: 'MSFT' });
-    expect(result.text).toBe('[{"Date":"2003-02-18T05:00:00.000Z","Dividends":0.0,"Stock Splits":2.0},{"Date":"2024-11-21T05:00:00.000Z","Dividends":0.83,"Stock Splits":0.0}]');
+    expect(result.text).toBe(
+      '[{"Date":"2003-02-18T05:00:00.000Z","Dividends":0.0,"Stock Splits":2.0},{"Date":"2024-11-21T05:00:00.000Z","Dividends":0.83,"Stock Splits":0.0}]',
+    );
     expect(fake.requestsTo('/q2/v8/finance/chart/MSFT').at(-1)?.query).toMatchObject({ range: 'max', interval: '1d', events: 'div,splits,capitalGains' });
   });
 
@@ -195,7 +262,9 @@ describe('yahoo-finance news, actions, holders and statements', () => {
 
   it('dumps a statement newest period first with Python floats, in yfinance field order', async () => {
     const result = await server.call('get_financial_statement', { ticker: 'MSFT', financial_type: 'income_stmt' });
-    expect(result.text).toBe('[{"date": "2025-06-30", "NetIncome": 101832000000.0, "TotalRevenue": 281724000000.0}, {"date": "2024-06-30", "NetIncome": 88136000000.0, "TotalRevenue": 245122000000.0}]');
+    expect(result.text).toBe(
+      '[{"date": "2025-06-30", "NetIncome": 101832000000.0, "TotalRevenue": 281724000000.0}, {"date": "2024-06-30", "NetIncome": 88136000000.0, "TotalRevenue": 245122000000.0}]',
+    );
     const type = String(fake.requestsTo(/^\/q2\/ws\/fundamentals-timeseries\//).at(-1)?.query.type).split(',');
     expect(type[0]).toBe('annualTaxEffectOfUnusualItems');
     expect(type).toContain('annualTotalRevenue');
@@ -206,7 +275,10 @@ describe('yahoo-finance news, actions, holders and statements', () => {
 describe('yahoo-finance crumb renewal and typed failures', () => {
   it('renews the cookie and crumb once after a 401 Invalid Crumb', async () => {
     const before = fake.requestsTo('/q1/v1/test/getcrumb').length;
-    fake.queueFault(/^\/q2\/v8\/finance\/chart\//, { status: 401, body: { finance: { result: null, error: { code: 'Unauthorized', description: 'Invalid Crumb' } } } });
+    fake.queueFault(/^\/q2\/v8\/finance\/chart\//, {
+      status: 401,
+      body: { finance: { result: null, error: { code: 'Unauthorized', description: 'Invalid Crumb' } } },
+    });
     const result = await server.call('get_historical_stock_prices', { ticker: 'NFLX', start_date: '2024-10-01', end_date: '2024-10-03' });
     expect(result).toMatchObject({ isError: false, text: msftHistory });
     expect(fake.requestsTo('/q1/v1/test/getcrumb').length).toBe(before + 1);
@@ -214,13 +286,23 @@ describe('yahoo-finance crumb renewal and typed failures', () => {
 
   it('429, 500, malformed JSON, a chart with neither result nor error, and a slow answer', async () => {
     fake.queueFault(/^\/q2\/v10\/finance\/quoteSummary\//, { status: 429, headers: { 'retry-after': '5' }, body: 'Too Many Requests' });
-    expect((await server.call('get_stock_info', { ticker: 'MSFT' })).errorMeta).toEqual({ code: 'upstream_rate_limited', status: 429, retryAfterSec: 5, upstream: '127.0.0.1' });
+    expect((await server.call('get_stock_info', { ticker: 'MSFT' })).errorMeta).toEqual({
+      code: 'upstream_rate_limited',
+      status: 429,
+      retryAfterSec: 5,
+      upstream: '127.0.0.1',
+    });
     fake.queueFault(/^\/q2\/v8\/finance\/chart\//, { status: 502 });
-    expect((await server.call('get_historical_stock_prices', { ticker: 'IBM', start_date: '2024-10-01', end_date: '2024-10-03' })).errorMeta).toMatchObject({ code: 'upstream_server_error', status: 502 });
+    expect((await server.call('get_historical_stock_prices', { ticker: 'IBM', start_date: '2024-10-01', end_date: '2024-10-03' })).errorMeta).toMatchObject({
+      code: 'upstream_server_error',
+      status: 502,
+    });
     fake.queueFault('/q1/v7/finance/quote', { body: '{"quoteResponse": {"result": [' });
     expect((await server.call('get_stock_info', { ticker: 'MSFT' })).errorMeta?.code).toBe('upstream_bad_response');
     fake.queueFault(/^\/q2\/v8\/finance\/chart\//, { body: { chart: {} } });
-    expect((await server.call('get_historical_stock_prices', { ticker: 'AMD', start_date: '2024-10-01', end_date: '2024-10-03' })).errorMeta?.code).toBe('upstream_bad_response');
+    expect((await server.call('get_historical_stock_prices', { ticker: 'AMD', start_date: '2024-10-01', end_date: '2024-10-03' })).errorMeta?.code).toBe(
+      'upstream_bad_response',
+    );
     fake.queueFault(/^\/q2\/v7\/finance\/options\//, { delayMs: 2500, body: {} });
     expect((await server.call('get_option_expiration_dates', { ticker: 'MSFT' })).errorMeta?.code).toBe('upstream_timeout');
   });

@@ -34,7 +34,10 @@ server.registerTool('cwd', { description: 'Returns the working directory.' }, as
 server.registerTool('mixed', { description: 'Returns one content item of every non-text kind.' }, async () => ({
   content: [
     { type: 'resource', resource: { uri: 'file:///fixture/notes.txt', mimeType: 'text/plain', text: 'embedded notes' } },
-    { type: 'resource', resource: { uri: 'file:///fixture/blob.bin', mimeType: 'application/octet-stream', blob: Buffer.from([1, 2, 3, 4]).toString('base64') } },
+    {
+      type: 'resource',
+      resource: { uri: 'file:///fixture/blob.bin', mimeType: 'application/octet-stream', blob: Buffer.from([1, 2, 3, 4]).toString('base64') },
+    },
     { type: 'resource_link', uri: 'file:///fixture/linked.png', name: 'linked.png', mimeType: 'image/png' },
     { type: 'audio', data: Buffer.alloc(16).toString('base64'), mimeType: 'audio/wav' },
   ],

@@ -35,7 +35,9 @@ server.registerTool(
   },
   async ({ city, days }) =>
     guarded(async () => {
-      const body = (await http.getJson<{ city: string; days: Array<{ day: number; high: number; low: number }> }>(`${base}/forecast`, { query: { city, days } })).body;
+      const body = (
+        await http.getJson<{ city: string; days: Array<{ day: number; high: number; low: number }> }>(`${base}/forecast`, { query: { city, days } })
+      ).body;
       return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
     }),
 );

@@ -15,7 +15,9 @@ const colorSchema = z.object({ r: z.number().int().min(0).max(255), g: z.number(
 const defaultColor = { r: 200, g: 30, b: 30 };
 
 function renderPng(width: number, height: number, color: { r: number; g: number; b: number }): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: color } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: color } })
+    .png()
+    .toBuffer();
 }
 
 server.registerTool(
@@ -39,7 +41,14 @@ server.registerTool(
   'write_image',
   {
     description: 'Writes a PNG named `<name>.txt` under `dir` and returns {"images": [path]}.',
-    inputSchema: { dir: z.string().min(1), name: z.string().regex(/^[A-Za-z0-9_-]+$/).optional(), width: z.number().int().min(1).max(4096).optional() },
+    inputSchema: {
+      dir: z.string().min(1),
+      name: z
+        .string()
+        .regex(/^[A-Za-z0-9_-]+$/)
+        .optional(),
+      width: z.number().int().min(1).max(4096).optional(),
+    },
   },
   async ({ dir, name, width }) => {
     await mkdir(dir, { recursive: true });

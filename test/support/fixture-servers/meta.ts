@@ -11,9 +11,13 @@ import { UpstreamError } from '../../../servers/shared/upstream-error.js';
 
 const server = new McpServer({ name: 'meta-fixture', version: '1.0.0' });
 
-server.registerTool('echo_meta', { description: 'Returns the request _meta it received, as JSON.', inputSchema: { note: z.string().optional() } }, async (_args, extra) => ({
-  content: [{ type: 'text', text: JSON.stringify(extra._meta ?? null) }],
-}));
+server.registerTool(
+  'echo_meta',
+  { description: 'Returns the request _meta it received, as JSON.', inputSchema: { note: z.string().optional() } },
+  async (_args, extra) => ({
+    content: [{ type: 'text', text: JSON.stringify(extra._meta ?? null) }],
+  }),
+);
 
 server.registerTool(
   'upstream_fail',

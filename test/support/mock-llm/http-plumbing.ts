@@ -42,7 +42,13 @@ function vendorRoute(method: string, path: string): Route {
   }
   const gemini = /\/models\/([^/:]+):(generateContent|streamGenerateContent)$/.exec(path);
   if (method === 'POST' && gemini) {
-    return { vendor: 'gemini', endpoint: 'generate', wire: geminiWire, pathModel: decodeURIComponent(gemini[1] ?? ''), streamPath: gemini[2] === 'streamGenerateContent' };
+    return {
+      vendor: 'gemini',
+      endpoint: 'generate',
+      wire: geminiWire,
+      pathModel: decodeURIComponent(gemini[1] ?? ''),
+      streamPath: gemini[2] === 'streamGenerateContent',
+    };
   }
   if (method === 'POST' && path.endsWith('/chat/completions')) return { vendor: 'openai', endpoint: 'generate', wire: openAiWire };
   if (method === 'POST' && path.endsWith('/responses')) return { vendor: 'openai-responses', endpoint: 'generate', wire: responsesWire };

@@ -47,7 +47,11 @@ function parameterRules(body: ChatBody, model: string): Rejection | undefined {
     );
   }
   if (isReasoningModel(model) && body.max_tokens !== undefined) {
-    return openAiError("Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.", 'max_tokens', 'unsupported_parameter');
+    return openAiError(
+      "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+      'max_tokens',
+      'unsupported_parameter',
+    );
   }
   return undefined;
 }

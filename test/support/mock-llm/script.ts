@@ -48,7 +48,9 @@ export const mockTurnSchema = z.strictObject({
    * Usage as the vendor counts it. `reasoningTokens` are part of `outputTokens` (OpenAI counts
    * them inside completion_tokens); vendors that report them apart (xAI) get them split out.
    */
-  usage: z.strictObject({ inputTokens: tokenCount, outputTokens: tokenCount, cachedTokens: tokenCount.optional(), reasoningTokens: tokenCount.optional() }).optional(),
+  usage: z
+    .strictObject({ inputTokens: tokenCount, outputTokens: tokenCount, cachedTokens: tokenCount.optional(), reasoningTokens: tokenCount.optional() })
+    .optional(),
   stopReason: z.enum(['end', 'max_tokens']).optional(),
   /** Wait this long before answering (slow replies, timeouts). */
   delayMs: z.number().int().nonnegative().optional(),

@@ -6,7 +6,20 @@
 // its own rules; GET .../models/<id> answers model look-ups in each vendor's shape.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { applyFault, credentialOf, delay, keyFingerprint, readBody, routeOf, secretHeaders, sendEvents, sendJson, sendText, type Endpoint, type Route } from './http-plumbing.js';
+import {
+  applyFault,
+  credentialOf,
+  delay,
+  keyFingerprint,
+  readBody,
+  routeOf,
+  secretHeaders,
+  sendEvents,
+  sendJson,
+  sendText,
+  type Endpoint,
+  type Route,
+} from './http-plumbing.js';
 import { MockMemory } from './mock-memory.js';
 import { modelLookup } from './model-lookup.js';
 import { mockTurnSchema, type MockFault, type MockTurn } from './script.js';
@@ -166,10 +179,16 @@ class MockLlmServer {
   private embeddings(route: Route, record: RecordedRequest, response: http.ServerResponse): void {
     record.model = String((record.body as { model?: unknown }).model ?? '');
     record.issues = validateEmbeddingRequest(record.body);
-    if (record.issues.length > 0) return this.reject(record, response, route, 'embeddings');
+    if (record.issues.length > 0) {
+      this.reject(record, response, route, 'embeddings');
+      return;
+    }
     const json = JSON.stringify(renderEmbeddings(record.body, this.options.embeddingDimensions ?? 64));
     const fault = this.embeddingFaults.shift();
-    if (!fault) return sendText(response, 200, json);
+    if (!fault) {
+      sendText(response, 200, json);
+      return;
+    }
     record.outcome = 'fault';
     applyFault(fault, openAiWire, response, { json, frames: undefined });
   }

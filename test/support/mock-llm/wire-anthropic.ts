@@ -164,7 +164,15 @@ function usageBody(turn: MockTurn) {
 }
 
 function streamFrames(turn: MockTurn, context: RenderContext): string[] {
-  const message = { id: `msg_mock_${context.sequence}`, type: 'message', role: 'assistant', model: context.model, content: [], stop_reason: null, stop_sequence: null };
+  const message = {
+    id: `msg_mock_${context.sequence}`,
+    type: 'message',
+    role: 'assistant',
+    model: context.model,
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+  };
   const frames = [sseFrame({ type: 'message_start', message: { ...message, usage: { ...usageBody(turn), output_tokens: 1 } } }, 'message_start')];
   contentOf(turn, context).forEach((item, index) => {
     const start =
@@ -180,21 +188,34 @@ function streamFrames(turn: MockTurn, context: RenderContext): string[] {
       item.type === 'redacted_thinking'
         ? []
         : item.type === 'tool_use'
-        ? halves(typeof item.input === 'string' ? item.input : bodyText(item.input)).map((partial_json) => ({ type: 'input_json_delta', partial_json }))
-        : item.type === 'thinking'
-          ? [{ type: 'thinking_delta', thinking: item.thinking }, { type: 'signature_delta', signature: item.signature }]
-          : halves(String(item.text)).map((text) => ({ type: 'text_delta', text }));
+          ? halves(typeof item.input === 'string' ? item.input : bodyText(item.input)).map((partial_json) => ({ type: 'input_json_delta', partial_json }))
+          : item.type === 'thinking'
+            ? [
+                { type: 'thinking_delta', thinking: item.thinking },
+                { type: 'signature_delta', signature: item.signature },
+              ]
+            : halves(String(item.text)).map((text) => ({ type: 'text_delta', text }));
     for (const delta of pieces) frames.push(sseFrame({ type: 'content_block_delta', index, delta }, 'content_block_delta'));
     frames.push(sseFrame({ type: 'content_block_stop', index }, 'content_block_stop'));
   });
-  frames.push(sseFrame({ type: 'message_delta', delta: { stop_reason: stopReason(turn), stop_sequence: null }, usage: { output_tokens: usageOf(turn).outputTokens } }, 'message_delta'));
+  frames.push(
+    sseFrame(
+      { type: 'message_delta', delta: { stop_reason: stopReason(turn), stop_sequence: null }, usage: { output_tokens: usageOf(turn).outputTokens } },
+      'message_delta',
+    ),
+  );
   frames.push(sseFrame({ type: 'message_stop' }, 'message_stop'));
   return frames;
 }
 
 const errorTypes: Record<number, string> = {
-  400: 'invalid_request_error', 401: 'authentication_error', 403: 'permission_error', 404: 'not_found_error',
-  413: 'request_too_large', 429: 'rate_limit_error', 529: 'overloaded_error',
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  413: 'request_too_large',
+  429: 'rate_limit_error',
+  529: 'overloaded_error',
 };
 
 export const anthropicWire: WireFormat = {

@@ -79,8 +79,13 @@ function callIssues(contents: Content[]): string[] {
     if (responses.length !== calls.length) {
       issues.push(`contents.${index}: ${calls.length} function calls need ${calls.length} function responses, got ${responses.length}`);
     }
-    const names = (list: Array<{ name: string }>) => list.map((item) => item.name).sort().join(',');
-    if (names(calls) !== names(responses)) issues.push(`contents.${index}: function response names (${names(responses)}) do not match the calls (${names(calls)})`);
+    const names = (list: Array<{ name: string }>) =>
+      list
+        .map((item) => item.name)
+        .sort()
+        .join(',');
+    if (names(calls) !== names(responses))
+      issues.push(`contents.${index}: function response names (${names(responses)}) do not match the calls (${names(calls)})`);
     for (const call of calls) {
       if (call.id && !responses.some((response) => response.id === call.id)) issues.push(`contents.${index}: no function response with id ${call.id}`);
     }
@@ -132,7 +137,9 @@ function toolImageRule(body: Body, model: string): Rejection | undefined {
   for (const [index, content] of body.contents.entries()) {
     const answers = content.parts.some((part) => part.functionResponse);
     if (isGemini3(model) && answers && content.parts.some((part) => part.inlineData)) {
-      return invalidArgument(`contents[${index}]: images returned by tools belong in functionResponse.parts on Gemini 3 (mock rule: side-by-side parts are reported to fail)`);
+      return invalidArgument(
+        `contents[${index}]: images returned by tools belong in functionResponse.parts on Gemini 3 (mock rule: side-by-side parts are reported to fail)`,
+      );
     }
     if (!isGemini3(model) && content.parts.some((part) => part.functionResponse?.parts)) {
       return invalidArgument(`contents[${index}]: multimodal function responses (functionResponse.parts) are supported on Gemini 3 models only (mock rule)`);
@@ -156,7 +163,10 @@ function partsOf(turn: MockTurn, context: RenderContext): Array<Record<string, u
     // Like the Gemini Developer API, no call ids unless the script names one. Gemini 3 signs the first call.
     const signature = isGemini3(context.model) && index === 0 ? mockSignature('gemini', `${context.sequence}:${call.name}`) : undefined;
     if (signature) context.memory.remember(`gemini-${context.sequence}`, { thoughtSignature: signature });
-    parts.push({ functionCall: { name: call.name, args: argumentsValue(call, { plain: true }), ...(call.id ? { id: call.id } : {}) }, ...(signature ? { thoughtSignature: signature } : {}) });
+    parts.push({
+      functionCall: { name: call.name, args: argumentsValue(call, { plain: true }), ...(call.id ? { id: call.id } : {}) },
+      ...(signature ? { thoughtSignature: signature } : {}),
+    });
   });
   return parts;
 }
@@ -183,7 +193,13 @@ function responseBody(parts: Array<Record<string, unknown>>, context: RenderCont
 }
 
 const statusNames: Record<number, string> = {
-  400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 429: 'RESOURCE_EXHAUSTED', 500: 'INTERNAL', 503: 'UNAVAILABLE',
+  400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  429: 'RESOURCE_EXHAUSTED',
+  500: 'INTERNAL',
+  503: 'UNAVAILABLE',
 };
 
 export const geminiWire: WireFormat = {

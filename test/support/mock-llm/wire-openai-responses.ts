@@ -29,7 +29,11 @@ const inputPart = z.discriminatedUnion('type', [
 ]);
 
 const item = z.union([
-  z.object({ type: z.literal('message').optional(), role: z.enum(['user', 'assistant', 'system', 'developer']), content: z.union([z.string(), z.array(inputPart).min(1)]) }),
+  z.object({
+    type: z.literal('message').optional(),
+    role: z.enum(['user', 'assistant', 'system', 'developer']),
+    content: z.union([z.string(), z.array(inputPart).min(1)]),
+  }),
   z.object({ type: z.literal('function_call'), call_id: z.string().min(1), name: z.string(), arguments: z.string() }),
   z.object({ type: z.literal('function_call_output'), call_id: z.string().min(1), output: z.union([z.string(), z.array(inputPart).min(1)]) }),
   z.object({
@@ -45,7 +49,13 @@ const requestSchema = z.object({
   input: z.union([z.string(), z.array(item).min(1)]),
   instructions: z.string().nullish(),
   tools: z
-    .array(z.object({ type: z.literal('function'), name: z.string().regex(toolNamePattern, 'tool names must match [A-Za-z0-9_-]{1,64}'), parameters: z.record(z.string(), z.unknown()).nullish() }))
+    .array(
+      z.object({
+        type: z.literal('function'),
+        name: z.string().regex(toolNamePattern, 'tool names must match [A-Za-z0-9_-]{1,64}'),
+        parameters: z.record(z.string(), z.unknown()).nullish(),
+      }),
+    )
     .optional(),
   max_output_tokens: z.number().int().positive().nullish(),
   stream: z.boolean().nullish(),
@@ -122,15 +132,33 @@ function responseBody(turn: MockTurn, context: RenderContext) {
   const include = ((context.body as { include?: unknown }).include ?? []) as unknown[];
   const encrypted = include.includes('reasoning.encrypted_content') ? mockSignature('reasoning', reasoningId) : undefined;
   if (turn.reasoning) {
-    output.push({ type: 'reasoning', id: reasoningId, summary: [{ type: 'summary_text', text: turn.reasoning }], ...(encrypted ? { encrypted_content: encrypted } : {}) });
+    output.push({
+      type: 'reasoning',
+      id: reasoningId,
+      summary: [{ type: 'summary_text', text: turn.reasoning }],
+      ...(encrypted ? { encrypted_content: encrypted } : {}),
+    });
   }
   if (turn.text) {
-    output.push({ type: 'message', id: `msg_mock_${context.sequence}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: turn.text, annotations: [] }] });
+    output.push({
+      type: 'message',
+      id: `msg_mock_${context.sequence}`,
+      role: 'assistant',
+      status: 'completed',
+      content: [{ type: 'output_text', text: turn.text, annotations: [] }],
+    });
   }
   (turn.toolCalls ?? []).forEach((call, index) => {
     const callId = call.id ?? `call_mock_${context.sequence}_${index + 1}`;
     if (turn.reasoning) context.memory.remember(callId, { reasoningItem: { id: reasoningId, ...(encrypted ? { encryptedContent: encrypted } : {}) } });
-    output.push({ type: 'function_call', id: `fc_mock_${context.sequence}_${index + 1}`, call_id: callId, name: call.name, arguments: argumentsText(call), status: 'completed' });
+    output.push({
+      type: 'function_call',
+      id: `fc_mock_${context.sequence}_${index + 1}`,
+      call_id: callId,
+      name: call.name,
+      arguments: argumentsText(call),
+      status: 'completed',
+    });
   });
   const truncated = turn.stopReason === 'max_tokens';
   return {
@@ -170,6 +198,11 @@ export const responsesWire: WireFormat = {
     ];
   },
   renderError: (status, message, _retryAfterMs, extras) => ({
-    error: { message, type: status === 429 ? 'rate_limit_exceeded' : status >= 500 ? 'server_error' : 'invalid_request_error', param: extras?.param ?? null, code: extras?.code ?? null },
+    error: {
+      message,
+      type: status === 429 ? 'rate_limit_exceeded' : status >= 500 ? 'server_error' : 'invalid_request_error',
+      param: extras?.param ?? null,
+      code: extras?.code ?? null,
+    },
   }),
 };

@@ -118,7 +118,9 @@ function usageBody(turn: MockTurn, context: RenderContext) {
     completion_tokens: completion,
     total_tokens: usage.inputTokens + usage.outputTokens,
     prompt_tokens_details: { cached_tokens: usage.cachedTokens },
-    ...(usage.reasoningTokens > 0 || isReasoningModel(context.model) || separate ? { completion_tokens_details: { reasoning_tokens: usage.reasoningTokens } } : {}),
+    ...(usage.reasoningTokens > 0 || isReasoningModel(context.model) || separate
+      ? { completion_tokens_details: { reasoning_tokens: usage.reasoningTokens } }
+      : {}),
   };
 }
 
@@ -139,7 +141,13 @@ function streamFrames(turn: MockTurn, context: RenderContext, body: unknown): st
   return frames;
 }
 
-const errorTypes: Record<number, string> = { 400: 'invalid_request_error', 401: 'authentication_error', 403: 'permission_error', 404: 'not_found_error', 429: 'rate_limit_exceeded' };
+const errorTypes: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  429: 'rate_limit_exceeded',
+};
 
 export const openAiWire: WireFormat = {
   vendor: 'openai',
@@ -181,7 +189,12 @@ export const openAiWire: WireFormat = {
   },
   renderStream: streamFrames,
   renderError: (status, message, _retryAfterMs, extras) => ({
-    error: { message, type: errorTypes[status] ?? (status >= 500 ? 'server_error' : 'invalid_request_error'), param: extras?.param ?? null, code: extras?.code ?? null },
+    error: {
+      message,
+      type: errorTypes[status] ?? (status >= 500 ? 'server_error' : 'invalid_request_error'),
+      param: extras?.param ?? null,
+      code: extras?.code ?? null,
+    },
   }),
 };
 
@@ -209,7 +222,10 @@ function fnv1a(text: string): number {
 /** Deterministic vectors from hashed character trigrams: similar texts get similar vectors. */
 export function mockEmbedding(text: string, dimensions: number): number[] {
   const vector = new Array<number>(dimensions).fill(0);
-  for (const word of text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean)) {
+  for (const word of text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)) {
     const padded = ` ${word} `;
     for (let index = 0; index + 3 <= padded.length; index += 1) {
       const hash = fnv1a(padded.slice(index, index + 3));

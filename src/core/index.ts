@@ -1,3 +1,0 @@
-export * from './content.js';
-export * from './messages.js';
-export * from './usage.js';
