@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildReport } from '../../src/report/build-report.js';
 import { formatSummaryTable } from '../../src/report/summary-table.js';
 import { loadAllResults } from '../../src/report/load-results.js';
+import { artifactPath, assertChromiumInCi, hasChromium, launchBrowser } from '../demo/browser.js';
 import { repoRoot } from '../support/shared-assets.js';
 import { createResultsFixture, stepAggregates } from './fixture.js';
 
@@ -142,5 +143,26 @@ describe('figures', () => {
     expect(servers).toContain('imagesorcery-mcp');
     expect(servers).toContain('Reddit-MCP-Server');
     expect(servers).not.toContain('Imagesorcery-Mcp');
+  });
+});
+
+describe('report.html in a browser', () => {
+  assertChromiumInCi();
+  it.skipIf(!hasChromium)('has no page-wide horizontal scroll at 1280 px nor at 390 px (wide tables scroll in their box)', async () => {
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.context.newPage();
+      for (const width of [1280, 390]) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.goto(`file://${path.join(fixture.saveDir, 'report.html')}`);
+        const sizes = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+        expect(sizes.scroll, `width ${width}`).toBeLessThanOrEqual(sizes.client);
+        const figure = await page.locator('figure img').first().boundingBox();
+        expect(figure?.width ?? Number.POSITIVE_INFINITY, `figure at ${width}`).toBeLessThanOrEqual(width);
+        await page.screenshot({ path: artifactPath(`report-${width}.png`) });
+      }
+    } finally {
+      await browser.close();
+    }
   });
 });
