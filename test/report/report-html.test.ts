@@ -155,7 +155,9 @@ describe('report.html in a browser', () => {
       for (const width of [1280, 390]) {
         await page.setViewportSize({ width, height: 900 });
         await page.goto(`file://${path.join(fixture.saveDir, 'report.html')}`);
-        const sizes = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+        const sizes = await page.evaluate<{ scroll: number; client: number }>(
+          '({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })',
+        );
         expect(sizes.scroll, `width ${width}`).toBeLessThanOrEqual(sizes.client);
         const figure = await page.locator('figure img').first().boundingBox();
         expect(figure?.width ?? Number.POSITIVE_INFINITY, `figure at ${width}`).toBeLessThanOrEqual(width);
