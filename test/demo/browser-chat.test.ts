@@ -77,7 +77,7 @@ describe.skipIf(skipReason !== '')(`demo chat in Chromium${skipReason ? ` (skipp
     // The detection result is one summary line until opened; then the whole pretty-printed JSON.
     const details = call.locator('.call-body details.result');
     expect(await details.getAttribute('open')).toBeNull();
-    expect(await details.locator('summary').textContent()).toMatch(/^result: \{.* \(\d+ lines, [\d,]+ characters\)$/);
+    expect(await details.locator('summary').textContent()).toMatch(/^result: Objects detected in image: .+ \(\d+ lines, [\d,]+ characters\)$/);
     expect(await call.locator('.call-body pre.result-text').isVisible()).toBe(false);
     await details.locator('summary').click();
     await expect.poll(() => call.locator('.call-body pre.result-text').isVisible()).toBe(true);
@@ -125,7 +125,7 @@ describe.skipIf(skipReason !== '')(`demo chat in Chromium${skipReason ? ` (skipp
     // A cancel is the user's stop, not a model error: no "Model error" line, no failed bubble.
     expect(await page.locator('.turn:last-child .inline-error').count()).toBe(0);
     expect(await page.locator('.turn:last-child .bubble.failed').count()).toBe(0);
-    expect(await page.textContent('.turn:last-child .meta:last-child')).toMatch(/^cancelled · /);
+    expect(await page.locator('.turn:last-child > .meta').last().textContent()).toMatch(/^cancelled · /);
     await expect.poll(() => page.isEnabled('#cancel')).toBe(false);
     await page.fill('#message', 'again');
     expect(await page.isEnabled('#send')).toBe(true);
