@@ -16,7 +16,8 @@ export interface RunDefinition extends Omit<LoopLimits, 'agent' | 'instruction' 
   instruction?: string;
   /** Only these configured servers start (a YAML agent's `servers`); all when unset. */
   servers?: string[];
-  tasks: string;
+  /** Task files run together: M3-Bench task files and MCP-Universe task files (src/runner/task-set.ts). */
+  tasks: string[];
   gt?: string;
   imageDir?: string;
   concurrency: number;
@@ -44,7 +45,7 @@ export interface RunDefinition extends Omit<LoopLimits, 'agent' | 'instruction' 
 export const RUN_DEFAULTS = {
   model: ['replay:gt'],
   agent: 'function-call' as AgentKind,
-  tasks: 'json/m3_local_tasks.json',
+  tasks: ['json/m3_local_tasks.json'],
   concurrency: 5,
   maxStep: '6',
   trials: 1,
