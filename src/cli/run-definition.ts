@@ -39,6 +39,10 @@ export interface RunDefinition extends Omit<LoopLimits, 'agent' | 'instruction' 
   condition?: string[];
   allowToolDrift?: boolean;
   json?: boolean;
+  /** `--trace-file`: a JSONL trace per run beside the store (src/runner/trace-file.ts). */
+  traceFile?: boolean;
+  /** `--verbose`: every intermediate step on stderr, redacted (src/log/verbose-view.ts). */
+  verbose?: boolean;
 }
 
 /** The defaults of every `m3 run` flag, shared with `m3 bench`. */

@@ -22,7 +22,8 @@ let mock: MockLlm;
 type Chat = { messages: Array<{ role: string; content: unknown }> };
 const textOf = (request: RecordedRequest) => JSON.stringify((request.body as Chat).messages);
 const systemOf = (request: RecordedRequest) => String((request.body as Chat).messages[0]?.content);
-const action = (calls: unknown[]) => `Thought: look it up.\nAction:\n\`\`\`json\n${JSON.stringify(calls)}\n\`\`\``;
+const apiKey = 'sk-test-universe-0000000000000000';
+const action = (calls: unknown[], thought = 'look it up.') => `Thought: ${thought}\nAction:\n\`\`\`json\n${JSON.stringify(calls)}\n\`\`\``;
 
 /** The scripted model: per task (told apart by its question), one action round, then the answer. */
 function respond(request: RecordedRequest): MockTurn {
@@ -31,11 +32,14 @@ function respond(request: RecordedRequest): MockTurn {
   if (text.includes('San Francisco')) {
     if (!observed)
       return {
-        text: action([
-          { tool: 'weather/get_weather', arguments: { location: 'San Francisco, CA' } },
-          // Not offered to this task (its mcp_servers name only weather): refused as unknown.
-          { tool: 'math/add', arguments: { firstNumber: 1, secondNumber: 2 } },
-        ]),
+        text: action(
+          [
+            { tool: 'weather/get_weather', arguments: { location: 'San Francisco, CA' } },
+            // Not offered to this task (its mcp_servers name only weather): refused as unknown.
+            { tool: 'math/add', arguments: { firstNumber: 1, secondNumber: 2 } },
+          ],
+          `a model that echoes its key ${apiKey} must not leak it.`,
+        ),
       };
     return { text: 'Thought: done.\nFinal Answer: {"city": "San Francisco", "weather": "58.3°F, wind 9.4 mph, overcast"}' };
   }
@@ -62,16 +66,52 @@ afterAll(async () => {
 
 describe('MCP-Universe weather task', () => {
   it('runs as written against our weather server, mixed with an M3-Bench task, and its evaluator passes', async () => {
-    const run = await runM3(['bench', path.join(example, 'benchmark.yaml'), '--results-dir', path.join(dir, 'results'), '--run-id', 'universe'], {
-      OPENAI_BASE_URL: mock.openAiBaseUrl,
-      OPENAI_API_KEY: 'sk-test-universe-0000000000000000',
-      BENCH_MODEL: 'mock-model',
-      M3_UPSTREAM_OPEN_METEO_URL: `${fake.url}/meteo`,
-      M3_UPSTREAM_OPEN_METEO_GEOCODING_URL: `${fake.url}/geo`,
-      M3_UPSTREAM_ZIPPOPOTAM_URL: `${fake.url}/zip`,
-      M3_LLM_MAX_RETRIES: '0',
-    });
+    const run = await runM3(
+      ['bench', path.join(example, 'benchmark.yaml'), '--results-dir', path.join(dir, 'results'), '--run-id', 'universe', '--trace-file', '--verbose'],
+      {
+        OPENAI_BASE_URL: mock.openAiBaseUrl,
+        OPENAI_API_KEY: apiKey,
+        BENCH_MODEL: 'mock-model',
+        M3_UPSTREAM_OPEN_METEO_URL: `${fake.url}/meteo`,
+        M3_UPSTREAM_OPEN_METEO_GEOCODING_URL: `${fake.url}/geo`,
+        M3_UPSTREAM_ZIPPOPOTAM_URL: `${fake.url}/zip`,
+        M3_LLM_MAX_RETRIES: '0',
+      },
+    );
     expect(run.code, run.output).toBe(0);
+
+    // --verbose: the steps of both tasks on stderr, the echoed key masked.
+    expect(run.stderr).toContain('[weather] call weather/get_weather {"location":"San Francisco, CA"}');
+    expect(run.stderr).toContain('[weather] result weather/get_weather: Current weather in San Francisco, CA: 58.3°F, wind 9.4 mph, code 3.');
+    expect(run.stderr).toContain('[weather] error (unknown_tool) math/add: [Tool error] Unknown tool: math/add');
+    expect(run.stderr).toContain('[sum-1] final answer after 1 round(s): 17 plus 25 is 42.');
+    expect(run.stderr).toMatch(/\[weather\] model work: Thought: a model that echoes its key .*REDACTED/);
+    expect(run.output).not.toContain(apiKey);
+
+    // --trace-file: one JSONL per run, every event in order with a timestamp, the key masked.
+    const traceText = readFileSync(path.join(dir, 'results', 'mock-model.trace.jsonl'), 'utf8');
+    expect(traceText).not.toContain(apiKey);
+    const trace = traceText
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { seq: number; ts: string; runId: string; event: { type: string; taskId: string; name?: string } });
+    expect(trace.map((record) => record.seq)).toEqual(trace.map((_, index) => index + 1));
+    expect(trace.every((record) => record.runId === 'universe.mock-model' && !Number.isNaN(Date.parse(record.ts)))).toBe(true);
+    expect(
+      trace.filter((record) => record.event.taskId === 'weather').map((record) => record.event.type + (record.event.name ? ` ${record.event.name}` : '')),
+    ).toEqual([
+      'episode_start',
+      'round_start',
+      'model_call',
+      'tool_call_start weather/get_weather',
+      'tool_call_start math/add',
+      'tool_call_end math/add',
+      'tool_call_end weather/get_weather',
+      'round_start',
+      'model_call',
+      'final',
+      'task_end',
+    ]);
 
     const predictions = JSON.parse(readFileSync(predFile, 'utf8')) as Array<Record<string, unknown> & { id: string; steps: Array<{ calls: unknown[] }> }>;
     const weather = predictions.find((record) => record.id === 'weather');

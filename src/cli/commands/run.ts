@@ -22,6 +22,7 @@ import { nonNegativeInteger, positiveInteger, seconds } from '../option-parsers.
 import { batchManifestFile, writeBatchManifest, type BatchCell } from '../../runner/batch-manifest.js';
 import { baselineCondition, cellLabel, knownConditions, parseCondition, parseMaxSteps } from '../../runner/conditions.js';
 import { secondsToTimerMs } from '../../config/timer-ms.js';
+import { createVerboseView } from '../../log/verbose-view.js';
 import { printSummary, reportOutcome, requireTasks } from '../run-outcome.js';
 import { createStopSignal } from '../stop-signal.js';
 import { nonNegativeNumber } from '../option-parsers.js';
@@ -160,6 +161,8 @@ export function addRunOptions(command: Command): Command {
     )
     .option('--allow-tool-drift', 'continue a --resume whose servers list different tools than the run recorded (the drift is written into the manifest)')
     .option('--json', 'print the summary as JSON')
+    .option('--trace-file', 'also write every episode event with its timestamp to <results-dir>/<label>.trace.jsonl (one file per run and trial)')
+    .option('--verbose', 'show every intermediate step (model replies, tool calls and results, final answers) on stderr, secrets masked')
     .addHelpText(
       'after',
       '\nWithout --model this runs the oracle replay:gt (replays the ground truth).\n' +
@@ -278,6 +281,8 @@ export async function executeRun(flags: RunDefinition): Promise<void> {
             batchId,
             allowToolDrift: Boolean(flags.allowToolDrift),
             limits: loopLimitsOf(flags, maxStep),
+            ...(flags.traceFile ? { traceFile: true } : {}),
+            ...(flags.verbose ? { onEvent: createVerboseView() } : {}),
           },
           { config, host, store, logger: log, root: repoRoot },
         ),
