@@ -14,7 +14,7 @@ function clip(text: string): string {
 }
 
 /** The line an event shows, or undefined for events the view skips. */
-export function verboseLine(event: AgentEvent): string | undefined {
+function verboseLine(event: AgentEvent): string | undefined {
   const at = `[${event.taskId}]`;
   switch (event.type) {
     case 'episode_start':
