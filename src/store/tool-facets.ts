@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { type Store, selectAll } from './connection.js';
 import { parseRows } from './rows.js';
 
-export interface EpisodeToolFacets {
+interface EpisodeToolFacets {
   episodeId: number;
   /** Distinct canonical tool names, sorted. */
   tools: string[];

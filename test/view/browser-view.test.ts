@@ -164,7 +164,7 @@ describe.skipIf(!hasChromium)(`m3 view in Chromium${hasChromium ? '' : ` (skippe
     browser = await launchBrowser();
     page = await browser.context.newPage();
     mock = await startMockLlm({ respond: liveModel() });
-  }, 240_000);
+  }, 600_000);
   afterAll(async () => {
     if (live && live.child.exitCode === null) live.child.kill();
     await mock?.close();
@@ -282,7 +282,7 @@ describe.skipIf(!hasChromium)(`m3 view in Chromium${hasChromium ? '' : ` (skippe
     page.on('load', () => loads.push(page.url()));
     live = await startLiveRun(dir, path.join(resultsDir, 'm3bench.sqlite'), mock);
     // Wait (from the test side) until the child has created its run row, then open its page.
-    for (let tries = 0; tries < 600 && !getRun(store, liveRunId) && live.child.exitCode === null; tries += 1) await page.waitForTimeout(100);
+    for (let tries = 0; tries < 1800 && !getRun(store, liveRunId) && live.child.exitCode === null; tries += 1) await page.waitForTimeout(100);
     expect(getRun(store, liveRunId)?.status, live.output()).toBe('running');
     await page.goto(`${view.url}#/run/${liveRunId}`);
     await page.waitForSelector('#task-count');
@@ -290,14 +290,14 @@ describe.skipIf(!hasChromium)(`m3 view in Chromium${hasChromium ? '' : ` (skippe
     expect(await page.locator('#live').isHidden()).toBe(false);
     const firstCount = await page.locator('tbody tr').count();
     // The finished badge only appears once the page has polled the run to its end.
-    await page.waitForSelector('p.meta [data-status="finished"]', { timeout: 120_000 });
+    await page.waitForSelector('p.meta [data-status="finished"]', { timeout: 240_000 });
     expect(await page.locator('tbody tr').count()).toBe(liveTasks.length);
     expect(firstCount).toBeLessThan(liveTasks.length);
     expect(loads.length).toBe(loadsBefore);
     await page.waitForSelector('#live', { state: 'hidden' });
     const code = await live.exit;
     expect(code, live.output()).toBe(0);
-  }, 180_000);
+  }, 420_000);
 
   it("filters the live run by fallback tier and shows each call's tier", async () => {
     await page.goto(`${view.url}#/run/${liveRunId}`);
