@@ -18,7 +18,10 @@ export function h(tag, attrs = {}, ...children) {
 export function show(...children) {
   // Charts of the previous render hold their canvases: free them before the page is replaced.
   if (window.Chart) for (const chart of Object.values(window.Chart.instances)) chart.destroy();
+  // A live page re-renders every poll: what the reader opened or closed stays so (by data-key).
+  const toggled = new Map([...page.querySelectorAll('details[data-key]')].map((node) => [node.dataset.key, node.open]));
   page.replaceChildren(...h('div', {}, ...children).childNodes);
+  for (const node of page.querySelectorAll('details[data-key]')) if (toggled.has(node.dataset.key)) node.open = toggled.get(node.dataset.key);
 }
 
 export const enc = encodeURIComponent;

@@ -165,7 +165,7 @@ function summaryLines(run) {
       : h(
           'p',
           { class: 'meta', id: 'run-intervals' },
-          `pass@1 ${interval(ci.passAt1)} · recall ${interval(ci.recall)} · precision ${interval(ci.precision)} (95% bootstrap CI, ${ci.tasks} tasks)`,
+          `pass@1 ${interval(ci.passAt1)} · recall ${interval(ci.recall)} · precision ${interval(ci.precision)} (means over tasks, 95% bootstrap CI, ${ci.tasks} tasks${ci.unevaluated.length ? `; trials without step evaluation: ${ci.unevaluated.join(', ')}` : ''})`,
         ),
     run.step?.missing
       ? h('p', { class: 'note' }, run.step.missing)

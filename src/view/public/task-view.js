@@ -24,10 +24,10 @@ function toolEvent(call) {
           )
         : h('span', { class: 'meta' }, ' · real'),
     ),
-    h('details', {}, h('summary', {}, 'arguments'), json(call.arguments)),
+    h('details', { 'data-key': `arguments-${call.id}` }, h('summary', {}, 'arguments'), json(call.arguments)),
     h(
       'details',
-      { open: call.isError },
+      { open: call.isError, 'data-key': `result-${call.id}` },
       h('summary', {}, `result (${call.resultText.length} chars)${call.images.length ? ` · ${call.images.length} image(s)` : ''}`),
       json(call.resultText),
     ),
@@ -63,7 +63,7 @@ function modelEvent(call) {
     response.text ? json(response.text) : null,
     typeof response.toolCallCount === 'number' ? h('div', { class: 'meta' }, `${response.toolCallCount} tool call(s) requested`) : null,
     call.attempts.length > 1 ? h('ul', { class: 'attempts' }, call.attempts.map(attemptLine)) : null,
-    call.request ? h('details', {}, h('summary', {}, 'request'), json(call.request)) : null,
+    call.request ? h('details', { 'data-key': `request-${call.id}` }, h('summary', {}, 'request'), json(call.request)) : null,
     call.errorMessage ? h('div', { class: 'note' }, `${call.errorClass}: ${call.errorMessage}`) : null,
   );
 }
