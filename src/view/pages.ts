@@ -4,6 +4,7 @@
 // shared tasks with the paired difference. The task page is in task-page.ts.
 import path from 'node:path';
 import { serverOf } from '../core/canonical-name.js';
+import { trialLabel } from '../runner/conditions.js';
 import { episodesForRun, fallbackShare, getRun, listRuns, runSummary, toolFacetsForRun, type EpisodeRow, type RunRow, type Store } from '../store/index.js';
 import { taskPassed } from '../stats/task-success.js';
 import { HttpError } from '../web/http-kit.js';
@@ -76,28 +77,47 @@ function headline(lookup: StepResultsLookup) {
 
 export function runsPage(sources: ViewSources) {
   return {
-    runs: listRuns(sources.store).map((run) => ({ ...runHeader(sources, run), step: headline(readStepResults(sources.resultsDir, run.modelLabel)) })),
+    runs: listRuns(sources.store).map((run) => ({ ...runHeader(sources, run), step: headline(readStepResults(sources.resultsDir, evalLabel(run, 1))) })),
   };
 }
 
-/** The latest attempt of each task (the one the prediction file holds). */
+/** The latest attempt of each task and trial (the one that trial's prediction file holds). */
 export function latestEpisodes(episodes: readonly EpisodeRow[]): EpisodeRow[] {
   const byTask = new Map<string, EpisodeRow>();
-  for (const episode of episodes) byTask.set(episode.taskId, episode);
+  for (const episode of episodes) byTask.set(`${episode.taskId}#${episode.trial}`, episode);
   return [...byTask.values()];
+}
+
+/** The results folder label of one trial's evaluation outputs (`<label>` or `<label>.trial-<t>`). */
+export function evalLabel(run: RunRow, trial: number): string {
+  return trialLabel(run.modelLabel, trial, run.trials);
+}
+
+/** Step and final-answer outputs of each trial of a run, read once per page. */
+function trialOutputs(sources: ViewSources, run: RunRow) {
+  const read = new Map<number, { step: StepResultsLookup; final: ReturnType<typeof readFinalScores> }>();
+  return (trial: number) => {
+    const found = read.get(trial) ?? {
+      step: readStepResults(sources.resultsDir, evalLabel(run, trial)),
+      final: readFinalScores(sources.resultsDir, evalLabel(run, trial)),
+    };
+    read.set(trial, found);
+    return found;
+  };
 }
 
 export function runPage(sources: ViewSources, runId: string) {
   const run = runOf(sources, runId);
-  const step = readStepResults(sources.resultsDir, run.modelLabel);
-  const final = readFinalScores(sources.resultsDir, run.modelLabel);
+  const outputs = trialOutputs(sources, run);
   const facets = toolFacetsForRun(sources.store, runId);
   const tasks = latestEpisodes(episodesForRun(sources.store, runId)).map((episode) => {
+    const { step, final } = outputs(episode.trial);
     const score = 'found' in step ? step.found.perId.get(episode.taskId) : undefined;
     const facet = facets.get(episode.id);
     const scores = finalScoresOf(final, episode.taskId);
     return {
       taskId: episode.taskId,
+      trial: episode.trial,
       status: episode.status,
       failureKind: episode.failureKind,
       errorCode: episode.errorCode,
@@ -118,14 +138,15 @@ export function runPage(sources: ViewSources, runId: string) {
       passed: score ? taskPassed({ status: episode.status, step: { recall: score.recall, precision: score.precision } }) : null,
     };
   });
-  return { run: { ...runHeader(sources, run), step: headline(step) }, tasks };
+  return { run: { ...runHeader(sources, run), step: headline(outputs(1).step) }, tasks };
 }
 
 export function comparePage(sources: ViewSources, aId: string, bId: string) {
   const [a, b] = [runPage(sources, aId), runPage(sources, bId)];
-  const bByTask = new Map(b.tasks.map((task) => [task.taskId, task]));
+  // Trial t of A meets trial t of B (they share the trial's seed).
+  const bByTask = new Map(b.tasks.map((task) => [`${task.taskId}#${task.trial}`, task]));
   const rows = a.tasks.flatMap((left) => {
-    const right = bByTask.get(left.taskId);
+    const right = bByTask.get(`${left.taskId}#${left.trial}`);
     if (!right) return [];
     const both = left.step && right.step;
     // Pass/fail by the success rule of src/stats (recall = 1 and precision = 1) when both runs
@@ -134,6 +155,7 @@ export function comparePage(sources: ViewSources, aId: string, bId: string) {
     return [
       {
         taskId: left.taskId,
+        trial: left.trial,
         a: left,
         b: right,
         recallDelta: both ? right.step!.recall - left.step!.recall : null,

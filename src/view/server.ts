@@ -2,7 +2,7 @@
 // run store and the evaluation outputs; every route is a GET:
 //   GET /api/runs                              every run with totals and headline step metrics
 //   GET /api/runs/:runId                       the run and its task table
-//   GET /api/runs/:runId/tasks/:taskId         transcript (model and tool calls) and alignment
+//   GET /api/runs/:runId/tasks/:taskId[?trial=t] transcript (model and tool calls), alignment, final scores
 //   GET /api/compare?a=<runId>&b=<runId>       two runs on their shared tasks
 //   GET /api/tool-calls/:id/images/:n          the n-th image a tool call wrote (under media/)
 //   GET /api/vendor/chart.umd.min.js           chart.js (the installed dependency) for the run charts
@@ -79,7 +79,11 @@ const routes: Route<ViewContext>[] = [
   {
     method: 'GET',
     pattern: /^\/api\/runs\/([^/]+)\/tasks\/([^/]+)$/,
-    handler: async (context, _request, response, [runId, taskId]) => sendJson(response, 200, taskPage(context, runId ?? '', taskId ?? '')),
+    handler: async (context, _request, response, [runId, taskId], url) => {
+      const trial = url.searchParams.get('trial') ?? '1';
+      if (!/^[1-9]\d*$/.test(trial)) throw new HttpError(400, `trial must be a whole number from 1, got "${trial}"`, 'bad_request');
+      sendJson(response, 200, taskPage(context, runId ?? '', taskId ?? '', Number(trial)));
+    },
   },
   {
     method: 'GET',

@@ -9,7 +9,7 @@ import type { GtTask } from '../tasks/schemas.js';
 import { HttpError } from '../web/http-kit.js';
 import { alignTask } from './alignment.js';
 import { finalScoresOf, readFinalScores } from './final-scores.js';
-import { latestEpisodes, runOf, type ViewSources } from './pages.js';
+import { evalLabel, latestEpisodes, runOf, type ViewSources } from './pages.js';
 import { readStepResults } from './step-results.js';
 import { toolImagePaths } from './tool-images.js';
 
@@ -21,18 +21,20 @@ function gtTaskOf(run: RunRow, taskId: string): GtTask | { missing: string } {
 }
 
 function alignmentOf(sources: ViewSources, run: RunRow, episode: EpisodeRow, gtTask: GtTask | { missing: string }) {
-  const step = readStepResults(sources.resultsDir, run.modelLabel);
+  const label = evalLabel(run, episode.trial);
+  const step = readStepResults(sources.resultsDir, label);
   if (!('found' in step)) return { missing: step.missing };
   const score = step.found.perId.get(episode.taskId);
-  if (!score) return { missing: `task ${episode.taskId} is not in the step evaluation of ${run.modelLabel}` };
+  if (!score) return { missing: `task ${episode.taskId} is not in the step evaluation of ${label}` };
   if ('missing' in gtTask) return gtTask;
   return alignTask(gtTask, episode.prediction, score, step.found.thresholds);
 }
 
-export function taskPage(sources: ViewSources, runId: string, taskId: string) {
+/** The task's latest attempt in `trial` (default: trial 1). */
+export function taskPage(sources: ViewSources, runId: string, taskId: string, trial = 1) {
   const run = runOf(sources, runId);
-  const episode = latestEpisodes(episodesForRun(sources.store, runId, { taskId }))[0];
-  if (!episode) throw new HttpError(404, `run ${runId} has no episode for task "${taskId}"`, 'unknown_task');
+  const episode = latestEpisodes(episodesForRun(sources.store, runId, { taskId })).find((entry) => entry.trial === trial);
+  if (!episode) throw new HttpError(404, `run ${runId} has no episode for task "${taskId}" in trial ${trial}`, 'unknown_task');
   const tools = toolCallsForEpisode(sources.store, episode.id).map((call) => ({
     ...call,
     imageCount: toolImagePaths(call.resultText, call.images.length).length,
@@ -48,7 +50,7 @@ export function taskPage(sources: ViewSources, runId: string, taskId: string) {
       answer: episode.prediction?.final_reply ?? null,
       gtReply: 'missing' in gtTask ? null : gtTask.final_reply,
       gtMissing: 'missing' in gtTask ? gtTask.missing : null,
-      ...finalScoresOf(readFinalScores(sources.resultsDir, run.modelLabel), taskId),
+      ...finalScoresOf(readFinalScores(sources.resultsDir, evalLabel(run, episode.trial)), taskId),
     },
   };
 }

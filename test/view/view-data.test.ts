@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRun, finishEpisode, finishRun, openStore, recordToolCalls, startEpisode, toolFacetsForRun, type Store } from '../../src/store/index.js';
 import { pairedDifference, runIntervals } from '../../src/view/cell-stats.js';
 import { comparePage, runPage, runsPage } from '../../src/view/pages.js';
+import { taskPage } from '../../src/view/task-page.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-view-data-'));
 const resultsDir = path.join(dir, 'results');
@@ -190,5 +191,23 @@ describe('viewer data', () => {
     const live = runsPage({ store, resultsDir }).runs.find((run) => run.runId === 'run-live');
     expect(live?.progress).toMatchObject({ finished: 1, running: 1 });
     expect(live?.intervals).toEqual({ missing: expect.stringContaining('run-live') });
+  });
+
+  it('reads each trial of a k = 2 run from its own evaluation folder', () => {
+    createRun(store, { runId: 'run-k2', modelSpec: 'replay:c', modelLabel: 'c', trials: 2 });
+    for (const trial of [1, 2]) {
+      const id = startEpisode(store, { runId: 'run-k2', taskId: 't1', model: 'replay:c', trial });
+      finishEpisode(store, id, { status: 'ok' });
+      writeJson(path.join(resultsDir, `c.trial-${trial}`, 'results_eval.json'), { aggregate: {}, per_id: [perId('t1', trial === 1 ? [1, 1] : [0.5, 1])] });
+    }
+    writeJson(path.join(resultsDir, 'c.trial-2', 'taskcompletion.json'), { pre_id: { t1: { final: 0.3, judges: [] } } });
+    const rows = runPage({ store, resultsDir }, 'run-k2').tasks;
+    expect(rows.map((row) => [row.taskId, row.trial, row.step?.recall, row.passed])).toEqual([
+      ['t1', 1, 1, true],
+      ['t1', 2, 0.5, false],
+    ]);
+    expect(taskPage({ store, resultsDir }, 'run-k2', 't1', 2).final.judges?.final).toBe(0.3);
+    expect(taskPage({ store, resultsDir }, 'run-k2', 't1', 1).final.judges).toBeNull();
+    expect(() => taskPage({ store, resultsDir }, 'run-k2', 't1', 3)).toThrow(/trial 3/);
   });
 });

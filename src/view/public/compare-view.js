@@ -2,6 +2,7 @@
 // recall with its bootstrap interval and the sign test (src/stats, as `m3 compare` computes it),
 // the tasks that flip pass/fail, and per-task deltas.
 import { api, enc, fmt, h, show, signed, sortableTable } from './dom.js';
+import { taskLink } from './run-view.js';
 
 const sortState = {};
 
@@ -66,8 +67,8 @@ export async function compareView(aId, bId) {
       (row) =>
         h(
           'tr',
-          { 'data-task': row.taskId, 'data-flip': row.flip ?? '' },
-          h('td', {}, h('a', { href: `#/task/${enc(b.runId)}/${enc(row.taskId)}` }, row.taskId)),
+          { 'data-task': row.taskId, 'data-trial': row.trial, 'data-flip': row.flip ?? '' },
+          h('td', {}, taskLink(b.runId, row, b.trials)),
           h('td', { class: 'num' }, fmt(row.a.step?.recall)),
           h('td', { class: 'num' }, fmt(row.b.step?.recall)),
           delta(row.recallDelta),

@@ -68,11 +68,19 @@ const columns = [
   { key: 'pass', title: 'pass', value: (t) => t.passed },
 ];
 
-const taskRow = (runId) => (task) =>
+/** A task's link; with k > 1 trials one row per trial, its link naming the trial. */
+export const taskLink = (runId, task, trials) =>
+  h(
+    'a',
+    { href: `#/task/${enc(runId)}/${enc(task.taskId)}${trials > 1 ? `/${task.trial}` : ''}` },
+    trials > 1 ? `${task.taskId} · trial ${task.trial}` : task.taskId,
+  );
+
+const taskRow = (runId, trials) => (task) =>
   h(
     'tr',
-    { 'data-task': task.taskId, 'data-tiers': task.tiers.join(' ') },
-    h('td', {}, h('a', { href: `#/task/${enc(runId)}/${enc(task.taskId)}` }, task.taskId)),
+    { 'data-task': task.taskId, 'data-trial': task.trial, 'data-tiers': task.tiers.join(' ') },
+    h('td', {}, taskLink(runId, task, trials)),
     h('td', {}, badge(task.status)),
     h('td', {}, [task.errorCode, ...task.toolErrorCodes.map((code) => `tool: ${code}`)].filter(Boolean).join(', ')),
     h('td', {}, task.servers.join(', ')),
@@ -189,7 +197,7 @@ export async function runView(runId) {
   const draw = () => {
     const shown = tasks.filter((task) => matches(task, state.filter));
     count.textContent = `${shown.length} of ${tasks.length} tasks`;
-    holder.replaceChildren(sortableTable(columns, shown, taskRow(runId), state.sort));
+    holder.replaceChildren(sortableTable(columns, shown, taskRow(runId, run.trials), state.sort));
   };
   const toolbar = filters(tasks, state.filter, draw);
   draw();

@@ -199,8 +199,8 @@ function alignmentView(alignment) {
   ];
 }
 
-export async function taskView(runId, taskId) {
-  const data = await api(`/api/runs/${enc(runId)}/tasks/${enc(taskId)}`);
+export async function taskView(runId, taskId, trial) {
+  const data = await api(`/api/runs/${enc(runId)}/tasks/${enc(taskId)}${trial ? `?trial=${enc(trial)}` : ''}`);
   const { episode } = data;
   show(
     h('p', {}, h('a', { href: `#/run/${enc(runId)}` }, `← run ${runId}`)),

@@ -1,4 +1,4 @@
-// The run viewer page: hash routes #/ (runs), #/run/<id>, #/task/<run>/<task>, #/compare/<a>/<b>,
+// The run viewer page: hash routes #/ (runs), #/run/<id>, #/task/<run>/<task>[/<trial>], #/compare/<a>/<b>,
 // one module per page. A page of a running run polls its API route, so it follows the run
 // without a reload.
 import { compareView } from './compare-view.js';
@@ -21,7 +21,7 @@ async function route() {
       parts[0] === 'run'
         ? await runView(parts[1])
         : parts[0] === 'task'
-          ? await taskView(parts[1], parts[2])
+          ? await taskView(parts[1], parts[2], parts[3])
           : parts[0] === 'compare'
             ? await compareView(parts[1], parts[2])
             : await runsView();
