@@ -15,6 +15,7 @@ export { acquireRunLease, checkRunLease, renewRunLease, releaseRunLease, getRunL
 export { recordModelCall, recordToolCall, recordToolCalls, modelCallsForEpisode, toolCallsForEpisode, getToolCall, toImageRecord } from './calls.js';
 export { runSummary } from './summary.js';
 export { fallbackShare, type FallbackShare } from './fallback-share.js';
+export { toolFacetsForRun } from './tool-facets.js';
 export {
   openFallbackCache,
   putCacheEntry,

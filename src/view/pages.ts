@@ -1,35 +1,45 @@
-// What each viewer page shows, read from the run store (read-only) and the step evaluator's
-// outputs: the runs list, a run's task table, one task's transcript and alignment, and the
-// comparison of two runs on their shared tasks.
-import { existsSync } from 'node:fs';
+// What the runs, run and compare pages show, read from the run store (read-only), the step
+// evaluator's outputs and the batch manifests: every run with its totals, intervals, mocked
+// share and progress; a run's task table with the facets it is filtered on; two runs on their
+// shared tasks with the paired difference. The task page is in task-page.ts.
 import path from 'node:path';
-import { loadGroundTruth } from '../tasks/load.js';
-import type { GtTask } from '../tasks/schemas.js';
-import {
-  episodesForRun,
-  getRun,
-  listRuns,
-  modelCallsForEpisode,
-  runSummary,
-  toolCallsForEpisode,
-  type EpisodeRow,
-  type RunRow,
-  type Store,
-} from '../store/index.js';
+import { serverOf } from '../core/canonical-name.js';
+import { trialLabel } from '../runner/conditions.js';
+import { episodesForRun, fallbackShare, getRun, listRuns, runSummary, toolFacetsForRun, type EpisodeRow, type RunRow, type Store } from '../store/index.js';
+import { taskPassed } from '../stats/task-success.js';
 import { HttpError } from '../web/http-kit.js';
-import { alignTask } from './alignment.js';
+import { pairedDifference, runIntervals } from './cell-stats.js';
+import { finalScoresOf, readFinalScores } from './final-scores.js';
 import { readStepResults, type StepResultsLookup } from './step-results.js';
-import { toolImagePaths } from './tool-images.js';
 
 export interface ViewSources {
   store: Store;
   resultsDir: string;
 }
 
-function runOf(sources: ViewSources, runId: string): RunRow {
+export function runOf(sources: ViewSources, runId: string): RunRow {
   const run = getRun(sources.store, runId);
   if (!run) throw new HttpError(404, `no run "${runId}" in ${path.basename(sources.store.file)}`, 'unknown_run');
   return run;
+}
+
+/** Share of the run's scored tool calls the fallback layer served, and per tier. */
+function mockedShare(store: Store, runId: string) {
+  const shares = fallbackShare(store, runId);
+  const calls = shares.reduce((sum, share) => sum + share.calls, 0);
+  const mocked = shares.reduce((sum, share) => sum + share.mockedCalls, 0);
+  const byTier: Record<string, number> = {};
+  for (const share of shares) for (const [tier, count] of Object.entries(share.byTier)) byTier[tier] = (byTier[tier] ?? 0) + count;
+  return { calls, mockedCalls: mocked, share: calls === 0 ? null : mocked / calls, byTier };
+}
+
+/** Episodes done and in flight, and the newest activity, for a run still being written. */
+function progressOf(store: Store, run: RunRow, byStatus: Record<string, number>) {
+  if (run.status !== 'running') return null;
+  const episodes = episodesForRun(store, run.runId);
+  const stamps = episodes.flatMap((episode) => [episode.startedAt, episode.finishedAt ?? '']).sort();
+  const running = byStatus.running ?? 0;
+  return { finished: episodes.length - running, running, lastActivityAt: stamps.at(-1) || null };
 }
 
 function runHeader(sources: ViewSources, run: RunRow) {
@@ -38,6 +48,9 @@ function runHeader(sources: ViewSources, run: RunRow) {
     runId: run.runId,
     model: run.modelLabel,
     modelSpec: run.modelSpec,
+    condition: run.condition,
+    trials: run.trials,
+    batchId: run.batchId,
     status: run.status,
     startedAt: run.startedAt,
     finishedAt: run.finishedAt,
@@ -49,6 +62,10 @@ function runHeader(sources: ViewSources, run: RunRow) {
     costUsd: summary.costUsd,
     toolCalls: summary.toolCalls,
     modelCalls: summary.modelCalls,
+    retriedModelCalls: summary.retriedModelCalls,
+    mocked: mockedShare(sources.store, run.runId),
+    progress: progressOf(sources.store, run, summary.byStatus),
+    intervals: runIntervals(sources.resultsDir, run.runId),
   };
 }
 
@@ -60,95 +77,99 @@ function headline(lookup: StepResultsLookup) {
 
 export function runsPage(sources: ViewSources) {
   return {
-    runs: listRuns(sources.store).map((run) => ({ ...runHeader(sources, run), step: headline(readStepResults(sources.resultsDir, run.modelLabel)) })),
+    runs: listRuns(sources.store).map((run) => ({ ...runHeader(sources, run), step: headline(readStepResults(sources.resultsDir, evalLabel(run, 1))) })),
   };
 }
 
-/** The latest attempt of each task (the one the prediction file holds). */
-function latestEpisodes(episodes: readonly EpisodeRow[]): EpisodeRow[] {
+/** The latest attempt of each task and trial (the one that trial's prediction file holds). */
+export function latestEpisodes(episodes: readonly EpisodeRow[]): EpisodeRow[] {
   const byTask = new Map<string, EpisodeRow>();
-  for (const episode of episodes) byTask.set(episode.taskId, episode);
+  for (const episode of episodes) byTask.set(`${episode.taskId}#${episode.trial}`, episode);
   return [...byTask.values()];
+}
+
+/** The results folder label of one trial's evaluation outputs (`<label>` or `<label>.trial-<t>`). */
+export function evalLabel(run: RunRow, trial: number): string {
+  return trialLabel(run.modelLabel, trial, run.trials);
+}
+
+/** Step and final-answer outputs of each trial of a run, read once per page. */
+function trialOutputs(sources: ViewSources, run: RunRow) {
+  const read = new Map<number, { step: StepResultsLookup; final: ReturnType<typeof readFinalScores> }>();
+  return (trial: number) => {
+    const found = read.get(trial) ?? {
+      step: readStepResults(sources.resultsDir, evalLabel(run, trial)),
+      final: readFinalScores(sources.resultsDir, evalLabel(run, trial)),
+    };
+    read.set(trial, found);
+    return found;
+  };
 }
 
 export function runPage(sources: ViewSources, runId: string) {
   const run = runOf(sources, runId);
-  const step = readStepResults(sources.resultsDir, run.modelLabel);
+  const outputs = trialOutputs(sources, run);
+  const facets = toolFacetsForRun(sources.store, runId);
   const tasks = latestEpisodes(episodesForRun(sources.store, runId)).map((episode) => {
+    const { step, final } = outputs(episode.trial);
     const score = 'found' in step ? step.found.perId.get(episode.taskId) : undefined;
+    const facet = facets.get(episode.id);
+    const scores = finalScoresOf(final, episode.taskId);
     return {
       taskId: episode.taskId,
+      trial: episode.trial,
       status: episode.status,
       failureKind: episode.failureKind,
       errorCode: episode.errorCode,
       rounds: episode.rounds,
       toolCalls: episode.toolCallCount,
       tokens: episode.usage.inputTokens + episode.usage.outputTokens,
+      costUsd: episode.costUsd,
       startedAt: episode.startedAt,
       finishedAt: episode.finishedAt,
+      servers: [...new Set((facet?.tools ?? []).map(serverOf))].sort(),
+      tiers: facet?.tiers ?? [],
+      mockedCalls: facet?.mockedCalls ?? 0,
+      toolErrorCodes: facet?.errorCodes ?? [],
+      judgeScore: scores.judges?.final ?? null,
       step: score
         ? { recall: score.recall, precision: score.precision, matched: score.matched, gtCalls: score.total_gt_calls, predCalls: score.total_pred_calls }
         : null,
+      passed: score ? taskPassed({ status: episode.status, step: { recall: score.recall, precision: score.precision } }) : null,
     };
   });
-  return { run: { ...runHeader(sources, run), step: headline(step) }, tasks };
-}
-
-function gtTaskOf(run: RunRow, taskId: string): GtTask | { missing: string } {
-  if (!run.gtFile) return { missing: 'the run recorded no ground-truth file' };
-  if (!existsSync(run.gtFile)) return { missing: `the run's ground-truth file ${path.basename(run.gtFile)} is no longer there` };
-  const task = loadGroundTruth(run.gtFile).find((entry) => entry.id === taskId);
-  return task ?? { missing: `task ${taskId} is not in the run's ground-truth file` };
-}
-
-function alignmentOf(sources: ViewSources, run: RunRow, episode: EpisodeRow) {
-  const step = readStepResults(sources.resultsDir, run.modelLabel);
-  if (!('found' in step)) return { missing: step.missing };
-  const score = step.found.perId.get(episode.taskId);
-  if (!score) return { missing: `task ${episode.taskId} is not in the step evaluation of ${run.modelLabel}` };
-  const gtTask = gtTaskOf(run, episode.taskId);
-  if ('missing' in gtTask) return gtTask;
-  return alignTask(gtTask, episode.prediction, score, step.found.thresholds);
-}
-
-export function taskPage(sources: ViewSources, runId: string, taskId: string) {
-  const run = runOf(sources, runId);
-  const episode = latestEpisodes(episodesForRun(sources.store, runId, { taskId }))[0];
-  if (!episode) throw new HttpError(404, `run ${runId} has no episode for task "${taskId}"`, 'unknown_task');
-  const tools = toolCallsForEpisode(sources.store, episode.id).map((call) => ({
-    ...call,
-    imageCount: toolImagePaths(call.resultText, call.images.length).length,
-  }));
-  return {
-    run: { runId: run.runId, model: run.modelLabel, status: run.status },
-    episode,
-    modelCalls: modelCallsForEpisode(sources.store, episode.id),
-    toolCalls: tools,
-    alignment: alignmentOf(sources, run, episode),
-  };
+  return { run: { ...runHeader(sources, run), step: headline(outputs(1).step) }, tasks };
 }
 
 export function comparePage(sources: ViewSources, aId: string, bId: string) {
   const [a, b] = [runPage(sources, aId), runPage(sources, bId)];
-  const bByTask = new Map(b.tasks.map((task) => [task.taskId, task]));
+  // Trial t of A meets trial t of B (they share the trial's seed).
+  const bByTask = new Map(b.tasks.map((task) => [`${task.taskId}#${task.trial}`, task]));
   const rows = a.tasks.flatMap((left) => {
-    const right = bByTask.get(left.taskId);
+    const right = bByTask.get(`${left.taskId}#${left.trial}`);
     if (!right) return [];
-    const recallDelta = left.step && right.step ? right.step.recall - left.step.recall : null;
-    // Pass = every GT call matched when both runs were evaluated, else the episode finished ok.
-    const passA = left.step && right.step ? left.step.recall === 1 : left.status === 'ok';
-    const passB = left.step && right.step ? right.step.recall === 1 : right.status === 'ok';
-    const flip = passA !== passB ? (passB ? 'fixed' : 'broken') : null;
+    const both = left.step && right.step;
+    // Pass/fail by the success rule of src/stats (recall = 1 and precision = 1) when both runs
+    // were evaluated; a flip is a task that passes on one side only.
+    const flip = both && left.passed !== right.passed ? (right.passed ? 'fixed' : 'broken') : null;
     return [
       {
         taskId: left.taskId,
+        trial: left.trial,
         a: left,
         b: right,
-        recallDelta,
-        precisionDelta: left.step && right.step ? right.step.precision - left.step.precision : null,
+        recallDelta: both ? right.step!.recall - left.step!.recall : null,
+        precisionDelta: both ? right.step!.precision - left.step!.precision : null,
         flip,
       },
     ];
   });
-  return { a: a.run, b: b.run, rows, onlyInA: a.tasks.length - rows.length, onlyInB: b.tasks.length - rows.length };
+  return {
+    a: a.run,
+    b: b.run,
+    rows,
+    onlyInA: a.tasks.length - rows.length,
+    onlyInB: b.tasks.length - rows.length,
+    paired: pairedDifference(sources.resultsDir, aId, bId),
+  };
 }

@@ -2,11 +2,14 @@
 // run store and the evaluation outputs; every route is a GET:
 //   GET /api/runs                              every run with totals and headline step metrics
 //   GET /api/runs/:runId                       the run and its task table
-//   GET /api/runs/:runId/tasks/:taskId         transcript (model and tool calls) and alignment
+//   GET /api/runs/:runId/tasks/:taskId[?trial=t] transcript (model and tool calls), alignment, final scores
 //   GET /api/compare?a=<runId>&b=<runId>       two runs on their shared tasks
 //   GET /api/tool-calls/:id/images/:n          the n-th image a tool call wrote (under media/)
+//   GET /api/vendor/chart.umd.min.js           chart.js (the installed dependency) for the run charts
 // Pages poll these routes while a run is in flight, so they follow it without a reload.
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import type http from 'node:http';
 import path from 'node:path';
 import { fromRepo, repoRoot } from '../config/paths.js';
@@ -16,7 +19,8 @@ import { HttpError, securityHeaders, sendJson } from '../web/http-kit.js';
 import { listenWeb } from '../web/listen.js';
 import { dispatch, type Route } from '../web/router.js';
 import { StaticFiles } from '../web/static-files.js';
-import { comparePage, runPage, runsPage, taskPage, type ViewSources } from './pages.js';
+import { comparePage, runPage, runsPage, type ViewSources } from './pages.js';
+import { taskPage } from './task-page.js';
 import { imageTypes, insideRoots, toolImagePaths } from './tool-images.js';
 
 export interface ViewServerOptions {
@@ -39,6 +43,14 @@ export interface ViewServer {
 
 interface ViewContext extends ViewSources {
   imageRoots: string[];
+  chartJs: Buffer;
+}
+
+// The page loads chart.js from this server (the CSP allows scripts from 'self' only): the UMD
+// build of the installed package, read once at start, so no CDN and no copy in the repo.
+function readChartJs(): Buffer {
+  const entry = createRequire(import.meta.url).resolve('chart.js');
+  return readFileSync(path.join(path.dirname(entry), 'chart.umd.min.js'));
 }
 
 async function sendToolImage(context: ViewContext, response: http.ServerResponse, callId: number, n: number): Promise<void> {
@@ -67,7 +79,11 @@ const routes: Route<ViewContext>[] = [
   {
     method: 'GET',
     pattern: /^\/api\/runs\/([^/]+)\/tasks\/([^/]+)$/,
-    handler: async (context, _request, response, [runId, taskId]) => sendJson(response, 200, taskPage(context, runId ?? '', taskId ?? '')),
+    handler: async (context, _request, response, [runId, taskId], url) => {
+      const trial = url.searchParams.get('trial') ?? '1';
+      if (!/^[1-9]\d*$/.test(trial)) throw new HttpError(400, `trial must be a whole number from 1, got "${trial}"`, 'bad_request');
+      sendJson(response, 200, taskPage(context, runId ?? '', taskId ?? '', Number(trial)));
+    },
   },
   {
     method: 'GET',
@@ -81,13 +97,31 @@ const routes: Route<ViewContext>[] = [
   },
   {
     method: 'GET',
+    pattern: /^\/api\/vendor\/chart\.umd\.min\.js$/,
+    handler: async (context, _request, response) => {
+      response.writeHead(200, {
+        ...securityHeaders,
+        'content-type': 'text/javascript; charset=utf-8',
+        'content-length': context.chartJs.length,
+        'cache-control': 'private, max-age=3600',
+      });
+      response.end(context.chartJs);
+    },
+  },
+  {
+    method: 'GET',
     pattern: /^\/api\/tool-calls\/(\d+)\/images\/(\d+)$/,
     handler: async (context, _request, response, [id, n]) => sendToolImage(context, response, Number(id), Number(n)),
   },
 ];
 
 export async function startViewServer(options: ViewServerOptions): Promise<ViewServer> {
-  const context: ViewContext = { store: options.store, resultsDir: path.resolve(options.resultsDir), imageRoots: options.imageRoots ?? [fromRepo('media')] };
+  const context: ViewContext = {
+    store: options.store,
+    resultsDir: path.resolve(options.resultsDir),
+    imageRoots: options.imageRoots ?? [fromRepo('media')],
+    chartJs: readChartJs(),
+  };
   const listening = await listenWeb({
     name: 'view',
     ...(options.host ? { host: options.host } : {}),

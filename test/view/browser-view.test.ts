@@ -2,8 +2,11 @@
 // bundled local tasks, with only the servers they need) and `m3 eval step`, served by the
 // viewer and driven in Debian's Chromium: runs → run → task, a tool's image in the transcript,
 // the alignment's matched/missed/extra counts equal to the evaluation output, the status
-// filter, the comparison of the two runs; screenshots at 1280 and 390 px in test-artifacts/.
-import { execFile } from 'node:child_process';
+// filter, the comparison of the two runs with the paired difference `m3 compare` prints; then a
+// live run (`m3 run` in a child process against the wire-level mock LLM, writing the same store,
+// its weather calls failing upstream and served by the fallback layer) followed without a
+// reload, and the tier filter on it; screenshots at 1280 and 390 px in test-artifacts/.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,9 +14,11 @@ import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log/logger.js';
-import { listRuns, openStore, type Store } from '../../src/store/index.js';
+import { getRun, listRuns, openStore, type Store } from '../../src/store/index.js';
 import { startViewServer, type ViewServer } from '../../src/view/index.js';
 import { artifactPath, assertChromiumInCi, hasChromium, launchBrowser, missingChromiumMessage, type TestBrowser } from '../demo/browser.js';
+import { closedPortUrl } from '../support/fallback-kit.js';
+import { startMockLlm, type MockLlm, type RecordedRequest } from '../support/mock-llm/index.js';
 import { repoRoot } from '../support/shared-assets.js';
 
 assertChromiumInCi();
@@ -21,12 +26,13 @@ const run = promisify(execFile);
 const taskIds = new Set(['L0007', 'L0012', 'L0033', 'L0041']);
 const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
 
-async function m3(args: string[]): Promise<void> {
-  await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+async function m3(args: string[]): Promise<string> {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
     cwd: repoRoot,
     env: { ...process.env, CI: '1' },
     maxBuffer: 32 * 1024 * 1024,
   });
+  return stdout;
 }
 
 /** Task, GT and server files limited to `taskIds` and the servers their ground truth uses. */
@@ -41,6 +47,70 @@ function writeSubset(dir: string): { tasks: string; gt: string; servers: string 
   return files;
 }
 
+// `m3 run --run-id live-run` names the run of each model `<run id>.<label>`.
+const liveRunId = 'live-run.mock-model';
+const liveTasks = ['L0007', 'L0012', 'L0033'];
+
+/**
+ * The mock model of the live run: the first and third task ask the weather tool once, then
+ * answer; the second answers at once (no tool, nothing mocked). Every reply waits, so the run
+ * lasts several of the page's polls. The weather upstream is a closed port, so every call fails
+ * for an infrastructure reason and the fallback layer serves it.
+ */
+function liveModel() {
+  let tasksStarted = 0;
+  const usage = { inputTokens: 100, outputTokens: 10 };
+  const answer = { text: 'live answer: the weather service did not answer', usage, delayMs: 1500 };
+  return (request: RecordedRequest) => {
+    const messages = (request.body as { messages?: Array<{ role?: string }> }).messages ?? [];
+    if (messages.some((message) => message.role === 'tool')) return answer;
+    tasksStarted += 1;
+    if (tasksStarted === 2) return answer;
+    return { toolCalls: [{ name: 'weather__get_weather', arguments: { location: 'Boston', units: 'us' } }], usage, delayMs: 1500 };
+  };
+}
+
+interface LiveRun {
+  child: ChildProcess;
+  exit: Promise<number | null>;
+  output: () => string;
+}
+
+async function startLiveRun(dir: string, storeFile: string, llm: MockLlm): Promise<LiveRun> {
+  const tasks = path.join(dir, 'live-tasks.json');
+  const servers = path.join(dir, 'live-servers.json');
+  const upstream = await closedPortUrl();
+  writeFileSync(
+    tasks,
+    JSON.stringify((readJson(path.join(repoRoot, 'json/m3_local_tasks.json')) as Array<{ id: string }>).filter((task) => liveTasks.includes(task.id))),
+  );
+  const weather = (readJson(path.join(repoRoot, 'mcp_servers.json')) as { servers: Record<string, { env?: Record<string, string> }> }).servers.weather!;
+  const env = { M3_UPSTREAM_OPEN_METEO_URL: upstream, M3_UPSTREAM_OPEN_METEO_GEOCODING_URL: upstream, M3_UPSTREAM_ZIPPOPOTAM_URL: upstream };
+  writeFileSync(servers, JSON.stringify({ servers: { weather: { ...weather, env } } }));
+  const args = ['run', '--model', 'openai:mock-model', '--run-id', 'live-run', '--tasks', tasks, '--config', servers, '--image-dir', 'media'];
+  args.push('--results-dir', path.join(dir, 'live-results'), '--store', storeFile, '--concurrency', '1', '--overwrite');
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+    cwd: repoRoot,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: os.homedir(),
+      CI: '1',
+      M3_NETWORK_GUARD: 'loopback',
+      OPENAI_BASE_URL: llm.openAiBaseUrl,
+      OPENAI_API_KEY: 'sk-test-live-run-000000000000',
+      M3_LLM_MAX_RETRIES: '0',
+      M3_MOCK_FALLBACK: '1',
+      M3_MOCK_LLM: '0',
+      M3_MOCK_ALLOW: 'weather/*',
+      M3_MOCK_DIR: path.join(dir, 'mock-runtime'),
+    },
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += String(chunk)));
+  child.stderr?.on('data', (chunk) => (output += String(chunk)));
+  return { child, exit: new Promise((resolve) => child.on('exit', (code) => resolve(code))), output: () => output };
+}
+
 async function textOf(page: Page, selector: string): Promise<string> {
   return (await page.textContent(selector)) ?? '';
 }
@@ -53,6 +123,8 @@ describe.skipIf(!hasChromium)(`m3 view in Chromium${hasChromium ? '' : ` (skippe
   let browser: TestBrowser;
   let page: Page;
   let runIds: { gt: string; noisy: string };
+  let mock: MockLlm;
+  let live: LiveRun | undefined;
 
   beforeAll(async () => {
     const files = writeSubset(dir);
@@ -91,8 +163,11 @@ describe.skipIf(!hasChromium)(`m3 view in Chromium${hasChromium ? '' : ` (skippe
     view = await startViewServer({ store, resultsDir, port: 0, logger: createLogger('error') });
     browser = await launchBrowser();
     page = await browser.context.newPage();
-  }, 240_000);
+    mock = await startMockLlm({ respond: liveModel() });
+  }, 600_000);
   afterAll(async () => {
+    if (live && live.child.exitCode === null) live.child.kill();
+    await mock?.close();
     await browser?.close();
     await view?.close();
     store?.close();
@@ -164,19 +239,21 @@ describe.skipIf(!hasChromium)(`m3 view in Chromium${hasChromium ? '' : ` (skippe
     expect(order).toEqual([...taskIds].sort().reverse());
   });
 
-  it('compares the oracle with the noisy oracle: per-task recall deltas and flips', async () => {
-    const oracle = new Map(
-      (readJson(path.join(resultsDir, 'replay-gt', 'results_eval.json')).per_id as Array<{ id: string; recall: number }>).map((score) => [
-        score.id,
-        score.recall,
-      ]),
-    );
-    const noisy = readJson(path.join(resultsDir, 'replay-noisy', 'results_eval.json')).per_id as Array<{ id: string; recall: number }>;
+  it('compares the oracle with the noisy oracle: the paired difference of `m3 compare`, flips and per-task deltas', async () => {
+    type Score = { id: string; recall: number; precision: number };
+    const passes = (score: Score | undefined) => score !== undefined && score.recall === 1 && score.precision === 1;
+    const oracle = new Map((readJson(path.join(resultsDir, 'replay-gt', 'results_eval.json')).per_id as Score[]).map((score) => [score.id, score]));
+    const noisy = readJson(path.join(resultsDir, 'replay-noisy', 'results_eval.json')).per_id as Score[];
     const broken = noisy
-      .filter((score) => oracle.get(score.id) === 1 && score.recall < 1)
+      .filter((score) => passes(oracle.get(score.id)) && !passes(score))
       .map((score) => score.id)
       .sort();
     expect(broken.length).toBeGreaterThan(0);
+    // B - A with A = the oracle: `m3 compare B A` states the same difference.
+    const expected = JSON.parse(await m3(['compare', `${resultsDir}#replay-noisy`, `${resultsDir}#replay-gt`, '--json'])) as {
+      difference: { estimate: number; low: number; high: number };
+      signTest: { pValue: number };
+    };
     await page.goto(view.url);
     await page.waitForSelector('#compare-a');
     await page.selectOption('#compare-a', runIds.gt);
@@ -187,9 +264,68 @@ describe.skipIf(!hasChromium)(`m3 view in Chromium${hasChromium ? '' : ` (skippe
     const flipped = await page.locator('tbody tr[data-flip="broken"]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-task')).sort());
     expect(flipped).toEqual(broken);
     expect(await textOf(page, '#flip-count')).toContain(`${broken.length} broken`);
+    const shown = async (name: string) => Number(await page.getAttribute('#paired-pass', `data-${name}`));
+    expect(await shown('estimate')).toBeCloseTo(expected.difference.estimate, 9);
+    expect(await shown('low')).toBeCloseTo(expected.difference.low, 9);
+    expect(await shown('high')).toBeCloseTo(expected.difference.high, 9);
+    expect(await shown('p')).toBeCloseTo(expected.signTest.pValue, 9);
+    expect(expected.difference.estimate).toBeLessThan(0);
+    expect(await textOf(page, '#paired-pass')).toContain(expected.difference.estimate.toFixed(3));
     await page.screenshot({ path: artifactPath('view-compare-1280.png'), fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.screenshot({ path: artifactPath('view-compare-390.png'), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('follows a live run without a reload', async () => {
+    const loads: string[] = [];
+    page.on('load', () => loads.push(page.url()));
+    live = await startLiveRun(dir, path.join(resultsDir, 'm3bench.sqlite'), mock);
+    // Wait (from the test side) until the child has created its run row, then open its page.
+    for (let tries = 0; tries < 1800 && !getRun(store, liveRunId) && live.child.exitCode === null; tries += 1) await page.waitForTimeout(100);
+    expect(getRun(store, liveRunId)?.status, live.output()).toBe('running');
+    await page.goto(`${view.url}#/run/${liveRunId}`);
+    await page.waitForSelector('#task-count');
+    const loadsBefore = loads.length;
+    expect(await page.locator('#live').isHidden()).toBe(false);
+    const firstCount = await page.locator('tbody tr').count();
+    // The finished badge only appears once the page has polled the run to its end.
+    await page.waitForSelector('p.meta [data-status="finished"]', { timeout: 240_000 });
+    expect(await page.locator('tbody tr').count()).toBe(liveTasks.length);
+    expect(firstCount).toBeLessThan(liveTasks.length);
+    expect(loads.length).toBe(loadsBefore);
+    await page.waitForSelector('#live', { state: 'hidden' });
+    const code = await live.exit;
+    expect(code, live.output()).toBe(0);
+  }, 420_000);
+
+  it("filters the live run by fallback tier and shows each call's tier", async () => {
+    await page.goto(`${view.url}#/run/${liveRunId}`);
+    await page.waitForSelector('#tier-filter');
+    const tiers = await page.locator('#tier-filter option').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('value')));
+    const served = tiers.filter((tier) => tier !== 'all' && tier !== 'none');
+    expect(served.length).toBeGreaterThan(0);
+    const rowTiers = await page.locator('tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-tiers') ?? ''));
+    for (const tier of served) {
+      await page.selectOption('#tier-filter', tier!);
+      expect(await page.locator('tbody tr').count()).toBe(rowTiers.filter((entry) => entry.split(' ').includes(tier!)).length);
+    }
+    await page.selectOption('#tier-filter', 'none');
+    expect(await page.locator('tbody tr').count()).toBe(rowTiers.filter((entry) => entry === '').length);
+    await page.selectOption('#tier-filter', 'all');
+    await page.selectOption('#mocked-filter', 'mocked');
+    expect(await page.locator('tbody tr').count()).toBe(rowTiers.filter((entry) => entry !== '').length);
+    await page.selectOption('#mocked-filter', 'all');
+    await page.screenshot({ path: artifactPath('view-run-1280.png'), fullPage: true });
+    await page.click(`tbody tr[data-task="${liveTasks[0]}"] a`);
+    await page.waitForSelector('#transcript [data-tool-call]');
+    expect(await page.locator(`#transcript [data-tier="${served[0]}"]`).count()).toBeGreaterThan(0);
+    expect(await textOf(page, '#final-answer')).toContain('live answer');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${view.url}#/run/${liveRunId}`);
+    await page.waitForSelector('#tier-filter');
+    expect(await page.locator('html').evaluate((html) => html.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: artifactPath('view-run-390.png'), fullPage: true });
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 });

@@ -1,0 +1,119 @@
+// The statistics of a run for the viewer, computed by src/stats exactly as `m3 summary` and
+// `m3 compare` compute them: the run's cell is found in the batch manifests of the results folder
+// (`<batch>.batch.json`, by run id), read with its trials' step evaluations, and summarised with
+// bootstrap intervals; two runs are compared with the paired bootstrap and the sign test. A run
+// without a batch manifest, or not evaluated yet, gets the reason instead of numbers.
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { resultFiles } from '../report/load-results.js';
+import { findBatchManifests } from '../runner/batch-manifest.js';
+import { defaultBootstrap } from '../stats/bootstrap.js';
+import { loadBatchResults, type CellResults } from '../stats/batch-results.js';
+import { summarizeCell } from '../stats/cell-summary.js';
+import { comparePaired, describeComparison } from '../stats/paired.js';
+import { pairedMetric, pairUnits, requireComparable } from '../stats/paired-cells.js';
+import { SUCCESS_RULE } from '../stats/task-success.js';
+
+type Lookup<T> = { found: T } | { missing: string };
+
+interface RunCell {
+  file: string;
+  cell: CellResults;
+}
+
+// Reading a batch means reading every trial's predictions and evaluation: a page that polls a
+// live run must not redo that (nor the bootstrap) while none of those files changed.
+const cache = new Map<string, { signature: string; value: unknown }>();
+
+function signatureOf(files: readonly string[]): string {
+  return files
+    .map((file) => {
+      try {
+        const stat = statSync(file);
+        return `${file}:${stat.mtimeMs}:${stat.size}`;
+      } catch {
+        return `${file}:absent`;
+      }
+    })
+    .join('|');
+}
+
+function cached<T>(key: string, files: readonly string[], compute: () => T): T {
+  const signature = signatureOf(files);
+  const hit = cache.get(key);
+  if (hit && hit.signature === signature) return hit.value as T;
+  const value = compute();
+  cache.set(key, { signature, value });
+  return value;
+}
+
+function findRunCell(resultsDir: string, runId: string): Lookup<RunCell> {
+  let manifests: ReturnType<typeof findBatchManifests>;
+  try {
+    manifests = findBatchManifests(resultsDir);
+  } catch (error) {
+    return { missing: (error as Error).message.slice(0, 300) };
+  }
+  for (const { file, manifest } of manifests) {
+    const entry = manifest.cells.find((cell) => cell.runId === runId);
+    if (!entry) continue;
+    const folder = path.dirname(file);
+    const inputs = [file, ...entry.trials.flatMap((trial) => [path.resolve(folder, trial.predictions), path.join(folder, trial.label, resultFiles.step)])];
+    return cached(`${file}#${entry.label}`, inputs, (): Lookup<RunCell> => {
+      try {
+        const cell = loadBatchResults(file).cells.find((candidate) => candidate.label === entry.label);
+        if (!cell) return { missing: `${path.basename(file)} has no cell ${entry.label}` };
+        if (cell.overwrittenBy) return { missing: `the files of ${entry.label} were rewritten by batch ${cell.overwrittenBy}` };
+        return { found: { file, cell } };
+      } catch (error) {
+        return { missing: (error as Error).message.slice(0, 300) };
+      }
+    });
+  }
+  return { missing: `no batch manifest in ${path.basename(resultsDir)}/ names run ${runId} (intervals need the files \`m3 run\` writes)` };
+}
+
+/** pass@1, recall and precision of the run with their bootstrap intervals. */
+export function runIntervals(resultsDir: string, runId: string) {
+  const found = findRunCell(resultsDir, runId);
+  if ('missing' in found) return { missing: found.missing };
+  const { cell } = found.found;
+  if (cell.unevaluated.length === cell.trials) return { missing: `no trial of ${cell.label} has a step evaluation yet: run \`m3 eval step\`` };
+  const summary = summarizeCell(cell);
+  return {
+    label: cell.label,
+    tasks: summary.tasks,
+    trials: summary.trials,
+    passAt1: summary.passAt1,
+    recall: summary.metrics.recall.interval,
+    precision: summary.metrics.precision.interval,
+    unevaluated: summary.unevaluated,
+    rule: SUCCESS_RULE,
+    bootstrap: defaultBootstrap,
+  };
+}
+
+/** B - A on the shared tasks: pass (the success rule) and recall, paired bootstrap and sign test. */
+export function pairedDifference(resultsDir: string, aRunId: string, bRunId: string) {
+  const a = findRunCell(resultsDir, aRunId);
+  const b = findRunCell(resultsDir, bRunId);
+  if ('missing' in a) return { missing: `run A: ${a.missing}` };
+  if ('missing' in b) return { missing: `run B: ${b.missing}` };
+  const [left, right] = [a.found, b.found];
+  const ref = (entry: RunCell) => ({ text: entry.cell.label, file: entry.file, cell: entry.cell });
+  const problems = requireComparable(ref(left), ref(right), true);
+  // Units with B first, so the difference reads B - A like the per-task deltas of the table.
+  const units = pairUnits(right.cell, left.cell);
+  const pass = comparePaired(units, pairedMetric('pass'));
+  const recall = comparePaired(units, pairedMetric('recall'));
+  return {
+    a: left.cell.label,
+    b: right.cell.label,
+    pass,
+    recall,
+    sentence: describeComparison(right.cell.label, left.cell.label, 'pass', pass),
+    problems,
+    rule: SUCCESS_RULE,
+    bootstrap: defaultBootstrap,
+  };
+}

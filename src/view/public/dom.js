@@ -1,0 +1,94 @@
+// DOM and formatting helpers shared by the viewer's pages. Everything is built with DOM calls and
+// textContent (never innerHTML), so stored text (model replies, tool results) cannot inject markup.
+const page = document.getElementById('page');
+
+export function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === 'class') node.className = value;
+    else if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? '' : String(value));
+  }
+  for (const child of children.flat()) if (child !== undefined && child !== null && child !== false) node.append(child instanceof Node ? child : String(child));
+  return node;
+}
+
+/** Replaces the page's content; children as in h() (nested arrays flattened, null skipped). */
+export function show(...children) {
+  // Charts of the previous render hold their canvases: free them before the page is replaced.
+  if (window.Chart) for (const chart of Object.values(window.Chart.instances)) chart.destroy();
+  // A live page re-renders every poll: what the reader opened or closed stays so (by data-key).
+  const toggled = new Map([...page.querySelectorAll('details[data-key]')].map((node) => [node.dataset.key, node.open]));
+  page.replaceChildren(...h('div', {}, ...children).childNodes);
+  for (const node of page.querySelectorAll('details[data-key]')) if (toggled.has(node.dataset.key)) node.open = toggled.get(node.dataset.key);
+}
+
+export const enc = encodeURIComponent;
+export const fmt = (value, digits = 3) => (typeof value === 'number' ? (Number.isInteger(value) ? String(value) : value.toFixed(digits)) : '—');
+export const when = (iso) => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z') : '—');
+export const badge = (status) => h('span', { class: `badge status-${status}`, 'data-status': status }, status);
+export const signed = (value) => (typeof value === 'number' ? `${value > 0 ? '+' : ''}${value.toFixed(3)}` : '—');
+
+/** `0.750 [0.500, 1.000]`, or a dash when the interval is not known. */
+export function interval(value) {
+  if (!value || typeof value.estimate !== 'number') return '—';
+  const bounds = typeof value.low === 'number' && typeof value.high === 'number' ? ` [${value.low.toFixed(3)}, ${value.high.toFixed(3)}]` : '';
+  return `${value.estimate.toFixed(3)}${bounds}`;
+}
+
+export async function api(path) {
+  const response = await fetch(path, { headers: { accept: 'application/json' } });
+  const body = await response.json();
+  if (!response.ok) throw new Error(body?.error?.message ?? `HTTP ${response.status}`);
+  return body;
+}
+
+export function json(value) {
+  return h('pre', {}, typeof value === 'string' ? value : JSON.stringify(value, null, 2));
+}
+
+/**
+ * A table sorted by clicking a column head. `state` ({key, direction}) is kept by the caller, so
+ * the order survives the re-render of a live page.
+ */
+export function sortableTable(columns, rows, rowOf, state = {}) {
+  const body = h('tbody');
+  const draw = () => {
+    const column = columns.find((entry) => entry.key === state.key);
+    const direction = state.direction ?? 1;
+    const sorted = !column
+      ? rows
+      : [...rows].sort((a, b) => {
+          const [x, y] = [column.value(a), column.value(b)];
+          return (x === y ? 0 : x === null || x === undefined ? 1 : y === null || y === undefined ? -1 : x < y ? -1 : 1) * direction;
+        });
+    body.replaceChildren(...sorted.map(rowOf));
+  };
+  const head = h(
+    'tr',
+    {},
+    columns.map((column) =>
+      h(
+        'th',
+        {
+          class: `sortable${column.num ? ' num' : ''}`,
+          'data-key': column.key,
+          onclick: () => {
+            state.direction = state.key === column.key ? -(state.direction ?? 1) : 1;
+            state.key = column.key;
+            draw();
+          },
+        },
+        column.title,
+      ),
+    ),
+  );
+  draw();
+  return h('div', { class: 'scroll' }, h('table', {}, h('thead', {}, head), body));
+}
+
+export function stepCells(step) {
+  if (!step || step.missing) return [h('td', { class: 'num', title: step?.missing ?? '' }, '—'), h('td', { class: 'num' }, '—')];
+  return [h('td', { class: 'num' }, fmt(step.recall)), h('td', { class: 'num' }, fmt(step.precision))];
+}

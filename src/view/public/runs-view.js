@@ -1,0 +1,104 @@
+// The runs page: every run in the store with its condition, trials, batch, task counts by status,
+// pass@1 and recall with their bootstrap intervals, tokens, cost, the share of mocked tool calls
+// and, for a run in flight, its progress; and the two-run comparison picker.
+import { api, badge, enc, fmt, h, interval, show, sortableTable, when } from './dom.js';
+
+const sortState = {};
+
+function progressCell(run) {
+  const cell = h('td', {}, badge(run.status));
+  if (run.progress)
+    cell.append(
+      h(
+        'span',
+        { class: 'progress', 'data-progress-finished': run.progress.finished, 'data-progress-running': run.progress.running },
+        ` ${run.progress.finished} done · ${run.progress.running} running`,
+      ),
+    );
+  return cell;
+}
+
+const mockedText = (run) => (run.mocked.share === null ? '—' : `${(100 * run.mocked.share).toFixed(1)}% (${run.mocked.mockedCalls}/${run.mocked.calls})`);
+const intervalTitle = (run) =>
+  run.intervals.missing ?? `${run.intervals.rule}; ${Math.round(run.intervals.bootstrap.level * 100)}% percentile bootstrap over tasks`;
+
+const columns = [
+  { key: 'run', title: 'run', value: (r) => r.runId },
+  { key: 'model', title: 'model', value: (r) => r.model },
+  { key: 'condition', title: 'condition', value: (r) => r.condition },
+  { key: 'trials', title: 'k', num: true, value: (r) => r.trials },
+  { key: 'batch', title: 'batch', value: (r) => r.batchId },
+  { key: 'status', title: 'status', value: (r) => r.status },
+  { key: 'tasks', title: 'tasks', num: true, value: (r) => r.tasks },
+  { key: 'ok', title: 'ok', num: true, value: (r) => r.byStatus.ok },
+  { key: 'model_failure', title: 'model failure', num: true, value: (r) => r.failures.model },
+  { key: 'infra', title: 'infra', num: true, value: (r) => r.failures.infra },
+  { key: 'pass', title: 'pass@1 [95% CI]', num: true, value: (r) => r.intervals.passAt1?.estimate },
+  { key: 'recall', title: 'recall [95% CI]', num: true, value: (r) => r.intervals.recall?.estimate ?? r.step?.recall },
+  { key: 'tokens', title: 'tokens', num: true, value: (r) => r.usage.inputTokens + r.usage.outputTokens },
+  { key: 'cost', title: 'cost $', num: true, value: (r) => r.costUsd },
+  { key: 'mocked', title: 'mocked calls', num: true, value: (r) => r.mocked.share },
+  { key: 'started', title: 'started', value: (r) => r.startedAt },
+];
+
+function row(run) {
+  const recall = run.intervals.recall ? interval(run.intervals.recall) : fmt(run.step?.recall);
+  return h(
+    'tr',
+    { 'data-run': run.runId },
+    h('td', {}, h('a', { href: `#/run/${enc(run.runId)}` }, run.runId)),
+    h('td', { title: run.modelSpec }, run.model),
+    h('td', {}, run.condition),
+    h('td', { class: 'num' }, run.trials),
+    h('td', {}, run.batchId ?? '—'),
+    progressCell(run),
+    h('td', { class: 'num' }, run.tasks),
+    h('td', { class: 'num' }, run.byStatus.ok),
+    h('td', { class: 'num' }, run.failures.model),
+    h('td', { class: 'num' }, run.failures.infra),
+    h('td', { class: 'num', title: intervalTitle(run), 'data-metric': 'pass' }, interval(run.intervals.passAt1)),
+    h('td', { class: 'num', title: intervalTitle(run) }, recall),
+    h('td', { class: 'num' }, run.usage.inputTokens + run.usage.outputTokens),
+    h('td', { class: 'num' }, fmt(run.costUsd, 4)),
+    h(
+      'td',
+      {
+        class: 'num',
+        title: Object.entries(run.mocked.byTier)
+          .map(([tier, n]) => `${tier}: ${n}`)
+          .join(', '),
+      },
+      mockedText(run),
+    ),
+    h('td', {}, when(run.startedAt)),
+  );
+}
+
+export async function runsView() {
+  const { runs } = await api('/api/runs');
+  const pick = (name) =>
+    h(
+      'select',
+      { id: `compare-${name}`, 'aria-label': `run ${name}` },
+      runs.map((run) => h('option', { value: run.runId }, run.runId)),
+    );
+  const a = pick('a');
+  const b = pick('b');
+  if (runs.length > 1) b.selectedIndex = 1;
+  const compare = h('button', { id: 'compare-go', onclick: () => (location.hash = `#/compare/${enc(a.value)}/${enc(b.value)}`) }, 'Compare');
+  show(
+    h('h1', {}, `Runs (${runs.length})`),
+    runs.length
+      ? sortableTable(columns, runs, row, sortState)
+      : h('p', { class: 'note' }, 'The store holds no run yet: start one with `m3 run` or `npm run bench`.'),
+    runs.length
+      ? h(
+          'p',
+          { class: 'meta' },
+          'pass@1: a task passes when its step recall = 1 and precision = 1; intervals: 95% percentile bootstrap over tasks (src/stats).',
+        )
+      : null,
+    runs.length > 1 ? h('div', { class: 'toolbar' }, 'Compare', a, 'with', b, compare) : null,
+  );
+  return runs.some((run) => run.status === 'running');
+}
