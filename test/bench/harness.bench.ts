@@ -8,6 +8,7 @@
 //  3. the store's write latency under that load: every episode and call row write the recorder
 //     makes (they are synchronous SQLite transactions on the event loop), p50 / p95 / max.
 // M3_BENCH_CONCURRENCY=1,4,16,64,128 picks the levels.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -81,6 +82,17 @@ function timedRecorder(inner: RunRecorder, writes: number[]): RunRecorder {
   };
 }
 
+/** CPU seconds a child process has used so far (Linux /proc; undefined elsewhere). */
+function childCpuSeconds(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
 function quantile(sorted: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 }
@@ -88,12 +100,19 @@ function quantile(sorted: readonly number[], q: number): number {
 async function throughput(host: McpHost, concurrency: number, tasks: number) {
   const batch = openBenchBatch(`c${concurrency}`, `sleep:${requestMs}ms`);
   const writes: number[] = [];
+  const serverPid = host.status()[0]?.pid;
+  const serverBefore = childCpuSeconds(serverPid);
+  const cpuBefore = process.cpuUsage();
   const started = performance.now();
   const result = await runBenchBatch(batch, host, scriptedDriver(requestMs), benchTasks(tasks), {
     concurrency,
     recorder: timedRecorder(batch.recorder, writes),
   });
   const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  const hostCpu = (cpu.user + cpu.system) / 1e6;
+  const serverAfter = childCpuSeconds(serverPid);
+  const serverCpu = serverBefore !== undefined && serverAfter !== undefined ? serverAfter - serverBefore : undefined;
   batch.store.close();
   if (result.progress.done !== tasks || result.failures.length > 0) throw new Error(`concurrency ${concurrency}: ${result.failures.length} task(s) failed`);
   const ideal = (Math.ceil(tasks / concurrency) * 2 * requestMs) / 1000;
@@ -102,6 +121,8 @@ async function throughput(host: McpHost, concurrency: number, tasks: number) {
     seconds,
     efficiency: ideal / seconds,
     ideal,
+    hostCpu,
+    serverCpu,
     writes: sorted.length,
     p50: quantile(sorted, 0.5),
     p95: quantile(sorted, 0.95),
@@ -128,6 +149,12 @@ try {
     process.stdout.write(
       `  concurrency ${String(concurrency).padStart(3)}: ${tasks} tasks in ${run.seconds.toFixed(2)} s (ideal ${run.ideal.toFixed(1)} s), efficiency ${run.efficiency.toFixed(2)}${goals[concurrency] ?? ''}; ` +
         `${run.writes} store writes p50 ${run.p50.toFixed(2)} ms, p95 ${run.p95.toFixed(2)} ms, max ${run.max.toFixed(1)} ms; ${loadLine()}\n`,
+    );
+    // The host's event loop is one thread: it cannot finish before its own CPU time has run, so
+    // ideal / max(ideal, host CPU) bounds the efficiency even on an idle core.
+    const server = run.serverCpu !== undefined ? `, math server ${((run.serverCpu * 1000) / tasks).toFixed(2)} ms` : '';
+    process.stdout.write(
+      `      CPU per task: host ${((run.hostCpu * 1000) / tasks).toFixed(2)} ms${server}; host CPU ${run.hostCpu.toFixed(1)} s of ${run.seconds.toFixed(1)} s wall (${((100 * run.hostCpu) / run.seconds).toFixed(0)} % of a core); ceiling from host CPU alone ${(run.ideal / Math.max(run.ideal, run.hostCpu)).toFixed(2)}\n`,
     );
   }
 } finally {

@@ -23,7 +23,7 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-retention-'));
 function record(id: string, value: number | JsonFloat): PredictionRecord {
   return {
     id,
-    question: `question ${id} with "quotes"\nand a newline`,
+    question: `question ${id} with "quotes"\nand a newline, é 中 and a lone surrogate \ud800`,
     steps: [{ step: 1, calls: [{ name: 'math/add', arguments: { firstNumber: value, secondNumber: [1, new JsonFloat(2)] } }] }],
     final_reply: 'done',
   } as unknown as PredictionRecord;
