@@ -2,8 +2,10 @@
 // attempts requeued at most M3_MAX_TASK_REQUEUE times (outages and timeouts only), every
 // finished task written to the store first and then to the prediction file (atomically), so a
 // run killed at any point resumes without losing or duplicating a task.
+import { setMaxListeners } from 'node:events';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.js';
 import type { AgentEvent } from '../agent/events.js';
+import { childSignal } from '../mcp/abort-helpers.js';
 import type { PredictionRecord } from '../tasks/schemas.js';
 import type { FailureVerdict } from './failure.js';
 import type { PredictionFile } from './prediction-file.js';
@@ -48,6 +50,17 @@ export interface BatchResult {
   skipped: string[];
   /** Tasks never started because the batch was stopped. */
   notStarted: string[];
+}
+
+/**
+ * The batch's own stop signal, following the run's with one listener: every attempt in flight
+ * listens on it (src/runner/run-task.ts), so at a concurrency above ten Node would warn about a
+ * listener leak on the run's signal although each listener is removed when its attempt ends.
+ */
+function followStop(run: AbortSignal | undefined, workers: number): { signal: AbortSignal | undefined; dispose: () => void } {
+  const child = childSignal(run);
+  if (child.signal) setMaxListeners(workers + 10, child.signal);
+  return child;
 }
 
 export async function runBatch(tasks: readonly RunnableTask[], env: TaskEnvironment, options: BatchOptions): Promise<BatchResult> {
@@ -97,15 +110,18 @@ export async function runBatch(tasks: readonly RunnableTask[], env: TaskEnvironm
     options.predictions.saveSoon();
   };
 
+  const workers = Math.max(1, options.concurrency);
+  const stop = followStop(options.signal, workers);
+  const taskEnv = stop.signal ? { ...env, signal: stop.signal } : env;
   const worker = async () => {
     for (;;) {
-      if (options.signal?.aborted) return;
+      if (stop.signal?.aborted) return;
       const item = queue.shift();
       if (!item) return;
       progress.running += 1;
       options.onProgress?.({ ...progress });
       const episodeId = options.recorder.startEpisode(item.task.id, item.attempt);
-      const outcome = await runTask(item.task, options.signal ? { ...env, signal: options.signal } : env, (event) => {
+      const outcome = await runTask(item.task, taskEnv, (event) => {
         options.recorder.observe(episodeId, event);
         options.trace?.write(event, item.attempt);
         options.onEvent?.(event);
@@ -142,7 +158,11 @@ export async function runBatch(tasks: readonly RunnableTask[], env: TaskEnvironm
       options.onProgress?.({ ...progress }, { taskId: item.task.id, outcome });
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+  try {
+    await Promise.all(Array.from({ length: workers }, worker));
+  } finally {
+    stop.dispose();
+  }
   await options.predictions.flush();
   return { progress, failures, skipped, notStarted: queue.map((item) => item.task.id) };
 }
