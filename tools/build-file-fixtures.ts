@@ -4,9 +4,9 @@
 //                 shape (the recorded feed in test/servers/paper-search/fixtures) are served on
 //                 127.0.0.1 and run through our server's own code (servers/paper-search/arxiv.ts:
 //                 feed parser, PDF download, PDF reading), with stand-in PDFs built here;
-//   google-maps   static_map and linkimage-mcp fetch_unsplash_image: a labelled stand-in PNG and
-//                 the text layout those servers print (servers/google-maps/image-tools.ts,
-//                 servers/linkimage/tools.ts).
+//   google-maps   static_map, linkimage-mcp fetch_unsplash_image and google-air heatmap_tile: a
+//                 labelled stand-in PNG and the text layout those servers print
+//                 (servers/google-maps/image-tools.ts, servers/linkimage/tools.ts, servers/google-air/tools.ts).
 // What the ground truth does not say (titles, authors, the rest of an abstract, the map, the
 // photo) is never invented: it is marked "offline fixture" wherever it appears.
 import { createHash } from 'node:crypto';
@@ -221,6 +221,21 @@ async function buildImages(): Promise<void> {
     photos.push({ arguments: call.arguments, result, source, asset: { file: `assets/unsplash_${id}.png`, saveAs: `unsplash_${id}.png`, image: true } });
   }
   await writeJson('linkimage-mcp', 'fetch_unsplash_image', photos);
+  const tiles = [];
+  for (const { call } of unique(callsOf('google-air/heatmap_tile'), ({ call }) => JSON.stringify(call.arguments))) {
+    const { z, x, y } = call.arguments;
+    const indexType = String(call.arguments.indexType ?? 'UNIVERSAL_AQI');
+    const stem = `heatmap_${indexType}_${String(z)}_${String(x)}_${String(y)}`;
+    const png = await standIn([label, 'not an air-quality tile', `${indexType} z ${String(z)} x ${String(x)} y ${String(y)}`]);
+    mkdirSync(path.join(fixturesDir, 'google-air', 'assets'), { recursive: true });
+    writeFileSync(path.join(fixturesDir, 'google-air', 'assets', `${stem}.png`), png);
+    const endpoint = `https://airquality.googleapis.com/v1/mapTypes/${encodeURIComponent(indexType)}/heatmapTiles/${String(z)}/${String(x)}/${String(y)}`;
+    const result = toPythonJson({ endpoint, tile: { z, x, y, indexType }, content_type: 'image/png', saved_path: '{{saved_path}}', bytes: png.length });
+    const source =
+      'servers/google-air/tools.ts layout (endpoint, tile, content_type, saved_path, bytes, then the image) built by tools/build-file-fixtures.ts; the image is a labelled stand-in, not an air-quality tile';
+    tiles.push({ arguments: call.arguments, result, source, asset: { file: `assets/${stem}.png`, saveAs: `${stem}.png`, image: true } });
+  }
+  await writeJson('google-air', 'heatmap_tile', tiles);
 }
 
 await buildArxiv();

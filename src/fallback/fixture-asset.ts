@@ -13,7 +13,7 @@ import type { FixtureAsset } from './fixtures.js';
 /** What a fixture's `{{saved_path}}` stands for in its result text. */
 export const savedPathToken = '{{saved_path}}';
 
-export interface WrittenAsset {
+interface WrittenAsset {
   file: string;
   mimeType: string;
   data: Buffer;

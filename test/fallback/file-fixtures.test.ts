@@ -102,7 +102,13 @@ describe('fixtures with a generated asset', () => {
   });
 
   it('every asset a committed fixture names exists and every file or image fixture of the GT tools has one', () => {
-    for (const name of ['paper_search/download_arxiv', 'paper_search/read_arxiv_paper', 'google-maps/static_map', 'linkimage-mcp/fetch_unsplash_image']) {
+    for (const name of [
+      'paper_search/download_arxiv',
+      'paper_search/read_arxiv_paper',
+      'google-maps/static_map',
+      'google-air/heatmap_tile',
+      'linkimage-mcp/fetch_unsplash_image',
+    ]) {
       const entries = [...(fixtures.tools.get(name)?.exact.values() ?? [])];
       expect(entries.length, name).toBeGreaterThan(0);
       for (const entry of entries) expect(entry.asset && existsSync(entry.asset.source), `${name} ${JSON.stringify(entry.arguments)}`).toBe(true);
