@@ -78,8 +78,18 @@ describe.skipIf(!dataDir)('the original M3-Bench set offline (oracle, fallback o
         '--startup-timeout',
         '600',
       ],
-      { M3_MOCK_FALLBACK: '1', M3_MOCK_LLM: '0', M3_MOCK_ALLOW: '*', M3_MOCK_DIR: mockDir, M3_WORKSPACE_MODE: 'isolated', M3_MAX_TASK_REQUEUE: '0' },
+      {
+        M3_MOCK_FALLBACK: '1',
+        M3_MOCK_LLM: '0',
+        M3_MOCK_ALLOW: '*',
+        M3_MOCK_DIR: mockDir,
+        M3_WORKSPACE_MODE: 'isolated',
+        M3_MAX_TASK_REQUEUE: '0',
+        M3_TOOL_CALL_TIMEOUT: '600',
+      },
     );
+    // A loaded machine makes the serialised OCR calls queue past the default 60 s call timeout
+    // (M3_TOOL_CALL_TIMEOUT), which is load, not the pipeline: the bound is raised here.
     // Starting ~27 servers at once is the slow part on a loaded 2-core machine (it took 111 s
     // once, beyond the default 120 s bound on a busier run), hence the generous start-up bound.
     // The runner logs "run <id>: ..." once every server has started.
