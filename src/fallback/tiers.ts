@@ -8,17 +8,22 @@
 // is what the tool really answered to this call. A model's own error (a refusal, or a server's
 // error result without an infrastructure code) and an aborted call are never mocked. The
 // served outcome is an ordinary result (no error code) carrying `fallback: {tier, original
-// code}`, every served call is appended to the audit log, and nothing here ever throws.
+// code}`, every served call is appended to the audit log, and nothing here ever throws. A
+// fixture with an asset (a file or image tool) writes it into the task's workspace first and
+// answers as the server does: its text, then the image; if the file cannot be written the call
+// is not served (a result naming a file that is not there would be a fabricated fact).
 import { isInfrastructureErrorCode, type FallbackTier, type ToolErrorCode } from '../core/tool-result-contract.js';
 import type { Logger } from '../log/logger.js';
 import type { FinishedToolCall, ToolCallInterceptor } from '../mcp/checked-call.js';
-import type { ToolCallOutcome } from '../mcp/types.js';
+import { toResultText } from '../mcp/normalize-content.js';
+import type { NormalizedContent, ToolCallOutcome } from '../mcp/types.js';
 import type { PutOutcome } from '../store/index.js';
 import type { AllowList } from './allow-list.js';
 import type { AuditLog } from './audit-log.js';
 import type { FallbackCache } from './cache.js';
 import { contractHint } from './contract-hints.js';
-import { defaultFixture, exactFixture, type FixtureSet } from './fixtures.js';
+import { savedPathToken, writeFixtureAsset } from './fixture-asset.js';
+import { defaultFixture, exactFixture, type FixtureResult, type FixtureSet } from './fixtures.js';
 import type { Simulator } from './simulator.js';
 import { markInline, templatePayload } from './template.js';
 
@@ -37,6 +42,8 @@ export interface FallbackDeps {
   /** The server's tool-surface hash, part of every cache key. */
   toolsHashOf: (server: string) => string;
   logger: Logger;
+  /** Where fixture assets may be written (default: the servers' allowed roots). */
+  assetRoots?: readonly string[];
 }
 
 interface Served {
@@ -45,6 +52,7 @@ interface Served {
   /** The payload as a JSON value, when a fixture wrote it as one (for the inline mark). */
   value?: unknown;
   note?: string;
+  asset?: FixtureResult['asset'];
 }
 
 export type RecordVerdict = { recorded: true; outcome: PutOutcome } | { recorded: false; reason: string };
@@ -54,6 +62,10 @@ const simulatorExamples = 3;
 /** Content a text replay can reproduce: no images, audio or binary resources. */
 function replayable(outcome: ToolCallOutcome): boolean {
   return outcome.content.every((item) => item.type === 'text' || (item.type === 'resource' && item.blob === undefined));
+}
+
+function fromFixture(fixture: FixtureResult): Served {
+  return { tier: 'fixture', text: fixture.text, value: fixture.value, ...(fixture.asset ? { asset: fixture.asset } : {}) };
 }
 
 export class FallbackInterceptor implements ToolCallInterceptor {
@@ -73,6 +85,8 @@ export class FallbackInterceptor implements ToolCallInterceptor {
     if (!decision.mockable) return outcome;
     const started = Date.now();
     const served = await this.serve(call, code, decision.restricted, signal);
+    const content = await this.contentOf(call, served);
+    if (!content) return outcome;
     try {
       this.deps.audit.append({
         runId: call.context.runId,
@@ -87,15 +101,34 @@ export class FallbackInterceptor implements ToolCallInterceptor {
     } catch (error) {
       this.warnOnce('audit', `fallback audit log ${this.deps.audit.file} could not be written: ${(error as Error).message}`);
     }
-    const text = this.deps.markInline ? markInline(served.tier, served.text, served.value) : served.text;
     return {
       canonicalName: outcome.canonicalName,
-      content: [{ type: 'text', text }],
+      content,
       isError: false,
-      text,
+      text: toResultText({ content, isError: false }),
       durationMs: outcome.durationMs + (Date.now() - started),
       fallback: { tier: served.tier, originalErrorCode: code },
     };
+  }
+
+  /** The served content: the text, and for a fixture with an asset, the file written first (undefined when it could not be). */
+  private async contentOf(call: FinishedToolCall, served: Served): Promise<NormalizedContent[] | undefined> {
+    const inline = (text: string) => (this.deps.markInline ? markInline(served.tier, text, served.value) : text);
+    if (!served.asset) return [{ type: 'text', text: inline(served.text) }];
+    try {
+      const written = await writeFixtureAsset(served.asset, call.context.workspace, this.deps.assetRoots);
+      const text = served.text.replaceAll(savedPathToken, written.file);
+      return [
+        { type: 'text', text: inline(text) },
+        ...(served.asset.image ? [{ type: 'image' as const, data: written.data.toString('base64'), mimeType: written.mimeType }] : []),
+      ];
+    } catch (error) {
+      this.warnOnce(
+        `asset ${served.asset.source}`,
+        `fallback fixture asset ${served.asset.source} was not written, the call is not served: ${(error as Error).message}`,
+      );
+      return undefined;
+    }
   }
 
   private warnOnce(key: string, message: string): void {
@@ -164,11 +197,11 @@ export class FallbackInterceptor implements ToolCallInterceptor {
   private async serve(call: FinishedToolCall, code: ToolErrorCode, restricted: string | undefined, signal?: AbortSignal): Promise<Served> {
     const name = call.tool.canonicalName;
     const exact = exactFixture(this.deps.fixtures, name, call.arguments);
-    if (exact) return { tier: 'fixture', text: exact.text, value: exact.value };
+    if (exact) return fromFixture(exact);
     const cached = this.lookupCache(call);
     if (cached) return cached;
     const fallback = defaultFixture(this.deps.fixtures, name);
-    if (fallback) return { tier: 'fixture', text: fallback.text, value: fallback.value };
+    if (fallback) return fromFixture(fallback);
     let note: string;
     if (restricted) return { tier: 'template', text: templatePayload(name, call.arguments, code), note: `simulator not asked: ${restricted}` };
     try {

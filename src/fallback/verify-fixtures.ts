@@ -3,7 +3,7 @@
 // tool, and checks that the fixture tier serves exactly the entry's text. With a tool catalog
 // (results/tools_catalog.json from `m3 run`, or the shared static catalog) the tool must exist
 // and each entry's arguments must pass its input schema.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { CatalogEntry, ToolCatalog } from '../eval/call/catalog.js';
@@ -12,7 +12,8 @@ import { ArgumentChecker } from '../mcp/argument-check.js';
 import type { CatalogTool } from '../mcp/types.js';
 import { AllowList, neverMockedReason } from './allow-list.js';
 import { AuditLog } from './audit-log.js';
-import { loadFixtures, type FixtureProblem, type FixtureSet } from './fixtures.js';
+import { savedPathToken } from './fixture-asset.js';
+import { type FixtureProblem, type FixtureResult, type FixtureSet, loadFixtures } from './fixtures.js';
 import { FallbackInterceptor } from './tiers.js';
 
 export interface VerifyReport {
@@ -39,10 +40,15 @@ function catalogTool(name: string, entry: CatalogEntry | undefined): CatalogTool
   };
 }
 
+/** The text an entry is served with in `workspace`: its asset's path in place of the token. */
+function expectedText(result: FixtureResult, workspace: string): string {
+  return result.asset ? result.text.replaceAll(savedPathToken, path.join(workspace, result.asset.saveAs)) : result.text;
+}
+
 export async function verifyFixtures(dir: string, catalog?: ToolCatalog): Promise<VerifyReport> {
   const set = loadFixtures(dir);
   const problems = [...set.problems];
-  const scratch = mkdtempSync(path.join(os.tmpdir(), 'm3-fixtures-verify-'));
+  const scratch = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'm3-fixtures-verify-')));
   const layer = new FallbackInterceptor({
     serve: true,
     record: false,
@@ -52,6 +58,7 @@ export async function verifyFixtures(dir: string, catalog?: ToolCatalog): Promis
     audit: new AuditLog(path.join(scratch, 'audit.log')),
     toolsHashOf: () => '',
     logger: createLogger('silent'),
+    assetRoots: [scratch],
   });
   const checker = new ArgumentChecker();
   let replayed = 0;
@@ -61,8 +68,8 @@ export async function verifyFixtures(dir: string, catalog?: ToolCatalog): Promis
       if (catalog && !entry) problems.push({ file: fixtures.file, message: `${name} is not in the tool catalog ${catalog.source}` });
       const tool = catalogTool(name, entry);
       const cases = [
-        ...[...fixtures.exact.values()].map((item) => ({ args: item.arguments, expected: item.text, index: item.index })),
-        ...(fixtures.fallback ? [{ args: unmatchedArguments, expected: fixtures.fallback.text, index: fixtures.fallback.index }] : []),
+        ...[...fixtures.exact.values()].map((item) => ({ args: item.arguments, expected: expectedText(item, scratch), index: item.index })),
+        ...(fixtures.fallback ? [{ args: unmatchedArguments, expected: expectedText(fixtures.fallback, scratch), index: fixtures.fallback.index }] : []),
       ];
       for (const item of cases) {
         const { index } = item;
@@ -79,7 +86,8 @@ export async function verifyFixtures(dir: string, catalog?: ToolCatalog): Promis
           durationMs: 0,
         };
         const served = await layer.afterCall({ tool, arguments: item.args, context: { taskId: 'fixtures-verify', workspace: scratch }, outcome: failed });
-        if (served.fallback?.tier === 'fixture' && served.text === item.expected) replayed += 1;
+        const first = served.content[0];
+        if (served.fallback?.tier === 'fixture' && first?.type === 'text' && first.text === item.expected) replayed += 1;
         else
           problems.push({
             file: fixtures.file,

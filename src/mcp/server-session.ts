@@ -37,7 +37,7 @@ const maxToolPages = 1000;
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 function describeCommand(spec: ServerSpec): string {
-  return spec.transport === 'http' ? String(spec.url) : [spec.command, ...spec.args].join(' ');
+  return spec.transport === 'http' ? String(spec.url) : [spec.command, ...(spec.launchArgs ?? spec.args)].join(' ');
 }
 
 export function describeExit(end: Pick<SessionEnd, 'exitCode' | 'signal'>): string {
@@ -105,7 +105,7 @@ export class ServerSession {
     if (!spec.command) throw new ServerError(spec.name, `server "${spec.name}": no command configured`);
     const transport = new StdioClientTransport({
       command: spec.command,
-      args: spec.args,
+      args: spec.launchArgs ?? spec.args,
       env: createChildEnv({ parentEnv: this.options.parentEnv, sharedEnv: this.options.sharedEnv ?? {}, serverEnv: spec.env }),
       cwd: spec.cwd,
       stderr: 'pipe',

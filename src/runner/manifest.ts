@@ -1,5 +1,6 @@
 // The run manifest: enough to say exactly what a run was (config, tool surface, switches,
 // versions, seed, inputs), written beside the prediction file and into the store.
+import type { ServerRuntime } from '../config/built-servers.js';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -71,7 +72,8 @@ export interface RunManifest {
   serversFile: string;
   serversFileSha256: string | null;
   toolsHash: string;
-  tools: Array<{ server: string; toolCount: number; toolsHash?: string; state: string }>;
+  /** Per server; `runsFrom` for our own servers: compiled dist/ or source through tsx (src/config/built-servers.ts). */
+  tools: Array<{ server: string; toolCount: number; toolsHash?: string; state: string; runsFrom?: ServerRuntime }>;
   switches: Switches;
   options: Record<string, unknown>;
   versions: Record<string, string>;

@@ -90,6 +90,7 @@ export function samplingRecord(limits: RunModelRequest['limits'], seed: number |
 
 export function buildManifest(request: CellRequest, label: string, config: ProjectConfig, host: ToolHost, root: string): RunManifest {
   const switches = config.switches;
+  const runsFrom = new Map(config.servers.map((spec) => [spec.name, spec.runsFrom]));
   return {
     runId: request.runId,
     model: request.model,
@@ -104,6 +105,7 @@ export function buildManifest(request: CellRequest, label: string, config: Proje
       toolCount: server.toolCount,
       state: server.state,
       ...(server.toolsHash ? { toolsHash: server.toolsHash } : {}),
+      ...(runsFrom.get(server.name) ? { runsFrom: runsFrom.get(server.name) } : {}),
     })),
     switches,
     options: { ...request.limits, concurrency: request.concurrency },

@@ -158,7 +158,8 @@ export function fallbackFixtureProblems(server: string, listed: readonly Tool[])
   const dir = path.join(repoRoot, 'tools', 'mock_runtime', 'fixtures', server);
   if (!existsSync(dir)) return [`${dir}: missing`];
   const problems: string[] = [];
-  for (const file of readdirSync(dir)) {
+  // assets/ holds the generated files of file and image fixtures (src/fallback/fixtures.ts).
+  for (const file of readdirSync(dir).filter((name) => name !== 'assets')) {
     const tool = file.replace(/\.json$/, '');
     const records = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as unknown;
     if (!Array.isArray(records) || records.length === 0) {

@@ -1,10 +1,10 @@
 // One loopback fake for every service paper_search reads, answering from ./fixtures (each names
-// its source) and with PDFs built by test-pdf.ts, plus the env that points the server at it.
+// its source) and with PDFs built by tools/fixture-pdf.ts, plus the env that points the server at it.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type HttpFake, startHttpFake } from '../../../servers/shared/http-fake.js';
 import { loadFixtureBody } from '../../support/web-server.js';
-import { buildPdf } from './test-pdf.js';
+import { buildPdf } from '../../../tools/fixture-pdf.js';
 
 const fixtureDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
 

@@ -1,5 +1,5 @@
-// A small, valid multi-page PDF built by hand (Helvetica text, one content stream per page), so
-// the download and read tools are tested on a real PDF whose text the test knows.
+// A small, valid multi-page PDF built by hand (Helvetica text, one content stream per page): the
+// paper_search tests read it, and tools/build-file-fixtures.ts makes the offline stand-in papers with it.
 
 function escapePdfText(text: string): string {
   return text.replace(/\\/g, '\\\\').replace(/\(/g, '\\(').replace(/\)/g, '\\)');
