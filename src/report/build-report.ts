@@ -34,7 +34,7 @@ import {
   type Table,
 } from './tables.js';
 import { buildTierRows, loadTiers, tierTable } from './tiers.js';
-import { newestTrialsTable } from './trials-section.js';
+import { newestTrialsTables } from './trials-section.js';
 import { buildTaskSection } from './task-section.js';
 import { loadPaperResults, paperComparisonFigure, paperComparisonTable } from './paper.js';
 
@@ -105,6 +105,7 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
   const shares = predictionFiles(options.resultsDir, models).map((file, index) =>
     mockedShare(models[index]?.model ?? '', file, file.replace(/\.json$/i, '.manifest.json')),
   );
+  const trials = newestTrialsTables(options.resultsDir);
   const tables = {
     placeholders: placeholderImageTable(shares),
     leaderboard: rows.length > 0 ? leaderboardTable(rows) : undefined,
@@ -116,7 +117,8 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
     tools: catalog ? toolsTable(catalog) : undefined,
     tiers: tierTable(buildTierRows(models, tiers)),
     mocked: mockedShareTable(shares),
-    trials: newestTrialsTable(options.resultsDir),
+    trials: trials.trials,
+    trialsPerformance: trials.performance,
     paper: paper ? paperComparisonTable(paper, rows) : undefined,
   };
   if (tables.paper) write('paper_comparison.csv', toCsv(tables.paper.header, tables.paper.rows));
@@ -145,7 +147,7 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
     await renderSection('Final answer', [tables.judges, tables.proxies], [finalJudgeFigure(models), finalProxyFigure(models)], options.saveDir, {
       notes: ['Judge scores and proxies are shown apart: proxies compare the final reply with the GT final_reply and are not judge scores.'],
     }),
-    await renderSection('Trials and uncertainty', [tables.trials], [], options.saveDir),
+    await renderSection('Trials and uncertainty', [tables.trials, tables.trialsPerformance], [], options.saveDir),
     await renderSection('Per-tier breakdown', [tables.tiers], [], options.saveDir),
     await renderSection('Task-level evaluation', taskLevel.tables, taskLevel.figures, options.saveDir, { notes: taskLevel.notes }),
     await renderSection('Tools', [tables.tools], catalog ? [toolsPerServerFigure(catalog), toolCategoryFigure(catalog)] : [], options.saveDir),
