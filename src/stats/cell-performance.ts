@@ -12,7 +12,7 @@ import { loadJsonFile } from '../tasks/load-json.js';
 import type { BatchResults, CellResults } from './batch-results.js';
 import { median } from './describe.js';
 
-export interface PerformanceFigures {
+interface PerformanceFigures {
   /** null: every trial of the cell together; else that trial. */
   trial: number | null;
   attempts: number;
