@@ -1,7 +1,9 @@
 // Optional cost accounting: USD per million input / output / cached-input tokens.
 // A small default table covers a few well-known models; M3_PRICE_TABLE names a JSON file
-// ({"<model or provider:model>": {"input": 2.5, "output": 10, "cached": 1.25}}) whose entries
-// override and extend it. Unknown models cost `undefined`, never a guess.
+// ({"<model or provider:model>": {"input": 2.5, "output": 10, "cached": 1.25, "checkedAt": "2026-11-29"}})
+// whose entries override and extend it. Unknown models cost `undefined`, never a guess. Every
+// entry states the day its prices were last checked (`checkedAt`), and every cost figure is
+// printed with the entry it used (describePrice), so a stale price is visible where it is used.
 // Usage semantics (see the drivers): inputTokens includes cached tokens; cachedTokens is the
 // part served from the provider's prompt cache, billed at the cached price.
 import { readFileSync } from 'node:fs';
@@ -16,27 +18,31 @@ const priceSchema = z.strictObject({
   output: z.number().nonnegative(),
   /** Cached input tokens; defaults to the input price (no discount). */
   cached: z.number().nonnegative().optional(),
+  /** The day (YYYY-MM-DD) these prices were last checked against the vendor's price list. */
+  checkedAt: z.iso.date(),
 });
 const tableSchema = z.record(z.string().min(1), priceSchema);
 
 export type Price = z.infer<typeof priceSchema>;
 export type PriceTable = ReadonlyMap<string, Price>;
 
-/** List prices in USD per million tokens as published in 2025; override them with M3_PRICE_TABLE. */
+// List prices in USD per million tokens; override them with M3_PRICE_TABLE. checkedAt is the day
+// they were entered into this table (all on 2026-11-29); they have not been re-checked since.
+const checkedAt = '2026-11-29';
 const defaultPrices: Readonly<Record<string, Price>> = {
-  'gpt-4o': { input: 2.5, output: 10, cached: 1.25 },
-  'gpt-4o-mini': { input: 0.15, output: 0.6, cached: 0.075 },
-  'gpt-4.1': { input: 2, output: 8, cached: 0.5 },
-  'gpt-4.1-mini': { input: 0.4, output: 1.6, cached: 0.1 },
-  'gpt-5': { input: 1.25, output: 10, cached: 0.125 },
-  'gpt-5-mini': { input: 0.25, output: 2, cached: 0.025 },
-  'claude-sonnet-4': { input: 3, output: 15, cached: 0.3 },
-  'claude-sonnet-4-5': { input: 3, output: 15, cached: 0.3 },
-  'claude-opus-4-1': { input: 15, output: 75, cached: 1.5 },
-  'claude-haiku-4-5': { input: 1, output: 5, cached: 0.1 },
-  'gemini-2.5-pro': { input: 1.25, output: 10, cached: 0.31 },
-  'gemini-2.5-flash': { input: 0.3, output: 2.5, cached: 0.075 },
-  'deepseek-chat': { input: 0.56, output: 1.68, cached: 0.07 },
+  'gpt-4o': { input: 2.5, output: 10, cached: 1.25, checkedAt },
+  'gpt-4o-mini': { input: 0.15, output: 0.6, cached: 0.075, checkedAt },
+  'gpt-4.1': { input: 2, output: 8, cached: 0.5, checkedAt },
+  'gpt-4.1-mini': { input: 0.4, output: 1.6, cached: 0.1, checkedAt },
+  'gpt-5': { input: 1.25, output: 10, cached: 0.125, checkedAt },
+  'gpt-5-mini': { input: 0.25, output: 2, cached: 0.025, checkedAt },
+  'claude-sonnet-4': { input: 3, output: 15, cached: 0.3, checkedAt },
+  'claude-sonnet-4-5': { input: 3, output: 15, cached: 0.3, checkedAt },
+  'claude-opus-4-1': { input: 15, output: 75, cached: 1.5, checkedAt },
+  'claude-haiku-4-5': { input: 1, output: 5, cached: 0.1, checkedAt },
+  'gemini-2.5-pro': { input: 1.25, output: 10, cached: 0.31, checkedAt },
+  'gemini-2.5-flash': { input: 0.3, output: 2.5, cached: 0.075, checkedAt },
+  'deepseek-chat': { input: 0.56, output: 1.68, cached: 0.07, checkedAt },
 };
 
 export const defaultPriceTable: PriceTable = new Map(Object.entries(defaultPrices));
@@ -46,7 +52,7 @@ function parsePriceTable(value: unknown, file: string): Record<string, Price> {
   const parsed = tableSchema.safeParse(value);
   if (!parsed.success) {
     throw new ConfigError(
-      `invalid price table (expected {"<model>": {"input": <USD per 1M>, "output": <USD per 1M>, "cached"?: <USD per 1M>}}):\n${formatIssues(file, parsed.error.issues)}`,
+      `invalid price table (expected {"<model>": {"input": <USD per 1M>, "output": <USD per 1M>, "cached"?: <USD per 1M>, "checkedAt": "YYYY-MM-DD"}}):\n${formatIssues(file, parsed.error.issues)}`,
     );
   }
   return parsed.data;
@@ -98,4 +104,17 @@ export function costUsd(spec: string, usage: Usage, table: PriceTable = defaultP
   const cached = Math.min(usage.cachedTokens, usage.inputTokens);
   const uncached = usage.inputTokens - cached;
   return (uncached * price.input + cached * (price.cached ?? price.input) + usage.outputTokens * price.output) / 1_000_000;
+}
+
+/** `gpt-4o: $2.5 in / $10 out / $1.25 cached per 1M tokens, checked 2026-11-29`: printed beside a cost. */
+function describePrice(found: { key: string; price: Price }): string {
+  const { price } = found;
+  return `${found.key}: $${price.input} in / $${price.output} out / $${price.cached ?? price.input} cached per 1M tokens, checked ${price.checkedAt}`;
+}
+
+/** What a run records about the price its costs used (null: the model has no price, its cost is n/a). */
+export function priceRecord(spec: string, table: PriceTable, tableFile: string | undefined): string | null {
+  const found = findPrice(spec, table);
+  if (!found) return null;
+  return `${describePrice(found)} (built-in table${tableFile?.trim() ? ` overlaid by M3_PRICE_TABLE=${tableFile.trim()}` : ''})`;
 }

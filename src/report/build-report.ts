@@ -23,7 +23,7 @@ import { buildLeaderboard, roundsCsv, stepEvalCsv, syntheticAgentKind, toCsv } f
 import { defaultCvDir, loadAllResults, type ModelResults } from './load-results.js';
 import { renderPdf, writeFigure, type RenderedFigure } from './render-chart.js';
 import { shownPath, withoutRepoPath } from './report-paths.js';
-import { costTable, graderVersionsTable, runsTable } from './run-metadata.js';
+import { graderVersionsTable, runsTable } from './run-metadata.js';
 import {
   callTable,
   cvTable,
@@ -37,7 +37,7 @@ import {
   type Table,
 } from './tables.js';
 import { buildTierRows, loadTiers, tierTable } from './tiers.js';
-import { newestTrialsTable } from './trials-section.js';
+import { newestTrialsTables } from './trials-section.js';
 import { buildTaskSection } from './task-section.js';
 import { loadPaperResults, paperComparisonFigure, paperComparisonTable } from './paper.js';
 
@@ -139,10 +139,10 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
   const shares = predictionFiles(options.resultsDir, models).map((file, index) =>
     mockedShare(models[index]?.model ?? '', file, file.replace(/\.json$/i, '.manifest.json')),
   );
+  const trials = newestTrialsTables(options.resultsDir);
   const tables = {
     runs: runsTable(models, (model) => path.join(options.resultsDir, `${model}_test_mcp_fuzzy.manifest.json`), root, `http://127.0.0.1:${viewerPort}`),
     graders: graderVersionsTable(models),
-    cost: costTable(options.resultsDir),
     placeholders: placeholderImageTable(shares),
     leaderboard: rows.length > 0 ? leaderboardTable(rows) : undefined,
     rounds: rows.length > 0 ? roundsTable(rows) : undefined,
@@ -153,7 +153,8 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
     tools: catalog ? toolsTable({ ...catalog, source: shownPath(catalog.source, root) }) : undefined,
     tiers: tierTable(buildTierRows(models, tiers)),
     mocked: mockedShareTable(shares),
-    trials: newestTrialsTable(options.resultsDir),
+    trials: trials.trials,
+    trialsPerformance: trials.performance,
     paper: paper ? paperComparisonTable(paper, rows) : undefined,
   };
   if (tables.paper) write('paper_comparison.csv', toCsv(tables.paper.header, tables.paper.rows));
@@ -167,7 +168,7 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
   write('report.md', `# m3bench report\n\n${markdown.join('\n')}\n${stepNotes.map((note) => `> ${note}\n`).join('\n')}`);
 
   const parts = [
-    await renderSection('What was run', [tables.runs, tables.graders, tables.cost], [], options.saveDir),
+    await renderSection('What was run', [tables.runs, tables.graders], [], options.saveDir),
     await renderSection(
       'Step-level evaluation',
       [tables.placeholders, tables.leaderboard, tables.rounds, tables.mocked],
@@ -183,7 +184,7 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
     await renderSection('Final answer', [tables.judges, tables.proxies], [finalJudgeFigure(models), finalProxyFigure(models)], options.saveDir, {
       notes: ['Judge scores and proxies are shown apart: proxies compare the final reply with the GT final_reply and are not judge scores.'],
     }),
-    await renderSection('Trials and uncertainty', [tables.trials], [], options.saveDir),
+    await renderSection('Trials and uncertainty', [tables.trials, tables.trialsPerformance], [], options.saveDir),
     await renderSection('Per-tier breakdown', [tables.tiers], [], options.saveDir),
     await renderSection('Task-level evaluation', taskLevel.tables, taskLevel.figures, options.saveDir, { notes: taskLevel.notes }),
     await renderSection('Tools', [tables.tools], catalog ? [toolsPerServerFigure(catalog), toolCategoryFigure(catalog)] : [], options.saveDir),

@@ -23,7 +23,7 @@ declare module 'chart.js' {
   }
 }
 
-type FigureConfig = ChartConfiguration<'bar'> | ChartConfiguration<'doughnut'>;
+type FigureConfig = ChartConfiguration<'bar'> | ChartConfiguration<'doughnut'> | ChartConfiguration<'line'>;
 
 export interface FigureSpec {
   /** File stem under save/: `<name>.png` and `<name>.svg`. */

@@ -4,9 +4,6 @@
 // path shown is relative to the repository (report-paths.ts), never a machine path.
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
-import { findBatchManifests } from '../runner/batch-manifest.js';
-import { loadBatchResults } from '../stats/batch-results.js';
-import { batchPerformance } from '../stats/cell-performance.js';
 import { GRADER_VERSIONS } from '../stats/grader-versions.js';
 import { loadJsonFile } from '../tasks/load-json.js';
 import { syntheticAgentKind } from './leaderboard.js';
@@ -93,31 +90,5 @@ export function graderVersionsTable(models: readonly ModelResults[]): Table {
     header: ['layer', 'version (this code)', 'recorded in the outputs'],
     rows: Object.entries(GRADER_VERSIONS).map(([layer, version]) => [layer, version, layer === 'step' && recorded.length > 0 ? recorded.join(', ') : dash]),
     note: "A version changes whenever that layer's grading changes (src/stats/grader-versions.ts); numbers of different versions are not comparable.",
-  };
-}
-
-const money = (value: number | null) => (value === null ? 'n/a (no price known)' : `$${value.toFixed(4)}`);
-
-/** Tokens and cost per cell of the newest batch, from the run store (none without a store). */
-export function costTable(resultsDir: string): Table | undefined {
-  const newest = findBatchManifests(resultsDir)[0];
-  if (!newest) return undefined;
-  const batch = loadBatchResults(newest.file);
-  const rows = batchPerformance(newest.file, batch.manifest.store, batch.cells).map((row) => [
-    row.label,
-    syntheticAgentKind(row.label) ?? 'model',
-    row.trials,
-    row.meanInputTokens,
-    row.meanOutputTokens,
-    money(row.costUsd),
-    money(row.costPerPassedUsd),
-  ]);
-  if (rows.length === 0) return undefined;
-  return {
-    id: 'cost',
-    title: `Tokens and cost (batch ${batch.manifest.batchId})`,
-    header: ['cell', 'kind', 'trials', 'mean input tokens', 'mean output tokens', 'cost', 'cost per passed trial'],
-    rows,
-    note: 'Per valid trial (infrastructure failures left out), from the run store. Cost uses the price table (M3_PRICE_TABLE); replay agents make no paid request.',
   };
 }

@@ -86,6 +86,8 @@ export interface RunManifest {
   gtFile: string | null;
   gtFileSha256: string | null;
   shard: string | null;
+  /** The price entry this run's costs were computed with (src/llm/pricing.ts priceRecord); null: no price known. */
+  price?: string | null;
   /** What the tool fallback layer did in this run (src/fallback/settings.ts). */
   fallback?: Record<string, unknown>;
   /** Set with --placeholder-images (src/media/missing-image-stand-in.ts). */

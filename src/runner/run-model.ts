@@ -7,7 +7,7 @@ import { agentOptionsFrom } from '../agent/options.js';
 import type { ProjectConfig } from '../config/index.js';
 import type { Usage } from '../core/usage.js';
 import { createFallbackLayer, fallbackSettingsFrom, manifestFallback, type FallbackLayer } from '../fallback/index.js';
-import { costUsd, loadPriceTable } from '../llm/pricing.js';
+import { costUsd, loadPriceTable, priceRecord } from '../llm/pricing.js';
 import { createDriver, modelLabel } from '../llm/registry.js';
 import type { Logger } from '../log/logger.js';
 import { parseAllowedRoots } from '../mcp/child-env.js';
@@ -111,6 +111,7 @@ export async function runModel(request: RunModelRequest, deps: RunModelDeps): Pr
   const { stop, dispose } = stopController(request.signal);
   const fallbackSettings = fallbackSettingsFrom(switches, deps.root);
   manifest.fallback = manifestFallback(fallbackSettings, deps.root);
+  manifest.price = priceRecord(request.model, prices, config.env.M3_PRICE_TABLE);
   const lease = openRunRow(store, { ...request, condition, trials }, label, manifest, {
     logger,
     onLost: (message) => stop.abort(new RunInterruptedError(message)),

@@ -10,7 +10,8 @@ import { loadStepEval, resultFiles } from '../report/load-results.js';
 import { batchPath, findBatchManifests, loadBatchManifest, type BatchCell, type BatchManifest } from '../runner/batch-manifest.js';
 import { loadJsonFile } from '../tasks/load-json.js';
 import { loadPredictions } from '../tasks/load.js';
-import { taskPassed } from './task-success.js';
+import { checkPrediction, loadTaskRules, type TaskRules } from './task-rules.js';
+import { successRuleOf, taskPassed, type SuccessRule } from './task-success.js';
 
 /** Step metrics carried per trial (beside pass/fail) for the mean/min/max/std across trials. */
 export const trialMetrics = ['recall', 'precision', 'avg_sim_all_cov', 'step_coherence_cov', 'order_consistency_cov'] as const;
@@ -19,6 +20,8 @@ export type TrialMetric = (typeof trialMetrics)[number];
 export interface TrialOutcome {
   trial: number;
   passed: boolean;
+  /** Which rule decided `passed` (src/stats/task-success.ts). */
+  rule: SuccessRule;
   metrics: Partial<Record<TrialMetric, number>>;
   toolCalls: number;
 }
@@ -37,6 +40,8 @@ export interface CellResults {
   graderVersions: string[];
   /** Hash over the trial manifests' prompt hashes (task wording + images + tool surface). */
   taskSetHash: string | null;
+  /** Why the tasks' checks could not be read (those tasks then fall back to the step rule). */
+  rulesUnreadable: string[];
   /** Set when a later batch rewrote this cell's files (same results folder and label): its numbers are not this batch's. */
   overwrittenBy?: string;
 }
@@ -58,7 +63,7 @@ function readGraderVersion(file: string): string {
   return typeof raw.grader_version === 'string' ? raw.grader_version : 'unknown';
 }
 
-function loadCell(file: string, batchId: string, cell: BatchCell): CellResults {
+function loadCell(file: string, batchId: string, cell: BatchCell, rules: TaskRules): CellResults {
   const resultsDir = path.dirname(file);
   const tasks = new Map<string, TrialOutcome[]>();
   const unevaluated: string[] = [];
@@ -83,9 +88,11 @@ function loadCell(file: string, batchId: string, cell: BatchCell): CellResults {
       const perTask = step.perId.get(prediction.id);
       const metrics: Partial<Record<TrialMetric, number>> = {};
       for (const metric of trialMetrics) if (perTask && Number.isFinite(perTask[metric])) metrics[metric] = perTask[metric];
+      const checks = checkPrediction(rules, prediction);
       const outcome: TrialOutcome = {
         trial: trial.trial,
-        passed: taskPassed({ ...(status ? { status } : {}), ...(perTask ? { step: perTask } : {}) }),
+        passed: taskPassed({ ...(status ? { status } : {}), ...(perTask ? { step: perTask } : {}), ...(checks ? { checks } : {}) }),
+        rule: successRuleOf(checks),
         metrics,
         toolCalls: prediction.steps.reduce((sum, entry) => sum + entry.calls.length, 0),
       };
@@ -105,13 +112,15 @@ function loadCell(file: string, batchId: string, cell: BatchCell): CellResults {
     unevaluated,
     graderVersions: [...graderVersions].sort(),
     taskSetHash: hashList.length === 1 ? (hashList[0] ?? null) : null,
+    rulesUnreadable: rules.unreadable,
     ...(overwrittenBy ? { overwrittenBy } : {}),
   };
 }
 
 export function loadBatchResults(file: string): BatchResults {
   const manifest = loadBatchManifest(file);
-  return { file, manifest, cells: manifest.cells.map((cell) => loadCell(file, manifest.batchId, cell)) };
+  const rules = loadTaskRules(manifest);
+  return { file, manifest, cells: manifest.cells.map((cell) => loadCell(file, manifest.batchId, cell, rules)) };
 }
 
 /** A batch manifest file, or a results folder (its newest batch manifest). */

@@ -1,24 +1,44 @@
-// Performance beside correctness, never blended into it: per cell, from the run store, the
-// median duration, rounds and tool calls of a task attempt, mean input/output tokens, total cost
-// and cost per passed trial. Only the last finished attempt of each (task, trial) that is not an
-// infrastructure failure counts, the same trials the pass rates count.
-import path from 'node:path';
+// Performance beside correctness, never blended into it: per cell (model + condition) and per
+// trial of it, from the run store's episodes, the median duration, rounds and tool calls of a
+// task attempt, mean input/output tokens, total cost and cost per passed task. Only the last
+// finished attempt of each (task, trial) that is not an infrastructure failure counts, the same
+// trials the pass rates count. The price entry the costs were computed with comes from the
+// run's manifest (src/llm/pricing.ts priceRecord), so every cost is printed with its price date.
 import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { batchPath } from '../runner/batch-manifest.js';
 import { episodesForRun, openStore, type EpisodeRow } from '../store/index.js';
-import type { CellResults } from './batch-results.js';
+import { loadJsonFile } from '../tasks/load-json.js';
+import type { BatchResults, CellResults } from './batch-results.js';
 import { median } from './describe.js';
 
-export interface CellPerformance {
-  label: string;
-  trials: number;
+interface PerformanceFigures {
+  /** null: every trial of the cell together; else that trial. */
+  trial: number | null;
+  attempts: number;
   medianDurationMs: number;
   medianRounds: number;
   medianToolCalls: number;
   meanInputTokens: number;
   meanOutputTokens: number;
+  /**
+   * Estimated image tokens per request. The store does not record them yet (another change adds
+   * them per request); until it does this stays null and prints "not recorded", never a guess.
+   */
+  meanImageTokens: number | null;
   /** null: no price was known for the model (the price table says which prices it has). */
   costUsd: number | null;
   costPerPassedUsd: number | null;
+  /** Passed (task, trial) pairs under each task's success rule. */
+  passed: number;
+}
+
+export interface CellPerformance {
+  label: string;
+  /** The price entry the run's costs used, with its checkedAt date; null: none known; undefined: the run did not record it. */
+  price: string | null | undefined;
+  overall: PerformanceFigures;
+  perTrial: PerformanceFigures[];
 }
 
 function lastValidAttempts(episodes: readonly EpisodeRow[]): EpisodeRow[] {
@@ -34,33 +54,63 @@ function lastValidAttempts(episodes: readonly EpisodeRow[]): EpisodeRow[] {
 
 const average = (values: readonly number[]) => (values.length === 0 ? Number.NaN : values.reduce((sum, value) => sum + value, 0) / values.length);
 
-function cellPerformance(cell: CellResults, episodes: readonly EpisodeRow[]): CellPerformance {
-  const valid = lastValidAttempts(episodes);
+function figures(trial: number | null, valid: readonly EpisodeRow[], passed: number): PerformanceFigures {
   const costs = valid.map((episode) => episode.costUsd);
-  const priced = costs.every((cost) => cost !== null) && costs.length > 0;
+  const priced = costs.length > 0 && costs.every((cost) => cost !== null);
   const costUsd = priced ? costs.reduce<number>((sum, cost) => sum + (cost ?? 0), 0) : null;
-  const passed = [...cell.tasks.values()].flat().filter((outcome) => outcome.passed).length;
   return {
-    label: cell.label,
-    trials: valid.length,
+    trial,
+    attempts: valid.length,
     medianDurationMs: median(valid.map((episode) => (episode.finishedAt ? Date.parse(episode.finishedAt) - Date.parse(episode.startedAt) : Number.NaN))),
     medianRounds: median(valid.map((episode) => episode.rounds)),
     medianToolCalls: median(valid.map((episode) => episode.toolCallCount)),
     meanInputTokens: average(valid.map((episode) => episode.usage.inputTokens)),
     meanOutputTokens: average(valid.map((episode) => episode.usage.outputTokens)),
+    meanImageTokens: null,
     costUsd,
     costPerPassedUsd: costUsd !== null && passed > 0 ? costUsd / passed : null,
+    passed,
   };
 }
 
+function passedIn(cell: CellResults, trial: number | null): number {
+  return [...cell.tasks.values()].flat().filter((outcome) => outcome.passed && (trial === null || outcome.trial === trial)).length;
+}
+
+function cellPerformance(cell: CellResults, episodes: readonly EpisodeRow[], price: string | null | undefined): CellPerformance {
+  const valid = lastValidAttempts(episodes);
+  const trials = [...new Set(valid.map((episode) => episode.trial))].sort((a, b) => a - b);
+  return {
+    label: cell.label,
+    price,
+    overall: figures(null, valid, passedIn(cell, null)),
+    perTrial: trials.map((trial) =>
+      figures(
+        trial,
+        valid.filter((episode) => episode.trial === trial),
+        passedIn(cell, trial),
+      ),
+    ),
+  };
+}
+
+/** The `price` a cell's first trial manifest recorded (undefined: a run from before prices were recorded). */
+function recordedPrice(batch: BatchResults, label: string): string | null | undefined {
+  const trial = batch.manifest.cells.find((cell) => cell.label === label)?.trials[0];
+  const file = trial ? batchPath(batch.file, trial.manifest) : undefined;
+  if (!file || !existsSync(file)) return undefined;
+  const price = (loadJsonFile(file) as { price?: unknown }).price;
+  return typeof price === 'string' || price === null ? price : undefined;
+}
+
 /** The performance of every cell whose run is in the batch's store (none when the store is gone). */
-export function batchPerformance(batchFile: string, storeRelative: string | null, cells: readonly CellResults[]): CellPerformance[] {
-  if (!storeRelative) return [];
-  const storeFile = path.resolve(path.dirname(batchFile), storeRelative);
+export function batchPerformance(batch: BatchResults): CellPerformance[] {
+  if (!batch.manifest.store) return [];
+  const storeFile = path.resolve(path.dirname(batch.file), batch.manifest.store);
   if (!existsSync(storeFile)) return [];
   const store = openStore(storeFile, { readonly: true });
   try {
-    return cells.map((cell) => cellPerformance(cell, episodesForRun(store, cell.runId)));
+    return batch.cells.map((cell) => cellPerformance(cell, episodesForRun(store, cell.runId), recordedPrice(batch, cell.label)));
   } finally {
     store.close();
   }

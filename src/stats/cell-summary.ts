@@ -7,6 +7,7 @@ import type { CellResults, TrialMetric, TrialOutcome } from './batch-results.js'
 import { trialMetrics } from './batch-results.js';
 import { spread, type Spread } from './describe.js';
 import { avgAtK, meanAtK, passAtK, passHatK } from './pass-at-k.js';
+import type { SuccessRule } from './task-success.js';
 
 interface MetricSummary {
   interval: Interval;
@@ -26,6 +27,10 @@ export interface CellSummary {
   avgAtK: number;
   metrics: Record<TrialMetric, MetricSummary>;
   meanToolCalls: number;
+  /** Per task id, the success rule that decided it (src/stats/task-success.ts). */
+  successRules: Record<string, SuccessRule>;
+  /** Why the tasks' checks could not be read (those tasks fell back to the step rule). */
+  rulesUnreadable: string[];
   unevaluated: string[];
   overwrittenBy?: string;
 }
@@ -88,6 +93,13 @@ export function summarizeCell(cell: CellResults, settings: BootstrapSettings = d
     avgAtK: avgAtK(perTrialMeans(units, k, (outcome) => (outcome.passed ? 1 : 0))),
     metrics,
     meanToolCalls: calls.length === 0 ? Number.NaN : calls.reduce((sum, entry) => sum + entry, 0) / calls.length,
+    successRules: Object.fromEntries(
+      [...cell.tasks]
+        .filter(([, unit]) => unit.length > 0)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([taskId, unit]) => [taskId, unit[0]?.rule ?? 'step']),
+    ),
+    rulesUnreadable: cell.rulesUnreadable,
     unevaluated: cell.unevaluated,
     ...(cell.overwrittenBy ? { overwrittenBy: cell.overwrittenBy } : {}),
   };

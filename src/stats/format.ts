@@ -38,6 +38,23 @@ function rows(summaries: readonly CellSummary[]): string[][] {
   });
 }
 
+/** `step 7 tasks; rules 2 tasks (t1, t2)`: which rule decided how many tasks (ids named for the task-rule ones). */
+function rulesCount(summary: CellSummary): string {
+  const byRule = new Map<string, string[]>();
+  for (const [taskId, rule] of Object.entries(summary.successRules)) byRule.set(rule, [...(byRule.get(rule) ?? []), taskId]);
+  return [...byRule]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([rule, ids]) => `${rule} ${ids.length} task(s)${rule === 'step' ? '' : ` (${ids.join(', ')})`}`)
+    .join('; ');
+}
+
+function ruleNotes(summaries: readonly CellSummary[]): string[] {
+  return summaries.flatMap((summary) => [
+    `${summary.label}: success_rule ${rulesCount(summary) || 'none (no scored task)'}`,
+    ...summary.rulesUnreadable.map((problem) => `${summary.label}: WARNING task checks not read (${problem}); those tasks were judged by the step rule`),
+  ]);
+}
+
 const header = ['cell', 'tasks', 'k', 'pass@1', 'pass@k', 'pass^k', 'avg@k', 'recall', 'precision', 'recall per trial'];
 
 export function formatTrialsTable(summaries: readonly CellSummary[], settings: BootstrapSettings): string {
@@ -50,6 +67,7 @@ export function formatTrialsTable(summaries: readonly CellSummary[], settings: B
       .trimEnd(),
   );
   const notes = [
+    ...ruleNotes(summaries),
     ...summaries
       .filter((summary) => summary.unevaluated.length > 0)
       .map(
@@ -77,28 +95,59 @@ export function trialsTable(summaries: readonly CellSummary[], settings: Bootstr
     title: `Pass rates with ${Math.round(settings.level * 100)}% confidence intervals (batch ${batchId})`,
     header,
     rows: rows(summaries),
-    note: `Success rule: ${SUCCESS_RULE}. ${settingsLine(settings)}. Infrastructure failures are not trials and are in no denominator.`,
+    note: `Success rule: ${SUCCESS_RULE}. ${ruleNotes(summaries).join('. ')}. ${settingsLine(settings)}. Infrastructure failures are not trials and are in no denominator.`,
   };
 }
 
 const money = (value: number | null) => (value === null ? 'n/a' : `$${value.toFixed(4)}`);
 
-/** Performance per cell, a table of its own: never mixed into the correctness numbers. */
-export function formatPerformanceTable(rows: readonly CellPerformance[]): string {
-  const head = ['cell', 'trials', 'median s', 'median rounds', 'median calls', 'mean in tok', 'mean out tok', 'cost', 'cost/passed'];
-  const body = rows.map((row) => [
-    row.label,
-    String(row.trials),
-    Number.isFinite(row.medianDurationMs) ? (row.medianDurationMs / 1000).toFixed(2) : 'n/a',
-    fixed(row.medianRounds).trim(),
-    fixed(row.medianToolCalls).trim(),
-    Math.round(row.meanInputTokens).toString(),
-    Math.round(row.meanOutputTokens).toString(),
-    money(row.costUsd),
-    money(row.costPerPassedUsd),
-  ]);
-  const table = [head, ...body];
-  const widths = head.map((_, column) => Math.max(...table.map((row) => (row[column] ?? '').length)));
+const performanceHeader = [
+  'cell',
+  'trial',
+  'attempts',
+  'median s',
+  'median rounds',
+  'median calls',
+  'mean in tok',
+  'mean out tok',
+  'image tok',
+  'cost',
+  'cost/passed',
+];
+
+function performanceRows(cells: readonly CellPerformance[]): string[][] {
+  return cells.flatMap((cell) =>
+    [cell.overall, ...cell.perTrial].map((row) => [
+      cell.label,
+      row.trial === null ? 'all' : String(row.trial),
+      String(row.attempts),
+      Number.isFinite(row.medianDurationMs) ? (row.medianDurationMs / 1000).toFixed(2) : 'n/a',
+      fixed(row.medianRounds).trim(),
+      fixed(row.medianToolCalls).trim(),
+      Number.isFinite(row.meanInputTokens) ? Math.round(row.meanInputTokens).toString() : 'n/a',
+      Number.isFinite(row.meanOutputTokens) ? Math.round(row.meanOutputTokens).toString() : 'n/a',
+      row.meanImageTokens === null ? 'not recorded' : Math.round(row.meanImageTokens).toString(),
+      money(row.costUsd),
+      money(row.costPerPassedUsd),
+    ]),
+  );
+}
+
+/** The price each cell's costs were computed with, and when that price was last checked. */
+function priceNotes(cells: readonly CellPerformance[]): string[] {
+  return cells.map((cell) => {
+    if (cell.price === undefined) return `${cell.label}: price not recorded by this run (it predates price records); cost n/a unless the store holds it`;
+    return cell.price === null ? `${cell.label}: no price known for the model (cost n/a; M3_PRICE_TABLE adds one)` : `${cell.label}: price ${cell.price}`;
+  });
+}
+
+const performanceNote =
+  'performance per valid trial (infrastructure failures left out), from the run store; cost/passed = cost / passed (task, trial) pairs under each task success rule; image tok: estimated image tokens per request, not recorded by this store yet';
+
+/** Performance per cell and per trial, a table of its own: never mixed into the correctness numbers. */
+export function formatPerformanceTable(cells: readonly CellPerformance[]): string {
+  const table = [performanceHeader, ...performanceRows(cells)];
+  const widths = performanceHeader.map((_, column) => Math.max(...table.map((row) => (row[column] ?? '').length)));
   return [
     ...table.map((row) =>
       row
@@ -106,6 +155,18 @@ export function formatPerformanceTable(rows: readonly CellPerformance[]): string
         .join('  ')
         .trimEnd(),
     ),
-    'performance per valid trial (infrastructure failures left out); cost n/a: no price known for the model (M3_PRICE_TABLE)',
+    performanceNote,
+    ...priceNotes(cells),
   ].join('\n');
+}
+
+/** The performance table for m3 report, beside (never inside) the trials table. */
+export function performanceTable(cells: readonly CellPerformance[], batchId: string): Table {
+  return {
+    id: 'trials-performance',
+    title: `Performance per cell and trial (batch ${batchId})`,
+    header: performanceHeader,
+    rows: performanceRows(cells),
+    note: `${performanceNote}. ${priceNotes(cells).join('. ')}.`,
+  };
 }

@@ -14,7 +14,7 @@ export const GRADER_VERSIONS = {
   /** Task-level rule evaluators and precise answers (the task_success.json writers). */
   taskRules: 'task-rules-1',
   /** src/stats/task-success.ts: which rule decides that a task passed. */
-  success: 'success-1',
+  success: 'success-2',
   /** src/stats: pass@k, pass^k, avg@k, the bootstrap and the paired comparison. */
   stats: 'stats-1',
 } as const;

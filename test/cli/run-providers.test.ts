@@ -19,7 +19,7 @@ let mock: MockLlm;
 
 beforeAll(async () => {
   mock = await startMockLlm();
-  writeFileSync(priceFile, JSON.stringify({ 'openai:mock-model': { input: 2, output: 10 } }));
+  writeFileSync(priceFile, JSON.stringify({ 'openai:mock-model': { input: 2, output: 10, checkedAt: '2026-12-01' } }));
   writeFileSync(configFile, JSON.stringify({ servers: { math: { command: 'node', args: ['--import', 'tsx', 'servers/math/index.ts'], env: {} } } }));
   await sharp({ create: { width: 64, height: 48, channels: 3, background: '#2a6' } })
     .png()

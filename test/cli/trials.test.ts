@@ -163,11 +163,14 @@ describe('m3 run --trials and the statistics commands', { timeout: 300_000 }, ()
     const outcome = await runM3(['summary', '--results', results('oracle'), '--save', path.join(dir, 'save')]);
     expect(outcome.code, outcome.output).toBe(0);
     expect(outcome.stdout).toMatch(/replay-gt\s+10\s+3\s+1\.000 \[1\.000, 1\.000\]\s+1\.000 \[1\.000, 1\.000\]\s+1\.000 \[1\.000, 1\.000\]\s+1\.000/);
-    expect(outcome.stdout).toContain('success rule: a task passes when its step recall = 1 and precision = 1');
+    expect(outcome.stdout).toContain('"step" (a task without checks) = step recall = 1 and precision = 1');
+    expect(outcome.stdout).toContain('replay-gt: success_rule step 10 task(s)');
     expect(outcome.stdout).toContain('2000 resamples, seed 20240615');
-    // Performance from the store, in a table of its own: 10 tasks x 3 trials, no price for a replay.
-    expect(outcome.stdout).toMatch(/replay-gt\s+30\s+\d+\.\d{2}\s+\d/);
+    // Performance from the store, in a table of its own: 10 tasks x 3 trials, then per trial; no price for a replay.
+    expect(outcome.stdout).toMatch(/replay-gt\s+all\s+30\s+\d+\.\d{2}\s+\d/);
+    expect(outcome.stdout).toMatch(/replay-gt\s+3\s+10\s+\d+\.\d{2}\s+\d/);
     expect(outcome.stdout).toContain('performance per valid trial (infrastructure failures left out)');
+    expect(outcome.stdout).toContain('replay-gt: no price known for the model');
   });
 
   it('m3 report adds the trials table with its intervals to report.md and report.html', async () => {
@@ -177,6 +180,7 @@ describe('m3 run --trials and the statistics commands', { timeout: 300_000 }, ()
     const markdown = readFileSync(path.join(save, 'report.md'), 'utf8');
     expect(markdown).toContain('Pass rates with 95% confidence intervals (batch noisy-a)');
     expect(markdown).toMatch(/\| replay-noisy-seed-7 \| 10 \| 3 \| 0\.\d{3} \[0\.\d{3}, [01]\.\d{3}\] \|/);
+    expect(markdown).toContain('Performance per cell and trial (batch noisy-a)');
     expect(readFileSync(path.join(save, 'report.html'), 'utf8')).toContain('Trials and uncertainty');
   });
 

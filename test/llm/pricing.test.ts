@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors/index.js';
-import { costUsd, defaultPriceTable, findPrice, loadPriceTable } from '../../src/llm/pricing.js';
+import { costUsd, defaultPriceTable, findPrice, loadPriceTable, priceRecord } from '../../src/llm/pricing.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'm3-pricing-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -31,6 +31,25 @@ describe('costUsd', () => {
   });
 });
 
+describe('price dates', () => {
+  it('every built-in entry states the day its prices were last checked, printed with the entry', () => {
+    expect(defaultPriceTable.size).toBeGreaterThan(0);
+    for (const [key, price] of defaultPriceTable) expect(price.checkedAt, key).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(priceRecord('openai:gpt-4o-2024-08-06', defaultPriceTable, undefined)).toBe(
+      'gpt-4o: $2.5 in / $10 out / $1.25 cached per 1M tokens, checked 2026-11-29 (built-in table)',
+    );
+    expect(priceRecord('replay:gt', defaultPriceTable, undefined)).toBeNull();
+  });
+
+  it('refuses a table file entry without checkedAt, naming the file and the entry', () => {
+    const undated = path.join(dir, 'undated.json');
+    writeFileSync(undated, JSON.stringify({ 'my-model': { input: 1, output: 2 } }));
+    expect(() => loadPriceTable({ M3_PRICE_TABLE: undated })).toThrow(/undated\.json: at \$\.my-model\.checkedAt/);
+    writeFileSync(undated, JSON.stringify({ 'my-model': { input: 1, output: 2, checkedAt: 'last week' } }));
+    expect(() => loadPriceTable({ M3_PRICE_TABLE: undated })).toThrow(/my-model\.checkedAt/);
+  });
+});
+
 describe('loadPriceTable', () => {
   it('returns the defaults without M3_PRICE_TABLE', () => {
     expect(loadPriceTable({})).toBe(defaultPriceTable);
@@ -40,7 +59,11 @@ describe('loadPriceTable', () => {
     const file = path.join(dir, 'prices.json');
     writeFileSync(
       file,
-      JSON.stringify({ 'ollama:qwen2.5-vl': { input: 0, output: 0 }, 'gpt-4o': { input: 5, output: 15 }, 'my-model': { input: 1, output: 2 } }),
+      JSON.stringify({
+        'ollama:qwen2.5-vl': { input: 0, output: 0, checkedAt: '2026-12-01' },
+        'gpt-4o': { input: 5, output: 15, checkedAt: '2026-12-01' },
+        'my-model': { input: 1, output: 2, checkedAt: '2026-12-01' },
+      }),
     );
     const table = loadPriceTable({ M3_PRICE_TABLE: file });
     expect(costUsd('ollama:qwen2.5-vl', { inputTokens: 1e6, outputTokens: 1e6, cachedTokens: 0 }, table)).toBe(0);
@@ -51,7 +74,7 @@ describe('loadPriceTable', () => {
 
   it('names the file and the bad field', () => {
     const bad = path.join(dir, 'bad.json');
-    writeFileSync(bad, JSON.stringify({ 'gpt-4o': { input: -1, output: 10 } }));
+    writeFileSync(bad, JSON.stringify({ 'gpt-4o': { input: -1, output: 10, checkedAt: '2026-12-01' } }));
     expect(() => loadPriceTable({ M3_PRICE_TABLE: bad })).toThrow(ConfigError);
     expect(() => loadPriceTable({ M3_PRICE_TABLE: bad })).toThrow(/bad\.json: at \$\.gpt-4o\.input/);
     const notJson = path.join(dir, 'broken.json');

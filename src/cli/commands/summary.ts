@@ -11,6 +11,8 @@ import { loadBatchResults, resolveBatchFile } from '../../stats/batch-results.js
 import { summarizeCell } from '../../stats/cell-summary.js';
 import { batchPerformance } from '../../stats/cell-performance.js';
 import { formatPerformanceTable, formatTrialsTable } from '../../stats/format.js';
+import { SUCCESS_RULE } from '../../stats/task-success.js';
+import { ConfigError } from '../../errors/index.js';
 import { addBootstrapOptions, bootstrapSettings, type BootstrapFlags } from '../bootstrap-options.js';
 
 function filesIn(dir: string, matches: (name: string) => boolean): string[] {
@@ -38,20 +40,23 @@ interface SummaryFlags extends BootstrapFlags {
   save: string;
   models?: string;
   batch?: string;
+  json?: boolean;
 }
 
-/** Pass rates and intervals of a batch: the one named, else the newest in the results folder. */
-function trialsSection(flags: SummaryFlags, resultsDir: string): string | undefined {
+/** The batch named, else the newest in the results folder, with its statistics (none: no batch). */
+function loadTrials(flags: SummaryFlags, resultsDir: string) {
   if (!flags.batch && findBatchManifests(resultsDir).length === 0) return undefined;
   const file = resolveBatchFile(flags.batch ?? resultsDir);
   const batch = loadBatchResults(file);
   const settings = bootstrapSettings(flags);
+  return { file, batch, settings, summaries: batch.cells.map((cell) => summarizeCell(cell, settings)), performance: batchPerformance(batch) };
+}
+
+/** Pass rates and intervals of a batch, then its performance table. */
+function trialsSection(trials: NonNullable<ReturnType<typeof loadTrials>>): string {
+  const { batch, file, settings, summaries, performance } = trials;
   const title = `batch ${batch.manifest.batchId} (${path.relative(process.cwd(), file)}): ${batch.manifest.trials} trial(s) per task`;
-  const performance = batchPerformance(file, batch.manifest.store, batch.cells);
-  const table = formatTrialsTable(
-    batch.cells.map((cell) => summarizeCell(cell, settings)),
-    settings,
-  );
+  const table = formatTrialsTable(summaries, settings);
   return `${title}\n${table}${performance.length > 0 ? `\n\n${formatPerformanceTable(performance)}` : ''}`;
 }
 
@@ -63,9 +68,19 @@ export function registerSummaryCommand(program: Command): void {
       .option('--results <dir>', 'results folder', 'results')
       .option('--save <dir>', 'figures and report folder', 'save')
       .option('--models <list>', 'comma-separated model labels (default: every evaluated model)')
-      .option('--batch <file>', 'the batch manifest whose pass rates to print (default: the newest *.batch.json in --results)'),
+      .option('--batch <file>', 'the batch manifest whose pass rates to print (default: the newest *.batch.json in --results)')
+      .option('--json', "print the batch's pass rates (with the success rule per task) and its performance as JSON"),
   ).action((flags: SummaryFlags) => {
     const resultsDir = path.resolve(flags.results);
+    const trials = loadTrials(flags, resultsDir);
+    if (flags.json) {
+      if (!trials) throw new ConfigError(`${resultsDir}: no *.batch.json batch manifest (written by m3 run) for --json`);
+      const { batch, file, settings, summaries, performance } = trials;
+      process.stdout.write(
+        `${JSON.stringify({ batch: batch.manifest.batchId, file, settings, successRule: SUCCESS_RULE, cells: summaries, performance }, null, 2)}\n`,
+      );
+      return;
+    }
     const models = flags.models
       ?.split(',')
       .map((name) => name.trim())
@@ -77,8 +92,7 @@ export function registerSummaryCommand(program: Command): void {
         `no evaluated model in ${path.relative(process.cwd(), resultsDir) || '.'} (run scripts/benchmark_fuzzy.sh, or m3 run then m3 eval step)\n`,
       );
     if (loaded.missing.length > 0) process.stdout.write(`not evaluated: ${loaded.missing.join(', ')}\n`);
-    const trials = trialsSection(flags, resultsDir);
-    if (trials) process.stdout.write(`\n${trials}\n\n`);
+    if (trials) process.stdout.write(`\n${trialsSection(trials)}\n\n`);
     const lines = outputLines(resultsDir, path.resolve(flags.save), loaded.models.length);
     if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
   });

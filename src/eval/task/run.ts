@@ -19,7 +19,7 @@ import { SUCCESS_RULE, TASK_GRADER_VERSION, writeTaskOutputs, type TaskEvalDocum
 import { readTaskTokens } from './resources.js';
 import { manifestFileFor, readRunInfo } from './run-info.js';
 import { applyJudge, type TaxonomyJudgeOptions } from './taxonomy-judge.js';
-import { buildTaskRecord, type TaskRecord, type TaskSpec } from './task-record.js';
+import { buildTaskRecord, taskSpecOf, type TaskRecord } from './task-record.js';
 
 export interface TaskRunOptions {
   /** Ground truth; optional when every prediction carries its own evaluators (MCP-Universe tasks). */
@@ -38,15 +38,6 @@ export interface TaskRunOptions {
   domainField?: 'auto' | 'domain' | 'tier' | 'type';
   registry?: RuleRegistry;
   warn?: (message: string) => void;
-}
-
-function specOf(gt: GtTask | undefined, task: FuzzyTask | undefined, prediction: Prediction | undefined): TaskSpec {
-  return {
-    evaluators: gt?.evaluators ?? task?.evaluators ?? prediction?.evaluators ?? [],
-    answer: gt?.answer ?? task?.answer,
-    decisive: gt?.decisive ?? task?.decisive,
-    facts: gt?.facts,
-  };
 }
 
 function domainOf(record: GtTask | FuzzyTask | undefined, field: NonNullable<TaskRunOptions['domainField']>, type: string): string {
@@ -123,7 +114,7 @@ export async function runTaskFiles(options: TaskRunOptions): Promise<{ document:
         tier: gtRecord?.tier ?? taskRecord?.tier,
         type: gtTrajectory.type,
         domain: domainOf(gtRecord ?? taskRecord, domainField, gtTrajectory.type),
-        spec: specOf(gtRecord, taskRecord, predictions.get(id)),
+        spec: taskSpecOf(gtRecord, taskRecord, predictions.get(id)),
         gt: gtTrajectory,
         gtExpectError: expectErrorFlags(gtRecord),
         prediction: predictions.get(id),

@@ -9,10 +9,10 @@
 // Completion (the tutorial's partial credit) is the share of checks passed, or for a task
 // without checks the F1 of its step recall and precision: 1 exactly when the task succeeds.
 import { textContains, type Fact } from '../../tasks/facts.js';
-import type { Prediction, Tier } from '../../tasks/schemas.js';
+import type { FuzzyTask, GtTask, Prediction, Tier } from '../../tasks/schemas.js';
 import type { DecisiveCall, Evaluator, PreciseAnswer } from '../../tasks/task-checks.js';
 import { describeValue } from '../rules/functions.js';
-import { evaluateRule, type CheckResult, type RuleRegistry } from '../rules/evaluate.js';
+import { evaluateRule, type CheckResult, type RuleRegistry, type RuleSubject } from '../rules/evaluate.js';
 import type { Trajectory } from '../step/trajectory.js';
 import type { TaskAlignment } from './alignment.js';
 import { answerHit, matchPreciseAnswer, type AnswerMatch } from './answer.js';
@@ -68,14 +68,31 @@ export interface TaskRecord {
   taxonomy: TaskTaxonomy | null;
 }
 
-function runChecks(input: TaskInput, registry: RuleRegistry): { checks: CheckResult[]; precise: AnswerMatch | null } {
-  const reply = input.prediction?.final_reply ?? '';
-  const subject = { answer: reply, calls: input.pred.calls.map((call) => ({ tool: call.tool, result: call.result })) };
-  const checks = input.spec.evaluators.map((evaluator) => evaluateRule(evaluator, subject, registry));
-  const precise = input.spec.answer ? matchPreciseAnswer(reply, input.spec.answer) : null;
-  if (precise && input.spec.answer)
-    checks.push({ evaluator: `answer: precise ${describeValue(input.spec.answer.value)}`, passed: precise.passed, reason: precise.reason });
+/** The checks a task states (rule evaluators, then the precise answer) on one reply and its calls. */
+export function runTaskChecks(
+  spec: Pick<TaskSpec, 'evaluators' | 'answer'>,
+  subject: RuleSubject,
+  registry: RuleRegistry,
+): { checks: CheckResult[]; precise: AnswerMatch | null } {
+  const checks = spec.evaluators.map((evaluator) => evaluateRule(evaluator, subject, registry));
+  const precise = spec.answer ? matchPreciseAnswer(subject.answer, spec.answer) : null;
+  if (precise && spec.answer) checks.push({ evaluator: `answer: precise ${describeValue(spec.answer.value)}`, passed: precise.passed, reason: precise.reason });
   return { checks, precise };
+}
+
+/** A task's checks as the GT record states them, else its task-file record. */
+export function taskSpecOf(gt: GtTask | undefined, task: FuzzyTask | undefined, prediction?: Prediction): TaskSpec {
+  return {
+    evaluators: gt?.evaluators ?? task?.evaluators ?? prediction?.evaluators ?? [],
+    answer: gt?.answer ?? task?.answer,
+    decisive: gt?.decisive ?? task?.decisive,
+    facts: gt?.facts,
+  };
+}
+
+function runChecks(input: TaskInput, registry: RuleRegistry): { checks: CheckResult[]; precise: AnswerMatch | null } {
+  const subject = { answer: input.prediction?.final_reply ?? '', calls: input.pred.calls.map((call) => ({ tool: call.tool, result: call.result })) };
+  return runTaskChecks(input.spec, subject, registry);
 }
 
 /** The decisive GT calls (stated, or the calls of the last GT step) matched by the alignment. */
