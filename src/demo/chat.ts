@@ -10,7 +10,7 @@ import { errorMessage } from '../errors/index.js';
 import { redactText } from '../log/redact.js';
 import { classifyFailure } from '../runner/failure.js';
 import { userTextFor } from '../runner/run-task.js';
-import { sessionCallContext, type DemoContext } from './context.js';
+import { sessionAgentOptions, sessionCallContext, type DemoContext } from './context.js';
 import type { EpisodeOutcome } from './demo-recorder.js';
 import { HttpError } from '../web/http-kit.js';
 import { toPageEvent, type PageImage } from './page-events.js';
@@ -159,7 +159,7 @@ async function runMessage(context: DemoContext, session: Session, prepared: Prep
         priorMessages: session.priorMessages(),
         callContext: sessionCallContext(context, session),
       },
-      { driver, host: context.views.viewFor(request.servers), options: context.agentOptions, onEvent, signal: controller.signal },
+      { driver, host: context.views.viewFor(request.servers), options: sessionAgentOptions(context, session), onEvent, signal: controller.signal },
     );
   } catch (error) {
     trace = error instanceof EpisodeFailure ? error.trace : undefined;
