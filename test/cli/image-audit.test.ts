@@ -107,5 +107,5 @@ describe.skipIf(!assets)('m3 runs images', () => {
         expect(text.stdout).toMatch(/tool image image\/make_image image 1 40x30 dropped: condition images-dropped/);
       }
     }
-  }, 300_000);
+  }, 560_000);
 });
