@@ -8,6 +8,7 @@ import bwipjs from 'bwip-js';
 import QRCode from 'qrcode';
 import sharp from 'sharp';
 import { allowedRoots, resolveAllowedPath } from '../shared/allowed-roots.js';
+import { callContextOf, workspaceOf } from '../shared/call-context.js';
 import { resolveOutputArgument } from '../shared/task-paths.js';
 import { BarcodeArgumentError, type GenerationTarget, toGenerationTarget } from './formats.js';
 
@@ -72,7 +73,8 @@ function toReportedPath(absolute: string): string {
 /**
  * With a task context (`call`, the tool call's `extra`) an explicit output_path lands in the
  * task's workspace (servers/shared/task-paths.ts); the default name is content-addressed, so
- * concurrent tasks that draw the same code share identical bytes.
+ * concurrent tasks that draw the same code share identical bytes (a workspace-only call, a demo
+ * session, writes it into its own workspace instead).
  */
 export async function generateBarcode(request: GenerateRequest, call?: { _meta?: unknown }): Promise<GeneratedBarcode> {
   const target = toGenerationTarget(request.format);
@@ -82,7 +84,9 @@ export async function generateBarcode(request: GenerateRequest, call?: { _meta?:
   const output =
     request.output_path !== undefined
       ? resolveOutputArgument(request.output_path, call, resolveAllowedPath)
-      : resolveAllowedPath(defaultOutputPath(target, request.text));
+      : callContextOf(call)?.workspaceOnly
+        ? path.join(workspaceOf(call), path.basename(defaultOutputPath(target, request.text)))
+        : resolveAllowedPath(defaultOutputPath(target, request.text));
   const png = await draw(target, request.text, request.scale ?? 3);
   const { width = 0, height = 0 } = await sharp(png).metadata();
   await mkdir(path.dirname(output), { recursive: true });

@@ -6,7 +6,7 @@
 // until the wanted tags have passed. Deflated and big-endian data sets are refused by name.
 // Absent attributes are left out of the answer, as JSON.stringify drops dicom-parser's undefined.
 import { readFile } from 'node:fs/promises';
-import { resolveAllowedPath } from '../shared/allowed-roots.js';
+import { resolveInputArgument } from '../shared/task-paths.js';
 import { type Payload, success } from './reference-shape.js';
 
 const wanted = new Map<number, string>([
@@ -121,8 +121,9 @@ function readDicomStrings(bytes: Buffer): Record<string, string> {
   return found;
 }
 
-export async function extractDicomMetadata(filePath: string): Promise<Payload> {
-  const file = resolveAllowedPath(filePath);
+/** `extra` is the tool call's: with a task context the file is read from the task's workspace (task-paths.ts). */
+export async function extractDicomMetadata(filePath: string, extra?: { _meta?: unknown }): Promise<Payload> {
+  const file = resolveInputArgument(filePath, extra);
   const values = readDicomStrings(await readFile(file));
   return success({
     patientName: values.patientName,

@@ -116,7 +116,7 @@ export function registerHealthcareTools(server: McpServer): void {
       'JSON object with status and selected DICOM metadata fields.',
     ),
     { file_path: z.string().describe('Path to the DICOM file') },
-    (args) => runReferenceTool('Error parsing DICOM file', () => extractDicomMetadata(args.file_path)),
+    (args, extra) => runReferenceTool('Error parsing DICOM file', () => extractDicomMetadata(args.file_path, extra)),
   );
 
   tool(

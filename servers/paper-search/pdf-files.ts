@@ -8,7 +8,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { resolveAllowedPath } from '../shared/allowed-roots.js';
-import { workspaceOf } from '../shared/call-context.js';
+import { callContextOf, workspaceOf } from '../shared/call-context.js';
+import { resolveOutputArgument } from '../shared/task-paths.js';
 import { safeFileName, saveDownload } from '../shared/download.js';
 import { fetchFrom, type Upstream } from './upstreams.js';
 
@@ -21,7 +22,10 @@ type Extra = { _meta?: unknown };
 export function downloadFolder(savePath: string, extra: Extra): string {
   const workspace = workspaceOf(extra);
   let folder: string;
-  if (path.isAbsolute(savePath) || savePath.startsWith('file://')) {
+  if (callContextOf(extra)?.workspaceOnly) {
+    // A workspace-only call (a demo session) writes nowhere else, whatever form the path has.
+    folder = resolveOutputArgument(savePath, extra, resolveAllowedPath);
+  } else if (path.isAbsolute(savePath) || savePath.startsWith('file://')) {
     folder = resolveAllowedPath(savePath);
   } else {
     folder = path.resolve(workspace, savePath);

@@ -16,6 +16,9 @@
 // run's <server>.stderr.log, and listed in that call's result under `_meta["m3bench/paths"]`
 // (tool-result.ts `guarded()` collects them per call). The arguments themselves are never
 // rewritten: what the model sent is what is recorded and compared with the ground truth.
+// A context marked `workspaceOnly` (the demo's sessions, whose siblings' files sit in the same
+// media folder) has no literal fallback: a path that names a place inside the allowed roots but
+// outside the workspace is refused, every other path is mapped into the workspace as above.
 // Calls without a context keep each server's own resolution.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { existsSync } from 'node:fs';
@@ -93,15 +96,40 @@ interface MappedPath {
   target: string;
   /** The input taken literally (relative to the repository root). */
   literal: string;
+  /** The context allows the workspace alone: no literal fallback. */
+  workspaceOnly: boolean;
+}
+
+function outsideWorkspace(input: string, workspace: string, mediaRoot: string): PathNotAllowedError {
+  // The workspace as the repository-relative path tools are given, never an absolute machine path.
+  const shown = `./${path.relative(path.dirname(mediaRoot), workspace).split(path.sep).join('/')}/`;
+  return new PathNotAllowedError(`path "${input}" is outside this session's workspace; use this session's own files (${shown}) or a bare file name`);
+}
+
+/** A path inside an allowed root counts only inside the workspace; anything else is mapped into it. */
+function confinedTarget(input: string, workspace: string, mediaRoot: string): string {
+  let literal: string | undefined;
+  try {
+    literal = resolveAllowedPath(path.resolve(path.dirname(mediaRoot), stripFileUri(input.trim())));
+  } catch (error) {
+    if (!(error instanceof PathNotAllowedError)) throw error;
+  }
+  if (literal !== undefined && !isInside(literal, workspace)) throw outsideWorkspace(input, workspace, mediaRoot);
+  const target = literal ?? resolveAllowedPath(mapIntoWorkspace(input, workspace, mediaRoot));
+  // Symlinks are followed by resolveAllowedPath: the file really used must still be in the workspace.
+  if (!isInside(target, workspace)) throw outsideWorkspace(input, workspace, mediaRoot);
+  return target;
 }
 
 function mapForCall(input: string, extra: CallExtra): MappedPath | undefined {
   const context = callContextOf(extra);
   if (!context) return undefined;
   const workspace = workspaceOf(extra);
-  const mediaRoot = allowedRoots()[0] ?? path.resolve('media');
-  const mapped = mapIntoWorkspace(input, workspace, existsSync(mediaRoot) ? resolveAllowedPath(mediaRoot) : mediaRoot);
-  return { workspace, taskId: context.taskId, target: resolveAllowedPath(mapped), literal: path.resolve(path.dirname(mediaRoot), stripFileUri(input.trim())) };
+  const configured = allowedRoots()[0] ?? path.resolve('media');
+  const mediaRoot = existsSync(configured) ? resolveAllowedPath(configured) : configured;
+  const workspaceOnly = context.workspaceOnly === true;
+  const target = workspaceOnly ? confinedTarget(input, workspace, mediaRoot) : resolveAllowedPath(mapIntoWorkspace(input, workspace, mediaRoot));
+  return { workspace, taskId: context.taskId, target, literal: path.resolve(path.dirname(configured), stripFileUri(input.trim())), workspaceOnly };
 }
 
 function used(mapped: MappedPath, input: string): string {
@@ -132,9 +160,11 @@ export function resolveInputArgument(input: string, extra: CallExtra, withoutCon
     mapped = mapForCall(input, extra);
   } catch (error) {
     // A workspace this server may not use (outside its allowed roots) has no file to read: the
-    // literal path, confined as without a context, is what the caller can mean.
-    if (!(error instanceof PathNotAllowedError)) throw error;
+    // literal path, confined as without a context, is what the caller can mean. A workspace-only
+    // call has no such fallback.
+    if (!(error instanceof PathNotAllowedError) || callContextOf(extra)?.workspaceOnly) throw error;
   }
+  if (mapped?.workspaceOnly) return used(mapped, input);
   return mapped && existsSync(mapped.target) ? used(mapped, input) : withoutContext(input);
 }
 

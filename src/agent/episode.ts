@@ -156,6 +156,7 @@ export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promis
         warnings: response.warnings,
         request: response.raw?.request ?? null,
         response: response.raw?.response ?? null,
+        ...(response.imageDelivery ? { images: response.imageDelivery } : {}),
       });
       return response;
     } catch (error) {

@@ -1,6 +1,7 @@
 // Typed events an episode emits while it runs: the demo streams them to the page, the runner
 // turns them into progress and store rows. Listeners must not throw (errors are swallowed).
 import type { ImageFacts } from '../core/content.js';
+import type { ImageDelivery } from '../core/image-delivery.js';
 import type { FallbackServed } from '../core/tool-result-contract.js';
 import type { Usage } from '../core/usage.js';
 import type { AttemptRecord } from '../llm/retry.js';
@@ -25,6 +26,8 @@ export type AgentEvent =
       warnings: string[];
       request: unknown;
       response: unknown;
+      /** The images of the request as the driver received it (absent when no audit is attached). */
+      images?: ImageDelivery[];
       error?: { errorClass: string; message: string };
       /** The request was stopped by the caller's cancel (the demo's Cancel), not failed: no error. */
       cancelled?: true;

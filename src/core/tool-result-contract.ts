@@ -5,9 +5,11 @@
 //
 // `_meta` channels (both optional; third-party servers ignore the request one and never send
 // the result one, so everything still works with them):
-//   request  params._meta[CALL_CONTEXT_META_KEY] = { taskId, runId?, workspace }
+//   request  params._meta[CALL_CONTEXT_META_KEY] = { taskId, runId?, workspace, workspaceOnly? }
 //            which task a call belongs to and the folder its outputs and downloads go to, so
-//            servers can keep per-task state and confine files per task.
+//            servers can keep per-task state and confine files per task. `workspaceOnly: true`
+//            (the demo's sessions) narrows the call's file arguments to the workspace alone:
+//            no fallback to the shared media folder, which holds the other sessions' files.
 //   result   result._meta[TOOL_ERROR_META_KEY] = { code, status?, retryAfterSec?, upstream? }
 //            set by our servers on `isError` results whose cause is not the model's arguments
 //            (an upstream web API down, rate-limited, refusing the key, a missing key).
@@ -137,6 +139,8 @@ export interface CallContext {
   runId?: string;
   /** Absolute path of the folder this task's outputs go to. */
   workspace: string;
+  /** True: every file the call reads or writes must be inside `workspace` (no shared media folder). */
+  workspaceOnly?: boolean;
 }
 
 /** Reads the error meta of a result, if a server of ours set a valid one. */
@@ -161,5 +165,10 @@ export function readCallContext(meta: unknown): CallContext | undefined {
   if (!value || typeof value !== 'object') return undefined;
   const record = value as Record<string, unknown>;
   if (typeof record.taskId !== 'string' || typeof record.workspace !== 'string' || record.workspace === '') return undefined;
-  return { taskId: record.taskId, workspace: record.workspace, ...(typeof record.runId === 'string' ? { runId: record.runId } : {}) };
+  return {
+    taskId: record.taskId,
+    workspace: record.workspace,
+    ...(typeof record.runId === 'string' ? { runId: record.runId } : {}),
+    ...(record.workspaceOnly === true ? { workspaceOnly: true } : {}),
+  };
 }

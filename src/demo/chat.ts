@@ -10,7 +10,7 @@ import { errorMessage } from '../errors/index.js';
 import { redactText } from '../log/redact.js';
 import { classifyFailure } from '../runner/failure.js';
 import { userTextFor } from '../runner/run-task.js';
-import { sessionCallContext, type DemoContext } from './context.js';
+import { sessionAgentOptions, sessionCallContext, type DemoContext } from './context.js';
 import type { EpisodeOutcome } from './demo-recorder.js';
 import { HttpError } from '../web/http-kit.js';
 import { toPageEvent, type PageImage } from './page-events.js';
@@ -176,7 +176,7 @@ async function runMessage(context: DemoContext, session: Session, prepared: Prep
       {
         driver,
         host: context.views.viewFor(request.servers),
-        options: request.allTools ? { ...context.agentOptions, topTools: 0 } : context.agentOptions,
+        options: request.allTools ? { ...sessionAgentOptions(context, session), topTools: 0 } : sessionAgentOptions(context, session),
         onEvent,
         signal: controller.signal,
       },

@@ -1,13 +1,12 @@
 // Everything the demo's routes share: settings, the one MCP host (and its per-server-set
 // views), the models, the sessions, the agent options and the optional run store recorder.
-import path from 'node:path';
 import type { AgentOptions, LoopLimits } from '../agent/options.js';
 import type { CallContext } from '../core/tool-result-contract.js';
 import type { Logger } from '../log/logger.js';
 import type { ToolHost } from '../mcp/types.js';
 import type { DemoRecorder } from './demo-recorder.js';
 import type { ModelChoice } from './models.js';
-import type { ImageStoreSettings } from './session-images.js';
+import { sessionWorkspace, type ImageStoreSettings } from './session-images.js';
 import type { Session, SessionStore } from './sessions.js';
 import type { ToolViews } from './tool-view.js';
 
@@ -59,8 +58,15 @@ export interface DemoContext {
 
 /**
  * The call context of every tool call a session makes (chat and playground alike): the session
- * is the unit of per-task state in servers, and its upload folder is its workspace.
+ * is the unit of per-task state in servers, and its folder is its workspace. The uploads folder
+ * holds every session's files, so the servers are told to allow this workspace alone
+ * (`workspaceOnly`): a session that learns another's image path can neither read nor overwrite it.
  */
 export function sessionCallContext(context: Pick<DemoContext, 'images'>, session: Session): CallContext {
-  return { taskId: session.id, runId: 'demo', workspace: path.join(context.images.uploadsDir, session.id) };
+  return { taskId: session.id, runId: 'demo', workspace: sessionWorkspace(context.images, session), workspaceOnly: true };
+}
+
+/** The agent options of a session's calls: images named in tool results are read from its workspace only. */
+export function sessionAgentOptions(context: Pick<DemoContext, 'images' | 'agentOptions'>, session: Session): AgentOptions {
+  return { ...context.agentOptions, imageRoots: [sessionWorkspace(context.images, session)] };
 }

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { withToolImages } from '../agent/tool-images.js';
 import { callCheckedTool } from '../mcp/checked-call.js';
-import { sessionCallContext, type DemoContext } from './context.js';
+import { sessionAgentOptions, sessionCallContext, type DemoContext } from './context.js';
 import { HttpError } from '../web/http-kit.js';
 import type { PageImage } from './page-events.js';
 import { storeToolImages } from './session-images.js';
@@ -41,7 +41,8 @@ export async function callToolFromPage(
     timeoutMs: context.agentOptions.toolCallTimeoutMs,
     signal,
   });
-  const shown = await withToolImages(outcome, context.agentOptions.imagePolicy, context.agentOptions.imageRoots, context.root);
+  const options = sessionAgentOptions(context, session);
+  const shown = await withToolImages(outcome, options.imagePolicy, options.imageRoots, context.root);
   const images = await storeToolImages(session, shown.images, outcome.canonicalName, context.images);
   return {
     tool: outcome.canonicalName,

@@ -1,7 +1,8 @@
 // Images of a session on disk: uploads and the images tools returned. The type comes from the
 // magic bytes (file-type), the name from the content (`<first 16 hex of sha256>.<ext of the
-// detected type>`): a client's file name never becomes a path. Files live in
-// `<uploads>/<session>/`, which is inside media/ so the local MCP servers may read them.
+// detected type>`): a client's file name never becomes a path. Files live in the session's
+// workspace `<uploads>/<session>/` , inside media/ so the local MCP servers may read
+// them, and the only folder that session's tool calls may touch.
 import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -34,6 +35,11 @@ export interface ImageStoreSettings {
   maxUploadBytes: number;
   maxImagesPerSession: number;
   imagePolicy: ImagePolicy;
+}
+
+/** The folder of a session: its uploads, its tools' outputs, and the only files its calls may touch. */
+export function sessionWorkspace(settings: Pick<ImageStoreSettings, 'uploadsDir'>, session: Pick<Session, 'id'>): string {
+  return path.join(settings.uploadsDir, session.id);
 }
 
 export function displayPathOf(file: string, root: string): string {
@@ -91,7 +97,7 @@ export async function storeSessionImage(
       throw new HttpError(415, `${label} cannot be prepared for the model: ${(error as Error).message}`, 'corrupt_image');
     });
   }
-  const dir = path.join(settings.uploadsDir, session.id);
+  const dir = sessionWorkspace(settings, session);
   await mkdir(dir, { recursive: true });
   const file = path.join(dir, id);
   await writeFile(file, bytes);

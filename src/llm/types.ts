@@ -1,6 +1,7 @@
 // The driver seam. A driver turns one neutral request into one vendor call and back.
 // Drivers are pure wiring: vendor folders export `to*Request` / `from*Response` mappers,
 // never read process.env, and leave retries to the harness (SDK retries off).
+import type { ImageDelivery } from '../core/image-delivery.js';
 import type { Message, ReasoningTrace, ToolCall, ToolDefinition } from '../core/messages.js';
 import type { Usage } from '../core/usage.js';
 import type { EnvMap } from '../config/env-file.js';
@@ -49,6 +50,8 @@ export interface GenerateResponse {
   warnings: string[];
   /** Reasoning the provider wants back with this turn; the agent keeps it on the assistant message. */
   reasoning?: ReasoningTrace;
+  /** The images the request carried, as the driver received it (src/runner/driver-decorators.ts withImageAudit). */
+  imageDelivery?: ImageDelivery[];
 }
 
 /** What a vendor mapper returns; the driver adds the latency and the raw exchange. */

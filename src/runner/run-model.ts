@@ -15,6 +15,7 @@ import type { ToolHost } from '../mcp/types.js';
 import { finishRun, updateRunManifest, type Store } from '../store/index.js';
 import { removeStaleTemporaries } from '../tasks/write-json.js';
 import { applyDriver, applyLimits, cellLabel, hintsFor, type ConditionSet } from './conditions.js';
+import { withImageAudit } from './driver-decorators.js';
 import { RunInterruptedError } from './failure.js';
 import { buildManifest, finishManifest, openRunRow } from './run-row.js';
 import type { BatchResult } from './run-batch.js';
@@ -102,9 +103,10 @@ export async function runModel(request: RunModelRequest, deps: RunModelDeps): Pr
   // Images tools wrote are shown to the model from the same folders the servers may write to.
   const imageRoots = [path.join(deps.root, 'media'), ...parseAllowedRoots(switches.M3_ALLOWED_ROOTS, deps.root)];
   const options = agentOptionsFrom(switches, limits, imageRoots);
+  // The audit wraps the driver itself, inside the condition's decorators: it sees what is sent.
   const driver = applyDriver(
     condition,
-    await createDriver(request.model, { env: config.env, groundTruth: request.taskSet.groundTruth, timeoutMs: options.retry.timeoutMs }),
+    withImageAudit(await createDriver(request.model, { env: config.env, groundTruth: request.taskSet.groundTruth, timeoutMs: options.retry.timeoutMs })),
   );
   const tasks = tasksToRun(request, condition, host, logger);
   const manifest = buildManifest({ ...request, limits, condition, trials }, label, config, host, deps.root);

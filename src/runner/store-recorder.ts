@@ -43,6 +43,7 @@ export class StoreRecorder implements RunRecorder {
         usage: event.usage,
         latencyMs: event.latencyMs,
         attempts: event.attempts,
+        ...(event.images ? { images: event.images } : {}),
         ...(event.error ? { errorClass: event.error.errorClass, errorMessage: event.error.message } : {}),
       });
     } else if (event.type === 'tool_call_end') {

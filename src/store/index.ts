@@ -30,3 +30,4 @@ export {
   type PutOutcome,
 } from './fallback-cache.js';
 export type { EpisodeRow, RunRow } from './rows.js';
+export { imageAuditOf, type ImageAudit } from './image-audit.js';

@@ -6,7 +6,15 @@ import { formatIssues } from '../config/zod-issues.js';
 import { StoreError } from '../errors/index.js';
 import { predictionSchema } from '../tasks/schemas.js';
 import { booleanColumn, jsonColumn, nullableJsonColumn } from './json-column.js';
-import { attemptRecordSchema, episodeStatusSchema, failureKindSchema, fallbackTierSchema, imageRecordSchema, runStatusSchema } from './schemas.js';
+import {
+  attemptRecordSchema,
+  episodeStatusSchema,
+  failureKindSchema,
+  fallbackTierSchema,
+  imageDeliverySchema,
+  imageRecordSchema,
+  runStatusSchema,
+} from './schemas.js';
 
 const text = z.string();
 const nullableText = z.string().nullable();
@@ -117,6 +125,7 @@ export const modelCallRowSchema = z
     attempts: jsonColumn(z.array(attemptRecordSchema)),
     error_class: nullableText,
     error_message: nullableText,
+    images: jsonColumn(z.array(imageDeliverySchema)).default([]),
     created_at: text,
   })
   .transform((row) => ({
@@ -131,6 +140,7 @@ export const modelCallRowSchema = z
     attempts: row.attempts,
     errorClass: row.error_class,
     errorMessage: row.error_message,
+    images: row.images,
     createdAt: row.created_at,
   }));
 

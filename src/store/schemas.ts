@@ -2,6 +2,7 @@
 // status or a negative token count is reported by field instead of as a bare SQLite constraint.
 import { z } from 'zod';
 import { formatIssues } from '../config/zod-issues.js';
+import type { ImageDelivery } from '../core/image-delivery.js';
 import { FALLBACK_TIERS } from '../core/tool-result-contract.js';
 import { providerErrorClasses, StoreError } from '../errors/index.js';
 import type { AttemptRecord } from '../llm/retry.js';
@@ -91,6 +92,20 @@ export const attemptRecordSchema = z.strictObject({
   waitMs: z.number().nonnegative().optional(),
 });
 
+/** One entry of the image-delivery audit; mirrors ImageDelivery in src/core/image-delivery.ts. */
+export const imageDeliverySchema = z.strictObject({
+  origin: z.enum(['task', 'tool']),
+  callId: z.string().optional(),
+  tool: z.string().optional(),
+  source: z.string(),
+  width: count,
+  height: count,
+  mediaType: z.string(),
+  bytes: count,
+  status: z.enum(['sent', 'placeholder', 'dropped']),
+  reason: z.string().optional(),
+});
+
 export const modelCallInputSchema = z.strictObject({
   episodeId: z.number().int().positive(),
   round: count,
@@ -103,6 +118,8 @@ export const modelCallInputSchema = z.strictObject({
   attempts: z.array(attemptRecordSchema).default([]),
   errorClass: optionalText,
   errorMessage: optionalText,
+  /** The images the request carried or was meant to carry (src/core/image-delivery.ts). */
+  images: z.array(imageDeliverySchema).default([]),
   createdAt: z.date().optional(),
 });
 
@@ -145,6 +162,10 @@ export type EpisodeFinish = z.input<typeof episodeFinishSchema>;
 export type ModelCallInput = z.input<typeof modelCallInputSchema>;
 export type ToolCallInput = z.input<typeof toolCallInputSchema>;
 export type ImageRecord = z.output<typeof imageRecordSchema>;
+
+// The store's schema must accept every audit entry the runner makes; this fails to compile if not.
+const deliveryFits: ImageDelivery extends z.input<typeof imageDeliverySchema> ? true : never = true;
+void deliveryFits;
 
 /** Validates a caller's input; the error names the store function and the offending field. */
 export function parseInput<T extends z.ZodType>(schema: T, value: unknown, where: string): z.output<T> {

@@ -10,6 +10,7 @@ import {
   episodesForRun,
   getRun,
   getRunLease,
+  imageAuditOf,
   listRuns,
   modelCallsForEpisode,
   openStore,
@@ -19,6 +20,7 @@ import {
   type Store,
 } from '../../store/index.js';
 import { positiveInteger } from '../option-parsers.js';
+import { imageAuditLine, printImageAudit } from './runs-images.js';
 
 interface StoreFlags {
   store: string;
@@ -86,6 +88,15 @@ function describeEpisode(store: Store, episode: EpisodeRow): string[] {
   return lines;
 }
 
+function imagesCommand(runId: string, flags: StoreFlags): void {
+  withStore(flags.store, (store) => {
+    if (!getRun(store, runId)) throw new StoreError(`no run "${runId}" in ${store.file}; m3 runs list shows the stored run ids`);
+    const audit = imageAuditOf(store, runId);
+    if (flags.json) process.stdout.write(`${JSON.stringify(audit, null, 2)}\n`);
+    else printImageAudit(audit);
+  });
+}
+
 function showCommand(runId: string, flags: StoreFlags & { task?: string }): void {
   withStore(flags.store, (store) => {
     const run = getRun(store, runId);
@@ -104,6 +115,7 @@ function showCommand(runId: string, flags: StoreFlags & { task?: string }): void
     process.stdout.write(
       `  tokens in/out ${summary.usage.inputTokens}/${summary.usage.outputTokens}, ${summary.modelCalls} model request(s), ${summary.retriedModelCalls} retried\n`,
     );
+    process.stdout.write(`  ${imageAuditLine(imageAuditOf(store, runId))}\n`);
     const shown = flags.task ? episodes : episodes.filter((episode) => episode.status !== 'ok');
     if (!flags.task && shown.length > 0) process.stdout.write('attempts that did not end ok:\n');
     for (const episode of shown) process.stdout.write(`${describeEpisode(store, episode).join('\n')}\n`);
@@ -128,4 +140,15 @@ export function registerRunsCommands(program: Command): void {
     .option('--task <id>', 'show every attempt of this task with its model requests and tool calls')
     .option('--json', 'print JSON')
     .action(showCommand);
+  runs
+    .command('images')
+    .description(
+      'the image-delivery audit of a run: per model request the images it carried (task and tool images, pixels, bytes), ' +
+        'each tool image with the request that first carried it, and every image replaced or dropped with the reason ' +
+        '(condition images-off / images-dropped, a text-only model)',
+    )
+    .argument('<run-id>', 'the full run id (as m3 runs list prints it)')
+    .option('--store <file>', 'run store', 'results/m3bench.sqlite')
+    .option('--json', 'print JSON (every request with its image entries)')
+    .action(imagesCommand);
 }
