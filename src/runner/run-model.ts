@@ -100,7 +100,7 @@ export async function runModel(request: RunModelRequest, deps: RunModelDeps): Pr
   const prices = loadPriceTable(config.env);
   // Images tools wrote are shown to the model from the same folders the servers may write to.
   const imageRoots = [path.join(deps.root, 'media'), ...parseAllowedRoots(switches.M3_ALLOWED_ROOTS, deps.root)];
-  const options = agentOptionsFrom(switches, limits, imageRoots);
+  const options = agentOptionsFrom(switches, limits, imageRoots, request.model);
   const driver = applyDriver(
     condition,
     await createDriver(request.model, { env: config.env, groundTruth: request.taskSet.groundTruth, timeoutMs: options.retry.timeoutMs }),
@@ -133,7 +133,7 @@ export async function runModel(request: RunModelRequest, deps: RunModelDeps): Pr
             seed,
             tasks,
             driver,
-            options: agentOptionsFrom(switches, { ...limits, ...(seed !== undefined ? { seed } : {}) }, imageRoots),
+            options: agentOptionsFrom(switches, { ...limits, ...(seed !== undefined ? { seed } : {}) }, imageRoots, request.model),
             manifest,
             costOf,
             ...extras,

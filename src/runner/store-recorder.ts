@@ -41,6 +41,7 @@ export class StoreRecorder implements RunRecorder {
         request: event.request ?? undefined,
         response: event.response ?? { text: event.text, toolCallCount: event.toolCallCount, warnings: event.warnings },
         usage: event.usage,
+        images: event.images,
         latencyMs: event.latencyMs,
         attempts: event.attempts,
         ...(event.error ? { errorClass: event.error.errorClass, errorMessage: event.error.message } : {}),

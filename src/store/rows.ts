@@ -117,6 +117,9 @@ export const modelCallRowSchema = z
     attempts: jsonColumn(z.array(attemptRecordSchema)),
     error_class: nullableText,
     error_message: nullableText,
+    image_count: integer,
+    image_bytes: integer,
+    image_tokens_est: integer.nullable(),
     created_at: text,
   })
   .transform((row) => ({
@@ -131,6 +134,7 @@ export const modelCallRowSchema = z
     attempts: row.attempts,
     errorClass: row.error_class,
     errorMessage: row.error_message,
+    images: { count: row.image_count, bytes: row.image_bytes, estimatedTokens: row.image_tokens_est },
     createdAt: row.created_at,
   }));
 
