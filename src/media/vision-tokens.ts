@@ -13,7 +13,9 @@ export interface PixelSize {
 
 function scaled(size: PixelSize, factor: number): PixelSize {
   if (factor >= 1) return size;
-  return { width: Math.max(1, Math.floor(size.width * factor)), height: Math.max(1, Math.floor(size.height * factor)) };
+  // The epsilon keeps 1365 * (768 / 1365) at 768, not 767.99... floored to 767.
+  const side = (value: number) => Math.max(1, Math.floor(value * factor + 1e-6));
+  return { width: side(size.width), height: side(size.height) };
 }
 
 // OpenAI, high detail: the image is fitted inside 2048 x 2048, then scaled down so its shortest
