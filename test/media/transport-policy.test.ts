@@ -71,18 +71,16 @@ async function generated(): Promise<Array<[string, Buffer]>> {
 }
 
 const realAssets = [
-  'detection/beach_kites.jpg',
-  'detection/classic_cars.jpg',
+  'detection/eagle.jpg',
   'detection/astronaut.png',
   'ocr/testocr.png',
   'ocr/hello_cosmic.png',
-  'ocr/tyger_poem.jpg',
   'barcode/pdf417_photo.png',
   'barcode/code39_screenshot.png',
 ];
 
 describe.skipIf(!assets)(`transport image policy${assets ? '' : ` (${missingAssetsMessage})`}`, () => {
-  it('emits only media types each endpoint takes, for real assets and RGBA PNG, GIF, BMP and WebP input', async () => {
+  it('emits only media types each endpoint takes, for real assets and RGBA PNG, GIF, BMP and WebP input', { timeout: 600_000 }, async () => {
     const inputs: Array<[string, Buffer]> = [...realAssets.map((name): [string, Buffer] => [name, asset(name)]), ...(await generated())];
     for (const [provider, destination] of destinations()) {
       for (const [name, bytes] of inputs) {
@@ -95,7 +93,7 @@ describe.skipIf(!assets)(`transport image policy${assets ? '' : ` (${missingAsse
     }
   });
 
-  it('keeps transparency that shows, and the alpha of each pixel, for every endpoint', async () => {
+  it('keeps transparency that shows, and the alpha of each pixel, for every endpoint', { timeout: 300_000 }, async () => {
     const inputs = [await halfTransparentPng(), asset('ocr/hello_cosmic.png')];
     for (const [provider, destination] of destinations()) {
       for (const bytes of inputs) {
