@@ -82,7 +82,11 @@ interface Legibility {
 /** Per payload digest: the vendors often get the same bytes, and a passed-through original needs no second run. */
 const seenBefore = new Map<string, Promise<Legibility>>();
 
+/** M3_BENCH_LEGIBILITY=0 skips OCR and the detector (bytes and tokens only: minutes instead of tens of minutes on a busy machine). */
+const withLegibility = process.env.M3_BENCH_LEGIBILITY !== '0';
+
 function legibility(bytes: Buffer, session: ort.InferenceSession): Promise<Legibility> {
+  if (!withLegibility) return Promise.resolve({ text: '', labels: [] });
   const digest = createHash('sha256').update(bytes).digest('hex');
   let pending = seenBefore.get(digest);
   if (!pending) {
@@ -141,11 +145,14 @@ function worst(values: Array<number | undefined>): number | undefined {
   return present.length === 0 ? undefined : Math.min(...present);
 }
 
-function printRows(rows: Row[]): void {
+function printHeader(): void {
   console.log(
     'asset                               class    raw KB  ref KB | ours KB O/A/G    | tokens ref O/A/G  | tokens ours O/A/G | OCR% ref/ours | det% ref/ours',
   );
-  for (const row of rows) {
+}
+
+function printRow(row: Row): void {
+  {
     const ours = vendors.map((vendor) => kb(row.ours[vendor].bytes)).join('/');
     const refTokens = vendors.map((vendor) => row.reference.tokens[vendor]).join('/');
     const ourTokens = vendors.map((vendor) => row.ours[vendor].tokens[vendor]).join('/');
@@ -190,13 +197,14 @@ async function main(): Promise<void> {
   const session = await createYoloSession(path.join(assets, 'models', 'yolox_nano.onnx'));
   const loadBefore = loadavg();
   const rows: Row[] = [];
+  // Rows are printed as they are measured, so an interrupted run still shows what it measured.
+  printHeader();
   for (const file of files) {
-    rows.push(await measureAsset(file, session));
-    process.stderr.write(`\r${rows.length}/${files.length} assets`);
+    const row = await measureAsset(file, session);
+    rows.push(row);
+    printRow(row);
   }
-  process.stderr.write('\n');
   const loadAfter = loadavg();
-  printRows(rows);
   printSummary(
     'photo',
     rows.filter((row) => row.kind === 'photo'),
