@@ -29,6 +29,8 @@ export type AgentEvent =
       request: unknown;
       response: unknown;
       error?: { errorClass: string; message: string };
+      /** The request was stopped by the caller's cancel (the demo's Cancel), not failed: no error. */
+      cancelled?: true;
     }
   | { type: 'tool_call_start'; taskId: string; round: number; index: number; callId: string; name: string; arguments: unknown }
   | {

@@ -38,7 +38,8 @@ const benchmarkDoc = z.strictObject({
   spec: z.strictObject({
     description: z.string().optional(),
     agent: name,
-    tasks: z.array(name).length(1, 'one task file per benchmark (m3 bench runs one task file)'),
+    /** M3-Bench task files and MCP-Universe task files, run together. */
+    tasks: z.array(name).min(1),
     gt: name.optional(),
   }),
 });
@@ -100,7 +101,7 @@ export function benchDefinition(file: string, env: EnvMap, overrides: Partial<Ru
     ...(config.instruction ? { instruction: config.instruction } : {}),
     ...(config.servers ? { servers: config.servers.map((server) => server.name) } : {}),
     ...(config.max_steps !== undefined ? { maxStep: String(config.max_steps) } : {}),
-    tasks: path.resolve(folder, benchmark.spec.tasks[0]!),
+    tasks: benchmark.spec.tasks.map((file) => path.resolve(folder, file)),
     ...(benchmark.spec.gt ? { gt: path.resolve(folder, benchmark.spec.gt) } : {}),
     ...overrides,
   };

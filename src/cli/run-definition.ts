@@ -16,7 +16,8 @@ export interface RunDefinition extends Omit<LoopLimits, 'agent' | 'instruction' 
   instruction?: string;
   /** Only these configured servers start (a YAML agent's `servers`); all when unset. */
   servers?: string[];
-  tasks: string;
+  /** Task files run together: M3-Bench task files and MCP-Universe task files (src/runner/task-set.ts). */
+  tasks: string[];
   gt?: string;
   imageDir?: string;
   concurrency: number;
@@ -38,13 +39,17 @@ export interface RunDefinition extends Omit<LoopLimits, 'agent' | 'instruction' 
   condition?: string[];
   allowToolDrift?: boolean;
   json?: boolean;
+  /** `--trace-file`: a JSONL trace per run beside the store (src/runner/trace-file.ts). */
+  traceFile?: boolean;
+  /** `--verbose`: every intermediate step on stderr, redacted (src/log/verbose-view.ts). */
+  verbose?: boolean;
 }
 
 /** The defaults of every `m3 run` flag, shared with `m3 bench`. */
 export const RUN_DEFAULTS = {
   model: ['replay:gt'],
   agent: 'function-call' as AgentKind,
-  tasks: 'json/m3_local_tasks.json',
+  tasks: ['json/m3_local_tasks.json'],
   concurrency: 5,
   maxStep: '6',
   trials: 1,

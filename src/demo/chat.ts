@@ -25,6 +25,8 @@ export function createMessageSchema(maxChars: number, maxImages: number) {
     /** Servers whose tools the model may use; omitted = all. */
     servers: z.array(z.string().min(1)).max(100).optional(),
     imageIds: z.array(z.string()).max(maxImages, `at most ${maxImages} images per message`).default([]),
+    /** Offer every tool of the chosen servers, not only the --top-tools best-ranked. */
+    allTools: z.boolean().default(false),
   });
 }
 
@@ -107,6 +109,17 @@ export function startMessage(context: DemoContext, session: Session, request: Me
   return { episodeId: prepared.episodeId };
 }
 
+/**
+ * A model request the user cancelled ends with the driver's abort error, which the retry layer
+ * classes like any other failure; it is the user's stop, not a model error, so the page and the
+ * store see it as cancelled (the episode's own end says `cancelled` too).
+ */
+function whenCancelled(event: AgentEvent, signal: AbortSignal): AgentEvent {
+  if (!signal.aborted || event.type !== 'model_call' || !event.error) return event;
+  const { error: _aborted, ...rest } = event;
+  return { ...rest, cancelled: true };
+}
+
 function failureOf(error: unknown, cancelled: boolean): NonNullable<EpisodeOutcome['error']> {
   if (cancelled) return { code: 'cancelled', message: 'cancelled by the user', kind: 'infra' };
   const verdict = classifyFailure(error);
@@ -131,7 +144,8 @@ async function runMessage(context: DemoContext, session: Session, prepared: Prep
   };
   // Events are handled in order on one chain: saving a tool image must not let a later event overtake it.
   let chain = Promise.resolve();
-  const onEvent = (event: AgentEvent) => {
+  const onEvent = (raw: AgentEvent) => {
+    const event = whenCancelled(raw, controller.signal);
     try {
       recording?.observe(event);
     } catch (error) {
@@ -159,7 +173,13 @@ async function runMessage(context: DemoContext, session: Session, prepared: Prep
         priorMessages: session.priorMessages(),
         callContext: sessionCallContext(context, session),
       },
-      { driver, host: context.views.viewFor(request.servers), options: context.agentOptions, onEvent, signal: controller.signal },
+      {
+        driver,
+        host: context.views.viewFor(request.servers),
+        options: request.allTools ? { ...context.agentOptions, topTools: 0 } : context.agentOptions,
+        onEvent,
+        signal: controller.signal,
+      },
     );
   } catch (error) {
     trace = error instanceof EpisodeFailure ? error.trace : undefined;

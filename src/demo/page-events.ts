@@ -29,6 +29,7 @@ export type PageEvent =
       toolCallCount: number;
       text: string;
       error?: { errorClass: string; message: string };
+      cancelled?: true;
     }
   | { type: 'tool_call_start'; episodeId: string; round: number; index: number; callId: string; name: string; arguments: unknown }
   | {
@@ -82,6 +83,7 @@ export async function toPageEvent(
         toolCallCount: event.toolCallCount,
         text: event.text,
         ...(event.error ? { error: event.error } : {}),
+        ...(event.cancelled ? { cancelled: true as const } : {}),
       };
     case 'tool_call_start':
       return { type: 'tool_call_start', episodeId, round: event.round, index: event.index, callId: event.callId, name: event.name, arguments: event.arguments };

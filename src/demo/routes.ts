@@ -10,6 +10,9 @@
 //   POST /api/sessions/:id/messages           start a message (one episode)
 //   POST /api/sessions/:id/cancel             abort the running message
 //   POST /api/tools/call                      the tool playground
+//   GET  /api/samples                         the bundled sample photos (names)
+//   GET  /api/samples/:folder/:file           one sample photo, by its listed name
+//   POST /api/sessions/:id/samples            add a sample photo to the session, as an upload
 import { readFile } from 'node:fs/promises';
 import type http from 'node:http';
 import { z } from 'zod';
@@ -20,6 +23,7 @@ import { HttpError, readBody, readJson, securityHeaders, sendJson } from '../web
 import { dispatch, type Route } from '../web/router.js';
 import { callToolFromPage, toolCallSchema } from './playground.js';
 import { imageIdPattern, storeSessionImage, toPageImage } from './session-images.js';
+import { listSamples } from './samples.js';
 import type { Session } from './sessions.js';
 
 export interface RouteContext extends DemoContext {
@@ -67,8 +71,40 @@ function sessionState(session: Session): unknown {
   };
 }
 
+function sampleNamed(route: RouteContext, name: string): string {
+  const sample = listSamples(route.root).find((entry) => entry.name === name);
+  if (!sample) throw new HttpError(404, `no sample photo "${name}" (see /api/samples)`, 'unknown_sample');
+  return sample.file;
+}
+
 const routes: Route<RouteContext>[] = [
   { method: 'GET', pattern: /^\/api\/config$/, handler: async (route, _request, response) => sendJson(response, 200, configOf(route)) },
+  {
+    method: 'GET',
+    pattern: /^\/api\/samples$/,
+    handler: async (route, _request, response) =>
+      sendJson(response, 200, { samples: listSamples(route.root).map((sample) => ({ name: sample.name, url: `/api/samples/${sample.name}` })) }),
+  },
+  {
+    method: 'GET',
+    pattern: /^\/api\/samples\/([a-z]+\/[^/]+)$/,
+    handler: async (route, _request, response, [name]) => {
+      const body = await readFile(sampleNamed(route, decodeURIComponent(name ?? '')));
+      const type = /\.png$/i.test(name ?? '') ? 'image/png' : /\.webp$/i.test(name ?? '') ? 'image/webp' : 'image/jpeg';
+      response.writeHead(200, { ...securityHeaders, 'content-type': type, 'content-length': body.length, 'cache-control': 'private, max-age=3600' });
+      response.end(body);
+    },
+  },
+  {
+    method: 'POST',
+    pattern: /^\/api\/sessions\/([^/]+)\/samples$/,
+    handler: async (route, request, response, [id]) => {
+      const session = sessionOf(route, id);
+      const body = await readJson(request, z.strictObject({ name: z.string().min(1).max(300) }), 1024, 'the sample request');
+      const image = await storeSessionImage(session, await readFile(sampleNamed(route, body.name)), { kind: 'upload', source: 'upload' }, route.images);
+      sendJson(response, 201, toPageImage(image));
+    },
+  },
   {
     method: 'GET',
     pattern: /^\/api\/tools$/,

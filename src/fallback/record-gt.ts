@@ -3,6 +3,7 @@
 // record-replay cache, so later runs replay them when the APIs fail. The GT file is only read.
 // Calls go one at a time per server with a delay between them (rate-limit friendly); a server
 // whose credentials are missing is skipped with a note naming the variable.
+import { splitCanonical } from '../core/canonical-name.js';
 import { toArgumentObject } from '../mcp/argument-check.js';
 import { callCheckedTool } from '../mcp/checked-call.js';
 import type { ToolHost } from '../mcp/types.js';
@@ -31,9 +32,9 @@ export function planGtCalls(tasks: readonly GtTask[], servers?: readonly string[
     for (const step of task.steps) {
       for (const call of step.calls) {
         const name = typeof call.name === 'string' ? call.name : '';
-        const slash = name.indexOf('/');
-        if (slash <= 0) continue;
-        const server = name.slice(0, slash);
+        const parts = splitCanonical(name);
+        if (!parts) continue;
+        const { server, tool } = parts;
         if (servers && servers.length > 0 && !servers.includes(server)) continue;
         const normalized = toArgumentObject(call.arguments);
         const args = 'args' in normalized ? normalized.args : {};
@@ -43,7 +44,7 @@ export function planGtCalls(tasks: readonly GtTask[], servers?: readonly string[
           if (!known.taskIds.includes(task.id)) known.taskIds.push(task.id);
           continue;
         }
-        const planned: PlannedCall = { tool: name.slice(slash + 1), arguments: args, taskIds: [task.id] };
+        const planned: PlannedCall = { tool, arguments: args, taskIds: [task.id] };
         seen.set(key, planned);
         plan.set(server, [...(plan.get(server) ?? []), planned]);
       }

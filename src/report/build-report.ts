@@ -1,5 +1,6 @@
 // `m3 report`: reads every model's evaluation outputs, writes the leaderboard CSVs, Markdown
-// tables, PNG + SVG figures and one self-contained `report.html` into the save folder.
+// tables, PNG + SVG + PDF figures (and the reference's combined call_pies.pdf) and one
+// self-contained `report.html` into the save folder.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadToolCatalog, type ToolCatalog } from '../eval/call/catalog.js';
@@ -18,9 +19,11 @@ import {
 } from './chart-configs.js';
 import { mockedShare, mockedShareTable, placeholderImageTable } from './fallback-share.js';
 import { renderHtml, type HtmlSection } from './html.js';
-import { buildLeaderboard, roundsCsv, stepEvalCsv, toCsv } from './leaderboard.js';
+import { buildLeaderboard, roundsCsv, stepEvalCsv, syntheticAgentKind, toCsv } from './leaderboard.js';
 import { defaultCvDir, loadAllResults, type ModelResults } from './load-results.js';
-import { writeFigure, type RenderedFigure } from './render-chart.js';
+import { renderPdf, writeFigure, type RenderedFigure } from './render-chart.js';
+import { shownPath, withoutRepoPath } from './report-paths.js';
+import { costTable, graderVersionsTable, runsTable } from './run-metadata.js';
 import {
   callTable,
   cvTable,
@@ -50,6 +53,8 @@ export interface ReportOptions {
   cvDir?: string;
   /** Published per-model numbers (data/paper-results.json format) to draw next to the runs. */
   paperFile?: string;
+  /** The repository: every path the report shows is relative to it (default: the working directory). */
+  root?: string;
 }
 
 export interface ReportResult {
@@ -72,6 +77,7 @@ async function renderSection(
     title: figure.spec.title,
     pngBase64: readFileSync(figure.png).toString('base64'),
     svgFile: path.relative(saveDir, figure.svg),
+    pdfFile: path.relative(saveDir, figure.pdf),
   }));
   return { section: { title, tables: tables.filter((table): table is Table => table !== undefined), figures, ...extras }, rendered };
 }
@@ -80,7 +86,35 @@ function predictionFiles(resultsDir: string, models: readonly ModelResults[]): s
   return models.map((results) => path.join(resultsDir, `${results.model}_test_mcp_fuzzy.json`));
 }
 
+const viewerPort = 8001;
+
+/** The paragraphs under the title: which agents are not models, and where per-task detail is. */
+function introFor(models: readonly ModelResults[], resultsDir: string, root: string): Array<{ text: string; code?: string }> {
+  const synthetic = models.flatMap((results) => {
+    const kind = syntheticAgentKind(results.model);
+    return kind ? [`${results.model} is the ${kind}`] : [];
+  });
+  return [
+    ...(synthetic.length > 0
+      ? [{ text: `Synthetic agents in this report: ${synthetic.join('; ')}. They check the harness and the metrics; their numbers are not model results.` }]
+      : []),
+    {
+      text: `Per-task transcripts, the ground-truth call alignment and run comparison are in the run viewer (its own web server, port ${viewerPort} by default; the run ids below link to it):`,
+      code: `m3 view --results-dir ${shownPath(resultsDir, root)}`,
+    },
+  ];
+}
+
+/** call_pies.pdf as the reference names it: the illegal-calling chart, then one donut per model, a page each. */
+function callPiesPdf(parts: ReadonlyArray<{ rendered: RenderedFigure[] }>): Buffer | undefined {
+  const specs = parts
+    .flatMap((part) => part.rendered.map((figure) => figure.spec))
+    .filter((spec) => spec.name === 'call_illegal_calling' || spec.name.startsWith('call_categories_'));
+  return specs.length > 0 ? renderPdf(specs, 'Call-level categories per model') : undefined;
+}
+
 export async function buildReport(options: ReportOptions): Promise<ReportResult> {
+  const root = path.resolve(options.root ?? process.cwd());
   const { models, missing } = loadAllResults(options.resultsDir, options.models, options.cvDir ?? defaultCvDir(options.resultsDir));
   const catalog: ToolCatalog | undefined = options.catalogFile ? loadToolCatalog(options.catalogFile) : undefined;
   const paper = options.paperFile ? loadPaperResults(options.paperFile) : undefined;
@@ -106,6 +140,9 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
     mockedShare(models[index]?.model ?? '', file, file.replace(/\.json$/i, '.manifest.json')),
   );
   const tables = {
+    runs: runsTable(models, (model) => path.join(options.resultsDir, `${model}_test_mcp_fuzzy.manifest.json`), root, `http://127.0.0.1:${viewerPort}`),
+    graders: graderVersionsTable(models),
+    cost: costTable(options.resultsDir),
     placeholders: placeholderImageTable(shares),
     leaderboard: rows.length > 0 ? leaderboardTable(rows) : undefined,
     rounds: rows.length > 0 ? roundsTable(rows) : undefined,
@@ -113,7 +150,7 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
     judges: finalJudgeTable(models),
     proxies: finalProxyTable(models),
     cv: cvTable(models),
-    tools: catalog ? toolsTable(catalog) : undefined,
+    tools: catalog ? toolsTable({ ...catalog, source: shownPath(catalog.source, root) }) : undefined,
     tiers: tierTable(buildTierRows(models, tiers)),
     mocked: mockedShareTable(shares),
     trials: newestTrialsTable(options.resultsDir),
@@ -130,6 +167,7 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
   write('report.md', `# m3bench report\n\n${markdown.join('\n')}\n${stepNotes.map((note) => `> ${note}\n`).join('\n')}`);
 
   const parts = [
+    await renderSection('What was run', [tables.runs, tables.graders, tables.cost], [], options.saveDir),
     await renderSection(
       'Step-level evaluation',
       [tables.placeholders, tables.leaderboard, tables.rounds, tables.mocked],
@@ -150,7 +188,12 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
     await renderSection('Task-level evaluation', taskLevel.tables, taskLevel.figures, options.saveDir, { notes: taskLevel.notes }),
     await renderSection('Tools', [tables.tools], catalog ? [toolsPerServerFigure(catalog), toolCategoryFigure(catalog)] : [], options.saveDir),
   ];
-  for (const part of parts) for (const figure of part.rendered) files.push(figure.png, figure.svg);
+  for (const part of parts) for (const figure of part.rendered) files.push(figure.png, figure.svg, figure.pdf);
+  const pies = callPiesPdf(parts);
+  if (pies) {
+    writeFileSync(path.join(options.saveDir, 'call_pies.pdf'), pies);
+    files.push(path.join(options.saveDir, 'call_pies.pdf'));
+  }
 
   const sections = parts.map((part) => part.section).filter((section) => section.tables.length > 0 || section.figures.length > 0);
   const downloads = [
@@ -158,10 +201,19 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
     'avg_rounds_tool_calls.csv',
     ...(tables.paper ? ['paper_comparison.csv'] : []),
     ...taskLevel.csv.map((file) => file.name),
+    ...(pies ? ['call_pies.pdf'] : []),
     'report.md',
   ];
-  const html = renderHtml({ title: 'm3bench report', generatedAt: new Date().toISOString(), sections, downloads, missingModels: missing });
-  write('report.html', html);
+  const html = renderHtml({
+    title: 'm3bench report',
+    generatedAt: new Date().toISOString(),
+    intro: introFor(models, options.resultsDir, root),
+    sections,
+    downloads,
+    missingModels: missing,
+  });
+  // A last guard: no message or note may carry the machine's repository path into the page.
+  write('report.html', withoutRepoPath(html, root));
   return { files, models: models.map((results) => results.model), missing, html: path.join(options.saveDir, 'report.html') };
 }
 

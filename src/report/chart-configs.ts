@@ -6,7 +6,7 @@ import type { ChartConfiguration, ChartType } from 'chart.js';
 import type { ToolCatalog } from '../eval/call/catalog.js';
 import { toolsPerServer } from '../eval/call/catalog.js';
 import { proxyMetricNames } from '../eval/final/output.js';
-import { allStepMetrics, displayName, type LeaderboardRow } from './leaderboard.js';
+import { allStepMetrics, displayName, leaderboardStepMetrics, type LeaderboardRow } from './leaderboard.js';
 import type { ModelResults } from './load-results.js';
 
 export interface ValueLabelOptions {
@@ -57,14 +57,26 @@ export function scoreAxisMax(values: ReadonlyArray<number | null>): number {
   return Math.min(1, Math.max(0.1, Math.ceil(highest * 1.15 * 20) / 20));
 }
 
+/** What "Average score" averages for these rows (two lines): information grounding only when a judge scored it. */
+function averageScoreDefinition(rows: readonly LeaderboardRow[]): string[] {
+  const grounded = rows.some((row) => Number.isFinite(row.information_grounding_rate));
+  return [
+    `Average score = mean of ${leaderboardStepMetrics.join(', ')}${grounded ? ',' : ''}`,
+    grounded
+      ? 'and information_grounding_rate (judge ensemble), skipping missing values'
+      : 'skipping missing values; no judge scores here, so information grounding is not part of it',
+  ];
+}
+
 export function leaderboardFigure(rows: readonly LeaderboardRow[]): FigureSpec {
   const ranked = rows.filter((row) => Number.isFinite(row.average)).sort((a, b) => b.average - a.average);
   const data = ranked.map((row) => row.average);
+  const grounded = ranked.some((row) => Number.isFinite(row.information_grounding_rate));
   return {
     name: 'metrics_mllm_step_eval',
     title: 'Step-level leaderboard (Average score)',
     width: 1000,
-    height: Math.max(260, 90 + 42 * ranked.length),
+    height: Math.max(280, 110 + 42 * ranked.length),
     config: {
       type: 'bar',
       data: {
@@ -80,7 +92,8 @@ export function leaderboardFigure(rows: readonly LeaderboardRow[]): FigureSpec {
           y: { grid: { display: false } },
         },
         plugins: {
-          title: { display: true, text: 'Step-level leaderboard: mean of six step metrics and information grounding' },
+          title: { display: true, text: `Step-level leaderboard: mean of the six step metrics${grounded ? ' and information grounding' : ''}` },
+          subtitle: { display: true, text: averageScoreDefinition(ranked) },
           legend: { display: false },
           valueLabels: { decimals: 3, minValue: 0.05 },
           canvasBackground: background,
@@ -219,30 +232,45 @@ export function callDonutFigure(results: ModelResults): FigureSpec | undefined {
   };
 }
 
-/** Illegal calling has its own chart because its unit (tasks) differs from the donuts' (calls). */
+/**
+ * Illegal calling has its own chart because its unit (tasks) differs from the donuts' (calls).
+ * Each bar reads "k of N tasks" and the axis runs to the task count, so a small count is still
+ * visible; when no model had any, the chart says so instead of showing an empty frame.
+ */
 export function illegalCallingFigure(models: readonly ModelResults[]): FigureSpec | undefined {
   const withCalls = models.filter((results) => results.calls);
   if (withCalls.length === 0) return undefined;
+  const counts = withCalls.map((results) => results.calls?.illegal_calling ?? 0);
+  const tasks = withCalls.map((results) => results.calls?.totals?.tasks);
+  const known = tasks.filter((count): count is number => typeof count === 'number');
+  const axisMax = Math.max(1, ...counts, ...known);
+  const none = counts.every((count) => count === 0);
+  const subtitle = none
+    ? `No task had illegal calling: 0 for each of the ${withCalls.length} model(s) (a task counts once if any round had no parseable tool call)`
+    : 'a task counts once if any round had no parseable tool call';
   return {
     name: 'call_illegal_calling',
     title: 'Tasks with illegal calling',
     width: 900,
-    height: Math.max(240, 90 + 36 * withCalls.length),
+    height: Math.max(260, 120 + 40 * withCalls.length),
     config: {
       type: 'bar',
       data: {
-        labels: withCalls.map((results) => displayName(results.model)),
-        datasets: [{ label: 'tasks with illegal calling', data: withCalls.map((results) => results.calls?.illegal_calling ?? 0), backgroundColor: '#9c755f' }],
+        labels: withCalls.map(
+          (results, index) => `${displayName(results.model)}: ${counts[index]}${tasks[index] !== undefined ? ` of ${tasks[index]}` : ''} tasks`,
+        ),
+        datasets: [{ label: 'tasks with illegal calling', data: counts, backgroundColor: '#9c755f' }],
       },
       options: {
         indexAxis: 'y',
         responsive: false,
         animation: false,
         scales: {
-          x: { min: 0, title: { display: true, text: 'tasks (a task counts once if any round had no parseable tool call)' }, ticks: { precision: 0 } },
+          x: { min: 0, max: axisMax, title: { display: true, text: 'tasks with illegal calling' }, ticks: { precision: 0 } },
         },
         plugins: {
-          title: { display: true, text: 'Illegal calling (unit: tasks)' },
+          title: { display: true, text: 'Illegal calling (unit: tasks, not calls)' },
+          subtitle: { display: true, text: subtitle },
           legend: { display: false },
           valueLabels: { decimals: 0 },
           canvasBackground: background,
@@ -250,11 +278,6 @@ export function illegalCallingFigure(models: readonly ModelResults[]): FigureSpe
       },
     },
   };
-}
-
-/** Python's str.title() after `_` → space: `nasa-mcp` → "Nasa-Mcp", `paper_search` → "Paper Search". */
-export function serverTitle(server: string): string {
-  return server.replace(/_/g, ' ').replace(/\p{L}+/gu, (word) => word.charAt(0).toUpperCase() + word.slice(1).toLowerCase());
 }
 
 export function toolsPerServerFigure(catalog: ToolCatalog): FigureSpec {
@@ -267,7 +290,8 @@ export function toolsPerServerFigure(catalog: ToolCatalog): FigureSpec {
     config: {
       type: 'bar',
       data: {
-        labels: counts.map((item) => serverTitle(item.server)),
+        // Server names as configured (mcp_servers.json), not title-cased: they are what a user types.
+        labels: counts.map((item) => item.server),
         datasets: [{ label: 'Number of tools', data: counts.map((item) => item.count), backgroundColor: '#4e79a7' }],
       },
       options: {

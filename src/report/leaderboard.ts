@@ -56,8 +56,45 @@ const fixedDisplayNames: Record<string, string> = {
   'gemini-2.5-flash': 'Gemini 2.5 Flash',
 };
 
-/** Reference display names; otherwise hyphens → spaces, words capitalised, gpt/glm upper-cased. */
+/**
+ * The two replay agents are not models: the oracle replays the ground truth and the noisy agent
+ * replays a seeded perturbation of it (src/llm/replay/driver.ts). Matched on the model id or its
+ * result-file label, also with a trial or condition suffix (`replay-gt.trial-2`).
+ */
+const syntheticAgents = [
+  { model: 'replay:gt', label: 'replay-gt', short: 'oracle', kind: 'oracle: the ground truth replayed' },
+  { model: 'replay:noisy', label: 'replay-noisy', short: 'synthetic', kind: 'synthetic noisy agent, not a model' },
+] as const;
+
+function syntheticAgentOf(labelOrModel: string): (typeof syntheticAgents)[number] | undefined {
+  const name = labelOrModel.trim();
+  const starts = (stem: string) => name === stem || name.startsWith(`${stem}.`) || name.startsWith(`${stem}?`) || name.startsWith(`${stem}_`);
+  return syntheticAgents.find((agent) => starts(agent.model) || starts(agent.label));
+}
+
+/** What a synthetic agent is ("oracle: …"), or undefined for a real model. */
+export function syntheticAgentKind(labelOrModel: string): string | undefined {
+  return syntheticAgentOf(labelOrModel)?.kind;
+}
+
+/** A terminal-width tag: `replay-gt (oracle)`, `replay-noisy (synthetic)`; real models as they are. */
+export function taggedAgent(labelOrModel: string): string {
+  const agent = syntheticAgentOf(labelOrModel);
+  return agent ? `${labelOrModel} (${agent.short})` : labelOrModel;
+}
+
+/** The name with its synthetic-agent kind in brackets when it is one: `replay-gt [oracle: …]`. */
+export function labelledAgent(labelOrModel: string): string {
+  const kind = syntheticAgentKind(labelOrModel);
+  return kind ? `${labelOrModel} [${kind}]` : labelOrModel;
+}
+
+/**
+ * Reference display names; otherwise hyphens → spaces, words capitalised, gpt/glm upper-cased.
+ * Synthetic agents keep their name and say what they are.
+ */
 export function displayName(model: string): string {
+  if (syntheticAgentKind(model)) return labelledAgent(model.trim());
   const normalised = model
     .replace(/[\u2018\u2019]/g, "'")
     .replace(/[\u201c\u201d]/g, '"')

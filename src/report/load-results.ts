@@ -38,6 +38,8 @@ export interface StepEval {
   /** Ids of tasks left out as infrastructure failures. */
   infraFailureIds: string[];
   encoder?: { id: string; paperEncoder: boolean; note?: string };
+  /** The step grader version the file was computed with (src/stats/grader-versions.ts). */
+  graderVersion?: string;
 }
 
 interface CvEval {
@@ -104,8 +106,10 @@ export function loadStepEval(file: string): StepEval {
     .safeParse(parsed.data.aggregate.infra_failures);
   const mode = parsed.data.aggregate.mode;
   const encoder = encoderOf((raw as { embedder?: unknown }).embedder);
+  const graderVersion = (raw as { grader_version?: unknown }).grader_version;
   return {
     path: file,
+    ...(typeof graderVersion === 'string' ? { graderVersion } : {}),
     aggregate: stepAggregate(parsed.data.aggregate),
     perId,
     ...(typeof mode === 'string' ? { mode } : {}),

@@ -1,9 +1,10 @@
 // Renders a FigureSpec with chart.js 4 on @napi-rs/canvas: PNG from a raster canvas, SVG from
-// the canvas's SVG mode (text stays text, so labels are searchable). This is the only module
-// that loads the native canvas; chart construction stays pure in chart-configs.ts.
+// the canvas's SVG mode and PDF from its PDFDocument (Skia's PDF backend; both vector, text stays
+// text, so labels are searchable). This is the only module that loads the native canvas; chart
+// construction stays pure in chart-configs.ts.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { createCanvas, SvgExportFlag } from '@napi-rs/canvas';
+import { createCanvas, PDFDocument, SvgExportFlag } from '@napi-rs/canvas';
 import { Chart, registerables, type Plugin } from 'chart.js';
 import type { FigureSpec, ValueLabelOptions } from './chart-configs.js';
 
@@ -87,17 +88,43 @@ export async function renderSvg(spec: FigureSpec): Promise<string> {
   return drawAndRead(spec, canvas, () => canvas.getContent().toString('utf8'));
 }
 
+/**
+ * One PDF with a page per figure, each page the figure's size. A PDF page's context has no
+ * canvas of its own, and chart.js reads `context.canvas`, so the page gets a stand-in canvas
+ * with the page's size. The chart draws once, on construction (animation is off): a second
+ * draw would lay its text over the first, since a PDF page cannot be cleared. For the same
+ * reason clearRect is a no-op on the page (it starts empty; the background plugin paints white),
+ * so chart.js clearing the canvas on destroy cannot blank the page.
+ */
+export function renderPdf(specs: readonly FigureSpec[], title: string): Buffer {
+  ensureRegistered();
+  const document = new PDFDocument({ title, creator: 'm3bench m3 report' });
+  for (const spec of specs) {
+    const context = document.beginPage(spec.width, spec.height);
+    const canvas = { width: spec.width, height: spec.height, style: {}, getContext: () => context };
+    Object.defineProperty(context, 'canvas', { value: canvas, configurable: true });
+    Object.defineProperty(context, 'clearRect', { value: () => undefined, configurable: true });
+    const chart = new Chart(context as never, structuredClone(spec.config) as never);
+    chart.destroy();
+    document.endPage();
+  }
+  return document.close();
+}
+
 export interface RenderedFigure {
   spec: FigureSpec;
   png: string;
   svg: string;
+  pdf: string;
 }
 
-/** Writes `<dir>/<name>.png` and `<dir>/<name>.svg`. */
+/** Writes `<dir>/<name>.png`, `<dir>/<name>.svg` and `<dir>/<name>.pdf`. */
 export async function writeFigure(spec: FigureSpec, dir: string): Promise<RenderedFigure> {
   const png = path.join(dir, `${spec.name}.png`);
   const svg = path.join(dir, `${spec.name}.svg`);
+  const pdf = path.join(dir, `${spec.name}.pdf`);
   writeFileSync(png, await renderPng(spec));
   writeFileSync(svg, await renderSvg(spec), 'utf8');
-  return { spec, png, svg };
+  writeFileSync(pdf, renderPdf([spec], spec.title));
+  return { spec, png, svg, pdf };
 }

@@ -1,6 +1,7 @@
 // The closing summary of a benchmark run: one line per model with the headline numbers of each
 // evaluation layer, then where everything was written. Plain text for terminals and CI logs.
 // Corrected metrics (marked *) stand beside the reference keys, never instead of them.
+import { syntheticAgentKind, taggedAgent } from './leaderboard.js';
 import type { ModelResults } from './load-results.js';
 
 function percent(value: number | null | undefined): string {
@@ -18,8 +19,9 @@ const summaryLegend =
   '* corrected (m3bench): ordFix* scores single-step GT tasks by recall instead of 0, recSuc* does not count matches whose call errored; cover = GT ids with a prediction; infra = tasks left out as infrastructure failures; percR/VRA = CV metrics';
 
 export function formatSummaryTable(models: readonly ModelResults[]): string {
+  const nameWidth = Math.max(24, ...models.map((results) => taggedAgent(results.model).length));
   const header = [
-    'model'.padEnd(24),
+    'model'.padEnd(nameWidth),
     'recall',
     'precis',
     'simAll',
@@ -42,7 +44,7 @@ export function formatSummaryTable(models: readonly ModelResults[]): string {
     const tc = results.taskCompletion?.aggregate ?? {};
     const cv = results.cv?.aggregate ?? {};
     return [
-      results.model.slice(0, 24).padEnd(24),
+      taggedAgent(results.model).padEnd(nameWidth),
       percent(step.recall),
       percent(step.precision),
       percent(step.avg_sim_all_cov),
@@ -66,5 +68,10 @@ export function formatSummaryTable(models: readonly ModelResults[]): string {
   );
   const warning =
     encoders.length > 0 ? [`step similarities NOT from the paper's encoder (sentence-transformers/all-MiniLM-L6-v2) for ${encoders.join(', ')}`] : [];
-  return [header, ...rows, summaryLegend, ...warning].join('\n');
+  const synthetic = models.flatMap((results) => {
+    const kind = syntheticAgentKind(results.model);
+    return kind ? [`${results.model} = ${kind}`] : [];
+  });
+  const agents = synthetic.length > 0 ? [`synthetic agents (their numbers are checks of the harness, not model results): ${synthetic.join('; ')}`] : [];
+  return [header, ...rows, summaryLegend, ...agents, ...warning].join('\n');
 }

@@ -14,6 +14,8 @@ export interface Table {
   header: string[];
   rows: Cell[][];
   note?: string;
+  /** In HTML, this column's cells link to `prefix` + the cell text (URI-encoded). */
+  link?: { column: number; prefix: string };
 }
 
 export function formatCell(value: Cell): string {

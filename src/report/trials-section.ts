@@ -5,6 +5,7 @@ import { loadBatchResults } from '../stats/batch-results.js';
 import { defaultBootstrap } from '../stats/bootstrap.js';
 import { summarizeCell } from '../stats/cell-summary.js';
 import { trialsTable } from '../stats/format.js';
+import { labelledAgent } from './leaderboard.js';
 import type { Table } from './tables.js';
 
 export function newestTrialsTable(resultsDir: string): Table | undefined {
@@ -12,5 +13,8 @@ export function newestTrialsTable(resultsDir: string): Table | undefined {
   if (!newest) return undefined;
   const batch = loadBatchResults(newest.file);
   const summaries = batch.cells.map((cell) => summarizeCell(cell, defaultBootstrap)).filter((summary) => summary.tasks > 0);
-  return summaries.length > 0 ? trialsTable(summaries, defaultBootstrap, batch.manifest.batchId) : undefined;
+  if (summaries.length === 0) return undefined;
+  const table = trialsTable(summaries, defaultBootstrap, batch.manifest.batchId);
+  // The oracle and the noisy agent say what they are here too.
+  return { ...table, rows: table.rows.map(([label, ...rest]) => [typeof label === 'string' ? labelledAgent(label) : (label ?? ''), ...rest]) };
 }

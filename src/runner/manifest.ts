@@ -79,6 +79,8 @@ export interface RunManifest {
   seed: number | null;
   tasksFile: string;
   tasksFileSha256: string | null;
+  /** The run's other task files (`m3 run --tasks a b`, a benchmark file's task list). */
+  extraTaskFiles?: Array<{ file: string; sha256: string | null }>;
   gtFile: string | null;
   gtFileSha256: string | null;
   shard: string | null;

@@ -10,6 +10,7 @@ import type { PredictionFile } from './prediction-file.js';
 import type { RunRecorder } from './recorder.js';
 import { runTask, type TaskEnvironment, type TaskOutcome } from './run-task.js';
 import type { RunnableTask } from './task-set.js';
+import type { TraceFile } from './trace-file.js';
 
 interface BatchProgress {
   total: number;
@@ -30,6 +31,8 @@ export interface BatchOptions {
   predictions: PredictionFile;
   onProgress?: (progress: BatchProgress, finished?: { taskId: string; outcome: TaskOutcome }) => void;
   onEvent?: (event: AgentEvent) => void;
+  /** `--trace-file`: every event of the stream above, and each attempt's end, as JSONL (trace-file.ts). */
+  trace?: TraceFile;
   /** Price per episode, when a price table is known. */
   costOf?: (usage: Usage) => number | null;
   /**
@@ -104,8 +107,18 @@ export async function runBatch(tasks: readonly RunnableTask[], env: TaskEnvironm
       const episodeId = options.recorder.startEpisode(item.task.id, item.attempt);
       const outcome = await runTask(item.task, options.signal ? { ...env, signal: options.signal } : env, (event) => {
         options.recorder.observe(episodeId, event);
+        options.trace?.write(event, item.attempt);
         options.onEvent?.(event);
       });
+      options.trace?.write(
+        {
+          type: 'task_end',
+          taskId: item.task.id,
+          status: outcome.ok ? 'ok' : outcome.verdict.status,
+          ...(outcome.ok ? {} : { message: outcome.verdict.message }),
+        },
+        item.attempt,
+      );
       progress.running -= 1;
       if (!outcome.ok && outcome.verdict.requeue && item.attempt <= options.maxRequeue) {
         closeEpisode(episodeId, outcome, null, ' (requeued)');

@@ -67,7 +67,8 @@ function tasksToRun(request: RunModelRequest, condition: ConditionSet, host: Too
     const gt = request.taskSet.groundTruth.get(task.id);
     const hints = hintsFor(condition, gt);
     const withHints = hints.length > 0 ? { ...task, hints } : task;
-    const missing = serversNeeded(gt).filter((server) => !available.has(server));
+    const needed = new Set([...serversNeeded(gt), ...(task.universe?.servers ?? [])]);
+    const missing = [...needed].filter((server) => !available.has(server));
     return missing.length === 0 || request.allowMissingServers ? withHints : { ...withHints, missingServers: missing };
   });
   const unavailable = tasks.filter((task) => task.missingServers).length;

@@ -4,6 +4,8 @@ import type { LoopLimits } from '../agent/options.js';
 import type { ConditionSet } from './conditions.js';
 import type { TaskSet } from './task-set.js';
 
+import type { AgentEventListener } from '../agent/events.js';
+
 export interface RunModelRequest {
   model: string;
   taskSet: TaskSet;
@@ -29,4 +31,8 @@ export interface RunModelRequest {
   signal?: AbortSignal;
   /** Added to the cell label of the run's files and store rows: `.k<K>` for a max-rounds sweep cell. */
   labelSuffix?: string;
+  /** `--trace-file`: write `<results>/<label>.trace.jsonl` per trial (src/runner/trace-file.ts). */
+  traceFile?: boolean;
+  /** Another consumer of the episode event stream (`--verbose`: src/log/verbose-view.ts). */
+  onEvent?: AgentEventListener;
 }

@@ -112,6 +112,9 @@ export function buildManifest(request: CellRequest, label: string, config: Proje
     seed: request.limits.seed ?? null,
     tasksFile: request.taskSet.tasksFile,
     tasksFileSha256: sha256OfFile(request.taskSet.tasksFile),
+    ...(request.taskSet.taskFiles.length > 1
+      ? { extraTaskFiles: request.taskSet.taskFiles.slice(1).map((file) => ({ file, sha256: sha256OfFile(file) })) }
+      : {}),
     gtFile: request.taskSet.gtFile ?? null,
     gtFileSha256: sha256OfFile(request.taskSet.gtFile),
     shard: request.shard ? `${request.shard.index}/${request.shard.count}` : null,

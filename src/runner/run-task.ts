@@ -16,6 +16,8 @@ import { classifyFailure, RunInterruptedError, type FailureVerdict } from './fai
 import type { RunnableTask } from './task-set.js';
 import { prepareWorkspace, resolveTaskImages, type WorkspaceMode } from './workspace.js';
 import { promptHash } from './prompt-hash.js';
+import { narrowHost } from '../mcp/narrowed-host.js';
+import type { UniverseTask } from '../tasks/universe-task.js';
 import { toTimerMs } from '../config/timer-ms.js';
 
 export interface TaskEnvironment {
@@ -49,6 +51,16 @@ export type TaskOutcome = (
 
 /** The prediction field holding the task's prompt hash (beside the reference's fields). */
 const PROMPT_HASH_FIELD = 'prompt_hash';
+
+/**
+ * What an MCP-Universe task adds to its prediction record, beside the reference's fields: its
+ * evaluators (read by `m3 eval task`, src/eval/task/run.ts, so no task file is needed to score
+ * it), the servers its tools were narrowed to, its category and its file.
+ */
+function universeFields(task: UniverseTask | undefined): Record<string, unknown> {
+  if (!task) return {};
+  return { category: task.category, task_file: task.file, mcp_servers: task.servers, evaluators: task.evaluators };
+}
 
 export function userTextFor(question: string, displayPaths: readonly string[], hints: readonly string[] = []): string {
   const hinted = hints.length > 0 ? `${question}\n\n${hints.join('\n')}` : question;
@@ -158,12 +170,13 @@ async function attemptTask(
   const predictionOf = (trace: EpisodeTrace): PredictionRecord => ({
     ...toPrediction(task, task.question, trace),
     ...(hash ? { [PROMPT_HASH_FIELD]: hash } : {}),
+    ...universeFields(task.universe),
   });
   try {
     if (task.missingServers && task.missingServers.length > 0) {
       const verdict = infraVerdict(
         'unknown_server',
-        `task ${task.id}: its ground truth uses server(s) that are not running: ${task.missingServers.join(', ')} (add them to mcp_servers.json, or pass --allow-missing-servers to run it anyway)`,
+        `task ${task.id}: ${task.universe ? 'its mcp_servers name' : 'its ground truth uses'} server(s) that are not running: ${task.missingServers.join(', ')} (add them to mcp_servers.json, or pass --allow-missing-servers to run it anyway)`,
       );
       return { ok: false, verdict, durationMs: elapsed() };
     }
@@ -197,7 +210,7 @@ async function attemptTask(
             },
             {
               driver: env.driver,
-              host: env.host,
+              host: task.universe && task.universe.servers.length > 0 ? narrowHost(env.host, task.universe.servers) : env.host,
               options: env.options,
               signal,
               ...(onEvent ? { onEvent } : {}),

@@ -9,6 +9,7 @@ import { ConfigError } from '../errors/index.js';
 import type { ModelDriver } from '../llm/types.js';
 import type { Logger } from '../log/logger.js';
 import { createProgress } from '../log/progress.js';
+import { TraceFile, traceFileFor } from './trace-file.js';
 import type { ToolCallInterceptor } from '../mcp/checked-call.js';
 import type { ToolHost } from '../mcp/types.js';
 import type { Store } from '../store/index.js';
@@ -139,9 +140,11 @@ export async function runTrial(plan: TrialPlan, deps: TrialDeps): Promise<TrialR
       predictions,
       costOf: plan.costOf,
       signal: deps.signal,
+      ...(request.traceFile ? { trace: new TraceFile(traceFileFor(request.resultsDir, name), { runId: request.runId, trial }, request.resume) } : {}),
       recorder: new StoreRecorder(deps.store, request.runId, request.model, { trial, ...(plan.seed !== undefined ? { seed: plan.seed } : {}) }),
       onEvent: (event) => {
         stats.observe(event);
+        request.onEvent?.(event);
         const model = event.type === 'model_call' ? resolvedModelOf(event.response) : undefined;
         if (model) resolved.add(model);
       },

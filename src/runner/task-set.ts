@@ -7,6 +7,7 @@ import { indexById, loadFuzzyTasks, loadGroundTruth } from '../tasks/load.js';
 import { loadJsonFile } from '../tasks/load-json.js';
 import { withOutputFormat } from '../tasks/output-format.js';
 import type { GtTask, Tier } from '../tasks/schemas.js';
+import { isUniverseTask, parseUniverseTask, type UniverseTask } from '../tasks/universe-task.js';
 
 export interface RunnableTask {
   id: string;
@@ -19,38 +20,41 @@ export interface RunnableTask {
   question: string;
   /** Lines a condition adds after the question in the first user turn (tool-count-hint). */
   hints?: string[];
+  /** An MCP-Universe task (src/tasks/universe-task.ts): its servers narrow the offered tools, its evaluators go into the prediction. */
+  universe?: UniverseTask;
 }
 
 export interface TaskSet {
   tasks: RunnableTask[];
   groundTruth: Map<string, GtTask>;
+  /** The first task file (the manifest's `tasksFile`); `taskFiles` lists every one. */
   tasksFile: string;
+  taskFiles: string[];
   gtFile: string | undefined;
   warnings: string[];
 }
 
 export interface TaskSetOptions {
   tasksFile: string;
+  /** More task files run in the same set (M3-Bench task files or MCP-Universe task files, mixed). */
+  extraTaskFiles?: readonly string[];
   gtFile?: string;
   /** Use the fuzzy `question` (default) or the explicit `prompt`. */
   fuzzy: boolean;
 }
 
-function isCombined(file: string): boolean {
-  const raw = loadJsonFile(file);
+function isCombined(raw: unknown): boolean {
   const first = Array.isArray(raw) ? raw[0] : raw && typeof raw === 'object' ? Object.values(raw)[0] : undefined;
   return Boolean(first && typeof first === 'object' && 'steps' in first);
 }
 
-export function loadTaskSet(options: TaskSetOptions): TaskSet {
-  const warnings: string[] = [];
-  const tasksFile = path.resolve(options.tasksFile);
-  const gtFile = options.gtFile ? path.resolve(options.gtFile) : isCombined(tasksFile) ? tasksFile : undefined;
-  const groundTruth = gtFile ? indexById(loadGroundTruth(gtFile)) : undefined;
-  if (groundTruth && groundTruth.duplicates.length > 0) {
-    warnings.push(`${gtFile}: duplicate ids keep their last record: ${groundTruth.duplicates.map((d) => `${d.id} (x${d.count})`).join(', ')}`);
-  }
-  const taskRecords = gtFile === tasksFile ? [...(groundTruth?.byId.values() ?? [])] : loadFuzzyTasks(tasksFile);
+function toRunnable(task: UniverseTask): RunnableTask {
+  return { id: task.id, image: undefined, type: task.category, tier: undefined, question: withOutputFormat(task.question, task.outputFormat), universe: task };
+}
+
+/** The tasks of one M3-Bench task file (joined with the ground truth by id). */
+function m3Tasks(tasksFile: string, gtFile: string | undefined, groundTruth: Map<string, GtTask>, fuzzy: boolean, warnings: string[]): RunnableTask[] {
+  const taskRecords = gtFile === tasksFile ? [...groundTruth.values()] : loadFuzzyTasks(tasksFile);
   const indexed = indexById(taskRecords);
   if (gtFile !== tasksFile && indexed.duplicates.length > 0) {
     warnings.push(`${tasksFile}: duplicate ids keep their last record: ${indexed.duplicates.map((d) => d.id).join(', ')}`);
@@ -59,17 +63,48 @@ export function loadTaskSet(options: TaskSetOptions): TaskSet {
   const tasks: RunnableTask[] = [];
   for (const record of indexed.byId.values()) {
     const fuzzyText = 'question' in record ? record.question : undefined;
-    const question = options.fuzzy ? (fuzzyText ?? record.prompt ?? '') : (record.prompt ?? fuzzyText ?? '');
-    if (!question.trim()) throw new TaskFileError(`${tasksFile}: task "${record.id}" has no ${options.fuzzy ? 'question' : 'prompt'} text`);
-    const outputFormat = record.output_format ?? groundTruth?.byId.get(record.id)?.output_format;
+    const question = fuzzy ? (fuzzyText ?? record.prompt ?? '') : (record.prompt ?? fuzzyText ?? '');
+    if (!question.trim()) throw new TaskFileError(`${tasksFile}: task "${record.id}" has no ${fuzzy ? 'question' : 'prompt'} text`);
+    const outputFormat = record.output_format ?? groundTruth.get(record.id)?.output_format;
     tasks.push({ id: record.id, image: record.image, type: record.type, tier: record.tier, question: withOutputFormat(question, outputFormat) });
   }
+  return tasks;
+}
+
+/**
+ * The run's tasks from one or more files, each an M3-Bench task file (fuzzy tasks, or a
+ * combined file with ground truth) or an MCP-Universe task file (one task, no ground truth).
+ * A task id may appear in only one file.
+ */
+export function loadTaskSet(options: TaskSetOptions): TaskSet {
+  const warnings: string[] = [];
+  const files = [options.tasksFile, ...(options.extraTaskFiles ?? [])].map((file) => path.resolve(file));
+  const raws = files.map((file) => ({ file, raw: loadJsonFile(file) }));
+  const m3Files = raws.filter(({ raw }) => !isUniverseTask(raw));
+  const combined = m3Files.find(({ raw }) => isCombined(raw))?.file;
+  const gtFile = options.gtFile ? path.resolve(options.gtFile) : combined;
+  const groundTruth = gtFile ? indexById(loadGroundTruth(gtFile)) : undefined;
+  if (groundTruth && groundTruth.duplicates.length > 0) {
+    warnings.push(`${gtFile}: duplicate ids keep their last record: ${groundTruth.duplicates.map((d) => `${d.id} (x${d.count})`).join(', ')}`);
+  }
+  const gtById = groundTruth?.byId ?? new Map<string, GtTask>();
+  const tasks: RunnableTask[] = [];
+  const origin = new Map<string, string>();
+  for (const { file, raw } of raws) {
+    const fileTasks = isUniverseTask(raw) ? [toRunnable(parseUniverseTask(raw, file))] : m3Tasks(file, gtFile, gtById, options.fuzzy, warnings);
+    for (const task of fileTasks) {
+      const earlier = origin.get(task.id);
+      if (earlier) throw new TaskFileError(`${file}: task id "${task.id}" is also in ${earlier} (an MCP-Universe task is named by its file name)`);
+      origin.set(task.id, file);
+      tasks.push(task);
+    }
+  }
   if (groundTruth) {
-    const missing = tasks.filter((task) => !groundTruth.byId.has(task.id)).map((task) => task.id);
+    const missing = tasks.filter((task) => !task.universe && !gtById.has(task.id)).map((task) => task.id);
     if (missing.length > 0)
       warnings.push(`${missing.length} task(s) have no ground truth in ${gtFile}: ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', ...' : ''}`);
   }
-  return { tasks, groundTruth: groundTruth?.byId ?? new Map(), tasksFile, gtFile, warnings };
+  return { tasks, groundTruth: gtById, tasksFile: files[0] as string, taskFiles: files, gtFile, warnings };
 }
 
 /** Servers a task's ground truth calls, for the up-front availability check. */

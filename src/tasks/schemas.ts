@@ -3,7 +3,7 @@
 // stray fields) and strict where a wrong type would silently corrupt a metric.
 import { z } from 'zod';
 import { factSchema } from './facts.js';
-import { taskCheckFields } from './task-checks.js';
+import { evaluatorSchema, taskCheckFields } from './task-checks.js';
 
 /** Ids are compared as strings everywhere; numeric ids in hand-written files are accepted. */
 const taskId = z.union([z.string(), z.number()]).transform((value) => String(value).trim());
@@ -75,6 +75,8 @@ export const predictionSchema = z
     max_num_concurrent: z.number().optional(),
     final_reply: z.string().default(''),
     dialogue: z.array(dialogueEntrySchema).default([]),
+    /** An MCP-Universe task's own evaluators, carried by its prediction (src/runner/run-task.ts). */
+    evaluators: z.array(evaluatorSchema).optional(),
   })
   .loose();
 

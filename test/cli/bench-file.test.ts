@@ -1,6 +1,6 @@
 // `m3 bench` files against `m3 run` flags: the same RunDefinition, hence the same loop limits and
 // manifest config hash; schema errors name the file, document, kind and key.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Command } from 'commander';
@@ -9,6 +9,8 @@ import { benchDefinition } from '../../src/cli/bench-file.js';
 import { addRunOptions } from '../../src/cli/commands/run.js';
 import { loopLimitsOf, type RunDefinition } from '../../src/cli/run-definition.js';
 import { configHash } from '../../src/runner/manifest.js';
+import { loadTaskSet } from '../../src/runner/task-set.js';
+import { repoRoot } from '../support/shared-assets.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-bench-'));
 
@@ -90,5 +92,28 @@ describe('m3 bench files', () => {
     expect(() => benchDefinition(noLlm, {})).toThrow(/agent "ReAct-agent": spec\.config\.llm: no kind: llm document named "llm-2"/);
     const typo = yamlFile(benchText().replace('  agent: ReAct-agent\n  tasks', '  agnet: ReAct-agent\n  tasks'));
     expect(() => benchDefinition(typo, {})).toThrow(/document 3 \(kind: benchmark\): at spec\.agent: .*expected string/);
+  });
+});
+
+describe('the README benchmark example', () => {
+  const exampleFile = path.join(repoRoot, 'examples', 'mcp-universe', 'benchmark.yaml');
+
+  it('is the file in examples/ as README shows it, and loads into a run of both task formats', () => {
+    const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+    expect(readme).toContain(`\`\`\`yaml\n${readFileSync(exampleFile, 'utf8')}\`\`\``);
+    const definition = benchDefinition(exampleFile, { BENCH_MODEL: 'gpt-4.1' });
+    expect(definition).toMatchObject({
+      model: ['openai:gpt-4.1'],
+      agent: 'react',
+      servers: ['weather', 'math'],
+      tasks: [path.join(repoRoot, 'examples/mcp-universe/weather.json'), path.join(repoRoot, 'examples/mcp-universe/math-tasks.json')],
+    });
+    const [tasksFile, ...extraTaskFiles] = definition.tasks;
+    const set = loadTaskSet({ tasksFile: tasksFile as string, extraTaskFiles, fuzzy: true });
+    expect(set.tasks.map((task) => [task.id, task.universe?.servers ?? null])).toEqual([
+      ['weather', ['weather']],
+      ['sum-1', null],
+    ]);
+    expect(set.gtFile).toBe(path.join(repoRoot, 'examples/mcp-universe/math-tasks.json'));
   });
 });

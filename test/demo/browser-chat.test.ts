@@ -1,11 +1,11 @@
 // The demo page in a real browser: upload a real photo, ask, and watch the mock model call the
 // YOLO detector (annotate: true) through the live timeline, then answer; the same at phone
 // width; and Cancel on a slow model. Screenshots go to test-artifacts/.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertAssetsInCi, missingAssetsMessage, sharedAssetsDir } from '../support/shared-assets.js';
+import { assertAssetsInCi, missingAssetsMessage, repoRoot, sharedAssetsDir } from '../support/shared-assets.js';
 import { artifactPath, assertChromiumInCi, hasChromium, launchBrowser, missingChromiumMessage, type TestBrowser } from './browser.js';
 import { startDemoHarness, testApiKey, type DemoHarness } from './demo-harness.js';
 
@@ -74,10 +74,13 @@ describe.skipIf(skipReason !== '')(`demo chat in Chromium${skipReason ? ` (skipp
     const call = page.locator('.call[data-tool="dinox-mcp/detect-all-objects"]');
     await call.locator('.badge.ok').waitFor({ timeout: 60_000 });
     await expect.poll(() => call.locator('pre.arguments').textContent()).toContain('"annotate": true');
-    // The long detection result is shown pretty-printed, first lines only, until expanded.
-    const more = call.locator('.call-body button.more');
-    expect(await more.textContent()).toMatch(/^Show all result \(\d+ lines/);
-    await more.click();
+    // The detection result is one summary line until opened; then the whole pretty-printed JSON.
+    const details = call.locator('.call-body details.result');
+    expect(await details.getAttribute('open')).toBeNull();
+    expect(await details.locator('summary').textContent()).toMatch(/^result: Objects detected in image: .+ \(\d+ lines, [\d,]+ characters\)$/);
+    expect(await call.locator('.call-body pre.result-text').isVisible()).toBe(false);
+    await details.locator('summary').click();
+    await expect.poll(() => call.locator('.call-body pre.result-text').isVisible()).toBe(true);
     const result = (await call.locator('.call-body pre.result-text').textContent()) ?? '';
     expect(result).toContain('"name": "dog"');
     expect(result).toContain('"name": "bicycle"');
@@ -119,6 +122,10 @@ describe.skipIf(skipReason !== '')(`demo chat in Chromium${skipReason ? ` (skipp
     await page.locator('.bubble.cancelled').waitFor({ timeout: 25_000 });
     // The reply would take 30 s: a cancel well before that proves it stopped the episode.
     expect(Date.now() - began).toBeLessThan(25_000);
+    // A cancel is the user's stop, not a model error: no "Model error" line, no failed bubble.
+    expect(await page.locator('.turn:last-child .inline-error').count()).toBe(0);
+    expect(await page.locator('.turn:last-child .bubble.failed').count()).toBe(0);
+    expect(await page.locator('.turn:last-child > .meta').last().textContent()).toMatch(/^cancelled · /);
     await expect.poll(() => page.isEnabled('#cancel')).toBe(false);
     await page.fill('#message', 'again');
     expect(await page.isEnabled('#send')).toBe(true);
@@ -137,6 +144,7 @@ describe.skipIf(skipReason !== '')(`demo chat in Chromium${skipReason ? ` (skipp
     await page.click('#send');
     const call = page.locator('.call[data-tool="math/division"]');
     await call.locator('.badge.error').waitFor({ timeout: 20_000 });
+    expect(await call.locator('details.result summary').textContent()).toMatch(/^error: .*cannot divide by zero/);
     expect(await call.locator('pre.result-text').textContent()).toContain('cannot divide by zero');
     await page.locator('.bubble.failed').waitFor({ timeout: 20_000 });
     expect(await page.textContent('.bubble.failed')).toMatch(/^Failed \(provider_auth\): .*401/);
@@ -181,6 +189,57 @@ describe.skipIf(skipReason !== '')(`demo chat in Chromium${skipReason ? ` (skipp
     await page.reload();
     await expect.poll(() => page.textContent('#session-id')).toBe(sessionId);
     await expect.poll(() => page.locator('.turn').count()).toBeGreaterThanOrEqual(1);
+    await page.close();
+  });
+
+  it('follows a live run to the newest round, and stops following when the reader scrolls up', async () => {
+    const { page } = await openPage();
+    await page.setViewportSize({ width: 1280, height: 420 });
+    const add = (first: number) => ({ toolCalls: [{ name: harness.functionName('math/add'), arguments: { firstNumber: first, secondNumber: 1 } }] });
+    harness.mock.enqueue({ ...add(1), delayMs: 300 }, { ...add(2), delayMs: 1500 }, { ...add(3), delayMs: 1500 }, { text: 'done', delayMs: 300 });
+    await page.fill('#message', 'Add one, three times.');
+    await page.click('#send');
+    const distanceToBottom = () => page.evaluate<number>('document.documentElement.scrollHeight - (window.scrollY + window.innerHeight)');
+    await page.locator('.round[data-round="2"]').waitFor({ timeout: 20_000 });
+    await expect.poll(distanceToBottom).toBeLessThan(40);
+    // The reader scrolls up to read round 1: the page stays there while rounds 3 and 4 arrive.
+    await page.evaluate('window.scrollTo(0, 0)');
+    await page.locator('.round[data-round="3"] .badge.ok').waitFor({ timeout: 20_000 });
+    await page.locator('.bubble.answer').waitFor({ timeout: 20_000 });
+    expect(await page.evaluate<number>('window.scrollY')).toBe(0);
+    await page.close();
+  });
+
+  const sampleNames = ['detection', 'ocr'].flatMap((folder) => {
+    const dir = path.join(repoRoot, 'media', 'assets', 'images', folder);
+    return existsSync(dir)
+      ? readdirSync(dir)
+          .filter((name) => /\.(jpe?g|png|webp)$/i.test(name))
+          .map((name) => `${folder}/${name}`)
+      : [];
+  });
+  it.skipIf(sampleNames.length === 0)('offers the bundled photos as samples; at 390 px the conversation comes before the settings', async () => {
+    const { page, sessionId } = await openPage();
+    const offered = await page
+      .locator('#samples button.sample')
+      .evaluateAll((buttons) => buttons.map((button) => (button as unknown as { dataset: { sample: string } }).dataset.sample));
+    expect(offered).toEqual([...sampleNames].sort().slice(0, 12));
+    const dog = offered.find((name) => name.endsWith('dog_bicycle_car.jpg')) ?? offered[0] ?? '';
+    await page.click(`#samples button[data-sample="${dog}"]`);
+    await page.locator('.pending.ready').waitFor();
+    // The sample is now an image of the session, stored like an upload (content-named, in media/uploads).
+    expect(await uploadedPath(sessionId)).toMatch(new RegExp(`^\\./media/uploads/test-[0-9a-f]+/${sessionId}/[0-9a-f]{16}\\.(jpg|png|webp)$`));
+    harness.mock.enqueue({ text: 'A dog.' });
+    await page.fill('#message', 'What animal is this?');
+    await page.click('#send');
+    await page.locator('.bubble.answer').waitFor({ timeout: 20_000 });
+    expect(await page.locator('.bubble.user img').count()).toBe(1);
+    await page.setViewportSize({ width: 390, height: 844 });
+    const conversationTop = (await page.locator('#conversation').boundingBox())?.y ?? Number.POSITIVE_INFINITY;
+    const settingsTop = (await page.locator('aside.sidebar').boundingBox())?.y ?? 0;
+    expect(conversationTop).toBeLessThan(settingsTop);
+    await expect.poll(() => page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: artifactPath('demo-samples-390.png'), fullPage: true });
     await page.close();
   });
 

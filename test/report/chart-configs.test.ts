@@ -12,7 +12,6 @@ import {
   leaderboardColors,
   leaderboardFigure,
   scoreAxisMax,
-  serverTitle,
   stepMetricsFigure,
   toolsPerServerFigure,
 } from '../../src/report/chart-configs.js';
@@ -57,6 +56,20 @@ describe('leaderboard', () => {
     expect(xAxis.max).toBe(0.75);
     expect(scoreAxisMax([0.9])).toBe(1);
     expect(scoreAxisMax([0.6])).toBeGreaterThan(0.6);
+  });
+
+  it('defines Average score on the figure and names information grounding only when a judge scored it', () => {
+    const judged = leaderboardFigure(rows).config.options?.plugins;
+    expect(judged?.title && 'text' in judged.title ? judged.title.text : '').toBe(
+      'Step-level leaderboard: mean of the six step metrics and information grounding',
+    );
+    expect(judged?.subtitle?.text).toEqual([
+      'Average score = mean of recall, precision, avg_sim_all_cov, step_coherence_cov, order_consistency_cov, merge_purity_cov,',
+      'and information_grounding_rate (judge ensemble), skipping missing values',
+    ]);
+    const unjudged = leaderboardFigure(rows.map((row) => ({ ...row, information_grounding_rate: Number.NaN }))).config.options?.plugins;
+    expect(unjudged?.title && 'text' in unjudged.title ? unjudged.title.text : '').toBe('Step-level leaderboard: mean of the six step metrics');
+    expect(String(unjudged?.subtitle?.text)).toContain('no judge scores here, so information grounding is not part of it');
   });
 
   it('builds the grouped chart with one series per step metric', () => {
@@ -108,9 +121,21 @@ describe('call-level charts', () => {
 
   it('keeps illegal calling in its own chart, counted in tasks', () => {
     const figure = illegalCallingFigure(models);
-    expect(figure?.config.data.labels).toEqual(['GLM 4.5v', 'GPT-5 Mini']);
+    // GLM's callanalysis.json has no task total (reference style), GPT-5 Mini's has 3 tasks.
+    expect(figure?.config.data.labels).toEqual(['GLM 4.5v: 2 tasks', 'GPT-5 Mini: 1 of 3 tasks']);
     expect(figure?.config.data.datasets[0]?.data).toEqual([2, 1]);
     expect(figure?.config.data.datasets[0]?.label).toBe('tasks with illegal calling');
+    expect(figure?.config.options?.scales?.x?.max).toBe(3);
+    expect(figure?.config.options?.plugins?.subtitle?.text).toBe('a task counts once if any round had no parseable tool call');
+  });
+
+  it('says so when no task had illegal calling, instead of an empty frame', () => {
+    const clean = models
+      .filter((results) => results.calls)
+      .map((results) => ({ ...results, calls: { ...(results.calls as NonNullable<typeof results.calls>), illegal_calling: 0 } }));
+    const figure = illegalCallingFigure(clean);
+    expect(figure?.config.data.datasets[0]?.data).toEqual([0, 0]);
+    expect(figure?.config.options?.plugins?.subtitle?.text).toMatch(/^No task had illegal calling: 0 for each of the 2 model\(s\)/);
   });
 });
 
@@ -158,17 +183,11 @@ describe('per-tier breakdown', () => {
 });
 
 describe('tools per server', () => {
-  it('title-cases server names like the reference', () => {
-    expect(serverTitle('nasa-mcp')).toBe('Nasa-Mcp');
-    expect(serverTitle('Reddit-MCP-Server')).toBe('Reddit-Mcp-Server');
-    expect(serverTitle('paper_search')).toBe('Paper Search');
-  });
-
   const dataDir = sharedDataDir();
   it.skipIf(!dataDir)('counts the tools of the shared catalog per enabled server, largest first', () => {
     const { config } = toolsPerServerFigure(loadToolCatalog(path.join(dataDir ?? '', 'tools_catalog.json')));
     expect(config.data.labels).toHaveLength(27);
-    expect(config.data.labels?.slice(0, 5)).toEqual(['Ppt', 'Excel', 'Paper Search', 'Math', 'Google-Maps']);
+    expect(config.data.labels?.slice(0, 5)).toEqual(['ppt', 'excel', 'paper_search', 'math', 'google-maps']);
     expect(config.data.datasets[0]?.data.slice(0, 5)).toEqual([37, 25, 23, 22, 19]);
   });
 });

@@ -95,3 +95,45 @@ describe('task sets', () => {
     expect(set.warnings.join('\n')).toContain('00070008');
   });
 });
+
+describe('MCP-Universe task files in a task set', () => {
+  const universe = {
+    category: 'general',
+    question: 'Weather in Paris?',
+    mcp_servers: [{ name: 'weather' }],
+    evaluators: [{ func: 'json -> get(city)', op: '=', value: 'Paris' }],
+  };
+
+  it('load as written, named by their file, and mix with an M3-Bench task file', () => {
+    const tasksFile = write('mixed-tasks.json', [{ id: '001', question: 'one plus two?' }]);
+    const set = loadTaskSet({
+      tasksFile,
+      extraTaskFiles: [write('paris.json', { ...universe, output_format: { city: '<City>' } })],
+      gtFile: write('gt-mixed.json', gt),
+      fuzzy: true,
+    });
+    expect(set.tasks.map((task) => [task.id, task.universe?.servers ?? null])).toEqual([
+      ['001', null],
+      ['paris', ['weather']],
+    ]);
+    expect(set.tasks[1]?.question).toBe(
+      'Weather in Paris?\n\nGive the final answer as JSON of this shape, replacing each <...> placeholder: {"city":"<City>"}',
+    );
+    expect(set.tasks[1]?.universe?.evaluators).toEqual([{ func: 'json -> get(city)', op: '=', value: 'Paris', target: 'answer' }]);
+    expect(set.taskFiles).toHaveLength(2);
+    // An MCP-Universe task has no ground truth: no "missing ground truth" warning for it.
+    expect(set.warnings.some((warning) => warning.includes('paris'))).toBe(false);
+  });
+
+  it('names the file and the key of a bad field, and refuses an id used twice', () => {
+    const bad = write('bad-universe.json', { ...universe, mcp_servers: [{ name: 3 }] });
+    expect(() => loadTaskSet({ tasksFile: bad, fuzzy: true })).toThrow(/bad-universe\.json: at \$\.mcp_servers\[0\]\.name: Invalid input: expected string/);
+    const noCategory = write('no-category.json', { question: 'q', mcp_servers: [], evaluators: 'all' });
+    expect(() => loadTaskSet({ tasksFile: noCategory, fuzzy: true })).toThrow(TaskFileError);
+    expect(() => loadTaskSet({ tasksFile: noCategory, fuzzy: true })).toThrow(/no-category\.json: at \$\.category: .*\n.*no-category\.json: at \$\.evaluators/);
+    const twice = write('001.json', universe);
+    expect(() => loadTaskSet({ tasksFile: write('plain.json', [{ id: '001', question: 'q' }]), extraTaskFiles: [twice], fuzzy: true })).toThrow(
+      /001\.json: task id "001" is also in .*plain\.json/,
+    );
+  });
+});

@@ -2,16 +2,17 @@
 // a test gives (keys, base URLs pointed at a loopback fake), its stderr captured so tests can
 // scan it for secrets, calls that carry the host's call context (task id, workspace), and the
 // ground-truth arguments of a tool read from the shared data.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll } from 'vitest';
 import { startHttpFake, type FakeRoute, type HttpFake } from '../../servers/shared/http-fake.js';
-import { CALL_CONTEXT_META_KEY, readToolErrorMeta, type ToolErrorMeta } from '../../src/core/tool-result-contract.js';
-import { repoRoot, sharedDataDir } from './shared-assets.js';
+import { stringify as stringifyLossless } from 'lossless-json';
+import { CALL_CONTEXT_META_KEY, type ToolErrorMeta } from '../../src/core/tool-result-contract.js';
+import { type GtCall, groundTruthCallsWhere, readSourcedFixture, readToolAnswer, spawnServerChild } from './server-child.js';
+import { repoRoot } from './shared-assets.js';
 
 export interface WebServerProcess {
   client: Client;
@@ -33,20 +34,8 @@ export interface WebCall {
 /** Starts `servers/<folder>/index.ts` with exactly `env` (plus PATH/HOME from the SDK defaults). */
 export async function startWebServer(folder: string, env: Record<string, string>): Promise<WebServerProcess> {
   const workspace = mkdtempSync(path.join(tmpdir(), `m3-${folder}-`));
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: ['--import', 'tsx', `servers/${folder}/index.ts`],
-    cwd: repoRoot,
-    stderr: 'pipe',
-    env: { M3_NETWORK_GUARD: 'loopback', M3_HTTP_RETRIES: '0', M3_ALLOWED_ROOTS: workspace, ...env },
-  });
-  let log = '';
-  transport.stderr?.on('data', (chunk: Buffer) => {
-    log += chunk.toString('utf8');
-  });
-  const client = new Client({ name: `${folder}-test`, version: '1.0.0' });
-  await client.connect(transport);
-  return { client, stderr: () => log, workspace, close: () => client.close() };
+  const child = await spawnServerChild(`servers/${folder}/index.ts`, { M3_ALLOWED_ROOTS: workspace, ...env });
+  return { ...child, workspace };
 }
 
 /** Calls a tool with the host's call context, so outputs go into the process's workspace. */
@@ -56,35 +45,13 @@ export async function callWebTool(server: WebServerProcess, name: string, args: 
     arguments: args,
     _meta: { [CALL_CONTEXT_META_KEY]: { taskId, workspace: server.workspace } },
   })) as CallToolResult;
-  const text = raw.content
-    .filter((part) => part.type === 'text')
-    .map((part) => (part as { text: string }).text)
-    .join('\n');
-  const images = raw.content.filter((part) => part.type === 'image') as Array<{ data: string; mimeType: string }>;
-  return { isError: raw.isError === true, text, images, meta: readToolErrorMeta(raw._meta), raw };
-}
-
-export interface GtCall {
-  taskId: string;
-  arguments: Record<string, unknown>;
+  const answer = readToolAnswer(raw);
+  return { isError: answer.isError, text: answer.text, images: answer.imageParts, meta: answer.errorMeta, raw };
 }
 
 /** Every GT call of `server/tool` over the unique task ids (last entry wins, as the reference evaluators count). */
 export function groundTruthCalls(canonicalName: string): GtCall[] | undefined {
-  const dir = sharedDataDir();
-  if (!dir) return undefined;
-  const entries = JSON.parse(readFileSync(path.join(dir, 'test_mcp_GT.json'), 'utf8')) as Array<{
-    id: string;
-    steps: Array<{ calls: Array<{ name: string; arguments?: Record<string, unknown> }> }>;
-  }>;
-  const byId = new Map(entries.map((entry) => [entry.id, entry]));
-  const calls: GtCall[] = [];
-  for (const entry of byId.values()) {
-    for (const step of entry.steps) {
-      for (const call of step.calls) if (call.name === canonicalName) calls.push({ taskId: entry.id, arguments: call.arguments ?? {} });
-    }
-  }
-  return calls;
+  return groundTruthCallsWhere((name) => name === canonicalName, { uniqueIds: true });
 }
 
 export const missingSharedData = 'shared data not found under ../shared/data/m3bench (test_mcp_GT.json)';
@@ -95,10 +62,7 @@ export const missingSharedData = 'shared data not found under ../shared/data/m3b
  * an object sits under `body`.
  */
 export function loadFixture<T = unknown>(folder: string, name: string): T {
-  const raw = JSON.parse(readFileSync(path.join(repoRoot, 'test/servers', folder, 'fixtures', `${name}.json`), 'utf8')) as Record<string, unknown>;
-  if (typeof raw._source !== 'string') throw new Error(`fixture ${folder}/${name}.json has no _source naming where its shape comes from`);
-  const { _source: _dropped, ...rest } = raw;
-  return ('body' in rest && Object.keys(rest).length === 1 ? rest.body : rest) as T;
+  return JSON.parse(stringifyLossless(readSourcedFixture(path.join(repoRoot, 'test/servers', folder, 'fixtures', `${name}.json`))) ?? 'null') as T;
 }
 
 export interface WebServerHarness {

@@ -4,28 +4,19 @@
 // ground-truth calls a server receives.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { parse as parseLossless, stringify as stringifyLossless } from 'lossless-json';
+import { stringify as stringifyLossless } from 'lossless-json';
 import { startHttpFake, type FakeReply, type RecordedRequest } from '../../servers/shared/http-fake.js';
 import type { ServerSmoke } from '../../servers/shared/smoke.js';
 import { ArgumentChecker } from '../../src/mcp/argument-check.js';
 import { readToolErrorMeta, type ToolErrorMeta } from '../../src/core/tool-result-contract.js';
-import { repoRoot, sharedDataDir } from './shared-assets.js';
+import { serverOf } from '../../src/core/canonical-name.js';
+import { groundTruthCallsWhere, readSourcedFixture, spawnServerChild } from './server-child.js';
+import { sharedDataDir } from './shared-assets.js';
 
 export async function startStdioServer(entry: string, env: Record<string, string>): Promise<Client> {
-  const client = new Client({ name: 'web-server-test', version: '1.0.0' });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: ['--import', 'tsx', entry],
-      cwd: repoRoot,
-      env: { PATH: process.env.PATH ?? '', M3_NETWORK_GUARD: 'loopback', M3_HTTP_RETRIES: '0', ...env },
-      stderr: 'pipe',
-    }),
-  );
-  return client;
+  return (await spawnServerChild(entry, env)).client;
 }
 
 export interface CallOutcome {
@@ -42,9 +33,7 @@ export async function callTool(client: Client, name: string, args: Record<string
 
 /** A recorded body from `<dir>/<name>`, numbers kept as written (643.0 stays 643.0). */
 export function loadRecordedBody(dir: string, name: string): unknown {
-  const file = JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as { _source?: unknown };
-  if (typeof file._source !== 'string') throw new Error(`${name}: a recorded body must name its "_source"`);
-  return (parseLossless(readFileSync(path.join(dir, name), 'utf8')) as { body: unknown }).body;
+  return readSourcedFixture(path.join(dir, name));
 }
 
 /** A fake reply serving a recorded body as the upstream sends it (JSON text, JSON content type). */
@@ -60,22 +49,11 @@ export interface GtCall {
 
 /** Every ground-truth call to `server` (all entries, duplicates included); undefined without the shared data. */
 export function groundTruthCalls(server: string): GtCall[] | undefined {
-  const dir = sharedDataDir();
-  if (!dir) return undefined;
-  const tasks = JSON.parse(readFileSync(path.join(dir, 'test_mcp_GT.json'), 'utf8')) as Array<{
-    id: string;
-    steps: Array<{ calls: Array<{ name: string; arguments?: Record<string, unknown> }> }>;
-  }>;
-  const calls: GtCall[] = [];
-  for (const task of tasks) {
-    for (const step of task.steps) {
-      for (const call of step.calls) {
-        const [key, tool] = [call.name.slice(0, call.name.indexOf('/')), call.name.slice(call.name.indexOf('/') + 1)];
-        if (key === server) calls.push({ taskId: task.id, tool, arguments: call.arguments ?? {} });
-      }
-    }
-  }
-  return calls;
+  return groundTruthCallsWhere((name) => serverOf(name) === server)?.map((call) => ({
+    taskId: call.taskId,
+    tool: call.name.slice(server.length + 1),
+    arguments: call.arguments,
+  }));
 }
 
 type CatalogSchema = { properties: Record<string, { type?: unknown; default?: unknown }>; required: string[] };

@@ -1,18 +1,17 @@
 // Starting one of our web-API servers as a real child process over MCP stdio, with its base-URL
 // variables pointed at a loopback fake, and reading its answers the way the host does: text,
 // image parts, and the upstream-error `_meta` (src/core/tool-result-contract.ts).
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { parse as parseLossless, stringify as stringifyLossless } from 'lossless-json';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { stringify as stringifyLossless } from 'lossless-json';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerSmoke } from '../../servers/shared/smoke.js';
 import { startOfflineSmokeFakes } from '../../src/mcp/smoke-tests.js';
-import { CALL_CONTEXT_META_KEY, readToolErrorMeta, type CallContext, type ToolErrorMeta } from '../../src/core/tool-result-contract.js';
+import { CALL_CONTEXT_META_KEY, type CallContext, type ToolErrorMeta } from '../../src/core/tool-result-contract.js';
 import { describe, expect, it } from 'vitest';
 import { fallbackFixtureProblems } from './reference-tools.js';
 import { repoRoot } from './shared-assets.js';
+import { readSourcedFixture, readToolAnswer, spawnServerChild } from './server-child.js';
 
 export interface WebToolResult {
   isError: boolean;
@@ -30,44 +29,22 @@ export interface WebServer {
   close(): Promise<void>;
 }
 
-/**
- * Spawns `node --import tsx <entry>` (relative to the repo root) with the test process env
- * (so M3_NETWORK_GUARD=loopback reaches the child), no HTTP retries unless `env` sets them,
- * and `env` on top.
- */
+/** Spawns `<entry>` (relative to the repo root) with the test process env and `env` on top. */
 export async function startWebServer(entry: string, env: Record<string, string>): Promise<WebServer> {
-  const inherited = Object.fromEntries(Object.entries(process.env).filter((pair): pair is [string, string] => pair[1] !== undefined));
-  const client = new Client({ name: 'web-server-test', version: '1.0.0' });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: ['--import', 'tsx', entry],
-      cwd: repoRoot,
-      env: { ...inherited, M3_HTTP_RETRIES: '0', ...env },
-      stderr: 'pipe',
-    }),
-  );
-  const tools = (await client.listTools()).tools;
+  const child = await spawnServerChild(entry, env, { inheritEnv: true });
+  const tools = (await child.client.listTools()).tools;
   async function call(name: string, args: Record<string, unknown>, context?: CallContext): Promise<WebToolResult> {
-    const raw = (await client.callTool({ name, arguments: args, ...(context ? { _meta: { [CALL_CONTEXT_META_KEY]: context } } : {}) })) as CallToolResult;
-    const text = raw.content
-      .filter((part) => part.type === 'text')
-      .map((part) => (part as { text: string }).text)
-      .join('\n');
-    const images = raw.content
-      .filter((part) => part.type === 'image')
-      .map((part) => ({ data: Buffer.from((part as { data: string }).data, 'base64'), mimeType: (part as { mimeType: string }).mimeType }));
-    return { isError: raw.isError === true, text, images, errorMeta: readToolErrorMeta(raw._meta), raw };
+    const raw = (await child.client.callTool({ name, arguments: args, ...(context ? { _meta: { [CALL_CONTEXT_META_KEY]: context } } : {}) })) as CallToolResult;
+    const answer = readToolAnswer(raw);
+    const images = answer.imageParts.map((part) => ({ data: Buffer.from(part.data, 'base64'), mimeType: part.mimeType }));
+    return { isError: answer.isError, text: answer.text, images, errorMeta: answer.errorMeta, raw };
   }
-  return { client, tools, call, close: () => client.close() };
+  return { client: child.client, tools, call, close: child.close };
 }
 
 /** The upstream body of a test fixture file `{ "_source": "...", "body": ... }`. */
 export function loadFixtureBody<T = unknown>(dir: string, name: string): T {
-  const file = path.join(dir, name.endsWith('.json') ? name : `${name}.json`);
-  const parsed = JSON.parse(readFileSync(file, 'utf8')) as { _source?: unknown; body?: unknown };
-  if (typeof parsed._source !== 'string' || !('body' in parsed)) throw new Error(`${file}: expected { "_source": string, "body": ... }`);
-  return parsed.body as T;
+  return JSON.parse(loadFixtureText(dir, name)) as T;
 }
 
 /**
@@ -98,10 +75,7 @@ export async function runOfflineSmoke(entry: string, smoke: ServerSmoke): Promis
  * "600.0"), for fakes of upstreams whose clients tell ints from floats (Python json.loads).
  */
 export function loadFixtureText(dir: string, name: string): string {
-  const file = path.join(dir, name.endsWith('.json') ? name : `${name}.json`);
-  const parsed = parseLossless(readFileSync(file, 'utf8')) as { _source?: unknown; body?: unknown };
-  if (typeof parsed._source !== 'string' || !('body' in parsed)) throw new Error(`${file}: expected { "_source": string, "body": ... }`);
-  return stringifyLossless(parsed.body) ?? 'null';
+  return stringifyLossless(readSourcedFixture(path.join(dir, name.endsWith('.json') ? name : `${name}.json`))) ?? 'null';
 }
 
 /** The two checks every web server's test ends with: its curated fallback fixtures and its offline smoke. */

@@ -13,6 +13,8 @@ interface BenchFlags {
   resume?: boolean;
   overwrite?: boolean;
   json?: boolean;
+  traceFile?: boolean;
+  verbose?: boolean;
 }
 
 export function registerBenchCommand(program: Command): void {
@@ -26,6 +28,8 @@ export function registerBenchCommand(program: Command): void {
     .option('--resume', 'continue a run: skip tasks already finished (same run id)')
     .option('--overwrite', 'start again even if the prediction file exists')
     .option('--json', 'print the summary as JSON')
+    .option('--trace-file', 'also write every episode event with its timestamp to <results-dir>/<label>.trace.jsonl')
+    .option('--verbose', 'show every intermediate step on stderr, secrets masked')
     .action(async (file: string, flags: BenchFlags) => {
       const definition = benchDefinition(file, loadEnvironment(), {
         ...(flags.resultsDir ? { resultsDir: flags.resultsDir } : {}),
@@ -35,6 +39,8 @@ export function registerBenchCommand(program: Command): void {
         ...(flags.resume ? { resume: true } : {}),
         ...(flags.overwrite ? { overwrite: true } : {}),
         ...(flags.json ? { json: true } : {}),
+        ...(flags.traceFile ? { traceFile: true } : {}),
+        ...(flags.verbose ? { verbose: true } : {}),
       });
       await executeRun(definition);
     });

@@ -78,7 +78,12 @@ export function registerDemoCommand(program: Command): void {
     .option('--model <spec>', 'provider:model, repeatable; the first is the default (default: the first model of OPENAI_BASE_URL, else none)', collect, [])
     .option('--max-step <n>', 'maximum rounds of tool calls per message', wholeNumber(1), 4)
     .option('--max-concurrent <n>', 'maximum parallel tool calls per round', wholeNumber(1), 4)
-    .option('--top-tools <n>', 'offer only the N best-ranked tools (0 = all)', wholeNumber(0), 0)
+    .option(
+      '--top-tools <n>',
+      'offer the N best-ranked tools per message, as the reference demo does (0 = all; the page can offer all for one message)',
+      wholeNumber(0),
+      6,
+    )
     .option('--max-new-tokens <n>', 'generation cap per model request', wholeNumber(1), 8192)
     .option('--config <file>', 'MCP server configuration', 'mcp_servers.json')
     .option('--store <file>', 'SQLite run store (a run per demo process, an episode per message)', 'results/m3bench.sqlite')

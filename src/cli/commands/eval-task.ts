@@ -18,7 +18,7 @@ import { getOrCreateEvalCommand } from './eval-group.js';
 
 interface EvalTaskOptions {
   pred: string;
-  gt: string;
+  gt?: string;
   tasks?: string;
   out?: string;
   stepResults?: string;
@@ -57,7 +57,7 @@ async function runEvalTask(options: EvalTaskOptions): Promise<void> {
   if (!domainField) throw new ConfigError(`--domain "${options.domain}": expected one of ${domainFields.join(', ')}`);
   const resolve = (file: string | undefined) => (file ? path.resolve(file) : undefined);
   const run: TaskRunOptions = {
-    gtFile: path.resolve(options.gt),
+    ...(options.gt ? { gtFile: path.resolve(options.gt) } : {}),
     predFile: path.resolve(options.pred),
     domainField,
     warn: (message) => log.warn(message),
@@ -92,7 +92,10 @@ export function registerEvalTaskCommand(program: Command): void {
     .command('task')
     .description('task-level evaluation: rule evaluators, precise answers, task success, tutorial and MCP-RADAR metrics, error taxonomy of failed tasks')
     .requiredOption('--pred <file>', 'prediction file (e.g. results/<model>_test_mcp_fuzzy.json)')
-    .requiredOption('--gt <file>', 'ground-truth file (evaluators, answers, facts, tiers)')
+    .option(
+      '--gt <file>',
+      'ground-truth file (evaluators, answers, facts, tiers); optional when the predictions carry their own evaluators (MCP-Universe tasks), which are scored beside the GT tasks',
+    )
     .option('--tasks <file>', 'task file: evaluators / answers it states are used when the GT has none, and only its ids are scored')
     .option('--out <dir>', 'output folder (default results/<model>/ beside the predictions)')
     .option('--step-results <file>', 'step alignment to use (default results/<model>/results_eval.json; computed here for ids it lacks)')

@@ -22,11 +22,12 @@ import { nonNegativeInteger, positiveInteger, seconds } from '../option-parsers.
 import { batchManifestFile, writeBatchManifest, type BatchCell } from '../../runner/batch-manifest.js';
 import { baselineCondition, cellLabel, knownConditions, parseCondition, parseMaxSteps } from '../../runner/conditions.js';
 import { secondsToTimerMs } from '../../config/timer-ms.js';
+import { createVerboseView } from '../../log/verbose-view.js';
 import { printSummary, reportOutcome, requireTasks } from '../run-outcome.js';
 import { createStopSignal } from '../stop-signal.js';
 import { nonNegativeNumber } from '../option-parsers.js';
 
-const defaultTasksFile = RUN_DEFAULTS.tasks;
+const defaultTasksFile = RUN_DEFAULTS.tasks[0] as string;
 const defaultGtFile = 'json/m3_local_GT.json';
 
 type RunFlags = Omit<RunDefinition, 'defaultModel'>;
@@ -113,7 +114,11 @@ export function addRunOptions(command: Command): Command {
     )
     .option('--instruction <text>', 'extra system instruction for the agent')
     .option('--servers <name...>', 'start only these configured servers (default: every enabled server)')
-    .option('--tasks <file>', 'task file (fuzzy tasks, or a combined file with ground truth)', defaultTasksFile)
+    .option(
+      '--tasks <file...>',
+      'task files run together: M3-Bench task files (fuzzy tasks, or combined with ground truth) and MCP-Universe task files ({category, question, mcp_servers, output_format, evaluators})',
+      RUN_DEFAULTS.tasks,
+    )
     .option('--gt <file>', 'ground-truth file (needed by replay models and the server check)')
     .option('--image-dir <dir>', 'root for task image paths (default: M3_IMAGE_DIR, then the task file folder, then the repo)')
     .option('--concurrency <n>', 'tasks run in parallel', nonNegativeInteger, RUN_DEFAULTS.concurrency)
@@ -156,6 +161,8 @@ export function addRunOptions(command: Command): Command {
     )
     .option('--allow-tool-drift', 'continue a --resume whose servers list different tools than the run recorded (the drift is written into the manifest)')
     .option('--json', 'print the summary as JSON')
+    .option('--trace-file', 'also write every episode event with its timestamp to <results-dir>/<label>.trace.jsonl (one file per run and trial)')
+    .option('--verbose', 'show every intermediate step (model replies, tool calls and results, final answers) on stderr, secrets masked')
     .addHelpText(
       'after',
       '\nWithout --model this runs the oracle replay:gt (replays the ground truth).\n' +
@@ -190,17 +197,19 @@ export async function executeRun(flags: RunDefinition): Promise<void> {
       'no --model given: running the oracle replay:gt, which replays the ground truth (a self-check of the harness, not a model); pass --model provider:model to benchmark a model',
     );
   }
-  const tasksFile = path.resolve(flags.tasks);
+  const [firstTasksFile = defaultTasksFile, ...extraTaskFiles] = flags.tasks;
+  const tasksFile = path.resolve(firstTasksFile);
   const gtFile = flags.gt
     ? path.resolve(flags.gt)
-    : flags.tasks === defaultTasksFile && existsSync(fromRepo(defaultGtFile))
+    : flags.tasks.length === 1 && firstTasksFile === defaultTasksFile && existsSync(fromRepo(defaultGtFile))
       ? fromRepo(defaultGtFile)
       : undefined;
-  const taskSet = loadTaskSet({ tasksFile, ...(gtFile ? { gtFile } : {}), fuzzy: flags.fuzzy });
+  const taskSet = loadTaskSet({ tasksFile, extraTaskFiles, ...(gtFile ? { gtFile } : {}), fuzzy: flags.fuzzy });
   for (const warning of taskSet.warnings) log.warn(warning);
   const shard = parseShard(flags.shard);
   requireTasks(taskSet, shard);
-  const imageDirs = [flags.imageDir ?? config.switches.M3_IMAGE_DIR, path.dirname(tasksFile), repoRoot].map((dir) => path.resolve(dir));
+  const taskDirs = [...new Set(taskSet.taskFiles.map((file) => path.dirname(file)))];
+  const imageDirs = [flags.imageDir ?? config.switches.M3_IMAGE_DIR, ...taskDirs, repoRoot].map((dir) => path.resolve(dir));
   const resultsDir = path.resolve(flags.resultsDir);
   const storeFile = path.resolve(flags.store ?? path.join(resultsDir, 'm3bench.sqlite'));
   const conditions = (flags.condition ?? [baselineCondition]).flatMap((entry) => entry.split(',')).map((entry) => parseCondition(entry));
@@ -272,6 +281,8 @@ export async function executeRun(flags: RunDefinition): Promise<void> {
             batchId,
             allowToolDrift: Boolean(flags.allowToolDrift),
             limits: loopLimitsOf(flags, maxStep),
+            ...(flags.traceFile ? { traceFile: true } : {}),
+            ...(flags.verbose ? { onEvent: createVerboseView() } : {}),
           },
           { config, host, store, logger: log, root: repoRoot },
         ),

@@ -43,6 +43,9 @@ export const api = {
     send('POST', `/api/sessions/${encodeURIComponent(sessionId)}/messages`, JSON.stringify(message), { 'content-type': 'application/json' }),
   cancel: (sessionId, episodeId) =>
     send('POST', `/api/sessions/${encodeURIComponent(sessionId)}/cancel`, JSON.stringify({ episodeId }), { 'content-type': 'application/json' }),
+  samples: () => send('GET', '/api/samples'),
+  addSample: (sessionId, name) =>
+    send('POST', `/api/sessions/${encodeURIComponent(sessionId)}/samples`, JSON.stringify({ name }), { 'content-type': 'application/json' }),
   callTool: (sessionId, tool, args) =>
     send('POST', '/api/tools/call', JSON.stringify({ sessionId, tool, arguments: args }), { 'content-type': 'application/json' }),
 };

@@ -49,7 +49,8 @@ function renderSettings(config) {
   banner.hidden = !note;
   const loop = config.loop;
   document.getElementById('loop-info').textContent =
-    `Up to ${loop.maxStep} rounds, ${loop.maxConcurrent} parallel calls per round${loop.topTools > 0 ? `, ${loop.topTools} best-ranked tools` : ''}.`;
+    `Up to ${loop.maxStep} rounds, ${loop.maxConcurrent} parallel calls per round${loop.topTools > 0 ? `, the ${loop.topTools} best-ranked tools per message` : ', every tool'}.`;
+  document.getElementById('all-tools-label').hidden = !(loop.topTools > 0);
   document
     .getElementById('servers')
     .replaceChildren(
@@ -150,20 +151,52 @@ async function upload(file) {
   return image;
 }
 
+/** The bundled photos as one-click samples: the server adds the chosen one to the session. */
+function renderSamples(samples) {
+  const strip = document.getElementById('samples');
+  strip.hidden = samples.length === 0;
+  const pick = async (sample) => {
+    try {
+      const image = await api.addSample(state.sessionId, sample.name);
+      rememberImages([image]);
+      composer.addImage(image, sample.name);
+    } catch (error) {
+      composer.showError(`${sample.name}: ${error.message}`);
+    }
+  };
+  strip.replaceChildren(
+    h('span', { class: 'muted small' }, 'Samples:'),
+    ...samples.map((sample) =>
+      h(
+        'button',
+        { type: 'button', class: 'sample', title: `Attach ${sample.name}`, dataset: { sample: sample.name }, onclick: () => void pick(sample) },
+        h('img', { src: sample.url, alt: `sample ${sample.name}`, loading: 'lazy' }),
+      ),
+    ),
+  );
+}
+
 let composer;
 let conversation;
 let playground;
 
 async function main() {
   setupTabs();
-  const [config, catalog] = await Promise.all([api.config(), api.tools()]);
+  const [config, catalog, samples] = await Promise.all([api.config(), api.tools(), api.samples()]);
   state.config = config;
   conversation = new Conversation(document.getElementById('conversation'), { emptyState: document.getElementById('empty-state') });
   composer = createComposer({
     limits: config.limits,
     upload,
     canSend: usableModel,
-    send: (text, imageIds) => api.sendMessage(state.sessionId, { text, model: usableModel().model, servers: selectedServers(), imageIds }),
+    send: (text, imageIds) =>
+      api.sendMessage(state.sessionId, {
+        text,
+        model: usableModel().model,
+        servers: selectedServers(),
+        imageIds,
+        allTools: document.getElementById('all-tools').checked,
+      }),
     cancel: (episodeId) => api.cancel(state.sessionId, episodeId ?? undefined),
   });
   renderSettings(config);
@@ -174,6 +207,7 @@ async function main() {
     onImages: rememberImages,
     upload,
   });
+  renderSamples(samples.samples);
   document.getElementById('new-session').addEventListener('click', () => openSession(true).catch((error) => showGlobalError(error.message)));
   await openSession(false);
   composer.refresh();

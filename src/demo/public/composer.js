@@ -55,7 +55,7 @@ export function createComposer({ limits, upload, send, cancel, canSend }) {
   };
 
   const remove = (item) => {
-    if (item.preview) URL.revokeObjectURL(item.preview);
+    if (item.preview && !item.sample) URL.revokeObjectURL(item.preview);
     pending = pending.filter((entry) => entry !== item);
     renderPending();
   };
@@ -103,7 +103,7 @@ export function createComposer({ limits, upload, send, cancel, canSend }) {
       const started = await send(message, imageIds);
       running = started.episodeId;
       text.value = '';
-      for (const item of pending) if (item.preview) URL.revokeObjectURL(item.preview);
+      for (const item of pending) if (item.preview && !item.sample) URL.revokeObjectURL(item.preview);
       pending = [];
       renderPending();
     } catch (problem) {
@@ -149,7 +149,15 @@ export function createComposer({ limits, upload, send, cancel, canSend }) {
     void addFiles([...(event.dataTransfer?.files ?? [])]);
   });
 
+  /** A sample photo the server already added to the session: pending at once, nothing to upload. */
+  const addImage = (image, name) => {
+    if (pending.length >= limits.maxImagesPerMessage) return showError(`${name}: at most ${limits.maxImagesPerMessage} images per message`);
+    pending.push({ file: { name }, preview: image.url, status: 'ready', image, sample: true });
+    renderPending();
+  };
+
   return {
+    addImage,
     setRunning(episodeId) {
       running = episodeId;
       refresh();

@@ -45,7 +45,9 @@ export function formatBytes(bytes) {
  * marker lines such as "[image: image/png, 1234 bytes]" after the JSON.
  */
 export function prettyJson(value) {
-  if (typeof value !== 'string') return JSON.stringify(value ?? null, null, 2);
+  // A missing value is no text, never the word "null".
+  if (value === undefined || value === null) return '';
+  if (typeof value !== 'string') return JSON.stringify(value, null, 2);
   const tryParse = (text) => {
     try {
       return JSON.stringify(JSON.parse(text), null, 2);
@@ -97,4 +99,17 @@ export function imageGrid(images, { caption = true } = {}) {
       ),
     ),
   );
+}
+
+/**
+ * A tool result collapsed to one summary line (its first line, its size); the full text, pretty
+ * JSON when it is JSON, opens on click.
+ */
+export function resultDetails(text, { label = 'result', open = false } = {}) {
+  const body = prettyJson(text);
+  if (body === '') return h('p', { class: 'muted small' }, `(no ${label} text)`);
+  const lines = body.split('\n');
+  const first = (typeof text === 'string' ? text : body).split('\n')[0].slice(0, 160);
+  const size = `${lines.length} line${lines.length === 1 ? '' : 's'}, ${body.length.toLocaleString()} characters`;
+  return h('details', { class: 'result', open }, h('summary', {}, `${label}: ${first} (${size})`), h('pre', { class: 'result-text' }, body));
 }

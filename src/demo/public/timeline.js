@@ -1,6 +1,16 @@
 // The conversation view: one turn per episode, built only from the server-sent events, so a
 // reload (which replays the session's buffered events) rebuilds exactly what was shown live.
-import { append, collapsible, formatMs, h, imageGrid } from './dom.js';
+// It follows a live run: after each event the page scrolls to the newest round, unless the
+// reader scrolled up to read something; scrolling back to the bottom follows again.
+import { append, collapsible, formatMs, h, imageGrid, resultDetails } from './dom.js';
+
+/** How close to the bottom (px) still counts as "at the newest round". */
+const followSlack = 160;
+
+function atBottom() {
+  const page = document.documentElement;
+  return page.scrollHeight - (window.scrollY + window.innerHeight) <= followSlack;
+}
 
 export class Conversation {
   constructor(list, { onEpisodeEnd, emptyState }) {
@@ -8,6 +18,20 @@ export class Conversation {
     this.emptyState = emptyState;
     this.onEpisodeEnd = onEpisodeEnd;
     this.episodes = new Map();
+    this.follow = true;
+    window.addEventListener('scroll', () => {
+      if (!this.scrolling) this.follow = atBottom();
+    });
+  }
+
+  /** Scrolls to the newest content when following; the scroll it causes does not change the mode. */
+  followLatest() {
+    if (!this.follow) return;
+    this.scrolling = true;
+    window.scrollTo({ top: document.documentElement.scrollHeight, behavior: 'instant' });
+    requestAnimationFrame(() => {
+      this.scrolling = false;
+    });
   }
 
   clear() {
@@ -17,6 +41,13 @@ export class Conversation {
   }
 
   handle(event) {
+    // A new message starts a new turn: follow it.
+    if (event.type === 'user_message') this.follow = true;
+    this.apply(event);
+    this.followLatest();
+  }
+
+  apply(event) {
     const episode = this.episode(event.episodeId, event);
     switch (event.type) {
       case 'user_message':
@@ -63,7 +94,6 @@ export class Conversation {
       imageGrid(event.images),
       h('div', { class: 'meta' }, `${event.model} · ${event.servers.length} server${event.servers.length === 1 ? '' : 's'}`),
     );
-    episode.root.scrollIntoView({ block: 'end', behavior: 'smooth' });
   }
 
   status(episode, text) {
@@ -91,6 +121,10 @@ export class Conversation {
       return;
     }
     const round = this.round(episode, event.round);
+    if (event.cancelled) {
+      round.modelLine.textContent = 'Model request stopped: cancelled by the user';
+      return;
+    }
     if (event.error) {
       append(round.modelLine, h('div', { class: 'inline-error' }, `Model error (${event.error.errorClass}): ${event.error.message}`));
       return;
@@ -133,7 +167,7 @@ export class Conversation {
     card.badge.textContent = event.isError ? (event.errorCode ?? 'error') : 'ok';
     card.root.classList.toggle('error', event.isError);
     card.duration.textContent = formatMs(event.durationMs);
-    append(card.body, h('div', { class: 'label' }, 'result'), collapsible(event.result, { label: 'result' }), imageGrid(event.images));
+    append(card.body, resultDetails(event.result, { label: event.isError ? 'error' : 'result' }), imageGrid(event.images));
   }
 
   final(episode, event) {

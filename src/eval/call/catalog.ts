@@ -4,6 +4,7 @@
 // (`{servers: {name: {enabled, tools: {tool: {description, input_schema}}}}}`) and the reference
 // `save/mcp_tools_with_desc.json` (`{server: {tool: {description, catalogry}}}`, no schemas).
 import { z } from 'zod';
+import { splitCanonical } from '../../core/canonical-name.js';
 import { EvaluationError } from '../../errors/index.js';
 import { loadJsonFile } from '../../tasks/load-json.js';
 
@@ -57,12 +58,6 @@ const staticServer = z.object({ enabled: z.boolean().optional(), in_config: z.bo
 
 type ListedTool = z.output<typeof listedTool>;
 type StaticTool = z.output<typeof staticTool>;
-
-function splitCanonical(name: string): { server: string; tool: string } | undefined {
-  const index = name.indexOf('/');
-  if (index <= 0 || index === name.length - 1) return undefined;
-  return { server: name.slice(0, index), tool: name.slice(index + 1) };
-}
 
 function fromListed(entry: ListedTool, serverName: string | undefined, file: string, position: string): CatalogEntry {
   const canonical = entry.canonicalName ?? (entry.name?.includes('/') ? entry.name : undefined);

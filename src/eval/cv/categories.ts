@@ -7,6 +7,8 @@
 // Our local detector is served as `dinox-mcp` (mcp_servers.json); predictions written while it
 // was keyed `mcp-yolo` (same tool names) are categorised as `dinox-mcp/<tool>` too. This changes
 // only the category; matching still pairs calls by their recorded tool name.
+import { splitCanonical } from '../../core/canonical-name.js';
+
 export type CvCategory = 'perception' | 'grounding' | 'planning';
 
 const perceptionTools = new Set(['ocr/perform_ocr', 'dinox-mcp/detect-all-objects', 'dinox-mcp/detect-objects-by-text', 'pyzbar-mcp/scan_barcode']);
@@ -18,10 +20,9 @@ const groundingPrefixes = ['car-price/', 'food_nutrition_mcp/'];
 const serverAliases: Readonly<Record<string, string>> = { 'mcp-yolo': 'dinox-mcp' };
 
 function canonicalTool(tool: string): string {
-  const slash = tool.indexOf('/');
-  const server = slash > 0 ? tool.slice(0, slash) : '';
-  const alias = serverAliases[server];
-  return alias ? `${alias}${tool.slice(slash)}` : tool;
+  const parts = splitCanonical(tool);
+  const alias = parts ? serverAliases[parts.server] : undefined;
+  return parts && alias ? `${alias}/${parts.tool}` : tool;
 }
 
 export function categorise(tool: string): CvCategory {

@@ -11,7 +11,7 @@ import { indexById, loadFuzzyTasks } from '../../tasks/load.js';
 import type { FuzzyTask, GtTask, Prediction } from '../../tasks/schemas.js';
 import { RuleRegistry } from '../rules/evaluate.js';
 import { emptyTrajectory } from '../step/evaluate.js';
-import { loadTrajectories } from '../step/trajectory.js';
+import { loadTrajectories, type Trajectory } from '../step/trajectory.js';
 import { aggregateBy, aggregateTasks, countTaxonomy } from './aggregate.js';
 import { alignTasks } from './alignment.js';
 import { loadCallLabels } from './call-labels.js';
@@ -22,7 +22,8 @@ import { applyJudge, type TaxonomyJudgeOptions } from './taxonomy-judge.js';
 import { buildTaskRecord, type TaskRecord, type TaskSpec } from './task-record.js';
 
 export interface TaskRunOptions {
-  gtFile: string;
+  /** Ground truth; optional when every prediction carries its own evaluators (MCP-Universe tasks). */
+  gtFile?: string;
   predFile: string;
   /** Task file, for fields the GT does not carry (output_format, evaluators, answer) and to restrict the ids. */
   tasksFile?: string;
@@ -39,9 +40,9 @@ export interface TaskRunOptions {
   warn?: (message: string) => void;
 }
 
-function specOf(gt: GtTask | undefined, task: FuzzyTask | undefined): TaskSpec {
+function specOf(gt: GtTask | undefined, task: FuzzyTask | undefined, prediction: Prediction | undefined): TaskSpec {
   return {
-    evaluators: gt?.evaluators ?? task?.evaluators ?? [],
+    evaluators: gt?.evaluators ?? task?.evaluators ?? prediction?.evaluators ?? [],
     answer: gt?.answer ?? task?.answer,
     decisive: gt?.decisive ?? task?.decisive,
     facts: gt?.facts,
@@ -82,21 +83,26 @@ export async function runTaskFiles(options: TaskRunOptions): Promise<{ document:
   const warn = options.warn ?? (() => undefined);
   const predFile = path.resolve(options.predFile);
   const outputDir = options.outputDir ?? path.dirname(defaultOutputFile(predFile, 'task_eval.json'));
-  const gt = loadTrajectories(options.gtFile, 'gt');
+  const gt = options.gtFile ? loadTrajectories(options.gtFile, 'gt') : undefined;
   const pred = loadTrajectories(predFile, 'pred');
-  if (gt.byId.size === 0) throw new EvaluationError(`${options.gtFile}: no ground-truth task with a non-empty id`);
-  const gtRecords = indexById(gt.raw as GtTask[]).byId;
+  if (gt && gt.byId.size === 0) throw new EvaluationError(`${options.gtFile}: no ground-truth task with a non-empty id`);
+  const gtById = gt?.byId ?? new Map<string, Trajectory>();
+  const gtRecords = indexById((gt?.raw ?? []) as GtTask[]).byId;
   const predictions = indexById(pred.raw as Prediction[]).byId;
+  // A prediction that carries its own evaluators (an MCP-Universe task) is scored without ground truth.
+  const selfChecked = [...predictions.values()].filter((record) => !gtById.has(record.id) && (record.evaluators?.length ?? 0) > 0).map((record) => record.id);
+  if (gtById.size === 0 && selfChecked.length === 0)
+    throw new EvaluationError(`${predFile}: no --gt given and no prediction carries its own evaluators: nothing to score`);
   const taskRecords = options.tasksFile ? indexById(loadFuzzyTasks(options.tasksFile)).byId : undefined;
   const run = readRunInfo(options.manifestFile ?? manifestFileFor(predFile));
   const infra = run.infraFailures.filter((failure) => !predictions.has(failure.id));
   const excludedIds = new Set(infra.map((failure) => failure.id));
-  const ids = [...gt.byId.keys()].filter((id) => !excludedIds.has(id) && (!taskRecords || taskRecords.has(id))).sort();
+  const ids = [...gtById.keys(), ...selfChecked].filter((id) => !excludedIds.has(id) && (!taskRecords || taskRecords.has(id))).sort();
   if (infra.length > 0)
     warn(`${infra.length} task(s) ended as infrastructure failures and are excluded from every denominator: ${infra.map((failure) => failure.id).join(', ')}`);
 
   const stepResultsFile = options.stepResultsFile ?? defaultOutputFile(predFile, 'results_eval.json');
-  const alignments = await alignTasks(ids, gt.byId, pred.byId, stepResultsFile);
+  const alignments = await alignTasks(ids, gtById, pred.byId, stepResultsFile);
   if (alignments.computedWith)
     warn(
       `step alignment computed here with ${alignments.computedWith} for ids ${alignments.file ? `missing from ${alignments.file}` : `(no ${stepResultsFile})`}`,
@@ -108,7 +114,7 @@ export async function runTaskFiles(options: TaskRunOptions): Promise<{ document:
   const domainField = options.domainField ?? 'auto';
 
   const records: TaskRecord[] = ids.map((id) => {
-    const gtTrajectory = gt.byId.get(id) ?? emptyTrajectory(id);
+    const gtTrajectory = gtById.get(id) ?? emptyTrajectory(id, pred.byId.get(id)?.type);
     const gtRecord = gtRecords.get(id);
     const taskRecord = taskRecords?.get(id);
     return buildTaskRecord(
@@ -117,7 +123,7 @@ export async function runTaskFiles(options: TaskRunOptions): Promise<{ document:
         tier: gtRecord?.tier ?? taskRecord?.tier,
         type: gtTrajectory.type,
         domain: domainOf(gtRecord ?? taskRecord, domainField, gtTrajectory.type),
-        spec: specOf(gtRecord, taskRecord),
+        spec: specOf(gtRecord, taskRecord, predictions.get(id)),
         gt: gtTrajectory,
         gtExpectError: expectErrorFlags(gtRecord),
         prediction: predictions.get(id),
@@ -134,7 +140,7 @@ export async function runTaskFiles(options: TaskRunOptions): Promise<{ document:
   const document = buildDocument(records, {
     inputs: {
       predictions: predFile,
-      gt: path.resolve(options.gtFile),
+      gt: options.gtFile ? path.resolve(options.gtFile) : null,
       tasks: options.tasksFile ? path.resolve(options.tasksFile) : null,
       step_results: alignments.file ?? null,
       call_labels: { source: labels.source, file: labels.file ?? null },
@@ -151,10 +157,10 @@ export async function runTaskFiles(options: TaskRunOptions): Promise<{ document:
     run: { run_id: run.runId, model: run.model, max_step: run.maxStep, condition: run.condition },
     excluded: { count: infra.length, infra_failures: infra },
     coverage: {
-      gt_ids: gt.byId.size,
+      gt_ids: gtById.size,
       scored: records.length,
       missing_predictions: records.filter((record) => record.missing_prediction).map((record) => record.id),
-      extra_prediction_ids: [...predictions.keys()].filter((id) => !gt.byId.has(id)).sort(),
+      extra_prediction_ids: [...predictions.keys()].filter((id) => !gtById.has(id) && !selfChecked.includes(id)).sort(),
     },
   });
   return { document, files: writeTaskOutputs(outputDir, document) };

@@ -1,0 +1,123 @@
+// The report's "what was run" tables: one row per model run from its run manifest (model, kind,
+// run id, dates, task counts, loop and sampling settings, commit), the grader versions the code
+// and the outputs carry, and the cost and tokens of the newest batch from the run store. Every
+// path shown is relative to the repository (report-paths.ts), never a machine path.
+import { existsSync } from 'node:fs';
+import { z } from 'zod';
+import { findBatchManifests } from '../runner/batch-manifest.js';
+import { loadBatchResults } from '../stats/batch-results.js';
+import { batchPerformance } from '../stats/cell-performance.js';
+import { GRADER_VERSIONS } from '../stats/grader-versions.js';
+import { loadJsonFile } from '../tasks/load-json.js';
+import { syntheticAgentKind } from './leaderboard.js';
+import type { ModelResults } from './load-results.js';
+import { shownPath } from './report-paths.js';
+import type { Table } from './tables.js';
+
+const manifestSchema = z
+  .object({
+    runId: z.string(),
+    model: z.string(),
+    startedAt: z.string(),
+    finishedAt: z.string().optional(),
+    gitCommit: z.string().nullable().optional(),
+    tasksFile: z.string().optional(),
+    options: z.record(z.string(), z.unknown()).default({}),
+    sampling: z.object({ temperature: z.number().nullable(), seed: z.number().nullable() }).loose().optional(),
+    counts: z.record(z.string(), z.number()).default({}),
+    condition: z.object({ name: z.string() }).loose().optional(),
+    trial: z.number().optional(),
+    trials: z.number().optional(),
+    versions: z.record(z.string(), z.string()).default({}),
+  })
+  .loose();
+
+const dash = '—';
+const shownNumber = (value: unknown): string => (typeof value === 'number' ? String(value) : dash);
+
+function settingsOf(manifest: z.output<typeof manifestSchema>): string {
+  const options = manifest.options;
+  const parts = [
+    `agent ${typeof options.agent === 'string' ? options.agent : dash}`,
+    `max rounds ${shownNumber(options.maxStep)}`,
+    `parallel calls ${shownNumber(options.maxConcurrent)}`,
+    `top tools ${options.topTools === 0 ? 'all' : shownNumber(options.topTools)}`,
+    `max new tokens ${shownNumber(options.maxNewTokens)}`,
+    `temperature ${manifest.sampling?.temperature ?? 'provider default'}`,
+    `seed ${manifest.sampling?.seed ?? 'none'}`,
+  ];
+  return parts.join(', ');
+}
+
+/** One row per model whose prediction file has a run manifest beside it. */
+export function runsTable(models: readonly ModelResults[], manifestFileOf: (model: string) => string, root: string, viewerUrl: string): Table | undefined {
+  const rows = models.flatMap((results) => {
+    const file = manifestFileOf(results.model);
+    if (!existsSync(file)) return [];
+    const parsed = manifestSchema.safeParse(loadJsonFile(file));
+    if (!parsed.success) return [[results.model, 'unreadable manifest', shownPath(file, root), dash, dash, dash, dash, dash, dash, dash]];
+    const manifest = parsed.data;
+    const counts = manifest.counts;
+    return [
+      [
+        manifest.model,
+        syntheticAgentKind(manifest.model) ?? 'model',
+        manifest.runId,
+        manifest.startedAt,
+        manifest.finishedAt ?? 'not finished',
+        `${manifest.condition?.name ?? 'baseline'}${manifest.trials && manifest.trials > 1 ? `, trial ${manifest.trial ?? '?'} of ${manifest.trials}` : ''}`,
+        manifest.tasksFile ? shownPath(manifest.tasksFile, root) : dash,
+        `${shownNumber(counts.tasks)} tasks: ${shownNumber(counts.done)} done, ${shownNumber(counts.modelFailures)} model failures, ${shownNumber(counts.infraFailures)} infrastructure`,
+        settingsOf(manifest),
+        `${manifest.gitCommit?.slice(0, 10) ?? 'unknown'} (m3bench ${manifest.versions.m3bench ?? '?'})`,
+      ],
+    ];
+  });
+  if (rows.length === 0) return undefined;
+  return {
+    id: 'runs',
+    title: 'Runs',
+    header: ['model', 'kind', 'run id', 'started (UTC)', 'finished (UTC)', 'condition', 'tasks file', 'tasks', 'settings', 'commit'],
+    rows,
+    link: { column: 2, prefix: `${viewerUrl}/#/run/` },
+    note: 'From each run manifest (results/<label>_test_mcp_fuzzy.manifest.json). An oracle or synthetic agent checks the harness and the metrics; its numbers are not model results. A run id opens the run in `m3 view` when it runs.',
+  };
+}
+
+/** The grader version of each layer in this code, and the versions the step outputs recorded. */
+export function graderVersionsTable(models: readonly ModelResults[]): Table {
+  const recorded = [...new Set(models.flatMap((results) => (results.step ? [results.step.graderVersion ?? 'not recorded'] : [])))].sort();
+  return {
+    id: 'grader-versions',
+    title: 'Grader versions',
+    header: ['layer', 'version (this code)', 'recorded in the outputs'],
+    rows: Object.entries(GRADER_VERSIONS).map(([layer, version]) => [layer, version, layer === 'step' && recorded.length > 0 ? recorded.join(', ') : dash]),
+    note: "A version changes whenever that layer's grading changes (src/stats/grader-versions.ts); numbers of different versions are not comparable.",
+  };
+}
+
+const money = (value: number | null) => (value === null ? 'n/a (no price known)' : `$${value.toFixed(4)}`);
+
+/** Tokens and cost per cell of the newest batch, from the run store (none without a store). */
+export function costTable(resultsDir: string): Table | undefined {
+  const newest = findBatchManifests(resultsDir)[0];
+  if (!newest) return undefined;
+  const batch = loadBatchResults(newest.file);
+  const rows = batchPerformance(newest.file, batch.manifest.store, batch.cells).map((row) => [
+    row.label,
+    syntheticAgentKind(row.label) ?? 'model',
+    row.trials,
+    row.meanInputTokens,
+    row.meanOutputTokens,
+    money(row.costUsd),
+    money(row.costPerPassedUsd),
+  ]);
+  if (rows.length === 0) return undefined;
+  return {
+    id: 'cost',
+    title: `Tokens and cost (batch ${batch.manifest.batchId})`,
+    header: ['cell', 'kind', 'trials', 'mean input tokens', 'mean output tokens', 'cost', 'cost per passed trial'],
+    rows,
+    note: 'Per valid trial (infrastructure failures left out), from the run store. Cost uses the price table (M3_PRICE_TABLE); replay agents make no paid request.',
+  };
+}
