@@ -152,16 +152,14 @@ function printHeader(): void {
 }
 
 function printRow(row: Row): void {
-  {
-    const ours = vendors.map((vendor) => kb(row.ours[vendor].bytes)).join('/');
-    const refTokens = vendors.map((vendor) => row.reference.tokens[vendor]).join('/');
-    const ourTokens = vendors.map((vendor) => row.ours[vendor].tokens[vendor]).join('/');
-    const ocr = `${percent(row.reference.ocr)}/${percent(worst(vendors.map((vendor) => row.ours[vendor].ocr)))}`;
-    const det = `${percent(row.reference.detection)}/${percent(worst(vendors.map((vendor) => row.ours[vendor].detection)))}`;
-    console.log(
-      `${row.name.padEnd(35)} ${row.kind.padEnd(8)} ${kb(row.raw).padStart(6)} ${kb(row.reference.bytes).padStart(7)} | ${ours.padEnd(16)} | ${refTokens.padEnd(17)} | ${ourTokens.padEnd(17)} | ${ocr.padEnd(13)} | ${det}`,
-    );
-  }
+  const ours = vendors.map((vendor) => kb(row.ours[vendor].bytes)).join('/');
+  const refTokens = vendors.map((vendor) => row.reference.tokens[vendor]).join('/');
+  const ourTokens = vendors.map((vendor) => row.ours[vendor].tokens[vendor]).join('/');
+  const ocr = `${percent(row.reference.ocr)}/${percent(worst(vendors.map((vendor) => row.ours[vendor].ocr)))}`;
+  const det = `${percent(row.reference.detection)}/${percent(worst(vendors.map((vendor) => row.ours[vendor].detection)))}`;
+  console.log(
+    `${row.name.padEnd(35)} ${row.kind.padEnd(8)} ${kb(row.raw).padStart(6)} ${kb(row.reference.bytes).padStart(7)} | ${ours.padEnd(16)} | ${refTokens.padEnd(17)} | ${ourTokens.padEnd(17)} | ${ocr.padEnd(13)} | ${det}`,
+  );
 }
 
 function printSummary(label: string, rows: Row[]): void {
