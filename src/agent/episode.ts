@@ -10,9 +10,11 @@ import type { AssistantMessage, Message, ToolCall, ToolDefinition } from '../cor
 import { isInfrastructureErrorCode, TOOL_ERROR_PREFIX, type CallContext } from '../core/tool-result-contract.js';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.js';
 import { M3Error, ProviderError, ServerError } from '../errors/index.js';
+import { visionVendorOf } from '../llm/image-destination.js';
 import { generateWithRetry, ProviderAttemptsError } from '../llm/retry.js';
 import type { GenerateRequest, GenerateResponse, ModelDriver } from '../llm/types.js';
 import type { ToolCallInterceptor } from '../mcp/checked-call.js';
+import { requestImages } from '../media/request-images.js';
 import type { CatalogTool, ToolHost } from '../mcp/types.js';
 import type { AgentKind } from './agent-kind.js';
 import { emitCallEnd, executeRound, type ExecutedCall } from './call-tools.js';
@@ -138,6 +140,7 @@ export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promis
       ...(options.seed !== undefined ? { seed: options.seed } : {}),
       context: { taskId: input.taskId, round, purpose },
     };
+    const imagePayload = await requestImages(request.messages, visionVendorOf(driver.provider));
     try {
       const response = await generateWithRetry(driver, request, options.retry, deps.signal ? { signal: deps.signal } : {});
       trace.modelCalls += 1;
@@ -154,6 +157,7 @@ export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promis
         text: response.text,
         toolCallCount: response.toolCalls.length,
         warnings: response.warnings,
+        imagePayload,
         request: response.raw?.request ?? null,
         response: response.raw?.response ?? null,
         ...(response.imageDelivery ? { images: response.imageDelivery } : {}),
@@ -172,6 +176,7 @@ export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promis
         text: '',
         toolCallCount: 0,
         warnings: [],
+        imagePayload,
         request: null,
         response: null,
         error: { errorClass: error instanceof ProviderError ? error.errorClass : 'fatal', message: (error as Error).message },

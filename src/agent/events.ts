@@ -6,6 +6,7 @@ import type { FallbackServed } from '../core/tool-result-contract.js';
 import type { Usage } from '../core/usage.js';
 import type { AttemptRecord } from '../llm/retry.js';
 import type { RequestPurpose } from '../llm/types.js';
+import type { RequestImages } from '../media/request-images.js';
 
 /** The requests an episode makes (judges belong to the evaluators). */
 export type EpisodePurpose = Exclude<RequestPurpose, 'judge'>;
@@ -24,6 +25,8 @@ export type AgentEvent =
       text: string;
       toolCallCount: number;
       warnings: string[];
+      /** The request's images: count, payload bytes, estimated image tokens. */
+      imagePayload: RequestImages;
       request: unknown;
       response: unknown;
       /** The images of the request as the driver received it (absent when no audit is attached). */

@@ -1,5 +1,7 @@
 // Everything that shapes one episode, gathered from CLI flags and M3_* switches in one place.
 import type { Switches } from '../config/switches.js';
+import { imageDestinationFor } from '../llm/image-destination.js';
+import { genericDestination } from '../media/image-destination.js';
 import type { ImagePolicy } from '../media/prepare-image.js';
 import { retryPolicyFrom, type RetryPolicy } from '../llm/retry.js';
 import type { AgentKind } from './agent-kind.js';
@@ -43,7 +45,14 @@ export interface LoopLimits {
   seed?: number;
 }
 
-export function agentOptionsFrom(switches: Switches, limits: LoopLimits, imageRoots: string[]): AgentOptions {
+/** M3_IMAGE_POLICY: the reference rule, or the transport policy for the model's endpoint (PNG/JPEG only when unknown). */
+function imagePolicyFrom(switches: Switches, modelSpec: string | undefined): ImagePolicy {
+  const reference = { recodeOverKb: switches.M3_IMAGE_RECODE_OVER_KB, maxEdge: switches.M3_IMAGE_MAX_EDGE };
+  if (switches.M3_IMAGE_POLICY === 'reference') return reference;
+  return { ...reference, transport: modelSpec ? imageDestinationFor(modelSpec) : genericDestination };
+}
+
+export function agentOptionsFrom(switches: Switches, limits: LoopLimits, imageRoots: string[], modelSpec?: string): AgentOptions {
   return {
     ...(limits.agent ? { agent: limits.agent } : {}),
     ...(limits.instruction ? { instruction: limits.instruction } : {}),
@@ -55,7 +64,7 @@ export function agentOptionsFrom(switches: Switches, limits: LoopLimits, imageRo
     skipEndStage: switches.M3_SKIP_END_STAGE,
     instructionRole: switches.M3_INSTRUCTION_ROLE,
     toolResultMaxChars: switches.M3_TOOL_RESULT_MAX_CHARS,
-    imagePolicy: { recodeOverKb: switches.M3_IMAGE_RECODE_OVER_KB, maxEdge: switches.M3_IMAGE_MAX_EDGE },
+    imagePolicy: imagePolicyFrom(switches, modelSpec),
     retry: retryPolicyFrom(switches),
     toolCallTimeoutMs: switches.M3_TOOL_CALL_TIMEOUT * 1000,
     ...(limits.temperature !== undefined ? { temperature: limits.temperature } : {}),

@@ -49,8 +49,13 @@ const switchTable = {
   M3_MERGE_PREPARE_WORK: { schema: onOff, fallback: 'on', help: 'one native tool-calling request per round' },
   M3_SKIP_END_STAGE: { schema: onOff, fallback: 'on', help: 'no separate yes/no completion request' },
   M3_TOOL_RESULT_MAX_CHARS: { schema: nonNegativeInt, fallback: '2000', help: 'truncate tool results in model history; 0 disables' },
-  M3_IMAGE_RECODE_OVER_KB: { schema: nonNegativeInt, fallback: '512', help: 're-encode images above this size; 0 disables' },
-  M3_IMAGE_MAX_EDGE: { schema: nonNegativeInt, fallback: '1568', help: 'longest edge of images sent to models; 0 disables' },
+  M3_IMAGE_POLICY: {
+    schema: z.enum(['transport', 'reference']),
+    fallback: 'transport',
+    help: 'image payloads: transport (size and format per image and per vendor) or reference (the M3-Bench rule below)',
+  },
+  M3_IMAGE_RECODE_OVER_KB: { schema: nonNegativeInt, fallback: '512', help: 'reference policy: re-encode images above this size; 0 disables' },
+  M3_IMAGE_MAX_EDGE: { schema: nonNegativeInt, fallback: '1568', help: 'longest edge of images sent to models (both policies); 0 disables' },
   M3_INSTRUCTION_ROLE: { schema: z.enum(['user', 'system']), fallback: 'user', help: 'role of the per-round instruction' },
   M3_WORKSPACE_MODE: { schema: z.enum(['dedup', 'isolated', 'legacy']), fallback: 'dedup', help: 'how task images are copied' },
   M3_RUN_ID: {

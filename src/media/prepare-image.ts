@@ -1,18 +1,23 @@
 // Turns image bytes into what a model receives: the type from magic bytes (never the name),
 // a full decode (a truncated file or a corrupt body passes a header check but is refused here,
-// as bad input, before any provider sees it), the longest edge capped and oversized payloads
-// re-encoded (JPEG, or PNG when transparency matters). The bytes on disk are never modified;
-// every decision is recorded in ImageFacts.
+// as bad input, before any provider sees it), then one of two payload policies: the reference
+// rule (the longest edge capped and oversized payloads re-encoded as JPEG, or PNG when
+// transparency matters) or, with a destination, the transport policy (src/media/transport-policy.ts).
+// The bytes on disk are never modified; every decision is recorded in ImageFacts.
 import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
-import type { ImagePart } from '../core/content.js';
+import type { ImageFacts, ImagePart } from '../core/content.js';
 import { MediaError } from '../errors/index.js';
+import type { ImageDestination } from './image-destination.js';
+import { transportPayload } from './transport-policy.js';
 
 export interface ImagePolicy {
   /** Re-encode images larger than this many KiB; 0 disables re-encoding by size. */
   recodeOverKb: number;
   /** Longest edge sent to the model, in pixels; 0 disables resizing. */
   maxEdge: number;
+  /** Set: the transport policy for this destination (M3_IMAGE_POLICY=transport); absent: the reference rule. */
+  transport?: ImageDestination;
 }
 
 /** Types every vendor accepts as-is; anything else (bmp, tiff, avif...) is converted. */
@@ -22,6 +27,35 @@ const maxInputPixels = 50_000_000;
 
 export async function detectMediaType(bytes: Uint8Array): Promise<string | undefined> {
   return (await fileTypeFromBuffer(bytes))?.mime;
+}
+
+interface Decoded {
+  metadata: sharp.Metadata;
+  stats: sharp.Stats;
+  facts: ImageFacts;
+}
+
+async function viaTransport(bytes: Buffer, { metadata, stats, facts }: Decoded, destination: ImageDestination, maxEdge: number): Promise<ImagePart> {
+  // EXIF orientations 5-8 turn the image a quarter: the displayed size is the stored one swapped.
+  const turned = (metadata.orientation ?? 1) >= 5;
+  const input = {
+    bytes,
+    mediaType: facts.originalMediaType,
+    width: turned ? facts.height : facts.width,
+    height: turned ? facts.width : facts.height,
+    transparent: Boolean(metadata.hasAlpha) && !stats.isOpaque,
+    animated: (metadata.pages ?? 1) > 1,
+  };
+  const sent = await transportPayload(input, destination, maxEdge).catch((error: unknown) => {
+    if (error instanceof MediaError) throw new MediaError(`${facts.source}: ${error.message}`, { cause: error });
+    throw new MediaError(`${facts.source}: could not re-encode image (${(error as Error).message})`, { cause: error });
+  });
+  return {
+    type: 'image',
+    mediaType: sent.mediaType,
+    data: sent.data.toString('base64'),
+    facts: { ...facts, width: sent.width, height: sent.height, sentBytes: sent.data.length },
+  };
 }
 
 export async function prepareImage(bytes: Buffer, source: string, policy: ImagePolicy): Promise<ImagePart> {
@@ -43,6 +77,7 @@ export async function prepareImage(bytes: Buffer, source: string, policy: ImageP
   const tooLarge = policy.recodeOverKb > 0 && bytes.length > policy.recodeOverKb * 1024;
   const tooWide = policy.maxEdge > 0 && Math.max(width, height) > policy.maxEdge;
   const facts = { source, originalBytes: bytes.length, originalMediaType: detected, width, height, sentBytes: bytes.length };
+  if (policy.transport) return viaTransport(bytes, { metadata, stats, facts }, policy.transport, policy.maxEdge);
   if (!tooLarge && !tooWide && transportTypes.has(detected)) {
     return { type: 'image', mediaType: detected, data: bytes.toString('base64'), facts };
   }

@@ -102,7 +102,7 @@ export async function runModel(request: RunModelRequest, deps: RunModelDeps): Pr
   const prices = loadPriceTable(config.env);
   // Images tools wrote are shown to the model from the same folders the servers may write to.
   const imageRoots = [path.join(deps.root, 'media'), ...parseAllowedRoots(switches.M3_ALLOWED_ROOTS, deps.root)];
-  const options = agentOptionsFrom(switches, limits, imageRoots);
+  const options = agentOptionsFrom(switches, limits, imageRoots, request.model);
   // The audit wraps the driver itself, inside the condition's decorators: it sees what is sent.
   const driver = applyDriver(
     condition,
@@ -137,7 +137,7 @@ export async function runModel(request: RunModelRequest, deps: RunModelDeps): Pr
             seed,
             tasks,
             driver,
-            options: agentOptionsFrom(switches, { ...limits, ...(seed !== undefined ? { seed } : {}) }, imageRoots),
+            options: agentOptionsFrom(switches, { ...limits, ...(seed !== undefined ? { seed } : {}) }, imageRoots, request.model),
             manifest,
             costOf,
             ...extras,

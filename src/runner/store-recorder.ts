@@ -41,6 +41,7 @@ export class StoreRecorder implements RunRecorder {
         request: event.request ?? undefined,
         response: event.response ?? { text: event.text, toolCallCount: event.toolCallCount, warnings: event.warnings },
         usage: event.usage,
+        imagePayload: event.imagePayload,
         latencyMs: event.latencyMs,
         attempts: event.attempts,
         ...(event.images ? { images: event.images } : {}),

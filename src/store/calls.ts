@@ -9,9 +9,9 @@ import { modelCallInputSchema, parseInput, toolCallInputSchema, type ImageRecord
 
 const insertModelCallSql = `
   INSERT INTO model_calls (episode_id, round, purpose, request, response, input_tokens, output_tokens,
-    cached_tokens, latency_ms, attempts, error_class, error_message, images, created_at)
+    cached_tokens, latency_ms, attempts, error_class, error_message, images, image_count, image_bytes, image_tokens_est, created_at)
   VALUES (@episodeId, @round, @purpose, @request, @response, @inputTokens, @outputTokens,
-    @cachedTokens, @latencyMs, @attempts, @errorClass, @errorMessage, @images, @createdAt)`;
+    @cachedTokens, @latencyMs, @attempts, @errorClass, @errorMessage, @images, @imageCount, @imageBytes, @imageTokensEst, @createdAt)`;
 
 const insertToolCallSql = `
   INSERT INTO tool_calls (episode_id, round, call_index, canonical_name, function_name, arguments,
@@ -45,6 +45,9 @@ export function recordModelCall(store: Store, input: ModelCallInput): number {
     errorClass: toOptional(call.errorClass),
     errorMessage: toTextColumn(call.errorMessage),
     images: toJsonColumn(call.images),
+    imageCount: call.imagePayload.count,
+    imageBytes: call.imagePayload.bytes,
+    imageTokensEst: call.imagePayload.estimatedTokens,
     createdAt: toTimeColumn(call.createdAt),
   };
   return writeTransaction(store, where, () => Number(statement(store, insertModelCallSql).run(params).lastInsertRowid), explainCallConflict(call.episodeId));

@@ -126,6 +126,9 @@ export const modelCallRowSchema = z
     error_class: nullableText,
     error_message: nullableText,
     images: jsonColumn(z.array(imageDeliverySchema)).default([]),
+    image_count: integer,
+    image_bytes: integer,
+    image_tokens_est: integer.nullable(),
     created_at: text,
   })
   .transform((row) => ({
@@ -141,6 +144,7 @@ export const modelCallRowSchema = z
     errorClass: row.error_class,
     errorMessage: row.error_message,
     images: row.images,
+    imagePayload: { count: row.image_count, bytes: row.image_bytes, estimatedTokens: row.image_tokens_est },
     createdAt: row.created_at,
   }));
 

@@ -113,6 +113,8 @@ export const modelCallInputSchema = z.strictObject({
   purpose: z.string().min(1),
   request: z.unknown().optional(),
   response: z.unknown().optional(),
+  /** The request's images as sent: count, payload bytes, estimated image tokens (null: no formula for the vendor). */
+  imagePayload: z.strictObject({ count, bytes: count, estimatedTokens: count.nullable() }).default({ count: 0, bytes: 0, estimatedTokens: null }),
   usage: usageSchema.default({ inputTokens: 0, outputTokens: 0, cachedTokens: 0 }),
   latencyMs: z.number().nonnegative().default(0),
   attempts: z.array(attemptRecordSchema).default([]),

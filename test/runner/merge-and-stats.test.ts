@@ -48,6 +48,7 @@ describe('LLM stats counters', () => {
       text: '',
       toolCallCount: 0,
       warnings: [],
+      imagePayload: { count: 0, bytes: 0, estimatedTokens: 0 },
       request: null,
       response: null,
     };

@@ -6,12 +6,13 @@ import { endpointHint, resolveEndpoint } from '../../config/providers.js';
 import { parseJsonKeepingFloats } from '../../core/json-numbers.js';
 import { ProviderError } from '../../errors/index.js';
 import { conformImages } from '../conform-images.js';
+import { anthropicImageTypes } from '../image-types.js';
 import { runPreflight } from '../preflight.js';
 import type { FailureContext } from '../provider-errors.js';
 import { sdkLogger, sdkTimeout } from '../sdk-options.js';
 import type { DriverContext, ModelDriver } from '../types.js';
 import { classifyAnthropicError } from './errors.js';
-import { anthropicImageTypes, toAnthropicRequest } from './request.js';
+import { toAnthropicRequest } from './request.js';
 import { fromAnthropicResponse } from './response.js';
 
 function parseBody(text: string, spec: string): unknown {

@@ -9,14 +9,13 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { ContentPart, ImagePart } from '../../core/content.js';
 import type { AssistantMessage, Message, ToolResultsMessage } from '../../core/messages.js';
 import type { GenerateRequest } from '../types.js';
+import { anthropicImageTypes } from '../image-types.js';
 import { checkArgumentsValue } from '../tool-arguments.js';
 
 type Block = Anthropic.ContentBlockParam;
 type Turn = { role: 'user' | 'assistant'; content: Block[] };
 export type AnthropicRequestBody = Anthropic.MessageCreateParamsNonStreaming;
 
-/** What the Messages API decodes; the driver converts anything else before mapping. */
-export const anthropicImageTypes = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
 const supportedImageTypes = new Set(anthropicImageTypes);
 type SupportedImageType = 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
 

@@ -6,13 +6,14 @@ import { ApiError, GoogleGenAI } from '@google/genai';
 import { endpointHint, resolveEndpoint } from '../../config/providers.js';
 import { ProviderError } from '../../errors/index.js';
 import { conformImages } from '../conform-images.js';
+import { geminiImageTypes } from '../image-types.js';
 import { runPreflight } from '../preflight.js';
 import type { FailureContext } from '../provider-errors.js';
 import { sdkTimeout } from '../sdk-options.js';
 import { roundOf } from '../tool-arguments.js';
 import type { DriverContext, ModelDriver } from '../types.js';
 import { classifyGeminiError } from './errors.js';
-import { geminiImageTypes, toGeminiRequest } from './request.js';
+import { toGeminiRequest } from './request.js';
 import { fromGeminiResponse } from './response.js';
 
 export async function createGeminiDriver(model: string, context: DriverContext): Promise<ModelDriver> {

@@ -13,9 +13,6 @@ import type { GenerateRequest } from '../types.js';
 /** Documented stand-in for calls whose signature is unknown (e.g. history from another model). */
 export const skipSignature = 'skip_thought_signature_validator';
 
-/** What the Gemini API decodes (no GIF); the driver converts anything else before mapping. */
-export const geminiImageTypes = ['image/png', 'image/jpeg', 'image/webp', 'image/heic', 'image/heif'];
-
 /** Gemini 3 signs function calls and takes images inside function responses. */
 const isGemini3 = (model: string) => /^gemini-3/i.test(model);
 

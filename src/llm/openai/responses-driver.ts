@@ -5,6 +5,7 @@ import { endpointHint, resolveEndpoint } from '../../config/providers.js';
 import type { FailureContext } from '../provider-errors.js';
 import type { DriverContext, ModelDriver } from '../types.js';
 import { conformImages } from '../conform-images.js';
+import { responsesImageTypes } from '../image-types.js';
 import { runPreflight } from '../preflight.js';
 import { createOpenAiClient, onceNotes } from './driver.js';
 import { classifyOpenAiError } from './errors.js';
@@ -12,9 +13,6 @@ import type { OmittableParameter } from './request.js';
 import { toResponsesRequest } from './responses-request.js';
 import { fromResponsesResponse } from './responses-response.js';
 import { withoutRefusedParameters } from './unsupported-parameter.js';
-
-/** What the Responses API decodes (as for Chat Completions on OpenAI). */
-const imageTypes = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'];
 
 export async function createOpenAiResponsesDriver(model: string, context: DriverContext): Promise<ModelDriver> {
   const id = `openai-responses:${model}`;
@@ -31,7 +29,7 @@ export async function createOpenAiResponsesDriver(model: string, context: Driver
     acceptsImages: true,
     async generate(request, options) {
       const startedAt = Date.now();
-      const conformed = await conformImages(request, imageTypes, 'the Responses API');
+      const conformed = await conformImages(request, responsesImageTypes, 'the Responses API');
       const notes: string[] = [];
       let built = toResponsesRequest(conformed.request, model, omit);
       const response = await withoutRefusedParameters(

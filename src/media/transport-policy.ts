@@ -1,0 +1,100 @@
+// The default image payload policy (M3_IMAGE_POLICY=transport): per image, the size the vendor
+// keeps (src/media/transport-size.ts) and the format that suits the content:
+//   photo                          -> lossy WebP q75, or mozjpeg q80 where WebP is not taken
+//   graphic from a lossless file   -> the smallest exact encoding: lossless WebP, PNG, palette PNG
+//   graphic from a JPEG            -> lossy at q90 (its pixels are already approximate; glyph
+//                                     edges need the higher quality)
+// Transparency that shows (an alpha channel that is not all opaque) is kept: WebP or PNG, never
+// JPEG. The original bytes are sent instead whenever the endpoint takes their type, no resize is
+// needed and they are not larger. Only types in the destination's list are ever produced.
+import sharp from 'sharp';
+import { MediaError } from '../errors/index.js';
+import { classOf, imageStatistics, type ImageClass } from './image-class.js';
+import type { ImageDestination } from './image-destination.js';
+import { transportSize } from './transport-size.js';
+
+export interface TransportInput {
+  bytes: Buffer;
+  /** Detected from the bytes. */
+  mediaType: string;
+  /** As displayed (EXIF orientation applied). */
+  width: number;
+  height: number;
+  /** An alpha channel with at least one pixel that is not opaque. */
+  transparent: boolean;
+  /** More than one frame (an animated GIF or WebP): never passed through as is. */
+  animated: boolean;
+}
+
+export interface TransportPayload {
+  mediaType: string;
+  data: Buffer;
+  width: number;
+  height: number;
+  kind: ImageClass;
+}
+
+const maxInputPixels = 50_000_000;
+const photoWebpQuality = 75;
+const photoJpegQuality = 80;
+const graphicLossyQuality = 90;
+const lossySources = new Set(['image/jpeg', 'image/heic', 'image/avif']);
+
+interface Candidate {
+  mediaType: string;
+  data: Buffer;
+}
+
+type Encoder = (pipeline: sharp.Sharp) => Promise<Buffer>;
+
+function lossy(accepts: readonly string[], transparent: boolean, quality: { webp: number; jpeg: number }): [string, Encoder] {
+  if (accepts.includes('image/webp')) return ['image/webp', (p) => p.webp({ quality: quality.webp, alphaQuality: 100, effort: 4 }).toBuffer()];
+  if (!transparent && accepts.includes('image/jpeg')) {
+    return ['image/jpeg', (p) => p.flatten({ background: '#ffffff' }).jpeg({ quality: quality.jpeg, mozjpeg: true }).toBuffer()];
+  }
+  if (accepts.includes('image/png')) return ['image/png', (p) => p.png({ compressionLevel: 9 }).toBuffer()];
+  throw new MediaError(`the destination takes none of WebP, JPEG and PNG (${accepts.join(', ')})`);
+}
+
+async function samePixels(a: Buffer, b: Buffer): Promise<boolean> {
+  const [left, right] = await Promise.all([sharp(a).ensureAlpha().raw().toBuffer(), sharp(b).ensureAlpha().raw().toBuffer()]);
+  return left.equals(right);
+}
+
+/** Every exact encoding the destination takes; the palette PNG only when it loses no colour. */
+async function losslessCandidates(pipeline: () => sharp.Sharp, accepts: readonly string[]): Promise<Candidate[]> {
+  const found: Candidate[] = [];
+  if (accepts.includes('image/webp')) found.push({ mediaType: 'image/webp', data: await pipeline().webp({ lossless: true, effort: 4 }).toBuffer() });
+  if (accepts.includes('image/png')) {
+    const png = await pipeline().png({ compressionLevel: 9 }).toBuffer();
+    found.push({ mediaType: 'image/png', data: png });
+    const palette = await pipeline().png({ compressionLevel: 9, palette: true, colours: 256, dither: 0 }).toBuffer();
+    if (palette.length < png.length && (await samePixels(png, palette))) found.push({ mediaType: 'image/png', data: palette });
+  }
+  if (found.length === 0) throw new MediaError(`the destination takes neither WebP nor PNG (${accepts.join(', ')})`);
+  return found;
+}
+
+/** Encodes `input` for `destination`; `maxEdge` (0 = none) bounds the long edge. */
+export async function transportPayload(input: TransportInput, destination: ImageDestination, maxEdge: number): Promise<TransportPayload> {
+  const kind = classOf(await imageStatistics(input.bytes));
+  const target = transportSize({ width: input.width, height: input.height }, kind, destination, maxEdge);
+  const resized = target.width !== input.width || target.height !== input.height;
+  const pipeline = (): sharp.Sharp => {
+    const base = sharp(input.bytes, { limitInputPixels: maxInputPixels, animated: false }).rotate();
+    const sized = resized ? base.resize({ width: target.width, height: target.height, fit: 'fill' }) : base;
+    return input.transparent ? sized.ensureAlpha() : sized.flatten({ background: '#ffffff' });
+  };
+  const { accepts } = destination;
+  let candidates: Candidate[];
+  if (kind === 'graphic' && !lossySources.has(input.mediaType)) {
+    candidates = await losslessCandidates(pipeline, accepts);
+  } else {
+    const quality = kind === 'photo' ? { webp: photoWebpQuality, jpeg: photoJpegQuality } : { webp: graphicLossyQuality, jpeg: graphicLossyQuality };
+    const [mediaType, encode] = lossy(accepts, input.transparent, quality);
+    candidates = [{ mediaType, data: await encode(pipeline()) }];
+  }
+  if (!resized && !input.animated && accepts.includes(input.mediaType)) candidates.push({ mediaType: input.mediaType, data: input.bytes });
+  const best = candidates.reduce((smallest, next) => (next.data.length < smallest.data.length ? next : smallest));
+  return { mediaType: best.mediaType, data: best.data, width: target.width, height: target.height, kind };
+}
