@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { batchPath } from '../runner/batch-manifest.js';
-import { episodesForRun, openStore, type EpisodeRow } from '../store/index.js';
+import { type EpisodeImageTokens, type EpisodeRow, episodesForRun, imageTokensForRun, openStore } from '../store/index.js';
 import { loadJsonFile } from '../tasks/load-json.js';
 import type { BatchResults, CellResults } from './batch-results.js';
 import { median } from './describe.js';
@@ -22,8 +22,8 @@ interface PerformanceFigures {
   meanInputTokens: number;
   meanOutputTokens: number;
   /**
-   * Estimated image tokens per request. The store does not record them yet (another change adds
-   * them per request); until it does this stays null and prints "not recorded", never a guess.
+   * Estimated image tokens per model request (the store's per-request estimate, migration 011);
+   * null when a request has none (a run from before 011, or a vendor without a published formula).
    */
   meanImageTokens: number | null;
   /** null: no price was known for the model (the price table says which prices it has). */
@@ -54,7 +54,7 @@ function lastValidAttempts(episodes: readonly EpisodeRow[]): EpisodeRow[] {
 
 const average = (values: readonly number[]) => (values.length === 0 ? Number.NaN : values.reduce((sum, value) => sum + value, 0) / values.length);
 
-function figures(trial: number | null, valid: readonly EpisodeRow[], passed: number): PerformanceFigures {
+function figures(trial: number | null, valid: readonly EpisodeRow[], passed: number, imageTokens: ReadonlyMap<number, EpisodeImageTokens>): PerformanceFigures {
   const costs = valid.map((episode) => episode.costUsd);
   const priced = costs.length > 0 && costs.every((cost) => cost !== null);
   const costUsd = priced ? costs.reduce<number>((sum, cost) => sum + (cost ?? 0), 0) : null;
@@ -66,29 +66,48 @@ function figures(trial: number | null, valid: readonly EpisodeRow[], passed: num
     medianToolCalls: median(valid.map((episode) => episode.toolCallCount)),
     meanInputTokens: average(valid.map((episode) => episode.usage.inputTokens)),
     meanOutputTokens: average(valid.map((episode) => episode.usage.outputTokens)),
-    meanImageTokens: null,
+    meanImageTokens: meanImageTokensPerRequest(valid, imageTokens),
     costUsd,
     costPerPassedUsd: costUsd !== null && passed > 0 ? costUsd / passed : null,
     passed,
   };
 }
 
+function meanImageTokensPerRequest(valid: readonly EpisodeRow[], imageTokens: ReadonlyMap<number, EpisodeImageTokens>): number | null {
+  let requests = 0;
+  let tokens = 0;
+  for (const episode of valid) {
+    const known = imageTokens.get(episode.id);
+    if (!known) continue;
+    if (known.tokens === null) return null;
+    requests += known.requests;
+    tokens += known.tokens;
+  }
+  return requests === 0 ? null : tokens / requests;
+}
+
 function passedIn(cell: CellResults, trial: number | null): number {
   return [...cell.tasks.values()].flat().filter((outcome) => outcome.passed && (trial === null || outcome.trial === trial)).length;
 }
 
-function cellPerformance(cell: CellResults, episodes: readonly EpisodeRow[], price: string | null | undefined): CellPerformance {
+function cellPerformance(
+  cell: CellResults,
+  episodes: readonly EpisodeRow[],
+  imageTokens: ReadonlyMap<number, EpisodeImageTokens>,
+  price: string | null | undefined,
+): CellPerformance {
   const valid = lastValidAttempts(episodes);
   const trials = [...new Set(valid.map((episode) => episode.trial))].sort((a, b) => a - b);
   return {
     label: cell.label,
     price,
-    overall: figures(null, valid, passedIn(cell, null)),
+    overall: figures(null, valid, passedIn(cell, null), imageTokens),
     perTrial: trials.map((trial) =>
       figures(
         trial,
         valid.filter((episode) => episode.trial === trial),
         passedIn(cell, trial),
+        imageTokens,
       ),
     ),
   };
@@ -110,7 +129,9 @@ export function batchPerformance(batch: BatchResults): CellPerformance[] {
   if (!existsSync(storeFile)) return [];
   const store = openStore(storeFile, { readonly: true });
   try {
-    return batch.cells.map((cell) => cellPerformance(cell, episodesForRun(store, cell.runId), recordedPrice(batch, cell.label)));
+    return batch.cells.map((cell) =>
+      cellPerformance(cell, episodesForRun(store, cell.runId), imageTokensForRun(store, cell.runId), recordedPrice(batch, cell.label)),
+    );
   } finally {
     store.close();
   }

@@ -142,7 +142,7 @@ function priceNotes(cells: readonly CellPerformance[]): string[] {
 }
 
 const performanceNote =
-  'performance per valid trial (infrastructure failures left out), from the run store; cost/passed = cost / passed (task, trial) pairs under each task success rule; image tok: estimated image tokens per request, not recorded by this store yet';
+  'performance per valid trial (infrastructure failures left out), from the run store; cost/passed = cost / passed (task, trial) pairs under each task success rule; image tok: estimated image tokens per model request (vendor formulas, src/media/vision-tokens.ts; not recorded: a run before the estimate, or a vendor without a formula)';
 
 /** Performance per cell and per trial, a table of its own: never mixed into the correctness numbers. */
 export function formatPerformanceTable(cells: readonly CellPerformance[]): string {

@@ -103,6 +103,23 @@ export function modelCallsForEpisode(store: Store, episodeId: number): ModelCall
   return parseRows(modelCallRowSchema, rows, 'model_calls', store.file);
 }
 
+export interface EpisodeImageTokens {
+  requests: number;
+  /** Sum of the estimated image tokens of the episode's requests; null when one request has no estimate. */
+  tokens: number | null;
+}
+
+/** Estimated image tokens of each episode of a run (migration 011), by episode id. */
+export function imageTokensForRun(store: Store, runId: string): Map<number, EpisodeImageTokens> {
+  const rows = selectAll(
+    store,
+    `SELECT m.episode_id AS episode, COUNT(*) AS requests, SUM(m.image_tokens_est) AS tokens, COUNT(*) - COUNT(m.image_tokens_est) AS unknown
+       FROM model_calls m JOIN episodes e ON e.id = m.episode_id WHERE e.run_id = ? GROUP BY m.episode_id`,
+    runId,
+  ) as Array<{ episode: number; requests: number; tokens: number | null; unknown: number }>;
+  return new Map(rows.map((row) => [row.episode, { requests: row.requests, tokens: row.unknown > 0 ? null : (row.tokens ?? 0) }]));
+}
+
 export function toolCallsForEpisode(store: Store, episodeId: number): ToolCallRow[] {
   const rows = selectAll(store, 'SELECT * FROM tool_calls WHERE episode_id = ? ORDER BY round, call_index', episodeId);
   return parseRows(toolCallRowSchema, rows, 'tool_calls', store.file);

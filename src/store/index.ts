@@ -12,7 +12,17 @@ export {
   closeAbandonedEpisodes,
 } from './episodes.js';
 export { acquireRunLease, checkRunLease, renewRunLease, releaseRunLease, getRunLease, type RunLease, type LeaseTakeover } from './leases.js';
-export { recordModelCall, recordToolCall, recordToolCalls, modelCallsForEpisode, toolCallsForEpisode, getToolCall, toImageRecord } from './calls.js';
+export {
+  recordModelCall,
+  recordToolCall,
+  recordToolCalls,
+  modelCallsForEpisode,
+  imageTokensForRun,
+  toolCallsForEpisode,
+  getToolCall,
+  toImageRecord,
+} from './calls.js';
+export type { EpisodeImageTokens } from './calls.js';
 export { runSummary } from './summary.js';
 export { fallbackShare, type FallbackShare } from './fallback-share.js';
 export { toolFacetsForRun } from './tool-facets.js';
