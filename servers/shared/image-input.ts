@@ -1,11 +1,11 @@
 // Loads an image argument given as a file path, a file:// URI or a data URL. The type comes
 // from the bytes (never the extension) and oversized images are refused before decoding. BMP,
-// which sharp cannot read, is decoded here (bmp-decode.ts) and handed on as a lossless PNG.
+// which sharp cannot read, is decoded here (src/core/bmp-decode.ts) and handed on as a lossless PNG.
 import { readFile } from 'node:fs/promises';
 import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
 import { resolveAllowedPath } from './allowed-roots.js';
-import { decodeBmp } from './bmp-decode.js';
+import { decodeBmp } from '../../src/core/bmp-decode.js';
 
 /** Refuse decompression bombs: 50 megapixels is far above any benchmark photo. */
 export const maxImagePixels = 50_000_000;

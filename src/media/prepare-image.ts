@@ -6,6 +6,7 @@
 // The bytes on disk are never modified; every decision is recorded in ImageFacts.
 import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
+import { decodeBmp } from '../core/bmp-decode.js';
 import type { ImageFacts, ImagePart } from '../core/content.js';
 import { MediaError } from '../errors/index.js';
 import type { ImageDestination } from './image-destination.js';
@@ -58,11 +59,25 @@ async function viaTransport(bytes: Buffer, { metadata, stats, facts }: Decoded, 
   };
 }
 
-export async function prepareImage(bytes: Buffer, source: string, policy: ImagePolicy): Promise<ImagePart> {
-  const detected = await detectMediaType(bytes);
+/** sharp (libvips) cannot read BMP: decode it here and go on with a lossless PNG of the same pixels. */
+async function decodableBytes(bytes: Buffer, detected: string, source: string): Promise<Buffer> {
+  if (detected !== 'image/bmp') return bytes;
+  try {
+    const raw = decodeBmp(bytes, maxInputPixels);
+    return await sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: raw.channels } })
+      .png()
+      .toBuffer();
+  } catch (error) {
+    throw new MediaError(`${source}: corrupt or unreadable image/bmp image (${(error as Error).message})`, { cause: error });
+  }
+}
+
+export async function prepareImage(original: Buffer, source: string, policy: ImagePolicy): Promise<ImagePart> {
+  const detected = await detectMediaType(original);
   if (!detected || !decodableTypes.has(detected)) {
     throw new MediaError(`${source}: not an image (${detected ? `detected ${detected}` : 'unrecognised bytes'})`);
   }
+  const bytes = await decodableBytes(original, detected, source);
   let metadata: sharp.Metadata;
   let stats: sharp.Stats;
   try {
@@ -74,9 +89,9 @@ export async function prepareImage(bytes: Buffer, source: string, policy: ImageP
   }
   const width = metadata.width ?? 0;
   const height = metadata.height ?? 0;
-  const tooLarge = policy.recodeOverKb > 0 && bytes.length > policy.recodeOverKb * 1024;
+  const tooLarge = policy.recodeOverKb > 0 && original.length > policy.recodeOverKb * 1024;
   const tooWide = policy.maxEdge > 0 && Math.max(width, height) > policy.maxEdge;
-  const facts = { source, originalBytes: bytes.length, originalMediaType: detected, width, height, sentBytes: bytes.length };
+  const facts = { source, originalBytes: original.length, originalMediaType: detected, width, height, sentBytes: bytes.length };
   if (policy.transport) return viaTransport(bytes, { metadata, stats, facts }, policy.transport, policy.maxEdge);
   if (!tooLarge && !tooWide && transportTypes.has(detected)) {
     return { type: 'image', mediaType: detected, data: bytes.toString('base64'), facts };

@@ -55,6 +55,12 @@ describe('the call context', () => {
       { sessionId: session.id, tool: 'meta/echo_meta', arguments: {} },
       new AbortController().signal,
     );
-    expect(contextIn(result.text)).toEqual({ taskId: 'session-abcdef', runId: 'demo', workspace: path.join(uploadsDir, 'session-abcdef') });
+    // A demo session is confined to its own folder (no fallback to the shared media dir).
+    expect(contextIn(result.text)).toEqual({
+      taskId: 'session-abcdef',
+      runId: 'demo',
+      workspace: path.join(uploadsDir, 'session-abcdef'),
+      workspaceOnly: true,
+    });
   });
 });

@@ -1,7 +1,7 @@
 // BMP decoding on hand-made bitmaps: palette, 16-bit and 32-bit bit-field pixels, row order and
 // padding, and clear refusals of what is not decoded (RLE, truncated files).
 import { describe, expect, it } from 'vitest';
-import { BmpDecodeError, decodeBmp } from '../../../servers/shared/bmp-decode.js';
+import { BmpDecodeError, decodeBmp } from '../../../src/core/bmp-decode.js';
 
 interface Spec {
   width: number;
