@@ -161,7 +161,9 @@ describe('a run with the fallback layer on', () => {
     expect(share).toEqual({ model: 'replay:gt', calls: 6, mockedCalls: 3, tasks: 5, mockedTasks: 3, byTier: { fixture: 2, template: 1 } });
     const fromPredictions = mockedShare('replay-gt', output, report.manifestFile);
     expect(fromPredictions).toMatchObject({ fallbackEnabled: true, calls: 6, mockedCalls: 3, tasks: 5, mockedTasks: 3, byTier: share?.byTier });
-    expect(mockedShareTable([fromPredictions])?.rows).toEqual([['Replay Gt', '3/6', '50%', '3/5', '60%', 'fixture 2, template 1']]);
+    expect(mockedShareTable([fromPredictions])?.rows).toEqual([
+      ['replay-gt [oracle: the ground truth replayed]', '3/6', '50%', '3/5', '60%', 'fixture 2, template 1'],
+    ]);
     // The manifest says what the layer did.
     const manifest = JSON.parse(readFileSync(report.manifestFile, 'utf8')) as { fallback: Record<string, unknown> };
     expect(manifest.fallback).toMatchObject({ enabled: true, record: true, simulator: null, markInline: false, extraAllowed: ['flaky/forecast'] });
