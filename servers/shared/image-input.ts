@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
 import { resolveAllowedPath } from './allowed-roots.js';
-import { decodeBmp } from '../../src/core/bmp-decode.js';
+import { bmpAsPng } from '../../src/core/bmp-decode.js';
 
 /** Refuse decompression bombs: 50 megapixels is far above any benchmark photo. */
 export const maxImagePixels = 50_000_000;
@@ -42,12 +42,9 @@ interface CheckedImage {
   height: number;
 }
 
-async function bmpAsPng(bytes: Buffer, label: string): Promise<Buffer> {
+async function decodedBmp(bytes: Buffer, label: string): Promise<Buffer> {
   try {
-    const raw = decodeBmp(bytes, maxImagePixels);
-    return await sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: raw.channels } })
-      .png()
-      .toBuffer();
+    return await bmpAsPng(bytes, maxImagePixels);
   } catch (error) {
     throw new ImageInputError(`${label} could not be decoded: ${(error as Error).message}`);
   }
@@ -58,7 +55,7 @@ export async function checkImageBytes(input: Buffer, label: string): Promise<Che
   if (!detected || !imageTypes.has(detected.mime)) {
     throw new ImageInputError(`${label} is not a supported image (detected ${detected?.mime ?? 'unknown data'})`);
   }
-  const bytes = detected.mime === 'image/bmp' ? await bmpAsPng(input, label) : input;
+  const bytes = detected.mime === 'image/bmp' ? await decodedBmp(input, label) : input;
   let metadata: sharp.Metadata;
   try {
     metadata = await sharp(bytes, { limitInputPixels: maxImagePixels }).metadata();

@@ -2,6 +2,8 @@
 // what cameras, screenshots and Paint write: uncompressed 1/4/8-bit palette images and 16/24/32-bit
 // pixels, with BI_RGB or bit-field masks, bottom-up or top-down. RLE-compressed and embedded
 // JPEG/PNG bitmaps are refused with a message that says so.
+import sharp from 'sharp';
+
 export class BmpDecodeError extends Error {
   constructor(message: string) {
     super(message);
@@ -98,4 +100,12 @@ export function decodeBmp(bytes: Buffer, maxPixels: number): RawImage {
     for (let x = 0; x < header.width; x += 1) data.set(pixelAt(bytes, row, x, header), (y * header.width + x) * 4);
   }
   return { data, width: header.width, height: header.height, channels: 4 };
+}
+
+/** A lossless PNG of a BMP's pixels, for code that goes on with sharp (which cannot read BMP). */
+export async function bmpAsPng(bytes: Buffer, maxPixels: number): Promise<Buffer> {
+  const raw = decodeBmp(bytes, maxPixels);
+  return sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: raw.channels } })
+    .png()
+    .toBuffer();
 }

@@ -6,7 +6,7 @@
 // The bytes on disk are never modified; every decision is recorded in ImageFacts.
 import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
-import { decodeBmp } from '../core/bmp-decode.js';
+import { bmpAsPng } from '../core/bmp-decode.js';
 import type { ImageFacts, ImagePart } from '../core/content.js';
 import { MediaError } from '../errors/index.js';
 import type { ImageDestination } from './image-destination.js';
@@ -63,10 +63,7 @@ async function viaTransport(bytes: Buffer, { metadata, stats, facts }: Decoded, 
 async function decodableBytes(bytes: Buffer, detected: string, source: string): Promise<Buffer> {
   if (detected !== 'image/bmp') return bytes;
   try {
-    const raw = decodeBmp(bytes, maxInputPixels);
-    return await sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: raw.channels } })
-      .png()
-      .toBuffer();
+    return await bmpAsPng(bytes, maxInputPixels);
   } catch (error) {
     throw new MediaError(`${source}: corrupt or unreadable image/bmp image (${(error as Error).message})`, { cause: error });
   }

@@ -117,7 +117,9 @@ describe('m3 run against each provider (mock LLM)', () => {
       // The task image travels in the first request in the vendor's own image format (the transport
       // policy sends the small chart losslessly, as PNG or WebP).
       const firstBody = JSON.stringify(requests[0]?.body);
-      expect(firstBody).toMatch(vendor.vendor === 'openai' ? /data:image\/(png|webp);base64,/ : vendor.vendor === 'anthropic' ? /"type":"image"/ : /"inlineData"/);
+      expect(firstBody).toMatch(
+        vendor.vendor === 'openai' ? /data:image\/(png|webp);base64,/ : vendor.vendor === 'anthropic' ? /"type":"image"/ : /"inlineData"/,
+      );
       if (vendor.model === 'openai:mock-model') {
         // Usage from the wire (120+200 in, 20+12 out) priced per million tokens lands in the store.
         const store = openStore(path.join(dir, 'store.sqlite'), { readonly: true });
