@@ -3,6 +3,7 @@
 // checks, routing, refusals); this file adds only the round's policy: the concurrency limit,
 // the start/end events, and the images a result shows the model.
 import type { ImagePart } from '../core/content.js';
+import type { ImageDelivery } from '../core/image-delivery.js';
 import type { ToolCall } from '../core/messages.js';
 import { toolErrorText, type CallContext, type FallbackServed, type ToolErrorCode } from '../core/tool-result-contract.js';
 import { callCheckedTool, resolveTool, type ToolCallInterceptor } from '../mcp/checked-call.js';
@@ -23,6 +24,8 @@ export interface ExecutedCall {
   fallback?: FallbackServed;
   durationMs: number;
   images: ImagePart[];
+  /** Images the result named or returned that the model is not shown, with the reason (src/agent/tool-images.ts). */
+  undeliveredImages: ImageDelivery[];
   /** False for calls beyond maxConcurrent: answered with an error, not recorded as a step call. */
   executed: boolean;
 }
@@ -50,6 +53,7 @@ function notExecuted(call: ToolCall, canonicalName: string, message: string): Ex
     errorCode: 'over_limit',
     durationMs: 0,
     images: [],
+    undeliveredImages: [],
     executed: false,
   };
 }
@@ -84,6 +88,16 @@ async function executeOne(call: ToolCall, index: number, context: RoundContext):
     ...(outcome.fallback ? { fallback: outcome.fallback } : {}),
     durationMs: outcome.durationMs,
     images: shown.images,
+    undeliveredImages: shown.dropped.map((drop) => ({
+      origin: 'tool' as const,
+      callId: call.id,
+      tool: call.name,
+      ...drop,
+      width: 0,
+      height: 0,
+      bytes: 0,
+      status: 'dropped' as const,
+    })),
     executed: true,
   };
   emitCallEnd(result, index, context);

@@ -14,7 +14,8 @@ import { visionVendorOf } from '../llm/image-destination.js';
 import { generateWithRetry, ProviderAttemptsError } from '../llm/retry.js';
 import type { GenerateRequest, GenerateResponse, ModelDriver } from '../llm/types.js';
 import type { ToolCallInterceptor } from '../mcp/checked-call.js';
-import { requestImages } from '../media/request-images.js';
+import type { ImageDelivery } from '../core/image-delivery.js';
+import { imageDeliveryOf, imagePayloadOf } from '../media/request-images.js';
 import type { CatalogTool, ToolHost } from '../mcp/types.js';
 import type { AgentKind } from './agent-kind.js';
 import { emitCallEnd, executeRound, type ExecutedCall } from './call-tools.js';
@@ -140,9 +141,15 @@ export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promis
       ...(options.seed !== undefined ? { seed: options.seed } : {}),
       context: { taskId: input.taskId, round, purpose },
     };
-    const imagePayload = await requestImages(request.messages, visionVendorOf(driver.provider));
+    // The request's images as the driver received them (told by the runner's audit decorator,
+    // which sits inside any condition); without one, the driver gets this very request.
+    let delivered: ImageDelivery[] | undefined;
+    const delivery = async () => delivered ?? (await imageDeliveryOf(request.messages, driver.acceptsImages));
+    const retryOptions = { ...(deps.signal ? { signal: deps.signal } : {}), onImageDelivery: (images: ImageDelivery[]) => (delivered = images) };
+    const vendor = visionVendorOf(driver.provider);
     try {
-      const response = await generateWithRetry(driver, request, options.retry, deps.signal ? { signal: deps.signal } : {});
+      const response = await generateWithRetry(driver, request, options.retry, retryOptions);
+      const images = await delivery();
       trace.modelCalls += 1;
       trace.usage = addUsage(trace.usage, response.usage);
       trace.warnings.push(...response.warnings);
@@ -157,14 +164,15 @@ export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promis
         text: response.text,
         toolCallCount: response.toolCalls.length,
         warnings: response.warnings,
-        imagePayload,
+        imagePayload: imagePayloadOf(images, vendor),
+        images,
         request: response.raw?.request ?? null,
         response: response.raw?.response ?? null,
-        ...(response.imageDelivery ? { images: response.imageDelivery } : {}),
       });
       return response;
     } catch (error) {
       const attempts = error instanceof ProviderAttemptsError ? [...error.attempts] : [];
+      const images = await delivery();
       safeEmit(deps.onEvent, {
         type: 'model_call',
         taskId: input.taskId,
@@ -176,7 +184,8 @@ export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promis
         text: '',
         toolCallCount: 0,
         warnings: [],
-        imagePayload,
+        imagePayload: imagePayloadOf(images, vendor),
+        images,
         request: null,
         response: null,
         error: { errorClass: error instanceof ProviderError ? error.errorClass : 'fatal', message: (error as Error).message },

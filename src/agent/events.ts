@@ -25,12 +25,12 @@ export type AgentEvent =
       text: string;
       toolCallCount: number;
       warnings: string[];
-      /** The request's images: count, payload bytes, estimated image tokens. */
+      /** What the model received of the request's images (count, payload bytes, estimated image tokens), from `images`. */
       imagePayload: RequestImages;
       request: unknown;
       response: unknown;
-      /** The images of the request as the driver received it (absent when no audit is attached). */
-      images?: ImageDelivery[];
+      /** The images of the request as the driver received it: sent, replaced or dropped, with the reason. */
+      images: ImageDelivery[];
       error?: { errorClass: string; message: string };
       /** The request was stopped by the caller's cancel (the demo's Cancel), not failed: no error. */
       cancelled?: true;

@@ -16,6 +16,7 @@ export function toolResultsMessage(calls: readonly ExecutedCall[], maxChars: num
       name: executed.call.name,
       isError: executed.isError,
       content: [{ type: 'text', text: truncateForModel(executed.resultText, maxChars) }, ...executed.images],
+      ...(executed.undeliveredImages.length > 0 ? { undeliveredImages: executed.undeliveredImages } : {}),
     })),
   };
 }

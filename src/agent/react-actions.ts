@@ -115,6 +115,7 @@ export function malformedCall(action: MalformedAction, id: string): ExecutedCall
     errorCode: 'invalid_arguments',
     durationMs: 0,
     images: [],
+    undeliveredImages: [],
     executed: true,
   };
 }
@@ -127,5 +128,6 @@ export function observationMessage(calls: readonly ExecutedCall[], maxChars: num
   );
   content.push({ type: 'text', text: `Observation:\n${lines.join('\n\n')}` });
   for (const call of calls) content.push(...call.images);
-  return { role: 'user', content };
+  const undeliveredImages = calls.flatMap((call) => call.undeliveredImages);
+  return { role: 'user', content, ...(undeliveredImages.length > 0 ? { undeliveredImages } : {}) };
 }

@@ -1,9 +1,13 @@
 // Images a tool produced, to be shown to the model: MCP image content first; otherwise image
 // files the tool wrote and named in its JSON result (`images`, `output_path`, `path`, ...).
-// Files are typed by magic bytes and read only from the allowed image roots.
+// Files are typed by magic bytes and read only from the allowed image roots. Images that do not
+// become image parts (over the per-call limit, a missing file or one outside the roots, bytes
+// that do not decode, an embedded image resource) are returned as dropped, with the reason, for
+// the image-delivery audit (src/core/image-delivery.ts).
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { ImagePart } from '../core/content.js';
+import type { ImageDelivery } from '../core/image-delivery.js';
 import type { ToolCallOutcome } from '../mcp/types.js';
 import { loadImageFile } from '../media/load-image.js';
 import { prepareImage, type ImagePolicy } from '../media/prepare-image.js';
@@ -35,44 +39,79 @@ function insideRoots(file: string, roots: readonly string[]): boolean {
   });
 }
 
+/** A tool image that never became an image part, with the reason (an audit entry's fields). */
+export type DroppedImage = Required<Pick<ImageDelivery, 'source' | 'mediaType' | 'reason'>>;
+
 interface ExtractedImages {
   images: ImagePart[];
   /** Problems worth telling the model (a named file that is not an image), never thrown. */
   notes: string[];
+  dropped: DroppedImage[];
 }
 
-async function imagesFromOutcome(outcome: ToolCallOutcome, policy: ImagePolicy, roots: readonly string[], cwd: string): Promise<ExtractedImages> {
-  const images: ImagePart[] = [];
-  const notes: string[] = [];
+const prepareFailed = (error: unknown) => `prepare_failed: ${(error as Error).message}`;
+
+async function inlineImages(outcome: ToolCallOutcome, policy: ImagePolicy, extracted: ExtractedImages): Promise<void> {
   const inline = outcome.content.filter((item): item is Extract<typeof item, { type: 'image' }> => item.type === 'image');
-  for (const [index, item] of inline.slice(0, maxImagesPerCall).entries()) {
+  for (const [index, item] of inline.entries()) {
+    const source = `${outcome.canonicalName} image ${index + 1}`;
+    if (index >= maxImagesPerCall) {
+      extracted.dropped.push({ source, mediaType: item.mimeType, reason: 'over_per_call_limit' });
+      continue;
+    }
     try {
-      images.push(await prepareImage(Buffer.from(item.data, 'base64'), `${outcome.canonicalName} image ${index + 1}`, policy));
+      extracted.images.push(await prepareImage(Buffer.from(item.data, 'base64'), source, policy));
     } catch (error) {
-      notes.push((error as Error).message);
+      extracted.notes.push((error as Error).message);
+      extracted.dropped.push({ source, mediaType: item.mimeType, reason: prepareFailed(error) });
     }
   }
-  if (inline.length > 0 || outcome.isError) return { images, notes };
-  for (const named of namedPaths(outcome.text).slice(0, maxImagesPerCall)) {
-    const file = path.resolve(cwd, named);
-    if (!existsSync(file) || !insideRoots(file, roots)) continue;
-    try {
-      images.push(await loadImageFile(file, policy));
-    } catch (error) {
-      notes.push((error as Error).message);
+  // Embedded image resources are named in the result text only, never shown as images.
+  for (const item of outcome.content) {
+    if (item.type === 'resource' && item.blob && item.mimeType?.startsWith('image/')) {
+      extracted.dropped.push({ source: item.uri, mediaType: item.mimeType, reason: 'embedded_resource_not_shown' });
     }
   }
-  return { images, notes };
 }
 
-/** A result as the model sees it: its images, and its text with any image problems noted. */
+async function namedImages(outcome: ToolCallOutcome, policy: ImagePolicy, roots: readonly string[], cwd: string, extracted: ExtractedImages): Promise<void> {
+  for (const [index, named] of namedPaths(outcome.text).entries()) {
+    const file = path.resolve(cwd, named);
+    const drop = (reason: string) => extracted.dropped.push({ source: file, mediaType: '', reason });
+    if (index >= maxImagesPerCall) drop('over_per_call_limit');
+    else if (!existsSync(file)) drop('file_not_found');
+    else if (!insideRoots(file, roots)) drop('outside_allowed_roots');
+    else {
+      try {
+        extracted.images.push(await loadImageFile(file, policy));
+      } catch (error) {
+        extracted.notes.push((error as Error).message);
+        drop(prepareFailed(error));
+      }
+    }
+  }
+}
+
+/**
+ * MCP image content first; only a result without any (and not an error) is searched for named
+ * files. Every image that does not become a part is listed in `dropped` with its reason.
+ */
+async function imagesFromOutcome(outcome: ToolCallOutcome, policy: ImagePolicy, roots: readonly string[], cwd: string): Promise<ExtractedImages> {
+  const extracted: ExtractedImages = { images: [], notes: [], dropped: [] };
+  await inlineImages(outcome, policy, extracted);
+  const hasInline = outcome.content.some((item) => item.type === 'image');
+  if (!hasInline && !outcome.isError) await namedImages(outcome, policy, roots, cwd, extracted);
+  return extracted;
+}
+
+/** A result as the model sees it: its images, its text with any image problems noted, and the images dropped. */
 export async function withToolImages(
   outcome: ToolCallOutcome,
   policy: ImagePolicy,
   roots: readonly string[],
   cwd: string,
-): Promise<{ text: string; images: ImagePart[] }> {
+): Promise<{ text: string; images: ImagePart[]; dropped: DroppedImage[] }> {
   const extracted = await imagesFromOutcome(outcome, policy, roots, cwd);
   const notes = extracted.notes.length > 0 ? `\n[image note] ${extracted.notes.join('; ')}` : '';
-  return { text: outcome.text + notes, images: extracted.images };
+  return { text: outcome.text + notes, images: extracted.images, dropped: extracted.dropped };
 }

@@ -1,5 +1,6 @@
 // Conversation shapes the agent keeps and every driver maps to its vendor's wire format.
 import type { ContentPart } from './content.js';
+import type { ImageDelivery } from './image-delivery.js';
 
 /**
  * A tool call as the model emitted it. `name` is the provider-facing function name
@@ -38,6 +39,12 @@ interface ToolResultItem {
   name: string;
   content: ContentPart[];
   isError: boolean;
+  /**
+   * Images the result named or returned that never became image parts (over the per-call limit,
+   * outside the allowed roots, unreadable), with the reason: the image-delivery audit lists them
+   * in every request that carries this result. Drivers ignore the field.
+   */
+  undeliveredImages?: ImageDelivery[];
 }
 
 interface SystemMessage {
@@ -48,6 +55,8 @@ interface SystemMessage {
 export interface UserMessage {
   role: 'user';
   content: ContentPart[];
+  /** Tool images this turn was meant to carry but that never became image parts (text mode's observation). */
+  undeliveredImages?: ImageDelivery[];
 }
 
 export interface AssistantMessage {

@@ -109,7 +109,10 @@ export async function generateWithRetry(
     const startedAt = Date.now();
     const scoped = attemptSignal(options.signal, policy.timeoutMs);
     try {
-      const response = await driver.generate(request, { signal: scoped.signal });
+      const response = await driver.generate(request, {
+        ...(scoped.signal ? { signal: scoped.signal } : {}),
+        ...(options.onImageDelivery ? { onImageDelivery: options.onImageDelivery } : {}),
+      });
       const record: AttemptRecord = { attempt, startedAt, latencyMs: Date.now() - startedAt, ok: true };
       attempts.push(record);
       options.onAttempt?.(record);

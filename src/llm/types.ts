@@ -50,8 +50,6 @@ export interface GenerateResponse {
   warnings: string[];
   /** Reasoning the provider wants back with this turn; the agent keeps it on the assistant message. */
   reasoning?: ReasoningTrace;
-  /** The images the request carried, as the driver received it (src/runner/driver-decorators.ts withImageAudit). */
-  imageDelivery?: ImageDelivery[];
 }
 
 /** What a vendor mapper returns; the driver adds the latency and the raw exchange. */
@@ -59,6 +57,11 @@ export type MappedResponse = Omit<GenerateResponse, 'latencyMs' | 'raw'>;
 
 export interface GenerateOptions {
   signal?: AbortSignal;
+  /**
+   * Told the images of the request as the driver received it, before the call (an audit
+   * decorator calls it: src/runner/driver-decorators.ts withImageAudit); drivers ignore it.
+   */
+  onImageDelivery?: (images: ImageDelivery[]) => void;
 }
 
 export interface ModelDriver {

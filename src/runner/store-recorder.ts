@@ -44,7 +44,7 @@ export class StoreRecorder implements RunRecorder {
         imagePayload: event.imagePayload,
         latencyMs: event.latencyMs,
         attempts: event.attempts,
-        ...(event.images ? { images: event.images } : {}),
+        images: event.images,
         ...(event.error ? { errorClass: event.error.errorClass, errorMessage: event.error.message } : {}),
       });
     } else if (event.type === 'tool_call_end') {

@@ -104,7 +104,7 @@ describe.skipIf(!assets)('m3 runs images', () => {
         expect(audit.entries.tool.dropped).toBeGreaterThan(0);
         const text = await runM3(['runs', 'images', cellRunId, '--store', store], env());
         expect(text.stdout).toContain(`${entries.length} dropped (${entries.length} condition images-dropped)`);
-        expect(text.stdout).toMatch(/tool image image\/make_image image 1 40x30 dropped: condition images-dropped/);
+        expect(text.stdout).toMatch(/tool image image\/make_image image 1 40x30 dropped \(call [^)]+ image__make_image\): condition images-dropped/);
       }
     }
   }, 560_000);

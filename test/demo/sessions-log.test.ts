@@ -137,6 +137,7 @@ function traceWith(image: string): EpisodeTrace {
             isError: false,
             durationMs: 3,
             images: [],
+            undeliveredImages: [],
             executed: true,
           },
         ],

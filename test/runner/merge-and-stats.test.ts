@@ -49,6 +49,7 @@ describe('LLM stats counters', () => {
       toolCallCount: 0,
       warnings: [],
       imagePayload: { count: 0, bytes: 0, estimatedTokens: 0 },
+      images: [],
       request: null,
       response: null,
     };

@@ -1,7 +1,14 @@
 // `m3 runs images <run-id>`: the image-delivery audit of a run (src/store/image-audit.ts): how many
 // images each model request carried, tool-produced images with the request that first carried
 // them and their size, and every image replaced or dropped with the reason.
+import type { ImageDelivery } from '../../core/image-delivery.js';
 import type { ImageAudit } from '../../store/index.js';
+
+/** `640x480 image/png`, or `size unknown` for an image dropped before anything decoded it. */
+function sizeOf(image: Pick<ImageDelivery, 'width' | 'height' | 'mediaType'>): string {
+  const size = image.width > 0 && image.height > 0 ? `${image.width}x${image.height}` : 'size unknown';
+  return image.mediaType ? `${size} ${image.mediaType}` : size;
+}
 
 /** The one-line summary `m3 runs show` and `m3 runs images` print. */
 export function imageAuditLine(audit: ImageAudit): string {
@@ -20,7 +27,7 @@ export function printImageAudit(audit: ImageAudit): void {
   if (audit.toolImages.length > 0) lines.push('tool images (first request that carried each):');
   for (const image of audit.toolImages) {
     lines.push(
-      `  ${image.taskId} attempt ${image.attempt} ${image.tool} (call ${image.callId}): ${image.width}x${image.height} ${image.mediaType}, ` +
+      `  ${image.taskId} attempt ${image.attempt} ${image.tool} (call ${image.callId}): ${sizeOf(image)}, ` +
         `${image.bytes} bytes, ${image.status}${image.reason ? ` (${image.reason})` : ''}, first in request ${image.firstModelCallId} (round ${image.round})`,
     );
   }
@@ -29,7 +36,8 @@ export function printImageAudit(audit: ImageAudit): void {
   for (const { request, image } of withheld) {
     lines.push(
       `  request ${request.modelCallId} (${request.taskId} round ${request.round} ${request.purpose}): ${image.origin} image ${image.source} ` +
-        `${image.width}x${image.height} ${image.status}: ${image.reason ?? 'no reason recorded'}`,
+        `${image.width > 0 && image.height > 0 ? `${image.width}x${image.height}` : 'size unknown'} ${image.status}` +
+        `${image.callId ? ` (call ${image.callId} ${image.tool ?? ''})` : ''}: ${image.reason ?? 'no reason recorded'}`,
     );
   }
   process.stdout.write(`${lines.join('\n')}\n`);

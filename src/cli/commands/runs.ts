@@ -145,7 +145,8 @@ export function registerRunsCommands(program: Command): void {
     .description(
       'the image-delivery audit of a run: per model request the images it carried (task and tool images, pixels, bytes), ' +
         'each tool image with the request that first carried it, and every image replaced or dropped with the reason ' +
-        '(condition images-off / images-dropped, a text-only model)',
+        '(condition images-off / images-dropped, a text-only model; a tool image dropped before the request: ' +
+        'over_per_call_limit, outside_allowed_roots, file_not_found, prepare_failed, embedded_resource_not_shown)',
     )
     .argument('<run-id>', 'the full run id (as m3 runs list prints it)')
     .option('--store <file>', 'run store', 'results/m3bench.sqlite')
