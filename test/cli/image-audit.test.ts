@@ -1,11 +1,16 @@
-// The image-delivery audit (m3 runs images) against the wire: a real `m3 run` child process runs
-// one task (its photo, then a tool that returns an image) under baseline, images-off and
-// images-dropped against the mock LLM. For each cell the audit's sent images equal the image
-// parts the mock received in that cell's requests, the store's rows say the same, and the
-// ablated cells list every replaced or dropped image with the condition as the reason.
-import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+// The image-delivery audit (m3 runs images) against the wire: real `m3 run` child processes run
+// tasks against the mock LLM. One task (its photo, then a tool that returns an image) runs under
+// baseline, images-off and images-dropped: for each cell the audit's sent images equal the image
+// parts the mock received in that cell's requests, the store's per-request payload summary
+// (count, bytes) is what the mock received (placeholder bytes under images-off, 0 under
+// images-dropped), and the ablated cells list every replaced or dropped image with the condition
+// as the reason. Another task's tools return five images, name a file outside the allowed
+// roots, a corrupt file and a missing one: the four images sent are the ones on the wire, and
+// each image that never reached a request is in the audit with its reason.
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBatchManifest } from '../../src/runner/batch-manifest.js';
 import { episodesForRun, modelCallsForEpisode, openStore } from '../../src/store/index.js';
@@ -32,11 +37,12 @@ afterAll(async () => {
   await mock?.close();
 });
 
-/** Image parts (data URLs) of a chat request body. */
-function wireImages(body: unknown): number {
-  let found = 0;
+/** Image parts (data URLs) of a chat request body, decoded. */
+function wireImages(body: unknown): Buffer[] {
+  const found: Buffer[] = [];
   const visit = (value: unknown) => {
-    if (typeof value === 'string') found += /^data:image\/[a-z+]+;base64,/.test(value) ? 1 : 0;
+    const match = typeof value === 'string' ? /^data:image\/[a-z+]+;base64,(.*)$/s.exec(value) : null;
+    if (match) found.push(Buffer.from(match[1] ?? '', 'base64'));
     else if (Array.isArray(value)) value.forEach(visit);
     else if (value && typeof value === 'object') Object.values(value).forEach(visit);
   };
@@ -44,68 +50,161 @@ function wireImages(body: unknown): number {
   return found;
 }
 
+const configFile = path.join(dir, 'servers.json');
+const store = path.join(dir, 'store.sqlite');
+
+interface Cell {
+  runId: string;
+  /** Per request the cell sent, the image payloads the mock received. */
+  onWire: Buffer[][];
+  audit: ImageAudit;
+}
+
+/** One `m3 run` of a task file under one condition; the mock's requests since the last run are this cell's. */
+async function runCell(
+  tasksFile: string,
+  runId: string,
+  condition: string,
+  turns: Parameters<MockLlm['enqueue']>,
+  extraEnv: Record<string, string> = {},
+): Promise<Cell> {
+  const before = mock.generations().length;
+  mock.enqueue(...turns);
+  // A results folder per cell: the cells' prediction files share the model's name.
+  const results = path.join(dir, `results-${runId}`);
+  const args = ['--tasks', tasksFile, '--config', configFile, '--image-dir', dir, '--results-dir', results, '--store', store];
+  const flags = ['--run-id', runId, '--condition', condition, '--concurrency', '1', '--max-concurrent', '4'];
+  const outcome = await runM3(['run', '--model', 'openai:mock-model', ...args, ...flags], { ...env(), ...extraEnv });
+  expect(outcome.code, outcome.output).toBe(0);
+  const cellRunId = loadBatchManifest(path.join(results, `${runId}.batch.json`)).cells[0]?.runId ?? '';
+  const onWire = mock
+    .generations()
+    .slice(before)
+    .map((request) => wireImages(request.body));
+  const audited = await runM3(['runs', 'images', cellRunId, '--store', store, '--json'], env());
+  expect(audited.code, audited.output).toBe(0);
+  return { runId: cellRunId, onWire, audit: JSON.parse(audited.stdout) as ImageAudit };
+}
+
+/** The store's model_calls rows of a cell, in request order. */
+function storedCalls(runId: string) {
+  const db = openStore(store, { readonly: true });
+  try {
+    return episodesForRun(db, runId).flatMap((episode) => modelCallsForEpisode(db, episode.id));
+  } finally {
+    db.close();
+  }
+}
+
+const byteSum = (images: readonly Buffer[]) => images.reduce((sum, image) => sum + image.length, 0);
+
 describe.skipIf(!assets)('m3 runs images', () => {
-  it('counts what the wire received and names every replaced or dropped image with its reason', async () => {
+  beforeAll(() => {
     copyFileSync(path.join(assets as string, 'images', 'detection', 'apple_orange.jpg'), path.join(dir, 'photo.jpg'));
-    const configFile = path.join(dir, 'servers.json');
-    const tasksFile = path.join(dir, 'tasks.json');
-    const store = path.join(dir, 'store.sqlite');
     writeFileSync(
       configFile,
       JSON.stringify({ servers: { image: { command: 'node', args: ['--import', 'tsx', 'test/support/fixture-servers/image.ts'], env: {} } } }),
     );
+  });
+
+  it('counts what the wire received, in the audit and the payload summary, and names every replaced or dropped image with its reason', async () => {
+    const tasksFile = path.join(dir, 'tasks.json');
     writeFileSync(
       tasksFile,
       JSON.stringify([{ id: 'a1', image: 'photo.jpg', type: 'vision', prompt: 'make an image', question: 'What fruit is in the photo?' }]),
     );
     const turns = () => [{ toolCalls: [{ name: 'image__make_image', arguments: { width: 40, height: 30 } }] }, { text: 'An apple and an orange.' }];
-    const conditions = ['baseline', 'images-off', 'images-dropped'];
-    for (const condition of conditions) {
-      // One `m3 run` per condition, so the requests the mock received since the last one are this cell's.
-      const before = mock.generations().length;
-      mock.enqueue(...turns());
-      const runId = `audit-${condition}`;
-      const args = ['--tasks', tasksFile, '--config', configFile, '--image-dir', dir, '--results-dir', path.join(dir, 'results'), '--store', store];
-      const outcome = await runM3(['run', '--model', 'openai:mock-model', ...args, '--run-id', runId, '--condition', condition, '--concurrency', '1'], env());
-      expect(outcome.code, outcome.output).toBe(0);
-      const cellRunId = loadBatchManifest(path.join(dir, 'results', `${runId}.batch.json`)).cells[0]?.runId ?? '';
-      const onWire = mock
-        .generations()
-        .slice(before)
-        .map((request) => wireImages(request.body));
-      const audited = await runM3(['runs', 'images', cellRunId, '--store', store, '--json'], env());
-      expect(audited.code, audited.output).toBe(0);
-      const audit = JSON.parse(audited.stdout) as ImageAudit;
-      // Per request, in order: the images the audit says went out are the image parts the mock received.
-      expect(audit.perRequest.map((request) => request.images.filter((image) => image.status !== 'dropped').length)).toEqual(onWire);
-      // The store's rows are what the audit read.
-      const db = openStore(store, { readonly: true });
-      try {
-        const rows = episodesForRun(db, cellRunId).flatMap((episode) => modelCallsForEpisode(db, episode.id));
-        expect(rows.map((row) => row.images)).toEqual(audit.perRequest.map((request) => request.images));
-      } finally {
-        db.close();
-      }
+    for (const condition of ['baseline', 'images-off', 'images-dropped']) {
+      const { runId, onWire, audit } = await runCell(tasksFile, `audit-${condition}`, condition, turns());
+      // Per request, in order: the images the audit says went out are the image parts the mock received, byte for byte.
+      expect(audit.perRequest.map((request) => request.images.filter((image) => image.status !== 'dropped').length)).toEqual(
+        onWire.map((images) => images.length),
+      );
+      expect(audit.perRequest.map((request) => request.images.reduce((sum, image) => sum + image.bytes, 0))).toEqual(onWire.map(byteSum));
+      // The store's rows are what the audit read, and their payload summary is what the mock received.
+      const rows = storedCalls(runId);
+      expect(rows.map((row) => row.images)).toEqual(audit.perRequest.map((request) => request.images));
+      expect(rows.map((row) => [row.imagePayload.count, row.imagePayload.bytes])).toEqual(onWire.map((images) => [images.length, byteSum(images)]));
       // The task photo in every request, the tool's 40x30 image from the request after its call.
       const entries = audit.perRequest.flatMap((request) => request.images);
       expect(audit.perRequest.every((request) => request.images[0]?.origin === 'task')).toBe(true);
       expect(audit.toolImages).toContainEqual(expect.objectContaining({ width: 40, height: 30, tool: 'image__make_image' }));
       if (condition === 'baseline') {
-        expect(onWire.at(-1)).toBe(2);
+        expect(onWire.at(-1)).toHaveLength(2);
         expect(entries.every((image) => image.status === 'sent' && image.bytes > 0)).toBe(true);
         expect(audit.reasons).toEqual({});
       } else if (condition === 'images-off') {
-        expect(onWire.at(-1)).toBe(2);
+        expect(onWire.at(-1)).toHaveLength(2);
         expect(entries.every((image) => image.status === 'placeholder' && image.reason === 'condition images-off')).toBe(true);
         expect(audit.reasons).toEqual({ 'condition images-off': entries.length });
+        // The summary's token estimate is the placeholders' (same pixel size), never zero, never the real photo's bytes.
+        expect(rows.every((row) => (row.imagePayload.estimatedTokens ?? 0) > 0)).toBe(true);
       } else {
-        expect(onWire.every((count) => count === 0)).toBe(true);
+        expect(onWire.every((images) => images.length === 0)).toBe(true);
+        expect(rows.map((row) => row.imagePayload)).toEqual(rows.map(() => ({ count: 0, bytes: 0, estimatedTokens: 0 })));
         expect(entries.every((image) => image.status === 'dropped' && image.bytes === 0 && image.reason === 'condition images-dropped')).toBe(true);
         expect(audit.entries.tool.dropped).toBeGreaterThan(0);
-        const text = await runM3(['runs', 'images', cellRunId, '--store', store], env());
+        const text = await runM3(['runs', 'images', runId, '--store', store], env());
         expect(text.stdout).toContain(`${entries.length} dropped (${entries.length} condition images-dropped)`);
         expect(text.stdout).toMatch(/tool image image\/make_image image 1 40x30 dropped \(call [^)]+ image__make_image\): condition images-dropped/);
       }
     }
   }, 560_000);
+
+  it('records each tool image that never reached a request (over the per-call limit, outside the allowed roots, corrupt, missing) with its reason', async () => {
+    const allowed = path.join(dir, 'allowed');
+    const outside = path.join(dir, 'outside');
+    mkdirSync(allowed, { recursive: true });
+    mkdirSync(outside, { recursive: true });
+    const outsideFile = path.join(outside, 'real.jpg');
+    copyFileSync(path.join(dir, 'photo.jpg'), outsideFile);
+    // A real PNG cut short: its header says PNG, its pixels do not decode.
+    const corruptFile = path.join(allowed, 'broken.png');
+    const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 10, g: 200, b: 40 } } })
+      .png()
+      .toBuffer();
+    writeFileSync(corruptFile, png.subarray(0, Math.floor(png.length * 0.6)));
+    const missingFile = path.join(allowed, 'never-written.png');
+    const tasksFile = path.join(dir, 'tasks-drops.json');
+    writeFileSync(tasksFile, JSON.stringify([{ id: 'd1', image: 'photo.jpg', type: 'vision', prompt: 'tools', question: 'What fruit is in the photo?' }]));
+    const calls = [
+      { name: 'image__make_images', arguments: { count: 5, width: 20, height: 10 } },
+      { name: 'image__name_file', arguments: { path: outsideFile } },
+      { name: 'image__name_file', arguments: { path: corruptFile } },
+      { name: 'image__name_file', arguments: { path: missingFile } },
+    ];
+    const { runId, onWire, audit } = await runCell(tasksFile, 'audit-drops', 'baseline', [{ toolCalls: calls }, { text: 'An apple.' }], {
+      M3_ALLOWED_ROOTS: allowed,
+    });
+    // The photo, then the photo and the first four of the five tool images; nothing else reached the wire.
+    expect(onWire.map((images) => images.length)).toEqual([1, 5]);
+    const rows = storedCalls(runId);
+    expect(rows.map((row) => [row.imagePayload.count, row.imagePayload.bytes])).toEqual(onWire.map((images) => [images.length, byteSum(images)]));
+    const second = audit.perRequest[1]?.images ?? [];
+    expect(second.filter((image) => image.status === 'sent')).toHaveLength(5);
+    const dropped = second.filter((image) => image.status === 'dropped');
+    const callIds = new Set(second.filter((image) => image.origin === 'tool').map((image) => image.callId));
+    expect(callIds.size).toBe(4);
+    expect(dropped).toEqual([
+      expect.objectContaining({ origin: 'tool', tool: 'image__make_images', source: 'image/make_images image 5', reason: 'over_per_call_limit', bytes: 0 }),
+      expect.objectContaining({ origin: 'tool', tool: 'image__name_file', source: outsideFile, reason: 'outside_allowed_roots', bytes: 0 }),
+      expect.objectContaining({
+        origin: 'tool',
+        tool: 'image__name_file',
+        source: corruptFile,
+        reason: expect.stringMatching(/^prepare_failed: .*corrupt or unreadable image\/png/),
+      }),
+      expect.objectContaining({ origin: 'tool', tool: 'image__name_file', source: missingFile, reason: 'file_not_found' }),
+    ]);
+    expect(dropped.every((image) => image.callId && callIds.has(image.callId))).toBe(true);
+    // Each tool image once: five from make_images (four sent, one dropped), one per named file.
+    expect(audit.toolImages.map((image) => image.status)).toEqual(['sent', 'sent', 'sent', 'sent', 'dropped', 'dropped', 'dropped', 'dropped']);
+    const text = await runM3(['runs', 'images', runId, '--store', store], env());
+    expect(text.stdout).toContain('4 dropped (1 over_per_call_limit, 1 outside_allowed_roots, 1 prepare_failed: ');
+    expect(text.stdout).toContain(', 1 file_not_found)');
+    expect(text.stdout).toContain(`tool image ${outsideFile} size unknown dropped (call`);
+    const shown = await runM3(['runs', 'show', runId, '--store', store], env());
+    expect(shown.code, shown.output).toBe(0);
+    expect(shown.stdout).toContain('4 dropped (1 over_per_call_limit, 1 outside_allowed_roots, 1 prepare_failed: ');
+  }, 300_000);
 });

@@ -1,7 +1,8 @@
 // Fixture MCP server "image": returns a PNG (generated with sharp) as MCP image content, and
 // writes a PNG under a given folder with a misleading `.txt` name, answering the reference-style
 // `{"images": [path]}` text, so media-type detection from bytes can be tested end to end; also
-// an image mirrored in structured content, and PNG bytes with a wrong label.
+// an image mirrored in structured content, PNG bytes with a wrong label, several images in one
+// result, and a result that only names a file (any path) as its output image.
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -35,6 +36,29 @@ server.registerTool(
       ],
     };
   },
+);
+
+server.registerTool(
+  'make_images',
+  {
+    description: 'Returns `count` solid-colour PNGs (`width` x `height`) as image content.',
+    inputSchema: { count: z.number().int().min(1).max(8), width: z.number().int().min(1).max(512), height: z.number().int().min(1).max(512) },
+  },
+  async ({ count, width, height }) => {
+    const pngs = await Promise.all(Array.from({ length: count }, (_, index) => renderPng(width, height, { r: 10 * index, g: 90, b: 160 })));
+    return {
+      content: [
+        { type: 'text', text: `rendered ${count} images` },
+        ...pngs.map((png) => ({ type: 'image' as const, data: png.toString('base64'), mimeType: 'image/png' })),
+      ],
+    };
+  },
+);
+
+server.registerTool(
+  'name_file',
+  { description: 'Returns {"output_path": path} without touching the file.', inputSchema: { path: z.string().min(1) } },
+  async ({ path: file }) => ({ content: [{ type: 'text', text: JSON.stringify({ output_path: file }) }] }),
 );
 
 server.registerTool(
