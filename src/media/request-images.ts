@@ -19,14 +19,23 @@ export interface RequestImages {
   estimatedTokens: number | null;
 }
 
-/** What a condition put in place of an image (src/runner/driver-decorators.ts withImagesWithheld). */
-export interface Withheld {
+/** A part that stands in for an image the model does not get: the image, and why. */
+interface Withheld {
   original: ImagePart;
   status: 'placeholder' | 'dropped';
   reason: string;
 }
 
-type WithheldLookup = (part: ContentPart) => Withheld | undefined;
+const withheld = new WeakMap<ContentPart, Withheld>();
+
+/**
+ * Marks `part` as standing in for `original` (a condition's grey placeholder or text note,
+ * src/runner/driver-decorators.ts; a generated stand-in for a missing task image): the audit
+ * then lists it as a placeholder or dropped image with the reason.
+ */
+export function markWithheld(part: ContentPart, original: ImagePart, reason: string): void {
+  withheld.set(part, { original, status: part.type === 'image' ? 'placeholder' : 'dropped', reason });
+}
 
 type Origin = Pick<ImageDelivery, 'origin' | 'callId' | 'tool'>;
 
@@ -46,8 +55,8 @@ function sizeOf(part: ImagePart): Promise<PixelSize> {
   return pending;
 }
 
-async function entryOf(part: ContentPart, origin: Origin, acceptsImages: boolean, withheldOf: WithheldLookup): Promise<ImageDelivery | undefined> {
-  const replaced = withheldOf(part);
+async function entryOf(part: ContentPart, origin: Origin, acceptsImages: boolean): Promise<ImageDelivery | undefined> {
+  const replaced = withheld.get(part);
   const image = replaced?.original ?? (part.type === 'image' ? part : undefined);
   if (!image) return undefined;
   const size = await sizeOf(image);
@@ -66,14 +75,10 @@ async function entryOf(part: ContentPart, origin: Origin, acceptsImages: boolean
  * (tool), each followed by the images its message was meant to carry but never did
  * (`undeliveredImages`, dropped before the request was built).
  */
-export async function imageDeliveryOf(
-  messages: readonly Message[],
-  acceptsImages: boolean,
-  withheldOf: WithheldLookup = () => undefined,
-): Promise<ImageDelivery[]> {
+export async function imageDeliveryOf(messages: readonly Message[], acceptsImages: boolean): Promise<ImageDelivery[]> {
   const groups: Array<Promise<Array<ImageDelivery | undefined>>> = [];
   const add = (parts: readonly ContentPart[], origin: Origin, undelivered: readonly ImageDelivery[] = []) => {
-    groups.push(Promise.all([...parts.map((part) => entryOf(part, origin, acceptsImages, withheldOf)), ...undelivered.map((entry) => Promise.resolve(entry))]));
+    groups.push(Promise.all([...parts.map((part) => entryOf(part, origin, acceptsImages)), ...undelivered.map((entry) => Promise.resolve(entry))]));
   };
   for (const message of messages) {
     if (message.role === 'tool') {

@@ -5,7 +5,7 @@ import type { ContentPart } from '../core/content.js';
 import type { Message } from '../core/messages.js';
 import type { GenerateRequest, ModelDriver } from '../llm/types.js';
 import { toPlaceholder } from '../media/placeholder-image.js';
-import { imageDeliveryOf, type Withheld } from '../media/request-images.js';
+import { imageDeliveryOf, markWithheld } from '../media/request-images.js';
 
 type RequestMap = (request: GenerateRequest) => GenerateRequest | Promise<GenerateRequest>;
 
@@ -21,9 +21,6 @@ function decorate(driver: ModelDriver, map: RequestMap): ModelDriver {
 export function withTrialContext(driver: ModelDriver, trial: number): ModelDriver {
   return decorate(driver, (request) => ({ ...request, context: { ...request.context, trial } }));
 }
-
-/** Parts a condition put in place of an image, with the image they replace (read by withImageAudit). */
-const withheld = new WeakMap<ContentPart, Withheld>();
 
 async function mapParts(
   parts: readonly ContentPart[],
@@ -56,7 +53,7 @@ export function withImagesWithheld(driver: ModelDriver, mode: 'placeholder' | 'd
             type: 'text',
             text: `[image withheld${part.facts ? ` ${part.facts.width}x${part.facts.height}` : ''}: this run tests the task without its images]`,
           };
-    withheld.set(replacement, { original: part, status: mode === 'placeholder' ? 'placeholder' : 'dropped', reason });
+    markWithheld(replacement, part, reason);
     return replacement;
   };
   return decorate(driver, async (request) => ({
@@ -76,7 +73,7 @@ export function withImageAudit(driver: ModelDriver): ModelDriver {
   const wrapped = Object.create(driver) as ModelDriver;
   Object.defineProperty(wrapped, 'generate', {
     value: async (request: GenerateRequest, options?: Parameters<ModelDriver['generate']>[1]) => {
-      options?.onImageDelivery?.(await imageDeliveryOf(request.messages, driver.acceptsImages, (part) => withheld.get(part)));
+      options?.onImageDelivery?.(await imageDeliveryOf(request.messages, driver.acceptsImages));
       return driver.generate(request, options);
     },
   });

@@ -10,6 +10,7 @@ import type { ModelDriver } from '../llm/types.js';
 import type { ToolCallInterceptor } from '../mcp/checked-call.js';
 import type { ToolHost } from '../mcp/types.js';
 import { loadImageFile } from '../media/load-image.js';
+import { markWithheld } from '../media/request-images.js';
 import { PREDICTION_PLACEHOLDER_FIELD, writeMissingImageStandIn } from '../media/missing-image-stand-in.js';
 import type { PredictionRecord } from '../tasks/schemas.js';
 import { classifyFailure, RunInterruptedError, type FailureVerdict } from './failure.js';
@@ -197,6 +198,12 @@ async function attemptTask(
       const images = loaded.images.map((part, index) =>
         part.facts ? { ...part, facts: { ...part.facts, source: workspace.images[index] ?? part.facts.source } } : part,
       );
+      // Stand-ins follow the found images (loadTaskImages): the audit names them as placeholders.
+      const firstStandIn = images.length - loaded.placeholders.length;
+      images.forEach((part, index) => {
+        if (index >= firstStandIn)
+          markWithheld(part, part, `missing task image ${loaded.placeholders[index - firstStandIn]}: stand-in from --placeholder-images`);
+      });
       const trace = await withBudget(
         (signal) =>
           runEpisode(

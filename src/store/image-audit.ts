@@ -3,7 +3,9 @@
 // withImageAudit), and totals: how many images were sent, replaced by a placeholder or dropped
 // (with the reasons), how many bytes went out, and each tool-produced image with the request
 // that first carried it. A request re-sends the history, so the per-request entries repeat the
-// earlier images; the distinct tool images are counted once per (episode, tool call).
+// earlier images; the distinct tool images are counted once per (episode, tool call). An attempt
+// whose task image could not be loaded ended before any request, so it has no entries: it is
+// listed apart, with its error.
 import type { ImageDelivery } from '../core/image-delivery.js';
 import type { Store } from './connection.js';
 import { modelCallsForEpisode } from './calls.js';
@@ -42,8 +44,13 @@ export interface ImageAudit {
   >;
   /** Reasons of the replaced and dropped entries, with their counts. */
   reasons: Record<string, number>;
+  /** Attempts that ended before any request because a task image could not be loaded (src/runner/run-task.ts). */
+  taskImagesNotLoaded: Array<{ taskId: string; attempt: number; errorCode: string; message: string }>;
   perRequest: AuditedRequest[];
 }
+
+/** The codes an attempt ends with when its task images are missing, outside the image folders or undecodable. */
+const taskImageCodes = new Set(['missing_image', 'bad_task_input']);
 
 const zero = (): StatusCounts => ({ sent: 0, placeholder: 0, dropped: 0 });
 
@@ -56,11 +63,16 @@ export function imageAuditOf(store: Store, runId: string): ImageAudit {
     bytesSent: 0,
     toolImages: [],
     reasons: {},
+    taskImagesNotLoaded: [],
     perRequest: [],
   };
   for (const episode of episodesForRun(store, runId)) {
     const seen = new Set<string>();
-    for (const call of modelCallsForEpisode(store, episode.id)) {
+    const calls = modelCallsForEpisode(store, episode.id);
+    if (calls.length === 0 && episode.errorCode && taskImageCodes.has(episode.errorCode)) {
+      audit.taskImagesNotLoaded.push({ taskId: episode.taskId, attempt: episode.attempt, errorCode: episode.errorCode, message: episode.errorMessage ?? '' });
+    }
+    for (const call of calls) {
       audit.requests += 1;
       if (call.images.length > 0) audit.requestsWithImages += 1;
       audit.perRequest.push({

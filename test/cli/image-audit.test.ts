@@ -67,13 +67,14 @@ async function runCell(
   condition: string,
   turns: Parameters<MockLlm['enqueue']>,
   extraEnv: Record<string, string> = {},
+  extraFlags: string[] = [],
 ): Promise<Cell> {
   const before = mock.generations().length;
   mock.enqueue(...turns);
   // A results folder per cell: the cells' prediction files share the model's name.
   const results = path.join(dir, `results-${runId}`);
   const args = ['--tasks', tasksFile, '--config', configFile, '--image-dir', dir, '--results-dir', results, '--store', store];
-  const flags = ['--run-id', runId, '--condition', condition, '--concurrency', '1', '--max-concurrent', '4'];
+  const flags = ['--run-id', runId, '--condition', condition, '--concurrency', '1', '--max-concurrent', '4', ...extraFlags];
   const outcome = await runM3(['run', '--model', 'openai:mock-model', ...args, ...flags], { ...env(), ...extraEnv });
   expect(outcome.code, outcome.output).toBe(0);
   const cellRunId = loadBatchManifest(path.join(results, `${runId}.batch.json`)).cells[0]?.runId ?? '';
@@ -166,18 +167,32 @@ describe.skipIf(!assets)('m3 runs images', () => {
     writeFileSync(corruptFile, png.subarray(0, Math.floor(png.length * 0.6)));
     const missingFile = path.join(allowed, 'never-written.png');
     const tasksFile = path.join(dir, 'tasks-drops.json');
-    writeFileSync(tasksFile, JSON.stringify([{ id: 'd1', image: 'photo.jpg', type: 'vision', prompt: 'tools', question: 'What fruit is in the photo?' }]));
+    // d2's photo does not exist (a stand-in is sent under --placeholder-images); d3's does not decode, so d3 ends before any request.
+    copyFileSync(corruptFile, path.join(dir, 'broken-task.png'));
+    writeFileSync(
+      tasksFile,
+      JSON.stringify([
+        { id: 'd1', image: 'photo.jpg', type: 'vision', prompt: 'tools', question: 'What fruit is in the photo?' },
+        { id: 'd2', image: 'absent-photo.jpg', type: 'vision', prompt: 'look', question: 'What is in the photo?' },
+        { id: 'd3', image: 'broken-task.png', type: 'vision', prompt: 'look', question: 'What is in the photo?' },
+      ]),
+    );
     const calls = [
       { name: 'image__make_images', arguments: { count: 5, width: 20, height: 10 } },
       { name: 'image__name_file', arguments: { path: outsideFile } },
       { name: 'image__name_file', arguments: { path: corruptFile } },
       { name: 'image__name_file', arguments: { path: missingFile } },
     ];
-    const { runId, onWire, audit } = await runCell(tasksFile, 'audit-drops', 'baseline', [{ toolCalls: calls }, { text: 'An apple.' }], {
-      M3_ALLOWED_ROOTS: allowed,
-    });
-    // The photo, then the photo and the first four of the five tool images; nothing else reached the wire.
-    expect(onWire.map((images) => images.length)).toEqual([1, 5]);
+    const { runId, onWire, audit } = await runCell(
+      tasksFile,
+      'audit-drops',
+      'baseline',
+      [{ toolCalls: calls }, { text: 'An apple.' }, { text: 'Nothing.' }],
+      { M3_ALLOWED_ROOTS: allowed },
+      ['--placeholder-images'],
+    );
+    // d1: the photo, then the photo and the first four of the five tool images; d2: its stand-in; nothing else reached the wire.
+    expect(onWire.map((images) => images.length)).toEqual([1, 5, 1]);
     const rows = storedCalls(runId);
     expect(rows.map((row) => [row.imagePayload.count, row.imagePayload.bytes])).toEqual(onWire.map((images) => [images.length, byteSum(images)]));
     const second = audit.perRequest[1]?.images ?? [];
@@ -201,7 +216,11 @@ describe.skipIf(!assets)('m3 runs images', () => {
     expect(audit.toolImages.map((image) => image.status)).toEqual(['sent', 'sent', 'sent', 'sent', 'dropped', 'dropped', 'dropped', 'dropped']);
     const text = await runM3(['runs', 'images', runId, '--store', store], env());
     expect(text.stdout).toContain('4 dropped (1 over_per_call_limit, 1 outside_allowed_roots, 1 prepare_failed: ');
-    expect(text.stdout).toContain(', 1 file_not_found)');
+    expect(text.stdout).toContain(', 1 file_not_found, 1 missing task image absent-photo.jpg: stand-in from --placeholder-images)');
+    expect(audit.perRequest[2]?.images).toEqual([expect.objectContaining({ origin: 'task', status: 'placeholder', bytes: onWire[2]?.[0]?.length })]);
+    // d3 never made a request: listed apart with its error.
+    expect(audit.taskImagesNotLoaded).toEqual([expect.objectContaining({ taskId: 'd3', errorCode: 'bad_task_input' })]);
+    expect(text.stdout).toMatch(/task images never sent \(the attempt ended before its first request\):\n {2}d3 attempt 1 bad_task_input: .*broken-task\.png/);
     expect(text.stdout).toContain(`tool image ${outsideFile} size unknown dropped (call`);
     const shown = await runM3(['runs', 'show', runId, '--store', store], env());
     expect(shown.code, shown.output).toBe(0);

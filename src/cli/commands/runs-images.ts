@@ -18,7 +18,8 @@ export function imageAuditLine(audit: ImageAudit): string {
     `images: ${audit.toolImages.length} tool image(s) produced; over ${audit.requests} request(s): ` +
     `${task.sent + tool.sent} sent (${task.sent} task, ${tool.sent} tool, ${audit.bytesSent} bytes), ` +
     `${task.placeholder + tool.placeholder} placeholder(s), ${task.dropped + tool.dropped} dropped` +
-    (reasons.length > 0 ? ` (${reasons.join(', ')})` : '')
+    (reasons.length > 0 ? ` (${reasons.join(', ')})` : '') +
+    (audit.taskImagesNotLoaded.length > 0 ? `; ${audit.taskImagesNotLoaded.length} attempt(s) ended before any request: task image not loaded` : '')
   );
 }
 
@@ -40,5 +41,7 @@ export function printImageAudit(audit: ImageAudit): void {
         `${image.callId ? ` (call ${image.callId} ${image.tool ?? ''})` : ''}: ${image.reason ?? 'no reason recorded'}`,
     );
   }
+  if (audit.taskImagesNotLoaded.length > 0) lines.push('task images never sent (the attempt ended before its first request):');
+  for (const failed of audit.taskImagesNotLoaded) lines.push(`  ${failed.taskId} attempt ${failed.attempt} ${failed.errorCode}: ${failed.message}`);
   process.stdout.write(`${lines.join('\n')}\n`);
 }
