@@ -6,7 +6,9 @@
 // images-dropped), and the ablated cells list every replaced or dropped image with the condition
 // as the reason. Another task's tools return five images, name a file outside the allowed
 // roots, a corrupt file and a missing one: the four images sent are the ones on the wire, and
-// each image that never reached a request is in the audit with its reason.
+// each image that never reached a request is in the audit with its reason; in the same run a
+// missing task photo's stand-in is a placeholder, and a task whose photo does not decode is
+// listed as ended before any request.
 import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
