@@ -154,6 +154,18 @@ describe.skipIf(!assets)('m3 runs images', () => {
     }
   }, 560_000);
 
+  it('gives a request the provider refused its audit entries and payload summary too', async () => {
+    const tasksFile = path.join(dir, 'tasks-refused.json');
+    writeFileSync(tasksFile, JSON.stringify([{ id: 'f1', image: 'photo.jpg', type: 'vision', prompt: 'look', question: 'What fruit is in the photo?' }]));
+    const refused = { fault: { kind: 'status' as const, status: 400, message: 'refused by the test' } };
+    const { runId, onWire, audit } = await runCell(tasksFile, 'audit-refused', 'images-off', [refused]);
+    expect(onWire.map((images) => images.length)).toEqual([1]);
+    const rows = storedCalls(runId);
+    expect(rows.map((row) => row.errorClass)).toEqual(['invalid_request']);
+    expect(rows.map((row) => [row.imagePayload.count, row.imagePayload.bytes])).toEqual([[1, byteSum(onWire[0] ?? [])]]);
+    expect(audit.perRequest[0]?.images).toEqual([expect.objectContaining({ origin: 'task', status: 'placeholder', reason: 'condition images-off' })]);
+  }, 300_000);
+
   it('records each tool image that never reached a request (over the per-call limit, outside the allowed roots, corrupt, missing) with its reason', async () => {
     const allowed = path.join(dir, 'allowed');
     const outside = path.join(dir, 'outside');
