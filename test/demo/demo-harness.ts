@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadServersConfig } from '../../src/config/servers.js';
 import { parseSwitches } from '../../src/config/switches.js';
-import { createModelChoice, startDemoServer, type DemoLimits, type DemoServer } from '../../src/demo/index.js';
+import { createModelChoice, playgroundRpcLogEntries, startDemoServer, type DemoLimits, type DemoServer } from '../../src/demo/index.js';
 import { createLogger } from '../../src/log/logger.js';
 import { registerSecret } from '../../src/log/redact.js';
 import { McpHost } from '../../src/mcp/index.js';
@@ -52,7 +52,7 @@ export async function startDemoHarness(options: HarnessOptions): Promise<DemoHar
   registerSecret(testApiKey);
   const specs = loadServersConfig(path.join(repoRoot, 'mcp_servers.json'), { env: {}, root: repoRoot }).filter((spec) => options.servers.includes(spec.name));
   const yolo = yoloModelPath();
-  const host = await McpHost.start(specs, { requireAll: true, sharedEnv: yolo ? { M3_YOLO_MODEL: yolo } : {}, logger: createLogger('error') });
+  const host = await McpHost.start(specs, { requireAll: true, sharedEnv: yolo ? { M3_YOLO_MODEL: yolo } : {}, logger: createLogger('error'), rpcLogEntries: playgroundRpcLogEntries });
   const storeFile = path.join(workDir, 'store.sqlite');
   const store = openStore(storeFile);
   const logDir = path.join(workDir, 'log');
