@@ -2,7 +2,10 @@
 // to the end, refusing a cursor seen twice (a server stuck in a loop) and a runaway page count.
 const maxPages = 1000;
 
-export async function collectPages<T>(method: string, fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string | undefined }>): Promise<T[]> {
+export async function collectPages<T>(
+  method: string,
+  fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string | undefined }>,
+): Promise<T[]> {
   const items: T[] = [];
   const seenCursors = new Set<string>();
   let cursor: string | undefined;

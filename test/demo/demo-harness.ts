@@ -52,7 +52,12 @@ export async function startDemoHarness(options: HarnessOptions): Promise<DemoHar
   registerSecret(testApiKey);
   const specs = loadServersConfig(path.join(repoRoot, 'mcp_servers.json'), { env: {}, root: repoRoot }).filter((spec) => options.servers.includes(spec.name));
   const yolo = yoloModelPath();
-  const host = await McpHost.start(specs, { requireAll: true, sharedEnv: yolo ? { M3_YOLO_MODEL: yolo } : {}, logger: createLogger('error'), rpcLogEntries: playgroundRpcLogEntries });
+  const host = await McpHost.start(specs, {
+    requireAll: true,
+    sharedEnv: yolo ? { M3_YOLO_MODEL: yolo } : {},
+    logger: createLogger('error'),
+    rpcLogEntries: playgroundRpcLogEntries,
+  });
   const storeFile = path.join(workDir, 'store.sqlite');
   const store = openStore(storeFile);
   const logDir = path.join(workDir, 'log');

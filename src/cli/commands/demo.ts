@@ -35,7 +35,11 @@ async function runDemo(flags: DemoFlags): Promise<void> {
   const models = await createModelChoice(flags.model, config.env, secondsToTimerMs(config.switches.M3_LLM_TIMEOUT));
   for (const model of models.models) if (model.error) log.warn(`model ${model.id} is not usable: ${model.error}`);
   if (models.note) log.info(models.note);
-  const host = await McpHost.start(config.servers, { ...hostOptionsFrom(config), logDir: path.join(logDir, 'servers'), rpcLogEntries: playgroundRpcLogEntries });
+  const host = await McpHost.start(config.servers, {
+    ...hostOptionsFrom(config),
+    logDir: path.join(logDir, 'servers'),
+    rpcLogEntries: playgroundRpcLogEntries,
+  });
   let store: Store | undefined;
   try {
     store = flags.store === false ? undefined : openStore(path.resolve(flags.store));
