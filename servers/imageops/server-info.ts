@@ -36,7 +36,10 @@ async function colorSwatch(): Promise<Buffer> {
     const x1 = (index % 4) * tile.width;
     const y1 = Math.floor(index / 4) * tile.height + 22;
     const color = { r, g, b, alpha: 1 };
-    return rectangleSvg({ x1, y1, x2: x1 + tile.width - 4, y2: y1 + tile.height - 26, color, thickness: -1, filled: true, label: name });
+    const box = { x1, y1, x2: x1 + tile.width - 4, y2: y1 + tile.height - 26 };
+    // A grey frame keeps light tiles (white) visible on the white background.
+    const frame = rectangleSvg({ ...box, color: { r: 160, g: 160, b: 160, alpha: 1 }, thickness: 1, filled: false });
+    return rectangleSvg({ ...box, color, thickness: -1, filled: true, label: name }) + frame;
   });
   const height = rows * tile.height + 22;
   return sharp({ create: { width: 4 * tile.width, height, channels: 3, background: '#ffffff' } })
