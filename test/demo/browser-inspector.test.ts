@@ -98,6 +98,9 @@ describe.skipIf(!hasChromium)(
       await page.fill('#field-width', '10');
       await page.click('#pg-call');
       await page.waitForSelector('#pg-result .badge');
+      // An error result without images ends with its text, not a stray "null".
+      expect(await page.textContent('#pg-result .badge')).not.toBe('ok');
+      expect(await page.textContent('#pg-result')).not.toContain('null');
       const request = page.locator('#pg-log li[data-method="tools/call"][data-kind="request"]').first();
       await request.waitFor();
       expect(await request.textContent()).toContain('./media/uploads/[REDACTED].jpg');

@@ -2,7 +2,7 @@
 // schema, a direct call through the demo's MCP host, and the result text and images; below,
 // the chosen server's resources, prompts and JSON-RPC log (server-panels.js).
 import { api } from './api.js';
-import { collapsible, formatMs, h, imageGrid } from './dom.js';
+import { append, clear, collapsible, formatMs, h, imageGrid } from './dom.js';
 import { renderSchemaForm } from './schema-form.js';
 import { createServerPanels } from './server-panels.js';
 
@@ -71,7 +71,9 @@ export function createPlayground({ tools, sessionId, images, onImages, upload })
     try {
       const outcome = await api.callTool(sessionId(), tool.name, args);
       onImages(outcome.images);
-      result.replaceChildren(
+      // append() skips the missing image grid; replaceChildren would print it as "null".
+      append(
+        clear(result),
         h(
           'h2',
           {},
