@@ -196,6 +196,9 @@ describe('viewer data', () => {
     const live = runsPage({ store, resultsDir }).runs.find((run) => run.runId === 'run-live');
     expect(live?.progress).toMatchObject({ finished: 1, running: 1 });
     expect(live?.intervals).toEqual({ missing: expect.stringContaining('run-live') });
+    expect(runsStamp({ store, resultsDir }).stamp).toBe(started);
+    finishRun(store, 'run-live', 'failed');
+    expect(runsStamp({ store, resultsDir }).stamp).not.toBe(started);
   });
 
   it('reads each trial of a k = 2 run from its own evaluation folder', () => {
