@@ -97,7 +97,8 @@ describe.skipIf(!hasChromium)(
       await page.fill('#field-input_path', `./media/uploads/${configuredSecret}.jpg`);
       await page.fill('#field-width', '10');
       await page.click('#pg-call');
-      await page.waitForSelector('#pg-result .badge');
+      // The result card still shows the math call until this one is answered.
+    await expect.poll(() => page.textContent('#pg-result h2')).toContain('imagesorcery-mcp/resize');
       // An error result without images ends with its text, not a stray "null".
       expect(await page.textContent('#pg-result .badge')).not.toBe('ok');
       expect(await page.textContent('#pg-result')).not.toContain('null');
@@ -114,6 +115,27 @@ describe.skipIf(!hasChromium)(
       expect(await page.locator('html').evaluate((html) => html.scrollWidth)).toBeLessThanOrEqual(390);
       await page.screenshot({ path: artifactPath('demo-playground-inspector-390.png'), fullPage: true });
       await page.setViewportSize({ width: 1280, height: 900 });
+    });
+
+    it('answers an unknown server with 404 and a resource the server refuses with 502 and its message', async () => {
+      const sessionId = (await page.textContent('#session-id')) ?? '';
+      const answers = await page.evaluate(async (session) => {
+        const answer = async (response: Response) => ({
+          status: response.status,
+          body: (await response.json()) as { error: { code: string; message: string } },
+        });
+        const post = (url: string, body: unknown) =>
+          fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(answer);
+        return {
+          unknown: await fetch('/api/servers/no-such-server').then(answer),
+          refused: await post('/api/servers/imagesorcery-mcp/resources/read', { sessionId: session, uri: 'imageops://nothing' }),
+          noPrompt: await post('/api/servers/math/prompts/get', { sessionId: session, name: 'mark-objects' }),
+        };
+      }, sessionId);
+      expect(answers.unknown).toMatchObject({ status: 404, body: { error: { code: 'unknown_server' } } });
+      expect(answers.refused.status).toBe(502);
+      expect(answers.refused.body.error.message).toMatch(/^server "imagesorcery-mcp" answered with an error: .*imageops:\/\/nothing/);
+      expect(answers.noPrompt.status).toBe(502);
     });
   },
 );
