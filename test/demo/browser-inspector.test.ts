@@ -98,7 +98,7 @@ describe.skipIf(!hasChromium)(
       await page.fill('#field-width', '10');
       await page.click('#pg-call');
       // The result card still shows the math call until this one is answered.
-    await expect.poll(() => page.textContent('#pg-result h2')).toContain('imagesorcery-mcp/resize');
+      await expect.poll(() => page.textContent('#pg-result h2')).toContain('imagesorcery-mcp/resize');
       // An error result without images ends with its text, not a stray "null".
       expect(await page.textContent('#pg-result .badge')).not.toBe('ok');
       expect(await page.textContent('#pg-result')).not.toContain('null');
