@@ -35,6 +35,11 @@ const namedColors: Record<string, [number, number, number]> = {
   gold: [255, 215, 0],
 };
 
+/** The colour names the drawing tools accept, with their RGB values. */
+export function colorNames(): Array<{ name: string; rgb: [number, number, number] }> {
+  return Object.entries(namedColors).map(([name, rgb]) => ({ name, rgb }));
+}
+
 export const colorSchema = z.union([z.string().min(1), z.array(z.number().min(0).max(255)).min(3).max(4)]);
 
 export type ColorInput = z.infer<typeof colorSchema>;

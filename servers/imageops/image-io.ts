@@ -23,7 +23,7 @@ export interface WorkingImage {
 }
 
 /** The image returned inline is a preview; the file on disk keeps full size. */
-const previewMaxEdge = 1024;
+export const previewMaxEdge = 1024;
 
 const outputFormats: Record<string, keyof sharp.FormatEnum> = {
   '.png': 'png',
@@ -77,6 +77,9 @@ export async function toColor(image: WorkingImage): Promise<WorkingImage> {
   if (image.channels >= 3) return image;
   return toWorking(toSharp(image).toColourspace('srgb'), image.path);
 }
+
+/** The extensions an `output_path` may end in. */
+export const outputExtensions = (): string[] => Object.keys(outputFormats);
 
 function formatFor(target: string, argument: string): keyof sharp.FormatEnum {
   const format = outputFormats[path.extname(target).toLowerCase()];

@@ -6,6 +6,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { runStdioServer } from '../shared/run-stdio.js';
 import { registerBlurTool } from './tools-blur.js';
 import { registerDrawTools } from './tools-draw.js';
+import { registerServerInfo } from './server-info.js';
 import { registerTransformTools } from './tools-transform.js';
 
 function createImageOpsServer(): McpServer {
@@ -13,6 +14,7 @@ function createImageOpsServer(): McpServer {
   registerTransformTools(server);
   registerBlurTool(server);
   registerDrawTools(server);
+  registerServerInfo(server);
   return server;
 }
 

@@ -2,3 +2,4 @@
 export { startDemoServer, type DemoServer } from './server.js';
 export { createModelChoice } from './models.js';
 export type { DemoLimits } from './context.js';
+export { playgroundRpcLogEntries } from './server-inspect.js';

@@ -10,6 +10,10 @@
 //   POST /api/sessions/:id/messages           start a message (one episode)
 //   POST /api/sessions/:id/cancel             abort the running message
 //   POST /api/tools/call                      the tool playground
+//   GET  /api/servers/:name                   a server's capabilities, resources and prompts
+//   POST /api/servers/:name/resources/read    read one resource ({sessionId, uri})
+//   POST /api/servers/:name/prompts/get       fill in one prompt ({sessionId, name, arguments})
+//   GET  /api/servers/:name/rpc-log[?after=n] the session's JSON-RPC log (redacted, bounded)
 //   GET  /api/samples                         the bundled sample photos (names)
 //   GET  /api/samples/:folder/:file           one sample photo, by its listed name
 //   POST /api/sessions/:id/samples            add a sample photo to the session, as an upload
@@ -19,9 +23,11 @@ import { z } from 'zod';
 import { createMessageSchema, startMessage } from './chat.js';
 import type { DemoContext } from './context.js';
 import { openEventStream, type OpenStreams } from './event-stream.js';
+import { errorMessage } from '../errors/index.js';
 import { HttpError, readBody, readJson, securityHeaders, sendJson } from '../web/http-kit.js';
 import { dispatch, type Route } from '../web/router.js';
 import { callToolFromPage, toolCallSchema } from './playground.js';
+import { getPromptFromPage, getPromptSchema, inspectionOf, readResourceFromPage, readResourceSchema, rpcLogOf, serverOverview } from './server-inspect.js';
 import { imageIdPattern, storeSessionImage, toPageImage } from './session-images.js';
 import { listSamples } from './samples.js';
 import type { Session } from './sessions.js';
@@ -77,7 +83,57 @@ function sampleNamed(route: RouteContext, name: string): string {
   return sample.file;
 }
 
+/** A server's own refusal (unknown resource, bad prompt argument) is a 502 carrying its message. */
+async function fromServer<T>(server: string, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    throw new HttpError(502, `server "${server}" answered with an error: ${errorMessage(error)}`, 'server_error');
+  }
+}
+
+const serverName = (name: string | undefined) => decodeURIComponent(name ?? '');
+
+const inspectRoutes: Route<RouteContext>[] = [
+  {
+    method: 'GET',
+    pattern: /^\/api\/servers\/([^/]+)$/,
+    handler: async (route, _request, response, [name]) => sendJson(response, 200, await serverOverview(inspectionOf(route, serverName(name)))),
+  },
+  {
+    method: 'POST',
+    pattern: /^\/api\/servers\/([^/]+)\/resources\/read$/,
+    handler: async (route, request, response, [name]) => {
+      const body = await readJson(request, readResourceSchema, route.limits.maxJsonBytes, 'the resource request');
+      const session = sessionOf(route, body.sessionId);
+      const inspection = inspectionOf(route, serverName(name));
+      sendJson(response, 200, await fromServer(inspection.server, readResourceFromPage(route, session, inspection, body.uri)));
+    },
+  },
+  {
+    method: 'POST',
+    pattern: /^\/api\/servers\/([^/]+)\/prompts\/get$/,
+    handler: async (route, request, response, [name]) => {
+      const body = await readJson(request, getPromptSchema, route.limits.maxJsonBytes, 'the prompt request');
+      const session = sessionOf(route, body.sessionId);
+      const inspection = inspectionOf(route, serverName(name));
+      sendJson(response, 200, await fromServer(inspection.server, getPromptFromPage(route, session, inspection, body.name, body.arguments)));
+    },
+  },
+  {
+    method: 'GET',
+    pattern: /^\/api\/servers\/([^/]+)\/rpc-log$/,
+    handler: async (route, _request, response, [name], url) => {
+      const after = url.searchParams.get('after') ?? '0';
+      if (!/^\d+$/.test(after)) throw new HttpError(400, `after must be a whole number, got "${after}"`, 'bad_request');
+      sendJson(response, 200, rpcLogOf(inspectionOf(route, serverName(name)), Number(after)));
+    },
+  },
+];
+
 const routes: Route<RouteContext>[] = [
+  ...inspectRoutes,
   { method: 'GET', pattern: /^\/api\/config$/, handler: async (route, _request, response) => sendJson(response, 200, configOf(route)) },
   {
     method: 'GET',

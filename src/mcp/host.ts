@@ -9,6 +9,7 @@ import { log, type Logger } from '../log/logger.js';
 import { FunctionNameTable } from './function-names.js';
 import { normalizeContent, toResultText, typeImagesByBytes } from './normalize-content.js';
 import { defaultRestartPolicy, ServerConnection, type CallAttempt, type RestartPolicy } from './server-connection.js';
+import { inspectSession, type ServerInspection } from './inspection.js';
 import { hashToolSurface } from './tools-hash.js';
 import type { CallToolOptions, CatalogTool, ServerStatus, ToolCallOutcome, ToolHost } from './types.js';
 
@@ -27,6 +28,11 @@ export interface HostOptions {
   sharedEnv?: Record<string, string>;
   restart?: Partial<RestartPolicy>;
   logger?: Logger;
+  /**
+   * Keep a JSON-RPC log of this many entries per server session (the demo's playground shows
+   * it); 0 or unset keeps none, so benchmark runs pay nothing for it.
+   */
+  rpcLogEntries?: number;
 }
 
 const defaultCallTimeoutMs = 60_000;
@@ -38,7 +44,10 @@ export class McpHost implements ToolHost {
   private readonly byFunction: Map<string, CatalogTool>;
   private readonly surfaceHash: string;
 
-  private constructor(private readonly connections: ServerConnection[]) {
+  private constructor(
+    private readonly connections: ServerConnection[],
+    private readonly callTimeoutMs: number,
+  ) {
     const ready = connections.filter((connection) => connection.state === 'ready');
     const entries = ready.flatMap((connection) => connection.tools.map((tool) => ({ connection, tool })));
     const names = new FunctionNameTable(entries.map(({ connection, tool }) => `${connection.spec.name}/${tool.name}`));
@@ -74,10 +83,11 @@ export class McpHost implements ToolHost {
       sharedEnv: options.sharedEnv ?? {},
       restart: { ...defaultRestartPolicy, ...options.restart },
       logger: options.logger ?? log,
+      rpcLogEntries: options.rpcLogEntries ?? 0,
     };
     const connections = specs.map((spec) => new ServerConnection(spec, connectionOptions));
     await Promise.all(connections.map((connection) => connection.start()));
-    const host = new McpHost(connections);
+    const host = new McpHost(connections, connectionOptions.callTimeoutMs);
     const failed = connections.filter((connection) => connection.state === 'failed');
     for (const connection of failed) connectionOptions.logger.warn(connection.error ?? `server "${connection.spec.name}" failed`);
     if (options.requireAll && failed.length > 0) {
@@ -108,6 +118,14 @@ export class McpHost implements ToolHost {
     }
     const attempt = await connection.call(tool.tool, args, options);
     return toOutcome(canonicalName, attempt, began);
+  }
+
+  /** The live session of `server` for the playground; undefined when it is not running. */
+  inspect(server: string): ServerInspection | undefined {
+    const connection = this.connections.find((candidate) => candidate.spec.name === server);
+    const session = connection?.currentSession;
+    if (!connection || !session) return undefined;
+    return inspectSession(server, session, connection.spec.callTimeoutMs ?? this.callTimeoutMs);
   }
 
   status(): ServerStatus[] {

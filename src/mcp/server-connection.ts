@@ -53,6 +53,8 @@ export interface ConnectionOptions {
   sharedEnv: Record<string, string>;
   restart: RestartPolicy;
   logger: Logger;
+  /** Entries of each session's JSON-RPC log; 0: no log. */
+  rpcLogEntries: number;
 }
 
 export type CallAttempt = { ok: true; result: CallToolResult } | { ok: false; errorCode: HostInfraErrorCode; message: string };
@@ -126,6 +128,7 @@ export class ServerConnection {
       sharedEnv: this.options.sharedEnv,
       stderrLog: this.stderrLog,
       signal: this.closing.signal,
+      rpcLogEntries: this.options.rpcLogEntries,
     });
     if (this.closed) {
       await session.close();
@@ -212,6 +215,11 @@ export class ServerConnection {
         this.error = errorMessage(error);
       }
     }
+  }
+
+  /** The live session (for the playground's resources, prompts and JSON-RPC log), if any. */
+  get currentSession(): ServerSession | undefined {
+    return this.state === 'ready' && this.session?.connected ? this.session : undefined;
   }
 
   /** Waits (bounded) for a restart in progress; returns the live session or undefined. */

@@ -12,6 +12,9 @@ import type { ServerSpec } from '../config/servers.js';
 import { ServerError, errorMessage } from '../errors/index.js';
 import { onAbort } from './abort-helpers.js';
 import { createChildEnv } from './child-env.js';
+import { LoggingTransport } from './logging-transport.js';
+import { collectPages } from './pages.js';
+import { RpcLog } from './rpc-log.js';
 import type { StderrLog } from './stderr-log.js';
 
 export interface SessionOptions {
@@ -21,6 +24,8 @@ export interface SessionOptions {
   stderrLog: StderrLog;
   /** Aborts a start in progress (the host is closing). */
   signal?: AbortSignal;
+  /** Keep a JSON-RPC log of this many entries (src/mcp/rpc-log.ts); unset or 0: no log. */
+  rpcLogEntries?: number;
 }
 
 export interface SessionEnd {
@@ -32,7 +37,6 @@ export interface SessionEnd {
 
 /** Upper bound on waiting for a dead child's last stderr lines before reporting. */
 const stderrDrainMs = 250;
-const maxToolPages = 1000;
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
@@ -59,6 +63,8 @@ export class ServerSession {
   private stderrDone: Promise<void> = Promise.resolve();
   private readonly client = new Client({ name: 'm3bench', version: '0.1.0' }, { capabilities: {} });
   private readonly transport: Transport;
+  /** Every JSON-RPC message of this session, when the host keeps a log. */
+  readonly rpcLog: RpcLog | undefined;
 
   private constructor(
     readonly spec: ServerSpec,
@@ -67,7 +73,9 @@ export class ServerSession {
     this.ended = new Promise((resolve) => {
       this.resolveEnded = resolve;
     });
-    this.transport = spec.transport === 'http' ? this.createHttpTransport() : this.createStdioTransport();
+    const transport = spec.transport === 'http' ? this.createHttpTransport() : this.createStdioTransport();
+    this.rpcLog = options.rpcLogEntries ? new RpcLog(options.rpcLogEntries) : undefined;
+    this.transport = this.rpcLog ? new LoggingTransport(transport, this.rpcLog) : transport;
     this.client.onclose = () => {
       this.disconnected = true;
       void this.finish();
@@ -143,17 +151,10 @@ export class ServerSession {
 
   /** `tools/list` following `nextCursor` (the reference read only the first page). */
   private async listAllTools(bound: { timeout: number }): Promise<Tool[]> {
-    const tools: Tool[] = [];
-    const seenCursors = new Set<string>();
-    let cursor: string | undefined;
-    for (let page = 0; page < maxToolPages; page += 1) {
+    const tools = await collectPages('tools/list', async (cursor) => {
       const result = await this.client.listTools(cursor === undefined ? undefined : { cursor }, bound);
-      tools.push(...result.tools);
-      cursor = result.nextCursor;
-      if (cursor === undefined) break;
-      if (seenCursors.has(cursor)) throw new Error(`tools/list returned cursor "${cursor}" twice (pagination loop)`);
-      seenCursors.add(cursor);
-    }
+      return { items: result.tools, nextCursor: result.nextCursor };
+    });
     // listTools() caches output-schema validators for the last page only; give it every page.
     const cacheable = this.client as unknown as { cacheToolMetadata?: (all: Tool[]) => void };
     cacheable.cacheToolMetadata?.(tools);

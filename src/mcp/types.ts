@@ -1,5 +1,6 @@
 // What the rest of the harness sees of the MCP host: a catalog of tools under canonical
 // `server/tool` names, and a call that always resolves to a normalised result.
+import type { ServerInspection } from './inspection.js';
 import type { CallContext, FallbackServed, ToolErrorCode, ToolErrorMeta } from '../core/tool-result-contract.js';
 
 export interface CatalogTool {
@@ -81,5 +82,7 @@ export interface ToolHost {
   status(): ServerStatus[];
   /** sha256 over every server's tool list: which tool surface a run saw. */
   toolsHash(): string;
+  /** A running server's resources, prompts and JSON-RPC log (the MCP host has them; wrappers need not). */
+  inspect?(server: string): ServerInspection | undefined;
   close(): Promise<void>;
 }

@@ -2,6 +2,7 @@
 // evaluator's outputs and the batch manifests: every run with its totals, intervals, mocked
 // share and progress; a run's task table with the facets it is filtered on; two runs on their
 // shared tasks with the paired difference. The task page is in task-page.ts.
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { serverOf } from '../core/canonical-name.js';
 import { trialLabel } from '../runner/conditions.js';
@@ -77,8 +78,18 @@ function headline(lookup: StepResultsLookup) {
 
 export function runsPage(sources: ViewSources) {
   return {
+    ...runsStamp(sources),
     runs: listRuns(sources.store).map((run) => ({ ...runHeader(sources, run), step: headline(readStepResults(sources.resultsDir, evalLabel(run, 1))) })),
   };
+}
+
+/**
+ * A short fingerprint of the run list (ids, statuses, finish times): the runs page polls it while
+ * no run is in flight, and reloads its table only when it changes (a run started elsewhere).
+ */
+export function runsStamp(sources: ViewSources): { stamp: string } {
+  const rows = listRuns(sources.store).map((run) => `${run.runId}\t${run.status}\t${run.finishedAt ?? ''}`);
+  return { stamp: createHash('sha256').update(rows.join('\n')).digest('hex').slice(0, 16) };
 }
 
 /** The latest attempt of each task and trial (the one that trial's prediction file holds). */

@@ -1,12 +1,14 @@
 // `m3 view`: the run viewer's web server, on the shared web stack (src/web/). Read-only over the
 // run store and the evaluation outputs; every route is a GET:
 //   GET /api/runs                              every run with totals and headline step metrics
+//   GET /api/runs-stamp                        a fingerprint of the run list (the runs page polls it)
 //   GET /api/runs/:runId                       the run and its task table
 //   GET /api/runs/:runId/tasks/:taskId[?trial=t] transcript (model and tool calls), alignment, final scores
 //   GET /api/compare?a=<runId>&b=<runId>       two runs on their shared tasks
 //   GET /api/tool-calls/:id/images/:n          the n-th image a tool call wrote (under media/)
 //   GET /api/vendor/chart.umd.min.js           chart.js (the installed dependency) for the run charts
-// Pages poll these routes while a run is in flight, so they follow it without a reload.
+// Pages poll these routes while a run is in flight, so they follow it without a reload; the runs
+// page also polls the stamp while none is, so a run started later appears without a reload.
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -19,7 +21,7 @@ import { HttpError, securityHeaders, sendJson } from '../web/http-kit.js';
 import { listenWeb } from '../web/listen.js';
 import { dispatch, type Route } from '../web/router.js';
 import { StaticFiles } from '../web/static-files.js';
-import { comparePage, runPage, runsPage, type ViewSources } from './pages.js';
+import { comparePage, runPage, runsPage, runsStamp, type ViewSources } from './pages.js';
 import { taskPage } from './task-page.js';
 import { imageTypes, insideRoots, toolImagePaths } from './tool-images.js';
 
@@ -71,6 +73,7 @@ async function sendToolImage(context: ViewContext, response: http.ServerResponse
 
 const routes: Route<ViewContext>[] = [
   { method: 'GET', pattern: /^\/api\/runs$/, handler: async (context, _request, response) => sendJson(response, 200, runsPage(context)) },
+  { method: 'GET', pattern: /^\/api\/runs-stamp$/, handler: async (context, _request, response) => sendJson(response, 200, runsStamp(context)) },
   {
     method: 'GET',
     pattern: /^\/api\/runs\/([^/]+)$/,

@@ -8,9 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadServersConfig } from '../../src/config/servers.js';
 import { parseSwitches } from '../../src/config/switches.js';
-import { createModelChoice, startDemoServer, type DemoLimits, type DemoServer } from '../../src/demo/index.js';
+import { createModelChoice, playgroundRpcLogEntries, startDemoServer, type DemoLimits, type DemoServer } from '../../src/demo/index.js';
 import { createLogger } from '../../src/log/logger.js';
-import { registerSecret } from '../../src/log/redact.js';
+import { registerPassedValues, registerSecret } from '../../src/log/redact.js';
 import { McpHost } from '../../src/mcp/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { startMockLlm, type MockLlm } from '../support/mock-llm/index.js';
@@ -37,6 +37,8 @@ export interface HarnessOptions {
   models?: string[];
   limits?: Partial<DemoLimits>;
   maxStep?: number;
+  /** Extra variables for a server, by name, registered as secrets the way configuration loading does. */
+  serverEnv?: Record<string, Record<string, string>>;
 }
 
 export function yoloModelPath(): string | undefined {
@@ -50,9 +52,17 @@ export async function startDemoHarness(options: HarnessOptions): Promise<DemoHar
   const mock = await startMockLlm();
   const env = { OPENAI_API_KEY: testApiKey, OPENAI_BASE_URL: mock.openAiBaseUrl };
   registerSecret(testApiKey);
-  const specs = loadServersConfig(path.join(repoRoot, 'mcp_servers.json'), { env: {}, root: repoRoot }).filter((spec) => options.servers.includes(spec.name));
+  const specs = loadServersConfig(path.join(repoRoot, 'mcp_servers.json'), { env: {}, root: repoRoot })
+    .filter((spec) => options.servers.includes(spec.name))
+    .map((spec) => ({ ...spec, env: { ...spec.env, ...options.serverEnv?.[spec.name] } }));
+  for (const spec of specs) registerPassedValues(spec.env);
   const yolo = yoloModelPath();
-  const host = await McpHost.start(specs, { requireAll: true, sharedEnv: yolo ? { M3_YOLO_MODEL: yolo } : {}, logger: createLogger('error') });
+  const host = await McpHost.start(specs, {
+    requireAll: true,
+    sharedEnv: yolo ? { M3_YOLO_MODEL: yolo } : {},
+    logger: createLogger('error'),
+    rpcLogEntries: playgroundRpcLogEntries,
+  });
   const storeFile = path.join(workDir, 'store.sqlite');
   const store = openStore(storeFile);
   const logDir = path.join(workDir, 'log');

@@ -4,8 +4,8 @@
 // the alignment's matched/missed/extra counts equal to the evaluation output, the status
 // filter, the comparison of the two runs with the paired difference `m3 compare` prints; then a
 // live run (`m3 run` in a child process against the wire-level mock LLM, writing the same store,
-// its weather calls failing upstream and served by the fallback layer) followed without a
-// reload, and the tier filter on it; screenshots at 1280 and 390 px in test-artifacts/.
+// its weather calls failing upstream and served by the fallback layer) appearing in a runs page
+// opened before it started, then followed without a reload, and the tier filter on it; screenshots at 1280 and 390 px in test-artifacts/.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -277,14 +277,19 @@ describe.skipIf(!hasChromium)(`m3 view in Chromium${hasChromium ? '' : ` (skippe
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 
-  it('follows a live run without a reload', async () => {
+  it('shows a run started after the runs page was opened, then follows it live, without a reload', async () => {
     const loads: string[] = [];
     page.on('load', () => loads.push(page.url()));
+    await page.goto(`${view.url}#/`);
+    await page.waitForSelector(`tr[data-run="${runIds.gt}"]`);
+    const loadsAtOpen = loads.length;
+    expect(await page.locator(`tr[data-run="${liveRunId}"]`).count()).toBe(0);
     live = await startLiveRun(dir, path.join(resultsDir, 'm3bench.sqlite'), mock);
-    // Wait (from the test side) until the child has created its run row, then open its page.
-    for (let tries = 0; tries < 1800 && !getRun(store, liveRunId) && live.child.exitCode === null; tries += 1) await page.waitForTimeout(100);
+    // The idle runs page watches the run list; the child's run row appears in the open page.
+    await page.waitForSelector(`tr[data-run="${liveRunId}"]`, { timeout: 180_000 });
+    expect(loads.length).toBe(loadsAtOpen);
     expect(getRun(store, liveRunId)?.status, live.output()).toBe('running');
-    await page.goto(`${view.url}#/run/${liveRunId}`);
+    await page.click(`tr[data-run="${liveRunId}"] a`);
     await page.waitForSelector('#task-count');
     const loadsBefore = loads.length;
     expect(await page.locator('#live').isHidden()).toBe(false);

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRun, finishEpisode, finishRun, openStore, recordToolCalls, startEpisode, toolFacetsForRun, type Store } from '../../src/store/index.js';
 import { pairedDifference, runIntervals } from '../../src/view/cell-stats.js';
-import { comparePage, runPage, runsPage } from '../../src/view/pages.js';
+import { comparePage, runPage, runsPage, runsStamp } from '../../src/view/pages.js';
 import { taskPage } from '../../src/view/task-page.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-view-data-'));
@@ -183,14 +183,22 @@ describe('viewer data', () => {
     expect(page.rows.filter((row) => row.flip === 'broken').map((row) => row.taskId)).toEqual(['t2', 't3']);
   });
 
-  it('shows the progress of a run in flight', () => {
+  it('shows the progress of a run in flight, and the run list stamp changes with a new run and with its end', () => {
+    const before = runsStamp({ store, resultsDir }).stamp;
+    expect(runsPage({ store, resultsDir }).stamp).toBe(before);
     createRun(store, { runId: 'run-live', modelSpec: 'replay:a', modelLabel: 'live' });
+    const started = runsStamp({ store, resultsDir }).stamp;
+    expect(started).not.toBe(before);
+    expect(runsStamp({ store, resultsDir }).stamp).toBe(started);
     const done = startEpisode(store, { runId: 'run-live', taskId: 't1', model: 'replay:a' });
     finishEpisode(store, done, { status: 'ok' });
     startEpisode(store, { runId: 'run-live', taskId: 't2', model: 'replay:a' });
     const live = runsPage({ store, resultsDir }).runs.find((run) => run.runId === 'run-live');
     expect(live?.progress).toMatchObject({ finished: 1, running: 1 });
     expect(live?.intervals).toEqual({ missing: expect.stringContaining('run-live') });
+    expect(runsStamp({ store, resultsDir }).stamp).toBe(started);
+    finishRun(store, 'run-live', 'failed');
+    expect(runsStamp({ store, resultsDir }).stamp).not.toBe(started);
   });
 
   it('reads each trial of a k = 2 run from its own evaluation folder', () => {

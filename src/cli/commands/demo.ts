@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { loadProjectConfig } from '../../config/index.js';
 import { repoRoot } from '../../config/paths.js';
-import { createModelChoice, startDemoServer } from '../../demo/index.js';
+import { createModelChoice, playgroundRpcLogEntries, startDemoServer } from '../../demo/index.js';
 import { log } from '../../log/logger.js';
 import { McpHost } from '../../mcp/index.js';
 import { openStore, type Store } from '../../store/index.js';
@@ -35,7 +35,11 @@ async function runDemo(flags: DemoFlags): Promise<void> {
   const models = await createModelChoice(flags.model, config.env, secondsToTimerMs(config.switches.M3_LLM_TIMEOUT));
   for (const model of models.models) if (model.error) log.warn(`model ${model.id} is not usable: ${model.error}`);
   if (models.note) log.info(models.note);
-  const host = await McpHost.start(config.servers, { ...hostOptionsFrom(config), logDir: path.join(logDir, 'servers') });
+  const host = await McpHost.start(config.servers, {
+    ...hostOptionsFrom(config),
+    logDir: path.join(logDir, 'servers'),
+    rpcLogEntries: playgroundRpcLogEntries,
+  });
   let store: Store | undefined;
   try {
     store = flags.store === false ? undefined : openStore(path.resolve(flags.store));

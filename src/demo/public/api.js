@@ -46,6 +46,14 @@ export const api = {
   samples: () => send('GET', '/api/samples'),
   addSample: (sessionId, name) =>
     send('POST', `/api/sessions/${encodeURIComponent(sessionId)}/samples`, JSON.stringify({ name }), { 'content-type': 'application/json' }),
+  serverOverview: (server) => send('GET', `/api/servers/${encodeURIComponent(server)}`),
+  readResource: (server, sessionId, uri) =>
+    send('POST', `/api/servers/${encodeURIComponent(server)}/resources/read`, JSON.stringify({ sessionId, uri }), { 'content-type': 'application/json' }),
+  getPrompt: (server, sessionId, name, args) =>
+    send('POST', `/api/servers/${encodeURIComponent(server)}/prompts/get`, JSON.stringify({ sessionId, name, arguments: args }), {
+      'content-type': 'application/json',
+    }),
+  rpcLog: (server) => send('GET', `/api/servers/${encodeURIComponent(server)}/rpc-log`),
   callTool: (sessionId, tool, args) =>
     send('POST', '/api/tools/call', JSON.stringify({ sessionId, tool, arguments: args }), { 'content-type': 'application/json' }),
 };

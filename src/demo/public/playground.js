@@ -1,8 +1,10 @@
 // The tool playground tab: server and tool pickers, a form generated from the tool's input
-// schema, a direct call through the demo's MCP host, and the result text and images.
+// schema, a direct call through the demo's MCP host, and the result text and images; below,
+// the chosen server's resources, prompts and JSON-RPC log (server-panels.js).
 import { api } from './api.js';
-import { collapsible, formatMs, h, imageGrid } from './dom.js';
+import { append, clear, collapsible, formatMs, h, imageGrid } from './dom.js';
 import { renderSchemaForm } from './schema-form.js';
+import { createServerPanels } from './server-panels.js';
 
 export function createPlayground({ tools, sessionId, images, onImages, upload }) {
   const serverSelect = document.getElementById('pg-server');
@@ -14,6 +16,7 @@ export function createPlayground({ tools, sessionId, images, onImages, upload })
   const callButton = document.getElementById('pg-call');
   const fileInput = document.getElementById('pg-file-input');
   let readArguments = () => ({});
+  const panels = createServerPanels({ sessionId, onImages });
 
   const byServer = new Map();
   for (const tool of tools) byServer.set(tool.server, [...(byServer.get(tool.server) ?? []), tool]);
@@ -39,6 +42,7 @@ export function createPlayground({ tools, sessionId, images, onImages, upload })
     const list = byServer.get(serverSelect.value) ?? [];
     toolSelect.replaceChildren(...list.map((tool) => h('option', { value: tool.name }, tool.tool)));
     renderForm();
+    void panels.select(serverSelect.value);
   };
 
   /** Keeps typed values but refreshes the image pickers when new images arrive. */
@@ -67,7 +71,9 @@ export function createPlayground({ tools, sessionId, images, onImages, upload })
     try {
       const outcome = await api.callTool(sessionId(), tool.name, args);
       onImages(outcome.images);
-      result.replaceChildren(
+      // append() skips the missing image grid; replaceChildren would print it as "null".
+      append(
+        clear(result),
         h(
           'h2',
           {},
@@ -87,6 +93,7 @@ export function createPlayground({ tools, sessionId, images, onImages, upload })
     } finally {
       callButton.disabled = false;
       callButton.textContent = 'Call tool';
+      void panels.refreshLog();
     }
   };
 

@@ -1,6 +1,7 @@
 // The runs page: every run in the store with its condition, trials, batch, task counts by status,
 // pass@1 and recall with their bootstrap intervals, tokens, cost, the share of mocked tool calls
-// and, for a run in flight, its progress; and the two-run comparison picker.
+// and, for a run in flight, its progress; and the two-run comparison picker. With no run in
+// flight the page watches the run list's stamp, so a run started later appears without a reload.
 import { api, badge, enc, fmt, h, interval, show, sortableTable, when } from './dom.js';
 
 const sortState = {};
@@ -74,8 +75,9 @@ function row(run) {
   );
 }
 
+/** The page's state for view.js: live while a run is in flight; else it watches the run list's stamp. */
 export async function runsView() {
-  const { runs } = await api('/api/runs');
+  const { runs, stamp } = await api('/api/runs');
   const pick = (name) =>
     h(
       'select',
@@ -100,5 +102,5 @@ export async function runsView() {
       : null,
     runs.length > 1 ? h('div', { class: 'toolbar' }, 'Compare', a, 'with', b, compare) : null,
   );
-  return runs.some((run) => run.status === 'running');
+  return { live: runs.some((run) => run.status === 'running'), watch: { url: '/api/runs-stamp', stamp } };
 }

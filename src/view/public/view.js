@@ -1,8 +1,8 @@
 // The run viewer page: hash routes #/ (runs), #/run/<id>, #/task/<run>/<task>[/<trial>], #/compare/<a>/<b>,
 // one module per page. A page of a running run polls its API route, so it follows the run
-// without a reload.
+// without a reload; the runs page also watches for runs started after it was opened.
 import { compareView } from './compare-view.js';
-import { h, show } from './dom.js';
+import { api, h, show } from './dom.js';
 import { runView } from './run-view.js';
 import { runsView } from './runs-view.js';
 import { taskView } from './task-view.js';
@@ -17,7 +17,7 @@ async function route() {
   const mine = ++generation;
   const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
   try {
-    const live =
+    const state =
       parts[0] === 'run'
         ? await runView(parts[1])
         : parts[0] === 'task'
@@ -26,14 +26,28 @@ async function route() {
             ? await compareView(parts[1], parts[2])
             : await runsView();
     if (mine !== generation) return;
+    // A page answers true (live: poll and re-render) or { live, watch } (re-render only when the
+    // watched stamp changes, so an idle page keeps its selections and costs one small request).
+    const live = state === true || state?.live === true;
     liveBadge.hidden = !live;
     if (live)
       timer = setTimeout(() => {
         if (mine === generation) void refresh(mine);
       }, pollMs);
+    else if (state?.watch) watch(mine, state.watch);
   } catch (error) {
     show(h('h1', {}, 'Error'), h('p', { class: 'note', id: 'error' }, error.message), h('p', {}, h('a', { href: '#/' }, 'all runs')));
   }
+}
+
+function watch(mine, { url, stamp }) {
+  timer = setTimeout(async () => {
+    if (mine !== generation) return;
+    const now = await api(url).catch(() => ({ stamp }));
+    if (mine !== generation) return;
+    if (now.stamp !== stamp) void refresh(mine);
+    else watch(mine, { url, stamp });
+  }, pollMs);
 }
 
 async function refresh(mine) {
