@@ -61,6 +61,30 @@ async function samePixels(a: Buffer, b: Buffer): Promise<boolean> {
   return left.equals(right);
 }
 
+const paletteColours = 256;
+
+/**
+ * Whether the pixels hold at most `limit` distinct colours (all channels of a pixel together).
+ * A palette PNG of more colours than its palette cannot be exact, and quantising and then
+ * comparing it costs several times this count (rendered text with antialiased edges has a few
+ * hundred colours), so the count decides whether the palette candidate is tried at all.
+ */
+export function hasAtMostColours(pixels: Uint8Array, channels: number, limit: number): boolean {
+  const seen = new Set<number>();
+  for (let at = 0; at < pixels.length; at += channels) {
+    let colour = 0;
+    for (let channel = 0; channel < channels; channel += 1) colour = colour * 256 + (pixels[at + channel] as number);
+    seen.add(colour);
+    if (seen.size > limit) return false;
+  }
+  return true;
+}
+
+async function fitsPalette(pipeline: () => sharp.Sharp): Promise<boolean> {
+  const { data, info } = await pipeline().raw().toBuffer({ resolveWithObject: true });
+  return hasAtMostColours(data, info.channels, paletteColours);
+}
+
 /** Every exact encoding the destination takes; the palette PNG only when it loses no colour. */
 async function losslessCandidates(pipeline: () => sharp.Sharp, accepts: readonly string[]): Promise<Candidate[]> {
   const found: Candidate[] = [];
@@ -68,7 +92,8 @@ async function losslessCandidates(pipeline: () => sharp.Sharp, accepts: readonly
   if (accepts.includes('image/png')) {
     const png = await pipeline().png({ compressionLevel: 9 }).toBuffer();
     found.push({ mediaType: 'image/png', data: png });
-    const palette = await pipeline().png({ compressionLevel: 9, palette: true, colours: 256, dither: 0 }).toBuffer();
+    if (!(await fitsPalette(pipeline))) return found;
+    const palette = await pipeline().png({ compressionLevel: 9, palette: true, colours: paletteColours, dither: 0 }).toBuffer();
     if (palette.length < png.length && (await samePixels(png, palette))) found.push({ mediaType: 'image/png', data: palette });
   }
   if (found.length === 0) throw new MediaError(`the destination takes neither WebP nor PNG (${accepts.join(', ')})`);
