@@ -64,18 +64,29 @@ async function samePixels(a: Buffer, b: Buffer): Promise<boolean> {
 const paletteColours = 256;
 
 /**
- * Whether the pixels hold at most `limit` distinct colours (all channels of a pixel together).
- * A palette PNG of more colours than its palette cannot be exact, and quantising and then
+ * Whether the pixels hold at most `limit` distinct colours (all channels of a pixel together, at
+ * most 4). A palette PNG of more colours than its palette cannot be exact, and quantising and then
  * comparing it costs several times this count (rendered text with antialiased edges has a few
- * hundred colours), so the count decides whether the palette candidate is tried at all.
+ * hundred colours), so the count decides whether the palette candidate is tried at all. The
+ * colours seen sit in a small open-addressing table (a Set cost more than the decode).
  */
 export function hasAtMostColours(pixels: Uint8Array, channels: number, limit: number): boolean {
-  const seen = new Set<number>();
+  const slots = 1 << Math.ceil(Math.log2(4 * (limit + 1)));
+  const keys = new Uint32Array(slots);
+  const used = new Uint8Array(slots);
+  let count = 0;
+  let previous = -1;
   for (let at = 0; at < pixels.length; at += channels) {
     let colour = 0;
-    for (let channel = 0; channel < channels; channel += 1) colour = colour * 256 + (pixels[at + channel] as number);
-    seen.add(colour);
-    if (seen.size > limit) return false;
+    for (let channel = 0; channel < channels; channel += 1) colour = ((colour << 8) | (pixels[at + channel] as number)) >>> 0;
+    if (colour === previous) continue;
+    previous = colour;
+    let slot = Math.imul(colour, 0x9e3779b1) >>> 0;
+    for (slot &= slots - 1; used[slot] === 1 && keys[slot] !== colour; slot = (slot + 1) & (slots - 1));
+    if (used[slot] === 1) continue;
+    if (++count > limit) return false;
+    used[slot] = 1;
+    keys[slot] = colour;
   }
   return true;
 }

@@ -160,7 +160,7 @@ describe.skipIf(!assets)(`transport image policy${assets ? '' : ` (${missingAsse
     const sent = await prepareImage(quads, 'quads', { ...reference, transport: genericDestination });
     const bytes = Buffer.from(sent.data, 'base64');
     expect(sent.mediaType).toBe('image/png');
-    expect((await sharp(bytes).metadata()).paletteBitDepth).toBe(8);
+    expect(bytes[25]).toBe(3); // the IHDR colour type of an indexed (palette) PNG
     const [exact, original] = await Promise.all([sharp(bytes).removeAlpha().raw().toBuffer(), sharp(quads).removeAlpha().raw().toBuffer()]);
     expect(exact.equals(original)).toBe(true);
   });
