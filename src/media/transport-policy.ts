@@ -61,6 +61,41 @@ async function samePixels(a: Buffer, b: Buffer): Promise<boolean> {
   return left.equals(right);
 }
 
+const paletteColours = 256;
+
+/**
+ * Whether the pixels hold at most `limit` distinct colours (all channels of a pixel together, at
+ * most 4). A palette PNG of more colours than its palette cannot be exact, and quantising and then
+ * comparing it costs several times this count (rendered text with antialiased edges has a few
+ * hundred colours), so the count decides whether the palette candidate is tried at all. The
+ * colours seen sit in a small open-addressing table (a Set cost more than the decode).
+ */
+export function hasAtMostColours(pixels: Uint8Array, channels: number, limit: number): boolean {
+  const slots = 1 << Math.ceil(Math.log2(4 * (limit + 1)));
+  const keys = new Uint32Array(slots);
+  const used = new Uint8Array(slots);
+  let count = 0;
+  let previous = -1;
+  for (let at = 0; at < pixels.length; at += channels) {
+    let colour = 0;
+    for (let channel = 0; channel < channels; channel += 1) colour = ((colour << 8) | (pixels[at + channel] as number)) >>> 0;
+    if (colour === previous) continue;
+    previous = colour;
+    let slot = Math.imul(colour, 0x9e3779b1) >>> 0;
+    for (slot &= slots - 1; used[slot] === 1 && keys[slot] !== colour; slot = (slot + 1) & (slots - 1));
+    if (used[slot] === 1) continue;
+    if (++count > limit) return false;
+    used[slot] = 1;
+    keys[slot] = colour;
+  }
+  return true;
+}
+
+async function fitsPalette(pipeline: () => sharp.Sharp): Promise<boolean> {
+  const { data, info } = await pipeline().raw().toBuffer({ resolveWithObject: true });
+  return hasAtMostColours(data, info.channels, paletteColours);
+}
+
 /** Every exact encoding the destination takes; the palette PNG only when it loses no colour. */
 async function losslessCandidates(pipeline: () => sharp.Sharp, accepts: readonly string[]): Promise<Candidate[]> {
   const found: Candidate[] = [];
@@ -68,7 +103,8 @@ async function losslessCandidates(pipeline: () => sharp.Sharp, accepts: readonly
   if (accepts.includes('image/png')) {
     const png = await pipeline().png({ compressionLevel: 9 }).toBuffer();
     found.push({ mediaType: 'image/png', data: png });
-    const palette = await pipeline().png({ compressionLevel: 9, palette: true, colours: 256, dither: 0 }).toBuffer();
+    if (!(await fitsPalette(pipeline))) return found;
+    const palette = await pipeline().png({ compressionLevel: 9, palette: true, colours: paletteColours, dither: 0 }).toBuffer();
     if (palette.length < png.length && (await samePixels(png, palette))) found.push({ mediaType: 'image/png', data: palette });
   }
   if (found.length === 0) throw new MediaError(`the destination takes neither WebP nor PNG (${accepts.join(', ')})`);

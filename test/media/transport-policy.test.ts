@@ -11,6 +11,7 @@ import { knownProviders } from '../../src/llm/provider-table.js';
 import { classOf, imageStatistics } from '../../src/media/image-class.js';
 import { genericDestination, type ImageDestination } from '../../src/media/image-destination.js';
 import { detectMediaType, prepareImage } from '../../src/media/prepare-image.js';
+import { hasAtMostColours } from '../../src/media/transport-policy.js';
 import { anthropicSeenSize, openaiSeenSize } from '../../src/media/vision-tokens.js';
 import { assertAssetsInCi, missingAssetsMessage, sharedAssetsDir } from '../support/shared-assets.js';
 
@@ -139,6 +140,29 @@ describe.skipIf(!assets)(`transport image policy${assets ? '' : ` (${missingAsse
     for (const name of ['ocr/testocr.png', 'ocr/prose_text.png', 'barcode/qr_simple.png', 'barcode/code39_screenshot.png']) {
       expect(classOf(await imageStatistics(asset(name))), name).toBe('graphic');
     }
+  });
+
+  it('tries the palette PNG only where it can be exact, and still sends it where it is the smallest', async () => {
+    // 256 distinct RGB colours fit a palette, 257 do not; with 4 channels alpha makes a colour too.
+    const ramp = (count: number) => Uint8Array.from({ length: count * 3 }, (_, index) => [(index / 3) >> 8, (index / 3) & 255, 0][index % 3] ?? 0);
+    expect(hasAtMostColours(ramp(256), 3, 256)).toBe(true);
+    expect(hasAtMostColours(ramp(257), 3, 256)).toBe(false);
+    expect(hasAtMostColours(Uint8Array.from([9, 9, 9, 255, 9, 9, 9, 0]), 4, 1)).toBe(false);
+    // Four flat colours in a deliberately uncompressed RGB PNG: the palette PNG wins, exactly.
+    const quads = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#204080' } })
+      .composite([
+        { input: { create: { width: 200, height: 150, channels: 3, background: '#e0c020' } }, top: 0, left: 0 },
+        { input: { create: { width: 200, height: 150, channels: 3, background: '#10a050' } }, top: 150, left: 200 },
+        { input: { create: { width: 100, height: 100, channels: 3, background: '#ffffff' } }, top: 100, left: 150 },
+      ])
+      .png({ compressionLevel: 0 })
+      .toBuffer();
+    const sent = await prepareImage(quads, 'quads', { ...reference, transport: genericDestination });
+    const bytes = Buffer.from(sent.data, 'base64');
+    expect(sent.mediaType).toBe('image/png');
+    expect(bytes[25]).toBe(3); // the IHDR colour type of an indexed (palette) PNG
+    const [exact, original] = await Promise.all([sharp(bytes).removeAlpha().raw().toBuffer(), sharp(quads).removeAlpha().raw().toBuffer()]);
+    expect(exact.equals(original)).toBe(true);
   });
 
   it('M3_IMAGE_POLICY=reference sends byte for byte what the reference rule sent before', async () => {
