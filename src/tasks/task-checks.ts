@@ -63,7 +63,7 @@ const decisiveCallSchema = z.object({ step: z.number().int().min(1), call: z.num
  * The final-answer scores a success rule may name: the judges' two metrics of taskcompletion.json
  * (`final` and `info_grounding.final`) and the deterministic proxies of final_proxy.json, all in [0, 1].
  */
-export const FINAL_THRESHOLD_METRICS = ['task_completion', 'information_grounding', 'token_f1', 'rouge_l', 'number_recall', 'entity_recall'] as const;
+const FINAL_THRESHOLD_METRICS = ['task_completion', 'information_grounding', 'token_f1', 'rouge_l', 'number_recall', 'entity_recall'] as const;
 
 const finalThresholdSchema = z.object({ metric: z.enum(FINAL_THRESHOLD_METRICS), min: z.number().min(0).max(1) }).strict();
 
