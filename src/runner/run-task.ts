@@ -20,6 +20,7 @@ import { promptHash } from './prompt-hash.js';
 import { narrowHost } from '../mcp/narrowed-host.js';
 import type { UniverseTask } from '../tasks/universe-task.js';
 import { toTimerMs } from '../config/timer-ms.js';
+import { checkEpisodeState, resetTaskState, STATE_RESULTS_FIELD, type StateResult } from '../eval/state/episode-state.js';
 
 export interface TaskEnvironment {
   driver: ModelDriver;
@@ -168,10 +169,12 @@ async function attemptTask(
   const elapsed = () => Date.now() - started;
   let hash: string | undefined;
   const hashed = () => (hash ? { promptHash: hash } : {});
+  let stateResults: StateResult[] | undefined;
   const predictionOf = (trace: EpisodeTrace): PredictionRecord => ({
     ...toPrediction(task, task.question, trace),
     ...(hash ? { [PROMPT_HASH_FIELD]: hash } : {}),
     ...universeFields(task.universe),
+    ...(stateResults ? { [STATE_RESULTS_FIELD]: stateResults } : {}),
   });
   try {
     if (task.missingServers && task.missingServers.length > 0) {
@@ -193,7 +196,10 @@ async function attemptTask(
       sources: loaded.sources,
       keep: env.keepWorkspace,
     });
+    const callContext = { taskId: task.id, runId: env.runId, workspace: workspace.dir };
+    const stateChecks = task.stateChecks ?? [];
     try {
+      if (stateChecks.length > 0) resetTaskState(callContext, stateChecks);
       // The facts name the copy the model and tools see, not the dataset file it came from.
       const images = loaded.images.map((part, index) =>
         part.facts ? { ...part, facts: { ...part.facts, source: workspace.images[index] ?? part.facts.source } } : part,
@@ -213,7 +219,7 @@ async function attemptTask(
               userText: userTextFor(task.question, workspace.displayPaths, task.hints),
               images,
               cwd: env.root,
-              callContext: { taskId: task.id, runId: env.runId, workspace: workspace.dir },
+              callContext,
             },
             {
               driver: env.driver,
@@ -227,7 +233,11 @@ async function attemptTask(
         env.taskTimeoutMs,
         task.id,
         env.signal,
-      );
+      ).finally(() => {
+        // The state the episode left, read before the workspace (and its databases) is removed;
+        // a failed episode keeps its results too, so the evaluation can say what it left.
+        if (stateChecks.length > 0) stateResults = checkEpisodeState(callContext, stateChecks);
+      });
       return { ok: true, prediction: predictionOf(trace), trace, durationMs: elapsed(), promptHash: hash };
     } finally {
       await workspace.cleanup();

@@ -7,6 +7,7 @@ import { indexById, loadFuzzyTasks, loadGroundTruth } from '../tasks/load.js';
 import { loadJsonFile } from '../tasks/load-json.js';
 import { withOutputFormat } from '../tasks/output-format.js';
 import type { GtTask, Tier } from '../tasks/schemas.js';
+import type { StateCheck } from '../eval/state/state-check.js';
 import { isUniverseTask, parseUniverseTask, type UniverseTask } from '../tasks/universe-task.js';
 
 export interface RunnableTask {
@@ -22,6 +23,8 @@ export interface RunnableTask {
   hints?: string[];
   /** An MCP-Universe task (src/tasks/universe-task.ts): its servers narrow the offered tools, its evaluators go into the prediction. */
   universe?: UniverseTask;
+  /** The GT record's `state_checks`: checked on the state the episode left (src/eval/state/episode-state.ts). */
+  stateChecks?: StateCheck[];
 }
 
 export interface TaskSet {
@@ -66,7 +69,15 @@ function m3Tasks(tasksFile: string, gtFile: string | undefined, groundTruth: Map
     const question = fuzzy ? (fuzzyText ?? record.prompt ?? '') : (record.prompt ?? fuzzyText ?? '');
     if (!question.trim()) throw new TaskFileError(`${tasksFile}: task "${record.id}" has no ${fuzzy ? 'question' : 'prompt'} text`);
     const outputFormat = record.output_format ?? groundTruth.get(record.id)?.output_format;
-    tasks.push({ id: record.id, image: record.image, type: record.type, tier: record.tier, question: withOutputFormat(question, outputFormat) });
+    const stateChecks = groundTruth.get(record.id)?.state_checks;
+    tasks.push({
+      id: record.id,
+      image: record.image,
+      type: record.type,
+      tier: record.tier,
+      question: withOutputFormat(question, outputFormat),
+      ...(stateChecks ? { stateChecks } : {}),
+    });
   }
   return tasks;
 }

@@ -3,6 +3,9 @@
 // not in it) and its step evaluation `<results>/<trial label>/results_eval.json`. A task's trial
 // counts only when the prediction file holds it, so an infrastructure failure is in no
 // denominator; a task the step layer did not score in a valid trial fails (it had a prediction).
+// A trial whose task checks could not be evaluated (no recorded state results, no final-answer
+// score for a success.final threshold: the trial folder's taskcompletion.json / final_proxy.json)
+// is left out of that task's trials and listed in `notEvaluated` with the reason.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../errors/index.js';
@@ -10,7 +13,8 @@ import { loadStepEval, resultFiles } from '../report/load-results.js';
 import { batchPath, findBatchManifests, loadBatchManifest, type BatchCell, type BatchManifest } from '../runner/batch-manifest.js';
 import { loadJsonFile } from '../tasks/load-json.js';
 import { loadPredictions } from '../tasks/load.js';
-import { checkPrediction, loadTaskRules, type TaskRules } from './task-rules.js';
+import { loadFinalScores } from '../eval/task/final-scores.js';
+import { checkPrediction, loadTaskRules, needsFinalScores, type TaskRules } from './task-rules.js';
 import { successRuleOf, taskPassed, type SuccessRule } from './task-success.js';
 
 /** Step metrics carried per trial (beside pass/fail) for the mean/min/max/std across trials. */
@@ -36,6 +40,8 @@ export interface CellResults {
   tasks: Map<string, TrialOutcome[]>;
   /** Trials whose step evaluation is missing (their tasks are then unscored, not failed). */
   unevaluated: string[];
+  /** `<task> trial <n>: <why>` for each trial whose task checks could not be evaluated (left out of the task's trials). */
+  notEvaluated: string[];
   /** The step layer's grader version each trial was scored with (`unknown` before it was recorded). */
   graderVersions: string[];
   /** Hash over the trial manifests' prompt hashes (task wording + images + tool surface). */
@@ -67,6 +73,7 @@ function loadCell(file: string, batchId: string, cell: BatchCell, rules: TaskRul
   const resultsDir = path.dirname(file);
   const tasks = new Map<string, TrialOutcome[]>();
   const unevaluated: string[] = [];
+  const notEvaluated: string[] = [];
   const graderVersions = new Set<string>();
   const hashes = new Set<string | null>();
   let overwrittenBy: string | undefined;
@@ -83,12 +90,20 @@ function loadCell(file: string, batchId: string, cell: BatchCell, rules: TaskRul
     }
     const step = loadStepEval(evalFile);
     graderVersions.add(readGraderVersion(evalFile));
+    const trialDir = path.join(resultsDir, trial.label);
+    const finalScores = needsFinalScores(rules)
+      ? loadFinalScores({ judges: path.join(trialDir, resultFiles.taskCompletion), proxy: path.join(trialDir, resultFiles.proxy) })
+      : undefined;
     for (const prediction of loadPredictions(predictionsFile)) {
       const status = typeof prediction.status === 'string' ? prediction.status : undefined;
       const perTask = step.perId.get(prediction.id);
       const metrics: Partial<Record<TrialMetric, number>> = {};
       for (const metric of trialMetrics) if (perTask && Number.isFinite(perTask[metric])) metrics[metric] = perTask[metric];
-      const checks = checkPrediction(rules, prediction);
+      const checks = checkPrediction(rules, prediction, finalScores);
+      if (checks && checks.passed === null && status !== 'model_failure') {
+        notEvaluated.push(`${prediction.id} trial ${trial.trial}: ${checks.notEvaluated.join('; ')}`);
+        continue;
+      }
       const outcome: TrialOutcome = {
         trial: trial.trial,
         passed: taskPassed({ ...(status ? { status } : {}), ...(perTask ? { step: perTask } : {}), ...(checks ? { checks } : {}) }),
@@ -110,6 +125,7 @@ function loadCell(file: string, batchId: string, cell: BatchCell, rules: TaskRul
     trials: cell.trials.length,
     tasks,
     unevaluated,
+    notEvaluated,
     graderVersions: [...graderVersions].sort(),
     taskSetHash: hashList.length === 1 ? (hashList[0] ?? null) : null,
     rulesUnreadable: rules.unreadable,

@@ -32,6 +32,8 @@ export interface CellSummary {
   /** Why the tasks' checks could not be read (those tasks fell back to the step rule). */
   rulesUnreadable: string[];
   unevaluated: string[];
+  /** Trials whose task checks could not be evaluated, with the reason (in no denominator). */
+  notEvaluated: string[];
   overwrittenBy?: string;
 }
 
@@ -101,6 +103,7 @@ export function summarizeCell(cell: CellResults, settings: BootstrapSettings = d
     ),
     rulesUnreadable: cell.rulesUnreadable,
     unevaluated: cell.unevaluated,
+    notEvaluated: cell.notEvaluated,
     ...(cell.overwrittenBy ? { overwrittenBy: cell.overwrittenBy } : {}),
   };
 }

@@ -74,6 +74,9 @@ export function formatTrialsTable(summaries: readonly CellSummary[], settings: B
         (summary) =>
           `${summary.label}: not evaluated (run m3 eval step --pred <trial file> --output-dir <results>/<trial label>): ${summary.unevaluated.join(', ')}`,
       ),
+    ...summaries.flatMap((summary) =>
+      summary.notEvaluated.map((entry) => `${summary.label}: success NOT EVALUATED, trial left out of the pass rates: ${entry}`),
+    ),
     ...summaries
       .filter((summary) => summary.overwrittenBy)
       .map((summary) => `${summary.label}: WARNING its files were rewritten by batch ${summary.overwrittenBy}; the numbers above are that batch's`),

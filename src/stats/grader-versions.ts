@@ -12,9 +12,9 @@ export const GRADER_VERSIONS = {
   /** src/eval/final: judges, their aggregation, and the deterministic proxies. */
   final: 'final-1',
   /** Task-level rule evaluators and precise answers (the task_success.json writers). */
-  taskRules: 'task-rules-1',
+  taskRules: 'task-rules-2',
   /** src/stats/task-success.ts: which rule decides that a task passed. */
-  success: 'success-2',
+  success: 'success-3',
   /** src/stats: pass@k, pass^k, avg@k, the bootstrap and the paired comparison. */
   stats: 'stats-1',
 } as const;

@@ -10,6 +10,12 @@
 //                                                a RADAR precise answer: one ground-truth value
 //   "decisive": [{"step": 2, "call": 0}]         the GT call(s) that decide a fuzzy-match task
 //                                                (default: the calls of the last GT step)
+//   "success": {"final": {"metric": "task_completion", "min": 0.8}}
+//                                                a success rule on the final-answer evaluation
+//                                                (`m3 eval final`): the task passes only when that
+//                                                score reaches `min`; metrics: FINAL_THRESHOLD_METRICS
+//   "state_checks": [...]                        (GT records) claims on the mock domains' final
+//                                                database state, src/eval/state/state-check.ts
 //
 // The rule language itself (functions, operators) is documented in src/eval/rules/functions.ts
 // and src/eval/rules/operators.ts; here only the shapes are validated, so a rule with an unknown
@@ -53,6 +59,16 @@ const preciseAnswerSchema = z
 
 const decisiveCallSchema = z.object({ step: z.number().int().min(1), call: z.number().int().min(0) }).strict();
 
+/**
+ * The final-answer scores a success rule may name: the judges' two metrics of taskcompletion.json
+ * (`final` and `info_grounding.final`) and the deterministic proxies of final_proxy.json, all in [0, 1].
+ */
+const FINAL_THRESHOLD_METRICS = ['task_completion', 'information_grounding', 'token_f1', 'rouge_l', 'number_recall', 'entity_recall'] as const;
+
+const finalThresholdSchema = z.object({ metric: z.enum(FINAL_THRESHOLD_METRICS), min: z.number().min(0).max(1) }).strict();
+
+const successRuleSchema = z.object({ final: finalThresholdSchema }).strict();
+
 const outputFormatSchema = z.union([z.string().min(1), z.record(z.string(), z.unknown()), z.array(z.unknown())]);
 
 /** The optional fields every task-like record (GT or fuzzy task) may carry. */
@@ -61,10 +77,13 @@ export const taskCheckFields = {
   evaluators: z.array(evaluatorSchema).optional(),
   answer: preciseAnswerSchema.optional(),
   decisive: z.array(decisiveCallSchema).min(1).optional(),
+  success: successRuleSchema.optional(),
 };
 
 export type Evaluator = z.output<typeof evaluatorSchema>;
 export type RuleTarget = z.output<typeof ruleTargetSchema>;
 export type PreciseAnswer = z.output<typeof preciseAnswerSchema>;
 export type DecisiveCall = z.output<typeof decisiveCallSchema>;
+export type FinalThreshold = z.output<typeof finalThresholdSchema>;
+export type FinalMetric = FinalThreshold['metric'];
 export type OutputFormat = z.output<typeof outputFormatSchema>;

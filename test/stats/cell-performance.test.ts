@@ -73,6 +73,7 @@ function batchOf(price: unknown): BatchResults {
       ['t2', [outcome(1, false), outcome(2, true)]],
     ]),
     unevaluated: [],
+    notEvaluated: [],
     graderVersions: ['step-1'],
     taskSetHash: null,
     rulesUnreadable: [],

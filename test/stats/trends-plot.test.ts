@@ -83,17 +83,17 @@ describe('m3 trends --plot', { timeout: 120_000 }, () => {
     expect(plot).toBe(png);
     expect(lines).toHaveLength(1);
     expect(lines[0]?.segments.map((segment) => segment.points.map((point) => point.batchId))).toEqual([['a', 'b'], ['c']]);
-    expect(lines[0]?.segments.map((segment) => segment.graderKey)).toEqual(['step-1;success-2', 'step-2;success-2']);
+    expect(lines[0]?.segments.map((segment) => segment.graderKey)).toEqual(['step-1;success-3', 'step-2;success-3']);
 
     const figure = trendFigure(lines);
     expect(figure.config.type).toBe('line');
     const datasets = figure.config.data.datasets as Array<{ label: string; data: Array<number | null>; spanGaps: boolean }>;
     // Two segments x (pass@1, recall): each dataset holds only its own segment's points.
     expect(datasets.map((dataset) => [dataset.label, dataset.data])).toEqual([
-      ['replay-gt pass@1 (segment 1: grader step-1;success-2)', [1, 1, null]],
-      ['replay-gt recall (segment 1: grader step-1;success-2)', [1, 1, null]],
-      ['replay-gt pass@1 (segment 2: grader step-2;success-2)', [null, null, 1]],
-      ['replay-gt recall (segment 2: grader step-2;success-2)', [null, null, 1]],
+      ['replay-gt pass@1 (segment 1: grader step-1;success-3)', [1, 1, null]],
+      ['replay-gt recall (segment 1: grader step-1;success-3)', [1, 1, null]],
+      ['replay-gt pass@1 (segment 2: grader step-2;success-3)', [null, null, 1]],
+      ['replay-gt recall (segment 2: grader step-2;success-3)', [null, null, 1]],
     ]);
     expect(datasets.every((dataset) => dataset.spanGaps === false)).toBe(true);
     expect(figure.config.data.labels?.[2]).toBe('2099-01-02 00:00 c');
@@ -105,7 +105,7 @@ describe('m3 trends --plot', { timeout: 120_000 }, () => {
     const svg = path.join(dir, 'plots', 'trends.svg');
     const text = await runM3(['trends', '--results', results, '--plot', svg]);
     expect(text.code, text.output).toBe(0);
-    expect(text.stdout).toContain('segment 2: grader step-2;success-2');
+    expect(text.stdout).toContain('segment 2: grader step-2;success-3');
     expect(text.stdout).toContain(`plot: ${svg}`);
     expect(readFileSync(svg, 'utf8')).toMatch(/^<\?xml|^<svg/);
   });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadProjectConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/log/logger.js';
 import { McpHost } from '../../src/mcp/host.js';
+import type { GtTask } from '../../src/tasks/schemas.js';
 import { loadSuite, type LoadedSuite } from '../../src/tasks/verify-static.js';
 import { verifySuite } from '../../src/tasks/verify.js';
 import { repoRoot } from '../support/shared-assets.js';
@@ -15,7 +16,7 @@ const suite = loadSuite(path.join(repoRoot, 'json', 'm3_radar_GT.json'), path.jo
 let host: McpHost | undefined;
 
 function withChecks(id: string, checks: unknown): LoadedSuite {
-  return { ...suite, gt: structuredClone(suite.gt).map((task) => (task.id === id ? { ...task, state_checks: checks } : task)) };
+  return { ...suite, gt: structuredClone(suite.gt).map((task) => (task.id === id ? { ...task, state_checks: checks as GtTask['state_checks'] } : task)) };
 }
 
 beforeAll(async () => {

@@ -1,5 +1,5 @@
-// `m3 eval task`: task-level evaluation of one prediction file: rule evaluators and precise
-// answers, task success, the tutorial's and MCP-RADAR's metrics per tier and domain, and an error
+// `m3 eval task`: task-level evaluation of one prediction file: rule evaluators, precise
+// answers, state checks the run recorded, final-answer thresholds, task success, the tutorial's and MCP-RADAR's metrics per tier and domain, and an error
 // taxonomy label with evidence for every failed task; writes results/<model>/task_eval.json + .csv.
 import path from 'node:path';
 import type { Command } from 'commander';
@@ -26,6 +26,8 @@ interface EvalTaskOptions {
   catalog?: string;
   manifest?: string;
   store?: string;
+  final?: string;
+  proxy?: string;
   domain: string;
   judge?: string;
   attempts: number;
@@ -69,6 +71,8 @@ async function runEvalTask(options: EvalTaskOptions): Promise<void> {
     ['callsFile', options.calls],
     ['manifestFile', options.manifest],
     ['storeFile', options.store],
+    ['finalFile', options.final],
+    ['proxyFile', options.proxy],
   ] as const) {
     const resolved = resolve(value);
     if (resolved) run[key] = resolved;
@@ -79,11 +83,12 @@ async function runEvalTask(options: EvalTaskOptions): Promise<void> {
   const { aggregate, taxonomy } = document;
   log.info(
     `${path.basename(run.predFile)}: ${document.coverage.scored} task(s) scored, ${document.excluded.count} excluded (infrastructure); ` +
-      `success ${percent(aggregate.task_success_rate)}, rules ${percent(aggregate.rule_pass_rate)}, exception recovery ${percent(aggregate.exception_recovery_rate)}; ` +
+      `success ${percent(aggregate.task_success_rate)}, rules ${percent(aggregate.rule_pass_rate)}, state ${percent(aggregate.state_pass_rate)}, final threshold ${percent(aggregate.final_threshold_pass_rate)}, exception recovery ${percent(aggregate.exception_recovery_rate)}; ` +
       `${taxonomy.failed_tasks} failed task(s) labelled (tool use ${taxonomy.by_category.tool_use}, synthesis ${taxonomy.by_category.information_synthesis}, reasoning ${taxonomy.by_category.reasoning}, undetermined ${taxonomy.by_category.undetermined})`,
   );
+  for (const entry of document.not_evaluated) log.warn(`task ${entry.id}: success NOT EVALUATED (in no denominator): ${entry.reasons.join('; ')}`);
   process.stdout.write(
-    `${JSON.stringify({ wrote: [files.json, files.csv], success_rule: document.success_rule, excluded: document.excluded, aggregate, taxonomy })}\n`,
+    `${JSON.stringify({ wrote: [files.json, files.csv], success_rule: document.success_rule, excluded: document.excluded, not_evaluated: document.not_evaluated, aggregate, taxonomy })}\n`,
   );
 }
 
@@ -103,6 +108,8 @@ export function registerEvalTaskCommand(program: Command): void {
     .option('--catalog <file>', 'tool list for classifying calls when there is no callanalysis.json')
     .option('--manifest <file>', 'run manifest (default <predictions>.manifest.json): infrastructure failures, max steps, condition')
     .option('--store <file>', 'run store for token usage (default m3bench.sqlite beside the predictions)')
+    .option('--final <file>', "final-answer judges' scores a task's success.final threshold reads (default taskcompletion.json beside the predictions)")
+    .option('--proxy <file>', 'final-answer proxy scores for a success.final threshold on a proxy metric (default final_proxy.json beside the predictions)')
     .option('--domain <field>', 'what groups tasks for resource efficiency: auto (domain, else tier, else type), domain, tier or type', 'auto')
     .option('--judge <provider:model>', 'LLM judge for failed tasks the taxonomy rules cannot label')
     .option('--attempts <n>', 'judge replies tried per task', positiveInteger, 3)

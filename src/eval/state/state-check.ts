@@ -37,7 +37,8 @@ const stateCheckSchema = z
   .strict()
   .refine((check) => (check.count === undefined) !== (check.atLeast === undefined), { message: 'a state check needs exactly one of "count" or "atLeast"' });
 
-const stateChecksSchema = z.array(stateCheckSchema).min(1);
+/** The `state_checks` field of a GT record (src/tasks/schemas.ts validates it when the GT is loaded). */
+export const stateChecksSchema = z.array(stateCheckSchema).min(1);
 
 export type StateCheck = z.output<typeof stateCheckSchema>;
 export type Condition = z.output<typeof condition>;

@@ -1,19 +1,26 @@
 // Task-level metrics over a set of task records (all tasks, one tier, one domain). Every rate
 // keeps its numerator and denominator, and is null when nothing was there to count:
-//   task_success_rate       succeeded / tasks (success rule: task-record.ts)
-//   completion_rate         mean per-task completion
+//   task_success_rate       succeeded / evaluated tasks (success rule: task-record.ts); tasks
+//                           whose success could not be evaluated are counted in not_evaluated
+//   completion_rate         mean per-task completion (over tasks with one)
 //   avg_calls               predicted calls / tasks
 //   invalid_call_rate       calls that failed or returned nothing / classified calls
 //   recovery_rate           tasks with a failed call that still succeeded / tasks with a failed call
 //                           (on the exception tier, where a call fails by design, this is the
 //                           tutorial's exception-recovery rate)
 //   answer_hit_rate         replies holding the expected content / tasks that state one
-//   rule_pass_rate          tasks whose checks all passed / tasks with checks; check_pass_rate per check
+//   rule_pass_rate          tasks whose checks all passed / tasks with evaluated checks;
+//                           check_pass_rate per evaluated check
+//   state_pass_rate         tasks whose state checks all held / tasks with evaluated state checks;
+//                           state_check_pass_rate per evaluated state check
+//   final_threshold_pass_rate  tasks whose final-answer score reached their threshold / tasks
+//                           with a scored threshold
 //   precise_answer_accuracy precise-answer tasks answered exactly / precise-answer tasks
 //   operation_accuracy      fuzzy-match tasks whose decisive GT call(s) were matched / fuzzy-match tasks
 //   dialogue_turn_success_rate, invocation_success_rate   turns.ts
 //   tokens                  mean input / output / total tokens over tasks with recorded usage
 import { taxonomyLabels, type TaxonomyCategory, type TaxonomyLabel } from './taxonomy.js';
+import type { TaskCheck } from './outcome-checks.js';
 import type { TaskRecord } from './task-record.js';
 
 export interface Rate {
@@ -24,6 +31,8 @@ export interface Rate {
 
 export interface TaskMetrics {
   tasks: number;
+  /** Tasks whose success could not be evaluated (a check's input missing): in no denominator. */
+  not_evaluated: number;
   task_success_rate: Rate;
   completion_rate: number | null;
   avg_calls: number | null;
@@ -32,6 +41,9 @@ export interface TaskMetrics {
   answer_hit_rate: Rate;
   rule_pass_rate: Rate;
   check_pass_rate: Rate;
+  state_pass_rate: Rate;
+  state_check_pass_rate: Rate;
+  final_threshold_pass_rate: Rate;
   precise_answer_accuracy: Rate;
   operation_accuracy: Rate;
   dialogue_turn_success_rate: Rate;
@@ -60,28 +72,54 @@ function sum<T>(items: readonly T[], value: (item: T) => number): number {
   return items.reduce((total, item) => total + value(item), 0);
 }
 
+/** Per task, its evaluated checks of one kind (tasks without any are left out). */
+function evaluatedOfKind(records: readonly TaskRecord[], kind: TaskCheck['kind']): TaskCheck[][] {
+  return records.map((record) => record.checks.filter((check) => check.kind === kind && !check.not_evaluated)).filter((checks) => checks.length > 0);
+}
+
+/** Tasks whose checks all passed, and single checks passed, over the evaluated ones. */
+function kindRates(records: readonly TaskRecord[], kind: TaskCheck['kind']): { tasks: Rate; checks: Rate } {
+  const perTask = evaluatedOfKind(records, kind);
+  const all = perTask.flat();
+  return {
+    tasks: rate(
+      count(perTask, (checks) => checks.every((check) => check.passed)),
+      perTask.length,
+    ),
+    checks: rate(
+      count(all, (check) => check.passed),
+      all.length,
+    ),
+  };
+}
+
 export function aggregateTasks(records: readonly TaskRecord[]): TaskMetrics {
   const tasks = records.length;
+  const evaluated = records.filter((record) => record.success !== null);
+  const withCompletion = records.flatMap((record) => (record.completion === null ? [] : [record.completion]));
   const withChecks = records.filter((record) => record.passed !== null);
-  const withError = records.filter((record) => record.had_error);
+  const withError = evaluated.filter((record) => record.had_error);
+  const checks = records.flatMap((record) => record.checks.filter((check) => !check.not_evaluated));
+  const state = kindRates(records, 'state');
   const withHit = records.filter((record) => record.answer_hit !== null);
   const precise = records.filter((record) => record.precise_answer !== null);
   const fuzzy = records.filter((record) => record.operation !== null);
   const withTokens = records.flatMap((record) => (record.tokens ? [record.tokens] : []));
   return {
     tasks,
+    not_evaluated: tasks - evaluated.length,
     task_success_rate: rate(
-      count(records, (record) => record.success),
-      tasks,
+      count(evaluated, (record) => record.success === true),
+      evaluated.length,
     ),
-    completion_rate: tasks > 0 ? sum(records, (record) => record.completion) / tasks : null,
+    completion_rate: withCompletion.length > 0 ? sum(withCompletion, (value) => value) / withCompletion.length : null,
     avg_calls: tasks > 0 ? sum(records, (record) => record.calls.total) / tasks : null,
     invalid_call_rate: rate(
       sum(records, (record) => record.calls.failed),
       sum(records, (record) => record.calls.classified),
     ),
     recovery_rate: rate(
-      count(withError, (record) => record.success),
+      count(withError, (record) => record.success === true),
       withError.length,
     ),
     answer_hit_rate: rate(
@@ -93,9 +131,12 @@ export function aggregateTasks(records: readonly TaskRecord[]): TaskMetrics {
       withChecks.length,
     ),
     check_pass_rate: rate(
-      sum(records, (record) => count(record.checks, (check) => check.passed)),
-      sum(records, (record) => record.checks.length),
+      count(checks, (check) => check.passed),
+      checks.length,
     ),
+    state_pass_rate: state.tasks,
+    state_check_pass_rate: state.checks,
+    final_threshold_pass_rate: kindRates(records, 'final').tasks,
     precise_answer_accuracy: rate(
       count(precise, (record) => record.precise_answer?.passed === true),
       precise.length,

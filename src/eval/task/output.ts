@@ -2,13 +2,16 @@
 //
 // task_eval.json
 //   {
-//     "grader_version": "task-1",
+//     "grader_version": "task-2",
 //     "success_rule": "<the rule in words>",
 //     "inputs":   {predictions, gt, tasks, step_results, call_labels: {source, file}, alignment:
-//                  {file, computed_with, tau_strong, tau_weak}, manifest, store},
+//                  {file, computed_with, tau_strong, tau_weak}, manifest, store, judge,
+//                  final_scores: {judges, proxy} | null (read when a task states success.final)},
 //     "run":      {run_id, model, max_step, condition}        from the run manifest, null if absent
 //     "excluded": {count, infra_failures: [{id, code, status}]}   never in any denominator
 //     "coverage": {gt_ids, scored, missing_predictions: [ids], extra_prediction_ids: [ids]}
+//     "not_evaluated": [{id, reasons: [..]}]   tasks whose success is unknown (success null): a
+//                  check's input is missing; in no success denominator
 //     "aggregate": TaskMetrics (aggregate.ts) + exception_recovery_rate (recovery on the exception tier)
 //     "per_tier": {tier: TaskMetrics}, "per_domain": {domain: TaskMetrics},
 //     "per_archetype": {precise: TaskMetrics, fuzzy: TaskMetrics}
@@ -16,8 +19,11 @@
 //     "per_task": [{
 //        id, tier, type, domain, archetype ("precise" | "fuzzy" | "none"), missing_prediction,
 //        passed,      true when every check passed, false when one failed, null: no checks stated
-//        checks: [{evaluator, passed, reason, actual?}],   rule evaluators, then the precise answer
-//        success, success_rule ("checks" | "step_exact"), completion,
+//        checks: [{kind ("rule" | "answer" | "state" | "final"), evaluator, passed, reason,
+//                  actual?, not_evaluated?}]   rule evaluators, the precise answer, the state
+//                  checks the run recorded, the final-answer threshold (src/eval/task/outcome-checks.ts)
+//        success (true | false | null = not evaluated), success_rule ("checks" | "step_exact"),
+//        not_evaluated: ["<check>: not evaluated: <why>"], completion (null: nothing evaluated),
 //        precise_answer: {passed, extracted, reason} | null, answer_hit: boolean | null,
 //        operation: {decisive, matched, passed, mean_similarity} | null,
 //        step: {recall, precision, alignment}, calls: {total, classified, failed},
@@ -39,14 +45,15 @@ import { EvaluationError } from '../../errors/index.js';
 import { loadJsonFile } from '../../tasks/load-json.js';
 import { writeFileAtomic } from '../../tasks/write-json.js';
 import type { Rate, TaskMetrics, TaxonomyCounts } from './aggregate.js';
+import type { TaskCheck } from './outcome-checks.js';
 import type { TaskRecord } from './task-record.js';
 
-export const TASK_GRADER_VERSION = 'task-1';
+export const TASK_GRADER_VERSION = 'task-2';
 
 export const TASK_OUTPUT_FILES = { json: 'task_eval.json', csv: 'task_eval.csv' } as const;
 
 export const SUCCESS_RULE =
-  'a task with rule evaluators and/or a precise answer succeeds when all of them pass; a task without them succeeds when its step alignment is exact (recall = 1 and precision = 1)';
+  'a task with checks (rule evaluators, a precise answer, state checks on the databases its run left, a success.final threshold on a final-answer score) succeeds when all of them pass, and is not evaluated (success null, in no denominator) when one could not be checked and none failed; a task without checks succeeds when its step alignment is exact (recall = 1 and precision = 1)';
 
 export interface TaskEvalDocument {
   grader_version: string;
@@ -55,6 +62,7 @@ export interface TaskEvalDocument {
   run: { run_id: string | null; model: string | null; max_step: number | null; condition: string | null };
   excluded: { count: number; infra_failures: Array<{ id: string; code: string; status: string }> };
   coverage: { gt_ids: number; scored: number; missing_predictions: string[]; extra_prediction_ids: string[] };
+  not_evaluated: Array<{ id: string; reasons: string[] }>;
   aggregate: TaskMetrics & { exception_recovery_rate: Rate };
   per_tier: Record<string, TaskMetrics>;
   per_domain: Record<string, TaskMetrics>;
@@ -72,6 +80,9 @@ const TASK_CSV_HEADER = [
   'passed',
   'checks_passed',
   'checks_total',
+  'checks_not_evaluated',
+  'state_passed',
+  'final_passed',
   'success',
   'success_rule',
   'completion',
@@ -98,6 +109,12 @@ function cell(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
+/** Whether the task's evaluated checks of one kind all passed (empty: none evaluated). */
+function kindPassed(record: TaskRecord, kind: TaskCheck['kind']): boolean | undefined {
+  const checks = record.checks.filter((check) => check.kind === kind && !check.not_evaluated);
+  return checks.length > 0 ? checks.every((check) => check.passed) : undefined;
+}
+
 function toTaskCsv(records: readonly TaskRecord[]): string {
   const rows = records.map((record) =>
     [
@@ -109,6 +126,9 @@ function toTaskCsv(records: readonly TaskRecord[]): string {
       record.passed,
       record.checks.filter((check) => check.passed).length,
       record.checks.length,
+      record.not_evaluated.length,
+      kindPassed(record, 'state'),
+      kindPassed(record, 'final'),
       record.success,
       record.success_rule,
       record.completion,
@@ -159,7 +179,7 @@ const taskEvalFileSchema = z
     per_tier: z.record(z.string(), metricsSchema),
     per_domain: z.record(z.string(), metricsSchema),
     taxonomy: z.object({ failed_tasks: z.number(), by_category: z.record(z.string(), z.number()), by_primary: z.record(z.string(), z.number()) }).loose(),
-    per_task: z.array(z.object({ id: z.string(), success: z.boolean() }).loose()),
+    per_task: z.array(z.object({ id: z.string(), success: z.boolean().nullable() }).loose()),
   })
   .loose();
 

@@ -19,7 +19,8 @@ import { SUCCESS_RULE, TASK_GRADER_VERSION, writeTaskOutputs, type TaskEvalDocum
 import { readTaskTokens } from './resources.js';
 import { manifestFileFor, readRunInfo } from './run-info.js';
 import { applyJudge, type TaxonomyJudgeOptions } from './taxonomy-judge.js';
-import { buildTaskRecord, taskSpecOf, type TaskRecord } from './task-record.js';
+import { buildTaskRecord, taskSpecOf, type TaskRecord, type TaskSpec } from './task-record.js';
+import { loadFinalScores, type FinalScores } from './final-scores.js';
 
 export interface TaskRunOptions {
   /** Ground truth; optional when every prediction carries its own evaluators (MCP-Universe tasks). */
@@ -31,6 +32,9 @@ export interface TaskRunOptions {
   stepResultsFile?: string;
   callsFile?: string;
   manifestFile?: string;
+  /** `m3 eval final`'s outputs a `success.final` threshold reads (default: beside the predictions). */
+  finalFile?: string;
+  proxyFile?: string;
   storeFile?: string;
   catalog?: ToolCatalog;
   judge?: TaxonomyJudgeOptions;
@@ -55,12 +59,22 @@ function expectErrorFlags(task: GtTask | undefined): boolean[] {
 
 type DocumentHeader = Pick<TaskEvalDocument, 'inputs' | 'run' | 'excluded' | 'coverage'>;
 
+/** The final-answer scores, read only when some task states a `success.final` threshold. */
+function finalScoresFor(specs: readonly TaskSpec[], options: TaskRunOptions, predFile: string): FinalScores | undefined {
+  if (!specs.some((spec) => spec.final)) return undefined;
+  return loadFinalScores({
+    judges: path.resolve(options.finalFile ?? defaultOutputFile(predFile, 'taskcompletion.json')),
+    proxy: path.resolve(options.proxyFile ?? defaultOutputFile(predFile, 'final_proxy.json')),
+  });
+}
+
 function buildDocument(records: TaskRecord[], header: DocumentHeader): TaskEvalDocument {
   const perTier = aggregateBy(records, (record) => record.tier);
   return {
     grader_version: TASK_GRADER_VERSION,
     success_rule: SUCCESS_RULE,
     ...header,
+    not_evaluated: records.filter((record) => record.success === null).map((record) => ({ id: record.id, reasons: record.not_evaluated })),
     aggregate: { ...aggregateTasks(records), exception_recovery_rate: perTier.exception?.recovery_rate ?? { rate: null, numerator: 0, denominator: 0 } },
     per_tier: perTier,
     per_domain: aggregateBy(records, (record) => record.domain),
@@ -104,6 +118,8 @@ export async function runTaskFiles(options: TaskRunOptions): Promise<{ document:
   const registry = options.registry ?? new RuleRegistry();
   const domainField = options.domainField ?? 'auto';
 
+  const specs = new Map(ids.map((id) => [id, taskSpecOf(gtRecords.get(id), taskRecords?.get(id), predictions.get(id))]));
+  const finalScores = finalScoresFor([...specs.values()], options, predFile);
   const records: TaskRecord[] = ids.map((id) => {
     const gtTrajectory = gtById.get(id) ?? emptyTrajectory(id, pred.byId.get(id)?.type);
     const gtRecord = gtRecords.get(id);
@@ -114,7 +130,7 @@ export async function runTaskFiles(options: TaskRunOptions): Promise<{ document:
         tier: gtRecord?.tier ?? taskRecord?.tier,
         type: gtTrajectory.type,
         domain: domainOf(gtRecord ?? taskRecord, domainField, gtTrajectory.type),
-        spec: taskSpecOf(gtRecord, taskRecord, predictions.get(id)),
+        spec: specs.get(id) as TaskSpec,
         gt: gtTrajectory,
         gtExpectError: expectErrorFlags(gtRecord),
         prediction: predictions.get(id),
@@ -122,6 +138,7 @@ export async function runTaskFiles(options: TaskRunOptions): Promise<{ document:
         alignment: alignments.byId.get(id),
         labels: labels.byId.get(id) ?? [],
         tokens: tokens.get(id),
+        ...(finalScores ? { finalScores } : {}),
       },
       registry,
     );
@@ -144,6 +161,7 @@ export async function runTaskFiles(options: TaskRunOptions): Promise<{ document:
       manifest: run.manifest,
       store: tokens.size > 0 ? storeFile : null,
       judge: options.judge?.driver.id ?? null,
+      final_scores: finalScores ? { judges: finalScores.files.judges, proxy: finalScores.files.proxy } : null,
     },
     run: { run_id: run.runId, model: run.model, max_step: run.maxStep, condition: run.condition },
     excluded: { count: infra.length, infra_failures: infra },

@@ -214,6 +214,8 @@ describe('buildTaskRecord: checks decide success, and a failed one is labelled w
       evaluators: [evaluatorSchema.parse({ func: 'json -> get(high)', op: '=', value: 17 })],
       answer: { value: 17 },
       decisive: undefined,
+      stateChecks: undefined,
+      final: undefined,
       facts: undefined,
     },
     gt,
