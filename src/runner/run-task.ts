@@ -2,7 +2,8 @@
 // and the prediction record. Failures come back as verdicts, never as throws.
 import { TaskTimeoutError } from '../errors/index.js';
 import type { ImagePart } from '../core/content.js';
-import { EpisodeFailure, runEpisode, type EpisodeTrace } from '../agent/episode.js';
+import { EpisodeFailure, runEpisode, type EpisodeDeps, type EpisodeInput, type EpisodeTrace } from '../agent/episode.js';
+import { runWorkflow } from '../agent/workflow.js';
 import type { AgentEventListener } from '../agent/events.js';
 import type { AgentOptions } from '../agent/options.js';
 import { toPrediction } from '../agent/to-prediction.js';
@@ -197,26 +198,26 @@ async function attemptTask(
       const images = loaded.images.map((part, index) =>
         part.facts ? { ...part, facts: { ...part.facts, source: workspace.images[index] ?? part.facts.source } } : part,
       );
+      const input: EpisodeInput = {
+        taskId: task.id,
+        question: task.question,
+        userText: userTextFor(task.question, workspace.displayPaths, task.hints),
+        images,
+        cwd: env.root,
+        callContext: { taskId: task.id, runId: env.runId, workspace: workspace.dir },
+      };
       const trace = await withBudget(
-        (signal) =>
-          runEpisode(
-            {
-              taskId: task.id,
-              question: task.question,
-              userText: userTextFor(task.question, workspace.displayPaths, task.hints),
-              images,
-              cwd: env.root,
-              callContext: { taskId: task.id, runId: env.runId, workspace: workspace.dir },
-            },
-            {
-              driver: env.driver,
-              host: task.universe && task.universe.servers.length > 0 ? narrowHost(env.host, task.universe.servers) : env.host,
-              options: env.options,
-              signal,
-              ...(onEvent ? { onEvent } : {}),
-              ...(env.interceptor ? { interceptor: env.interceptor } : {}),
-            },
-          ),
+        (signal) => {
+          const deps: EpisodeDeps = {
+            driver: env.driver,
+            host: task.universe && task.universe.servers.length > 0 ? narrowHost(env.host, task.universe.servers) : env.host,
+            options: env.options,
+            signal,
+            ...(onEvent ? { onEvent } : {}),
+            ...(env.interceptor ? { interceptor: env.interceptor } : {}),
+          };
+          return env.options.workflow ? runWorkflow(input, deps, env.options.workflow) : runEpisode(input, deps);
+        },
         env.taskTimeoutMs,
         task.id,
         env.signal,
