@@ -90,7 +90,11 @@ const planSchema = z.object({ subtasks: z.array(z.unknown()) });
 const subtaskSchema = z.object({ agent: z.string(), task: z.string().min(1) });
 
 /** The plan's usable subtasks in order; entries naming no agent of the workflow, and those past the cap, are dropped and said so. */
-export function parsePlan(reply: string, agents: readonly WorkflowAgent[], maxSubtasks: number): { subtasks: Array<{ agent: string; task: string }>; error?: string } {
+export function parsePlan(
+  reply: string,
+  agents: readonly WorkflowAgent[],
+  maxSubtasks: number,
+): { subtasks: Array<{ agent: string; task: string }>; error?: string } {
   const plan = planSchema.safeParse(jsonOf(reply));
   if (!plan.success) return { subtasks: [], error: `the orchestrator's plan is not a JSON object {"subtasks": [{"agent", "task"}]}: ${clip(reply)}` };
   const problems: string[] = [];

@@ -94,7 +94,8 @@ function plannerSpec(workflow: WorkflowDefinition, role: string): StepSpec {
 
 async function runChain(run: WorkflowRun, workflow: WorkflowDefinition, userText: string): Promise<string> {
   let previous: { agent: string; answer: string } | undefined;
-  for (const agent of workflow.agents) previous = { agent: agent.name, answer: await run.step(agent.name, agentSpec(agent), words.chainText(userText, previous)) };
+  for (const agent of workflow.agents)
+    previous = { agent: agent.name, answer: await run.step(agent.name, agentSpec(agent), words.chainText(userText, previous)) };
   return previous?.answer ?? '';
 }
 

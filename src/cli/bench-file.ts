@@ -47,7 +47,11 @@ const workflowDoc = z.strictObject({
     })
     .superRefine((spec, context) => {
       if (spec.type !== 'chain' && !spec.config.llm)
-        context.addIssue({ code: 'custom', path: ['config', 'llm'], message: `a ${spec.type} workflow plans with a model: expected the name of a kind: llm document` });
+        context.addIssue({
+          code: 'custom',
+          path: ['config', 'llm'],
+          message: `a ${spec.type} workflow plans with a model: expected the name of a kind: llm document`,
+        });
     }),
 });
 const benchmarkDoc = z.strictObject({
