@@ -68,7 +68,7 @@ async function runWorkflowTask(type: WorkflowDefinition['type']) {
   const predictions = new PredictionFile(path.join(dir, `${runId}.json`));
   const options = testAgentOptions([dir], { maxStep: 2, workflow: workflowOf(type) });
   const result = await runBatch(
-    [{ id: 'T1', type: 't', tier: undefined, question: 'echo a, then b' }],
+    [{ id: 'T1', image: undefined, type: 't', tier: undefined, question: 'echo a, then b' }],
     { driver, host: host(), options, root: dir, runId, workspaceMode: 'dedup', keepWorkspace: true, imageSearchDirs: [dir], taskTimeoutMs: 0 },
     { concurrency: 1, maxRequeue: 0, recorder: new StoreRecorder(store, runId, driver.id), predictions },
   );
