@@ -5,7 +5,7 @@
 import type { AgentKind } from './agent-kind.js';
 
 export const WORKFLOW_TYPES = ['chain', 'router', 'orchestrator'] as const;
-export type WorkflowType = (typeof WORKFLOW_TYPES)[number];
+type WorkflowType = (typeof WORKFLOW_TYPES)[number];
 
 /** One agent of a workflow: a `kind: agent` document. */
 export interface WorkflowAgent {
