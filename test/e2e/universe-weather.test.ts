@@ -7,7 +7,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpFake, type HttpFake } from '../../servers/shared/http-fake.js';
+import type { HttpFake } from '../../servers/shared/http-fake.js';
+import { openMeteoEnv, startOpenMeteoFake } from '../support/open-meteo-fake.js';
 import { runTaskFiles } from '../../src/eval/task/run.js';
 import { startMockLlm, type MockLlm, type MockTurn, type RecordedRequest } from '../support/mock-llm/index.js';
 import { runM3 } from '../support/m3-child.js';
@@ -48,14 +49,7 @@ function respond(request: RecordedRequest): MockTurn {
 }
 
 beforeAll(async () => {
-  // Synthetic upstream bodies in Open-Meteo's shapes (geocoding `results`, forecast `current_weather`).
-  fake = await startHttpFake([
-    {
-      path: '/geo/v1/search',
-      reply: { body: { results: [{ name: 'San Francisco', latitude: 37.77493, longitude: -122.41942, admin1: 'California', country_code: 'US' }] } },
-    },
-    { path: '/meteo/v1/forecast', reply: { body: '{"current_weather":{"temperature":58.3,"windspeed":9.4,"weathercode":3}}' } },
-  ]);
+  fake = await startOpenMeteoFake();
   mock = await startMockLlm({ respond });
 }, 60_000);
 
@@ -72,10 +66,7 @@ describe('MCP-Universe weather task', () => {
         OPENAI_BASE_URL: mock.openAiBaseUrl,
         OPENAI_API_KEY: apiKey,
         BENCH_MODEL: 'mock-model',
-        M3_UPSTREAM_OPEN_METEO_URL: `${fake.url}/meteo`,
-        M3_UPSTREAM_OPEN_METEO_GEOCODING_URL: `${fake.url}/geo`,
-        M3_UPSTREAM_ZIPPOPOTAM_URL: `${fake.url}/zip`,
-        M3_LLM_MAX_RETRIES: '0',
+        ...openMeteoEnv(fake),
       },
     );
     expect(run.code, run.output).toBe(0);
