@@ -25,6 +25,8 @@ let mock: MockLlm;
 let driver: ModelDriver;
 /** The reply of the router's or orchestrator's planning request, set per test. */
 let planReply = '';
+/** When set, the writer's requests fail with HTTP 400 (a request the API rejects: a model failure). */
+let writerFails = false;
 
 type Chat = { tools?: Array<{ function: { name: string } }>; messages: Array<{ role: string; content: unknown }> };
 const chat = (request: RecordedRequest) => request.body as Chat;
@@ -38,6 +40,7 @@ function respond(request: RecordedRequest): MockTurn {
   if (system.includes('of the workflow')) return { text: userOf(request).includes('[results of the subtasks]') ? 'composed: a and b' : planReply };
   if (system.includes('LOOKER'))
     return later ? { text: 'found a' } : { toolCalls: [{ name: host().findByCanonical('echo/echo')?.functionName ?? '', arguments: { text: 'a' } }] };
+  if (system.includes('WRITER') && writerFails) return { fault: { kind: 'status', status: 400, message: 'bad request' } };
   if (system.includes('WRITER'))
     return later
       ? { text: 'Final Answer: a and b' }
@@ -61,7 +64,7 @@ afterAll(async () => {
   await mock?.close();
 });
 
-async function runWorkflowTask(type: WorkflowDefinition['type']) {
+async function runWorkflowTask(type: WorkflowDefinition['type'], expected = { done: 1, failedModel: 0, failedInfra: 0 }) {
   const runId = `wf-${type}-${Math.random().toString(36).slice(2, 8)}`;
   const before = mock.generations().length;
   createRun(store, { runId, modelSpec: driver.id, modelLabel: 'x' });
@@ -72,7 +75,7 @@ async function runWorkflowTask(type: WorkflowDefinition['type']) {
     { driver, host: host(), options, root: dir, runId, workspaceMode: 'dedup', keepWorkspace: true, imageSearchDirs: [dir], taskTimeoutMs: 0 },
     { concurrency: 1, maxRequeue: 0, recorder: new StoreRecorder(store, runId, driver.id), predictions },
   );
-  expect(result.progress).toMatchObject({ done: 1, failedModel: 0, failedInfra: 0 });
+  expect(result.progress).toMatchObject(expected);
   const [episode] = episodesForRun(store, runId);
   const models = modelCallsForEpisode(store, episode!.id);
   const tools = toolCallsForEpisode(store, episode!.id);
@@ -186,5 +189,23 @@ describe('workflows', () => {
       ['looker', 2, 'echo/echo'],
       ['writer', 4, 'echo2/echo'],
     ]);
+  });
+
+  it('a failing inner agent ends the one episode with the joined trace of every agent so far', async () => {
+    writerFails = true;
+    try {
+      const { prediction, episode, modelRows, toolRows } = await runWorkflowTask('chain', { done: 1, failedModel: 1, failedInfra: 0 });
+      expect(episode).toMatchObject({ status: 'model_failure', rounds: 1, toolCallCount: 1 });
+      expect(stepsOf(prediction)).toEqual([[1, 'looker', ['echo/echo=a']]]);
+      expect(prediction).toMatchObject({ final_reply: '', workflow: { order: ['looker', 'writer'] } });
+      expect(modelRows).toEqual([
+        ['looker', 1, 'work'],
+        ['looker', 2, 'work'],
+        ['writer', 3, 'work'],
+      ]);
+      expect(toolRows).toEqual([['looker', 1, 'echo/echo', 'a']]);
+    } finally {
+      writerFails = false;
+    }
   });
 });
