@@ -13,7 +13,7 @@
 // request lists subtasks ({"subtasks": [{"agent", "task"}]}), run in order, each seeing the
 // earlier results, then one request composes the answer. A reply that names no usable agent or
 // subtask runs nothing further: the answer is empty and the reason is in `workflow.plan_error`.
-import { addUsage } from '../core/usage.js';
+import { addUsage, emptyUsage } from '../core/usage.js';
 import { narrowHost } from '../mcp/narrowed-host.js';
 import type { AgentKind } from './agent-kind.js';
 import { EpisodeFailure, runEpisode, type EpisodeDeps, type EpisodeInput, type EpisodeTrace } from './episode.js';
@@ -30,6 +30,7 @@ interface StepSpec {
 
 /** The joined trace of a workflow's episodes and the round offset of the next one. */
 class WorkflowRun {
+  readonly record: WorkflowRecord;
   readonly trace: EpisodeTrace;
   private offset = 0;
 
@@ -38,12 +39,8 @@ class WorkflowRun {
     private readonly deps: EpisodeDeps,
     workflow: WorkflowDefinition,
   ) {
-    this.trace = { rounds: [], finalReply: '', usage: { inputTokens: 0, outputTokens: 0, cachedTokens: 0 }, modelCalls: 0, warnings: [] };
-    this.trace.workflow = { name: workflow.name, type: workflow.type, order: [] };
-  }
-
-  get record(): WorkflowRecord {
-    return this.trace.workflow as WorkflowRecord;
+    this.record = { name: workflow.name, type: workflow.type, order: [] };
+    this.trace = { rounds: [], finalReply: '', usage: emptyUsage(), modelCalls: 0, warnings: [], workflow: this.record };
   }
 
   /** Runs one agent on `userText` as part of the task's episode; returns its final answer. */
@@ -85,8 +82,6 @@ class WorkflowRun {
   }
 }
 
-const agentSpec = (agent: WorkflowAgent): StepSpec => agent;
-
 function plannerSpec(workflow: WorkflowDefinition, role: string): StepSpec {
   const own = `You are the ${role} of the workflow "${workflow.name}".`;
   return { kind: 'basic', instruction: workflow.instruction ? `${workflow.instruction}\n\n${own}` : own };
@@ -94,8 +89,7 @@ function plannerSpec(workflow: WorkflowDefinition, role: string): StepSpec {
 
 async function runChain(run: WorkflowRun, workflow: WorkflowDefinition, userText: string): Promise<string> {
   let previous: { agent: string; answer: string } | undefined;
-  for (const agent of workflow.agents)
-    previous = { agent: agent.name, answer: await run.step(agent.name, agentSpec(agent), words.chainText(userText, previous)) };
+  for (const agent of workflow.agents) previous = { agent: agent.name, answer: await run.step(agent.name, agent, words.chainText(userText, previous)) };
   return previous?.answer ?? '';
 }
 
@@ -105,7 +99,7 @@ async function runRouter(run: WorkflowRun, workflow: WorkflowDefinition, userTex
   run.record.route = { agent: route.agent, reason: route.reason };
   if (route.error) run.record.plan_error = route.error;
   const chosen = workflow.agents.find((agent) => agent.name === route.agent);
-  return chosen ? run.step(chosen.name, agentSpec(chosen), userText) : '';
+  return chosen ? run.step(chosen.name, chosen, userText) : '';
 }
 
 async function runOrchestrator(run: WorkflowRun, workflow: WorkflowDefinition, userText: string): Promise<string> {
@@ -117,7 +111,7 @@ async function runOrchestrator(run: WorkflowRun, workflow: WorkflowDefinition, u
   const results: words.SubtaskResult[] = [];
   for (const subtask of plan.subtasks) {
     const agent = workflow.agents.find((candidate) => candidate.name === subtask.agent) as WorkflowAgent;
-    const answer = await run.step(agent.name, agentSpec(agent), words.subtaskText(userText, subtask.task, results));
+    const answer = await run.step(agent.name, agent, words.subtaskText(userText, subtask.task, results));
     results.push({ ...subtask, answer });
   }
   return run.step(workflow.name, plannerSpec(workflow, 'orchestrator'), words.composeText(userText, results));
