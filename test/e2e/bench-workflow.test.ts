@@ -8,19 +8,16 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HttpFake } from '../../servers/shared/http-fake.js';
-import { openMeteoEnv, startOpenMeteoFake } from '../support/open-meteo-fake.js';
+import { describe, expect, it } from 'vitest';
+import { openMeteoEnv, useOpenMeteoAndMockLlm } from '../support/open-meteo-fake.js';
 import { runTaskFiles } from '../../src/eval/task/run.js';
-import { startMockLlm, type MockLlm, type MockTurn, type RecordedRequest } from '../support/mock-llm/index.js';
+import type { MockTurn, RecordedRequest } from '../support/mock-llm/index.js';
 import { runM3 } from '../support/m3-child.js';
 import { repoRoot } from '../support/shared-assets.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-bench-workflow-'));
 const resultsDir = path.join(dir, 'results');
 const exampleFile = path.join(repoRoot, 'examples', 'mcp-universe', 'workflow.yaml');
-let fake: HttpFake;
-let mock: MockLlm;
 
 type Chat = { tools?: Array<{ function: { name: string } }>; messages: Array<{ role: string; content: unknown }> };
 const chat = (request: RecordedRequest) => request.body as Chat;
@@ -46,23 +43,15 @@ function respond(request: RecordedRequest): MockTurn {
   return { text: 'unscripted' };
 }
 
-beforeAll(async () => {
-  fake = await startOpenMeteoFake();
-  mock = await startMockLlm({ respond });
-}, 60_000);
-
-afterAll(async () => {
-  await mock?.close();
-  await fake?.close();
-});
+const servers = useOpenMeteoAndMockLlm(respond);
 
 describe('m3 bench with a workflow', () => {
   it('runs the seed orchestrator over the weather task as one episode with one trajectory', async () => {
     const run = await runM3(['bench', exampleFile, '--results-dir', resultsDir, '--run-id', 'wf', '--trace-file'], {
-      OPENAI_BASE_URL: mock.openAiBaseUrl,
+      OPENAI_BASE_URL: servers.mock().openAiBaseUrl,
       OPENAI_API_KEY: 'sk-test-workflow-000000000000',
       BENCH_MODEL: 'mock-model',
-      ...openMeteoEnv(fake),
+      ...openMeteoEnv(servers.fake()),
     });
     expect(run.code, run.output).toBe(0);
 
@@ -81,7 +70,7 @@ describe('m3 bench with a workflow', () => {
       },
     });
     // The function-call agent saw the basic agent's result; only it was offered tools.
-    const requests = mock.generations();
+    const requests = servers.mock().generations();
     const weatherFirst = requests.find((request) => systemOf(request).includes('weather forecast'));
     expect(userOf(weatherFirst!)).toContain('1. basic-agent: Give the latitude and longitude of San Francisco.\\n37.7749, -122.4194');
     expect(requests.filter((request) => chat(request).tools).map((request) => systemOf(request).includes('weather forecast'))).toEqual([true, true]);

@@ -6,19 +6,16 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HttpFake } from '../../servers/shared/http-fake.js';
-import { openMeteoEnv, startOpenMeteoFake } from '../support/open-meteo-fake.js';
+import { describe, expect, it } from 'vitest';
+import { openMeteoEnv, useOpenMeteoAndMockLlm } from '../support/open-meteo-fake.js';
 import { runTaskFiles } from '../../src/eval/task/run.js';
-import { startMockLlm, type MockLlm, type MockTurn, type RecordedRequest } from '../support/mock-llm/index.js';
+import type { MockTurn, RecordedRequest } from '../support/mock-llm/index.js';
 import { runM3 } from '../support/m3-child.js';
 import { repoRoot } from '../support/shared-assets.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-universe-'));
 const example = path.join(repoRoot, 'examples', 'mcp-universe');
 const predFile = path.join(dir, 'results', 'mock-model_test_mcp_fuzzy.json');
-let fake: HttpFake;
-let mock: MockLlm;
 
 type Chat = { messages: Array<{ role: string; content: unknown }> };
 const textOf = (request: RecordedRequest) => JSON.stringify((request.body as Chat).messages);
@@ -48,25 +45,17 @@ function respond(request: RecordedRequest): MockTurn {
   return { text: 'Final Answer: 17 plus 25 is 42.' };
 }
 
-beforeAll(async () => {
-  fake = await startOpenMeteoFake();
-  mock = await startMockLlm({ respond });
-}, 60_000);
-
-afterAll(async () => {
-  await mock?.close();
-  await fake?.close();
-});
+const servers = useOpenMeteoAndMockLlm(respond);
 
 describe('MCP-Universe weather task', () => {
   it('runs as written against our weather server, mixed with an M3-Bench task, and its evaluator passes', async () => {
     const run = await runM3(
       ['bench', path.join(example, 'benchmark.yaml'), '--results-dir', path.join(dir, 'results'), '--run-id', 'universe', '--trace-file', '--verbose'],
       {
-        OPENAI_BASE_URL: mock.openAiBaseUrl,
+        OPENAI_BASE_URL: servers.mock().openAiBaseUrl,
         OPENAI_API_KEY: apiKey,
         BENCH_MODEL: 'mock-model',
-        ...openMeteoEnv(fake),
+        ...openMeteoEnv(servers.fake()),
       },
     );
     expect(run.code, run.output).toBe(0);
@@ -124,13 +113,18 @@ describe('MCP-Universe weather task', () => {
     expect((sum?.steps[0]?.calls as Array<{ name: string; result: string }>).map((call) => [call.name, call.result])).toEqual([['math/add', '42']]);
 
     // The tool surface: the weather task was offered weather only, the M3-Bench task both servers.
-    const requests = mock.generations();
+    const requests = servers.mock().generations();
     const weatherSystem = requests.filter((request) => textOf(request).includes('San Francisco')).map(systemOf);
     const sumSystem = requests.filter((request) => textOf(request).includes('17 plus 25')).map(systemOf);
     expect(weatherSystem.length).toBeGreaterThan(0);
     expect(weatherSystem.every((system) => system.includes('weather/get_weather') && !system.includes('math/add'))).toBe(true);
     expect(sumSystem.every((system) => system.includes('weather/get_weather') && system.includes('math/add'))).toBe(true);
-    expect(fake.requestsTo('/geo/v1/search').map((request) => request.query.name)).toEqual(['San Francisco']);
+    expect(
+      servers
+        .fake()
+        .requestsTo('/geo/v1/search')
+        .map((request) => request.query.name),
+    ).toEqual(['San Francisco']);
 
     const evaluated = await runM3(['eval', 'task', '--pred', predFile, '--gt', path.join(example, 'math-tasks.json'), '--out', path.join(dir, 'eval')]);
     expect(evaluated.code, evaluated.output).toBe(0);

@@ -1,8 +1,10 @@
 // A loopback fake of Open-Meteo (geocoder and forecast, synthetic bodies in its shapes) for
 // end-to-end runs of our `weather` server, and the environment that points the server at it.
+import { afterAll, beforeAll } from 'vitest';
 import { startHttpFake, type HttpFake } from '../../servers/shared/http-fake.js';
+import { startMockLlm, type MockLlm, type MockTurn, type RecordedRequest } from './mock-llm/index.js';
 
-export function startOpenMeteoFake(): Promise<HttpFake> {
+function startOpenMeteoFake(): Promise<HttpFake> {
   return startHttpFake([
     {
       path: '/geo/v1/search',
@@ -20,4 +22,23 @@ export function openMeteoEnv(fake: HttpFake): Record<string, string> {
     M3_UPSTREAM_ZIPPOPOTAM_URL: `${fake.url}/zip`,
     M3_LLM_MAX_RETRIES: '0',
   };
+}
+
+/** The fake and a mock LLM answering with `respond`, started before the file's tests and closed after. */
+export function useOpenMeteoAndMockLlm(respond: (request: RecordedRequest) => MockTurn): { fake: () => HttpFake; mock: () => MockLlm } {
+  let fake: HttpFake | undefined;
+  let mock: MockLlm | undefined;
+  beforeAll(async () => {
+    fake = await startOpenMeteoFake();
+    mock = await startMockLlm({ respond });
+  }, 60_000);
+  afterAll(async () => {
+    await mock?.close();
+    await fake?.close();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (!value) throw new Error('the Open-Meteo fake and the mock LLM start before the tests');
+    return value;
+  };
+  return { fake: () => started(fake), mock: () => started(mock) };
 }
