@@ -23,6 +23,7 @@ import { safeEmit, type AgentEventListener, type EpisodePurpose } from './events
 import { toolResultsMessage } from './history.js';
 import { malformedCall, observationMessage, parseReactReply, type MalformedAction } from './react-actions.js';
 import type { AgentOptions } from './options.js';
+import type { WorkflowRecord } from './workflow-definition.js';
 import * as prompts from './prompts.js';
 import { rankTools } from './tool-ranking.js';
 
@@ -48,6 +49,8 @@ interface RoundTrace {
   /** Round whose every call had unparseable arguments: the reference's "illegal" round. */
   unparseable: boolean;
   end: 'yes' | 'no';
+  /** The workflow agent whose round this was (src/agent/workflow.ts). */
+  agent?: string;
 }
 
 export interface EpisodeTrace {
@@ -56,6 +59,8 @@ export interface EpisodeTrace {
   usage: Usage;
   modelCalls: number;
   warnings: string[];
+  /** What a workflow decided (src/agent/workflow.ts); absent for one agent. */
+  workflow?: WorkflowRecord;
 }
 
 export class EpisodeFailure extends M3Error {

@@ -11,7 +11,11 @@ import type { RequestImages } from '../media/request-images.js';
 /** The requests an episode makes (judges belong to the evaluators). */
 export type EpisodePurpose = Exclude<RequestPurpose, 'judge'>;
 
-export type AgentEvent =
+/**
+ * Every event of a workflow's inner agents names that agent (src/agent/workflow.ts); events of
+ * a single-agent episode carry no name.
+ */
+export type AgentEvent = { agent?: string } & (
   | { type: 'episode_start'; taskId: string; question: string; images: string[] }
   | { type: 'round_start'; taskId: string; round: number }
   | {
@@ -53,7 +57,8 @@ export type AgentEvent =
       durationMs: number;
       images: Array<ImageFacts & { mediaType: string; data?: string }>;
     }
-  | { type: 'final'; taskId: string; text: string; rounds: number };
+  | { type: 'final'; taskId: string; text: string; rounds: number }
+);
 
 export type AgentEventListener = (event: AgentEvent) => void;
 

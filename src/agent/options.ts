@@ -5,6 +5,7 @@ import { genericDestination } from '../media/image-destination.js';
 import type { ImagePolicy } from '../media/prepare-image.js';
 import { retryPolicyFrom, type RetryPolicy } from '../llm/retry.js';
 import type { AgentKind } from './agent-kind.js';
+import type { WorkflowDefinition } from './workflow-definition.js';
 
 export interface AgentOptions {
   /** How the model calls tools (src/agent/agent-kind.ts); default `function-call`. */
@@ -30,6 +31,8 @@ export interface AgentOptions {
   seed?: number;
   /** Folders from which image files named in tool results may be read and shown to the model. */
   imageRoots: string[];
+  /** Run this workflow instead of one agent (src/agent/workflow.ts). */
+  workflow?: WorkflowDefinition;
 }
 
 export interface LoopLimits {
@@ -43,6 +46,8 @@ export interface LoopLimits {
   maxNewTokens: number;
   temperature?: number;
   seed?: number;
+  /** A benchmark file's workflow (recorded in the manifest, with its hash, and in the config hash). */
+  workflow?: WorkflowDefinition;
 }
 
 /** M3_IMAGE_POLICY: the reference rule, or the transport policy for the model's endpoint (PNG/JPEG only when unknown). */
@@ -70,5 +75,6 @@ export function agentOptionsFrom(switches: Switches, limits: LoopLimits, imageRo
     ...(limits.temperature !== undefined ? { temperature: limits.temperature } : {}),
     ...(limits.seed !== undefined ? { seed: limits.seed } : {}),
     imageRoots,
+    ...(limits.workflow ? { workflow: limits.workflow } : {}),
   };
 }

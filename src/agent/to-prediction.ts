@@ -33,6 +33,7 @@ export function toPrediction(task: TaskHeader, question: string, trace: EpisodeT
   const steps = recorded.map((round, index) => ({
     step: index + 1,
     calls: round.calls.filter((call) => call.executed).map(toPredictionCall),
+    ...(round.agent ? { agent: round.agent } : {}),
   }));
   return {
     id: task.id,
@@ -51,7 +52,9 @@ export function toPrediction(task: TaskHeader, question: string, trace: EpisodeT
           : round.calls.filter((call) => call.executed).map((call) => ({ name: call.canonicalName, arguments: recordedArguments(call) })),
       },
       end: round.end,
+      ...(round.agent ? { agent: round.agent } : {}),
     })),
+    ...(trace.workflow ? { workflow: trace.workflow } : {}),
     [PREDICTION_CODED_FIELD]: true,
   };
 }

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { z } from 'zod';
 import { agentKindSchema } from '../agent/agent-kind.js';
+import { WORKFLOW_TYPES, type WorkflowDefinition } from '../agent/workflow-definition.js';
 import type { EnvMap } from '../config/env-file.js';
 import { interpolate } from '../config/servers.js';
 import { ConfigError } from '../errors/index.js';
@@ -31,7 +32,27 @@ const agentDoc = z.strictObject({
 });
 const workflowDoc = z.strictObject({
   kind: z.literal('workflow'),
-  spec: z.strictObject({ name, type: z.enum(['chain', 'router', 'orchestrator']), config: z.looseObject({}) }),
+  spec: z
+    .strictObject({
+      name,
+      type: z.enum(WORKFLOW_TYPES),
+      config: z.strictObject({
+        /** The model of the router's and orchestrator's planning requests (a chain has none). */
+        llm: name.optional(),
+        /** Names of kind: agent documents, in order. */
+        agents: z.array(name).min(1),
+        instruction: z.string().optional(),
+        max_subtasks: z.number().int().positive().optional(),
+      }),
+    })
+    .superRefine((spec, context) => {
+      if (spec.type !== 'chain' && !spec.config.llm)
+        context.addIssue({
+          code: 'custom',
+          path: ['config', 'llm'],
+          message: `a ${spec.type} workflow plans with a model: expected the name of a kind: llm document`,
+        });
+    }),
 });
 const benchmarkDoc = z.strictObject({
   kind: z.literal('benchmark'),
@@ -80,6 +101,72 @@ function byName<T extends BenchDocument>(documents: readonly BenchDocument[], ki
   return found as T;
 }
 
+type AgentDocument = z.infer<typeof agentDoc>;
+type WorkflowDocument = z.infer<typeof workflowDoc>;
+
+/** Default cap on an orchestrator's subtasks (`max_subtasks`). */
+const MAX_SUBTASKS = 5;
+
+function modelOf(documents: readonly BenchDocument[], llmName: string, from: string): string {
+  const llm = byName<z.infer<typeof llmDoc>>(documents, 'llm', llmName, from);
+  return `${providerOf[llm.spec.type] ?? llm.spec.type}:${llm.spec.config.model_name}`;
+}
+
+function agentOf(documents: readonly BenchDocument[], wanted: string, from: string): AgentDocument {
+  if (documents.some((document) => document.kind === 'workflow' && document.spec.name === wanted))
+    throw new ConfigError(`${from}: "${wanted}" is a workflow; a workflow's agents must be kind: agent documents (workflows do not nest)`);
+  return byName<AgentDocument>(documents, 'agent', wanted, from);
+}
+
+/** A single agent's run: its kind, instruction, servers and max rounds are the run's. */
+function agentRun(file: string, documents: readonly BenchDocument[], agent: AgentDocument): Partial<RunDefinition> {
+  const config = agent.spec.config;
+  return {
+    model: [modelOf(documents, config.llm, `${file}: agent "${agent.spec.name}": spec.config.llm`)],
+    agent: agent.spec.type,
+    ...(config.instruction ? { instruction: config.instruction } : {}),
+    ...(config.servers ? { servers: config.servers.map((server) => server.name) } : {}),
+    ...(config.max_steps !== undefined ? { maxStep: String(config.max_steps) } : {}),
+  };
+}
+
+/**
+ * A workflow's run. A run has one model, so the workflow's llm and every agent's llm must name
+ * the same model. The servers that start are those the tool-using agents list (all when one of
+ * them lists none); each agent is offered only its own.
+ */
+function workflowRun(file: string, documents: readonly BenchDocument[], document: WorkflowDocument, index: number): Partial<RunDefinition> {
+  const at = `${file}: document ${index + 1} (kind: workflow)`;
+  const { spec } = document;
+  const agents = spec.config.agents.map((wanted, position) => agentOf(documents, wanted, `${at}: spec.config.agents[${position}]`));
+  const models = new Map<string, string>();
+  if (spec.config.llm) models.set(modelOf(documents, spec.config.llm, `${at}: spec.config.llm`), `workflow "${spec.name}"`);
+  for (const agent of agents) {
+    const model = modelOf(documents, agent.spec.config.llm, `${file}: agent "${agent.spec.name}": spec.config.llm`);
+    if (!models.has(model)) models.set(model, `agent "${agent.spec.name}"`);
+  }
+  if (models.size > 1) {
+    const found = [...models].map(([model, user]) => `${model} (${user})`).join(', ');
+    throw new ConfigError(`${at}: the workflow and its agents must use one model (a run has one model); found ${found}`);
+  }
+  const workflow: WorkflowDefinition = {
+    name: spec.name,
+    type: spec.type,
+    agents: agents.map(({ spec: agent }) => ({
+      name: agent.name,
+      kind: agent.type,
+      ...(agent.config.instruction ? { instruction: agent.config.instruction } : {}),
+      ...(agent.config.servers ? { servers: agent.config.servers.map((server) => server.name) } : {}),
+      ...(agent.config.max_steps !== undefined ? { maxStep: agent.config.max_steps } : {}),
+    })),
+    ...(spec.config.instruction ? { instruction: spec.config.instruction } : {}),
+    maxSubtasks: spec.config.max_subtasks ?? MAX_SUBTASKS,
+  };
+  const toolUsers = workflow.agents.filter((agent) => agent.kind !== 'basic');
+  const servers = toolUsers.every((agent) => agent.servers) ? [...new Set(toolUsers.flatMap((agent) => agent.servers ?? []))] : [];
+  return { model: [...models.keys()], workflow, ...(servers.length > 0 ? { servers } : {}) };
+}
+
 /** The run a benchmark file describes; relative task paths are resolved from the file's folder. */
 export function benchDefinition(file: string, env: EnvMap, overrides: Partial<RunDefinition> = {}): RunDefinition {
   const documents = parseDocuments(file, env);
@@ -87,20 +174,15 @@ export function benchDefinition(file: string, env: EnvMap, overrides: Partial<Ru
   if (benchmarks.length !== 1) throw new ConfigError(`${file}: expected exactly one kind: benchmark document, found ${benchmarks.length}`);
   const { document: benchmark, index } = benchmarks[0]!;
   const at = `${file}: document ${index + 1} (kind: benchmark)`;
-  if (documents.some((document) => document.kind === 'workflow' && document.spec.name === benchmark.spec.agent)) {
-    throw new ConfigError(`${at}: spec.agent names a workflow; workflows are not runnable yet (use a kind: agent document)`);
-  }
-  const agent = byName<z.infer<typeof agentDoc>>(documents, 'agent', benchmark.spec.agent, `${at}: spec.agent`);
-  const llm = byName<z.infer<typeof llmDoc>>(documents, 'llm', agent.spec.config.llm, `${file}: agent "${agent.spec.name}": spec.config.llm`);
+  const workflowIndex = documents.findIndex((document) => document.kind === 'workflow' && document.spec.name === benchmark.spec.agent);
+  const runner =
+    workflowIndex >= 0
+      ? workflowRun(file, documents, documents[workflowIndex] as WorkflowDocument, workflowIndex)
+      : agentRun(file, documents, byName<AgentDocument>(documents, 'agent', benchmark.spec.agent, `${at}: spec.agent`));
   const folder = path.dirname(path.resolve(file));
-  const config = agent.spec.config;
   return {
     ...RUN_DEFAULTS,
-    model: [`${providerOf[llm.spec.type] ?? llm.spec.type}:${llm.spec.config.model_name}`],
-    agent: agent.spec.type,
-    ...(config.instruction ? { instruction: config.instruction } : {}),
-    ...(config.servers ? { servers: config.servers.map((server) => server.name) } : {}),
-    ...(config.max_steps !== undefined ? { maxStep: String(config.max_steps) } : {}),
+    ...runner,
     tasks: benchmark.spec.tasks.map((file) => path.resolve(folder, file)),
     ...(benchmark.spec.gt ? { gt: path.resolve(folder, benchmark.spec.gt) } : {}),
     ...overrides,

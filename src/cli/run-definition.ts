@@ -3,6 +3,7 @@
 // so equal definitions give equal runs and equal manifests.
 import type { AgentKind } from '../agent/agent-kind.js';
 import type { LoopLimits } from '../agent/options.js';
+import type { WorkflowDefinition } from '../agent/workflow-definition.js';
 
 /** The loop limits are LoopLimits' own fields; the rest is what the run command needs. */
 export interface RunDefinition extends Omit<LoopLimits, 'agent' | 'instruction' | 'maxStep'> {
@@ -14,6 +15,8 @@ export interface RunDefinition extends Omit<LoopLimits, 'agent' | 'instruction' 
   agent: AgentKind;
   /** Extra system instruction of the agent (a YAML agent's `instruction`). */
   instruction?: string;
+  /** A benchmark file's workflow (src/agent/workflow.ts): its agents replace `agent` and `instruction`. */
+  workflow?: WorkflowDefinition;
   /** Only these configured servers start (a YAML agent's `servers`); all when unset. */
   servers?: string[];
   /** Task files run together: M3-Bench task files and MCP-Universe task files (src/runner/task-set.ts). */
@@ -65,8 +68,9 @@ export const RUN_DEFAULTS = {
 /** The loop limits a definition gives every model (recorded in the manifest and its config hash). */
 export function loopLimitsOf(definition: RunDefinition, maxStep = Number(definition.maxStep.split(',')[0])): LoopLimits {
   return {
-    agent: definition.agent,
-    ...(definition.instruction ? { instruction: definition.instruction } : {}),
+    ...(definition.workflow
+      ? { workflow: definition.workflow }
+      : { agent: definition.agent, ...(definition.instruction ? { instruction: definition.instruction } : {}) }),
     maxStep,
     maxConcurrent: definition.maxConcurrent,
     topTools: definition.topTools,

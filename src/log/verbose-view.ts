@@ -15,7 +15,7 @@ function clip(text: string): string {
 
 /** The line an event shows, or undefined for events the view skips. */
 function verboseLine(event: AgentEvent): string | undefined {
-  const at = `[${event.taskId}]`;
+  const at = event.agent ? `[${event.taskId}] [${event.agent}]` : `[${event.taskId}]`;
   switch (event.type) {
     case 'episode_start':
       return `${at} question: ${clip(redactText(event.question))}${event.images.length > 0 ? ` (images: ${event.images.length})` : ''}`;

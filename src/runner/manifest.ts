@@ -112,6 +112,8 @@ export interface RunManifest {
   taskSetHash?: string;
   /** Servers whose tool list differs from the one recorded when the run started (resume/merge). */
   toolSurfaceDrift?: Array<{ server: string; recorded: string | null; current: string | null }>;
+  /** A benchmark file's workflow (src/agent/workflow.ts): its name, type and the sha256 of its definition, which is `options.workflow`. */
+  workflow?: { name: string; type: string; sha256: string };
   /** The run's trials: the files of each and its counts (in the store's copy of the manifest). */
   trialFiles?: Array<{ trial: number; seed: number | null; predictions: string; manifest: string; counts?: Record<string, number> }>;
 }

@@ -91,6 +91,7 @@ export function samplingRecord(limits: RunModelRequest['limits'], seed: number |
 export function buildManifest(request: CellRequest, label: string, config: ProjectConfig, host: ToolHost, root: string): RunManifest {
   const switches = config.switches;
   const runsFrom = new Map(config.servers.map((spec) => [spec.name, spec.runsFrom]));
+  const workflow = request.limits.workflow;
   return {
     runId: request.runId,
     model: request.model,
@@ -124,6 +125,7 @@ export function buildManifest(request: CellRequest, label: string, config: Proje
     condition: { name: request.condition.name, parts: request.condition.parts.map((part) => ({ name: part.name, description: part.description })) },
     trials: request.trials,
     sampling: samplingRecord(request.limits, request.limits.seed),
+    ...(workflow ? { workflow: { name: workflow.name, type: workflow.type, sha256: configHash({ ...workflow }) } } : {}),
   };
 }
 

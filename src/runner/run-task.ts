@@ -2,7 +2,8 @@
 // and the prediction record. Failures come back as verdicts, never as throws.
 import { TaskTimeoutError } from '../errors/index.js';
 import type { ImagePart } from '../core/content.js';
-import { EpisodeFailure, runEpisode, type EpisodeTrace } from '../agent/episode.js';
+import { EpisodeFailure, runEpisode, type EpisodeDeps, type EpisodeInput, type EpisodeTrace } from '../agent/episode.js';
+import { runWorkflow } from '../agent/workflow.js';
 import type { AgentEventListener } from '../agent/events.js';
 import type { AgentOptions } from '../agent/options.js';
 import { toPrediction } from '../agent/to-prediction.js';
@@ -210,26 +211,26 @@ async function attemptTask(
         if (index >= firstStandIn)
           markWithheld(part, part, `missing task image ${loaded.placeholders[index - firstStandIn]}: stand-in from --placeholder-images`);
       });
+      const input: EpisodeInput = {
+        taskId: task.id,
+        question: task.question,
+        userText: userTextFor(task.question, workspace.displayPaths, task.hints),
+        images,
+        cwd: env.root,
+        callContext,
+      };
       const trace = await withBudget(
-        (signal) =>
-          runEpisode(
-            {
-              taskId: task.id,
-              question: task.question,
-              userText: userTextFor(task.question, workspace.displayPaths, task.hints),
-              images,
-              cwd: env.root,
-              callContext,
-            },
-            {
-              driver: env.driver,
-              host: task.universe && task.universe.servers.length > 0 ? narrowHost(env.host, task.universe.servers) : env.host,
-              options: env.options,
-              signal,
-              ...(onEvent ? { onEvent } : {}),
-              ...(env.interceptor ? { interceptor: env.interceptor } : {}),
-            },
-          ),
+        (signal) => {
+          const deps: EpisodeDeps = {
+            driver: env.driver,
+            host: task.universe && task.universe.servers.length > 0 ? narrowHost(env.host, task.universe.servers) : env.host,
+            options: env.options,
+            signal,
+            ...(onEvent ? { onEvent } : {}),
+            ...(env.interceptor ? { interceptor: env.interceptor } : {}),
+          };
+          return env.options.workflow ? runWorkflow(input, deps, env.options.workflow) : runEpisode(input, deps);
+        },
         env.taskTimeoutMs,
         task.id,
         env.signal,

@@ -46,6 +46,7 @@ export class StoreRecorder implements RunRecorder {
         attempts: event.attempts,
         images: event.images,
         ...(event.error ? { errorClass: event.error.errorClass, errorMessage: event.error.message } : {}),
+        ...(event.agent ? { agent: event.agent } : {}),
       });
     } else if (event.type === 'tool_call_end') {
       recordToolCall(this.store, {
@@ -60,6 +61,7 @@ export class StoreRecorder implements RunRecorder {
         ...(event.errorCode ? { errorCode: event.errorCode } : {}),
         ...(event.fallback ? { fallback: event.fallback } : {}),
         durationMs: event.durationMs,
+        ...(event.agent ? { agent: event.agent } : {}),
         images: event.images.map((image) => ({
           mediaType: image.mediaType,
           originalMediaType: image.originalMediaType,

@@ -9,15 +9,15 @@ import { modelCallInputSchema, parseInput, toolCallInputSchema, type ImageRecord
 
 const insertModelCallSql = `
   INSERT INTO model_calls (episode_id, round, purpose, request, response, input_tokens, output_tokens,
-    cached_tokens, latency_ms, attempts, error_class, error_message, images, image_count, image_bytes, image_tokens_est, created_at)
+    cached_tokens, latency_ms, attempts, error_class, error_message, images, image_count, image_bytes, image_tokens_est, agent, created_at)
   VALUES (@episodeId, @round, @purpose, @request, @response, @inputTokens, @outputTokens,
-    @cachedTokens, @latencyMs, @attempts, @errorClass, @errorMessage, @images, @imageCount, @imageBytes, @imageTokensEst, @createdAt)`;
+    @cachedTokens, @latencyMs, @attempts, @errorClass, @errorMessage, @images, @imageCount, @imageBytes, @imageTokensEst, @agent, @createdAt)`;
 
 const insertToolCallSql = `
   INSERT INTO tool_calls (episode_id, round, call_index, canonical_name, function_name, arguments,
-    result_text, is_error, error_code, fallback_tier, fallback_error_code, duration_ms, images, created_at)
+    result_text, is_error, error_code, fallback_tier, fallback_error_code, duration_ms, images, agent, created_at)
   VALUES (@episodeId, @round, @callIndex, @canonicalName, @functionName, @arguments,
-    @resultText, @isError, @errorCode, @fallbackTier, @fallbackErrorCode, @durationMs, @images, @createdAt)`;
+    @resultText, @isError, @errorCode, @fallbackTier, @fallbackErrorCode, @durationMs, @images, @agent, @createdAt)`;
 
 function explainCallConflict(episodeId: number) {
   return (code: string): string | undefined => {
@@ -48,6 +48,7 @@ export function recordModelCall(store: Store, input: ModelCallInput): number {
     imageCount: call.imagePayload.count,
     imageBytes: call.imagePayload.bytes,
     imageTokensEst: call.imagePayload.estimatedTokens,
+    agent: toOptional(call.agent),
     createdAt: toTimeColumn(call.createdAt),
   };
   return writeTransaction(store, where, () => Number(statement(store, insertModelCallSql).run(params).lastInsertRowid), explainCallConflict(call.episodeId));
@@ -74,6 +75,7 @@ function toolCallParams(input: ToolCallInput) {
       fallbackErrorCode: call.fallback?.originalErrorCode ?? null,
       durationMs: Math.round(call.durationMs),
       images: toJsonColumn(call.images),
+      agent: toOptional(call.agent),
       createdAt: toTimeColumn(call.createdAt),
     },
   };

@@ -129,6 +129,7 @@ export const modelCallRowSchema = z
     image_count: integer,
     image_bytes: integer,
     image_tokens_est: integer.nullable(),
+    agent: nullableText,
     created_at: text,
   })
   .transform((row) => ({
@@ -145,6 +146,7 @@ export const modelCallRowSchema = z
     errorMessage: row.error_message,
     images: row.images,
     imagePayload: { count: row.image_count, bytes: row.image_bytes, estimatedTokens: row.image_tokens_est },
+    agent: row.agent,
     createdAt: row.created_at,
   }));
 
@@ -164,6 +166,7 @@ export const toolCallRowSchema = z
     fallback_error_code: nullableText,
     duration_ms: z.number(),
     images: jsonColumn(z.array(imageRecordSchema)),
+    agent: nullableText,
     created_at: text,
   })
   .transform((row) => ({
@@ -180,6 +183,7 @@ export const toolCallRowSchema = z
     fallback: row.fallback_tier && row.fallback_error_code ? { tier: row.fallback_tier, originalErrorCode: row.fallback_error_code } : null,
     durationMs: row.duration_ms,
     images: row.images,
+    agent: row.agent,
     createdAt: row.created_at,
   }));
 

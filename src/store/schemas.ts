@@ -122,6 +122,8 @@ export const modelCallInputSchema = z.strictObject({
   errorMessage: optionalText,
   /** The images the request carried or was meant to carry (src/core/image-delivery.ts). */
   images: z.array(imageDeliverySchema).default([]),
+  /** The workflow agent that made the request (migration 013); absent for a single-agent run. */
+  agent: optionalText,
   createdAt: z.date().optional(),
 });
 
@@ -151,6 +153,8 @@ export const toolCallInputSchema = z.strictObject({
   fallback: z.strictObject({ tier: fallbackTierSchema, originalErrorCode: z.string().min(1) }).optional(),
   durationMs: z.number().nonnegative().default(0),
   images: z.array(imageRecordSchema).default([]),
+  /** The workflow agent that made the call (migration 013); absent for a single-agent run. */
+  agent: optionalText,
   createdAt: z.date().optional(),
 });
 

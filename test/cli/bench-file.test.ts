@@ -117,3 +117,60 @@ describe('the documented benchmark example (docs/benchmark-files.md)', () => {
     expect(set.gtFile).toBe(path.join(repoRoot, 'examples/mcp-universe/math-tasks.json'));
   });
 });
+
+describe('workflow documents', () => {
+  const workflowFile = path.join(repoRoot, 'examples', 'mcp-universe', 'workflow.yaml');
+  const text = readFileSync(workflowFile, 'utf8');
+
+  it('become the run definition of a workflow: one model, the tool users servers, the definition in the loop limits', () => {
+    const definition = benchDefinition(workflowFile, { BENCH_MODEL: 'gpt-4.1' });
+    expect(definition).toMatchObject({ model: ['openai:gpt-4.1'], servers: ['weather'], tasks: [path.join(repoRoot, 'examples/mcp-universe/weather.json')] });
+    expect(definition.workflow).toEqual({
+      name: 'orchestrator-workflow',
+      type: 'orchestrator',
+      agents: [
+        { name: 'basic-agent', kind: 'basic', instruction: 'Return the latitude and the longitude of a place.' },
+        {
+          name: 'function-call-agent',
+          kind: 'function-call',
+          instruction: 'You are an agent for weather forecast. Please return the weather today at the given latitude and longitude.',
+          servers: ['weather'],
+        },
+      ],
+      maxSubtasks: 5,
+    });
+    const limits = loopLimitsOf(definition);
+    expect(limits.workflow).toBe(definition.workflow);
+    expect(limits).not.toHaveProperty('agent');
+    // Another workflow type is another run (another config hash).
+    const chain = benchDefinition(yamlFile(text.replace('type: orchestrator ', 'type: chain ')), {});
+    expect(chain.workflow?.type).toBe('chain');
+    expect(hashOf(chain)).not.toBe(hashOf(benchDefinition(workflowFile, {})));
+  });
+
+  it('name the document, key and expected form in their errors', () => {
+    const broken = (from: string | RegExp, to: string) => yamlFile(text.replace(from, to));
+    expect(() => benchDefinition(broken('type: orchestrator ', 'type: pipeline '), {})).toThrow(
+      /document 4 \(kind: workflow\): at spec\.type: Invalid option: expected one of "chain"\|"router"\|"orchestrator"/,
+    );
+    expect(() => benchDefinition(broken(/type: orchestrator.*\n {2}config:\n {4}llm: llm-1\n/, 'type: router\n  config:\n'), {})).toThrow(
+      /document 4 \(kind: workflow\): at spec\.config\.llm: a router workflow plans with a model: expected the name of a kind: llm document/,
+    );
+    expect(() => benchDefinition(broken('      - function-call-agent\n\n---', '      - weather-agent\n\n---'), {})).toThrow(
+      /document 4 \(kind: workflow\): spec\.config\.agents\[1\]: no kind: agent document named "weather-agent"/,
+    );
+    expect(() => benchDefinition(broken('      - function-call-agent\n\n---', '      - orchestrator-workflow\n\n---'), {})).toThrow(
+      /spec\.config\.agents\[1\]: "orchestrator-workflow" is a workflow; a workflow's agents must be kind: agent documents/,
+    );
+    expect(() => benchDefinition(broken('    agents:', '    agent_list:'), {})).toThrow(
+      /document 4 \(kind: workflow\): at spec\.config\.agents: .*expected array/,
+    );
+    const twoModels = `${text}\n---\nkind: llm\nspec:\n  name: llm-2\n  type: anthropic\n  config:\n    model_name: claude-x\n`.replace(
+      'type: basic\n  config:\n    llm: llm-1',
+      'type: basic\n  config:\n    llm: llm-2',
+    );
+    expect(() => benchDefinition(yamlFile(twoModels), {})).toThrow(
+      /document 4 \(kind: workflow\): the workflow and its agents must use one model \(a run has one model\); found openai:gpt-4o \(workflow "orchestrator-workflow"\), anthropic:claude-x \(agent "basic-agent"\)/,
+    );
+  });
+});

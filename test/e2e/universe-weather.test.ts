@@ -6,18 +6,16 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpFake, type HttpFake } from '../../servers/shared/http-fake.js';
+import { describe, expect, it } from 'vitest';
+import { openMeteoEnv, useOpenMeteoAndMockLlm } from '../support/open-meteo-fake.js';
 import { runTaskFiles } from '../../src/eval/task/run.js';
-import { startMockLlm, type MockLlm, type MockTurn, type RecordedRequest } from '../support/mock-llm/index.js';
+import type { MockTurn, RecordedRequest } from '../support/mock-llm/index.js';
 import { runM3 } from '../support/m3-child.js';
 import { repoRoot } from '../support/shared-assets.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-universe-'));
 const example = path.join(repoRoot, 'examples', 'mcp-universe');
 const predFile = path.join(dir, 'results', 'mock-model_test_mcp_fuzzy.json');
-let fake: HttpFake;
-let mock: MockLlm;
 
 type Chat = { messages: Array<{ role: string; content: unknown }> };
 const textOf = (request: RecordedRequest) => JSON.stringify((request.body as Chat).messages);
@@ -47,35 +45,17 @@ function respond(request: RecordedRequest): MockTurn {
   return { text: 'Final Answer: 17 plus 25 is 42.' };
 }
 
-beforeAll(async () => {
-  // Synthetic upstream bodies in Open-Meteo's shapes (geocoding `results`, forecast `current_weather`).
-  fake = await startHttpFake([
-    {
-      path: '/geo/v1/search',
-      reply: { body: { results: [{ name: 'San Francisco', latitude: 37.77493, longitude: -122.41942, admin1: 'California', country_code: 'US' }] } },
-    },
-    { path: '/meteo/v1/forecast', reply: { body: '{"current_weather":{"temperature":58.3,"windspeed":9.4,"weathercode":3}}' } },
-  ]);
-  mock = await startMockLlm({ respond });
-}, 60_000);
-
-afterAll(async () => {
-  await mock?.close();
-  await fake?.close();
-});
+const servers = useOpenMeteoAndMockLlm(respond);
 
 describe('MCP-Universe weather task', () => {
   it('runs as written against our weather server, mixed with an M3-Bench task, and its evaluator passes', async () => {
     const run = await runM3(
       ['bench', path.join(example, 'benchmark.yaml'), '--results-dir', path.join(dir, 'results'), '--run-id', 'universe', '--trace-file', '--verbose'],
       {
-        OPENAI_BASE_URL: mock.openAiBaseUrl,
+        OPENAI_BASE_URL: servers.mock().openAiBaseUrl,
         OPENAI_API_KEY: apiKey,
         BENCH_MODEL: 'mock-model',
-        M3_UPSTREAM_OPEN_METEO_URL: `${fake.url}/meteo`,
-        M3_UPSTREAM_OPEN_METEO_GEOCODING_URL: `${fake.url}/geo`,
-        M3_UPSTREAM_ZIPPOPOTAM_URL: `${fake.url}/zip`,
-        M3_LLM_MAX_RETRIES: '0',
+        ...openMeteoEnv(servers.fake()),
       },
     );
     expect(run.code, run.output).toBe(0);
@@ -133,13 +113,18 @@ describe('MCP-Universe weather task', () => {
     expect((sum?.steps[0]?.calls as Array<{ name: string; result: string }>).map((call) => [call.name, call.result])).toEqual([['math/add', '42']]);
 
     // The tool surface: the weather task was offered weather only, the M3-Bench task both servers.
-    const requests = mock.generations();
+    const requests = servers.mock().generations();
     const weatherSystem = requests.filter((request) => textOf(request).includes('San Francisco')).map(systemOf);
     const sumSystem = requests.filter((request) => textOf(request).includes('17 plus 25')).map(systemOf);
     expect(weatherSystem.length).toBeGreaterThan(0);
     expect(weatherSystem.every((system) => system.includes('weather/get_weather') && !system.includes('math/add'))).toBe(true);
     expect(sumSystem.every((system) => system.includes('weather/get_weather') && system.includes('math/add'))).toBe(true);
-    expect(fake.requestsTo('/geo/v1/search').map((request) => request.query.name)).toEqual(['San Francisco']);
+    expect(
+      servers
+        .fake()
+        .requestsTo('/geo/v1/search')
+        .map((request) => request.query.name),
+    ).toEqual(['San Francisco']);
 
     const evaluated = await runM3(['eval', 'task', '--pred', predFile, '--gt', path.join(example, 'math-tasks.json'), '--out', path.join(dir, 'eval')]);
     expect(evaluated.code, evaluated.output).toBe(0);

@@ -80,9 +80,13 @@ function describeEpisode(store: Store, episode: EpisodeRow): string[] {
   lines.push(
     `  model requests: ${modelCalls.length} (${modelCalls.filter((call) => call.errorClass).length} failed, ${modelCalls.filter((call) => call.attempts.length > 1).length} retried)`,
   );
+  // A workflow's rows name their agent (migration 013): requests per agent in order of first use.
+  const byAgent = new Map<string, number>();
+  for (const call of modelCalls) if (call.agent) byAgent.set(call.agent, (byAgent.get(call.agent) ?? 0) + 1);
+  if (byAgent.size > 0) lines.push(`  requests by agent: ${[...byAgent].map(([agent, count]) => `${agent} ${count}`).join(', ')}`);
   for (const call of toolCallsForEpisode(store, episode.id)) {
     lines.push(
-      `  round ${call.round}.${call.callIndex} ${call.canonicalName}${call.isError ? ` ERROR${call.errorCode ? ` ${call.errorCode}` : ''}` : ''} (${call.durationMs} ms)`,
+      `  round ${call.round}.${call.callIndex}${call.agent ? ` [${call.agent}]` : ''} ${call.canonicalName}${call.isError ? ` ERROR${call.errorCode ? ` ${call.errorCode}` : ''}` : ''} (${call.durationMs} ms)`,
     );
   }
   return lines;
