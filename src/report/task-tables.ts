@@ -15,6 +15,8 @@ const metricColumns: Array<[string, (metrics: TaskMetrics) => Cell]> = [
   ['task success', (metrics) => value(metrics.task_success_rate)],
   ['completion', (metrics) => numberOr(metrics.completion_rate)],
   ['rule pass', (metrics) => value(metrics.rule_pass_rate)],
+  ['state checks hold', (metrics) => value(metrics.state_pass_rate)],
+  ['final-score threshold', (metrics) => value(metrics.final_threshold_pass_rate)],
   ['precise-answer acc.', (metrics) => value(metrics.precise_answer_accuracy)],
   ['operation acc. (fuzzy match)', (metrics) => value(metrics.operation_accuracy)],
   ['turn success (DTSR)', (metrics) => value(metrics.dialogue_turn_success_rate)],
@@ -37,7 +39,7 @@ export function taskMetricsTable(results: readonly TaskModelResult[]): Table | u
       result.data.excluded.count,
     ]),
     note:
-      'Success: all rule evaluators and the precise answer pass when a task states them, else an exact step alignment (recall = precision = 1). ' +
+      'Success: every check a task states passes (rule evaluators, precise answer, state checks on the databases its run left, a final-answer score threshold), else an exact step alignment (recall = precision = 1); a task whose check could not be evaluated (e.g. no judge score) is in no success denominator. ' +
       'Recovery: tasks with a failed call that still succeeded; on the exception tier (a call fails by design) this is the exception-recovery rate. ' +
       'Tasks that ended as infrastructure failures are in no denominator.',
   };

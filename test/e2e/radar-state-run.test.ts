@@ -9,6 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTaskFiles } from '../../src/eval/task/run.js';
+import { taskMetricsTable } from '../../src/report/task-tables.js';
+import { loadTaskResults } from '../../src/report/task-results.js';
 import { episodesForRun, listRuns, openStore } from '../../src/store/index.js';
 import type { GtTask } from '../../src/tasks/schemas.js';
 import { startMockLlm, type MockLlm, type MockTurn, type RecordedRequest } from '../support/mock-llm/index.js';
@@ -153,5 +155,11 @@ describe('state checks on a real run', () => {
     expect(document.aggregate.task_success_rate).toEqual({ rate: 0.5, numerator: 2, denominator: 4 });
     expect(document.not_evaluated).toEqual([]);
     expect(document.success_rule).toContain('state checks on the databases its run left');
+
+    // The report's task-level table shows the same rate, read back from the file m3 eval task wrote.
+    const table = taskMetricsTable(loadTaskResults(dir, ['task']));
+    const column = table?.header.indexOf('state checks hold') ?? -1;
+    expect(column).toBeGreaterThan(0);
+    expect(table?.rows[0]?.[column]).toBe(0.5);
   }, 180_000);
 });
