@@ -54,9 +54,16 @@ const patterns: RegExp[] = [
   /(\b(?:authorization|x-api-key|x-goog-api-key|api-key)\b["']?\s*[:=]\s*["']?)(?:Bearer\s+)?[^\s"',}\\]+/gi,
 ];
 
+/**
+ * Text every pattern above needs somewhere in a match (case-insensitively): most strings (tool
+ * results, prompts, names) contain none of these, and one scan is cheaper than six replaces.
+ */
+const patternHint = /sk-|aiza|xai-|key=|token=|authorization|api-key/i;
+
 export function redactText(text: string): string {
   let out = text;
-  for (const secret of knownSecrets) out = out.split(secret).join('[REDACTED]');
+  for (const secret of knownSecrets) if (out.includes(secret)) out = out.split(secret).join('[REDACTED]');
+  if (!patternHint.test(out)) return out;
   for (const pattern of patterns) {
     out = out.replace(pattern, (match, prefix?: string) => (typeof prefix === 'string' && match.startsWith(prefix) ? `${prefix}[REDACTED]` : '[REDACTED]'));
   }
