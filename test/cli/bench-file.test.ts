@@ -95,12 +95,12 @@ describe('m3 bench files', () => {
   });
 });
 
-describe('the README benchmark example', () => {
+describe('the documented benchmark example (docs/benchmark-files.md)', () => {
   const exampleFile = path.join(repoRoot, 'examples', 'mcp-universe', 'benchmark.yaml');
 
-  it('is the file in examples/ as README shows it, and loads into a run of both task formats', () => {
-    const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
-    expect(readme).toContain(`\`\`\`yaml\n${readFileSync(exampleFile, 'utf8')}\`\`\``);
+  it('is the file in examples/ as docs/benchmark-files.md shows it, and loads into a run of both task formats', () => {
+    const doc = readFileSync(path.join(repoRoot, 'docs', 'benchmark-files.md'), 'utf8');
+    expect(doc).toContain(`\`\`\`yaml\n${readFileSync(exampleFile, 'utf8')}\`\`\``);
     const definition = benchDefinition(exampleFile, { BENCH_MODEL: 'gpt-4.1' });
     expect(definition).toMatchObject({
       model: ['openai:gpt-4.1'],

@@ -14,7 +14,7 @@ interface LocalServer {
   catalog: string;
   entry: string;
   gtCalls: number;
-  /** Catalog tools not offered, with the reason (README "Local servers and tools"). */
+  /** Catalog tools not offered, with the reason (docs/servers.md "Local servers and tools"). */
   leftOut: string[];
   /** Optional properties of ours beyond the reference schema. */
   extras: string[];
