@@ -75,6 +75,12 @@ export interface RedactOptions {
   rewrite?: (text: string) => string;
 }
 
+export interface RedactJsonOptions extends RedactOptions {
+  /** Applied to every string before redaction (e.g. replacing a long base64 payload by a note, so the patterns never scan it). */
+  before?: (text: string) => string;
+  space?: number;
+}
+
 const secretKey = /^(api[-_]?key|authorization|x-api-key|x-goog-api-key|password|secret|token|access_token)$/i;
 
 function isPlainObject(value: object): boolean {
@@ -99,7 +105,21 @@ export function redactValue(value: unknown, options: RedactOptions = {}): unknow
   return value;
 }
 
-/** The one way writers that redact serialise: values are redacted first, then stringified. */
-export function toRedactedJson(value: unknown, options: RedactOptions & { space?: number } = {}): string {
-  return JSON.stringify(redactValue(value, options), null, options.space);
+/**
+ * The one way writers that redact serialise: every string is redacted and every secret-named
+ * field masked as JSON.stringify reaches it (one walk, no redacted copy of the value first). This
+ * masks at least what redactValue does: objects that are not plain are redacted inside too.
+ */
+export function toRedactedJson(value: unknown, options: RedactJsonOptions = {}): string {
+  const { before, rewrite } = options;
+  return JSON.stringify(
+    value,
+    function redacting(this: unknown, key: string, inner: unknown): unknown {
+      if (key !== '' && !Array.isArray(this) && secretKey.test(key)) return '[REDACTED]';
+      if (typeof inner !== 'string') return inner;
+      const clean = redactText(before ? before(inner) : inner);
+      return rewrite ? rewrite(clean) : clean;
+    },
+    options.space,
+  );
 }
