@@ -22,8 +22,11 @@ export class ImageInputError extends Error {
 export interface LoadedImage {
   bytes: Buffer;
   mediaType: string;
+  /** As stored (before EXIF orientation), from the header read here. */
   width: number;
   height: number;
+  /** EXIF orientation 1-8 (1 when absent), so a consumer need not read the header again. */
+  orientation: number;
   /** Absolute path when the image came from a file, else undefined. */
   path?: string;
 }
@@ -40,6 +43,7 @@ interface CheckedImage {
   mediaType: string;
   width: number;
   height: number;
+  orientation: number;
 }
 
 async function decodedBmp(bytes: Buffer, label: string): Promise<Buffer> {
@@ -67,7 +71,7 @@ export async function checkImageBytes(input: Buffer, label: string): Promise<Che
   if (width * height > maxImagePixels) {
     throw new ImageInputError(`${label} is ${width}x${height} pixels, above the ${maxImagePixels} pixel limit`);
   }
-  return { bytes, mediaType: bytes === input ? detected.mime : 'image/png', width, height };
+  return { bytes, mediaType: bytes === input ? detected.mime : 'image/png', width, height, orientation: metadata.orientation ?? 1 };
 }
 
 /**

@@ -6,7 +6,7 @@ import * as ort from 'onnxruntime-node';
 import { assetPath, type AssetLocation } from '../../src/assets/index.js';
 import { cocoLabels } from './labels.js';
 import { decodeOutput, nonMaxSuppression, toOriginalFrame, type Box } from './postprocess.js';
-import { inputSize, prepareImage, type PreparedImage } from './preprocess.js';
+import { type ImageHeader, inputSize, prepareImage, type PreparedImage } from './preprocess.js';
 import { takeTensorBuffer, yoloSessionOptions } from './session-options.js';
 
 /** From the shared assets' detection_settings: the reference detections use these. */
@@ -87,11 +87,17 @@ export interface DetectionRun {
   timings: { prepareMs: number; inferenceMs: number; postprocessMs: number };
 }
 
-export async function detectObjects(session: ort.InferenceSession, bytes: Buffer, scoreThreshold = defaultScoreThreshold): Promise<DetectionRun> {
+/** `header`: the image's stored size and EXIF orientation when already read (saves a header parse). */
+export async function detectObjects(
+  session: ort.InferenceSession,
+  bytes: Buffer,
+  scoreThreshold = defaultScoreThreshold,
+  header?: ImageHeader,
+): Promise<DetectionRun> {
   const started = performance.now();
   const buffer = takeTensorBuffer();
   try {
-    const prepared = await prepareImage(bytes, inputSize, buffer.data);
+    const prepared = await prepareImage(bytes, inputSize, buffer.data, header);
     const preparedAt = performance.now();
     const output = await runModel(session, prepared.data);
     const ranAt = performance.now();

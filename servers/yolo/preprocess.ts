@@ -74,8 +74,8 @@ export interface PreparedImage {
  * before the lanczos3 resize, as sharp's fastShrinkOnLoad default does), and the raw pixels go
  * into `target` when a reusable tensor buffer is given.
  */
-export async function prepareImage(bytes: Buffer, size = inputSize, target?: Float32Array): Promise<PreparedImage> {
-  const decoded = await decodeForLetterbox(bytes, size);
+export async function prepareImage(bytes: Buffer, size = inputSize, target?: Float32Array, header?: ImageHeader): Promise<PreparedImage> {
+  const decoded = await decodeForLetterbox(bytes, size, header);
   const { pixels, info } = decoded;
   return {
     data: toInputTensorData(pixels, info.width, info.height, info.channels, size, target),
@@ -93,10 +93,23 @@ export interface DecodedForLetterbox {
   height: number;
 }
 
-/** The decode + resize stage alone (the benchmark times it apart from the tensor fill). */
-export async function decodeForLetterbox(bytes: Buffer, size = inputSize): Promise<DecodedForLetterbox> {
+/** The header facts the letterbox needs, when the caller has read them already. */
+export interface ImageHeader {
+  /** As stored, before EXIF orientation. */
+  width?: number | undefined;
+  height?: number | undefined;
+  orientation?: number | undefined;
+}
+
+/**
+ * The decode + resize stage alone (the benchmark times it apart from the tensor fill). With
+ * `header` (e.g. the one servers/shared/image-input.ts read to check the image) the header is
+ * not parsed a second time: that is a libvips job of its own, a round trip through sharp's
+ * thread pool per call.
+ */
+export async function decodeForLetterbox(bytes: Buffer, size = inputSize, header?: ImageHeader): Promise<DecodedForLetterbox> {
   const image = sharp(bytes, { limitInputPixels: maxImagePixels });
-  const metadata = await image.metadata();
+  const metadata = header ?? (await image.metadata());
   // EXIF orientations 5-8 are transposed: the displayed image has width and height swapped.
   const transposed = (metadata.orientation ?? 1) >= 5;
   const width = (transposed ? metadata.height : metadata.width) ?? 0;

@@ -64,7 +64,7 @@ type CallExtra = { _meta?: unknown } | undefined;
 async function runDetection(args: DetectArgs, call: CallExtra) {
   const image = await loadImageInput(args.imageFileUri, (given) => resolveInputArgument(given, call));
   const scoreThreshold = args.scoreThreshold ?? defaultScoreThreshold;
-  const run = await detectObjects(await getSession(), image.bytes, scoreThreshold);
+  const run = await detectObjects(await getSession(), image.bytes, scoreThreshold, image);
   const frame = { source: sourceLabel(args.imageFileUri), width: run.width, height: run.height };
   return { image, run, frame, options: { includeDescription: args.includeDescription ?? false, scoreThreshold } };
 }

@@ -54,9 +54,16 @@ const patterns: RegExp[] = [
   /(\b(?:authorization|x-api-key|x-goog-api-key|api-key)\b["']?\s*[:=]\s*["']?)(?:Bearer\s+)?[^\s"',}\\]+/gi,
 ];
 
+/**
+ * Text every pattern above needs somewhere in a match (case-insensitively): most strings (tool
+ * results, prompts, names) contain none of these, and one scan is cheaper than six replaces.
+ */
+const patternHint = /sk-|aiza|xai-|key=|token=|authorization|api-key/i;
+
 export function redactText(text: string): string {
   let out = text;
-  for (const secret of knownSecrets) out = out.split(secret).join('[REDACTED]');
+  for (const secret of knownSecrets) if (out.includes(secret)) out = out.split(secret).join('[REDACTED]');
+  if (!patternHint.test(out)) return out;
   for (const pattern of patterns) {
     out = out.replace(pattern, (match, prefix?: string) => (typeof prefix === 'string' && match.startsWith(prefix) ? `${prefix}[REDACTED]` : '[REDACTED]'));
   }
@@ -66,6 +73,12 @@ export function redactText(text: string): string {
 export interface RedactOptions {
   /** Extra text rewriting applied to every string after secret redaction (e.g. masking machine paths). */
   rewrite?: (text: string) => string;
+}
+
+export interface RedactJsonOptions extends RedactOptions {
+  /** Applied to every string before redaction (e.g. replacing a long base64 payload by a note, so the patterns never scan it). */
+  before?: (text: string) => string;
+  space?: number;
 }
 
 const secretKey = /^(api[-_]?key|authorization|x-api-key|x-goog-api-key|password|secret|token|access_token)$/i;
@@ -92,7 +105,21 @@ export function redactValue(value: unknown, options: RedactOptions = {}): unknow
   return value;
 }
 
-/** The one way writers that redact serialise: values are redacted first, then stringified. */
-export function toRedactedJson(value: unknown, options: RedactOptions & { space?: number } = {}): string {
-  return JSON.stringify(redactValue(value, options), null, options.space);
+/**
+ * The one way writers that redact serialise: every string is redacted and every secret-named
+ * field masked as JSON.stringify reaches it (one walk, no redacted copy of the value first). This
+ * masks at least what redactValue does: objects that are not plain are redacted inside too.
+ */
+export function toRedactedJson(value: unknown, options: RedactJsonOptions = {}): string {
+  const { before, rewrite } = options;
+  return JSON.stringify(
+    value,
+    function redacting(this: unknown, key: string, inner: unknown): unknown {
+      if (key !== '' && !Array.isArray(this) && secretKey.test(key)) return '[REDACTED]';
+      if (typeof inner !== 'string') return inner;
+      const clean = redactText(before ? before(inner) : inner);
+      return rewrite ? rewrite(clean) : clean;
+    },
+    options.space,
+  );
 }

@@ -1,8 +1,9 @@
 // The pixel size the transport policy sends an image at. Never larger than what the vendor's own
 // pipeline keeps (src/media/vision-tokens.ts): pixels it would discard cost bytes and nothing else.
 // Photos are further held to a shortest side of 768 px, the detail OpenAI's high-detail pipeline
-// keeps of any photo; screenshots, charts and rendered text keep every pixel the vendor keeps,
-// since small glyphs are where a lower resolution shows. Last, a shrink of at most 10 % is taken
+// keeps of any photo (not for Gemini, whose tokens do not depend on the size); screenshots,
+// charts and rendered text keep every pixel the vendor keeps, since small glyphs are where a
+// lower resolution shows. Last, a shrink of at most 10 % is taken
 // when it saves a whole tile row or column (OpenAI's 512-px tiles, Gemini's one-tile 384-px rule).
 import type { ImageDestination } from './image-destination.js';
 import type { ImageClass } from './image-class.js';
@@ -17,7 +18,8 @@ function scaledTo(size: PixelSize, factor: number): PixelSize {
   return { width: Math.max(1, Math.round(size.width * factor)), height: Math.max(1, Math.round(size.height * factor)) };
 }
 
-function vendorCap(size: PixelSize, destination: ImageDestination): PixelSize {
+/** The size the destination's vendor itself resizes `size` to (the pixels its model can see). */
+export function vendorCap(size: PixelSize, destination: ImageDestination): PixelSize {
   if (destination.vendor === 'openai') return openaiSeenSize(size);
   if (destination.vendor === 'anthropic') return anthropicSeenSize(size);
   if (destination.vendor === 'gemini') return scaledTo(size, geminiDetailShortSide / Math.min(size.width, size.height));
@@ -48,6 +50,9 @@ function snapToTiles(size: PixelSize, destination: ImageDestination): PixelSize 
 export function transportSize(size: PixelSize, kind: ImageClass, destination: ImageDestination, maxEdge: number): PixelSize {
   let target = vendorCap(size, destination);
   if (maxEdge > 0) target = scaledTo(target, maxEdge / Math.max(target.width, target.height));
-  if (kind === 'photo') target = scaledTo(target, photoShortSide / Math.min(target.width, target.height));
+  // Not for Gemini: its token count depends on the aspect ratio only, so the smaller photo would
+  // save bytes and no tokens while dropping detail Gemini keeps (bench:images: lines of text
+  // the OCR still reads on Gemini's own resize of the original were lost at 768).
+  if (kind === 'photo' && destination.vendor !== 'gemini') target = scaledTo(target, photoShortSide / Math.min(target.width, target.height));
   return snapToTiles(target, destination);
 }

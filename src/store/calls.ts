@@ -3,7 +3,7 @@
 // and hash); the attempts array keeps every retry the harness made.
 import type { ImagePart } from '../core/content.js';
 import { type Store, selectAll, statement, writeTransaction } from './connection.js';
-import { elideBase64, toJsonColumn, toOptional, toTextColumn, toTimeColumn } from './json-column.js';
+import { toJsonColumn, toOptional, toTextColumn, toTimeColumn } from './json-column.js';
 import { modelCallRowSchema, parseRows, toolCallRowSchema, type ModelCallRow, type ToolCallRow } from './rows.js';
 import { modelCallInputSchema, parseInput, toolCallInputSchema, type ImageRecord, type ModelCallInput, type ToolCallInput } from './schemas.js';
 
@@ -35,8 +35,8 @@ export function recordModelCall(store: Store, input: ModelCallInput): number {
     episodeId: call.episodeId,
     round: call.round,
     purpose: call.purpose,
-    request: toJsonColumn(elideBase64(call.request)),
-    response: toJsonColumn(elideBase64(call.response)),
+    request: toJsonColumn(call.request, { elideBase64: true }),
+    response: toJsonColumn(call.response, { elideBase64: true }),
     inputTokens: call.usage.inputTokens,
     outputTokens: call.usage.outputTokens,
     cachedTokens: call.usage.cachedTokens,

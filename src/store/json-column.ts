@@ -4,10 +4,13 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { redactText, toRedactedJson } from '../log/redact.js';
 
-/** JSON text for a column, after secret redaction; `undefined` becomes SQL NULL. */
-export function toJsonColumn(value: unknown): string | null {
+/**
+ * JSON text for a column, after secret redaction; `undefined` becomes SQL NULL. With
+ * `elideBase64`, long inline base64 payloads are replaced by a note first (see elideBase64Text).
+ */
+export function toJsonColumn(value: unknown, options: { elideBase64?: boolean } = {}): string | null {
   if (value === undefined) return null;
-  return toRedactedJson(value) ?? null;
+  return toRedactedJson(value, options.elideBase64 ? { before: elideBase64Text } : {}) ?? null;
 }
 
 /** Inline payloads shorter than this are kept verbatim. */
@@ -27,20 +30,15 @@ function elisionNote(payload: string): string {
 }
 
 /**
- * Replaces long inline base64 payloads (image data, data URLs) with a note of their size and
+ * Replaces a long inline base64 payload (image data, a data URL) with a note of its size and
  * hash. Histories resend every image on every round, so keeping them would grow the store by
  * megabytes per model call; the image facts live in tool_calls.images.
  */
-export function elideBase64(value: unknown): unknown {
-  if (typeof value === 'string') {
-    if (value.length < elideBase64Over) return value;
-    const url = dataUrl.exec(value);
-    if (url) return `data:${url[1] ?? ''};base64,${elisionNote(value.slice(url[0].length))}`;
-    return base64Only.test(value) ? elisionNote(value) : value;
-  }
-  if (Array.isArray(value)) return value.map(elideBase64);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, elideBase64(inner)]));
-  return value;
+function elideBase64Text(value: string): string {
+  if (value.length < elideBase64Over) return value;
+  const url = dataUrl.exec(value);
+  if (url) return `data:${url[1] ?? ''};base64,${elisionNote(value.slice(url[0].length))}`;
+  return base64Only.test(value) ? elisionNote(value) : value;
 }
 
 /** Free text for a column (error messages, tool results), after secret redaction. */

@@ -88,7 +88,7 @@ export interface BenchBatch {
 /** A fresh temp folder with a migrated store, a run row, its recorder and prediction file. */
 export function openBenchBatch(label: string, model: string): BenchBatch {
   const dir = mkdtempSync(path.join(os.tmpdir(), `m3-bench-${label}-`));
-  const store = openStore(path.join(dir, 'store.sqlite'));
+  const store = openStore(path.join(dir, 'store.sqlite'), { groupCommit: true });
   const runId = `bench-${label}`;
   createRun(store, { runId, modelSpec: model, modelLabel: model });
   return { dir, store, runId, recorder: new StoreRecorder(store, runId, model), predictions: new PredictionFile(path.join(dir, 'p.json')) };

@@ -37,7 +37,7 @@ describe('vision token estimates', () => {
     expect(visionTokens('gemini', { width: 1920, height: 1080 })).toBe(1548);
   });
 
-  it('sizes for transport: never above what the vendor keeps; photos at a 768 short side; a small shrink saves tiles', () => {
+  it('sizes for transport: never above what the vendor keeps; photos at a 768 short side (not for Gemini); a small shrink saves tiles', () => {
     const openai = { vendor: 'openai' as const, accepts: ['image/png'] };
     const gemini = { vendor: 'gemini' as const, accepts: ['image/png'] };
     const anthropic = { vendor: 'anthropic' as const, accepts: ['image/png'] };
@@ -48,8 +48,11 @@ describe('vision token estimates', () => {
     expect(visionTokens('openai', snapped)).toBeLessThan(visionTokens('openai', { width: 1080, height: 720 }));
     // Gemini: 400 x 300 is 4 tiles; 384 x 288 is one.
     expect(transportSize({ width: 400, height: 300 }, 'photo', gemini, 0)).toEqual({ width: 384, height: 288 });
-    // A 1352 x 900 photo: short side 768 for every vendor; a screenshot keeps Anthropic's full budget.
+    // A 1352 x 900 photo: short side 768 for OpenAI and Anthropic; a screenshot keeps Anthropic's full budget.
     expect(transportSize({ width: 1352, height: 900 }, 'photo', anthropic, 1568)).toEqual({ width: 1154, height: 768 });
+    // Gemini's tokens do not depend on the size: a photo keeps the detail Gemini keeps (short side 1152).
+    expect(transportSize({ width: 2250, height: 1500 }, 'photo', gemini, 0)).toEqual({ width: 1728, height: 1152 });
+    expect(visionTokens('gemini', { width: 1728, height: 1152 })).toBe(visionTokens('gemini', { width: 1152, height: 768 }));
     expect(transportSize({ width: 1352, height: 900 }, 'graphic', anthropic, 1568)).toEqual(anthropicSeenSize({ width: 1352, height: 900 }));
   });
 });

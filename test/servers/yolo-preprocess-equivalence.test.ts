@@ -5,10 +5,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type * as ort from 'onnxruntime-node';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cocoLabels } from '../../servers/yolo/labels.js';
 import { decodeOutput, nonMaxSuppression, toOriginalFrame, type Box } from '../../servers/yolo/postprocess.js';
 import { createYoloSession, defaultScoreThreshold, detectObjects, nmsIouThreshold, runModel } from '../../servers/yolo/detector.js';
+import { checkImageBytes } from '../../servers/shared/image-input.js';
 import { inputSize, prepareImage } from '../../servers/yolo/preprocess.js';
 import { createReferenceSession, referencePrepareImage } from '../support/yolo-reference-preprocess.js';
 import { assertAssetsInCi, loadSharedManifest, missingAssetsMessage, sharedAssetsDir } from '../support/shared-assets.js';
@@ -51,6 +53,27 @@ describe.skipIf(!assets)(`detector preprocessing before and after${assets ? '' :
       expect([after.width, after.height, after.letterbox], photo).toEqual([before.width, before.height, before.letterbox]);
       expect(Buffer.from(after.data.buffer).equals(Buffer.from(before.data.buffer)), `${photo}: tensors differ`).toBe(true);
     }
+  });
+
+  it('builds the same tensor from the header the server already read (servers/shared/image-input.ts), EXIF orientation included', async () => {
+    const first = readFileSync(path.join(assets ?? '', photos[0] ?? ''));
+    // Orientation 6 (rotate 90 degrees): the displayed frame is the stored one transposed.
+    const turned = await sharp(first).withMetadata({ orientation: 6 }).jpeg().toBuffer();
+    const inputs: Array<[string, Buffer]> = [
+      ...photos.map((photo): [string, Buffer] => [photo, readFileSync(path.join(assets ?? '', photo))]),
+      ['orientation 6', turned],
+    ];
+    for (const [name, bytes] of inputs) {
+      const header = await checkImageBytes(bytes, name);
+      const given = await prepareImage(bytes, inputSize, undefined, header);
+      const read = await prepareImage(bytes, inputSize);
+      expect([given.width, given.height, given.letterbox], name).toEqual([read.width, read.height, read.letterbox]);
+      expect(Buffer.from(given.data.buffer).equals(Buffer.from(read.data.buffer)), `${name}: tensors differ`).toBe(true);
+    }
+    const turnedHeader = await checkImageBytes(turned, 'orientation 6');
+    expect(turnedHeader.orientation).toBe(6);
+    const shown = await prepareImage(turned, inputSize, undefined, turnedHeader);
+    expect([shown.width, shown.height]).toEqual([turnedHeader.height, turnedHeader.width]);
   });
 
   it('returns the same detections: labels, boxes within 1 px, scores within 1e-3', async () => {

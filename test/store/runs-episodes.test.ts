@@ -124,7 +124,7 @@ describe('episodes', () => {
     expect(() => finishEpisode(store, id, { status: 'timeout' })).toThrow(/status "timeout" needs failureKind/);
     expect(() => finishEpisode(store, id, { status: 'ok', failureKind: 'infra' })).toThrow(/contradicts status "ok"/);
     expect(() => finishEpisode(store, id, { status: 'ok', prediction: { id: 't1', steps: 'none' } })).toThrow(/finishEpisode\(\d+\): at \$\.prediction\.steps/);
-    const done = finishEpisode(store, id, {
+    finishEpisode(store, id, {
       status: 'ok',
       rounds: 1,
       toolCallCount: 1,
@@ -133,6 +133,8 @@ describe('episodes', () => {
       prediction,
       finishedAt: new Date('2025-01-02T03:05:00.000Z'),
     });
+    const done = getEpisode(store, id);
+    if (!done) throw new Error('episode missing');
     expect(done).toMatchObject({ status: 'ok', failureKind: null, rounds: 1, costUsd: 0.0042, finishedAt: '2025-01-02T03:05:00.000Z' });
     expect(done.usage).toEqual({ inputTokens: 1200, outputTokens: 80, cachedTokens: 1000 });
     expect(done.prediction).toEqual(prediction);

@@ -247,7 +247,8 @@ export async function executeRun(flags: RunDefinition): Promise<void> {
   });
   // The live tool surface, for call-level evaluation and the tools-per-server chart.
   writeToolCatalogs(resultsDir, host);
-  const store = openStore(storeFile);
+  // The batch is this store's only writer of its rows: one commit per event-loop turn, not per row.
+  const store = openStore(storeFile, { groupCommit: true });
   const reports: RunModelReport[] = [];
   let shares: Map<string, FallbackShare | undefined> | undefined;
   const stop = createStopSignal((name) =>
