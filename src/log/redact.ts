@@ -73,11 +73,11 @@ export function redactText(text: string): string {
 export interface RedactOptions {
   /** Extra text rewriting applied to every string after secret redaction (e.g. masking machine paths). */
   rewrite?: (text: string) => string;
+  /** Applied to every string before redaction (e.g. replacing a long base64 payload by a note, so the patterns never scan it). */
+  before?: (text: string) => string;
 }
 
 export interface RedactJsonOptions extends RedactOptions {
-  /** Applied to every string before redaction (e.g. replacing a long base64 payload by a note, so the patterns never scan it). */
-  before?: (text: string) => string;
   space?: number;
 }
 
@@ -95,7 +95,7 @@ function isPlainObject(value: object): boolean {
  */
 export function redactValue(value: unknown, options: RedactOptions = {}): unknown {
   if (typeof value === 'string') {
-    const clean = redactText(value);
+    const clean = redactText(options.before ? options.before(value) : value);
     return options.rewrite ? options.rewrite(clean) : clean;
   }
   if (Array.isArray(value)) return value.map((item) => redactValue(item, options));

@@ -5,7 +5,7 @@
 // the buffer never holds image bytes or a credential; the agent's own copy is untouched.
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { redactValue } from '../log/redact.js';
-import { elideBase64 } from '../store/json-column.js';
+import { elideBase64Text } from '../store/json-column.js';
 
 type RpcDirection = 'sent' | 'received';
 
@@ -65,7 +65,7 @@ export class RpcLog {
       kind,
       ...(method ? { method } : {}),
       ...(id !== undefined ? { id } : {}),
-      payload: redactValue(elideBase64(payloadOf(message))),
+      payload: redactValue(payloadOf(message), { before: elideBase64Text }),
     });
     if (this.entries.length > this.maxEntries) this.entries.splice(0, this.entries.length - this.maxEntries);
   }

@@ -34,7 +34,7 @@ function elisionNote(payload: string): string {
  * hash. Histories resend every image on every round, so keeping them would grow the store by
  * megabytes per model call; the image facts live in tool_calls.images.
  */
-function elideBase64Text(value: string): string {
+export function elideBase64Text(value: string): string {
   if (value.length < elideBase64Over) return value;
   const url = dataUrl.exec(value);
   if (url) return `data:${url[1] ?? ''};base64,${elisionNote(value.slice(url[0].length))}`;
