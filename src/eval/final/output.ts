@@ -88,6 +88,8 @@ const taskCompletionFileSchema = z
     aggregate: z.record(z.string(), z.union([z.number(), z.null()])).optional(),
     pre_id: z.record(z.string(), entrySchema).optional(),
     per_id: z.record(z.string(), entrySchema).optional(),
+    // Written by m3 eval final (the reference's file has none): why a task's judges gave no score.
+    judge_failures: z.array(z.object({ id: z.string(), judge: z.string(), reason: z.string() }).loose()).default([]),
   })
   .loose();
 

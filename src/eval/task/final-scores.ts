@@ -4,8 +4,6 @@
 // final_proxy.json (the deterministic proxies). A task the files do not score is "not
 // evaluated" with the reason (no file, a listed judge failure, no entry), never a pass or a fail.
 import { existsSync } from 'node:fs';
-import { z } from 'zod';
-import { loadJsonFile } from '../../tasks/load-json.js';
 import type { FinalMetric } from '../../tasks/task-checks.js';
 import { loadFinalProxy, loadTaskCompletion, proxyMetricNames, taskEntries } from '../final/output.js';
 
@@ -26,10 +24,6 @@ export interface FinalScores {
   proxyRead: boolean;
 }
 
-const judgeFailuresSchema = z
-  .object({ judge_failures: z.array(z.object({ id: z.string(), judge: z.string(), reason: z.string() }).loose()).default([]) })
-  .loose();
-
 const judgeMetrics = new Set<FinalMetric>(['task_completion', 'information_grounding']);
 
 export function loadFinalScores(files: FinalScoreFiles): FinalScores {
@@ -40,13 +34,12 @@ export function loadFinalScores(files: FinalScoreFiles): FinalScores {
   const judgeFailures = new Map<string, string>();
   const judgesRead = existsSync(files.judges);
   if (judgesRead) {
-    for (const [id, entry] of Object.entries(taskEntries(loadTaskCompletion(files.judges)))) {
+    const judged = loadTaskCompletion(files.judges);
+    for (const [id, entry] of Object.entries(taskEntries(judged))) {
       put(id, 'task_completion', entry.final);
       put(id, 'information_grounding', entry.info_grounding?.final);
     }
-    const failures = judgeFailuresSchema.safeParse(loadJsonFile(files.judges));
-    for (const failure of failures.success ? failures.data.judge_failures : [])
-      judgeFailures.set(failure.id, `judge ${failure.judge} failed: ${failure.reason}`);
+    for (const failure of judged.judge_failures) judgeFailures.set(failure.id, `judge ${failure.judge} failed: ${failure.reason}`);
   }
   const proxyRead = existsSync(files.proxy);
   if (proxyRead) {
