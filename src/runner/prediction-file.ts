@@ -1,15 +1,17 @@
 // The reference prediction file: a JSON array in id-insertion order, rewritten in full after
 // every finished task through a temp file + fsync + rename, so a crash never leaves half a file.
-// Each record is kept as its serialised text, written once when it is put: a rewrite only joins
-// the texts. Serialising every record again on every rewrite made a run quadratic (2,000 records
-// took about a second per rewrite) and the record objects held twice the memory of their text.
+// Each record is serialised once, when it is put, and held as text only until the next rewrite;
+// from then on the file itself holds it, and later rewrites copy its bytes from the file they
+// replace (src/runner/file-pieces.ts). Serialising every record again on every rewrite made a run
+// quadratic (2,000 records took about a second per rewrite), and holding every record's text kept
+// about 0.9 KB per finished task of a 2,000-task `npm run bench:memory` run on the heap.
 // Arguments keep the model's float forms (`2.0`, see src/core/json-numbers.ts), also across
 // --resume: the file is re-read losslessly and its exact arguments laid over the loaded records.
 import { existsSync, readFileSync } from 'node:fs';
 import { parseJsonKeepingFloats, stringifyKeepingFloats } from '../core/json-numbers.js';
 import { loadPredictionRecords } from '../tasks/load.js';
 import type { PredictionRecord } from '../tasks/schemas.js';
-import { writeFileAtomic, writeFileAtomicAsync } from '../tasks/write-json.js';
+import { type Piece, pieceBytes, pushPiece, writePieces, writePiecesAsync } from './file-pieces.js';
 
 type ExactCall = { arguments?: unknown };
 type ExactRecord = { id?: unknown; steps?: Array<{ calls?: ExactCall[] }>; dialogue?: Array<{ work?: { tool_calls?: ExactCall[] } }> };
@@ -48,14 +50,42 @@ const toElementText = (record: PredictionRecord) => {
   return Buffer.from(text, 'utf8').toString('utf8');
 };
 
-const toText = (elements: Iterable<string>) => {
-  const joined = [...elements].join(',\n');
-  return joined === '' ? '[]\n' : `[\n${joined}\n]\n`;
-};
+/** A record not yet written (its text), or where the last rewrite put it (a byte range of the file). */
+type Entry = { text: string } | { start: number; length: number };
+
+const SEPARATOR = ',\n';
+
+/** The file as pieces, each record's place in it, and its size; laid out as `stringifyKeepingFloats(records, 2)` writes. */
+function layout(entries: ReadonlyMap<string, Entry>) {
+  const pieces: Piece[] = [];
+  const placed: Array<{ id: string; entry: Entry; start: number; length: number }> = [];
+  let size = 0;
+  const add = (piece: Piece) => {
+    pushPiece(pieces, piece);
+    size += pieceBytes(piece);
+  };
+  if (entries.size === 0) add({ text: '[]\n' });
+  else add({ text: '[\n' });
+  for (const [id, entry] of entries) {
+    if (placed.length > 0) {
+      const last = pieces[pieces.length - 1] as Piece;
+      // Two records last written side by side have their separator between them in the file too.
+      const adjacent = 'start' in entry && 'from' in last && last.from + last.length + SEPARATOR.length === entry.start;
+      add(adjacent ? { from: last.from + last.length, length: SEPARATOR.length } : { text: SEPARATOR });
+    }
+    const start = size;
+    add('text' in entry ? { text: entry.text } : { from: entry.start, length: entry.length });
+    placed.push({ id, entry, start, length: size - start });
+  }
+  if (entries.size > 0) add({ text: '\n]\n' });
+  return { pieces, placed, size };
+}
 
 export class PredictionFile {
-  /** Record id → the record's text as an element of the file's array. */
-  private readonly records = new Map<string, string>();
+  /** Record id → its text or its place in the file, in id-insertion order. */
+  private readonly records = new Map<string, Entry>();
+  /** The size of the file as this object last wrote it (what its byte ranges refer to). */
+  private size: number | undefined;
   private writing: Promise<void> | undefined;
   private dirty = false;
 
@@ -78,9 +108,13 @@ export class PredictionFile {
     return [...this.records.keys()];
   }
 
-  /** The records, parsed back from their text; call arguments keep their float forms, as load() does. */
+  /** The records, parsed back from the file and the texts not yet written; call arguments keep their float forms, as load() does. */
   values(): PredictionRecord[] {
-    return [...this.records.values()].map((text) => {
+    this.refuseWhileWriting('values');
+    const entries = [...this.records.values()];
+    const bytes = entries.some((entry) => 'start' in entry) ? this.readOwnFile() : undefined;
+    return entries.map((entry) => {
+      const text = 'text' in entry ? entry.text : (bytes as Buffer).toString('utf8', entry.start, entry.start + entry.length);
       const record = JSON.parse(text) as PredictionRecord;
       withExactArguments([record], `[${text}]`);
       return record;
@@ -93,11 +127,14 @@ export class PredictionFile {
 
   /** Stores the record as it is now: later changes to the object do not reach the file. */
   put(record: PredictionRecord): void {
-    this.records.set(record.id, toElementText(record));
+    this.records.set(record.id, { text: toElementText(record) });
   }
 
   save(): void {
-    writeFileAtomic(this.file, toText(this.records.values()));
+    this.refuseWhileWriting('save');
+    const planned = layout(this.records);
+    writePieces(this.file, planned.pieces, this.size);
+    this.placed(planned);
   }
 
   /**
@@ -111,7 +148,9 @@ export class PredictionFile {
     this.writing = (async () => {
       while (this.dirty) {
         this.dirty = false;
-        await writeFileAtomicAsync(this.file, toText(this.records.values()));
+        const planned = layout(this.records);
+        await writePiecesAsync(this.file, planned.pieces, this.size);
+        this.placed(planned);
       }
     })().finally(() => {
       this.writing = undefined;
@@ -121,5 +160,21 @@ export class PredictionFile {
   /** Waits for scheduled writes; call before reading the file or exiting. */
   async flush(): Promise<void> {
     while (this.writing) await this.writing;
+  }
+
+  /** After a rewrite: each record written is now a range of the new file, unless it was put again meanwhile. */
+  private placed({ placed, size }: ReturnType<typeof layout>): void {
+    for (const { id, entry, start, length } of placed) if (this.records.get(id) === entry) this.records.set(id, { start, length });
+    this.size = size;
+  }
+
+  private readOwnFile(): Buffer {
+    const bytes = readFileSync(this.file);
+    if (bytes.length !== this.size) throw new Error(`${this.file} changed since this process last wrote it (${bytes.length} bytes, expected ${this.size})`);
+    return bytes;
+  }
+
+  private refuseWhileWriting(what: string): void {
+    if (this.writing) throw new Error(`PredictionFile.${what}() while a scheduled write of ${this.file} runs: await flush() first`);
   }
 }

@@ -3,7 +3,7 @@
 // Non-ASCII is kept as-is. A failed write removes its temp file; one left by a killed process
 // is removed by removeStaleTemporaries() when the next run starts.
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { isProcessAlive } from '../config/process-alive.js';
 
@@ -30,12 +30,19 @@ export function removeStaleTemporaries(dir: string): string[] {
 }
 
 export function writeFileAtomic(file: string, text: string): void {
+  writeFileAtomicWith(file, (fd) => {
+    writeSync(fd, text);
+  });
+}
+
+/** writeFileAtomic for content written piece by piece: `write` gets the temp file's descriptor. */
+export function writeFileAtomicWith(file: string, write: (fd: number) => void): void {
   mkdirSync(path.dirname(file), { recursive: true });
   const temporary = temporaryName(file);
   try {
     const fd = openSync(temporary, 'w');
     try {
-      writeSync(fd, text);
+      write(fd);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -52,14 +59,14 @@ export function writeJsonAtomic(file: string, value: unknown): void {
   writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`);
 }
 
-/** writeFileAtomic without blocking the event loop, for files rewritten while work is running. */
-export async function writeFileAtomicAsync(file: string, text: string): Promise<void> {
+/** writeFileAtomicWith without blocking the event loop, for files rewritten while work is running. */
+export async function writeFileAtomicAsyncWith(file: string, write: (handle: FileHandle) => Promise<void>): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
   const temporary = temporaryName(file);
   try {
     const handle = await open(temporary, 'w');
     try {
-      await handle.writeFile(text);
+      await write(handle);
       await handle.sync();
     } finally {
       await handle.close();

@@ -6,7 +6,10 @@
 // the start (after a 200-task warm-up in its own run), every 500 finished tasks and at the end.
 // Growth per task is printed start→end and between the first and last mid-run sample (both with
 // the same number of tasks in flight). M3_BENCH_HEAP_SNAPSHOTS=<dir> also writes a heap snapshot
-// at each sample, for comparing what the tasks left behind.
+// at each sample, for comparing what the tasks left behind. On Linux each sample also splits the
+// RSS by mapping (/proc/self/smaps): the malloc heap (native allocations such as SQLite's page
+// cache), anonymous mappings (V8's heap pages, large allocations) and the rest (code, files).
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { writeHeapSnapshot } from 'node:v8';
 import { LlmStats } from '../../src/runner/llm-stats.js';
@@ -27,6 +30,22 @@ interface Sample {
   rss: number;
   heapUsed: number;
   external: number;
+  /** RSS of the malloc heap and of anonymous mappings, in bytes (Linux only). */
+  mapped?: { malloc: number; anonymous: number };
+}
+
+/** Sums the Rss lines of /proc/self/smaps for the `[heap]` mapping and for mappings with no name. */
+function rssByMapping(): Sample['mapped'] {
+  if (!existsSync('/proc/self/smaps')) return undefined;
+  const totals = { malloc: 0, anonymous: 0 };
+  let kind: keyof typeof totals | undefined;
+  for (const line of readFileSync('/proc/self/smaps', 'utf8').split('\n')) {
+    const mapping = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (mapping) kind = mapping[1] === '[heap]' ? 'malloc' : mapping[1] === '' ? 'anonymous' : undefined;
+    const rss = kind && /^Rss:\s+(\d+) kB/.exec(line);
+    if (kind && rss) totals[kind] += Number(rss[1]) * 1024;
+  }
+  return totals;
 }
 
 function sample(label: string, done: number): Sample {
@@ -34,7 +53,8 @@ function sample(label: string, done: number): Sample {
   gc?.();
   const usage = process.memoryUsage();
   if (snapshotDir) writeHeapSnapshot(path.join(snapshotDir, `memory-${String(done).padStart(5, '0')}.heapsnapshot`));
-  return { label, done, rss: usage.rss, heapUsed: usage.heapUsed, external: usage.external };
+  const mapped = rssByMapping();
+  return { label, done, rss: usage.rss, heapUsed: usage.heapUsed, external: usage.external, ...(mapped ? { mapped } : {}) };
 }
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1).padStart(7)} MB`;
@@ -98,7 +118,8 @@ try {
     `  ${result.progress.done} done, ${result.progress.failedModel + result.progress.failedInfra} failed, ${listeners.stats.counters.toolCalls} tool calls, ${seconds.toFixed(1)} s\n`,
   );
   for (const point of samples) {
-    process.stdout.write(`  ${point.label.padEnd(11)} rss ${mb(point.rss)}  heap used ${mb(point.heapUsed)}  external ${mb(point.external)}\n`);
+    const mapped = point.mapped ? `  (malloc heap ${mb(point.mapped.malloc)}, anonymous ${mb(point.mapped.anonymous)})` : '';
+    process.stdout.write(`  ${point.label.padEnd(11)} rss ${mb(point.rss)}  heap used ${mb(point.heapUsed)}  external ${mb(point.external)}${mapped}\n`);
   }
   const first = samples[0] as Sample;
   const last = samples[samples.length - 1] as Sample;

@@ -46,12 +46,14 @@ describe('openStore and migrations', () => {
     expect(tableNames(file)).toEqual(['episodes', 'model_calls', 'runs', 'schema_migrations', 'scores', 'tool_calls']);
   });
 
-  it('sets WAL, synchronous NORMAL, foreign keys and a busy timeout', () => {
+  it('sets WAL, synchronous NORMAL, foreign keys, a busy timeout and a 2 MiB page cache', () => {
     const store = openStore(tempStoreFile(), { busyTimeoutMs: 1234 });
     expect(pragma(store, 'journal_mode')).toEqual([{ journal_mode: 'wal' }]);
     expect(pragma(store, 'synchronous')).toEqual([{ synchronous: 1 }]);
     expect(pragma(store, 'foreign_keys')).toEqual([{ foreign_keys: 1 }]);
     expect(pragma(store, 'busy_timeout')).toEqual([{ timeout: 1234 }]);
+    // not better-sqlite3's 16 MB, which a long run filled with the pages it wrote (src/store/connection.ts)
+    expect(pragma(store, 'cache_size')).toEqual([{ cache_size: -2048 }]);
     expect(checkIntegrity(store)).toEqual(['ok']);
     store.close();
   });
