@@ -27,6 +27,8 @@ export interface LoadedImage {
   height: number;
   /** EXIF orientation 1-8 (1 when absent), so a consumer need not read the header again. */
   orientation: number;
+  /** The embedded ICC profile, if any (the detector skips converting one that is sRGB already). */
+  icc: Buffer | undefined;
   /** Absolute path when the image came from a file, else undefined. */
   path?: string;
 }
@@ -44,6 +46,7 @@ interface CheckedImage {
   width: number;
   height: number;
   orientation: number;
+  icc: Buffer | undefined;
 }
 
 async function decodedBmp(bytes: Buffer, label: string): Promise<Buffer> {
@@ -71,7 +74,7 @@ export async function checkImageBytes(input: Buffer, label: string): Promise<Che
   if (width * height > maxImagePixels) {
     throw new ImageInputError(`${label} is ${width}x${height} pixels, above the ${maxImagePixels} pixel limit`);
   }
-  return { bytes, mediaType: bytes === input ? detected.mime : 'image/png', width, height, orientation: metadata.orientation ?? 1 };
+  return { bytes, mediaType: bytes === input ? detected.mime : 'image/png', width, height, orientation: metadata.orientation ?? 1, icc: metadata.icc };
 }
 
 /**

@@ -1,6 +1,7 @@
 // YOLOX input preparation: letterbox to a square (top-left, pad 114), BGR, raw 0-255 floats, NCHW.
 // The math is split from the sharp pipeline so it can be checked on hand-made arrays.
 import sharp from 'sharp';
+import { isSrgbEquivalentProfile } from '../shared/colour-profile.js';
 import { maxImagePixels } from '../shared/image-input.js';
 
 export const inputSize = 416;
@@ -69,7 +70,7 @@ export interface PreparedImage {
 
 /**
  * Decodes, applies EXIF orientation, letterboxes and converts an encoded image, in one sharp
- * pipeline: the header is read from the same instance (no second parse), libvips decodes
+ * pipeline after the header (given, or read first): libvips decodes
  * straight towards the letterbox size (JPEG shrink-on-load picks a DCT scale of 1/2, 1/4 or 1/8
  * before the lanczos3 resize, as sharp's fastShrinkOnLoad default does), and the raw pixels go
  * into `target` when a reusable tensor buffer is given.
@@ -99,23 +100,27 @@ export interface ImageHeader {
   width?: number | undefined;
   height?: number | undefined;
   orientation?: number | undefined;
+  /** The embedded ICC profile; stated even when absent, so a header without it cannot skip a conversion by mistake. */
+  icc: Buffer | undefined;
 }
 
 /**
  * The decode + resize stage alone (the benchmark times it apart from the tensor fill). With
  * `header` (e.g. the one servers/shared/image-input.ts read to check the image) the header is
  * not parsed a second time: that is a libvips job of its own, a round trip through sharp's
- * thread pool per call.
+ * thread pool per call. An embedded profile that is sRGB in all but name is not converted to
+ * sRGB (servers/shared/colour-profile.ts: the conversion changed no pixel and cost as much as the
+ * decode); any other profile is.
  */
 export async function decodeForLetterbox(bytes: Buffer, size = inputSize, header?: ImageHeader): Promise<DecodedForLetterbox> {
-  const image = sharp(bytes, { limitInputPixels: maxImagePixels });
-  const metadata = header ?? (await image.metadata());
+  const metadata = header ?? (await sharp(bytes, { limitInputPixels: maxImagePixels }).metadata());
   // EXIF orientations 5-8 are transposed: the displayed image has width and height swapped.
   const transposed = (metadata.orientation ?? 1) >= 5;
   const width = (transposed ? metadata.height : metadata.width) ?? 0;
   const height = (transposed ? metadata.width : metadata.height) ?? 0;
   const letterbox = computeLetterbox(width, height, size);
-  const { data: pixels, info } = await image
+  const ignoreIcc = metadata.icc === undefined || isSrgbEquivalentProfile(metadata.icc);
+  const { data: pixels, info } = await sharp(bytes, { limitInputPixels: maxImagePixels, ignoreIcc })
     .rotate()
     // sharp's default lanczos3 reproduced the shared manifest's reference detections best
     // (139/139 matched at IoU > 0.5, vs 137 for bilinear as in the Python YOLOX demo).
