@@ -29,6 +29,9 @@ function median(values: number[]): number {
   return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
 
+const settleMs = 50;
+const settle = () => new Promise<void>((resolve) => setTimeout(resolve, settleMs));
+
 async function timed(action: () => Promise<unknown>): Promise<number> {
   const started = performance.now();
   await action();
@@ -96,6 +99,9 @@ async function measureRound(
     const old = await referencePrepareImage(readFileSync(file));
     const oldPrepMs = performance.now() - at;
     const oldRunMs = await timed(() => runModel(reference, old.data));
+    // The previous session options let onnxruntime's workers spin-wait after a run; on 2 cores that
+    // spinning took the CPU from whatever was timed next (the next MCP call showed 10-20 ms more).
+    await settle();
     return { size: `${decoded.width}x${decoded.height}`, decodeMs, letterboxMs, runMs, postMs, oldPrepMs, oldRunMs };
   } finally {
     buffer.release();
