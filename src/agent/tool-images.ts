@@ -3,7 +3,8 @@
 // Files are typed by magic bytes and read only from the allowed image roots. Images that do not
 // become image parts (over the per-call limit, a missing file or one outside the roots, bytes
 // that do not decode, an embedded image resource) are returned as dropped, with the reason, for
-// the image-delivery audit (src/core/image-delivery.ts).
+// the image-delivery audit (src/core/image-delivery.ts); all but the embedded resource (which the
+// result's text names already) are also noted in the text the model reads.
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { ImagePart } from '../core/content.js';
@@ -44,15 +45,19 @@ export type DroppedImage = Required<Pick<ImageDelivery, 'source' | 'mediaType' |
 
 interface ExtractedImages {
   images: ImagePart[];
-  /** Problems worth telling the model (a named file that is not an image), never thrown. */
+  /** What the model is told about images it does not get (not decodable, over the limit, missing, outside the roots), never thrown. */
   notes: string[];
   dropped: DroppedImage[];
 }
+
+// The model is told what the harness withheld (the tool's text alone would suggest it sees every image).
+const overLimitNote = (count: number) => `${count - maxImagesPerCall} of the ${count} images are not shown: at most ${maxImagesPerCall} per tool call`;
 
 const prepareFailed = (error: unknown) => `prepare_failed: ${(error as Error).message}`;
 
 async function inlineImages(outcome: ToolCallOutcome, policy: ImagePolicy, extracted: ExtractedImages): Promise<void> {
   const inline = outcome.content.filter((item): item is Extract<typeof item, { type: 'image' }> => item.type === 'image');
+  if (inline.length > maxImagesPerCall) extracted.notes.push(overLimitNote(inline.length));
   for (const [index, item] of inline.entries()) {
     const source = `${outcome.canonicalName} image ${index + 1}`;
     if (index >= maxImagesPerCall) {
@@ -75,13 +80,19 @@ async function inlineImages(outcome: ToolCallOutcome, policy: ImagePolicy, extra
 }
 
 async function namedImages(outcome: ToolCallOutcome, policy: ImagePolicy, roots: readonly string[], cwd: string, extracted: ExtractedImages): Promise<void> {
-  for (const [index, named] of namedPaths(outcome.text).entries()) {
-    const file = path.resolve(cwd, named);
+  const named = namedPaths(outcome.text);
+  if (named.length > maxImagesPerCall) extracted.notes.push(overLimitNote(named.length));
+  for (const [index, given] of named.entries()) {
+    const file = path.resolve(cwd, given);
     const drop = (reason: string) => extracted.dropped.push({ source: file, mediaType: '', reason });
     if (index >= maxImagesPerCall) drop('over_per_call_limit');
-    else if (!existsSync(file)) drop('file_not_found');
-    else if (!insideRoots(file, roots)) drop('outside_allowed_roots');
-    else {
+    else if (!existsSync(file)) {
+      drop('file_not_found');
+      extracted.notes.push(`${given} does not exist, so it is not shown`);
+    } else if (!insideRoots(file, roots)) {
+      drop('outside_allowed_roots');
+      extracted.notes.push(`${given} is outside the folders images are shown from, so it is not shown`);
+    } else {
       try {
         extracted.images.push(await loadImageFile(file, policy));
       } catch (error) {

@@ -60,6 +60,8 @@ interface Measured {
   treeCpuS: number;
   perProcess: Map<string, number>;
   callsPerServer: Map<string, number>;
+  /** "<server> <tier>" → calls the fallback layer answered. */
+  mockedPerServer: Map<string, number>;
   loadBefore: string;
   loadAfter: string;
 }
@@ -95,13 +97,15 @@ async function measure(label: string, root: string, gtFile: string): Promise<Mea
   const perProcess = new Map<string, number>();
   for (const { name, cpuS } of processes.values()) perProcess.set(name, (perProcess.get(name) ?? 0) + cpuS);
   const callsPerServer = new Map<string, number>();
+  const mockedPerServer = new Map<string, number>();
   try {
     const predictions = JSON.parse(readFileSync(path.join(results, 'replay-gt_test_mcp_fuzzy.json'), 'utf8')) as Array<{
-      steps: Array<{ calls: Array<{ name: string }> }>;
+      steps: Array<{ calls: Array<{ name: string; fallback?: { tier: string } }> }>;
     }>;
     for (const call of predictions.flatMap((record) => record.steps.flatMap((step) => step.calls))) {
       const server = call.name.split('/')[0] ?? call.name;
       callsPerServer.set(server, (callsPerServer.get(server) ?? 0) + 1);
+      if (call.fallback) mockedPerServer.set(`${server} ${call.fallback.tier}`, (mockedPerServer.get(`${server} ${call.fallback.tier}`) ?? 0) + 1);
     }
   } catch (error) {
     stderr += `\n(no prediction file: ${(error as Error).message})`;
@@ -109,7 +113,7 @@ async function measure(label: string, root: string, gtFile: string): Promise<Mea
   if (exitCode !== 0) process.stderr.write(`${label}: m3 run exited with ${exitCode}\n${stderr.slice(-3000)}\n`);
   rmSync(work, { recursive: true, force: true });
   const treeCpuS = reapedChildrenCpuS() - cpuBefore;
-  return { label, exitCode, wallS, serversUpS, treeCpuS, perProcess, callsPerServer, loadBefore, loadAfter: loadLine() };
+  return { label, exitCode, wallS, serversUpS, treeCpuS, perProcess, callsPerServer, mockedPerServer, loadBefore, loadAfter: loadLine() };
 }
 
 function report(runs: Measured[]): void {
@@ -160,9 +164,17 @@ function report(runs: Measured[]): void {
     'tool calls',
     runs.map((run) => String([...run.callsPerServer.values()].reduce((sum, count) => sum + count, 0))),
   );
+  row(
+    'of them served by the fallback layer',
+    runs.map((run) => String([...run.mockedPerServer.values()].reduce((sum, count) => sum + count, 0))),
+  );
   for (const run of runs) lines.push(`  ${run.label}: ${run.loadBefore} before, ${run.loadAfter} after`);
   const calls = [...(runs.at(-1)?.callsPerServer ?? new Map<string, number>())].sort((a, b) => b[1] - a[1]);
   lines.push(`  calls per server (${runs.at(-1)?.label}): ${calls.map(([server, count]) => `${server} ${count}`).join(', ')}`);
+  for (const run of runs) {
+    const mocked = [...run.mockedPerServer].sort(([a], [b]) => a.localeCompare(b));
+    lines.push(`  fallback calls per server and tier (${run.label}): ${mocked.map(([where, count]) => `${where} ${count}`).join(', ')}`);
+  }
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 

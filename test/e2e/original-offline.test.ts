@@ -135,9 +135,14 @@ describe.skipIf(!dataDir)('the original M3-Bench set offline (oracle, fallback o
       audited.set(key, (audited.get(key) ?? 0) + 1);
     }
     let mocked = 0;
+    // Per server and tier, printed below: the count varied between runs (1,000 to 1,011), and
+    // this says which server's calls a run sent to the fallback layer in addition.
+    const mockedBy = new Map<string, number>();
     for (const record of predictions) {
       for (const call of record.steps.flatMap((step) => step.calls).filter((entry) => entry.fallback)) {
         mocked += 1;
+        const where = `${serverOf(call.name)} ${call.fallback?.tier}`;
+        mockedBy.set(where, (mockedBy.get(where) ?? 0) + 1);
         const key = `${record.id} ${call.name} ${call.fallback?.tier} ${argumentsKey(call.arguments)}`;
         const left = audited.get(key) ?? 0;
         expect(left, `mocked call not in the audit log: ${key}`).toBeGreaterThan(0);
@@ -179,6 +184,10 @@ describe.skipIf(!dataDir)('the original M3-Bench set offline (oracle, fallback o
         `original M3-Bench offline: ${manifest.counts.tasks} tasks, ${predictions.length} scored, ${missingServer.length} failed for servers not in mcp_servers.json (${[...absent].join(', ') || 'none'}; skipped, not faked)`,
         `  other infrastructure failures: ${otherFailures.length}`,
         `  mocked calls ${mocked}, audit entries ${audit.length}; placeholder-image tasks ${manifest.placeholderImages?.taskCount}`,
+        `  mocked calls by server and tier: ${[...mockedBy]
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([where, count]) => `${where} ${count}`)
+          .join(', ')}`,
         `  step recall of the scored tasks ${recall.toFixed(4)} (${gtCalls - capped}/${gtCalls} GT calls; ${capped} dropped by the ${roundCap}-calls-per-round cap)`,
         `  time: servers up after ${((serversUpMs ?? Number.NaN) / 1000).toFixed(1)} s, whole run ${(totalMs / 1000).toFixed(1)} s; servers from ${[...new Set(manifest.tools.map((entry) => entry.runsFrom ?? 'their command'))].join(' and ')}`,
         '',
