@@ -3,7 +3,7 @@
 // holds in memory only the records not yet written, not the text of every finished task: a
 // rewrite copies the earlier records from the file it last wrote. Ranges are copied in chunks, so
 // a rewrite needs no more memory than one chunk, whatever the file's size.
-import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, type Stats, writeSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { writeFileAtomicAsyncWith, writeFileAtomicWith } from '../tasks/write-json.js';
 
@@ -31,22 +31,34 @@ function writeAllSync(fd: number, bytes: Buffer): void {
   for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
 }
 
-function refuseChanged(file: string, size: number, expected: number): never {
+/** What identifies the version of a file this process wrote: a rewrite copies only from that version. */
+export interface FileStamp {
+  size: number;
+  mtimeMs: number;
+}
+
+const stampOf = (stats: Pick<Stats, 'size' | 'mtimeMs'>): FileStamp => ({ size: stats.size, mtimeMs: stats.mtimeMs });
+const stampText = (stamp: FileStamp) => `${stamp.size} bytes, modified ${new Date(stamp.mtimeMs).toISOString()}`;
+
+/** Throws unless `found` is the version `expected` names. */
+export function assertUnchanged(file: string, found: FileStamp, expected: FileStamp | undefined): void {
+  if (expected && found.size === expected.size && found.mtimeMs === expected.mtimeMs) return;
   throw new Error(
-    `${file} changed since this process last wrote it (${size} bytes, expected ${expected}): the records it held cannot be copied into the rewrite; the run store still has them (--resume)`,
+    `${file} changed since this process last wrote it (${stampText(found)}; expected ${expected ? stampText(expected) : 'no earlier version'}): the records it held cannot be copied into the rewrite; the run store still has them (--resume)`,
   );
 }
 
-/** Writes `pieces` to `file`; ranges are read from the current `file`, which must be `sourceSize` bytes. */
-export function writePieces(file: string, pieces: readonly Piece[], sourceSize: number | undefined): void {
+/**
+ * Writes `pieces` to `file` and returns the new version's stamp; ranges are read from the current
+ * `file`, which must be the version `source` names.
+ */
+export function writePieces(file: string, pieces: readonly Piece[], source: FileStamp | undefined): FileStamp {
   const copies = pieces.some((piece) => 'from' in piece);
+  let written: FileStamp | undefined;
   writeFileAtomicWith(file, (fd) => {
-    const source = copies ? openSync(file, 'r') : undefined;
+    const from = copies ? openSync(file, 'r') : undefined;
     try {
-      if (source !== undefined) {
-        const { size } = fstatSync(source);
-        if (size !== sourceSize) refuseChanged(file, size, sourceSize ?? 0);
-      }
+      if (from !== undefined) assertUnchanged(file, stampOf(fstatSync(from)), source);
       const chunk = copies ? Buffer.allocUnsafe(CHUNK_BYTES) : Buffer.alloc(0);
       for (const piece of pieces) {
         if ('text' in piece) {
@@ -54,28 +66,30 @@ export function writePieces(file: string, pieces: readonly Piece[], sourceSize: 
           continue;
         }
         for (let done = 0; done < piece.length; ) {
-          const read = readSync(source as number, chunk, 0, Math.min(CHUNK_BYTES, piece.length - done), piece.from + done);
-          if (read === 0) refuseChanged(file, piece.from + done, piece.from + piece.length);
+          const read = readSync(from as number, chunk, 0, Math.min(CHUNK_BYTES, piece.length - done), piece.from + done);
+          if (read === 0) throw new Error(`${file} ended at byte ${piece.from + done} while copying a record (expected ${piece.from + piece.length})`);
           writeAllSync(fd, chunk.subarray(0, read));
           done += read;
         }
       }
+      written = stampOf(fstatSync(fd));
     } finally {
-      if (source !== undefined) closeSync(source);
+      if (from !== undefined) closeSync(from);
     }
   });
+  return written as FileStamp;
 }
 
 /** writePieces without blocking the event loop. */
-export function writePiecesAsync(file: string, pieces: readonly Piece[], sourceSize: number | undefined): Promise<void> {
+export async function writePiecesAsync(file: string, pieces: readonly Piece[], source: FileStamp | undefined): Promise<FileStamp> {
   const copies = pieces.some((piece) => 'from' in piece);
-  return writeFileAtomicAsyncWith(file, async (target) => {
-    let source: FileHandle | undefined;
+  let written: FileStamp | undefined;
+  await writeFileAtomicAsyncWith(file, async (target) => {
+    let from: FileHandle | undefined;
     try {
       if (copies) {
-        source = await open(file, 'r');
-        const { size } = await source.stat();
-        if (size !== sourceSize) refuseChanged(file, size, sourceSize ?? 0);
+        from = await open(file, 'r');
+        assertUnchanged(file, stampOf(await from.stat()), source);
       }
       const chunk = copies ? Buffer.allocUnsafe(CHUNK_BYTES) : Buffer.alloc(0);
       for (const piece of pieces) {
@@ -84,14 +98,16 @@ export function writePiecesAsync(file: string, pieces: readonly Piece[], sourceS
           continue;
         }
         for (let done = 0; done < piece.length; ) {
-          const { bytesRead } = await (source as FileHandle).read(chunk, 0, Math.min(CHUNK_BYTES, piece.length - done), piece.from + done);
-          if (bytesRead === 0) refuseChanged(file, piece.from + done, piece.from + piece.length);
+          const { bytesRead } = await (from as FileHandle).read(chunk, 0, Math.min(CHUNK_BYTES, piece.length - done), piece.from + done);
+          if (bytesRead === 0) throw new Error(`${file} ended at byte ${piece.from + done} while copying a record (expected ${piece.from + piece.length})`);
           await target.writeFile(chunk.subarray(0, bytesRead));
           done += bytesRead;
         }
       }
+      written = stampOf(await target.stat());
     } finally {
-      await source?.close();
+      await from?.close();
     }
   });
+  return written as FileStamp;
 }

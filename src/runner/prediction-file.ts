@@ -7,11 +7,11 @@
 // about 0.9 KB per finished task of a 2,000-task `npm run bench:memory` run on the heap.
 // Arguments keep the model's float forms (`2.0`, see src/core/json-numbers.ts), also across
 // --resume: the file is re-read losslessly and its exact arguments laid over the loaded records.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { parseJsonKeepingFloats, stringifyKeepingFloats } from '../core/json-numbers.js';
 import { loadPredictionRecords } from '../tasks/load.js';
 import type { PredictionRecord } from '../tasks/schemas.js';
-import { type Piece, pieceBytes, pushPiece, writePieces, writePiecesAsync } from './file-pieces.js';
+import { assertUnchanged, type FileStamp, type Piece, pieceBytes, pushPiece, writePieces, writePiecesAsync } from './file-pieces.js';
 
 type ExactCall = { arguments?: unknown };
 type ExactRecord = { id?: unknown; steps?: Array<{ calls?: ExactCall[] }>; dialogue?: Array<{ work?: { tool_calls?: ExactCall[] } }> };
@@ -84,8 +84,8 @@ function layout(entries: ReadonlyMap<string, Entry>) {
 export class PredictionFile {
   /** Record id → its text or its place in the file, in id-insertion order. */
   private readonly records = new Map<string, Entry>();
-  /** The size of the file as this object last wrote it (what its byte ranges refer to). */
-  private size: number | undefined;
+  /** The version of the file this object last wrote (what its byte ranges refer to). */
+  private written: FileStamp | undefined;
   private writing: Promise<void> | undefined;
   private dirty = false;
 
@@ -133,8 +133,7 @@ export class PredictionFile {
   save(): void {
     this.refuseWhileWriting('save');
     const planned = layout(this.records);
-    writePieces(this.file, planned.pieces, this.size);
-    this.placed(planned);
+    this.placed(planned, writePieces(this.file, planned.pieces, this.written));
   }
 
   /**
@@ -149,8 +148,7 @@ export class PredictionFile {
       while (this.dirty) {
         this.dirty = false;
         const planned = layout(this.records);
-        await writePiecesAsync(this.file, planned.pieces, this.size);
-        this.placed(planned);
+        this.placed(planned, await writePiecesAsync(this.file, planned.pieces, this.written));
       }
     })().finally(() => {
       this.writing = undefined;
@@ -163,15 +161,15 @@ export class PredictionFile {
   }
 
   /** After a rewrite: each record written is now a range of the new file, unless it was put again meanwhile. */
-  private placed({ placed, size }: ReturnType<typeof layout>): void {
+  private placed({ placed, size }: ReturnType<typeof layout>, written: FileStamp): void {
+    if (written.size !== size) throw new Error(`${this.file}: wrote ${written.size} bytes where the layout has ${size}`);
     for (const { id, entry, start, length } of placed) if (this.records.get(id) === entry) this.records.set(id, { start, length });
-    this.size = size;
+    this.written = written;
   }
 
   private readOwnFile(): Buffer {
-    const bytes = readFileSync(this.file);
-    if (bytes.length !== this.size) throw new Error(`${this.file} changed since this process last wrote it (${bytes.length} bytes, expected ${this.size})`);
-    return bytes;
+    assertUnchanged(this.file, statSync(this.file), this.written);
+    return readFileSync(this.file);
   }
 
   private refuseWhileWriting(what: string): void {

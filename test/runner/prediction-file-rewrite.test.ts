@@ -2,7 +2,7 @@
 // the file it replaces. Whatever the order of puts (new ids, ids put again, puts while a scheduled
 // write runs), sync and async rewrites, the file must be exactly what serialising the whole array
 // writes. Real files in a temp folder; records large enough to cross the copy's chunk size.
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -70,15 +70,19 @@ describe('rewriting the prediction file from the file it replaces', () => {
     });
   }
 
-  it('keeps what it wrote on disk, not in memory: values() reads the file back', () => {
+  it('keeps what it wrote on disk, not in memory: a same-length edit of the file is noticed', () => {
     const file = new PredictionFile(path.join(dir, 'on-disk.json'));
     file.put(record('a', 1));
     file.put(record('b', 2));
     file.save();
+    expect(file.values().map((item) => item.final_reply)).toEqual([record('a', 1).final_reply, record('b', 2).final_reply]);
     const text = readFileSync(file.file, 'utf8');
-    // Same length, different reply: values() can only see it by reading the file.
+    // Same length, different reply: only reading the file back can see it.
     writeFileSync(file.file, text.replace('"v1 ', '"w1 '));
-    expect(file.values()[0]?.final_reply).toMatch(/^w1 /);
+    utimesSync(file.file, new Date(), new Date(Date.now() + 5_000));
+    expect(() => file.values()).toThrowError(/on-disk\.json changed since this process last wrote it \(\d+ bytes, modified .*; expected \d+ bytes, modified /);
+    file.put(record('c', 3));
+    expect(() => file.save()).toThrowError(/changed since this process last wrote it/);
   });
 
   it('refuses to rewrite a file changed since it last wrote it, and leaves that file alone', async () => {
@@ -88,7 +92,9 @@ describe('rewriting the prediction file from the file it replaces', () => {
     appendFileSync(file.file, ' ');
     const changed = readFileSync(file.file, 'utf8');
     file.put(record('b', 2));
-    expect(() => file.save()).toThrowError(/changed\.json changed since this process last wrote it \(\d+ bytes, expected \d+\).*--resume/);
+    expect(() => file.save()).toThrowError(
+      /changed\.json changed since this process last wrote it \(\d+ bytes, modified [^;]+; expected \d+ bytes, modified .*--resume/,
+    );
     file.saveSoon();
     await expect(file.flush()).rejects.toThrowError(/changed since this process last wrote it/);
     expect(() => file.values()).toThrowError(/changed since this process last wrote it/);
