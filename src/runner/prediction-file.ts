@@ -10,6 +10,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { parseJsonKeepingFloats, stringifyKeepingFloats } from '../core/json-numbers.js';
 import { loadPredictionRecords } from '../tasks/load.js';
+import { log } from '../log/logger.js';
 import type { PredictionRecord } from '../tasks/schemas.js';
 import { assertUnchanged, type FileStamp, type Piece, pieceBytes, pushPiece, writePieces, writePiecesAsync } from './file-pieces.js';
 
@@ -88,6 +89,8 @@ export class PredictionFile {
   private written: FileStamp | undefined;
   private writing: Promise<void> | undefined;
   private dirty = false;
+  /** Why the last scheduled rewrite failed, until one succeeds or flush() reports it. */
+  private failure: unknown;
 
   constructor(readonly file: string) {}
 
@@ -150,14 +153,27 @@ export class PredictionFile {
         const planned = layout(this.records);
         this.placed(planned, await writePiecesAsync(this.file, planned.pieces, this.written));
       }
-    })().finally(() => {
-      this.writing = undefined;
-    });
+    })()
+      .then(() => {
+        this.failure = undefined;
+      })
+      .catch((error: unknown) => {
+        // A failed rewrite must not end the run (the store holds every record): it is reported
+        // now, retried by the next scheduled write, and thrown by flush() unless one succeeded since.
+        if (!this.failure) log.warn(`could not rewrite ${this.file}: ${(error as Error).message}`);
+        this.failure = error;
+      })
+      .finally(() => {
+        this.writing = undefined;
+      });
   }
 
-  /** Waits for scheduled writes; call before reading the file or exiting. */
+  /** Waits for scheduled writes; call before reading the file or exiting. Throws the failure of the last one, if it failed. */
   async flush(): Promise<void> {
     while (this.writing) await this.writing;
+    const failure = this.failure;
+    this.failure = undefined;
+    if (failure) throw failure;
   }
 
   /** After a rewrite: each record written is now a range of the new file, unless it was put again meanwhile. */

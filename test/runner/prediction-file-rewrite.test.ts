@@ -2,7 +2,7 @@
 // the file it replaces. Whatever the order of puts (new ids, ids put again, puts while a scheduled
 // write runs), sync and async rewrites, the file must be exactly what serialising the whole array
 // writes. Real files in a temp folder; records large enough to cross the copy's chunk size.
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -100,6 +100,26 @@ describe('rewriting the prediction file from the file it replaces', () => {
     expect(() => file.values()).toThrowError(/changed since this process last wrote it/);
     expect(readFileSync(file.file, 'utf8')).toBe(changed);
     expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('does not end the run when a scheduled rewrite fails: flush() reports it, a later success clears it', async () => {
+    const target = path.join(dir, 'blocked.json');
+    // A non-empty folder where the file should be: the rename onto it fails.
+    mkdirSync(path.join(target, 'inside'), { recursive: true });
+    const file = new PredictionFile(target);
+    file.put(record('a', 1));
+    file.saveSoon();
+    // Nobody awaits the write while it fails (as in a run): that must not be an unhandled rejection.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await expect(file.flush()).rejects.toThrowError(/blocked\.json/);
+    await file.flush(); // reported once
+    file.saveSoon();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    rmSync(target, { recursive: true });
+    file.put(record('b', 2));
+    file.saveSoon();
+    await file.flush();
+    expect(readFileSync(target, 'utf8')).toBe(`${stringifyKeepingFloats([record('a', 1), record('b', 2)], 2)}\n`);
   });
 
   it('refuses a sync save or values() while a scheduled write runs', async () => {
