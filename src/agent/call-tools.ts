@@ -11,6 +11,7 @@ import type { ToolHost } from '../mcp/types.js';
 import { safeEmit, type AgentEventListener } from './events.js';
 import type { AgentOptions } from './options.js';
 import { withToolImages } from './tool-images.js';
+import { markToolImage } from '../media/request-images.js';
 
 export interface ExecutedCall {
   call: ToolCall;
@@ -78,6 +79,7 @@ async function executeOne(call: ToolCall, index: number, context: RoundContext):
     ...(context.signal ? { signal: context.signal } : {}),
   });
   const shown = await withToolImages(outcome, options.imagePolicy, options.imageRoots, context.cwd);
+  for (const image of shown.images) markToolImage(image, call.id, call.name);
   const result: ExecutedCall = {
     call,
     canonicalName,

@@ -39,6 +39,16 @@ export function markWithheld(part: ContentPart, original: ImagePart, reason: str
 
 type Origin = Pick<ImageDelivery, 'origin' | 'callId' | 'tool'>;
 
+const toolImages = new WeakMap<ImagePart, Origin>();
+
+/**
+ * Marks an image a tool call showed the model (src/agent/call-tools.ts), so the audit names that
+ * call wherever the image travels: a tool message, or a user turn (the react agent's Observation).
+ */
+export function markToolImage(part: ImagePart, callId: string, tool: string): void {
+  toolImages.set(part, { origin: 'tool', callId, tool });
+}
+
 /** Sizes read from payload headers for parts without facts, once per part. */
 const headerSizes = new WeakMap<ImagePart, Promise<PixelSize>>();
 
@@ -55,10 +65,11 @@ function sizeOf(part: ImagePart): Promise<PixelSize> {
   return pending;
 }
 
-async function entryOf(part: ContentPart, origin: Origin, acceptsImages: boolean): Promise<ImageDelivery | undefined> {
+async function entryOf(part: ContentPart, given: Origin, acceptsImages: boolean): Promise<ImageDelivery | undefined> {
   const replaced = withheld.get(part);
   const image = replaced?.original ?? (part.type === 'image' ? part : undefined);
   if (!image) return undefined;
+  const origin = toolImages.get(image) ?? given;
   const size = await sizeOf(image);
   const base = { ...origin, source: image.facts?.source ?? origin.origin, ...size };
   if (replaced && part.type !== 'image') return { ...base, mediaType: image.mediaType, bytes: 0, status: 'dropped', reason: replaced.reason };
