@@ -48,7 +48,7 @@ describe('tool images in the image-delivery audit', () => {
 
   it('names it the same way with function calling', async () => {
     getMock().enqueue({ toolCalls: [{ name: 'image__make_image', arguments: { width: 20, height: 10 } }] }, { text: 'a red image' });
-    const perRequest = await auditedImages('function_call');
+    const perRequest = await auditedImages('function-call');
     expect(perRequest[1]).toEqual([expect.objectContaining({ origin: 'tool', tool: 'image__make_image', status: 'sent', width: 20, height: 10 })]);
   });
 });
