@@ -95,32 +95,37 @@ async function fromServer<T>(server: string, work: Promise<T>): Promise<T> {
 
 const serverName = (name: string | undefined) => decodeURIComponent(name ?? '');
 
+/** A playground request to one server: the page's session, the server's inspection, its answer as JSON. */
+function serverPost<S extends z.ZodType<{ sessionId?: string | undefined }>>(
+  pattern: RegExp,
+  schema: S,
+  what: string,
+  work: (route: RouteContext, session: Session, inspection: ReturnType<typeof inspectionOf>, body: z.output<S>) => Promise<unknown>,
+): Route<RouteContext> {
+  return {
+    method: 'POST',
+    pattern,
+    handler: async (route, request, response, [name]) => {
+      const body = await readJson(request, schema, route.limits.maxJsonBytes, what);
+      const session = sessionOf(route, body.sessionId);
+      const inspection = inspectionOf(route, serverName(name));
+      sendJson(response, 200, await fromServer(inspection.server, work(route, session, inspection, body)));
+    },
+  };
+}
+
 const inspectRoutes: Route<RouteContext>[] = [
   {
     method: 'GET',
     pattern: /^\/api\/servers\/([^/]+)$/,
     handler: async (route, _request, response, [name]) => sendJson(response, 200, await serverOverview(inspectionOf(route, serverName(name)))),
   },
-  {
-    method: 'POST',
-    pattern: /^\/api\/servers\/([^/]+)\/resources\/read$/,
-    handler: async (route, request, response, [name]) => {
-      const body = await readJson(request, readResourceSchema, route.limits.maxJsonBytes, 'the resource request');
-      const session = sessionOf(route, body.sessionId);
-      const inspection = inspectionOf(route, serverName(name));
-      sendJson(response, 200, await fromServer(inspection.server, readResourceFromPage(route, session, inspection, body.uri)));
-    },
-  },
-  {
-    method: 'POST',
-    pattern: /^\/api\/servers\/([^/]+)\/prompts\/get$/,
-    handler: async (route, request, response, [name]) => {
-      const body = await readJson(request, getPromptSchema, route.limits.maxJsonBytes, 'the prompt request');
-      const session = sessionOf(route, body.sessionId);
-      const inspection = inspectionOf(route, serverName(name));
-      sendJson(response, 200, await fromServer(inspection.server, getPromptFromPage(route, session, inspection, body.name, body.arguments)));
-    },
-  },
+  serverPost(/^\/api\/servers\/([^/]+)\/resources\/read$/, readResourceSchema, 'the resource request', (route, session, inspection, body) =>
+    readResourceFromPage(route, session, inspection, body.uri),
+  ),
+  serverPost(/^\/api\/servers\/([^/]+)\/prompts\/get$/, getPromptSchema, 'the prompt request', (route, session, inspection, body) =>
+    getPromptFromPage(route, session, inspection, body.name, body.arguments),
+  ),
   {
     method: 'GET',
     pattern: /^\/api\/servers\/([^/]+)\/rpc-log$/,

@@ -105,7 +105,8 @@ async function measure(label: string, root: string, gtFile: string): Promise<Mea
     for (const call of predictions.flatMap((record) => record.steps.flatMap((step) => step.calls))) {
       const server = call.name.split('/')[0] ?? call.name;
       callsPerServer.set(server, (callsPerServer.get(server) ?? 0) + 1);
-      if (call.fallback) mockedPerServer.set(`${server} ${call.fallback.tier}`, (mockedPerServer.get(`${server} ${call.fallback.tier}`) ?? 0) + 1);
+      const where = call.fallback && `${server} ${call.fallback.tier}`;
+      if (where) mockedPerServer.set(where, (mockedPerServer.get(where) ?? 0) + 1);
     }
   } catch (error) {
     stderr += `\n(no prediction file: ${(error as Error).message})`;
@@ -121,53 +122,19 @@ function report(runs: Measured[]): void {
   const names = [...new Set(runs.flatMap((run) => [...run.perProcess.keys()]))];
   const top = names.sort((a, b) => (runs.at(-1)?.perProcess.get(b) ?? 0) - (runs.at(-1)?.perProcess.get(a) ?? 0));
   const lines = [`offline original run (208 tasks, oracle, fallback on, placeholder images, concurrency 8): ${runs.map((run) => run.label).join(' | ')}`];
-  const row = (label: string, values: string[]) => lines.push(`  ${label.padEnd(34)}${values.map((value) => value.padStart(14)).join('')}`);
-  row(
-    '',
-    runs.map((run) => run.label),
-  );
-  row(
-    'exit code',
-    runs.map((run) => String(run.exitCode)),
-  );
-  row(
-    'wall (s)',
-    runs.map((run) => cell(run.wallS)),
-  );
-  row(
-    'all servers up after (s)',
-    runs.map((run) => cell(run.serversUpS)),
-  );
-  row(
-    'CPU of the process tree (s)',
-    runs.map((run) => cell(run.treeCpuS)),
-  );
-  for (const name of top.slice(0, 8))
-    row(
-      `  CPU ${name} (s)`,
-      runs.map((run) => cell(run.perProcess.get(name))),
-    );
+  const row = (label: string, value: (run: Measured) => string) => lines.push(`  ${label.padEnd(34)}${runs.map((run) => value(run).padStart(14)).join('')}`);
+  row('', (run) => run.label);
+  row('exit code', (run) => String(run.exitCode));
+  row('wall (s)', (run) => cell(run.wallS));
+  row('all servers up after (s)', (run) => cell(run.serversUpS));
+  row('CPU of the process tree (s)', (run) => cell(run.treeCpuS));
+  for (const name of top.slice(0, 8)) row(`  CPU ${name} (s)`, (run) => cell(run.perProcess.get(name)));
   const rest = (run: Measured) => [...run.perProcess].filter(([name]) => !top.slice(0, 8).includes(name)).reduce((sum, [, cpu]) => sum + cpu, 0);
-  row(
-    '  CPU of the other processes (s)',
-    runs.map((run) => cell(rest(run))),
-  );
-  row(
-    'OCR calls',
-    runs.map((run) => String(run.callsPerServer.get('ocr') ?? 0)),
-  );
-  row(
-    'OCR server CPU per call (s)',
-    runs.map((run) => cell((run.perProcess.get('server ocr') ?? 0) / Math.max(1, run.callsPerServer.get('ocr') ?? 0))),
-  );
-  row(
-    'tool calls',
-    runs.map((run) => String([...run.callsPerServer.values()].reduce((sum, count) => sum + count, 0))),
-  );
-  row(
-    'of them served by the fallback layer',
-    runs.map((run) => String([...run.mockedPerServer.values()].reduce((sum, count) => sum + count, 0))),
-  );
+  row('  CPU of the other processes (s)', (run) => cell(rest(run)));
+  row('OCR calls', (run) => String(run.callsPerServer.get('ocr') ?? 0));
+  row('OCR server CPU per call (s)', (run) => cell((run.perProcess.get('server ocr') ?? 0) / Math.max(1, run.callsPerServer.get('ocr') ?? 0)));
+  row('tool calls', (run) => String([...run.callsPerServer.values()].reduce((sum, count) => sum + count, 0)));
+  row('of them served by the fallback layer', (run) => String([...run.mockedPerServer.values()].reduce((sum, count) => sum + count, 0)));
   for (const run of runs) lines.push(`  ${run.label}: ${run.loadBefore} before, ${run.loadAfter} after`);
   const calls = [...(runs.at(-1)?.callsPerServer ?? new Map<string, number>())].sort((a, b) => b[1] - a[1]);
   lines.push(`  calls per server (${runs.at(-1)?.label}): ${calls.map(([server, count]) => `${server} ${count}`).join(', ')}`);
