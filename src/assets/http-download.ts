@@ -5,17 +5,21 @@
 // last byte still covers the whole file. Redirects are followed by hand so that the headers of
 // each hop are chosen for that hop's host (a token for one host never follows a redirect to
 // another). Failures are typed (`DownloadError.kind`) so each caller words its own message.
+// Bounds: a `Content-Length` that differs from the expected size is refused before a byte is
+// written, and a body is cut off one byte past the expected size (or `maxBytes` when the size is
+// unknown). Before the rename the temp file is hashed again from disk, so the bytes placed are
+// the bytes checked even if something else wrote to the temp file meanwhile.
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { M3Error } from '../errors/index.js';
 import { ContentHasher, contentMismatch, type ContentDigest, type ExpectedContent } from './content-hash.js';
 
-export type DownloadFailure = 'unreachable' | 'http' | 'interrupted' | 'mismatch' | 'redirects';
+export type DownloadFailure = 'unreachable' | 'http' | 'interrupted' | 'mismatch' | 'redirects' | 'too-large';
 
 export class DownloadError extends M3Error {
   readonly kind: DownloadFailure;
@@ -39,8 +43,12 @@ export interface HttpDownloadRequest {
   expected: ExpectedContent;
   /** Fills what `expected` leaves open from the first response's headers (e.g. a hub's linked etag). */
   expectedFromResponse?: (headers: Headers) => ExpectedContent;
-  /** Keep `<target>.part` on failure and continue it next time. */
+  /** Keep the temp file (`partFile`, default `<target>.part`) on failure and continue it next time. */
   resume: boolean;
+  /** The resumable temp file; a caller whose targets are named by others picks a name they cannot take. */
+  partFile?: string;
+  /** Largest body accepted when the expected size is unknown (no limit when unset). */
+  maxBytes?: number;
   /** Headers for one hop, chosen by its URL; called again after every redirect. */
   headersFor?: (url: URL) => Record<string, string>;
   fetch?: typeof fetch;
@@ -101,6 +109,35 @@ async function followRedirects(
   throw new DownloadError('redirects', request.url, `more than ${maxRedirects} redirects from ${request.url}`);
 }
 
+/** Refuses, before anything is written, a body whose announced length is not the expected one. */
+async function refuseWrongLength(response: Response, expectedBytes: number | undefined, resumedFrom: number, url: string): Promise<void> {
+  const announced = response.headers.get('content-length');
+  if (expectedBytes === undefined || announced === null) return;
+  const wanted = expectedBytes - resumedFrom;
+  if (Number(announced) === wanted) return;
+  await response.body?.cancel();
+  throw new DownloadError(
+    'too-large',
+    url,
+    `${url} announced Content-Length ${announced} where ${wanted} bytes were expected${resumedFrom > 0 ? ` (after ${resumedFrom} already present)` : ''}; nothing was written`,
+  );
+}
+
+/** A pass-through that fails the download one byte past `limit` (a body longer than listed). */
+function capAt(limit: number | undefined, url: string, alreadyPresent: number): Transform {
+  let seen = alreadyPresent;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      seen += chunk.length;
+      if (limit !== undefined && seen > limit) {
+        callback(new DownloadError('too-large', url, `${url} sent more than the ${limit} bytes expected; the download was stopped and nothing was placed`));
+        return;
+      }
+      callback(null, chunk);
+    },
+  });
+}
+
 /** Start of a `Content-Range: bytes <start>-<end>/<total>` answer. */
 function rangeStart(response: Response): number | undefined {
   const match = /^bytes\s+(\d+)-\d+\/(?:\d+|\*)$/i.exec(response.headers.get('content-range') ?? '');
@@ -122,8 +159,24 @@ async function existingPartSize(part: string, expected: ExpectedContent): Promis
   return size;
 }
 
+/** The bytes now in the temp file, hashed again (with the git blob id, the size now being known). */
+async function onDiskDigest(part: string, streamed: ContentDigest, url: string): Promise<ContentDigest> {
+  const again = new ContentHasher(streamed.bytes);
+  await hashExisting(part, again);
+  const digest = again.digest();
+  if (digest.sha256 !== streamed.sha256 || digest.bytes !== streamed.bytes) {
+    await rm(part, { force: true });
+    throw new DownloadError(
+      'mismatch',
+      url,
+      `the temp file ${part} changed on disk while downloading (another process writing to it?); the file was not placed`,
+    );
+  }
+  return digest;
+}
+
 async function finish(part: string, target: string, hasher: ContentHasher, expected: ExpectedContent, url: string): Promise<ContentDigest> {
-  const actual = hasher.digest();
+  const actual = await onDiskDigest(part, hasher.digest(), url);
   const problem = contentMismatch(expected, actual);
   if (problem) {
     await rm(part, { force: true });
@@ -155,12 +208,18 @@ async function attempt(request: HttpDownloadRequest, part: string, offset: numbe
     await rm(part, { force: true });
     return attempt(request, part, 0);
   }
-  if (continues) await hashExisting(part, hasher);
   const resumedFrom = continues ? offset : 0;
+  const limit = expected.bytes ?? request.maxBytes;
+  await refuseWrongLength(response, expected.bytes, resumedFrom, url);
+  if (continues) await hashExisting(part, hasher);
   try {
     const body = Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>);
-    await pipeline(body, hasher.tap(request.onBytes), createWriteStream(part, { flags: continues ? 'a' : 'w' }));
+    await pipeline(body, capAt(limit, url, resumedFrom), hasher.tap(request.onBytes), createWriteStream(part, { flags: continues ? 'a' : 'w' }));
   } catch (error) {
+    if (error instanceof DownloadError) {
+      await rm(part, { force: true });
+      throw error;
+    }
     if (!request.resume) await rm(part, { force: true });
     const kept = request.resume ? `; ${hasher.bytes} bytes kept in ${part} for the next attempt` : '';
     throw new DownloadError('interrupted', url, `download from ${url} broke off after ${hasher.bytes - resumedFrom} bytes (${networkReason(error)})${kept}`, {
@@ -181,7 +240,8 @@ export async function downloadVerified(request: HttpDownloadRequest): Promise<Ht
       await rm(temp, { force: true });
     }
   }
-  const part = partFileOf(request.target);
+  const part = request.partFile ?? partFileOf(request.target);
+  await mkdir(path.dirname(part), { recursive: true });
   const offset = await existingPartSize(part, request.expected);
   try {
     return await attempt(request, part, offset);
