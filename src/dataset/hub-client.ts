@@ -38,7 +38,7 @@ export interface ListingLimits {
 }
 
 /** The published dataset lists a few hundred files on one or two pages; these leave room for far larger mirrors. */
-export const listingLimits: ListingLimits = { pages: 1000, entries: 200_000, pageBytes: 64 * 1024 * 1024 };
+const listingLimits: ListingLimits = { pages: 1000, entries: 200_000, pageBytes: 64 * 1024 * 1024 };
 
 /** One file of a dataset revision, with what the listing says its content is. */
 export interface HubFile {

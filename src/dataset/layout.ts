@@ -19,7 +19,7 @@ export const defaultJsonDir = fromRepo('json');
 export const defaultImageDir = fromRepo('images');
 export const lockFileName = 'm3bench-dataset.lock.json';
 /** Where JSON files other than the dataset's own task files are placed, below the JSON folder. */
-export const extraJsonFolder = 'dataset-extra';
+const extraJsonFolder = 'dataset-extra';
 /** Temp files and the pull lock, below each destination folder; no listed path may use the name. */
 export const partialFolder = '.m3bench-partial';
 

@@ -72,7 +72,7 @@ export class DatasetPullError extends DatasetError {
 }
 
 /** Body cap for a file whose size neither the listing nor the hub's headers give. */
-export const maxUnlistedFileBytes = 512 * 1024 * 1024;
+const maxUnlistedFileBytes = 512 * 1024 * 1024;
 
 function expectedOf(file: HubFile): ExpectedContent {
   return {
