@@ -11,9 +11,9 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { ConfigError } from '../errors/index.js';
 
-export const TOOL_SURFACES = ['m3bench', 'reference'] as const;
+const TOOL_SURFACES = ['m3bench', 'reference'] as const;
 
-export interface SurfaceTool {
+interface SurfaceTool {
   description: string;
   inputSchema: Record<string, unknown>;
 }
@@ -33,7 +33,7 @@ const catalogServer = z.object({ enabled: z.boolean().optional(), tools: z.recor
 const catalogFile = z.object({ servers: z.record(z.string(), catalogServer) }).loose();
 
 /** Where `--tool-surface reference` looks for the catalog when no file is named. */
-export function defaultCatalogFiles(root: string): string[] {
+function defaultCatalogFiles(root: string): string[] {
   return [path.join(root, 'json', 'tools_catalog.json'), path.resolve(root, '..', 'shared', 'data', 'm3bench', 'tools_catalog.json')];
 }
 
