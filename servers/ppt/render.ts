@@ -68,7 +68,7 @@ function addText(slide: PptSlide, element: TextElement): void {
     fit: style.autoFit ? 'shrink' : 'none',
     isTextBox: true,
     wrap: true,
-    objectName: element.role === 'title' ? 'Title' : undefined,
+    objectName: element.role === 'title' ? 'Title' : element.role === 'subtitle' ? 'Subtitle' : undefined,
   });
 }
 

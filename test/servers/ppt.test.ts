@@ -353,6 +353,60 @@ describe('ppt server', () => {
     });
     expect((await ok('manage_slide_masters', { operation: 'get_layouts' })).layouts).toHaveLength(9);
     expect(await ok('get_template_info', { template_id: 'chart_slide' })).toMatchObject({ id: 'chart_slide', content_keys: ['title', 'chart'] });
-    expect((await ok('get_server_info', {})).not_available).toContain('open_presentation');
+    expect((await ok('get_server_info', {})).not_available).toEqual(['manage_fonts', 'apply_picture_effects']);
+  });
+
+  it('opens a saved .pptx (texts, pictures, layouts, properties), saves it again, and reads templates without opening them', async () => {
+    await ok('create_presentation', { id: 'source_deck' });
+    await ok('set_core_properties', { title: 'Source & deck', author: 'Tester' });
+    await ok('add_slide', { layout_index: 0, title: 'First title' });
+    await ok('add_slide', { layout_index: 1, title: 'Second' });
+    await ok('manage_image', {
+      slide_index: 1,
+      operation: 'add',
+      image_source: path.join(work, 'chart.png'),
+      source_type: 'file',
+      left: 1,
+      top: 2,
+      width: 4,
+      height: 2.5,
+    });
+    await ok('manage_text', { operation: 'add', slide_index: 1, left: 6, top: 2, width: 5, height: 1, text: 'Line one <a> & b' });
+    const source = String((await ok('save_presentation', { file_path: 'source_deck.pptx' })).file_path);
+
+    const opened = await ok('open_presentation', { file_path: source, id: 'reopened' });
+    expect(opened).toMatchObject({ presentation_id: 'reopened', slide_count: 2, slide_size_inches: { width: 13.333, height: 7.5 } });
+    const info = await ok('get_slide_info', { slide_index: 1, presentation_id: 'reopened' });
+    const shapes = info.shapes as Array<Record<string, unknown>>;
+    expect(shapes).toContainEqual(expect.objectContaining({ kind: 'text', role: 'title', text: 'Second' }));
+    expect(shapes).toContainEqual(expect.objectContaining({ kind: 'text', role: 'textbox', text: 'Line one <a> & b', left: 6, top: 2, width: 5, height: 1 }));
+    expect(shapes).toContainEqual(expect.objectContaining({ kind: 'image', media_type: 'image/png', left: 1, top: 2, width: 4, height: 2.5 }));
+    expect((await ok('get_presentation_info', { presentation_id: 'reopened' })).properties).toMatchObject({ title: 'Source & deck', author: 'Tester' });
+    // The opened deck is the current one: an edit and a save write a readable .pptx again.
+    await ok('add_slide', { layout_index: 1, title: 'Added after opening' });
+    const again = await readDeck(String((await ok('save_presentation', { file_path: 'reopened.pptx' })).file_path));
+    expect(again.slides).toHaveLength(3);
+    expect(again.slides[0]).toContain('First title');
+    expect(again.slides[1]).toContain('Line one <a> & b');
+    expect(again.slides[2]).toContain('Added after opening');
+    expect(again.media.some((bytes) => bytes.subarray(1, 4).toString('latin1') === 'PNG')).toBe(true);
+
+    const template = await ok('get_template_file_info', { template_path: source });
+    expect(template).toMatchObject({
+      template_path: source,
+      slide_count: 2,
+      slide_size_inches: { width: 13.333, height: 7.5 },
+      core_properties: { title: 'Source & deck' },
+    });
+    expect(template.layout_count).toBe((template.layouts as unknown[]).length);
+    expect(template.layout_count).toBeGreaterThan(0);
+    const fromTemplate = await ok('create_presentation_from_template', { template_path: source });
+    expect(fromTemplate).toMatchObject({ template_path: source, slide_count: 2, layout_count: template.layout_count });
+    expect((await ok('extract_presentation_text', { presentation_id: String(fromTemplate.presentation_id) })).all_text).toContain('First title');
+
+    expect((await call('open_presentation', { file_path: path.join(work, 'missing.pptx') })).text).toContain('File not found');
+    expect((await call('get_template_file_info', { template_path: path.join(work, 'chart.png') })).text).toContain(
+      'is not a .pptx/.potx file (not a zip archive)',
+    );
   });
 });

@@ -1,0 +1,102 @@
+// The reference's file-reading presentation tools: open_presentation (a .pptx into a new current
+// presentation), create_presentation_from_template (the same from a .pptx/.potx template, whose
+// slides come along as python-pptx keeps them) and get_template_file_info (layouts, slide size,
+// core properties of a template, nothing opened). Paths are read inside the allowed roots or the
+// task workspace. The model keeps text shapes and pictures (servers/ppt/pptx-reader.ts); saving
+// writes them on the widescreen slide, so the answer states the file's own slide size.
+import { readFile } from 'node:fs/promises';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { resolveInputArgument } from '../shared/task-paths.js';
+import { guarded, jsonResult } from '../shared/tool-result.js';
+import type { Decks } from './model.js';
+import { readPresentationFile, type ReadPresentation } from './pptx-reader.js';
+
+const round = (value: number): number => Math.round(value * 1000) / 1000;
+
+async function loadDeck(input: string, extra: Parameters<typeof resolveInputArgument>[1]): Promise<{ file: string; read: ReadPresentation }> {
+  const file = resolveInputArgument(input, extra);
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch {
+    throw new Error(`File not found: ${input}`);
+  }
+  return { file, read: await readPresentationFile(bytes, input) };
+}
+
+function openInto(decks: Decks, extra: Parameters<typeof resolveInputArgument>[1], id: string | null | undefined, read: ReadPresentation) {
+  const { presentation } = decks.of(extra).create(id ?? undefined);
+  presentation.slides = read.slides;
+  presentation.properties = { ...read.properties };
+  return presentation;
+}
+
+function sizeNote(read: ReadPresentation): Record<string, unknown> {
+  return {
+    slide_size_inches: { width: round(read.slideSizeInches.width), height: round(read.slideSizeInches.height) },
+    ...(read.skippedShapes > 0 ? { note: `${read.skippedShapes} shape(s) other than text and pictures (charts, tables, groups) are not kept` } : {}),
+  };
+}
+
+export function registerFileTools(server: McpServer, decks: Decks): void {
+  server.registerTool(
+    'open_presentation',
+    {
+      description: 'Open an existing .pptx file as a new presentation (text shapes and pictures are kept) and make it current. Optional id.',
+      inputSchema: { file_path: z.string().min(1), id: z.string().nullish() },
+    },
+    (args, extra) =>
+      guarded(async () => {
+        const { read } = await loadDeck(args.file_path, extra);
+        const presentation = openInto(decks, extra, args.id, read);
+        return jsonResult({
+          presentation_id: presentation.id,
+          message: `Opened presentation from ${args.file_path} with ID: ${presentation.id}`,
+          slide_count: presentation.slides.length,
+          ...sizeNote(read),
+        });
+      }),
+  );
+
+  server.registerTool(
+    'create_presentation_from_template',
+    {
+      description: 'Create a new presentation from a .pptx/.potx template file (its slides, texts and pictures) and make it current. Optional id.',
+      inputSchema: { template_path: z.string().min(1), id: z.string().nullish() },
+    },
+    (args, extra) =>
+      guarded(async () => {
+        const { read } = await loadDeck(args.template_path, extra);
+        const presentation = openInto(decks, extra, args.id, read);
+        return jsonResult({
+          presentation_id: presentation.id,
+          message: `Created new presentation from template '${args.template_path}' with ID: ${presentation.id}`,
+          template_path: args.template_path,
+          slide_count: presentation.slides.length,
+          layout_count: read.layouts.length,
+          ...sizeNote(read),
+        });
+      }),
+  );
+
+  server.registerTool(
+    'get_template_file_info',
+    {
+      description: 'Layouts (name, placeholder count), slide count and size, and core properties of a .pptx/.potx template file, without opening it.',
+      inputSchema: { template_path: z.string().min(1) },
+    },
+    (args, extra) =>
+      guarded(async () => {
+        const { read } = await loadDeck(args.template_path, extra);
+        return jsonResult({
+          template_path: args.template_path,
+          slide_count: read.slides.length,
+          layout_count: read.layouts.length,
+          layouts: read.layouts,
+          slide_size_inches: { width: round(read.slideSizeInches.width), height: round(read.slideSizeInches.height) },
+          core_properties: read.properties,
+        });
+      }),
+  );
+}
