@@ -5,6 +5,7 @@
 // has its own store (Decks), so "the current presentation" is never another task's.
 import { randomUUID } from 'node:crypto';
 import type { PerTaskState } from '../shared/task-state.js';
+import type { PictureEffects } from './picture-effects.js';
 
 export const slideWidth = 13.333;
 export const slideHeight = 7.5;
@@ -52,6 +53,8 @@ interface ImageElement {
   data: Buffer;
   mediaType: string;
   source: string;
+  /** apply_picture_effects (servers/ppt/picture-effects.ts). */
+  effects?: PictureEffects;
 }
 
 interface ShapeElement {

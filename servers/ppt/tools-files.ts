@@ -4,12 +4,14 @@
 // core properties of a template, nothing opened). Paths are read inside the allowed roots or the
 // task workspace. The model keeps text shapes and pictures (servers/ppt/pptx-reader.ts); saving
 // writes them on the widescreen slide, so the answer states the file's own slide size.
+// apply_picture_effects lives here too (effects on those pictures, servers/ppt/picture-effects.ts).
 import { readFile } from 'node:fs/promises';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { resolveInputArgument } from '../shared/task-paths.js';
 import { guarded, jsonResult } from '../shared/tool-result.js';
-import type { Decks } from './model.js';
+import { type Decks, slideAt } from './model.js';
+import { mergeEffects } from './picture-effects.js';
 import { readPresentationFile, type ReadPresentation } from './pptx-reader.js';
 
 const round = (value: number): number => Math.round(value * 1000) / 1000;
@@ -96,6 +98,37 @@ export function registerFileTools(server: McpServer, decks: Decks): void {
           layouts: read.layouts,
           slide_size_inches: { width: round(read.slideSizeInches.width), height: round(read.slideSizeInches.height) },
           core_properties: read.properties,
+        });
+      }),
+  );
+}
+
+export function registerPictureEffectsTool(server: McpServer, decks: Decks): void {
+  server.registerTool(
+    'apply_picture_effects',
+    {
+      description:
+        'Apply picture effects in combination to a picture: {"shadow": {blur_radius, distance, direction, color, transparency, shadow_type}, "glow": {size, color, transparency}, "reflection": {size, transparency, distance, blur}, "soft_edges": {radius}, "rotation": {rotation}, "transparency": {transparency}}; written at save time.',
+      inputSchema: {
+        slide_index: z.number().int(),
+        shape_index: z.number().int(),
+        effects: z.record(z.string(), z.unknown()),
+        presentation_id: z.string().nullish(),
+      },
+    },
+    (args, extra) =>
+      guarded(async () => {
+        const presentation = decks.of(extra).get(args.presentation_id);
+        const slide = slideAt(presentation, args.slide_index);
+        const element = slide.elements[args.shape_index];
+        if (!element) throw new Error(`Invalid shape index: ${args.shape_index}. Available shapes: 0-${slide.elements.length - 1}`);
+        if (element.kind !== 'image') throw new Error(`shape ${args.shape_index} on slide ${args.slide_index} is a ${element.kind}, not a picture`);
+        const { effects, applied, warnings } = mergeEffects(element.effects, args.effects);
+        element.effects = effects;
+        return jsonResult({
+          message: `Applied ${applied.length} effects to shape ${args.shape_index} on slide ${args.slide_index}`,
+          applied_effects: applied,
+          ...(warnings.length > 0 ? { warnings } : {}),
         });
       }),
   );

@@ -353,7 +353,7 @@ describe('ppt server', () => {
     });
     expect((await ok('manage_slide_masters', { operation: 'get_layouts' })).layouts).toHaveLength(9);
     expect(await ok('get_template_info', { template_id: 'chart_slide' })).toMatchObject({ id: 'chart_slide', content_keys: ['title', 'chart'] });
-    expect((await ok('get_server_info', {})).not_available).toEqual(['manage_fonts', 'apply_picture_effects']);
+    expect((await ok('get_server_info', {})).not_available).toEqual(['manage_fonts']);
   });
 
   it('opens a saved .pptx (texts, pictures, layouts, properties), saves it again, and reads templates without opening them', async () => {
@@ -407,6 +407,57 @@ describe('ppt server', () => {
     expect((await call('open_presentation', { file_path: path.join(work, 'missing.pptx') })).text).toContain('File not found');
     expect((await call('get_template_file_info', { template_path: path.join(work, 'chart.png') })).text).toContain(
       'is not a .pptx/.potx file (not a zip archive)',
+    );
+  });
+
+  it('applies picture effects the reference way and writes them into the saved picture', async () => {
+    await ok('create_presentation', { id: 'effects_deck' });
+    await ok('add_slide', { layout_index: 6 });
+    await ok('manage_image', {
+      slide_index: 0,
+      operation: 'add',
+      image_source: path.join(work, 'chart.png'),
+      source_type: 'file',
+      left: 1,
+      top: 1,
+      width: 4,
+      height: 2.5,
+    });
+    await ok('manage_text', { operation: 'add', slide_index: 0, left: 6, top: 1, width: 4, height: 1, text: 'not a picture' });
+    const applied = await ok('apply_picture_effects', {
+      slide_index: 0,
+      shape_index: 0,
+      effects: {
+        shadow: { blur_radius: 6, direction: 45 },
+        glow: {},
+        reflection: { size: 0.3 },
+        soft_edges: { radius: 1 },
+        rotation: { rotation: 15 },
+        bevel: {},
+        sparkle: {},
+      },
+    });
+    expect(applied).toEqual({
+      message: 'Applied 5 effects to shape 0 on slide 0',
+      applied_effects: ['shadow', 'glow', 'reflection', 'soft_edges', 'rotation'],
+      warnings: [expect.stringContaining('Failed to apply bevel effect'), 'Unknown effect type: sparkle'],
+    });
+    const deck = await readDeck(String((await ok('save_presentation', { file_path: 'effects.pptx' })).file_path));
+    const slide = (await deck.zip.file('ppt/slides/slide1.xml')?.async('string')) ?? '';
+    const picture = /<p:pic>[\s\S]*?<\/p:pic>/.exec(slide)?.[0] ?? '';
+    // Defaults and units as the reference's: glow 5 pt of 00B0F0 at 40 % transparency; shadow 6 pt blur, 3 pt away at 45 degrees, 60 % transparent.
+    expect(picture).toContain('<a:effectLst><a:glow rad="63500"><a:srgbClr val="00B0F0"><a:alpha val="60000"/></a:srgbClr></a:glow>');
+    expect(picture).toContain(
+      '<a:outerShdw blurRad="76200" dist="38100" dir="2700000" algn="ctr" rotWithShape="0"><a:srgbClr val="000000"><a:alpha val="40000"/></a:srgbClr></a:outerShdw>',
+    );
+    expect(picture).toContain('<a:reflection blurRad="50800" stA="50000" endPos="30000"');
+    expect(picture).toContain('<a:softEdge rad="12700"/></a:effectLst></p:spPr>');
+    expect(picture).toContain('rot="900000"');
+    expect((await call('apply_picture_effects', { slide_index: 0, shape_index: 1, effects: { glow: {} } })).text).toContain(
+      'shape 1 on slide 0 is a text, not a picture',
+    );
+    expect((await call('apply_picture_effects', { slide_index: 0, shape_index: 5, effects: {} })).text).toContain(
+      'Invalid shape index: 5. Available shapes: 0-1',
     );
   });
 });
