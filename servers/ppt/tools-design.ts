@@ -290,7 +290,7 @@ function registerInfoTools(server: McpServer, decks: Decks): void {
         templates: listTemplates().map((template) => template.id),
         color_schemes: schemeNames,
         layouts: layoutNames,
-        not_available: ['manage_fonts'],
+        not_available: [],
       }),
     ),
   );

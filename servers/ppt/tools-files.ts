@@ -4,14 +4,18 @@
 // core properties of a template, nothing opened). Paths are read inside the allowed roots or the
 // task workspace. The model keeps text shapes and pictures (servers/ppt/pptx-reader.ts); saving
 // writes them on the widescreen slide, so the answer states the file's own slide size.
-// apply_picture_effects lives here too (effects on those pictures, servers/ppt/picture-effects.ts).
+// apply_picture_effects (servers/ppt/picture-effects.ts) and manage_fonts (servers/ppt/font-file.ts)
+// live here too: with these the server lists every tool of the reference catalog.
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { resolveInputArgument } from '../shared/task-paths.js';
 import { guarded, jsonResult } from '../shared/tool-result.js';
 import { type Decks, slideAt } from './model.js';
 import { mergeEffects } from './picture-effects.js';
+import { analyzeFont, optimizeFont, recommendFont } from './font-file.js';
+import { resolveOutputFile } from './output-path.js';
 import { readPresentationFile, type ReadPresentation } from './pptx-reader.js';
 
 const round = (value: number): number => Math.round(value * 1000) / 1000;
@@ -130,6 +134,34 @@ export function registerPictureEffectsTool(server: McpServer, decks: Decks): voi
           applied_effects: applied,
           ...(warnings.length > 0 ? { warnings } : {}),
         });
+      }),
+  );
+}
+
+export function registerFontTool(server: McpServer): void {
+  server.registerTool(
+    'manage_fonts',
+    {
+      description:
+        'Font files (.ttf/.otf/.ttc): operation "analyze" (family, style, glyph count, size), "optimize" (write the font to output_path; subsetting to text_content is not available here) or "recommend" (analysis plus sizes and tips for presentation_type).',
+      inputSchema: {
+        operation: z.string(),
+        font_path: z.string(),
+        output_path: z.string().nullish(),
+        presentation_type: z.string().default('business'),
+        text_content: z.string().nullish(),
+      },
+    },
+    (args, extra) =>
+      guarded(async () => {
+        const file = resolveInputArgument(args.font_path, extra);
+        if (args.operation === 'analyze') return jsonResult(await analyzeFont(file, args.font_path));
+        if (args.operation === 'recommend') return jsonResult(await recommendFont(file, args.font_path, args.presentation_type));
+        if (args.operation === 'optimize') {
+          const output = resolveOutputFile(args.output_path ?? `${path.basename(file, path.extname(file))}-optimized${path.extname(file)}`, extra);
+          return jsonResult(await optimizeFont(file, args.font_path, output, args.text_content));
+        }
+        throw new Error(`Invalid operation: ${args.operation}. Must be 'analyze', 'optimize', or 'recommend'`);
       }),
   );
 }

@@ -17,9 +17,9 @@ const silent = { debug() {}, info() {}, warn() {}, error() {} };
 /**
  * Catalog tools no server of ours lists (docs/servers.md "Local servers and tools"): the pose
  * tool needs a pose model pulled through the asset manifest (none is here); excel's create_chart
- * and ppt's manage_fonts are not implemented.
+ * is not implemented.
  */
-const notServed = ['dinox-mcp/detect-human-pose-keypoints', 'excel/create_chart', 'ppt/manage_fonts'];
+const notServed = ['dinox-mcp/detect-human-pose-keypoints', 'excel/create_chart'];
 
 describe.skipIf(!dataDir)('McpHost under the reference tool surface', { timeout: 600_000 }, () => {
   let host: McpHost;

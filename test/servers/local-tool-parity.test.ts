@@ -29,7 +29,7 @@ const servers: LocalServer[] = [
     catalog: 'ppt',
     entry: 'servers/ppt/index.ts',
     gtCalls: 88,
-    leftOut: ['manage_fonts'],
+    leftOut: [],
     extras: ['create_presentation.presentation_id'],
   },
   { catalog: 'excel', entry: 'servers/excel/index.ts', gtCalls: 62, leftOut: ['create_chart'], extras: ['create_workbook.sheet_name'] },

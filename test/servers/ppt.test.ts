@@ -1,6 +1,6 @@
 // The PowerPoint server as a real child process over MCP stdio: build decks with the
 // ground-truth argument shapes, save them, and read the .pptx back with jszip.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -353,7 +353,7 @@ describe('ppt server', () => {
     });
     expect((await ok('manage_slide_masters', { operation: 'get_layouts' })).layouts).toHaveLength(9);
     expect(await ok('get_template_info', { template_id: 'chart_slide' })).toMatchObject({ id: 'chart_slide', content_keys: ['title', 'chart'] });
-    expect((await ok('get_server_info', {})).not_available).toEqual(['manage_fonts']);
+    expect((await ok('get_server_info', {})).not_available).toEqual([]);
   });
 
   it('opens a saved .pptx (texts, pictures, layouts, properties), saves it again, and reads templates without opening them', async () => {
@@ -459,5 +459,71 @@ describe('ppt server', () => {
     expect((await call('apply_picture_effects', { slide_index: 0, shape_index: 5, effects: {} })).text).toContain(
       'Invalid shape index: 5. Available shapes: 0-1',
     );
+  });
+});
+
+/** A minimal TrueType file: the sfnt directory, `maxp` (glyph count) and `name` (family, style as Windows UTF-16BE records). */
+function tinyFont(family: string, style: string, glyphs: number): Buffer {
+  const strings = [family, style].map((text) => Buffer.from(text, 'utf16le').swap16());
+  const name = Buffer.alloc(6 + 2 * 12 + strings.reduce((sum, item) => sum + item.length, 0));
+  name.writeUInt16BE(0, 0);
+  name.writeUInt16BE(2, 2);
+  name.writeUInt16BE(30, 4);
+  let offset = 0;
+  strings.forEach((text, index) => {
+    const record = 6 + index * 12;
+    for (const [at, value] of [3, 1, 0x409, index + 1, text.length, offset].entries()) name.writeUInt16BE(value, record + at * 2);
+    text.copy(name, 30 + offset);
+    offset += text.length;
+  });
+  const maxp = Buffer.alloc(6);
+  maxp.writeUInt32BE(0x00005000, 0);
+  maxp.writeUInt16BE(glyphs, 4);
+  const header = Buffer.alloc(12 + 2 * 16);
+  header.writeUInt32BE(0x00010000, 0);
+  header.writeUInt16BE(2, 4);
+  const tables: Array<[string, Buffer]> = [
+    ['maxp', maxp],
+    ['name', name],
+  ];
+  let at = header.length;
+  tables.forEach(([tag, body], index) => {
+    const entry = 12 + index * 16;
+    header.write(tag, entry, 'latin1');
+    header.writeUInt32BE(at, entry + 8);
+    header.writeUInt32BE(body.length, entry + 12);
+    at += body.length;
+  });
+  return Buffer.concat([header, ...tables.map(([, body]) => body)]);
+}
+
+describe('ppt manage_fonts', () => {
+  it('analyzes, recommends and optimizes a font file as the reference answers, and says what it cannot do', async () => {
+    const font = path.join(work, 'tiny-sans.ttf');
+    const bytes = tinyFont('Tiny Sans', 'Bold', 42);
+    await writeFile(font, bytes);
+    expect(await ok('manage_fonts', { operation: 'analyze', font_path: font })).toEqual({
+      file_path: font,
+      font_family: 'Tiny Sans',
+      font_style: 'Bold',
+      num_glyphs: 42,
+      file_size: bytes.length,
+      analysis_success: true,
+    });
+    const recommended = await ok('manage_fonts', { operation: 'recommend', font_path: font });
+    expect(recommended).toMatchObject({
+      presentation_type: 'business',
+      font_analysis: { font_family: 'Tiny Sans' },
+      recommendations: { recommended_sizes: { title: '24-36pt' } },
+    });
+    const optimized = await ok('manage_fonts', { operation: 'optimize', font_path: font, output_path: 'fonts/tiny-out.ttf' });
+    expect(optimized).toMatchObject({ original_path: font, optimized_path: path.join(work, 'fonts', 'tiny-out.ttf') });
+    expect(await readFile(path.join(work, 'fonts', 'tiny-out.ttf'))).toEqual(bytes);
+    expect((await call('manage_fonts', { operation: 'optimize', font_path: font, text_content: 'abc' })).text).toContain('needs a font subsetter');
+    expect((await call('manage_fonts', { operation: 'shrink', font_path: font })).text).toContain(
+      "Invalid operation: shrink. Must be 'analyze', 'optimize', or 'recommend'",
+    );
+    const notFont = await ok('manage_fonts', { operation: 'analyze', font_path: path.join(work, 'chart.png') });
+    expect(notFont).toMatchObject({ analysis_success: false, error: expect.stringContaining('is not a TrueType/OpenType font') });
   });
 });
