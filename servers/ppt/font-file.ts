@@ -46,7 +46,7 @@ function nameRecords(bytes: Buffer, table: { offset: number; length: number }): 
 }
 
 /** Family, style and glyph count of a .ttf/.otf/.ttc file's (first) font. */
-export function readFontFacts(bytes: Buffer, file: string): FontFacts {
+function readFontFacts(bytes: Buffer, file: string): FontFacts {
   if (bytes.length < 12) throw new Error(`${file} is not a TrueType/OpenType font (${bytes.length} bytes)`);
   const start = bytes.toString('latin1', 0, 4) === 'ttcf' ? bytes.readUInt32BE(12) : 0;
   const tables = tableDirectory(bytes, start, file);

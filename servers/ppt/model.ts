@@ -5,7 +5,6 @@
 // has its own store (Decks), so "the current presentation" is never another task's.
 import { randomUUID } from 'node:crypto';
 import type { PerTaskState } from '../shared/task-state.js';
-import type { PictureEffects } from './picture-effects.js';
 
 export const slideWidth = 13.333;
 export const slideHeight = 7.5;
@@ -45,6 +44,16 @@ export interface TextElement {
   box: Box;
   runs: TextRun[];
   style: TextStyle;
+}
+
+/** What apply_picture_effects keeps on a picture (written by servers/ppt/picture-effects.ts). */
+export interface PictureEffects {
+  shadow?: { inner: boolean; blurRadius: number; distance: number; direction: number; color: number[]; transparency: number };
+  reflection?: { size: number; transparency: number; distance: number; blur: number };
+  glow?: { size: number; color: number[]; transparency: number };
+  softEdges?: { radius: number };
+  rotation?: number;
+  transparency?: number;
 }
 
 interface ImageElement {

@@ -4,16 +4,7 @@
 // pptxgenjs, the rest as DrawingML <a:effectLst> in the picture's shape properties, which
 // pptxgenjs does not write. `bevel` and `filter` are named in the warnings, not written.
 import type JSZip from 'jszip';
-import type { Presentation } from './model.js';
-
-export interface PictureEffects {
-  shadow?: { inner: boolean; blurRadius: number; distance: number; direction: number; color: number[]; transparency: number };
-  reflection?: { size: number; transparency: number; distance: number; blur: number };
-  glow?: { size: number; color: number[]; transparency: number };
-  softEdges?: { radius: number };
-  rotation?: number;
-  transparency?: number;
-}
+import type { PictureEffects, Presentation } from './model.js';
 
 const emuPerPoint = 12_700;
 const number = (value: unknown, fallback: number): number => (typeof value === 'number' && Number.isFinite(value) ? value : fallback);
@@ -94,7 +85,7 @@ const emu = (points: number): number => Math.round(points * emuPerPoint);
 const filled = (rgb: number[], transparency: number): string => `<a:srgbClr val="${hex(rgb)}"><a:alpha val="${alpha(transparency)}"/></a:srgbClr>`;
 
 /** <a:effectLst> in schema order (glow, innerShdw, outerShdw, reflection, softEdge); empty when none. */
-export function effectListXml(effects: PictureEffects): string {
+function effectListXml(effects: PictureEffects): string {
   const parts: string[] = [];
   if (effects.glow) parts.push(`<a:glow rad="${emu(effects.glow.size)}">${filled(effects.glow.color, effects.glow.transparency)}</a:glow>`);
   const shadow = effects.shadow;

@@ -9,7 +9,7 @@ import type { Box, Slide, SlideElement, TextElement } from './model.js';
 
 const emuPerInch = 914_400;
 
-export interface TemplateLayout {
+interface TemplateLayout {
   index: number;
   name: string;
   placeholder_count: number;
