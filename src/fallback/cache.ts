@@ -14,6 +14,15 @@ import {
 } from '../store/index.js';
 import { argumentsKey } from './argument-key.js';
 
+/** The largest result the cache holds (UTF-8 bytes): recorded, simulated or imported. */
+const maxCachedResultBytes = 1024 * 1024;
+
+/** Why a result is too large for the cache, or undefined when it fits. */
+export function oversizedResult(text: string): string | undefined {
+  const bytes = Buffer.byteLength(text, 'utf8');
+  return bytes > maxCachedResultBytes ? `the result is ${bytes} bytes, over the cache's cap of ${maxCachedResultBytes} bytes (1 MiB)` : undefined;
+}
+
 export interface CacheKey {
   server: string;
   tool: string;
@@ -38,6 +47,8 @@ export class FallbackCache {
   }
 
   record(key: CacheKey, resultText: string, source: CacheSource): PutOutcome {
+    const oversize = oversizedResult(resultText);
+    if (oversize) throw new Error(`${key.server}/${key.tool}: not cached: ${oversize}`);
     return putCacheEntry(
       this.store,
       { server: key.server, tool: key.tool, argumentsKey: argumentsKey(key.arguments), toolsHash: key.toolsHash, arguments: key.arguments, resultText, source },
