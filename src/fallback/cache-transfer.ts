@@ -21,7 +21,7 @@ import {
 import { writeFileAtomic } from '../tasks/write-json.js';
 import { neverMockedServers } from './allow-list.js';
 import { argumentsKey } from './argument-key.js';
-import { oversizedResult } from './cache.js';
+import { openScrubbedCache, oversizedResult } from './cache.js';
 
 /** A server or tool name as mcp_servers.json and MCP allow them: never a path. */
 const namePattern = /^(?!\.{1,2}$)[A-Za-z0-9_.-]{1,128}$/;
@@ -43,7 +43,7 @@ const exportLineSchema = z.strictObject({
 
 /** Writes every entry of the cache file to `output` as JSONL; returns the number of lines. */
 export function exportCache(cacheFile: string, output: string): number {
-  const store = openFallbackCache(cacheFile);
+  const store = openScrubbedCache(cacheFile);
   try {
     const lines = allCacheEntries(store).map((entry) =>
       JSON.stringify({
@@ -116,7 +116,7 @@ function parseLines(input: string): ExportLine[] {
 export function importCache(cacheFile: string, input: string, options: { keepExisting: boolean }): Record<PutOutcome, number> {
   const entries = parseLines(input);
   const counts: Record<PutOutcome, number> = { inserted: 0, replaced: 0, unchanged: 0, kept: 0 };
-  const store = openFallbackCache(cacheFile);
+  const store = openScrubbedCache(cacheFile);
   try {
     inTransaction(store, () => {
       for (const entry of entries) {

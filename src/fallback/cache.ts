@@ -7,6 +7,7 @@ import {
   findCacheEntry,
   openFallbackCache,
   putCacheEntry,
+  scrubCacheEntries,
   type CacheEntry,
   type CacheSource,
   type PutOutcome,
@@ -23,6 +24,22 @@ export function oversizedResult(text: string): string | undefined {
   return bytes > maxCachedResultBytes ? `the result is ${bytes} bytes, over the cache's cap of ${maxCachedResultBytes} bytes (1 MiB)` : undefined;
 }
 
+/**
+ * Opens a cache file for the layer or a transfer, first bringing every entry in line with the
+ * secrets registered now: keys of redacted arguments, no secret in any column (see
+ * src/fallback/argument-key.ts), whatever wrote the file before.
+ */
+export function openScrubbedCache(file: string): Store {
+  const store = openFallbackCache(file);
+  try {
+    scrubCacheEntries(store, argumentsKey);
+    return store;
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+}
+
 export interface CacheKey {
   server: string;
   tool: string;
@@ -35,7 +52,7 @@ export class FallbackCache {
   private constructor(private readonly store: Store) {}
 
   static open(file: string): FallbackCache {
-    return new FallbackCache(openFallbackCache(file));
+    return new FallbackCache(openScrubbedCache(file));
   }
 
   get file(): string {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogTool, ServerStatus, ToolCallOutcome } from '../../src/mcp/types.js';
 import { exportCache, importCache } from '../../src/fallback/cache-transfer.js';
 import { registerSecret } from '../../src/log/redact.js';
+import { openFallbackCache, putCacheEntry } from '../../src/store/index.js';
 import { fallbackRuntime, layerFor, readAudit, writeFixture } from '../support/fallback-kit.js';
 import { startMockLlm, type MockLlm } from '../support/mock-llm/index.js';
 
@@ -132,6 +133,39 @@ describe('no secret in any cache column or export line', () => {
     expect(text).not.toContain('tok-abcdef-123456');
     // The export imports back as it is: its key is the key of its own (redacted) arguments.
     expect(importCache(path.join(runtime.dir, 'again.sqlite'), exported, { keepExisting: false }).inserted).toBe(1);
+  });
+});
+
+describe('a cache file written before the secret was known', () => {
+  const late = 'late-secret-4c8e2a9d7f';
+  const runtime = fallbackRuntime({ M3_MOCK_LLM: '0', M3_MOCK_ALLOW: 'geo/lookup' });
+  afterAll(() => rmSync(runtime.dir, { recursive: true, force: true }));
+
+  it('is rewritten on open: keys of redacted arguments, no secret in any column, still served for the same call', async () => {
+    const args = { city: `Oslo?sig=${late}` };
+    // An older writer: a raw key, and arguments and result holding a value not registered yet.
+    const old = openFallbackCache(runtime.settings.cacheFile);
+    putCacheEntry(
+      old,
+      { server: 'geo', tool: 'lookup', argumentsKey: JSON.stringify(args), toolsHash, arguments: args, resultText: `Oslo (${late}): 4 °C`, source: 'real' },
+      { replace: true },
+    );
+    old.close();
+    expect(readFileSync(runtime.settings.cacheFile).toString('latin1')).toContain(late);
+    registerSecret(late);
+    const layer = layerFor(runtime.settings, host);
+    try {
+      const served = await layer.interceptor.afterCall({
+        tool: lookup,
+        arguments: args,
+        context: { taskId: 't', workspace: runtime.dir },
+        outcome: failed('geo/lookup'),
+      });
+      expect([served.fallback?.tier, served.text]).toEqual(['cache', 'Oslo ([REDACTED]): 4 °C']);
+    } finally {
+      layer.close();
+    }
+    expect(readFileSync(runtime.settings.cacheFile).toString('latin1')).not.toContain(late);
   });
 });
 
