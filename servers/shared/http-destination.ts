@@ -53,7 +53,7 @@ export function isNonPublicAddress(address: string): boolean {
 }
 
 /** A host name that is itself non-public: "localhost" or a non-public IP literal (no lookup). */
-export function isNonPublicHostName(hostname: string): boolean {
+function isNonPublicHostName(hostname: string): boolean {
   return loopbackName.test(bareHost(hostname)) || isNonPublicAddress(hostname);
 }
 
@@ -90,7 +90,7 @@ export async function refusedNamedDestination(url: URL, namedBy: string, resolve
 const unreachableCodes = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL', 'ENETUNREACH', 'EHOSTUNREACH', 'ENETDOWN', 'EHOSTDOWN']);
 
 /** The innermost error code of a failed fetch (undici wraps the socket's error in `cause`). */
-export function networkErrorCode(error: unknown): string | undefined {
+function networkErrorCode(error: unknown): string | undefined {
   let current: unknown = error;
   let code: string | undefined;
   for (let depth = 0; current instanceof Error && depth < 5; depth += 1) {

@@ -37,7 +37,7 @@ export interface WaitingOn {
   stop(): void;
 }
 
-export function describeWait(call: { taskId: string; name: string }, elapsedMs: number, callTimeoutMs: number | undefined): string {
+function describeWait(call: { taskId: string; name: string }, elapsedMs: number, callTimeoutMs: number | undefined): string {
   const timeout = callTimeoutMs ? `timeout ${Math.round(callTimeoutMs / 1000)} s` : 'no timeout';
   return `waiting on ${call.name} (task ${call.taskId}): real call for ${Math.round(elapsedMs / 1000)} s, ${timeout}`;
 }

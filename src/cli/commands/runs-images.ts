@@ -13,7 +13,7 @@ function sizeOf(image: Pick<ImageDelivery, 'width' | 'height' | 'mediaType'>): s
 }
 
 /** A reason without what varies per image (a file name, a decoder's message), so reasons can be counted. */
-export function reasonKind(reason: string | undefined): string {
+function reasonKind(reason: string | undefined): string {
   if (!reason) return 'no reason recorded';
   if (reason.startsWith('missing task image ')) return 'missing task image: --placeholder-images stand-in';
   const colon = reason.indexOf(': ');
