@@ -5,17 +5,21 @@
 // last byte still covers the whole file. Redirects are followed by hand so that the headers of
 // each hop are chosen for that hop's host (a token for one host never follows a redirect to
 // another). Failures are typed (`DownloadError.kind`) so each caller words its own message.
-// Bounds: a `Content-Length` that differs from the expected size is refused before a byte is
-// written, and a body is cut off one byte past the expected size (or `maxBytes` when the size is
-// unknown). Before the rename the temp file is hashed again from disk, so the bytes placed are
-// the bytes checked even if something else wrote to the temp file meanwhile.
+// Caps come from src/core/http-limits.ts (shared with the web-API servers' client): redirects,
+// the time of one attempt, and the body size: a `Content-Length` over the cap, or different from
+// an expected size, is refused before a byte is written, and a body is cut off one byte past the
+// expected size (or the cap), so a lying or endless server cannot fill the disk. Before the
+// rename the temp file is hashed again from disk, so the bytes placed are the bytes checked even
+// if something else wrote to the temp file meanwhile.
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable, Transform } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { Transform } from 'node:stream';
+import { HTTP_LIMITS, capOf } from '../core/http-limits.js';
 import { M3Error } from '../errors/index.js';
 import { ContentHasher, contentMismatch, type ContentDigest, type ExpectedContent } from './content-hash.js';
 
@@ -47,12 +51,13 @@ export interface HttpDownloadRequest {
   resume: boolean;
   /** The resumable temp file; a caller whose targets are named by others picks a name they cannot take. */
   partFile?: string;
-  /** Largest body accepted when the expected size is unknown (no limit when unset). */
-  maxBytes?: number;
   /** Headers for one hop, chosen by its URL; called again after every redirect. */
   headersFor?: (url: URL) => Record<string, string>;
   fetch?: typeof fetch;
+  /** Time of one attempt; at most HTTP_LIMITS.downloadTimeoutMs unless given. */
   timeoutMs?: number;
+  /** Largest body written; never above HTTP_LIMITS.downloadBodyBytes. */
+  maxBytes?: number;
   onBytes?: (bytes: number) => void;
 }
 
@@ -63,7 +68,7 @@ export interface HttpDownloadResult extends ContentDigest {
   firstHeaders: Headers;
 }
 
-const maxRedirects = 5;
+const maxRedirects = HTTP_LIMITS.maxRedirects;
 
 function partFileOf(target: string): string {
   return `${target}.part`;
@@ -107,35 +112,6 @@ async function followRedirects(
     return { response, url: url.href, firstHeaders };
   }
   throw new DownloadError('redirects', request.url, `more than ${maxRedirects} redirects from ${request.url}`);
-}
-
-/** Refuses, before anything is written, a body whose announced length is not the expected one. */
-async function refuseWrongLength(response: Response, expectedBytes: number | undefined, resumedFrom: number, url: string): Promise<void> {
-  const announced = response.headers.get('content-length');
-  if (expectedBytes === undefined || announced === null) return;
-  const wanted = expectedBytes - resumedFrom;
-  if (Number(announced) === wanted) return;
-  await response.body?.cancel();
-  throw new DownloadError(
-    'too-large',
-    url,
-    `${url} announced Content-Length ${announced} where ${wanted} bytes were expected${resumedFrom > 0 ? ` (after ${resumedFrom} already present)` : ''}; nothing was written`,
-  );
-}
-
-/** A pass-through that fails the download one byte past `limit` (a body longer than listed). */
-function capAt(limit: number | undefined, url: string, alreadyPresent: number): Transform {
-  let seen = alreadyPresent;
-  return new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      seen += chunk.length;
-      if (limit !== undefined && seen > limit) {
-        callback(new DownloadError('too-large', url, `${url} sent more than the ${limit} bytes expected; the download was stopped and nothing was placed`));
-        return;
-      }
-      callback(null, chunk);
-    },
-  });
 }
 
 /** Start of a `Content-Range: bytes <start>-<end>/<total>` answer. */
@@ -186,8 +162,37 @@ async function finish(part: string, target: string, hasher: ContentHasher, expec
   return actual;
 }
 
+/** The most bytes this response may carry: the expected size (plus what a resumed part holds is already counted), else the cap. */
+function bodyLimit(request: HttpDownloadRequest, expected: ExpectedContent): number {
+  const cap = capOf(request.maxBytes, HTTP_LIMITS.downloadBodyBytes);
+  return expected.bytes === undefined ? cap : Math.min(expected.bytes, cap);
+}
+
+/** Refuses a declared length the download cannot accept, before anything is written. */
+function checkDeclaredLength(response: Response, url: string, limit: number, expected: ExpectedContent, offset: number): void {
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (!Number.isFinite(declared)) return;
+  const whole = offset + declared;
+  if (whole > limit || (expected.bytes !== undefined && whole !== expected.bytes)) {
+    const wanted = expected.bytes !== undefined ? `the expected ${expected.bytes} bytes` : `the ${limit}-byte cap`;
+    throw new DownloadError('too-large', url, `${url} announced ${whole} bytes where ${wanted} were allowed; nothing was written`);
+  }
+}
+
+/** Passes bytes through until `limit` (counting `already`), then fails the pipeline. */
+function byteLimit(limit: number, already: number, url: string): Transform {
+  let seen = already;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      seen += chunk.length;
+      if (seen > limit) callback(new DownloadError('too-large', url, `${url} sent more than ${limit} bytes; the download was cut off`));
+      else callback(null, chunk);
+    },
+  });
+}
+
 async function attempt(request: HttpDownloadRequest, part: string, offset: number): Promise<HttpDownloadResult> {
-  const signal = AbortSignal.timeout(request.timeoutMs ?? 300_000);
+  const signal = AbortSignal.timeout(request.timeoutMs ?? HTTP_LIMITS.downloadTimeoutMs);
   const { response, url, firstHeaders } = await followRedirects(request, offset, signal);
   const expected = { ...request.expectedFromResponse?.(firstHeaders), ...request.expected };
   const hasher = new ContentHasher(expected.bytes);
@@ -209,12 +214,17 @@ async function attempt(request: HttpDownloadRequest, part: string, offset: numbe
     return attempt(request, part, 0);
   }
   const resumedFrom = continues ? offset : 0;
-  const limit = expected.bytes ?? request.maxBytes;
-  await refuseWrongLength(response, expected.bytes, resumedFrom, url);
+  const limit = bodyLimit(request, expected);
+  try {
+    checkDeclaredLength(response, url, limit, expected, resumedFrom);
+  } catch (error) {
+    await response.body.cancel();
+    throw error;
+  }
   if (continues) await hashExisting(part, hasher);
   try {
     const body = Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>);
-    await pipeline(body, capAt(limit, url, resumedFrom), hasher.tap(request.onBytes), createWriteStream(part, { flags: continues ? 'a' : 'w' }));
+    await pipeline(body, byteLimit(limit, resumedFrom, url), hasher.tap(request.onBytes), createWriteStream(part, { flags: continues ? 'a' : 'w' }));
   } catch (error) {
     if (error instanceof DownloadError) {
       await rm(part, { force: true });
