@@ -63,6 +63,7 @@ export async function createGeminiDriver(model: string, context: DriverContext):
           cause: error,
           ...(classified.retryAfterMs !== undefined ? { retryAfterMs: classified.retryAfterMs } : {}),
           ...(classified.configFault ? { configFault: true } : {}),
+          ...(classified.requestFault ? { requestFault: true } : {}),
           ...(typeof (error as { status?: unknown }).status === 'number' ? { status: (error as { status: number }).status } : {}),
         });
       }
