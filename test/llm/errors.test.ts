@@ -44,7 +44,7 @@ describe('classifyHttpStatus', () => {
   });
 });
 
-describe('request faults: a 400 about what the harness built is not the model\'s', () => {
+describe("request faults: a 400 about what the harness built is not the model's", () => {
   it.each([
     [413, 'Request exceeds the maximum allowed number of bytes'],
     [400, 'messages.3.content.1.image.source.base64: Too much media: 0 document pages + 101 images > 100'],
