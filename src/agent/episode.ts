@@ -279,7 +279,9 @@ export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promis
     const answer = await ask('work', 1, prompts.basicInstruction, []);
     trace.finalReply = prompts.stripThinking(answer.text);
     trace.end = endOfReply(answer, trace.finalReply);
-  } else if (!trace.finalReply) {
+  } else if (!trace.finalReply && (!trace.end || trace.end.status === 'empty')) {
+    // A refusal, a pause or an overflow is the episode's end as the vendor reported it; only an
+    // empty answer (or none after max_step rounds) gets the final-answer request.
     const final = await ask('final', options.maxStep + 1, prompts.finalInstruction, []);
     trace.finalReply = finalText(kind, prompts.stripThinking(final.text));
     trace.end = endOfReply(final, trace.finalReply);
