@@ -52,7 +52,7 @@ function toStopReason(reason: string | null | undefined, hasCalls: boolean): Sto
 }
 
 /** Name used for a malformed call whose function the finish message does not name. */
-export const malformedCallName = 'malformed_function_call';
+const malformedCallName = 'malformed_function_call';
 
 /**
  * Gemini's MALFORMED_FUNCTION_CALL as the model's failed call, the policy every driver follows for
