@@ -9,6 +9,7 @@ import { ConfigError } from '../errors/index.js';
 import type { ModelDriver } from '../llm/types.js';
 import type { Logger } from '../log/logger.js';
 import { createProgress } from '../log/progress.js';
+import { redactValue } from '../log/redact.js';
 import { TraceFile, traceFileFor } from './trace-file.js';
 import type { ToolCallInterceptor } from '../mcp/checked-call.js';
 import type { ToolHost } from '../mcp/types.js';
@@ -179,7 +180,7 @@ export async function runTrial(plan: TrialPlan, deps: TrialDeps): Promise<TrialR
     predictions.save();
     finishManifest(manifest, plan.tasks, result, stopped);
     if (plan.placeholderImagesDir) manifest.placeholderImages = placeholderManifest(plan.placeholderImagesDir, placeholders, deps.root);
-    writeJsonAtomic(manifestFile, manifest);
+    writeJsonAtomic(manifestFile, redactValue(manifest));
   }
   return {
     trial,
