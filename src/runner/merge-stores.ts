@@ -66,9 +66,10 @@ function checkOverlap(runId: string, runs: readonly ShardRun[]): number {
 function checkComplete(runId: string, ordered: readonly ShardInput[], runs: readonly ShardRun[]): void {
   const count = Number(/\/(\d+)$/.exec(ordered[0]?.manifest.shard ?? '')?.[1]);
   const have = new Set(ordered.map((input) => input.manifest.shard));
+  const found = ordered.map((input) => `${input.manifest.shard} in ${input.origin}`).join(', ');
   const missing = Array.from({ length: count }, (_, position) => `${position + 1}/${count}`).filter((shard) => !have.has(shard));
   if (missing.length > 0)
-    throw new ConfigError(`m3 merge: run ${runId} lacks shard(s) ${missing.join(', ')} (have ${[...have].join(', ')}); name every shard's store`);
+    throw new ConfigError(`m3 merge: run ${runId} lacks shard(s) ${missing.join(', ')} (found ${found}); name every shard's store, all of one run`);
   const running = runs.find((run) => run.row.status === 'running');
   if (running) throw new ConfigError(`m3 merge: ${running.input.origin} is still running; wait for it, or resume it (m3 run --resume) before merging`);
 }
@@ -105,10 +106,15 @@ function runStatus(rows: readonly RunRow[]): 'finished' | 'failed' | 'interrupte
   return rows.some((row) => row.status === 'failed') ? 'failed' : 'interrupted';
 }
 
-function mergeOneRun(target: Store, runId: string, runs: readonly ShardRun[], resultsDir: string): MergedRunReport {
+/** Everything that needs only the shard stores: distinct, complete, non-overlapping shards of one run. */
+function checkRun(runId: string, runs: readonly ShardRun[]): { ordered: ShardInput[]; tasks: number } {
   const ordered = checkShards(runs.map((run) => run.input));
   checkComplete(runId, ordered, runs);
-  const tasks = checkOverlap(runId, runs);
+  return { ordered, tasks: checkOverlap(runId, runs) };
+}
+
+function mergeOneRun(target: Store, runId: string, runs: readonly ShardRun[], resultsDir: string): MergedRunReport {
+  const { ordered, tasks } = checkRun(runId, runs);
   // A target that already holds this run (an earlier merge) must hold the same run.
   const existing = getRun(target, runId);
   if (existing?.manifest) checkSameRun(parseShardManifest(existing.manifest, `${target.file} (run ${runId})`), ordered[0] as ShardInput);
@@ -138,7 +144,18 @@ function mergeOneRun(target: Store, runId: string, runs: readonly ShardRun[], re
   return { runId, shards: ordered.map((input) => input.origin), tasks, tables, predictions: trials.map((entry) => entry.result) };
 }
 
-/** Merges every run of the shard stores into the target store; one transaction per run. */
+function shardRuns(sources: readonly Store[]): Map<string, ShardRun[]> {
+  const byRun = new Map<string, ShardRun[]>();
+  for (const store of sources) {
+    for (const row of listRuns(store)) {
+      const input = parseShardManifest(row.manifest, `${store.file} (run ${row.runId})`);
+      byRun.set(row.runId, [...(byRun.get(row.runId) ?? []), { store, row, input }]);
+    }
+  }
+  return new Map([...byRun.entries()].sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+/** Merges every run of the shard stores into the target store; one transaction per run, after every run is checked. */
 export function mergeShardStores(request: MergeStoresRequest): MergedRunReport[] {
   if (request.sources.length === 0) throw new ConfigError('m3 merge: name the shard stores to merge (--from-store a.sqlite b.sqlite ...)');
   const targetFile = path.resolve(request.target);
@@ -146,19 +163,18 @@ export function mergeShardStores(request: MergeStoresRequest): MergedRunReport[]
   if (sourceFiles.includes(targetFile)) throw new ConfigError(`m3 merge: ${targetFile} is both a shard and the target; merge into another store`);
   for (const file of sourceFiles) if (!existsSync(file)) throw new ConfigError(`m3 merge: shard store ${file} does not exist`);
   const sources = sourceFiles.map((file) => openStore(file, { readonly: true }));
-  const target = openStore(targetFile);
   try {
-    const byRun = new Map<string, ShardRun[]>();
-    for (const store of sources) {
-      for (const row of listRuns(store)) {
-        const input = parseShardManifest(row.manifest, `${store.file} (run ${row.runId})`);
-        byRun.set(row.runId, [...(byRun.get(row.runId) ?? []), { store, row, input }]);
-      }
-    }
+    const byRun = shardRuns(sources);
     if (byRun.size === 0) throw new ConfigError(`m3 merge: the shard stores hold no run (${sourceFiles.join(', ')})`);
-    return [...byRun.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([runId, runs]) => mergeOneRun(target, runId, runs, path.resolve(request.resultsDir)));
+    // Refusals that need only the shards come before the target is created or touched.
+    for (const [runId, runs] of byRun) checkRun(runId, runs);
+    const target = openStore(targetFile);
+    try {
+      return [...byRun.entries()].map(([runId, runs]) => mergeOneRun(target, runId, runs, path.resolve(request.resultsDir)));
+    } finally {
+      target.close();
+    }
   } finally {
-    target.close();
     for (const store of sources) store.close();
   }
 }
