@@ -47,7 +47,7 @@ function run(resultsDir: string, extra: string[], env: NodeJS.ProcessEnv): Promi
 }
 
 const workers = {
-  k8s: [0, 1, 2].map((index) => ({ args: ['--shard', 'auto/3', '--run-id', 'k8s'], env: { JOB_COMPLETION_INDEX: String(index) } })),
+  k8s: [0, 1, 2].map((index) => ({ args: ['--shard', 'auto/3', '--run-id', 'k8s', '--resume'], env: { JOB_COMPLETION_INDEX: String(index) } })),
   slurm: [1, 2, 3].map((id) => ({
     args: ['--shard', 'auto'],
     env: { M3_RUN_ID: 'slurm', SLURM_ARRAY_TASK_ID: String(id), SLURM_ARRAY_TASK_MIN: '1', SLURM_ARRAY_TASK_MAX: '3', SLURM_ARRAY_TASK_COUNT: '3' },
