@@ -33,7 +33,7 @@ const shardManifestSchema = z.looseObject({
   placeholderImages: z.looseObject({ tasks: z.record(z.string(), z.array(z.string())) }).optional(),
 });
 
-export type ShardManifest = z.output<typeof shardManifestSchema>;
+type ShardManifest = z.output<typeof shardManifestSchema>;
 
 export interface ShardInput {
   /** Where the manifest came from (a manifest file or a store), for messages. */

@@ -5,7 +5,7 @@
 import { TaskFileError } from '../errors/index.js';
 import { parseShard } from './task-set.js';
 
-export interface Shard {
+interface Shard {
   /** 1-based, as in `--shard k/n`. */
   index: number;
   count: number;

@@ -13,7 +13,7 @@ import type { RunStatus } from './schemas.js';
 type Row = Record<string, unknown>;
 
 /** What the merged run row says; the rest of the row is copied from the first shard. */
-export interface MergedRunFields {
+interface MergedRunFields {
   runId: string;
   manifest: unknown;
   status: Exclude<RunStatus, 'running'>;
