@@ -3,12 +3,14 @@
 // the shard stores is merged: its shards are checked to be distinct slices of one run
 // (merge-manifest.ts) that do not overlap on a task and are all present; its rows are copied
 // (src/store/merge-shards.ts); and each trial's shard prediction files, which the shard
-// manifests name, are merged into `resultsDir` under the name without the shard suffix.
+// manifests name, are merged into `resultsDir` under the name without the shard suffix, with a
+// batch manifest per batch id naming the merged files (merge-batch.ts).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../errors/index.js';
 import { getRun, listRuns, mergeRunShards, openStore, runTaskIds, type RunRow, type Store, type TableMergeCount } from '../store/index.js';
 import { checkSameRun, checkShards, mergeShardManifests, parseShardManifest, type ShardInput } from './merge-manifest.js';
+import { writeMergedBatchManifests } from './merge-batch.js';
 import { manifestFileOf, mergePredictionFiles, type MergeResult } from './merge.js';
 
 export interface MergeStoresRequest {
@@ -22,6 +24,9 @@ export interface MergeStoresRequest {
 
 export interface MergedRunReport {
   runId: string;
+  batchId: string | null;
+  /** The merged run's manifest, as written to the target store. */
+  manifest: Record<string, unknown>;
   shards: string[];
   tasks: number;
   tables: TableMergeCount[];
@@ -141,7 +146,15 @@ function mergeOneRun(target: Store, runId: string, runs: readonly ShardRun[], re
       finishedAt: finished.length === rows.length ? (finished.sort().at(-1) ?? null) : null,
     },
   );
-  return { runId, shards: ordered.map((input) => input.origin), tasks, tables, predictions: trials.map((entry) => entry.result) };
+  return {
+    runId,
+    batchId: rows[0]?.batchId ?? null,
+    manifest,
+    shards: ordered.map((input) => input.origin),
+    tasks,
+    tables,
+    predictions: trials.map((entry) => entry.result),
+  };
 }
 
 function shardRuns(sources: readonly Store[]): Map<string, ShardRun[]> {
@@ -156,7 +169,7 @@ function shardRuns(sources: readonly Store[]): Map<string, ShardRun[]> {
 }
 
 /** Merges every run of the shard stores into the target store; one transaction per run, after every run is checked. */
-export function mergeShardStores(request: MergeStoresRequest): MergedRunReport[] {
+export function mergeShardStores(request: MergeStoresRequest): { runs: MergedRunReport[]; batchManifests: string[] } {
   if (request.sources.length === 0) throw new ConfigError('m3 merge: name the shard stores to merge (--from-store a.sqlite b.sqlite ...)');
   const targetFile = path.resolve(request.target);
   const sourceFiles = request.sources.map((file) => path.resolve(file));
@@ -168,9 +181,11 @@ export function mergeShardStores(request: MergeStoresRequest): MergedRunReport[]
     if (byRun.size === 0) throw new ConfigError(`m3 merge: the shard stores hold no run (${sourceFiles.join(', ')})`);
     // Refusals that need only the shards come before the target is created or touched.
     for (const [runId, runs] of byRun) checkRun(runId, runs);
+    const resultsDir = path.resolve(request.resultsDir);
     const target = openStore(targetFile);
     try {
-      return [...byRun.entries()].map(([runId, runs]) => mergeOneRun(target, runId, runs, path.resolve(request.resultsDir)));
+      const reports = [...byRun.entries()].map(([runId, runs]) => mergeOneRun(target, runId, runs, resultsDir));
+      return { runs: reports, batchManifests: writeMergedBatchManifests(reports, resultsDir, targetFile) };
     } finally {
       target.close();
     }

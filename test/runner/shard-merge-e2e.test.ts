@@ -10,6 +10,8 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEmbedder } from '../../src/eval/embed/registry.js';
 import { runStepFiles } from '../../src/eval/step/run.js';
+import { loadBatchManifest } from '../../src/runner/batch-manifest.js';
+import { loadBatchResults } from '../../src/stats/batch-results.js';
 import { episodesForRun, getRun, listRuns, modelCallsForEpisode, openStore, toolCallsForEpisode } from '../../src/store/index.js';
 import { repoRoot } from '../support/shared-assets.js';
 import { runM3, type Finished } from '../support/m3-child.js';
@@ -157,11 +159,30 @@ describe.each(Object.keys(workers) as Kind[])('three %s workers merged by m3 mer
       const singleManifest = JSON.parse(readFileSync(singleFile.replace(/\.json$/, '.manifest.json'), 'utf8')) as Record<string, unknown>;
       expect(mergedManifest.taskSetHash).toBe(singleManifest.taskSetHash);
       expect(mergedManifest.trial).toBe(trial);
-      const merged = await stepAggregate(mergedFile, path.join(dir, `${kind}-eval-${trial}`));
-      const single = await stepAggregate(singleFile, path.join(dir, `single-eval-${kind}-${trial}`));
+      const merged = await stepAggregate(mergedFile, path.join(dir, kind, `replay-noisy-seed-3.trial-${trial}`));
+      const single = await stepAggregate(singleFile, path.join(dir, 'single', `replay-noisy-seed-3.trial-${trial}`));
       expect(merged).toEqual(single);
       expect(merged.perId).toHaveLength(allTaskIds.length);
     }
+  });
+
+  it('writes one batch manifest naming the merged files, which the batch reader scores as the single run', () => {
+    const file = path.join(dir, kind, `${kind}.batch.json`);
+    expect(merges[kind]?.stdout).toContain(`${file}: batch manifest`);
+    const batch = loadBatchManifest(file);
+    expect(batch.cells.map((cell) => cell.runId)).toEqual([runId]);
+    expect(batch.cells[0]?.trials.map((trial) => [trial.label, trial.predictions])).toEqual([
+      ['replay-noisy-seed-3.trial-1', 'replay-noisy-seed-3.trial-1_test_mcp_fuzzy.json'],
+      ['replay-noisy-seed-3.trial-2', 'replay-noisy-seed-3.trial-2_test_mcp_fuzzy.json'],
+    ]);
+    expect(batch.store).toBe('m3bench.sqlite');
+    // Scored (by the test above) into each trial's folder: the batch reader sees what it sees for the single run.
+    const [cell] = loadBatchResults(file).cells;
+    const [singleCell] = loadBatchResults(path.join(dir, 'single', 'whole.batch.json')).cells;
+    expect(cell?.unevaluated).toEqual([]);
+    expect(cell?.tasks.size).toBe(allTaskIds.length);
+    expect(cell?.taskSetHash).toBe(singleCell?.taskSetHash);
+    expect(cell?.tasks).toEqual(singleCell?.tasks);
   });
 
   it('a second merge changes nothing', async () => {

@@ -113,7 +113,7 @@ describe('m3 merge of shard stores', () => {
       writeShard({ shard: '3/3', tasks: ['t3'] }),
     ];
     const target = fresh('merged');
-    const [report] = mergeShardStores({ target, sources, resultsDir: dir });
+    const [report] = mergeShardStores({ target, sources, resultsDir: dir }).runs;
     expect(report?.tasks).toBe(5);
     expect(report?.tables.find((table) => table.table === 'episodes')).toMatchObject({ copied: 5, alreadyThere: 0 });
     expect(report?.tables.find((table) => table.table === 'tool_calls')).toMatchObject({ copied: 10 });
@@ -131,7 +131,7 @@ describe('m3 merge of shard stores', () => {
     expect((manifest.mergedShards as Array<{ shard: string }>).map((entry) => entry.shard)).toEqual(['1/3', '2/3', '3/3']);
     expect(Object.keys(manifest.promptHashes as object)).toEqual(['t1', 't2', 't3', 't4', 't5']);
 
-    const [again] = mergeShardStores({ target, sources, resultsDir: dir });
+    const [again] = mergeShardStores({ target, sources, resultsDir: dir }).runs;
     expect(again?.tables.find((table) => table.table === 'episodes')).toMatchObject({ copied: 0, alreadyThere: 5 });
     expect(snapshot(target)).toEqual(merged);
   });

@@ -30,8 +30,9 @@ function mergeStores(flags: MergeFlags, files: string[]): void {
   if (files.length > 0 || flags.output)
     throw new ConfigError('m3 merge --from-store merges the prediction files the shard stores name; do not name prediction files or --output as well');
   const store = path.resolve(flags.store);
-  const reports = mergeShardStores({ target: store, sources: flags.fromStore ?? [], resultsDir: path.resolve(flags.resultsDir ?? path.dirname(store)) });
-  for (const report of reports) printRun(report);
+  const merged = mergeShardStores({ target: store, sources: flags.fromStore ?? [], resultsDir: path.resolve(flags.resultsDir ?? path.dirname(store)) });
+  for (const report of merged.runs) printRun(report);
+  for (const file of merged.batchManifests) process.stdout.write(`${file}: batch manifest\n`);
 }
 
 export function registerMergeCommand(program: Command): void {
