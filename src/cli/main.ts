@@ -25,6 +25,7 @@ import { registerViewCommand } from './commands/view.js';
 import { registerDatasetCommands } from './commands/dataset.js';
 import { registerCompareCommands } from './commands/compare.js';
 import { registerTrendsCommand } from './commands/trends.js';
+import { registerToolsCommands } from './commands/tools.js';
 import { registerEvalBatchCommand } from './commands/eval-batch.js';
 import { M3Command } from './m3-command.js';
 
@@ -56,6 +57,7 @@ registerTasksCommands(program);
 registerDemoCommand(program);
 registerCacheCommands(program);
 registerFixturesCommands(program);
+registerToolsCommands(program);
 registerViewCommand(program);
 registerDatasetCommands(program);
 registerCompareCommands(program);
