@@ -1,7 +1,7 @@
 // Model calls and tool calls hang off an episode. Requests, responses and tool arguments are
 // stored as redacted JSON (inline base64 images in requests and responses are reduced to size
 // and hash); the attempts array keeps every retry the harness made. A request is stored as a
-// delta against the previous request of its chain (migration 014) and rebuilt on read.
+// delta against the previous request of its chain (migration 015) and rebuilt on read.
 import type { ImagePart } from '../core/content.js';
 import { type Store, selectAll, statement, writeTransaction } from './connection.js';
 import { toJsonColumn, toOptional, toTextColumn, toTimeColumn } from './json-column.js';
@@ -35,7 +35,7 @@ function explainCallConflict(episodeId: number) {
 export function recordModelCall(store: Store, input: ModelCallInput): number {
   const where = `recordModelCall(episode ${String(input.episodeId)}, round ${String(input.round)})`;
   const call = parseInput(modelCallInputSchema, input, where);
-  // Stored as a delta against the chain's previous request (migration 014); rebuilt on read.
+  // Stored as a delta against the chain's previous request (migration 015); rebuilt on read.
   const chain = requestChainKey(call.episodeId, call.agent, call.purpose);
   const request = toStoredRequest(store, chain, toJsonColumn(call.request, { elideBase64: true }));
   const params = {

@@ -1,4 +1,4 @@
-// The writer's side of migration 014: the last stored request of every open chain (episode,
+// The writer's side of migration 015: the last stored request of every open chain (episode,
 // agent, purpose) of this connection, so the next request of the chain is stored as a delta
 // against it. An episode's chains are dropped when it finishes; the map is also bounded, and a
 // chain that is not remembered simply stores its next request whole.

@@ -1,5 +1,5 @@
 // A model request stored as what changed against the previous request of the same chain (one
-// episode, agent and purpose, in id order; migration 014). Requests are JSON objects whose
+// episode, agent and purpose, in id order; migration 015). Requests are JSON objects whose
 // history arrays (`messages`, `contents`, `input`) keep their leading items (the round's own
 // prompt at the end is replaced, the new turns appended), and whose other keys (the tool list,
 // the model, the settings) rarely change; so a request is stored as the keys that are the same,

@@ -1,6 +1,6 @@
 // A model that calls a tool every round, against the mock LLM, for 30 rounds: the store no longer
 // repeats the whole history in every stored request (each is stored as what is new against the
-// previous one, migration 014), and the requests rebuilt on read equal what the mock received.
+// previous one, migration 015), and the requests rebuilt on read equal what the mock received.
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import sharp from 'sharp';

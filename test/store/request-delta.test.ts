@@ -21,7 +21,7 @@ function requestsOf(agent: string, rounds: number) {
   });
 }
 
-describe('requests stored as deltas (migration 014)', () => {
+describe('requests stored as deltas (migration 015)', () => {
   it.each([false, true])('read back exactly as recorded (group commit %s)', async (groupCommit) => {
     const store = openStore(tempStoreFile(), { groupCommit });
     createRun(store, { runId: 'r', modelSpec: 'openai:gpt-4o', modelLabel: 'gpt-4o' });

@@ -1,4 +1,4 @@
--- 014: model requests stored without repeating the history. Each round's request carries the
+-- 015: model requests stored without repeating the history. Each round's request carries the
 -- whole conversation so far, so storing it whole grew the store by the history once per round
 -- (about 123 KB a round for a looping model). A row with request_delta = 1 holds, in `request`,
 -- only what changed against the previous request of the same episode, agent and purpose (in id
