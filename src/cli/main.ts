@@ -27,6 +27,7 @@ import { registerDatasetCommands } from './commands/dataset.js';
 import { registerCompareCommands } from './commands/compare.js';
 import { registerTrendsCommand } from './commands/trends.js';
 import { registerEvalBatchCommand } from './commands/eval-batch.js';
+import { registerExportCommand } from './commands/export.js';
 
 const { version } = JSON.parse(readFileSync(fromRepo('package.json'), 'utf8')) as { version: string };
 
@@ -52,6 +53,7 @@ registerEvalTaskCommand(program);
 registerReportCommand(program);
 registerServersCommands(program);
 registerSummaryCommand(program);
+registerExportCommand(program);
 registerTasksCommands(program);
 registerDemoCommand(program);
 registerCacheCommands(program);

@@ -3,6 +3,8 @@
 // the CV metrics `results_cv_eval.json` (in results_cv/<model>/, the sibling folder
 // scripts/evaluate_cv.sh writes, or in results/<model>/). A model is any folder holding at least
 // one of them; each file is optional per model.
+import { CV_FOLDER } from '../results/layout.js';
+import { isRunFolder } from '../results/run-folder-of.js';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -127,9 +129,16 @@ function loadCvEval(file: string): CvEval {
   return { path: file, aggregate: numericFields(parsed.data.aggregate), ...(typeof mode === 'string' ? { mode } : {}), ...(encoder ? { encoder } : {}) };
 }
 
-/** results_cv/ beside results/ (where scripts/evaluate_cv.sh writes). */
+/**
+ * Where the CV outputs of a results folder are: inside it (`<run folder>/results_cv/`, where
+ * scripts/evaluate_cv.sh and `m3 eval cv` write for a run); for a flat folder without one (the
+ * reference's layout, `m3 export --reference`), results_cv/ beside it. A run folder never reads
+ * the sibling: that would put another run's CV numbers beside this run's.
+ */
 export function defaultCvDir(resultsDir: string): string {
-  return path.join(path.dirname(path.resolve(resultsDir)), 'results_cv');
+  const inside = path.join(path.resolve(resultsDir), CV_FOLDER);
+  if (isRunFolder(resultsDir) || existsSync(inside)) return inside;
+  return path.join(path.dirname(path.resolve(resultsDir)), CV_FOLDER);
 }
 
 function cvFileFor(resultsDir: string, cvDir: string, model: string): string | undefined {

@@ -94,9 +94,9 @@ export function runIntervals(resultsDir: string, runId: string) {
 }
 
 /** B - A on the shared tasks: pass (the success rule) and recall, paired bootstrap and sign test. */
-export function pairedDifference(resultsDir: string, aRunId: string, bRunId: string) {
-  const a = findRunCell(resultsDir, aRunId);
-  const b = findRunCell(resultsDir, bRunId);
+export function pairedDifference(aRunDir: string, aRunId: string, bRunDir: string, bRunId: string) {
+  const a = findRunCell(aRunDir, aRunId);
+  const b = findRunCell(bRunDir, bRunId);
   if ('missing' in a) return { missing: `run A: ${a.missing}` };
   if ('missing' in b) return { missing: `run B: ${b.missing}` };
   const [left, right] = [a.found, b.found];

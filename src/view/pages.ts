@@ -2,6 +2,7 @@
 // evaluator's outputs and the batch manifests: every run with its totals, intervals, mocked
 // share and progress; a run's task table with the facets it is filtered on; two runs on their
 // shared tasks with the paired difference. The task page is in task-page.ts.
+import { runFolderOfStoredRun } from '../results/run-folder-of.js';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { serverOf } from '../core/canonical-name.js';
@@ -66,7 +67,7 @@ function runHeader(sources: ViewSources, run: RunRow) {
     retriedModelCalls: summary.retriedModelCalls,
     mocked: mockedShare(sources.store, run.runId),
     progress: progressOf(sources.store, run, summary.byStatus),
-    intervals: runIntervals(sources.resultsDir, run.runId),
+    intervals: runIntervals(runFolderOfStoredRun(sources.resultsDir, run), run.runId),
   };
 }
 
@@ -79,7 +80,10 @@ function headline(lookup: StepResultsLookup) {
 export function runsPage(sources: ViewSources) {
   return {
     ...runsStamp(sources),
-    runs: listRuns(sources.store).map((run) => ({ ...runHeader(sources, run), step: headline(readStepResults(sources.resultsDir, evalLabel(run, 1))) })),
+    runs: listRuns(sources.store).map((run) => ({
+      ...runHeader(sources, run),
+      step: headline(readStepResults(runFolderOfStoredRun(sources.resultsDir, run), evalLabel(run, 1))),
+    })),
   };
 }
 
@@ -107,10 +111,12 @@ export function evalLabel(run: RunRow, trial: number): string {
 /** Step and final-answer outputs of each trial of a run, read once per page. */
 function trialOutputs(sources: ViewSources, run: RunRow) {
   const read = new Map<number, { step: StepResultsLookup; final: ReturnType<typeof readFinalScores> }>();
+  // The run's own folder: another run of the same label has its own outputs in its own folder.
+  const runDir = runFolderOfStoredRun(sources.resultsDir, run);
   return (trial: number) => {
     const found = read.get(trial) ?? {
-      step: readStepResults(sources.resultsDir, evalLabel(run, trial)),
-      final: readFinalScores(sources.resultsDir, evalLabel(run, trial)),
+      step: readStepResults(runDir, evalLabel(run, trial)),
+      final: readFinalScores(runDir, evalLabel(run, trial)),
     };
     read.set(trial, found);
     return found;
@@ -181,6 +187,11 @@ export function comparePage(sources: ViewSources, aId: string, bId: string) {
     rows,
     onlyInA: a.tasks.length - rows.length,
     onlyInB: b.tasks.length - rows.length,
-    paired: pairedDifference(sources.resultsDir, aId, bId),
+    paired: pairedDifference(
+      runFolderOfStoredRun(sources.resultsDir, runOf(sources, aId)),
+      aId,
+      runFolderOfStoredRun(sources.resultsDir, runOf(sources, bId)),
+      bId,
+    ),
   };
 }

@@ -76,7 +76,7 @@ describe('state checks on a real run', () => {
         gtFile,
         '--config',
         configFile,
-        '--results-dir',
+        '--run-dir',
         resultsDir,
         '--run-id',
         'radar',

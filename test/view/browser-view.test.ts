@@ -88,7 +88,7 @@ async function startLiveRun(dir: string, storeFile: string, llm: MockLlm): Promi
   const env = { M3_UPSTREAM_OPEN_METEO_URL: upstream, M3_UPSTREAM_OPEN_METEO_GEOCODING_URL: upstream, M3_UPSTREAM_ZIPPOPOTAM_URL: upstream };
   writeFileSync(servers, JSON.stringify({ servers: { weather: { ...weather, env } } }));
   const args = ['run', '--model', 'openai:mock-model', '--run-id', 'live-run', '--tasks', tasks, '--config', servers, '--image-dir', 'media'];
-  args.push('--results-dir', path.join(dir, 'live-results'), '--store', storeFile, '--concurrency', '1', '--overwrite');
+  args.push('--run-dir', path.join(dir, 'live-results'), '--store', storeFile, '--concurrency', '1', '--overwrite');
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
     cwd: repoRoot,
     env: {
@@ -141,7 +141,7 @@ describe.skipIf(!hasChromium)(`m3 view in Chromium${hasChromium ? '' : ` (skippe
       'media',
       '--config',
       files.servers,
-      '--results-dir',
+      '--run-dir',
       resultsDir,
       '--overwrite',
     ]);

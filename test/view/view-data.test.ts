@@ -173,7 +173,7 @@ describe('viewer data', () => {
   });
 
   it('compares two runs: B - A paired difference, the sign test and the flips', () => {
-    const paired = pairedDifference(resultsDir, 'run-a', 'run-b');
+    const paired = pairedDifference(resultsDir, 'run-a', resultsDir, 'run-b');
     if ('missing' in paired) throw new Error(paired.missing);
     // pass: A 3/4, B 1/4; B is worse on t2 and t3, tied on t1 and t4.
     expect(paired.pass.difference.estimate).toBeCloseTo(-0.5, 12);

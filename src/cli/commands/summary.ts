@@ -14,6 +14,7 @@ import { formatPerformanceTable, formatTrialsTable } from '../../stats/format.js
 import { SUCCESS_RULE } from '../../stats/task-success.js';
 import { ConfigError } from '../../errors/index.js';
 import { addBootstrapOptions, bootstrapSettings, type BootstrapFlags } from '../bootstrap-options.js';
+import { addResultsDirOption, readFoldersFrom, type ResultsDirFlags } from '../results-options.js';
 
 function filesIn(dir: string, matches: (name: string) => boolean): string[] {
   return existsSync(dir) ? readdirSync(dir).filter(matches) : [];
@@ -26,8 +27,9 @@ function outputLines(resultsDir: string, saveDir: string, evaluated: number): st
   const predictions = filesIn(resultsDir, (name) => name.endsWith('_test_mcp_fuzzy.json'));
   if (predictions.length > 0) lines.push(`predictions   ${shown(path.join(resultsDir, '<model>_test_mcp_fuzzy.json'))} (${predictions.length} file(s))`);
   if (evaluated > 0) lines.push(`evaluations   ${shown(path.join(resultsDir, '<model>'))}/`);
-  const store = path.join(resultsDir, 'm3bench.sqlite');
-  if (existsSync(store)) lines.push(`run store     ${shown(store)}`);
+  // A run folder's store is its results root's (results/runs/<id>/ → results/m3bench.sqlite).
+  const store = [path.join(resultsDir, 'm3bench.sqlite'), path.join(resultsDir, '..', '..', 'm3bench.sqlite')].find((file) => existsSync(file));
+  if (store) lines.push(`run store     ${shown(store)}`);
   const figures = filesIn(saveDir, (name) => /\.(png|svg)$/i.test(name));
   if (figures.length > 0) lines.push(`figures       ${shown(saveDir)}/ (${figures.length} file(s))`);
   const report = path.join(saveDir, 'report.html');
@@ -35,9 +37,7 @@ function outputLines(resultsDir: string, saveDir: string, evaluated: number): st
   return lines;
 }
 
-interface SummaryFlags extends BootstrapFlags {
-  results: string;
-  save: string;
+interface SummaryFlags extends BootstrapFlags, ResultsDirFlags {
   models?: string;
   batch?: string;
   json?: boolean;
@@ -62,16 +62,13 @@ function trialsSection(trials: NonNullable<ReturnType<typeof loadTrials>>): stri
 
 export function registerSummaryCommand(program: Command): void {
   addBootstrapOptions(
-    program
-      .command('summary')
-      .description('print the headline numbers of every evaluated model and where the outputs are')
-      .option('--results <dir>', 'results folder', 'results')
-      .option('--save <dir>', 'figures and report folder', 'save')
+    addResultsDirOption(program.command('summary').description('print the headline numbers of every evaluated model of one run and where the outputs are'))
+      .option('--save <dir>', "figures and report folder (default: the run's save/, or save/ for a flat results folder)")
       .option('--models <list>', 'comma-separated model labels (default: every evaluated model)')
       .option('--batch <file>', 'the batch manifest whose pass rates to print (default: the newest *.batch.json in --results)')
       .option('--json', "print the batch's pass rates (with the success rule per task) and its performance as JSON"),
   ).action((flags: SummaryFlags) => {
-    const resultsDir = path.resolve(flags.results);
+    const { resultsDir, saveDir } = readFoldersFrom(flags);
     const trials = loadTrials(flags, resultsDir);
     if (flags.json) {
       if (!trials) throw new ConfigError(`${resultsDir}: no *.batch.json batch manifest (written by m3 run) for --json`);
@@ -93,7 +90,7 @@ export function registerSummaryCommand(program: Command): void {
       );
     if (loaded.missing.length > 0) process.stdout.write(`not evaluated: ${loaded.missing.join(', ')}\n`);
     if (trials) process.stdout.write(`\n${trialsSection(trials)}\n\n`);
-    const lines = outputLines(resultsDir, path.resolve(flags.save), loaded.models.length);
+    const lines = outputLines(resultsDir, saveDir, loaded.models.length);
     if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
   });
 }
