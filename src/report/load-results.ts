@@ -3,6 +3,7 @@
 // the CV metrics `results_cv_eval.json` (in results_cv/<model>/, the sibling folder
 // scripts/evaluate_cv.sh writes, or in results/<model>/). A model is any folder holding at least
 // one of them; each file is optional per model.
+import { assertSameEvaluationInputs, readEvaluationInputs, type RecordedInputs } from '../results/evaluation-inputs.js';
 import { CV_FOLDER } from '../results/layout.js';
 import { isRunFolder } from '../results/run-folder-of.js';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -195,5 +196,35 @@ export function loadAllResults(
     if (results.step || results.taskCompletion || results.calls || results.proxy || results.cv) found.push(results);
     else missing.push(name);
   }
+  assertOneRunPerModel(resultsDir, found);
   return { models: found, missing };
+}
+
+/** The inputs each evaluation output of a model recorded (outputs older than the record have none). */
+function recordedInputs(resultsDir: string, results: ModelResults): RecordedInputs[] {
+  const files = [results.step?.path, results.calls?.path, results.cv?.path, path.join(resultsDir, results.model, 'task_eval.json')];
+  return files.flatMap((file) => {
+    if (!file || !existsSync(file)) return [];
+    const inputs = readEvaluationInputs(loadJsonFile(file));
+    return inputs ? [{ file: path.relative(process.cwd(), file) || file, inputs }] : [];
+  });
+}
+
+/**
+ * One model's row is one run: its step, call, CV and task outputs must have evaluated the same
+ * prediction file (by sha256); and one table is one task set: every output read here must have
+ * used the same ground truth, and each layer one grader version. Otherwise the reader refuses,
+ * naming both files (src/results/evaluation-inputs.ts).
+ */
+function assertOneRunPerModel(resultsDir: string, models: readonly ModelResults[]): void {
+  const all = models.map((results) => ({ model: results.model, entries: recordedInputs(resultsDir, results) }));
+  for (const { model, entries } of all) assertSameEvaluationInputs(entries, `model ${model}`, ['run_id', 'predictions_sha256']);
+  const everything = all.flatMap(({ entries }) => entries);
+  assertSameEvaluationInputs(everything, 'one table', ['gt_sha256']);
+  for (const layer of new Set(everything.map((entry) => entry.inputs.layer)))
+    assertSameEvaluationInputs(
+      everything.filter((entry) => entry.inputs.layer === layer),
+      `one table (${layer} layer)`,
+      ['grader_version'],
+    );
 }

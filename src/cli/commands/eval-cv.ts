@@ -2,6 +2,8 @@
 // perception recall, grounding argument similarity and visual reasoning ability, written to
 // results_cv_eval.json and .csv in --output-dir (scripts/evaluate_cv.sh uses results_cv/<model>/).
 // Human summary on stderr, one JSON line on stdout.
+import { evaluationInputsFor, stampEvaluationInputs } from '../../results/evaluation-inputs.js';
+import { GRADER_VERSIONS } from '../../stats/grader-versions.js';
 import { defaultEvaluationOutput } from '../../results/layout.js';
 import path from 'node:path';
 import type { Command } from 'commander';
@@ -61,6 +63,16 @@ async function runEvalCv(options: EvalCvOptions): Promise<void> {
     ...(options.saveMetricsTo ? { saveMetricsTo: path.resolve(options.saveMetricsTo) } : {}),
     warn: (message) => log.warn(message),
   });
+  stampEvaluationInputs(
+    result.files.results,
+    evaluationInputsFor({
+      predFile: path.resolve(options.pred),
+      gtFile: path.resolve(options.gt),
+      layer: 'cv',
+      graderVersion: GRADER_VERSIONS.step,
+      encoder: result.embedder.id,
+    }),
+  );
   const { aggregate } = result.evaluation;
   process.stderr.write(
     `Perception Recall: ${formatted(aggregate.perception_recall_avg)} (${aggregate.num_perception_tasks} tasks)\n` +

@@ -1,5 +1,8 @@
 // `m3 eval step`: step-level evaluation of one prediction file against the ground truth
 // (spec section 3). Human summary on stderr, one JSON line on stdout, files in --output-dir.
+import { evaluationInputsFor, stampEvaluationInputs } from '../../results/evaluation-inputs.js';
+import { GRADER_VERSIONS } from '../../stats/grader-versions.js';
+import { OUTPUT_FILES } from '../../eval/step/outputs.js';
 import { defaultEvaluationOutput } from '../../results/layout.js';
 import path from 'node:path';
 import type { Command } from 'commander';
@@ -96,6 +99,16 @@ function addEvalStepCommand(evalCommand: Command): void {
         roundCap,
         warn: (message) => log.warn(message),
       });
+      stampEvaluationInputs(
+        path.join(outputDir, OUTPUT_FILES.results),
+        evaluationInputsFor({
+          predFile: path.resolve(options.pred),
+          gtFile: path.resolve(options.gt),
+          layer: 'step',
+          graderVersion: GRADER_VERSIONS.step,
+          encoder: result.embedder.id,
+        }),
+      );
       process.stderr.write(formatConsoleSummary(result.evaluation, outputDir, result.cache.stats, result.embedder));
       if (options.json) {
         process.stdout.write(`${JSON.stringify({ ...result.evaluation.aggregate, embedder: result.embedder }, null, 2)}\n`);
