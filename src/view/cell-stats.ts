@@ -73,6 +73,19 @@ function findRunCell(resultsDir: string, runId: string): Lookup<RunCell> {
   return { missing: `no batch manifest in ${path.basename(resultsDir)}/ names run ${runId} (intervals need the files \`m3 run\` writes)` };
 }
 
+/**
+ * Per `<task>#<trial>`, whether the trial passed by the success rule (src/stats/task-success.ts,
+ * the rule `m3 eval task` applies): the same outcomes the run's pass@1 counts, so the task table
+ * and the headline never disagree. Undefined when the run has no evaluated batch cell.
+ */
+export function taskOutcomes(resultsDir: string, runId: string): Map<string, boolean> | undefined {
+  const found = findRunCell(resultsDir, runId);
+  if ('missing' in found) return undefined;
+  const outcomes = new Map<string, boolean>();
+  for (const [taskId, trials] of found.found.cell.tasks) for (const trial of trials) outcomes.set(`${taskId}#${trial.trial}`, trial.passed);
+  return outcomes;
+}
+
 /** pass@1, recall and precision of the run with their bootstrap intervals. */
 export function runIntervals(resultsDir: string, runId: string) {
   const found = findRunCell(resultsDir, runId);

@@ -8,10 +8,10 @@ import path from 'node:path';
 import { serverOf } from '../core/canonical-name.js';
 import { trialLabel } from '../runner/conditions.js';
 import { episodesForRun, fallbackShare, getRun, listRuns, runSummary, toolFacetsForRun, type EpisodeRow, type RunRow, type Store } from '../store/index.js';
-import { taskPassed } from '../stats/task-success.js';
 import { HttpError } from '../web/http-kit.js';
-import { pairedDifference, runIntervals } from './cell-stats.js';
+import { pairedDifference, runIntervals, taskOutcomes } from './cell-stats.js';
 import { finalScoresOf, readFinalScores } from './final-scores.js';
+import { allGtCallsMatched } from './gt-calls-matched.js';
 import { readStepResults, type StepResultsLookup } from './step-results.js';
 
 export interface ViewSources {
@@ -127,6 +127,7 @@ export function runPage(sources: ViewSources, runId: string) {
   const run = runOf(sources, runId);
   const outputs = trialOutputs(sources, run);
   const facets = toolFacetsForRun(sources.store, runId);
+  const outcomes = taskOutcomes(runFolderOfStoredRun(sources.resultsDir, run), runId);
   const tasks = latestEpisodes(episodesForRun(sources.store, runId)).map((episode) => {
     const { step, final } = outputs(episode.trial);
     const score = 'found' in step ? step.found.perId.get(episode.taskId) : undefined;
@@ -152,7 +153,10 @@ export function runPage(sources: ViewSources, runId: string) {
       step: score
         ? { recall: score.recall, precision: score.precision, matched: score.matched, gtCalls: score.total_gt_calls, predCalls: score.total_pred_calls }
         : null,
-      passed: score ? taskPassed({ status: episode.status, step: { recall: score.recall, precision: score.precision } }) : null,
+      // Task success by the rule `m3 eval task` applies, as the run's pass@1 counts it (null: not
+      // evaluated); the step-level exact match is shown apart under its own name.
+      passed: outcomes?.get(`${episode.taskId}#${episode.trial}`) ?? null,
+      allGtCallsMatched: score ? allGtCallsMatched({ recall: score.recall, precision: score.precision }) : null,
     };
   });
   return { run: { ...runHeader(sources, run), step: headline(outputs(1).step) }, tasks };
@@ -166,9 +170,10 @@ export function comparePage(sources: ViewSources, aId: string, bId: string) {
     const right = bByTask.get(`${left.taskId}#${left.trial}`);
     if (!right) return [];
     const both = left.step && right.step;
-    // Pass/fail by the success rule of src/stats (recall = 1 and precision = 1) when both runs
-    // were evaluated; a flip is a task that passes on one side only.
-    const flip = both && left.passed !== right.passed ? (right.passed ? 'fixed' : 'broken') : null;
+    // Pass/fail by the success rule (src/stats/task-success.ts, the rule `m3 eval task` applies,
+    // as each run's pass@1 and the paired test count it); a flip passes on one side only.
+    const decided = left.passed !== null && right.passed !== null;
+    const flip = decided && left.passed !== right.passed ? (right.passed ? 'fixed' : 'broken') : null;
     return [
       {
         taskId: left.taskId,

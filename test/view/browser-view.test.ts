@@ -14,6 +14,8 @@ import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log/logger.js';
+import { findBatchManifests } from '../../src/runner/batch-manifest.js';
+import { loadBatchResults } from '../../src/stats/batch-results.js';
 import { getRun, listRuns, openStore, type Store } from '../../src/store/index.js';
 import { startViewServer, type ViewServer } from '../../src/view/index.js';
 import { artifactPath, assertChromiumInCi, hasChromium, launchBrowser, missingChromiumMessage, type TestBrowser } from '../demo/browser.js';
@@ -240,13 +242,15 @@ describe.skipIf(!hasChromium)(`m3 view in Chromium${hasChromium ? '' : ` (skippe
   });
 
   it('compares the oracle with the noisy oracle: the paired difference of `m3 compare`, flips and per-task deltas', async () => {
-    type Score = { id: string; recall: number; precision: number };
-    const passes = (score: Score | undefined) => score !== undefined && score.recall === 1 && score.precision === 1;
-    const oracle = new Map((readJson(path.join(resultsDir, 'replay-gt', 'results_eval.json')).per_id as Score[]).map((score) => [score.id, score]));
-    const noisy = readJson(path.join(resultsDir, 'replay-noisy', 'results_eval.json')).per_id as Score[];
-    const broken = noisy
-      .filter((score) => passes(oracle.get(score.id)) && !passes(score))
-      .map((score) => score.id)
+    // Pass/fail by the success rule, as each run's pass@1 and `m3 compare` count it (src/stats).
+    const [batchFile] = findBatchManifests(resultsDir).map((entry) => entry.file);
+    const cells = loadBatchResults(batchFile as string).cells;
+    const passedOf = (label: string) =>
+      new Map([...(cells.find((cell) => cell.label === label)?.tasks ?? new Map())].map(([id, trials]) => [id, trials[0]?.passed === true]));
+    const [oracle, noisy] = [passedOf('replay-gt'), passedOf('replay-noisy')];
+    const broken = [...noisy]
+      .filter(([id, passed]) => oracle.get(id) === true && !passed)
+      .map(([id]) => id)
       .sort();
     expect(broken.length).toBeGreaterThan(0);
     // B - A with A = the oracle: `m3 compare B A` states the same difference.

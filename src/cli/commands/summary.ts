@@ -5,7 +5,9 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { loadAllResults } from '../../report/load-results.js';
-import { formatSummaryTable } from '../../report/summary-table.js';
+import { mockedShare } from '../../report/fallback-share.js';
+import { formatSummaryTable, type SummaryShares } from '../../report/summary-table.js';
+import { manifestFileFor, predictionFile } from '../../results/layout.js';
 import { findBatchManifests } from '../../runner/batch-manifest.js';
 import { loadBatchResults, resolveBatchFile } from '../../stats/batch-results.js';
 import { summarizeCell } from '../../stats/cell-summary.js';
@@ -52,6 +54,17 @@ function loadTrials(flags: SummaryFlags, resultsDir: string) {
   return { file, batch, settings, summaries: batch.cells.map((cell) => summarizeCell(cell, settings)), performance: batchPerformance(batch) };
 }
 
+/** Per prediction-file label: its mocked calls and placeholder-image tasks (one function computes them: src/report/fallback-share.ts). */
+function sharesOf(resultsDir: string, labels: readonly string[]): Map<string, SummaryShares> {
+  const shares = new Map<string, SummaryShares>();
+  for (const label of labels) {
+    const file = predictionFile(resultsDir, label);
+    const share = mockedShare(label, file, manifestFileFor(file));
+    if (share) shares.set(label, { mockedCalls: share.mockedCalls, calls: share.calls, placeholderTasks: share.placeholderTasks, tasks: share.tasks });
+  }
+  return shares;
+}
+
 /** Pass rates and intervals of a batch, then its performance table. */
 function trialsSection(trials: NonNullable<ReturnType<typeof loadTrials>>): string {
   const { batch, file, settings, summaries, performance } = trials;
@@ -73,8 +86,14 @@ export function registerSummaryCommand(program: Command): void {
     if (flags.json) {
       if (!trials) throw new ConfigError(`${resultsDir}: no *.batch.json batch manifest (written by m3 run) for --json`);
       const { batch, file, settings, summaries, performance } = trials;
+      const mocked = Object.fromEntries(
+        sharesOf(
+          path.dirname(file),
+          batch.manifest.cells.flatMap((cell) => cell.trials.map((trial) => trial.label)),
+        ),
+      );
       process.stdout.write(
-        `${JSON.stringify({ batch: batch.manifest.batchId, file, settings, successRule: SUCCESS_RULE, cells: summaries, performance }, null, 2)}\n`,
+        `${JSON.stringify({ batch: batch.manifest.batchId, file, settings, successRule: SUCCESS_RULE, cells: summaries, performance, mocked }, null, 2)}\n`,
       );
       return;
     }
@@ -83,7 +102,16 @@ export function registerSummaryCommand(program: Command): void {
       .map((name) => name.trim())
       .filter(Boolean);
     const loaded = loadAllResults(resultsDir, models);
-    if (loaded.models.length > 0) process.stdout.write(`${formatSummaryTable(loaded.models)}\n`);
+    if (loaded.models.length > 0)
+      process.stdout.write(
+        `${formatSummaryTable(
+          loaded.models,
+          sharesOf(
+            resultsDir,
+            loaded.models.map((results) => results.model),
+          ),
+        )}\n`,
+      );
     else
       process.stdout.write(
         `no evaluated model in ${path.relative(process.cwd(), resultsDir) || '.'} (run scripts/benchmark_fuzzy.sh, or m3 run then m3 eval step)\n`,
