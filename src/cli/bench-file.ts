@@ -78,13 +78,29 @@ function interpolateTree(value: unknown, env: EnvMap, where: string): unknown {
   return value;
 }
 
+/**
+ * The document as plain data. The yaml package refuses aliases that would expand past its limit
+ * (an alias bomb: a few lines that unfold into billions of nodes) with a bare ReferenceError;
+ * that is a bad input file, reported as such.
+ */
+function expandDocument(document: { toJS(): unknown }, at: string): unknown {
+  try {
+    return document.toJS();
+  } catch (error) {
+    throw new ConfigError(
+      `${at}: the YAML cannot be expanded: ${(error as Error).message} (its aliases unfold into too many nodes: write the values out, or use fewer nested aliases)`,
+      { cause: error },
+    );
+  }
+}
+
 function parseDocuments(file: string, env: EnvMap): BenchDocument[] {
   const documents = parseAllDocuments(readFileSync(file, 'utf8'));
   if (!Array.isArray(documents)) throw new ConfigError(`${file}: not a YAML stream`);
   return documents.map((document, index) => {
     const at = `${file}: document ${index + 1}`;
     if (document.errors.length > 0) throw new ConfigError(`${at}: invalid YAML (${document.errors[0]?.message ?? ''})`);
-    const raw = interpolateTree(document.toJS(), env, at);
+    const raw = interpolateTree(expandDocument(document, at), env, at);
     const parsed = documentSchema.safeParse(raw);
     if (parsed.success) return parsed.data;
     const kind = (raw as { kind?: unknown } | null)?.kind;

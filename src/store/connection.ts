@@ -95,8 +95,28 @@ export function openStore(file: string, options: OpenStoreOptions = {}): Store {
     return store;
   } catch (error) {
     db.close();
-    throw error;
+    throw damagedStoreError(file, error) ?? error;
   }
+}
+
+/** SQLite's codes for a file that is not an intact database. */
+function isDamage(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB');
+}
+
+/**
+ * A damaged store file (torn by a crash or a full disk, truncated by a copy, not SQLite at all) as
+ * a StoreError naming the file and the way out, or undefined for any other error. The run folders'
+ * prediction files and manifests do not depend on the store.
+ */
+function damagedStoreError(file: string, error: unknown): StoreError | undefined {
+  if (!isDamage(error)) return undefined;
+  return new StoreError(
+    `run store ${file} is damaged (SQLite: ${errorMessage(error)}). Move it aside (mv ${file} ${file}.damaged) and the next command starts a new, empty store ` +
+      `(prediction files and manifests under results/ are separate files and stay as they are); \`sqlite3 ${file}.damaged .recover | sqlite3 ${file}\` may save the rows it still holds`,
+    { cause: error },
+  );
 }
 
 function connect(file: string, readonly: boolean): Database.Database {
@@ -239,6 +259,8 @@ export function writeTransaction<T>(store: Store, where: string, work: () => T, 
     return inTransaction(store, work);
   } catch (error) {
     if (error instanceof StoreError) throw error;
+    const damaged = damagedStoreError(store.file, error);
+    if (damaged) throw damaged;
     const code = (error as { code?: unknown }).code;
     const reason = (typeof code === 'string' ? (explain?.(code) ?? explainCommon(code, busyTimeoutMs)) : undefined) ?? errorMessage(error);
     throw new StoreError(`${where} failed on run store ${store.file}: ${reason}`, { cause: error });
@@ -256,7 +278,11 @@ function explainCommon(code: string, busyTimeoutMs: number): string | undefined 
 
 /** Reads rows with a cached statement (internal to src/store). */
 export function selectAll(store: Store, sql: string, ...params: unknown[]): unknown[] {
-  return statement(store, sql).all(...params);
+  try {
+    return statement(store, sql).all(...params);
+  } catch (error) {
+    throw damagedStoreError(store.file, error) ?? error;
+  }
 }
 
 /** Runs a PRAGMA and returns its rows (internal to src/store; used by checks and tests). */

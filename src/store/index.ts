@@ -29,6 +29,7 @@ export { toolFacetsForRun } from './tool-facets.js';
 export {
   openFallbackCache,
   putCacheEntry,
+  scrubCacheEntries,
   findCacheEntry,
   cacheEntriesOfTool,
   allCacheEntries,
