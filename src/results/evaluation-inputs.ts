@@ -14,7 +14,7 @@ import { runManifestSchema } from './run-manifest.js';
 
 export const EVALUATION_INPUTS_KEY = 'm3bench_inputs';
 
-export const evaluationInputsSchema = z.object({
+const evaluationInputsSchema = z.object({
   /** The store run id of the run that wrote the predictions (null: no run manifest beside them). */
   run_id: z.string().nullable(),
   predictions: z.string(),

@@ -3,9 +3,9 @@
 // is replaced atomically (a new link renamed over the old one); nothing else is ever merged there.
 import { existsSync, lstatSync, readlinkSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { LATEST_POINTER, RUNS_FOLDER } from './layout.js';
+import { LATEST_POINTER } from './layout.js';
 
-export function latestPointerFile(resultsDir: string): string {
+function latestPointerFile(resultsDir: string): string {
   return path.join(path.resolve(resultsDir), LATEST_POINTER);
 }
 
@@ -30,10 +30,4 @@ export function readLatestPointer(resultsDir: string): string | undefined {
   }
   const target = path.resolve(path.dirname(pointer), readlinkSync(pointer));
   return existsSync(target) ? target : undefined;
-}
-
-/** The run id of a run folder under `<results-dir>/runs/`, or undefined for a folder elsewhere. */
-export function runIdOfFolder(resultsDir: string, runDir: string): string | undefined {
-  const relative = path.relative(path.join(path.resolve(resultsDir), RUNS_FOLDER), path.resolve(runDir));
-  return relative && !relative.startsWith('..') && !relative.includes(path.sep) ? relative : undefined;
 }

@@ -12,15 +12,15 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
-export const RUNS_FOLDER = 'runs';
+const RUNS_FOLDER = 'runs';
 export const LATEST_POINTER = 'latest';
-export const STORE_FILE = 'm3bench.sqlite';
+const STORE_FILE = 'm3bench.sqlite';
 export const CV_FOLDER = 'results_cv';
 const PREDICTIONS_SUFFIX = '_test_mcp_fuzzy';
 const BATCH_MANIFEST_SUFFIX = '.batch.json';
 
 /** A run id as a single safe path segment. */
-export function safeSegment(id: string): string {
+function safeSegment(id: string): string {
   return id.replace(/[^A-Za-z0-9._-]+/g, '-');
 }
 
@@ -52,7 +52,7 @@ export function predictionFile(dir: string, label: string, shard?: { index: numb
 }
 
 /** The label of a prediction file name, or undefined when the name is not one. */
-export function labelOfPredictionFile(file: string): string | undefined {
+function labelOfPredictionFile(file: string): string | undefined {
   const name = path.basename(file);
   return name.endsWith(`${PREDICTIONS_SUFFIX}.json`) ? name.slice(0, -`${PREDICTIONS_SUFFIX}.json`.length) : undefined;
 }
@@ -71,12 +71,12 @@ export function isBatchManifestName(name: string): boolean {
 }
 
 /** `<dir>/<label>/`: the step, call, final and task layers' outputs of one prediction file. */
-export function evaluationFolder(dir: string, label: string): string {
+function evaluationFolder(dir: string, label: string): string {
   return path.join(dir, label);
 }
 
 /** `<dir>/results_cv/<label>/`: the CV layer's outputs, inside the run folder. */
-export function cvFolder(dir: string, label: string): string {
+function cvFolder(dir: string, label: string): string {
   return path.join(dir, CV_FOLDER, label);
 }
 

@@ -2,9 +2,6 @@
 // schema, used by the runner to type what it writes and by every reader to parse it back. Readers
 // that need only a part take a projection of this schema (`runManifestPart`), never their own.
 import { z } from 'zod';
-import { formatIssues } from '../config/zod-issues.js';
-import { ConfigError } from '../errors/index.js';
-import { loadJsonFile } from '../tasks/load-json.js';
 import { writeJsonAtomic } from '../tasks/write-json.js';
 
 const samplingSchema = z.object({
@@ -111,13 +108,6 @@ export type SamplingRecord = z.output<typeof samplingSchema>;
 
 export function writeRunManifest(file: string, manifest: RunManifest): void {
   writeJsonAtomic(file, runManifestSchema.parse(manifest));
-}
-
-/** Reads a whole run manifest; refuses, naming the file and field, one that is not. */
-export function loadRunManifest(file: string): RunManifest {
-  const parsed = runManifestSchema.safeParse(loadJsonFile(file));
-  if (!parsed.success) throw new ConfigError(`not an m3bench run manifest:\n${formatIssues(file, parsed.error.issues)}`);
-  return parsed.data;
 }
 
 /**
