@@ -29,6 +29,8 @@ export const runManifestSchema = z
     serversFile: z.string(),
     serversFileSha256: z.string().nullable(),
     toolsHash: z.string(),
+    /** The named tool surface (src/mcp/tool-surface.ts) and its hash (= toolsHash); absent in runs before it was recorded: m3bench. */
+    toolSurface: z.object({ name: z.string(), hash: z.string(), catalogFile: z.string().optional() }).optional(),
     /** Per server; `runsFrom` for our own servers: compiled dist/ or source through tsx (src/config/built-servers.ts). */
     tools: z.array(
       z.object({
@@ -130,6 +132,8 @@ export const runManifestSummaryPart = runManifestSchema
         taskSetHash: true,
         gtFileSha256: true,
         placeholderImages: true,
+        toolsHash: true,
+        toolSurface: true,
       })
       .partial().shape,
   )

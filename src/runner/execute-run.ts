@@ -15,6 +15,7 @@ import type { Logger } from '../log/logger.js';
 import { createVerboseView } from '../log/verbose-view.js';
 import type { HostOptions } from '../mcp/host.js';
 import { McpHost } from '../mcp/index.js';
+import { parseToolSurface } from '../mcp/tool-surface.js';
 import { batchManifestFile } from '../results/layout.js';
 import { writeLatestPointer } from '../results/latest.js';
 import { fallbackShare, openStore, type FallbackShare } from '../store/index.js';
@@ -23,7 +24,8 @@ import { baselineCondition, parseCondition, parseMaxSteps } from './conditions.j
 import { loopLimitsOf, RUN_DEFAULTS, type RunDefinition } from './run-definition.js';
 import { runModel, type RunModelReport, type RunModelRequest } from './run-model.js';
 import { planRun, refuseBeforeStart, type PlannedCell, type RunPlan } from './run-plan.js';
-import { loadTaskSet, parseShard, type TaskSet } from './task-set.js';
+import { loadTaskSet, type TaskSet } from './task-set.js';
+import { resolveShardOption } from './shard-option.js';
 import { writeToolCatalogs } from './tool-catalog.js';
 
 const defaultTasksFile = RUN_DEFAULTS.tasks[0] as string;
@@ -159,7 +161,9 @@ export async function executeRun(definition: RunDefinition, context: ExecuteRunC
       'no --model given: running the oracle replay:gt, which replays the ground truth (a self-check of the harness, not a model); pass --model provider:model to benchmark a model',
     );
   const { taskSet, tasksFile, gtFile } = loadDefinitionTasks(definition, logger);
-  const shard = parseShard(definition.shard);
+  const resolvedShard = resolveShardOption(definition.shard, config.env, definition.runId ?? (config.switches.M3_RUN_ID || undefined));
+  if (resolvedShard) logger.info(`shard ${resolvedShard.index}/${resolvedShard.count} (from ${resolvedShard.source})`);
+  const shard = resolvedShard ? { index: resolvedShard.index, count: resolvedShard.count } : undefined;
   context.requireTasks(taskSet, shard);
   const conditions = splitList(definition.condition ?? [baselineCondition]).map((entry) => parseCondition(entry));
   const maxSteps = parseMaxSteps(definition.maxStep);
@@ -177,6 +181,7 @@ export async function executeRun(definition: RunDefinition, context: ExecuteRunC
     ...withRunFolderAllowed(context.hostOptions(config), plan.runDir),
     startupTimeoutMs: secondsToTimerMs(definition.startupTimeout),
     logDir: path.join(plan.runDir, 'logs', 'servers'),
+    toolSurface: parseToolSurface(definition.toolSurface, repoRoot),
   });
   // The live tool surface, for call-level evaluation and the tools-per-server chart.
   writeToolCatalogs(plan.runDir, host);

@@ -50,6 +50,8 @@ export interface RunDefinition extends Omit<LoopLimits, 'agent' | 'instruction' 
   traceFile?: boolean;
   /** `--verbose`: every intermediate step on stderr, redacted (src/log/verbose-view.ts). */
   verbose?: boolean;
+  /** `--tool-surface`: m3bench (default), reference or reference:<catalog file> (src/mcp/tool-surface.ts). */
+  toolSurface?: string;
 }
 
 /** The defaults of every `m3 run` flag, shared with `m3 bench`. */

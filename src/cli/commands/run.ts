@@ -60,7 +60,15 @@ export function addRunOptions(command: Command): Command {
       '--run-dir <dir>',
       'write this run into exactly this folder instead of <results-dir>/runs/<run-id>/ (store default <run-dir>/m3bench.sqlite; `latest` is not moved)',
     )
-    .option('--shard <k/n>', 'run only the k-th of n deterministic slices of the tasks')
+    .option(
+      '--shard <k/n|auto[/n]>',
+      'run only the k-th of n deterministic slices of the tasks; auto reads k (and n) from JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID or M3_SHARD_INDEX/M3_SHARD_COUNT (docs/running.md)',
+    )
+    .option(
+      '--tool-surface <surface>',
+      "tools offered: m3bench (every tool of our servers), reference (exactly the reference catalog's tools, descriptions and schemas, from json/tools_catalog.json or ../shared/data/m3bench/tools_catalog.json) or reference:<catalog file>",
+      'm3bench',
+    )
     .option('--store <file>', 'SQLite run store (default: <results-dir>/m3bench.sqlite)')
     .option('--config <file>', 'MCP server configuration', RUN_DEFAULTS.config)
     .option('--startup-timeout <s>', 'seconds each MCP server may take to start (OCR loads large models)', seconds, RUN_DEFAULTS.startupTimeout)
@@ -81,6 +89,11 @@ export function addRunOptions(command: Command): Command {
       `run each model under these named conditions, one cell each (repeatable or comma-separated; a+b combines; none = baseline; known: ${knownConditions()
         .map((condition) => condition.name)
         .join(', ')})`,
+    )
+    .option(
+      '--tool-surface <surface>',
+      "tools offered: m3bench (every tool of our servers), reference (exactly the reference catalog's tools, descriptions and schemas, from json/tools_catalog.json or ../shared/data/m3bench/tools_catalog.json) or reference:<catalog file>",
+      'm3bench',
     )
     .option('--allow-tool-drift', 'continue a --resume whose servers list different tools than the run recorded (the drift is written into the manifest)')
     .option('--json', 'print the summary as JSON')
