@@ -69,6 +69,7 @@ export const RUN_DEFAULTS = {
   config: 'mcp_servers.json',
   startupTimeout: 120,
   fuzzy: true,
+  toolSurface: 'm3bench',
 } satisfies Partial<RunDefinition>;
 
 /** The loop limits a definition gives every model (recorded in the manifest and its config hash). */

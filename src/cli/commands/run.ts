@@ -64,11 +64,6 @@ export function addRunOptions(command: Command): Command {
       '--shard <k/n|auto[/n]>',
       'run only the k-th of n deterministic slices of the tasks; auto reads k (and n) from JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID or M3_SHARD_INDEX/M3_SHARD_COUNT (docs/running.md)',
     )
-    .option(
-      '--tool-surface <surface>',
-      "tools offered: m3bench (every tool of our servers), reference (exactly the reference catalog's tools, descriptions and schemas, from json/tools_catalog.json or ../shared/data/m3bench/tools_catalog.json) or reference:<catalog file>",
-      'm3bench',
-    )
     .option('--store <file>', 'SQLite run store (default: <results-dir>/m3bench.sqlite)')
     .option('--config <file>', 'MCP server configuration', RUN_DEFAULTS.config)
     .option('--startup-timeout <s>', 'seconds each MCP server may take to start (OCR loads large models)', seconds, RUN_DEFAULTS.startupTimeout)
@@ -93,11 +88,11 @@ export function addRunOptions(command: Command): Command {
     .option(
       '--tool-surface <surface>',
       "tools offered: m3bench (every tool of our servers), reference (exactly the reference catalog's tools, descriptions and schemas, from json/tools_catalog.json or ../shared/data/m3bench/tools_catalog.json) or reference:<catalog file>",
-      'm3bench',
+      RUN_DEFAULTS.toolSurface,
     )
     .option('--allow-tool-drift', 'continue a --resume whose servers list different tools than the run recorded (the drift is written into the manifest)')
     .option('--json', 'print the summary as JSON')
-    .option('--trace-file', 'also write every episode event with its timestamp to <results-dir>/<label>.trace.jsonl (one file per run and trial)')
+    .option('--trace-file', 'also write every episode event with its timestamp to <run folder>/<label>.trace.jsonl (one file per run and trial)')
     .option('--verbose', 'show every intermediate step (model replies, tool calls and results, final answers) on stderr, secrets masked')
     .addHelpText(
       'after',
