@@ -11,7 +11,7 @@ import { MAX_STEP_LIMIT } from '../agent/options.js';
 import type { EnvMap } from '../config/env-file.js';
 import { interpolate } from '../config/servers.js';
 import { ConfigError } from '../errors/index.js';
-import { RUN_DEFAULTS, type RunDefinition } from './run-definition.js';
+import { RUN_DEFAULTS, type RunDefinition } from '../runner/run-definition.js';
 
 const name = z.string().min(1);
 const llmDoc = z.strictObject({

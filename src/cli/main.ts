@@ -27,6 +27,7 @@ import { registerCompareCommands } from './commands/compare.js';
 import { registerTrendsCommand } from './commands/trends.js';
 import { registerToolsCommands } from './commands/tools.js';
 import { registerEvalBatchCommand } from './commands/eval-batch.js';
+import { registerExportCommand } from './commands/export.js';
 import { M3Command } from './m3-command.js';
 
 const { version } = JSON.parse(readFileSync(fromRepo('package.json'), 'utf8')) as { version: string };
@@ -53,6 +54,7 @@ registerEvalTaskCommand(program);
 registerReportCommand(program);
 registerServersCommands(program);
 registerSummaryCommand(program);
+registerExportCommand(program);
 registerTasksCommands(program);
 registerDemoCommand(program);
 registerCacheCommands(program);

@@ -1,6 +1,7 @@
 // `m3 report`: reads every model's evaluation outputs, writes the leaderboard CSVs, Markdown
 // tables, PNG + SVG + PDF figures (and the reference's combined call_pies.pdf) and one
 // self-contained `report.html` into the save folder.
+import { toolCatalogFiles } from '../results/layout.js';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ToolCatalog } from '../eval/call/catalog.js';
@@ -219,8 +220,8 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
   return { files, models: models.map((results) => results.model), missing, html: path.join(options.saveDir, 'report.html') };
 }
 
-/** The default catalog for reports: the reference-style catalog file in save/, when present. */
-export function defaultCatalogFile(saveDir: string): string | undefined {
-  const file = path.join(saveDir, 'mcp_tools_with_desc.json');
+/** The reference-style catalog file in a folder (a run folder, where `m3 run` writes it, or save/), when present. */
+export function defaultCatalogFile(dir: string): string | undefined {
+  const file = toolCatalogFiles(dir).reference;
   return existsSync(file) ? file : undefined;
 }

@@ -3,7 +3,8 @@
 // of batches (m3 summary, m3 eval batch, m3 gate) take the sharded batch as one.
 import path from 'node:path';
 import { modelLabel } from '../llm/registry.js';
-import { batchManifestFile, writeBatchManifest, type BatchCell } from './batch-manifest.js';
+import { batchManifestFile } from '../results/layout.js';
+import { writeBatchManifest, type BatchCell } from './batch-manifest.js';
 import { trialLabel } from './conditions.js';
 
 export interface MergedRunManifest {

@@ -121,7 +121,7 @@ describe('fallback commands', { timeout: 120_000 }, () => {
           file('gt.json', gt),
           '--config',
           config,
-          '--results-dir',
+          '--run-dir',
           path.join(runtime.dir, 'results'),
           '--store',
           path.join(runtime.dir, 'store.sqlite'),

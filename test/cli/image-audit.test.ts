@@ -75,7 +75,7 @@ async function runCell(
   mock.enqueue(...turns);
   // A results folder per cell: the cells' prediction files share the model's name.
   const results = path.join(dir, `results-${runId}`);
-  const args = ['--tasks', tasksFile, '--config', configFile, '--image-dir', dir, '--results-dir', results, '--store', store];
+  const args = ['--tasks', tasksFile, '--config', configFile, '--image-dir', dir, '--run-dir', results, '--store', store];
   const flags = ['--run-id', runId, '--condition', condition, '--concurrency', '1', '--max-concurrent', '4', ...extraFlags];
   const outcome = await runM3(['run', '--model', 'openai:mock-model', ...args, ...flags], { ...env(), ...extraEnv });
   expect(outcome.code, outcome.output).toBe(0);

@@ -48,7 +48,7 @@ function runCli(resultsDir: string, extra: string[]): Promise<{ code: number | n
     OPENAI_BASE_URL: mock.openAiBaseUrl,
     OPENAI_API_KEY: 'sk-test-openai-key-000000000000',
   };
-  const child = spawn(process.execPath, [...args, '--results-dir', resultsDir, '--overwrite', '--concurrency', '1', ...extra], { cwd: repoRoot, env });
+  const child = spawn(process.execPath, [...args, '--run-dir', resultsDir, '--overwrite', '--concurrency', '1', ...extra], { cwd: repoRoot, env });
   let output = '';
   child.stdout.on('data', (chunk) => (output += String(chunk)));
   child.stderr.on('data', (chunk) => (output += String(chunk)));

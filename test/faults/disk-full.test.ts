@@ -68,7 +68,7 @@ describe.skipIf(Boolean(tmpfs.reason))(`a run on a full disk${tmpfs.reason ? ` (
     const first = await runM3(args, env);
     expect(first.code, first.stderr).toBe(2);
     expect(first.stderr).toContain('disk full');
-    expect(first.stderr).toContain('free space on the disk holding it and resume the run: run the same command with --resume --run-id full');
+    expect(first.stderr).toContain('free space on the disk holding it and resume the run: run the same command with --resume full');
     expect(first.stderr).not.toMatch(/no episode \d+/);
     const ok = printedOk(first.stderr);
     expect(ok.length).toBeGreaterThan(0);

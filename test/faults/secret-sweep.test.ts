@@ -86,13 +86,10 @@ describe('no configured secret in anything a run or a demo session wrote', () =>
       ].join('\n---\n'),
     );
     scriptEchoingModel();
-    const run = await runM3(
-      ['bench', bench, '--results-dir', results, '--store', path.join(results, 'm3bench.sqlite'), '--config', serversFile, '--trace-file'],
-      {
-        ...env,
-        OPENAI_BASE_URL: mock.openAiBaseUrl,
-      },
-    );
+    const run = await runM3(['bench', bench, '--run-dir', results, '--store', path.join(results, 'm3bench.sqlite'), '--config', serversFile, '--trace-file'], {
+      ...env,
+      OPENAI_BASE_URL: mock.openAiBaseUrl,
+    });
     expect(run.code, run.stderr).toBe(0);
     const written = filesUnder(runDir);
     const predictions = written.find((file) => file.endsWith('_test_mcp_fuzzy.json'));

@@ -35,7 +35,7 @@ function run(resultsDir: string, extra: string[], env: NodeJS.ProcessEnv): Promi
       gtFile,
       '--config',
       configFile,
-      '--results-dir',
+      '--run-dir',
       resultsDir,
       '--trials',
       '2',

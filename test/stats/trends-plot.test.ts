@@ -55,7 +55,7 @@ beforeAll(async () => {
     ),
   );
   const run = await runM3(
-    ['run', '--model', 'replay:gt', '--tasks', gtFile, '--gt', gtFile, '--config', configFile, '--results-dir', path.join(results, 'a'), '--run-id', 'a'],
+    ['run', '--model', 'replay:gt', '--tasks', gtFile, '--gt', gtFile, '--config', configFile, '--run-dir', path.join(results, 'a'), '--run-id', 'a'],
     { M3_WORKSPACE_MODE: 'isolated' },
   );
   expect(run.code, run.output).toBe(0);
