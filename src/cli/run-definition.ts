@@ -46,6 +46,12 @@ export interface RunDefinition extends Omit<LoopLimits, 'agent' | 'instruction' 
   traceFile?: boolean;
   /** `--verbose`: every intermediate step on stderr, redacted (src/log/verbose-view.ts). */
   verbose?: boolean;
+  /** `--cache [policy]`: the model-response cache (src/runner/response-cache.ts); off when unset. */
+  cache?: string | boolean;
+  /** `--cache-file`: default <results-dir>/model-cache.sqlite. */
+  cacheFile?: string;
+  /** `--cache-max-age`: entries older than this many seconds are not served. */
+  cacheMaxAge?: number;
 }
 
 /** The defaults of every `m3 run` flag, shared with `m3 bench`. */

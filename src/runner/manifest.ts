@@ -115,6 +115,8 @@ export interface RunManifest {
   /** A benchmark file's workflow (src/agent/workflow.ts): its name, type and the sha256 of its definition, which is `options.workflow`. */
   workflow?: { name: string; type: string; sha256: string };
   /** The run's trials: the files of each and its counts (in the store's copy of the manifest). */
+  /** `m3 run --cache`: the policy, the file and how many responses the cache served, missed and recorded. */
+  responseCache?: { policy: string; file: string; maxAgeSeconds: number | null; served: number; missed: number; recorded: number };
   trialFiles?: Array<{ trial: number; seed: number | null; predictions: string; manifest: string; counts?: Record<string, number> }>;
 }
 

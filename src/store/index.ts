@@ -40,5 +40,13 @@ export {
   type CacheStatsRow,
   type PutOutcome,
 } from './fallback-cache.js';
+export {
+  openResponseCache,
+  findResponse,
+  putResponse,
+  allResponses,
+  responseStats,
+  type ResponseStatsRow,
+} from './response-cache.js';
 export type { EpisodeRow, RunRow } from './rows.js';
 export { imageAuditOf, type ImageAudit } from './image-audit.js';

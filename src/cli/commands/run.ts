@@ -14,6 +14,7 @@ import { log } from '../../log/logger.js';
 import { McpHost } from '../../mcp/index.js';
 import { assertRunNotHeld } from '../../runner/run-lease.js';
 import { runModel, type RunModelReport } from '../../runner/run-model.js';
+import { parseCachePolicy, type ResponseCacheSettings } from '../../runner/response-cache.js';
 import { writeToolCatalogs } from '../../runner/tool-catalog.js';
 import { loadTaskSet, parseShard } from '../../runner/task-set.js';
 import { fallbackShare, listRuns, openStore, type FallbackShare } from '../../store/index.js';
@@ -160,6 +161,12 @@ export function addRunOptions(command: Command): Command {
         .join(', ')})`,
     )
     .option('--allow-tool-drift', 'continue a --resume whose servers list different tools than the run recorded (the drift is written into the manifest)')
+    .option(
+      '--cache [policy]',
+      'model-response cache, exact request match: use (serve hits, record misses; the default), read (serve hits only), refresh (ask the provider, record over old entries)',
+    )
+    .option('--cache-file <file>', 'model-response cache file (default: <results-dir>/model-cache.sqlite)')
+    .option('--cache-max-age <s>', 'with --cache: entries recorded more than this many seconds ago are not served', positiveInteger)
     .option('--json', 'print the summary as JSON')
     .option('--trace-file', 'also write every episode event with its timestamp to <results-dir>/<label>.trace.jsonl (one file per run and trial)')
     .option('--verbose', 'show every intermediate step (model replies, tool calls and results, final answers) on stderr, secrets masked')
@@ -174,6 +181,16 @@ export function addRunOptions(command: Command): Command {
         'Exit status: 0 done; 2 bad input or configuration; 3 every task failed for infrastructure reasons\n' +
         '(nothing scored); 130 stopped by a signal (resume with --resume --run-id <id>).',
     );
+}
+
+function responseCacheSettings(flags: RunDefinition, resultsDir: string): ResponseCacheSettings | undefined {
+  const policy = parseCachePolicy(flags.cache);
+  if (!policy) {
+    if (flags.cacheFile !== undefined || flags.cacheMaxAge !== undefined) throw new ConfigError('--cache-file and --cache-max-age need --cache');
+    return undefined;
+  }
+  const file = path.resolve(flags.cacheFile ?? path.join(resultsDir, 'model-cache.sqlite'));
+  return { policy, file, ...(flags.cacheMaxAge !== undefined ? { maxAgeSeconds: flags.cacheMaxAge } : {}) };
 }
 
 function selectServers(servers: ServerSpec[], names: readonly string[] | undefined): ServerSpec[] {
@@ -217,6 +234,7 @@ export async function executeRun(flags: RunDefinition): Promise<void> {
   if (flags.output && models.length * conditions.length * maxSteps.length > 1)
     throw new ConfigError('--output names one file: use it with a single --model, one --max-step and at most one --condition');
   const base = batchBase(flags, config.switches.M3_RUN_ID);
+  const cache = responseCacheSettings(flags, resultsDir);
   // One cell per model x condition x K; a swept K adds `.k<K>` to the label (MCP-RADAR's accuracy-vs-K sweep).
   const plan = models.flatMap((model) =>
     conditions.flatMap((condition) =>
@@ -239,7 +257,9 @@ export async function executeRun(flags: RunDefinition): Promise<void> {
       storeFile,
       plan.map((entry) => entry.runId),
     );
-  await checkModels(models, { env: config.env, groundTruth: taskSet.groundTruth, timeoutMs: config.switches.M3_LLM_TIMEOUT * 1000 });
+  // A cached run may need no request at all (a reproduction from a shared cache): no preflight then.
+  if (!cache || cache.policy === 'refresh')
+    await checkModels(models, { env: config.env, groundTruth: taskSet.groundTruth, timeoutMs: config.switches.M3_LLM_TIMEOUT * 1000 });
   const host = await McpHost.start(config.servers, {
     ...hostOptionsFrom(config),
     startupTimeoutMs: secondsToTimerMs(flags.startupTimeout),
@@ -283,6 +303,7 @@ export async function executeRun(flags: RunDefinition): Promise<void> {
             allowToolDrift: Boolean(flags.allowToolDrift),
             limits: loopLimitsOf(flags, maxStep),
             ...(flags.traceFile ? { traceFile: true } : {}),
+            ...(cache ? { cache } : {}),
             ...(flags.verbose ? { onEvent: createVerboseView() } : {}),
           },
           { config, host, store, logger: log, root: repoRoot },
