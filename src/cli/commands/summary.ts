@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { loadAllResults } from '../../report/load-results.js';
 import { formatSummaryTable } from '../../report/summary-table.js';
 import { findBatchManifests } from '../../runner/batch-manifest.js';
+import { responseCacheLines } from '../../runner/response-cache-report.js';
 import { loadBatchResults, resolveBatchFile } from '../../stats/batch-results.js';
 import { summarizeCell } from '../../stats/cell-summary.js';
 import { batchPerformance } from '../../stats/cell-performance.js';
@@ -57,7 +58,8 @@ function trialsSection(trials: NonNullable<ReturnType<typeof loadTrials>>): stri
   const { batch, file, settings, summaries, performance } = trials;
   const title = `batch ${batch.manifest.batchId} (${path.relative(process.cwd(), file)}): ${batch.manifest.trials} trial(s) per task`;
   const table = formatTrialsTable(summaries, settings);
-  return `${title}\n${table}${performance.length > 0 ? `\n\n${formatPerformanceTable(performance)}` : ''}`;
+  const cached = responseCacheLines(file, batch.manifest);
+  return `${title}\n${table}${performance.length > 0 ? `\n\n${formatPerformanceTable(performance)}` : ''}${cached.length > 0 ? `\n\n${cached.join('\n')}` : ''}`;
 }
 
 export function registerSummaryCommand(program: Command): void {
