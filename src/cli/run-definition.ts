@@ -52,6 +52,8 @@ export interface RunDefinition extends Omit<LoopLimits, 'agent' | 'instruction' 
   cacheFile?: string;
   /** `--cache-max-age`: entries older than this many seconds are not served. */
   cacheMaxAge?: number;
+  /** `--tool-surface`: m3bench (default), reference or reference:<catalog file> (src/mcp/tool-surface.ts). */
+  toolSurface?: string;
 }
 
 /** The defaults of every `m3 run` flag, shared with `m3 bench`. */

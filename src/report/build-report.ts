@@ -3,7 +3,8 @@
 // self-contained `report.html` into the save folder.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadToolCatalog, type ToolCatalog } from '../eval/call/catalog.js';
+import type { ToolCatalog } from '../eval/call/catalog.js';
+import { loadReportCatalog } from './catalog-categories.js';
 import { EvaluationError } from '../errors/index.js';
 import {
   callDonutFigure,
@@ -116,7 +117,7 @@ function callPiesPdf(parts: ReadonlyArray<{ rendered: RenderedFigure[] }>): Buff
 export async function buildReport(options: ReportOptions): Promise<ReportResult> {
   const root = path.resolve(options.root ?? process.cwd());
   const { models, missing } = loadAllResults(options.resultsDir, options.models, options.cvDir ?? defaultCvDir(options.resultsDir));
-  const catalog: ToolCatalog | undefined = options.catalogFile ? loadToolCatalog(options.catalogFile) : undefined;
+  const catalog: ToolCatalog | undefined = options.catalogFile ? loadReportCatalog(options.catalogFile) : undefined;
   const paper = options.paperFile ? loadPaperResults(options.paperFile) : undefined;
   if (models.length === 0 && !catalog) {
     throw new EvaluationError(

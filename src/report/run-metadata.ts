@@ -26,11 +26,19 @@ const manifestSchema = z
     trial: z.number().optional(),
     trials: z.number().optional(),
     versions: z.record(z.string(), z.string()).default({}),
+    toolsHash: z.string().optional(),
+    toolSurface: z.object({ name: z.string(), hash: z.string() }).loose().optional(),
   })
   .loose();
 
 const dash = '—';
 const shownNumber = (value: unknown): string => (typeof value === 'number' ? String(value) : dash);
+
+/** Runs recorded before the surface was named offered every tool: the m3bench surface. */
+function toolSurfaceOf(manifest: z.output<typeof manifestSchema>): string {
+  const hash = manifest.toolSurface?.hash ?? manifest.toolsHash;
+  return `tool surface ${manifest.toolSurface?.name ?? 'm3bench'}${hash ? ` (${hash.slice(0, 12)})` : ''}`;
+}
 
 function settingsOf(manifest: z.output<typeof manifestSchema>): string {
   const options = manifest.options;
@@ -42,6 +50,7 @@ function settingsOf(manifest: z.output<typeof manifestSchema>): string {
     `max new tokens ${shownNumber(options.maxNewTokens)}`,
     `temperature ${manifest.sampling?.temperature ?? 'provider default'}`,
     `seed ${manifest.sampling?.seed ?? 'none'}`,
+    toolSurfaceOf(manifest),
   ];
   return parts.join(', ');
 }

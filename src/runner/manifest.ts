@@ -72,6 +72,8 @@ export interface RunManifest {
   serversFile: string;
   serversFileSha256: string | null;
   toolsHash: string;
+  /** The named tool surface (src/mcp/tool-surface.ts) and its hash (= toolsHash); absent in runs before it was recorded: m3bench. */
+  toolSurface?: { name: string; hash: string; catalogFile?: string };
   /** Per server; `runsFrom` for our own servers: compiled dist/ or source through tsx (src/config/built-servers.ts). */
   tools: Array<{ server: string; toolCount: number; toolsHash?: string; state: string; runsFrom?: ServerRuntime }>;
   switches: Switches;

@@ -101,6 +101,11 @@ export function buildManifest(request: CellRequest, label: string, config: Proje
     serversFile: config.serversFile,
     serversFileSha256: sha256OfFile(config.serversFile),
     toolsHash: host.toolsHash(),
+    toolSurface: {
+      name: host.surface?.name ?? 'm3bench',
+      hash: host.toolsHash(),
+      ...(host.surface?.catalogFile ? { catalogFile: host.surface.catalogFile } : {}),
+    },
     tools: host.status().map((server) => ({
       server: server.name,
       toolCount: server.toolCount,

@@ -10,6 +10,7 @@ import type { ModelDriver } from '../llm/types.js';
 import type { Logger } from '../log/logger.js';
 import { createProgress } from '../log/progress.js';
 import { redactValue } from '../log/redact.js';
+import { createWaitingOn } from '../log/waiting-on.js';
 import { TraceFile, traceFileFor } from './trace-file.js';
 import type { ToolCallInterceptor } from '../mcp/checked-call.js';
 import type { ToolHost } from '../mcp/types.js';
@@ -117,6 +118,8 @@ export async function runTrial(plan: TrialPlan, deps: TrialDeps): Promise<TrialR
   const promptHashes = new Map<string, string>();
   const placeholders: Record<string, string[]> = {};
   const progress = createProgress(name);
+  // A call slower than a few seconds is named on the progress line (what the run is waiting on).
+  const waiting = createWaitingOn({ announce: (text) => progress.note(text), callTimeoutMs: secondsToTimerMs(switches.M3_TOOL_CALL_TIMEOUT) });
   mkdirSync(path.dirname(output), { recursive: true });
   const result = await runBatch(
     plan.tasks,
@@ -145,6 +148,7 @@ export async function runTrial(plan: TrialPlan, deps: TrialDeps): Promise<TrialR
       recorder: new StoreRecorder(deps.store, request.runId, request.model, { trial, ...(plan.seed !== undefined ? { seed: plan.seed } : {}) }),
       onEvent: (event) => {
         stats.observe(event);
+        waiting.observe(event);
         request.onEvent?.(event);
         const model = event.type === 'model_call' ? resolvedModelOf(event.response) : undefined;
         if (model) resolved.add(model);
@@ -159,6 +163,7 @@ export async function runTrial(plan: TrialPlan, deps: TrialDeps): Promise<TrialR
       },
     },
   );
+  waiting.stop();
   progress.stop();
   stats.flush();
   // Tasks resumed from the store keep the hash their prediction recorded.

@@ -67,7 +67,14 @@ function runHeader(sources: ViewSources, run: RunRow) {
     mocked: mockedShare(sources.store, run.runId),
     progress: progressOf(sources.store, run, summary.byStatus),
     intervals: runIntervals(sources.resultsDir, run.runId),
+    toolSurface: toolSurfaceOf(run),
   };
+}
+
+/** The named tool surface from the run's manifest (runs recorded before it was named: m3bench) and its hash. */
+function toolSurfaceOf(run: RunRow): { name: string; hash: string | null } {
+  const recorded = (run.manifest as { toolSurface?: { name?: unknown } } | undefined)?.toolSurface?.name;
+  return { name: typeof recorded === 'string' ? recorded : 'm3bench', hash: run.toolsHash ?? null };
 }
 
 function headline(lookup: StepResultsLookup) {

@@ -57,7 +57,9 @@ function writeOutputs(label: string): void {
 }
 
 function seedRun(label: 'a' | 'b'): void {
-  createRun(store, { runId: `run-${label}`, modelSpec: `replay:${label}`, modelLabel: label, batchId: 'batch-1', condition: 'baseline' });
+  // Run A recorded its tool surface in the manifest; run B predates it (read as m3bench).
+  const surface = label === 'a' ? { toolsHash: 'cd'.repeat(32), manifest: { toolSurface: { name: 'reference', hash: 'cd'.repeat(32) } } } : {};
+  createRun(store, { runId: `run-${label}`, modelSpec: `replay:${label}`, modelLabel: label, batchId: 'batch-1', condition: 'baseline', ...surface });
   for (const taskId of tasks) {
     const id = startEpisode(store, { runId: `run-${label}`, taskId, model: `replay:${label}` });
     episodeIds[`${label}/${taskId}`] = id;
@@ -153,6 +155,8 @@ describe('viewer data', () => {
 
   it('gives the run page its facets, judge scores and pass by the success rule', () => {
     const { run, tasks: rows } = runPage({ store, resultsDir }, 'run-a');
+    expect(run.toolSurface).toEqual({ name: 'reference', hash: 'cd'.repeat(32) });
+    expect(runPage({ store, resultsDir }, 'run-b').run.toolSurface).toEqual({ name: 'm3bench', hash: null });
     const byId = new Map(rows.map((row) => [row.taskId, row]));
     expect(byId.get('t1')).toMatchObject({ servers: ['google-maps', 'weather'], tiers: ['template'], mockedCalls: 1, judgeScore: 0.8, passed: true });
     expect(byId.get('t3')).toMatchObject({ toolErrorCodes: ['invalid_arguments'], judgeScore: null, passed: true });

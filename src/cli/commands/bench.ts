@@ -15,6 +15,7 @@ interface BenchFlags {
   json?: boolean;
   traceFile?: boolean;
   verbose?: boolean;
+  toolSurface?: string;
 }
 
 export function registerBenchCommand(program: Command): void {
@@ -30,6 +31,7 @@ export function registerBenchCommand(program: Command): void {
     .option('--json', 'print the summary as JSON')
     .option('--trace-file', 'also write every episode event with its timestamp to <results-dir>/<label>.trace.jsonl')
     .option('--verbose', 'show every intermediate step on stderr, secrets masked')
+    .option('--tool-surface <surface>', 'tools offered: m3bench (default), reference (the reference catalog exactly) or reference:<catalog file>')
     .action(async (file: string, flags: BenchFlags) => {
       const definition = benchDefinition(file, loadEnvironment(), {
         ...(flags.resultsDir ? { resultsDir: flags.resultsDir } : {}),
@@ -41,6 +43,7 @@ export function registerBenchCommand(program: Command): void {
         ...(flags.json ? { json: true } : {}),
         ...(flags.traceFile ? { traceFile: true } : {}),
         ...(flags.verbose ? { verbose: true } : {}),
+        ...(flags.toolSurface ? { toolSurface: flags.toolSurface } : {}),
       });
       await executeRun(definition);
     });

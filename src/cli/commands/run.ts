@@ -12,6 +12,7 @@ import { createDriver, modelLabel } from '../../llm/registry.js';
 import type { DriverContext } from '../../llm/types.js';
 import { log } from '../../log/logger.js';
 import { McpHost } from '../../mcp/index.js';
+import { parseToolSurface } from '../../mcp/tool-surface.js';
 import { assertRunNotHeld } from '../../runner/run-lease.js';
 import { runModel, type RunModelReport } from '../../runner/run-model.js';
 import { parseCachePolicy, type ResponseCacheSettings } from '../../runner/response-cache.js';
@@ -160,6 +161,11 @@ export function addRunOptions(command: Command): Command {
         .map((condition) => condition.name)
         .join(', ')})`,
     )
+    .option(
+      '--tool-surface <surface>',
+      "tools offered: m3bench (every tool of our servers), reference (exactly the reference catalog's tools, descriptions and schemas, from json/tools_catalog.json or ../shared/data/m3bench/tools_catalog.json) or reference:<catalog file>",
+      'm3bench',
+    )
     .option('--allow-tool-drift', 'continue a --resume whose servers list different tools than the run recorded (the drift is written into the manifest)')
     .option(
       '--cache [policy]',
@@ -264,6 +270,7 @@ export async function executeRun(flags: RunDefinition): Promise<void> {
     ...hostOptionsFrom(config),
     startupTimeoutMs: secondsToTimerMs(flags.startupTimeout),
     logDir: path.join(resultsDir, 'logs', `servers-${timestamp()}`),
+    toolSurface: parseToolSurface(flags.toolSurface, repoRoot),
   });
   // The live tool surface, for call-level evaluation and the tools-per-server chart.
   writeToolCatalogs(resultsDir, host);

@@ -166,7 +166,7 @@ function summaryLines(run) {
     h(
       'p',
       { class: 'meta' },
-      `tokens ${run.usage.inputTokens + run.usage.outputTokens} · cost $${fmt(run.costUsd, 4)} · model calls ${run.modelCalls} (${run.retriedModelCalls} retried) · mocked tool calls ${run.mocked.mockedCalls}/${run.mocked.calls}`,
+      `tool surface ${run.toolSurface.name}${run.toolSurface.hash ? ` (${run.toolSurface.hash.slice(0, 12)})` : ''} · tokens ${run.usage.inputTokens + run.usage.outputTokens} · cost $${fmt(run.costUsd, 4)} · model calls ${run.modelCalls} (${run.retriedModelCalls} retried) · mocked tool calls ${run.mocked.mockedCalls}/${run.mocked.calls}`,
     ),
     ci.missing
       ? h('p', { class: 'note' }, `intervals: ${ci.missing}`)
