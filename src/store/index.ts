@@ -50,3 +50,4 @@ export {
 } from './response-cache.js';
 export type { EpisodeRow, RunRow } from './rows.js';
 export { imageAuditOf, type ImageAudit } from './image-audit.js';
+export { mergeRunShards, runTaskIds, type TableMergeCount } from './merge-shards.js';

@@ -17,7 +17,8 @@ import { assertRunNotHeld } from '../../runner/run-lease.js';
 import { runModel, type RunModelReport } from '../../runner/run-model.js';
 import { parseCachePolicy, type ResponseCacheSettings } from '../../runner/response-cache.js';
 import { writeToolCatalogs } from '../../runner/tool-catalog.js';
-import { loadTaskSet, parseShard } from '../../runner/task-set.js';
+import { loadTaskSet } from '../../runner/task-set.js';
+import { resolveShardOption } from '../../runner/shard-option.js';
 import { fallbackShare, listRuns, openStore, type FallbackShare } from '../../store/index.js';
 import { hostOptionsFrom } from '../host-options.js';
 import { nonNegativeInteger, positiveInteger, seconds } from '../option-parsers.js';
@@ -139,7 +140,10 @@ export function addRunOptions(command: Command): Command {
     .option('--run-id <id>', 'run id (default M3_RUN_ID or a timestamp); the model label is appended')
     .option('--output <file>', 'prediction file (single model only)')
     .option('--results-dir <dir>', 'where prediction files go', RUN_DEFAULTS.resultsDir)
-    .option('--shard <k/n>', 'run only the k-th of n deterministic slices of the tasks')
+    .option(
+      '--shard <k/n|auto[/n]>',
+      'run only the k-th of n deterministic slices of the tasks; auto reads k (and n) from JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID or M3_SHARD_INDEX/M3_SHARD_COUNT (docs/running.md)',
+    )
     .option('--store <file>', 'SQLite run store (default: <results-dir>/m3bench.sqlite)')
     .option('--config <file>', 'MCP server configuration', RUN_DEFAULTS.config)
     .option('--startup-timeout <s>', 'seconds each MCP server may take to start (OCR loads large models)', seconds, RUN_DEFAULTS.startupTimeout)
@@ -229,7 +233,9 @@ export async function executeRun(flags: RunDefinition): Promise<void> {
       : undefined;
   const taskSet = loadTaskSet({ tasksFile, extraTaskFiles, ...(gtFile ? { gtFile } : {}), fuzzy: flags.fuzzy });
   for (const warning of taskSet.warnings) log.warn(warning);
-  const shard = parseShard(flags.shard);
+  const resolvedShard = resolveShardOption(flags.shard, config.env, flags.runId ?? (config.switches.M3_RUN_ID || undefined));
+  if (resolvedShard) log.info(`shard ${resolvedShard.index}/${resolvedShard.count} (from ${resolvedShard.source})`);
+  const shard = resolvedShard ? { index: resolvedShard.index, count: resolvedShard.count } : undefined;
   requireTasks(taskSet, shard);
   const taskDirs = [...new Set(taskSet.taskFiles.map((file) => path.dirname(file)))];
   const imageDirs = [flags.imageDir ?? config.switches.M3_IMAGE_DIR, ...taskDirs, repoRoot].map((dir) => path.resolve(dir));
