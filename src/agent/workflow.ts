@@ -82,6 +82,9 @@ class WorkflowRun {
     this.trace.usage = addUsage(this.trace.usage, trace.usage);
     this.trace.modelCalls += trace.modelCalls;
     this.trace.warnings.push(...trace.warnings);
+    // The workflow's reply is its last agent's: that agent's end is the workflow's end.
+    if (trace.end) this.trace.end = trace.end;
+    else delete this.trace.end;
   }
 }
 

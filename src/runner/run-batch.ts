@@ -97,6 +97,7 @@ export async function runBatch(tasks: readonly RunnableTask[], env: TaskEnvironm
       toolCalls: trace?.rounds.reduce((sum, round) => sum + round.calls.length, 0) ?? 0,
       costUsd: options.costOf ? options.costOf(usage) : null,
       ...(outcome.promptHash ? { promptHash: outcome.promptHash } : {}),
+      ...(trace?.end ? { endStatus: trace.end.status, ...(trace.end.detail ? { endDetail: trace.end.detail } : {}) } : {}),
     });
   };
 

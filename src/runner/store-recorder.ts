@@ -87,6 +87,8 @@ export class StoreRecorder implements RunRecorder {
       ...(end.costUsd !== null ? { costUsd: end.costUsd } : {}),
       ...(end.prediction ? { prediction: end.prediction } : {}),
       ...(end.promptHash ? { promptHash: end.promptHash } : {}),
+      ...(end.endStatus ? { endStatus: end.endStatus } : {}),
+      ...(end.endDetail ? { endDetail: end.endDetail } : {}),
     });
   }
 

@@ -76,7 +76,7 @@ const finishEpisodeSql = `
     error_message = @errorMessage, finished_at = @finishedAt, rounds = @rounds,
     tool_call_count = @toolCallCount, input_tokens = @inputTokens, output_tokens = @outputTokens,
     cached_tokens = @cachedTokens, cost_usd = @costUsd, prediction = @prediction,
-    prompt_hash = COALESCE(@promptHash, prompt_hash)
+    prompt_hash = COALESCE(@promptHash, prompt_hash), end_status = @endStatus, end_detail = @endDetail
   WHERE id = @id AND status = 'running'`;
 
 /**
@@ -104,6 +104,8 @@ export function finishEpisode(store: Store, episodeId: number, input: EpisodeFin
       costUsd: toOptional(finish.costUsd),
       prediction: toJsonColumn(finish.prediction),
       promptHash: toOptional(finish.promptHash),
+      endStatus: toOptional(finish.endStatus),
+      endDetail: toTextColumn(finish.endDetail),
     }),
   );
   if (result.changes > 0) return;

@@ -3,6 +3,7 @@
 // so the error names the table and the column.
 import { z } from 'zod';
 import { formatIssues } from '../config/zod-issues.js';
+import { endStatuses } from '../core/end-status.js';
 import { StoreError } from '../errors/index.js';
 import { predictionSchema } from '../tasks/schemas.js';
 import { booleanColumn, jsonColumn, nullableJsonColumn } from './json-column.js';
@@ -87,6 +88,9 @@ export const episodeRowSchema = z
     prediction: nullableJsonColumn(predictionSchema),
     seed: integer.nullable(),
     prompt_hash: nullableText,
+    // Absent from rows selected by name before migration 014; NULL when the episode had no final reply.
+    end_status: z.enum(endStatuses).nullish(),
+    end_detail: nullableText.optional(),
   })
   .transform((row) => ({
     id: row.id,
@@ -108,6 +112,8 @@ export const episodeRowSchema = z
     prediction: row.prediction,
     seed: row.seed,
     promptHash: row.prompt_hash,
+    endStatus: row.end_status ?? null,
+    endDetail: row.end_detail ?? null,
   }));
 
 export const modelCallRowSchema = z

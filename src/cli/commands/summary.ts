@@ -4,6 +4,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
+import { endStatusCounts, formatEndStatusCounts } from '../../report/end-status-counts.js';
 import { loadAllResults } from '../../report/load-results.js';
 import { formatSummaryTable } from '../../report/summary-table.js';
 import { findBatchManifests } from '../../runner/batch-manifest.js';
@@ -94,6 +95,8 @@ export function registerSummaryCommand(program: Command): void {
         `no evaluated model in ${path.relative(process.cwd(), resultsDir) || '.'} (run scripts/benchmark_fuzzy.sh, or m3 run then m3 eval step)\n`,
       );
     if (loaded.missing.length > 0) process.stdout.write(`not evaluated: ${loaded.missing.join(', ')}\n`);
+    const ends = formatEndStatusCounts(endStatusCounts(resultsDir));
+    if (ends.length > 0) process.stdout.write(`\nhow the episodes ended (end_status of the prediction files):\n  ${ends.join('\n  ')}\n`);
     if (trials) process.stdout.write(`\n${trialsSection(trials)}\n\n`);
     const lines = outputLines(resultsDir, path.resolve(flags.save), loaded.models.length);
     if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
