@@ -19,7 +19,8 @@ export const cachedResponseSchema = z.strictObject({
       thoughtSignature: z.string().optional(),
     }),
   ),
-  stopReason: z.enum(['end', 'tool_calls', 'max_tokens', 'other']),
+  // Every StopReason (toCachedResponse does not compile when one is missing here).
+  stopReason: z.enum(['end', 'tool_calls', 'max_tokens', 'refusal', 'context_exceeded', 'malformed_call', 'paused', 'other']),
   usage: z.strictObject({ inputTokens: count, outputTokens: count, cachedTokens: count }),
   warnings: z.array(z.string()),
   reasoning: z
