@@ -71,9 +71,17 @@ export async function fetchFrom<T>(
   }
 }
 
-/** An id used as a URL path part, as requests sent it: reserved characters escaped, "/" and ":" kept. */
+/**
+ * An id used as a URL path part, as requests sent it: reserved characters escaped, "/" and ":"
+ * kept (old-style arXiv ids are `hep-th/9901001`). An id with an empty, "." or ".." segment would
+ * leave the path it is put in (`/pdf/../../x` is `/x` on the same host), so it becomes one
+ * segment with every "/" escaped.
+ */
 export function pathPart(id: string): string {
-  return encodeURIComponent(id).replace(/%2F/gi, '/').replace(/%3A/gi, ':');
+  if (id === '.' || id === '..') throw new Error(`"${id}" is not a paper id`);
+  const escaped = encodeURIComponent(id).replace(/%3A/gi, ':');
+  const climbs = id.split('/').some((segment) => segment === '' || segment === '.' || segment === '..');
+  return climbs ? escaped : escaped.replace(/%2F/gi, '/');
 }
 
 /**

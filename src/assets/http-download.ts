@@ -8,7 +8,9 @@
 // Caps come from src/core/http-limits.ts (shared with the web-API servers' client): redirects,
 // the time of one attempt, and the body size: a `Content-Length` over the cap, or different from
 // an expected size, is refused before a byte is written, and a body is cut off one byte past the
-// expected size (or the cap), so a lying or endless server cannot fill the disk.
+// expected size (or the cap), so a lying or endless server cannot fill the disk. Before the
+// rename the temp file is hashed again from disk, so the bytes placed are the bytes checked even
+// if something else wrote to the temp file meanwhile.
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
@@ -45,8 +47,10 @@ export interface HttpDownloadRequest {
   expected: ExpectedContent;
   /** Fills what `expected` leaves open from the first response's headers (e.g. a hub's linked etag). */
   expectedFromResponse?: (headers: Headers) => ExpectedContent;
-  /** Keep `<target>.part` on failure and continue it next time. */
+  /** Keep the temp file (`partFile`, default `<target>.part`) on failure and continue it next time. */
   resume: boolean;
+  /** The resumable temp file; a caller whose targets are named by others picks a name they cannot take. */
+  partFile?: string;
   /** Headers for one hop, chosen by its URL; called again after every redirect. */
   headersFor?: (url: URL) => Record<string, string>;
   fetch?: typeof fetch;
@@ -131,8 +135,24 @@ async function existingPartSize(part: string, expected: ExpectedContent): Promis
   return size;
 }
 
+/** The bytes now in the temp file, hashed again (with the git blob id, the size now being known). */
+async function onDiskDigest(part: string, streamed: ContentDigest, url: string): Promise<ContentDigest> {
+  const again = new ContentHasher(streamed.bytes);
+  await hashExisting(part, again);
+  const digest = again.digest();
+  if (digest.sha256 !== streamed.sha256 || digest.bytes !== streamed.bytes) {
+    await rm(part, { force: true });
+    throw new DownloadError(
+      'mismatch',
+      url,
+      `the temp file ${part} changed on disk while downloading (another process writing to it?); the file was not placed`,
+    );
+  }
+  return digest;
+}
+
 async function finish(part: string, target: string, hasher: ContentHasher, expected: ExpectedContent, url: string): Promise<ContentDigest> {
-  const actual = hasher.digest();
+  const actual = await onDiskDigest(part, hasher.digest(), url);
   const problem = contentMismatch(expected, actual);
   if (problem) {
     await rm(part, { force: true });
@@ -230,7 +250,8 @@ export async function downloadVerified(request: HttpDownloadRequest): Promise<Ht
       await rm(temp, { force: true });
     }
   }
-  const part = partFileOf(request.target);
+  const part = request.partFile ?? partFileOf(request.target);
+  await mkdir(path.dirname(part), { recursive: true });
   const offset = await existingPartSize(part, request.expected);
   try {
     return await attempt(request, part, offset);

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { z } from 'zod';
 import { agentKindSchema } from '../agent/agent-kind.js';
-import { WORKFLOW_TYPES, type WorkflowDefinition } from '../agent/workflow-definition.js';
+import { MAX_SUBTASKS_LIMIT, WORKFLOW_TYPES, type WorkflowDefinition } from '../agent/workflow-definition.js';
+import { MAX_STEP_LIMIT } from '../agent/options.js';
 import type { EnvMap } from '../config/env-file.js';
 import { interpolate } from '../config/servers.js';
 import { ConfigError } from '../errors/index.js';
@@ -26,7 +27,12 @@ const agentDoc = z.strictObject({
       llm: name,
       instruction: z.string().optional(),
       servers: z.array(z.strictObject({ name })).optional(),
-      max_steps: z.number().int().positive().optional(),
+      max_steps: z
+        .number()
+        .int()
+        .positive()
+        .max(MAX_STEP_LIMIT, `expected at most ${MAX_STEP_LIMIT} rounds (the limit on max_steps; the reference runs 6)`)
+        .optional(),
     }),
   }),
 });
@@ -42,7 +48,12 @@ const workflowDoc = z.strictObject({
         /** Names of kind: agent documents, in order. */
         agents: z.array(name).min(1),
         instruction: z.string().optional(),
-        max_subtasks: z.number().int().positive().optional(),
+        max_subtasks: z
+          .number()
+          .int()
+          .positive()
+          .max(MAX_SUBTASKS_LIMIT, `expected at most ${MAX_SUBTASKS_LIMIT} subtasks (the limit on max_subtasks: each subtask runs a whole agent)`)
+          .optional(),
       }),
     })
     .superRefine((spec, context) => {

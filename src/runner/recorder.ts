@@ -27,6 +27,8 @@ export interface RunRecorder {
   startEpisode(taskId: string, attempt: number): number;
   observe(episodeId: number, event: AgentEvent): void;
   finishEpisode(episodeId: number, end: EpisodeEnd): void;
+  /** Resolves when every row recorded so far is in the store (group commit); rejects when they were lost. */
+  committed?(): Promise<void>;
   /** Predictions of tasks already finished in this run (for --resume), by task id. */
   finishedPredictions(): Map<string, PredictionRecord>;
 }

@@ -4,6 +4,7 @@
 import { StoreError } from '../errors/index.js';
 import { type Store, selectAll, statement, writeTransaction } from './connection.js';
 import { toJsonColumn, toOptional, toTextColumn, toTimeColumn } from './json-column.js';
+import { forgetEpisodeRequests } from './request-chains.js';
 import { episodeRowSchema, parseRows, type EpisodeRow } from './rows.js';
 import {
   episodeFinishSchema,
@@ -86,6 +87,7 @@ const finishEpisodeSql = `
  */
 export function finishEpisode(store: Store, episodeId: number, input: EpisodeFinish): void {
   const where = `finishEpisode(${episodeId})`;
+  forgetEpisodeRequests(store, episodeId);
   const finish = parseInput(episodeFinishSchema, input, where);
   const failureKind = failureKindOf(finish.status, finish.failureKind, where);
   const result = writeTransaction(store, where, () =>

@@ -123,6 +123,7 @@ export const modelCallRowSchema = z
     round: integer,
     purpose: text,
     request: nullableJsonColumn(z.unknown()),
+    request_delta: integer.default(0),
     response: nullableJsonColumn(z.unknown()),
     input_tokens: integer,
     output_tokens: integer,
@@ -144,6 +145,8 @@ export const modelCallRowSchema = z
     round: row.round,
     purpose: row.purpose,
     request: row.request,
+    /** True only before the read rebuilt it (calls.ts): `request` then holds a delta. */
+    requestDelta: row.request_delta === 1,
     response: row.response,
     usage: { inputTokens: row.input_tokens, outputTokens: row.output_tokens, cachedTokens: row.cached_tokens },
     latencyMs: row.latency_ms,

@@ -7,7 +7,7 @@ import { loopLimitsOf, RUN_DEFAULTS, type RunDefinition } from '../run-definitio
 import type { ServerSpec } from '../../config/servers.js';
 import { loadProjectConfig } from '../../config/index.js';
 import { fromRepo, repoRoot } from '../../config/paths.js';
-import { ConfigError } from '../../errors/index.js';
+import { ConfigError, StoreError } from '../../errors/index.js';
 import { createDriver, modelLabel } from '../../llm/registry.js';
 import type { DriverContext } from '../../llm/types.js';
 import { log } from '../../log/logger.js';
@@ -19,7 +19,7 @@ import { parseCachePolicy, type ResponseCacheSettings } from '../../runner/respo
 import { writeToolCatalogs } from '../../runner/tool-catalog.js';
 import { loadTaskSet } from '../../runner/task-set.js';
 import { resolveShardOption } from '../../runner/shard-option.js';
-import { fallbackShare, listRuns, openStore, type FallbackShare } from '../../store/index.js';
+import { fallbackShare, isDiskFull, listRuns, openStore, type FallbackShare } from '../../store/index.js';
 import { hostOptionsFrom } from '../host-options.js';
 import { nonNegativeInteger, positiveInteger, seconds } from '../option-parsers.js';
 import { batchManifestFile, writeBatchManifest, type BatchCell } from '../../runner/batch-manifest.js';
@@ -50,6 +50,15 @@ function resolveRunId(base: string | undefined, label: string, storeFile: string
   } finally {
     store.close();
   }
+}
+
+/** A full disk stops the run (src/runner/run-batch.ts); the message says how to continue it. */
+function diskFullWithResume(error: unknown, base: string | undefined): unknown {
+  if (!isDiskFull(error) || !(error instanceof Error)) return error;
+  const again = base ? `--resume --run-id ${base}` : '--resume';
+  return new StoreError(`${error.message}: run the same command with ${again} (the run stopped; tasks not reported ok were not recorded and run again)`, {
+    cause: error,
+  });
 }
 
 /** The batch id: --run-id / M3_RUN_ID, else (a fresh run) a timestamp; a resume without either finds it per cell. */
@@ -167,8 +176,7 @@ export function addRunOptions(command: Command): Command {
     )
     .option(
       '--tool-surface <surface>',
-      "tools offered: m3bench (every tool of our servers), reference (exactly the reference catalog's tools, descriptions and schemas, from json/tools_catalog.json or ../shared/data/m3bench/tools_catalog.json) or reference:<catalog file>",
-      'm3bench',
+      "tools offered: m3bench (the default: every tool of our servers), reference (exactly the reference catalog's tools, descriptions and schemas, from json/tools_catalog.json or ../shared/data/m3bench/tools_catalog.json) or reference:<catalog file>",
     )
     .option('--allow-tool-drift', 'continue a --resume whose servers list different tools than the run recorded (the drift is written into the manifest)')
     .option(
@@ -339,6 +347,8 @@ export async function executeRun(flags: RunDefinition): Promise<void> {
       store: path.relative(resultsDir, storeFile),
       cells: reports.map((report) => toBatchCell(report, resultsDir)),
     });
+  } catch (error) {
+    throw diskFullWithResume(error, base);
   } finally {
     store.close();
     // Still listening while the servers close, so a second Ctrl-C exits at once.
