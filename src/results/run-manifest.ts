@@ -89,6 +89,17 @@ export const runManifestSchema = z
     toolSurfaceDrift: z.array(z.object({ server: z.string(), recorded: z.string().nullable(), current: z.string().nullable() })).optional(),
     /** A benchmark file's workflow (src/agent/workflow.ts): its name, type and the sha256 of its definition. */
     workflow: z.object({ name: z.string(), type: z.string(), sha256: z.string() }).optional(),
+    /** `m3 run --cache`: the policy, the file and how many responses the cache served, missed and recorded. */
+    responseCache: z
+      .object({
+        policy: z.string(),
+        file: z.string(),
+        maxAgeSeconds: z.number().nullable(),
+        served: z.number(),
+        missed: z.number(),
+        recorded: z.number(),
+      })
+      .optional(),
     /** The run's trials: the files of each and its counts (in the store's copy of the manifest). */
     trialFiles: z
       .array(

@@ -16,6 +16,7 @@ import { createVerboseView } from '../log/verbose-view.js';
 import type { HostOptions } from '../mcp/host.js';
 import { McpHost } from '../mcp/index.js';
 import { parseToolSurface } from '../mcp/tool-surface.js';
+import { parseCachePolicy, type ResponseCacheSettings } from './response-cache.js';
 import { batchManifestFile } from '../results/layout.js';
 import { writeLatestPointer } from '../results/latest.js';
 import { fallbackShare, isDiskFull, openStore, type FallbackShare } from '../store/index.js';
@@ -115,7 +116,19 @@ function splitList(entries: readonly string[]): string[] {
     .filter(Boolean);
 }
 
+/** `--cache [policy]`: the model-response cache, shared by the runs of one results folder by default. */
+function responseCacheSettings(definition: RunDefinition): ResponseCacheSettings | undefined {
+  const policy = parseCachePolicy(definition.cache);
+  if (!policy) {
+    if (definition.cacheFile !== undefined || definition.cacheMaxAge !== undefined) throw new ConfigError('--cache-file and --cache-max-age need --cache');
+    return undefined;
+  }
+  const file = path.resolve(definition.cacheFile ?? path.join(definition.resultsDir, 'model-cache.sqlite'));
+  return { policy, file, ...(definition.cacheMaxAge !== undefined ? { maxAgeSeconds: definition.cacheMaxAge } : {}) };
+}
+
 interface CellInputs {
+  cache: ResponseCacheSettings | undefined;
   taskSet: TaskSet;
   shard: { index: number; count: number } | undefined;
   imageDirs: string[];
@@ -124,8 +137,9 @@ interface CellInputs {
 
 /** What runModel runs for one planned cell. */
 function cellRequest(definition: RunDefinition, plan: RunPlan, cell: PlannedCell, inputs: CellInputs): RunModelRequest {
-  const { taskSet, shard, imageDirs, signal } = inputs;
+  const { taskSet, shard, imageDirs, signal, cache } = inputs;
   return {
+    ...(cache ? { cache } : {}),
     model: cell.model,
     taskSet,
     ...(cell.labelSuffix ? { labelSuffix: cell.labelSuffix } : {}),
@@ -180,7 +194,10 @@ export async function executeRun(definition: RunDefinition, context: ExecuteRunC
     throw new ConfigError('--output names one file: use it with a single --model, one --max-step and at most one --condition');
   const plan = planRun(definition, { models, conditions, maxSteps }, config.switches.M3_RUN_ID);
   refuseBeforeStart(definition, plan, shard);
-  await checkModels(models, { env: config.env, groundTruth: taskSet.groundTruth, timeoutMs: config.switches.M3_LLM_TIMEOUT * 1000 }, logger);
+  const cache = responseCacheSettings(definition);
+  // A cached run may need no request at all (a reproduction from a shared cache): no preflight then.
+  if (!cache || cache.policy === 'refresh')
+    await checkModels(models, { env: config.env, groundTruth: taskSet.groundTruth, timeoutMs: config.switches.M3_LLM_TIMEOUT * 1000 }, logger);
   mkdirSync(plan.runDir, { recursive: true });
   logger.info(`run folder: ${path.relative(process.cwd(), plan.runDir) || '.'}`);
   const taskDirs = [...new Set(taskSet.taskFiles.map((file) => path.dirname(file)))];
@@ -205,7 +222,7 @@ export async function executeRun(definition: RunDefinition, context: ExecuteRunC
         `run ${cell.runId}: ${cell.model}${cell.condition.parts.length > 0 ? ` under ${cell.condition.name}` : ''}${maxSteps.length > 1 ? ` at max steps ${cell.maxStep}` : ''} over ${taskSet.tasks.length} task(s)${definition.trials > 1 ? ` x ${definition.trials} trials` : ''} from ${path.relative(process.cwd(), tasksFile)}`,
       );
       reports.push(
-        await runModel(cellRequest(definition, plan, cell, { taskSet, shard, imageDirs, signal: context.signal }), {
+        await runModel(cellRequest(definition, plan, cell, { cache, taskSet, shard, imageDirs, signal: context.signal }), {
           config,
           host,
           store,

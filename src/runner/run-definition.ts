@@ -50,6 +50,12 @@ export interface RunDefinition extends Omit<LoopLimits, 'agent' | 'instruction' 
   traceFile?: boolean;
   /** `--verbose`: every intermediate step on stderr, redacted (src/log/verbose-view.ts). */
   verbose?: boolean;
+  /** `--cache [policy]`: the model-response cache (src/runner/response-cache.ts); off when unset. */
+  cache?: string | boolean;
+  /** `--cache-file`: default <results-dir>/model-cache.sqlite. */
+  cacheFile?: string;
+  /** `--cache-max-age`: entries older than this many seconds are not served. */
+  cacheMaxAge?: number;
   /** `--tool-surface`: m3bench (default), reference or reference:<catalog file> (src/mcp/tool-surface.ts). */
   toolSurface?: string;
 }

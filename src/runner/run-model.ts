@@ -16,6 +16,7 @@ import { finishRun, updateRunManifest, type Store } from '../store/index.js';
 import { removeStaleTemporaries } from '../tasks/write-json.js';
 import { applyDriver, applyLimits, cellLabel, hintsFor, type ConditionSet } from './conditions.js';
 import { withImageAudit } from './driver-decorators.js';
+import { ResponseCache } from './response-cache.js';
 import { RunInterruptedError } from './failure.js';
 import { buildManifest, finishManifest, openRunRow } from './run-row.js';
 import type { BatchResult } from './run-batch.js';
@@ -103,17 +104,18 @@ export async function runModel(request: RunModelRequest, deps: RunModelDeps): Pr
     ...(request.workspaceRoot ? [request.workspaceRoot] : []),
   ];
   const options = agentOptionsFrom(switches, limits, imageRoots, request.model);
+  const baseDriver = await createDriver(request.model, { env: config.env, groundTruth: request.taskSet.groundTruth, timeoutMs: options.retry.timeoutMs });
+  // The response cache sits next to the driver, so its key sees the request a condition changed.
+  const cache = request.cache ? ResponseCache.open(request.cache, request.runId, request.workspaceRoot) : undefined;
   // The audit wraps the driver itself, inside the condition's decorators: it sees what is sent.
-  const driver = applyDriver(
-    condition,
-    withImageAudit(await createDriver(request.model, { env: config.env, groundTruth: request.taskSet.groundTruth, timeoutMs: options.retry.timeoutMs })),
-  );
+  const driver = applyDriver(condition, withImageAudit(cache ? cache.wrap(baseDriver) : baseDriver));
   const tasks = tasksToRun(request, condition, host, logger);
   const manifest = buildManifest({ ...request, limits, condition, trials }, label, config, host, deps.root);
   const { stop, dispose } = stopController(request.signal);
   const fallbackSettings = fallbackSettingsFrom(switches, deps.root);
   manifest.fallback = manifestFallback(fallbackSettings, deps.root);
   manifest.price = priceRecord(request.model, prices, config.env.M3_PRICE_TABLE);
+  if (cache) manifest.responseCache = cache.counts;
   const lease = openRunRow(store, { ...request, condition, trials }, label, manifest, {
     logger,
     onLost: (message) => stop.abort(new RunInterruptedError(message)),
@@ -183,6 +185,7 @@ export async function runModel(request: RunModelRequest, deps: RunModelDeps): Pr
       ...(placeholderImagesDir ? { placeholderImages: placeholders } : {}),
     };
   } finally {
+    cache?.close();
     fallback?.close();
     dispose();
     lease.release();

@@ -5,6 +5,7 @@ import type { ConditionSet } from './conditions.js';
 import type { TaskSet } from './task-set.js';
 
 import type { AgentEventListener } from '../agent/events.js';
+import type { ResponseCacheSettings } from './response-cache.js';
 
 export interface RunModelRequest {
   model: string;
@@ -40,4 +41,6 @@ export interface RunModelRequest {
   traceFile?: boolean;
   /** Another consumer of the episode event stream (`--verbose`: src/log/verbose-view.ts). */
   onEvent?: AgentEventListener;
+  /** `--cache`: model responses served from and recorded in this cache (src/runner/response-cache.ts). */
+  cache?: ResponseCacheSettings;
 }

@@ -40,6 +40,14 @@ export {
   type CacheStatsRow,
   type PutOutcome,
 } from './fallback-cache.js';
+export {
+  openResponseCache,
+  findResponse,
+  putResponse,
+  allResponses,
+  responseStats,
+  type ResponseStatsRow,
+} from './response-cache.js';
 export type { EpisodeRow, RunRow } from './rows.js';
 export { imageAuditOf, type ImageAudit } from './image-audit.js';
 export { mergeRunShards, runTaskIds, type TableMergeCount } from './merge-shards.js';

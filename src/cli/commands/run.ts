@@ -91,6 +91,12 @@ export function addRunOptions(command: Command): Command {
       RUN_DEFAULTS.toolSurface,
     )
     .option('--allow-tool-drift', 'continue a --resume whose servers list different tools than the run recorded (the drift is written into the manifest)')
+    .option(
+      '--cache [policy]',
+      'model-response cache, exact request match: use (serve hits, record misses; the default), read (serve hits only), refresh (ask the provider, record over old entries)',
+    )
+    .option('--cache-file <file>', 'model-response cache file (default: <results-dir>/model-cache.sqlite)')
+    .option('--cache-max-age <s>', 'with --cache: entries recorded more than this many seconds ago are not served', positiveInteger)
     .option('--json', 'print the summary as JSON')
     .option('--trace-file', 'also write every episode event with its timestamp to <run folder>/<label>.trace.jsonl (one file per run and trial)')
     .option('--verbose', 'show every intermediate step (model replies, tool calls and results, final answers) on stderr, secrets masked')

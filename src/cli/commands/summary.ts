@@ -10,6 +10,7 @@ import { mockedShare } from '../../report/fallback-share.js';
 import { formatSummaryTable, type SummaryShares } from '../../report/summary-table.js';
 import { manifestFileFor, predictionFile } from '../../results/layout.js';
 import { findBatchManifests } from '../../runner/batch-manifest.js';
+import { responseCacheLines } from '../../runner/response-cache-report.js';
 import { loadBatchResults, resolveBatchFile } from '../../stats/batch-results.js';
 import { summarizeCell } from '../../stats/cell-summary.js';
 import { batchPerformance } from '../../stats/cell-performance.js';
@@ -71,7 +72,8 @@ function trialsSection(trials: NonNullable<ReturnType<typeof loadTrials>>): stri
   const { batch, file, settings, summaries, performance } = trials;
   const title = `batch ${batch.manifest.batchId} (${path.relative(process.cwd(), file)}): ${batch.manifest.trials} trial(s) per task`;
   const table = formatTrialsTable(summaries, settings);
-  return `${title}\n${table}${performance.length > 0 ? `\n\n${formatPerformanceTable(performance)}` : ''}`;
+  const cached = responseCacheLines(file, batch.manifest);
+  return `${title}\n${table}${performance.length > 0 ? `\n\n${formatPerformanceTable(performance)}` : ''}${cached.length > 0 ? `\n\n${cached.join('\n')}` : ''}`;
 }
 
 export function registerSummaryCommand(program: Command): void {
