@@ -6,8 +6,12 @@ import { stateChecksSchema } from '../eval/state/state-check.js';
 import { factSchema } from './facts.js';
 import { evaluatorSchema, taskCheckFields } from './task-checks.js';
 
-/** Ids are compared as strings everywhere; numeric ids in hand-written files are accepted. */
-const taskId = z.union([z.string(), z.number()]).transform((value) => String(value).trim());
+/**
+ * Ids are compared as strings everywhere; numeric ids in hand-written files are accepted. They
+ * are kept as written here: the loaders (load.ts) trim them unless asked to match them exactly,
+ * as the reference does (`--reference-compat`).
+ */
+const taskId = z.union([z.string(), z.number()]).transform((value) => String(value));
 
 const callSchema = z
   .object({
