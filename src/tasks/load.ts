@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import { TaskFileError } from '../errors/index.js';
 import { formatIssues } from '../config/zod-issues.js';
+import { rememberExactArguments } from './exact-arguments.js';
 import { loadJsonFile } from './load-json.js';
 import {
   fuzzyTaskSchema,
@@ -83,15 +84,21 @@ export function applyIdMatching<T extends { id: string }>(records: readonly T[],
 }
 
 export function loadGroundTruth(file: string, ids: IdMatching = 'trimmed'): GtTask[] {
-  return applyIdMatching(parseList(toRecordList(loadJsonFile(file), file), gtTaskSchema, file), ids).records;
+  const records = parseList(toRecordList(loadJsonFile(file), file), gtTaskSchema, file);
+  rememberExactArguments(records, file);
+  return applyIdMatching(records, ids).records;
 }
 
 export function loadFuzzyTasks(file: string, ids: IdMatching = 'trimmed'): FuzzyTask[] {
   return applyIdMatching(parseList(toRecordList(loadJsonFile(file), file), fuzzyTaskSchema, file), ids).records;
 }
 
+const predictionContainers = ['data', 'items', 'results', 'predictions'];
+
 export function loadPredictions(file: string, ids: IdMatching = 'trimmed'): Prediction[] {
-  return applyIdMatching(parseList(toRecordList(loadJsonFile(file), file, ['data', 'items', 'results', 'predictions']), predictionSchema, file), ids).records;
+  const records = parseList(toRecordList(loadJsonFile(file), file, predictionContainers), predictionSchema, file);
+  rememberExactArguments(records, file, predictionContainers);
+  return applyIdMatching(records, ids).records;
 }
 
 /** A prediction file our runner wrote (for --resume): every record in the runner's exact shape. */
