@@ -50,7 +50,7 @@ interface CorrectedAggregate {
 }
 
 /** Tie-sensitive tasks (metrics.ts, tie-bounds.ts) and the range each aggregate could take over their tie-breaks. */
-export interface TieSummary {
+interface TieSummary {
   count: number;
   ids: string[];
   /** Each reference aggregate recomputed with every tie-sensitive task at its lower, then its upper bound. */

@@ -229,7 +229,7 @@ export interface ScoreOptions {
   compareWith?: BucketSolver;
 }
 
-export const referenceMetricKeys = [
+const referenceMetricKeys = [
   'matched',
   'recall',
   'precision',

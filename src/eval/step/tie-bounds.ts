@@ -12,7 +12,7 @@ import type { TrajectoryCall } from './trajectory.js';
 /** How far float32 rounding (in another summation order) may move a similarity. */
 export const FLOAT32_NOISE = 4e-6;
 /** A metric differing by more than this between tie-breaks is tie-sensitive (jitter alone moves values by < FLOAT32_NOISE). */
-export const TIE_METRIC_SLACK = 1e-5;
+const TIE_METRIC_SLACK = 1e-5;
 const RANDOM_DRAWS = 8;
 
 export type Bounds = [number, number];
