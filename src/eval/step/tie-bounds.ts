@@ -13,7 +13,7 @@ import type { TrajectoryCall } from './trajectory.js';
 export const FLOAT32_NOISE = 4e-6;
 /** A metric differing by more than this between tie-breaks is tie-sensitive (jitter alone moves values by < FLOAT32_NOISE). */
 const TIE_METRIC_SLACK = 1e-5;
-const RANDOM_DRAWS = 8;
+const RANDOM_DRAWS = 4;
 
 export type Bounds = [number, number];
 
@@ -69,7 +69,8 @@ export function mayDependOnNoise(
 /** Copies of `sims` moved by at most FLOAT32_NOISE each, to solve the matching again on. */
 export function noiseVariants(sims: readonly (readonly number[])[], seed: number): number[][][] {
   const width = Math.max(1, sims.length, ...sims.map((row) => row.length));
-  const move = (shift: (g: number, p: number) => number) => sims.map((row, g) => row.map((sim, p) => sim + shift(g, p)));
+  // Clipped to [-1, 1] like every similarity, so a cost 1 - sim never goes negative.
+  const move = (shift: (g: number, p: number) => number) => sims.map((row, g) => row.map((sim, p) => Math.max(-1, Math.min(1, sim + shift(g, p)))));
   const variants = [
     move(() => FLOAT32_NOISE),
     move(() => -FLOAT32_NOISE),
