@@ -10,6 +10,8 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // The slowest files first, then Vitest's own summary as the last lines of the run.
+    reporters: ['./test/support/slowest-files-reporter.ts', 'default'],
     setupFiles: ['test/support/setup-no-network.ts'],
     globalSetup: ['test/support/global-setup.ts'],
   },

@@ -6,7 +6,13 @@
 #
 #   bash scripts/benchmark_fuzzy.sh                     # embedded default
 #   M3_MODELS="openai:gpt-4o" bash scripts/benchmark_fuzzy.sh
-#   bash scripts/benchmark_fuzzy.sh --resume --run-id nightly   # extra flags go to `m3 run`
+#   bash scripts/benchmark_fuzzy.sh --run-id nightly       # extra flags go to `m3 run`
+#   bash scripts/benchmark_fuzzy.sh --resume nightly
+#
+# Every invocation is one run with its own folder, $M3_RESULTS_DIR/runs/<run-id>/ (predictions,
+# evaluations, report, figures); $M3_RESULTS_DIR/latest points at it once it finished. A second
+# invocation never overwrites the first. Two invocations at once into one results folder should
+# each pass --run-id (the evaluation follows `latest`).
 #
 # Knobs (environment): M3_MODELS, M3_TASKS, M3_GT, M3_IMAGE_DIR, M3_MAX_STEP, M3_MAX_CONCURRENT,
 # M3_CONCURRENCY, M3_TOP_TOOLS, M3_MAX_NEW_TOKENS, M3_SKIP_ASSETS=1, M3_SKIP_EVAL=1, M3_RESULTS_DIR,
@@ -39,7 +45,7 @@ m3 run --model "${model_list[@]}" --tasks "$TASKS" --gt "$GT" \
   --max-step "${M3_MAX_STEP:-6}" --max-concurrent "${M3_MAX_CONCURRENT:-10}" \
   --concurrency "${M3_CONCURRENCY:-5}" --top-tools "${M3_TOP_TOOLS:-0}" \
   --max-new-tokens "${M3_MAX_NEW_TOKENS:-8192}" --results-dir "$RESULTS_DIR" \
-  "${@:---overwrite}" || run_status=$?
+  "$@" || run_status=$?
 if [[ $run_status -ne 0 && $run_status -ne 3 ]]; then
   exit "$run_status"
 fi
@@ -47,6 +53,13 @@ fi
 if [[ "${M3_SKIP_EVAL:-0}" == 1 ]]; then
   exit "$run_status"
 fi
+# The run's own folder: the evaluation layers, the report and the summary read and write there.
+if [[ ! -L "$RESULTS_DIR/latest" ]]; then
+  echo "benchmark_fuzzy.sh: $RESULTS_DIR/latest does not name a finished run" >&2
+  exit 1
+fi
+RUN_DIR="$RESULTS_DIR/runs/$(basename "$(readlink "$RESULTS_DIR/latest")")"
+SAVE_DIR="${M3_SAVE_DIR:-$RUN_DIR/save}"
 # The evaluation scripts take result-file labels (replay:gt -> replay-gt), like the reference's
 # model lists. A model whose prediction file holds no record is not evaluated: with coverage on,
 # every task would count as an empty trajectory and print a score of 0 nobody earned.
@@ -54,7 +67,7 @@ labels=""
 unscored=()
 for model in "${model_list[@]}"; do
   label="$(m3_label "$model")"
-  if m3_has_predictions "$RESULTS_DIR/${label}_test_mcp_fuzzy.json"; then
+  if m3_has_predictions "$RUN_DIR/${label}_test_mcp_fuzzy.json"; then
     labels+="$label "
   else
     unscored+=("$label")
@@ -67,16 +80,16 @@ fi
 # The task level (evaluate_task.sh) runs last: it reads the step alignment and the call labels.
 for stage in step call final_answer task; do
   if [[ -f "scripts/evaluate_${stage}.sh" ]]; then
-    M3_MODELS="$labels" GT_PATH="$GT" M3_TASKS="$TASKS" M3_RESULTS_DIR="$RESULTS_DIR" M3_CATALOG="$RESULTS_DIR/tools_catalog.json" \
-      M3_SKIP_REPORT=1 M3_FORCE=1 bash "scripts/evaluate_${stage}.sh"
+    M3_MODELS="$labels" GT_PATH="$GT" M3_TASKS="$TASKS" M3_RESULTS_DIR="$RUN_DIR" M3_CATALOG="$RUN_DIR/tools_catalog.json" \
+      M3_SAVE_DIR="$SAVE_DIR" M3_SKIP_REPORT=1 M3_FORCE=1 bash "scripts/evaluate_${stage}.sh"
   fi
 done
 if m3_has_command report; then
-  m3 report --results "$RESULTS_DIR" --save "${M3_SAVE_DIR:-save}" --gt "$GT" \
-    --catalog "$RESULTS_DIR/tools_catalog.json" --models "$(echo $labels | tr ' ' ',')"
+  m3 report --results-dir "$RUN_DIR" --save "$SAVE_DIR" --gt "$GT" \
+    --catalog "$RUN_DIR/tools_catalog.json" --models "$(echo $labels | tr ' ' ',')"
 fi
 echo
-m3 summary --results "$RESULTS_DIR" --save "${M3_SAVE_DIR:-save}" --models "$(echo $labels | tr ' ' ',')"
+m3 summary --results-dir "$RUN_DIR" --save "$SAVE_DIR" --models "$(echo $labels | tr ' ' ',')"
 if [[ ${#unscored[@]} -gt 0 ]]; then
   echo "benchmark_fuzzy.sh: not scored (no prediction): ${unscored[*]}" >&2
   exit 3

@@ -7,21 +7,22 @@
 #   M3_MODELS        models to evaluate (space- or comma-separated); default: every
 #                    <results>/*_test_mcp_fuzzy.json found
 #   PRED_DIR         where predictions are read (default: $M3_RESULTS_DIR)
-#   M3_RESULTS_DIR   where outputs are written (default: results)
+#   M3_RESULTS_DIR   where outputs are written: a run folder (default: results/latest, the last
+#                    finished run, else results)
 #   M3_CATALOG       tool list for unknown-tool and schema checks (m3 servers list-tools --json
-#                    output or a catalog file); default $M3_SAVE_DIR/mcp_tools_with_desc.json if present
+#                    output or a catalog file); default the run folder's tools_catalog.json (written
+#                    by `m3 run`), else $M3_SAVE_DIR/mcp_tools_with_desc.json if present
 #   M3_CALL_JUDGE    provider:model of the LLM judge for calls the rules cannot decide;
 #                    unset: those calls get the documented rule fallback
 #   M3_FORCE         set to 1 to re-evaluate models whose callanalysis.json exists
-#   M3_SAVE_DIR      where the report is written (default: save)
+#   M3_SAVE_DIR      where the report is written (default: the run folder's save/, else save)
 #   M3_SKIP_REPORT   set to 1 to skip the report step
 # Extra arguments are passed to every `m3 eval call` (e.g. --attempts 5).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/lib.sh
 
-results_dir="${M3_RESULTS_DIR:-results}"
-save_dir="${M3_SAVE_DIR:-save}"
+m3_results_dirs
 pred_dir="${PRED_DIR:-$results_dir}"
 
 
@@ -32,6 +33,8 @@ if [[ -n "${M3_CATALOG:-}" ]]; then
     exit 2
   fi
   catalog_args=(--catalog "$M3_CATALOG")
+elif [[ -f "$results_dir/tools_catalog.json" ]]; then
+  catalog_args=(--catalog "$results_dir/tools_catalog.json")
 elif [[ -f "$save_dir/mcp_tools_with_desc.json" ]]; then
   catalog_args=(--catalog "$save_dir/mcp_tools_with_desc.json")
 fi

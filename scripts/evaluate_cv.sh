@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The CV metrics of every model's predictions (the reference's scripts/evaluate_cv.sh): for each
 # model with <results>/<model>_test_mcp_fuzzy.json and each tau_weak, run `m3 eval cv` into
-# results_cv/<model>/ (results_cv/<model>/tau_<tau>/ when several taus are given), collect each
-# run's headline entry, and merge them into results_cv/step_eval_result.json (a JSON list,
+# <results>/results_cv/<model>/ (…/tau_<tau>/ when several taus are given), collect each
+# run's headline entry, and merge them into <results>/results_cv/step_eval_result.json (a JSON list,
 # entries sorted by model then tau; the reference merges in file-system order).
 #
 # Environment:
@@ -10,16 +10,17 @@
 #                    <results>/*_test_mcp_fuzzy.json found
 #   M3_TAU_WEAKS     tau_weak values (space- or comma-separated); default 0.6
 #   GT_PATH          ground truth; default json/test_mcp_GT.json, else json/m3_local_GT.json
-#   M3_RESULTS_DIR   where predictions are read (default: results)
-#   M3_CV_DIR        where CV outputs go (default: results_cv)
+#   M3_RESULTS_DIR   where predictions are read: a run folder (default: results/latest, the last
+#                    finished run, else results)
+#   M3_CV_DIR        where CV outputs go (default: <results>/results_cv, inside the run folder)
 # Extra arguments go to every `m3 eval cv` (e.g. --reference-compat, --embedder BAAI/bge-small-en-v1.5,
 # the encoder the reference's script uses; pull it with `m3 assets pull --manifest media/encoders.json`).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/lib.sh
 
-results_dir="${M3_RESULTS_DIR:-results}"
-cv_dir="${M3_CV_DIR:-results_cv}"
+m3_results_dirs
+cv_dir="${M3_CV_DIR:-$results_dir/results_cv}"
 tau_list="${M3_TAU_WEAKS:-0.6}"
 read -r -a taus <<<"${tau_list//,/ }"
 

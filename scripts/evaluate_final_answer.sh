@@ -9,19 +9,19 @@
 #                    <results>/*_test_mcp_fuzzy.json found
 #   GT_PATH          ground truth; default json/test_mcp_GT.json, else json/m3_local_GT.json
 #   PRED_DIR         where predictions are read (default: $M3_RESULTS_DIR)
-#   M3_RESULTS_DIR   where outputs are written (default: results)
+#   M3_RESULTS_DIR   where outputs are written: a run folder (default: results/latest, the last
+#                    finished run, else results)
 #   M3_JUDGES        comma-separated provider:model judges, or "default" for the reference's four
 #                    (openai:gpt-5-mini,gemini:gemini-2.5-flash,deepseek:deepseek-chat,
 #                    xai:grok-4-fast-reasoning); unset: proxies only, clearly labelled as such
-#   M3_SAVE_DIR      where the report is written (default: save)
+#   M3_SAVE_DIR      where the report is written (default: the run folder's save/, else save)
 #   M3_SKIP_REPORT   set to 1 to skip the report step
 # Extra arguments are passed to every `m3 eval final` (e.g. --proxy, --lenient, --concurrency 4).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/lib.sh
 
-results_dir="${M3_RESULTS_DIR:-results}"
-save_dir="${M3_SAVE_DIR:-save}"
+m3_results_dirs
 pred_dir="${PRED_DIR:-$results_dir}"
 
 m3_resolve_gt evaluate_final_answer.sh

@@ -8,14 +8,15 @@
 #                    <results>/*_test_mcp_fuzzy.json found
 #   GT_PATH          ground truth; default json/test_mcp_GT.json, else the bundled local suite
 #                    json/m3_local_GT.json
-#   M3_RESULTS_DIR   where predictions are read and outputs written (default: results)
+#   M3_RESULTS_DIR   where predictions are read and outputs written: a run folder (default:
+#                    results/latest, the last finished run, else results)
 #   M3_SKIP_REPORT   set to 1 to skip the report step
 # Extra arguments are passed to every `m3 eval step` (e.g. --reference-compat, --embedder ...).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/lib.sh
 
-results_dir="${M3_RESULTS_DIR:-results}"
+m3_results_dirs
 
 m3_resolve_gt evaluate_step.sh
 

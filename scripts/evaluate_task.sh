@@ -12,19 +12,19 @@
 #   GT_PATH          ground truth; default json/test_mcp_GT.json, else json/m3_local_GT.json
 #   M3_TASKS         task file: scores only its ids, and supplies evaluators / answers the GT lacks
 #   PRED_DIR         where predictions are read (default: $M3_RESULTS_DIR)
-#   M3_RESULTS_DIR   where outputs are written (default: results)
+#   M3_RESULTS_DIR   where outputs are written: a run folder (default: results/latest, the last
+#                    finished run, else results)
 #   M3_CATALOG       tool list for classifying calls when a model has no callanalysis.json
 #   M3_TASK_JUDGE    provider:model of the LLM judge for failed tasks the taxonomy rules cannot
 #                    label; unset: those stay "undetermined"
-#   M3_SAVE_DIR      where the report is written (default: save)
+#   M3_SAVE_DIR      where the report is written (default: the run folder's save/, else save)
 #   M3_SKIP_REPORT   set to 1 to skip the report step
 # Extra arguments are passed to every `m3 eval task` (e.g. --domain type).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/lib.sh
 
-results_dir="${M3_RESULTS_DIR:-results}"
-save_dir="${M3_SAVE_DIR:-save}"
+m3_results_dirs
 pred_dir="${PRED_DIR:-$results_dir}"
 
 m3_resolve_gt evaluate_task.sh

@@ -66,3 +66,27 @@ m3_model_list() {
     exit 1
   fi
 }
+
+# Sets `results_dir` and `save_dir` for the evaluate_*.sh scripts: M3_RESULTS_DIR when set, else
+# the run results/latest points at (the last finished `m3 run`), else results/ (a flat folder:
+# runs from before run folders, or `m3 export --reference`). A run folder's figures and report go
+# into its own save/; a flat folder's into save/. M3_SAVE_DIR overrides.
+m3_results_dirs() {
+  if [[ -n "${M3_RESULTS_DIR:-}" ]]; then
+    results_dir="$M3_RESULTS_DIR"
+  elif [[ -d results/latest ]]; then
+    results_dir="results/latest"
+  else
+    results_dir="results"
+  fi
+  if [[ -d "$results_dir/latest" ]]; then
+    results_dir="$results_dir/latest"
+  fi
+  if [[ -n "${M3_SAVE_DIR:-}" ]]; then
+    save_dir="$M3_SAVE_DIR"
+  elif compgen -G "$results_dir/*.batch.json" >/dev/null; then
+    save_dir="$results_dir/save"
+  else
+    save_dir="save"
+  fi
+}

@@ -39,14 +39,14 @@ run_args=(--config "${M3_CONFIG:-mcp_servers.json}")
 batch() { # <name> <model>
   local dir="$ROOT/$ID-$1"
   m3 run --model "$2" --trials "$TRIALS" --tasks "$TASKS" --gt "$GT" --image-dir "${M3_IMAGE_DIR:-media}" \
-    --results-dir "$dir" --store "$STORE" --run-id "$ID-$1" --overwrite "${run_args[@]}" >&2 || return
+    --run-dir "$dir" --store "$STORE" --run-id "$ID-$1" --overwrite "${run_args[@]}" >&2 || return
   m3 eval batch "$dir/$ID-$1.batch.json" --gt "$GT" >&2 || return
   echo "$dir/$ID-$1.batch.json"
 }
 
 base_file=$(batch baseline "$BASELINE")
 cand_file=$(batch candidate "$CANDIDATE")
-m3 summary --results "$ROOT/$ID-candidate" --save "${M3_SAVE:-save}"
+m3 summary --results-dir "$ROOT/$ID-candidate" --save "${M3_SAVE:-save}"
 gate_args=(--baseline "$base_file" --candidate "$cand_file" --metric "${M3_GATE_METRIC:-pass}" --max-drop "${M3_MAX_DROP:-1}")
 [[ -n "${M3_MIN_PASS_RATE:-}" ]] && gate_args+=(--min-pass-rate "$M3_MIN_PASS_RATE")
 status=0

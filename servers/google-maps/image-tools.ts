@@ -8,6 +8,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { fastMcpJsonResult } from '../shared/python-format.js';
 import type { ToolExtra } from '../shared/keyed-tool.js';
+import { namedRequest } from '../shared/named-url.js';
 import { saveWorkspaceImage } from '../shared/workspace-image.js';
 import { callGoogle } from '../shared/google-call.js';
 import { apiKey, base, defineTool, http, v1Headers } from './google-api.js';
@@ -108,7 +109,9 @@ export function registerImageTools(server: McpServer): void {
         http.getJson<{ photoUri?: string }>(endpoint, { query: { ...request, skipHttpRedirect: 'true' }, headers: v1Headers() }),
       );
       if (!media?.photoUri) throw new Error(`Error executing tool place_photo_media: ${new URL(endpoint).hostname} returned no photoUri for ${resource}`);
-      const bytes = (await http.getBytes(media.photoUri, { maxBytes: maxImageBytes })).body;
+      // photoUri is named by the API: through M3_UPSTREAM_GOOGLE_PHOTOS_URL when set, never to a non-public address.
+      const photo = namedRequest(media.photoUri, [{ origin: 'https://lh3.googleusercontent.com', env: 'M3_UPSTREAM_GOOGLE_PHOTOS_URL' }], base.places());
+      const bytes = (await http.getBytes(photo.url, { maxBytes: maxImageBytes, namedBy: photo.namedBy })).body;
       const saved = await saveWorkspaceImage(extra, `place_photo_${resource.split('/').at(-1) ?? 'photo'}`, bytes, new URL(media.photoUri).hostname);
       const response = { content_type: saved.mimeType, photoUri: media.photoUri, saved_path: saved.file, bytes: saved.bytes };
       return fastMcpJsonResult({ endpoint, request, response }, [{ data: saved.data, mimeType: saved.mimeType }]);

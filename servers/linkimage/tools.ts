@@ -5,13 +5,20 @@
 // saved_path. The access key goes in the Authorization header ("Client-ID <key>", as Unsplash
 // documents) rather than the URL, and the download is reported to Unsplash's download_location
 // as its API guidelines require.
+// URLs the API answer names go through overrides (named-url.ts): `urls.full` on
+// images.unsplash.com through M3_UPSTREAM_UNSPLASH_IMAGES_URL, `download_location` on
+// api.unsplash.com through M3_UPSTREAM_UNSPLASH_URL; the key goes only to the API's origin, and
+// a named URL on a non-public address is refused (servers/shared/http-destination.ts). A refused
+// key, a rate limit or a missing photo keep the reference's words ("Failed to fetch photo
+// metadata. HTTP <status>") and stay typed for the fallback layer where they are infrastructure.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { createHttpClient, upstreamBaseUrl } from '../shared/http-client.js';
+import { namedRequest } from '../shared/named-url.js';
 import { registerKeyedTool } from '../shared/keyed-tool.js';
 import { pythonJsonDumps } from '../shared/python-format.js';
-import { errorResult, textResult } from '../shared/tool-result.js';
-import { UpstreamClientError, requireCredential } from '../shared/upstream-error.js';
+import { errorResult, textResult, upstreamErrorResult } from '../shared/tool-result.js';
+import { UpstreamClientError, UpstreamError, requireCredential } from '../shared/upstream-error.js';
 import { saveWorkspaceImage } from '../shared/workspace-image.js';
 
 const SERVER = 'linkimage-mcp';
@@ -56,19 +63,23 @@ export function registerLinkImageTools(server: McpServer): void {
       try {
         photo = (await http.getJson<Photo>(`${api}/photos/${encodeURIComponent(id)}`, { headers })).body ?? {};
       } catch (error) {
-        if (error instanceof UpstreamClientError) return errorResult(pythonJsonDumps({ error: `Failed to fetch photo metadata. HTTP ${error.status}` }));
+        const text = (status: number) => pythonJsonDumps({ error: `Failed to fetch photo metadata. HTTP ${status}` });
+        if (error instanceof UpstreamClientError) return errorResult(text(error.status));
+        if (error instanceof UpstreamError && error.status !== undefined) return upstreamErrorResult(error, text(error.status));
         throw error;
       }
       const imageUrl = photo.urls?.full;
       const author = photo.user?.name;
       if (!imageUrl || author === undefined)
         return errorResult(pythonJsonDumps({ error: `Exception occurred: the metadata of photo ${id} has no urls.full or user.name` }));
-      const bytes = (await http.getBytes(imageUrl, { maxBytes: maxImageBytes })).body;
+      const image = namedRequest(imageUrl, [{ origin: 'https://images.unsplash.com', env: 'M3_UPSTREAM_UNSPLASH_IMAGES_URL' }], api);
+      const bytes = (await http.getBytes(image.url, { maxBytes: maxImageBytes, namedBy: image.namedBy })).body;
       // Prefixed: ids may start with "_" or "-", which safe file names drop.
       const saved = await saveWorkspaceImage(extra, `unsplash_${id}`, bytes, new URL(imageUrl).hostname);
       if (photo.links?.download_location) {
         // Unsplash counts downloads through this endpoint; failing to report one does not fail the tool.
-        await http.getJson(photo.links.download_location, { headers }).catch(() => undefined);
+        const ping = namedRequest(photo.links.download_location, [{ origin: 'https://api.unsplash.com', env: 'M3_UPSTREAM_UNSPLASH_URL' }], api);
+        await http.getJson(ping.url, { headers, namedBy: ping.namedBy }).catch(() => undefined);
       }
       const result = { message: `Downloaded '${author}' photo successfully.`, image_url: imageUrl, author, saved_path: saved.file };
       return textResult(pythonJsonDumps(result, { ensureAscii: false }), [{ data: saved.data, mimeType: saved.mimeType }]);

@@ -8,6 +8,7 @@
 import { fileTypeFromBuffer } from 'file-type';
 import { z } from 'zod';
 import { upstreamBaseUrl, type HttpClient } from '../shared/http-client.js';
+import { namedRequest } from '../shared/named-url.js';
 import { UpstreamClientError, UpstreamError } from '../shared/upstream-error.js';
 
 const departmentsSchema = z.object({ departments: z.array(z.object({ departmentId: z.number(), displayName: z.string() }).loose()) }).loose();
@@ -84,14 +85,6 @@ export async function fetchObject(http: HttpClient, objectId: number): Promise<M
   return getParsed(http, new URL(`${collectionBase()}/objects/${objectId}`), objectSchema, 'object');
 }
 
-/** The image URL to fetch: the API's, with its origin swapped for M3_UPSTREAM_MET_IMAGES_URL when set. */
-function imageUrl(apiUrl: string, env: NodeJS.ProcessEnv = process.env): string {
-  const mirror = env.M3_UPSTREAM_MET_IMAGES_URL?.trim();
-  const original = new URL(apiUrl);
-  if (!mirror || original.origin !== 'https://images.metmuseum.org') return apiUrl;
-  return `${mirror.replace(/\/+$/, '')}${original.pathname}${original.search}`;
-}
-
 export const imageTypes: readonly string[] = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'];
 
 /**
@@ -99,10 +92,11 @@ export const imageTypes: readonly string[] = ['image/jpeg', 'image/png', 'image/
  * reference's download did; bytes that are not an image are a broken upstream answer.
  */
 export async function fetchImage(http: HttpClient, apiUrl: string): Promise<Buffer> {
-  const url = new URL(imageUrl(apiUrl));
+  // An upstream-named URL: through M3_UPSTREAM_MET_IMAGES_URL when set, never to a non-public address.
+  const image = namedRequest(apiUrl, [{ origin: 'https://images.metmuseum.org', env: 'M3_UPSTREAM_MET_IMAGES_URL' }], collectionBase());
   let bytes: Buffer;
   try {
-    bytes = (await http.getBytes(url.href, { maxBytes: 15 * 1024 * 1024 })).body;
+    bytes = (await http.getBytes(image.url, { maxBytes: 15 * 1024 * 1024, namedBy: image.namedBy })).body;
   } catch (error) {
     if (error instanceof UpstreamClientError) throw new MetRequestError(error.status);
     throw error;
@@ -111,8 +105,8 @@ export async function fetchImage(http: HttpClient, apiUrl: string): Promise<Buff
   if (!type || !imageTypes.includes(type.mime)) {
     throw new UpstreamError(
       'upstream_bad_response',
-      `${url.hostname}: the object image is ${type?.mime ?? 'not a known file type'} (${bytes.length} bytes), not an image`,
-      { upstream: url.hostname },
+      `${new URL(image.url).hostname}: the object image is ${type?.mime ?? 'not a known file type'} (${bytes.length} bytes), not an image`,
+      { upstream: new URL(image.url).hostname },
     );
   }
   return bytes;

@@ -8,7 +8,7 @@ import { iacrDetails, iacrFileName } from './iacr.js';
 import type { Paper } from './paper.js';
 import { downloadPdf, maxPdfBytes, pdfPageTexts, pdfPath } from './pdf-files.js';
 import { semanticDetails, semanticFileName } from './semantic.js';
-import { fetchAbsolute, fetchFrom, pathPart } from './upstreams.js';
+import { fetchFrom, fetchNamed, pathPart } from './upstreams.js';
 
 export async function downloadIacr(paperId: string, folder: string): Promise<string> {
   const file = pdfPath(folder, iacrFileName(paperId));
@@ -19,7 +19,7 @@ export async function downloadIacr(paperId: string, folder: string): Promise<str
 
 async function savePaperPdf(paper: Paper, file: string): Promise<string> {
   if (paper.source === 'iacr') return downloadPdf('iacr', new URL(paper.pdf_url).pathname, file);
-  const response = await fetchAbsolute(paper.pdf_url, { maxBytes: maxPdfBytes });
+  const response = await fetchNamed(paper.pdf_url, 'semantic', { maxBytes: maxPdfBytes });
   return (await saveDownload(path.dirname(file), path.basename(file), response.body, ['application/pdf'])).file;
 }
 

@@ -1,13 +1,15 @@
 // Where paper_search's downloads go and how their text is read. The reference wrote to
 // `save_path` (default "./downloads") relative to wherever it ran; here that folder is mapped
 // into the task's workspace (servers/shared/call-context.ts), an absolute path must lie inside
-// the allowed roots (media/ and M3_ALLOWED_ROOTS), and nothing is written outside them. PDFs
+// the allowed roots (media/ and M3_ALLOWED_ROOTS), and nothing is written outside them: every
+// form goes through the symlink-resolving resolveAllowedPath, and a relative one must still be
+// inside the workspace after its links are followed. PDFs
 // are size-capped, typed by their bytes, and read with pdfjs-dist (text per page, pages
 // separated by newlines as the reference's PyPDF2 loop did).
 import { existsSync, mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { resolveAllowedPath } from '../shared/allowed-roots.js';
+import { PathNotAllowedError, resolveAllowedPath } from '../shared/allowed-roots.js';
 import { callContextOf, workspaceOf } from '../shared/call-context.js';
 import { resolveOutputArgument } from '../shared/task-paths.js';
 import { safeFileName, saveDownload } from '../shared/download.js';
@@ -17,6 +19,11 @@ import { fetchFrom, type Upstream } from './upstreams.js';
 export const maxPdfBytes = 50 * 1024 * 1024;
 
 type Extra = { _meta?: unknown };
+
+function isInside(child: string, root: string): boolean {
+  const relative = path.relative(root, child);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
 
 /** The folder `save_path` names for this call, created when missing. */
 export function downloadFolder(savePath: string, extra: Extra): string {
@@ -28,11 +35,16 @@ export function downloadFolder(savePath: string, extra: Extra): string {
   } else if (path.isAbsolute(savePath) || savePath.startsWith('file://')) {
     folder = resolveAllowedPath(savePath);
   } else {
-    folder = path.resolve(workspace, savePath);
-    const relative = path.relative(workspace, folder);
-    if (relative.startsWith('..') || path.isAbsolute(relative)) {
-      throw new Error(`save_path "${savePath}" leaves the task workspace; give a folder inside it such as ./downloads`);
+    // Resolved through symlinks (resolveAllowedPath) before the containment check: a planted
+    // `downloads -> /elsewhere` link must not carry the download, or a mkdir, out of the workspace.
+    const leaves = () => new Error(`save_path "${savePath}" leaves the task workspace; give a folder inside it such as ./downloads`);
+    try {
+      folder = resolveAllowedPath(path.resolve(workspace, savePath));
+    } catch (error) {
+      if (error instanceof PathNotAllowedError) throw leaves();
+      throw error;
     }
+    if (!isInside(folder, workspace)) throw leaves();
   }
   mkdirSync(folder, { recursive: true });
   return folder;

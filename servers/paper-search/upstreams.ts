@@ -4,6 +4,7 @@
 // outages stay typed UpstreamErrors. arXiv asks for one request at a time and backs off from
 // 3 s, as the 2026 reference does (`_get_with_backoff`: 429, 5xx and network errors retried).
 import { createHttpClient, type HttpClient, type RequestOptions, upstreamBaseUrl } from '../shared/http-client.js';
+import { namedRequest } from '../shared/named-url.js';
 import { requestsHttpErrorText } from '../shared/reference-errors.js';
 import { UpstreamClientError } from '../shared/upstream-error.js';
 
@@ -70,12 +71,24 @@ export async function fetchFrom<T>(
   }
 }
 
-/** An id used as a URL path part, as requests sent it: reserved characters escaped, "/" and ":" kept. */
+/**
+ * An id used as a URL path part, as requests sent it: reserved characters escaped, "/" and ":"
+ * kept (old-style arXiv ids are `hep-th/9901001`). An id with an empty, "." or ".." segment would
+ * leave the path it is put in (`/pdf/../../x` is `/x` on the same host), so it becomes one
+ * segment with every "/" escaped.
+ */
 export function pathPart(id: string): string {
-  return encodeURIComponent(id).replace(/%2F/gi, '/').replace(/%3A/gi, ':');
+  if (id === '.' || id === '..') throw new Error(`"${id}" is not a paper id`);
+  const escaped = encodeURIComponent(id).replace(/%3A/gi, ':');
+  const climbs = id.split('/').some((segment) => segment === '' || segment === '.' || segment === '..');
+  return climbs ? escaped : escaped.replace(/%2F/gi, '/');
 }
 
-/** A GET of an absolute URL no source names (a PDF link Semantic Scholar gave). */
-export function fetchAbsolute(url: string, options: RequestOptions): Promise<{ status: number; body: Buffer }> {
-  return clients.other.request<Buffer>(url, 'bytes', options);
+/**
+ * A GET of a URL a source named (a PDF link Semantic Scholar gave, on any host): through
+ * M3_UPSTREAM_PDF_LINKS_URL when set (`<override>/<host><path>`), never to a non-public address.
+ */
+export function fetchNamed(url: string, namedBy: Upstream, options: RequestOptions): Promise<{ status: number; body: Buffer }> {
+  const target = namedRequest(url, [{ origin: '*', env: 'M3_UPSTREAM_PDF_LINKS_URL' }], baseUrl(namedBy));
+  return clients.other.request<Buffer>(target.url, 'bytes', { ...options, namedBy: target.namedBy });
 }

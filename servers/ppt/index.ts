@@ -7,6 +7,7 @@ import { PerTaskState } from '../shared/task-state.js';
 import { type Decks, PresentationStore } from './model.js';
 import { registerDeckTools } from './tools-deck.js';
 import { registerDesignTools } from './tools-design.js';
+import { registerFileTools, registerFontTool, registerPictureEffectsTool } from './tools-files.js';
 import { registerTextLevelTools } from './tools-placeholders.js';
 import { registerSlideTools } from './tools-slides.js';
 import { registerStructureTools } from './tools-structure.js';
@@ -15,6 +16,9 @@ import { registerTextTool } from './tools-text.js';
 function createPptServer(decks: Decks = new PerTaskState(() => new PresentationStore())): McpServer {
   const server = new McpServer({ name: 'ppt', version: '0.1.0' });
   registerDeckTools(server, decks);
+  registerFileTools(server, decks);
+  registerPictureEffectsTool(server, decks);
+  registerFontTool(server);
   registerSlideTools(server, decks);
   registerTextTool(server, decks);
   registerStructureTools(server, decks);

@@ -46,12 +46,24 @@ export interface TextElement {
   style: TextStyle;
 }
 
+/** What apply_picture_effects keeps on a picture (written by servers/ppt/picture-effects.ts). */
+export interface PictureEffects {
+  shadow?: { inner: boolean; blurRadius: number; distance: number; direction: number; color: number[]; transparency: number };
+  reflection?: { size: number; transparency: number; distance: number; blur: number };
+  glow?: { size: number; color: number[]; transparency: number };
+  softEdges?: { radius: number };
+  rotation?: number;
+  transparency?: number;
+}
+
 interface ImageElement {
   kind: 'image';
   box: Box;
   data: Buffer;
   mediaType: string;
   source: string;
+  /** apply_picture_effects (servers/ppt/picture-effects.ts). */
+  effects?: PictureEffects;
 }
 
 interface ShapeElement {

@@ -4,6 +4,7 @@ import JSZip from 'jszip';
 import pptxgenModule from 'pptxgenjs';
 import sharp from 'sharp';
 import { type Background, type Presentation, type SlideElement, slideHeight, slideWidth, type TextElement } from './model.js';
+import { addPictureEffects } from './picture-effects.js';
 
 // pptxgenjs ships CommonJS-style typings with an ESM build: TypeScript sees the class under
 // `.default`, while Node's ESM loader hands over the class itself. Accept both shapes.
@@ -68,7 +69,7 @@ function addText(slide: PptSlide, element: TextElement): void {
     fit: style.autoFit ? 'shrink' : 'none',
     isTextBox: true,
     wrap: true,
-    objectName: element.role === 'title' ? 'Title' : undefined,
+    objectName: element.role === 'title' ? 'Title' : element.role === 'subtitle' ? 'Subtitle' : undefined,
   });
 }
 
@@ -79,7 +80,12 @@ function addElement(pptx: Pptx, slide: PptSlide, element: SlideElement): void {
       addText(slide, element);
       return;
     case 'image':
-      slide.addImage({ ...position, data: `${element.mediaType};base64,${element.data.toString('base64')}` });
+      slide.addImage({
+        ...position,
+        data: `${element.mediaType};base64,${element.data.toString('base64')}`,
+        ...(element.effects?.rotation ? { rotate: element.effects.rotation } : {}),
+        ...(element.effects?.transparency ? { transparency: Math.round(element.effects.transparency * 100) } : {}),
+      });
       return;
     case 'shape':
       addShape(pptx, slide, element, position);
@@ -185,7 +191,8 @@ function escapeXml(text: string): string {
 /** pptxgenjs writes no keywords/description (nor transitions): add them to the package afterwards. */
 async function addPackageExtras(pptxBytes: Buffer, presentation: Presentation): Promise<Buffer> {
   const { keywords, comments } = presentation.properties;
-  if (!keywords && !comments && !presentation.slides.some((slide) => slide.transition)) return pptxBytes;
+  const effects = presentation.slides.some((slide) => slide.elements.some((element) => element.kind === 'image' && element.effects));
+  if (!keywords && !comments && !effects && !presentation.slides.some((slide) => slide.transition)) return pptxBytes;
   const zip = await JSZip.loadAsync(pptxBytes);
   const core = zip.file('docProps/core.xml');
   if (core && (keywords || comments)) {
@@ -196,6 +203,7 @@ async function addPackageExtras(pptxBytes: Buffer, presentation: Presentation): 
     zip.file('docProps/core.xml', (await core.async('string')).replace('</cp:coreProperties>', `${extras}</cp:coreProperties>`));
   }
   await addTransitions(zip, presentation);
+  await addPictureEffects(zip, presentation);
   return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
 }
 

@@ -290,7 +290,7 @@ function registerInfoTools(server: McpServer, decks: Decks): void {
         templates: listTemplates().map((template) => template.id),
         color_schemes: schemeNames,
         layouts: layoutNames,
-        not_available: ['open_presentation', 'create_presentation_from_template', 'get_template_file_info', 'manage_fonts', 'apply_picture_effects'],
+        not_available: [],
       }),
     ),
   );

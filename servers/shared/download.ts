@@ -1,7 +1,9 @@
 // Saves bytes a web server fetched (a PDF, a photo, a map tile) into the task's workspace:
 // size-capped by the HTTP client, typed by the bytes (never by the URL or content-type), under
-// a sanitised file name that cannot leave the folder.
-import { writeFile } from 'node:fs/promises';
+// a sanitised file name that cannot leave the folder. The bytes go to a fresh temp file that is
+// renamed onto the name, so a symlink planted at that name is replaced, never followed.
+import { randomBytes } from 'node:crypto';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileTypeFromBuffer } from 'file-type';
 
@@ -32,6 +34,12 @@ export async function saveDownload(dir: string, stem: string, data: Buffer, allo
   }
   const base = safeFileName(stem).replace(/\.[A-Za-z0-9]{1,5}$/, '');
   const file = path.join(dir, `${base}.${type.ext}`);
-  await writeFile(file, data);
+  const temp = path.join(dir, `.${base}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    await writeFile(temp, data, { flag: 'wx' });
+    await rename(temp, file);
+  } finally {
+    await rm(temp, { force: true });
+  }
   return { file, mimeType: type.mime, bytes: data.length };
 }

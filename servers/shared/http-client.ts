@@ -1,7 +1,15 @@
 // The one HTTP client every web-API server uses (Node's fetch underneath). It adds what each
 // server would otherwise write again: a timeout per attempt, bounded retries with backoff that
-// honour `retry-after` on 429 and 5xx, a concurrency cap per upstream host, a descriptive
-// User-Agent, an optional in-memory GET cache, and typed failures (upstream-error.ts).
+// honour `retry-after` on 429 and 5xx (and timeouts), a concurrency cap per upstream host, a
+// descriptive User-Agent, an optional in-memory GET cache, and typed failures (upstream-error.ts)
+// that keep the vendor's own error text, redacted. Caps on body size, redirects and time come
+// from src/core/http-limits.ts, shared with the asset and dataset downloads.
+//
+// What fails at once, without retries (so the fallback layer serves the call at once): a DNS
+// failure, no route, a refused connection to a non-loopback host, the network guard, and an
+// upstream-named URL (`namedBy`) that points at a non-public address (http-destination.ts).
+// Redirects are followed by hand, each hop checked; the caller's headers (keys, cookies) go only
+// to the origin of the URL they were given for.
 //
 // Environment (read from the server's own process env):
 //   M3_HTTP_TIMEOUT_MS      per-attempt timeout, default 20000
@@ -9,6 +17,9 @@
 //   M3_HTTP_MAX_WAIT_MS     longest single backoff / retry-after wait honoured, default 10000
 //   M3_NETWORK_GUARD        "loopback": refuse every host that is not 127.0.0.0/8, ::1 or
 //                           localhost (the test suite sets it so no server can reach the internet)
+import { HTTP_LIMITS, capOf } from '../../src/core/http-limits.js';
+import { isLoopbackHostName, isUnreachableForGood, refusedNamedDestination, type Resolver } from './http-destination.js';
+import { redactSecrets, requestSecrets, vendorMessage } from './vendor-message.js';
 import { UpstreamClientError, UpstreamError } from './upstream-error.js';
 
 export type ResponseKind = 'json' | 'text' | 'bytes';
@@ -28,6 +39,12 @@ export interface RequestOptions {
   cacheTtlMs?: number;
   /** Status codes that are returned to the caller instead of thrown (e.g. 404 when "not found" is an answer). */
   acceptStatus?: readonly number[];
+  /**
+   * The URL came from an answer of the upstream configured at this base URL (a photo URL, a
+   * download link): non-public destinations are refused on every hop unless that base is itself
+   * non-public, and the caller's headers are sent only when the URL has the base's origin.
+   */
+  namedBy?: string;
 }
 
 export interface HttpResponse<T> {
@@ -51,9 +68,9 @@ export interface HttpClientOptions {
   env?: NodeJS.ProcessEnv;
   /** For tests: replaces the sleep between retries. */
   sleep?: (ms: number) => Promise<void>;
+  /** For tests: resolves host names for the upstream-named destination check. */
+  resolve?: Resolver;
 }
-
-const loopbackHost = /^(localhost|127(?:\.\d{1,3}){3}|\[?::1\]?)$/i;
 
 class Semaphore {
   private active = 0;
@@ -113,11 +130,24 @@ async function readCapped(response: Response, maxBytes: number, upstream: string
   return Buffer.concat(chunks);
 }
 
+const redirectStatuses = new Set([301, 302, 303, 307, 308]);
+
 function describeNetworkError(error: unknown): string {
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
   const code = (cause as { code?: string }).code;
   const message = cause instanceof Error ? cause.message : String(cause);
   return code && !message.includes(code) ? `${code}: ${message}` : message;
+}
+
+/** One request as sent: its URL, the headers for its own origin, and what its secrets are. */
+interface Prepared {
+  target: URL;
+  method: string;
+  kind: ResponseKind;
+  options: RequestOptions;
+  headers: Record<string, string>;
+  body: string | undefined;
+  secrets: string[];
 }
 
 export class HttpClient {
@@ -129,12 +159,13 @@ export class HttpClient {
   private readonly userAgent: string;
   private readonly guardLoopback: boolean;
   private readonly sleep: (ms: number) => Promise<void>;
+  private readonly resolve: Resolver | undefined;
   private readonly semaphores = new Map<string, Semaphore>();
   private readonly cache = new Map<string, { expires: number; response: HttpResponse<unknown> }>();
 
   constructor(private readonly options: HttpClientOptions) {
     const env = options.env ?? process.env;
-    this.timeoutMs = options.timeoutMs ?? envNumber(env, 'M3_HTTP_TIMEOUT_MS', 20_000);
+    this.timeoutMs = options.timeoutMs ?? envNumber(env, 'M3_HTTP_TIMEOUT_MS', HTTP_LIMITS.apiTimeoutMs);
     this.retries = options.retries ?? envNumber(env, 'M3_HTTP_RETRIES', 2);
     this.maxWaitMs = options.maxWaitMs ?? envNumber(env, 'M3_HTTP_MAX_WAIT_MS', 10_000);
     this.perHost = options.maxConcurrentPerHost ?? 4;
@@ -142,6 +173,7 @@ export class HttpClient {
     this.userAgent = options.userAgent ?? `m3bench-${options.server}/0.1 (MCP benchmark server; https://github.com/EtaYang10th/Open-M3-Bench)`;
     this.guardLoopback = env.M3_NETWORK_GUARD === 'loopback';
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.resolve = options.resolve;
   }
 
   getJson<T = unknown>(url: string, options: RequestOptions = {}): Promise<HttpResponse<T>> {
@@ -157,34 +189,60 @@ export class HttpClient {
   }
 
   async request<T>(url: string, kind: ResponseKind, options: RequestOptions = {}): Promise<HttpResponse<T>> {
-    const target = buildUrl(url, options.query);
-    const upstream = target.hostname;
-    if (this.guardLoopback && !loopbackHost.test(upstream)) {
-      throw new UpstreamError('upstream_network', `${this.options.server}: network guard: ${upstream} is not loopback (M3_NETWORK_GUARD=loopback)`, {
-        upstream,
-      });
-    }
-    const method = options.method ?? (options.json !== undefined || options.body !== undefined ? 'POST' : 'GET');
+    const prepared = this.prepare(buildUrl(url, options.query), kind, options);
+    const { target, method } = prepared;
+    await this.checkDestination(target, options);
     const cacheKey = method === 'GET' && options.cacheTtlMs ? `${kind} ${target.href} ${JSON.stringify(options.headers ?? {})}` : undefined;
     const cached = cacheKey ? this.cache.get(cacheKey) : undefined;
     if (cached && cached.expires > Date.now()) return cached.response as HttpResponse<T>;
-    let semaphore = this.semaphores.get(upstream);
+    let semaphore = this.semaphores.get(target.hostname);
     if (!semaphore) {
       semaphore = new Semaphore(this.perHost);
-      this.semaphores.set(upstream, semaphore);
+      this.semaphores.set(target.hostname, semaphore);
     }
-    const response = await semaphore.run(() => this.withRetries<T>(target, method, kind, options));
+    const response = await semaphore.run(() => this.withRetries<T>(prepared));
     if (cacheKey) this.cache.set(cacheKey, { expires: Date.now() + (options.cacheTtlMs ?? 0), response });
     return response;
   }
 
-  private async withRetries<T>(target: URL, method: string, kind: ResponseKind, options: RequestOptions): Promise<HttpResponse<T>> {
+  private prepare(target: URL, kind: ResponseKind, options: RequestOptions): Prepared {
+    const method = options.method ?? (options.json !== undefined || options.body !== undefined ? 'POST' : 'GET');
+    // An upstream-named URL on another origin than its API's gets none of the caller's headers.
+    const ownHeaders = options.namedBy === undefined || new URL(options.namedBy).origin === target.origin ? (options.headers ?? {}) : {};
+    const headers: Record<string, string> = { 'user-agent': this.userAgent, accept: kind === 'json' ? 'application/json' : '*/*', ...ownHeaders };
+    let body: string | undefined = options.body;
+    if (options.json !== undefined) {
+      body = JSON.stringify(options.json);
+      headers['content-type'] ??= 'application/json';
+    }
+    return { target, method, kind, options, headers, body, secrets: requestSecrets(options.headers, Object.fromEntries(target.searchParams)) };
+  }
+
+  /** The network guard and, for upstream-named URLs, the public-destination rule; both final. */
+  private async checkDestination(url: URL, options: RequestOptions): Promise<void> {
+    const host = url.hostname;
+    if (this.guardLoopback && !isLoopbackHostName(host)) {
+      throw new UpstreamError('upstream_network', `${this.options.server}: network guard: ${host} is not loopback (M3_NETWORK_GUARD=loopback)`, {
+        upstream: host,
+        final: true,
+      });
+    }
+    if (options.namedBy === undefined) return;
+    const refused = await refusedNamedDestination(url, options.namedBy, this.resolve);
+    if (refused) {
+      throw new UpstreamError('upstream_bad_response', `${this.options.server}: refused a URL the upstream named: ${refused}`, { upstream: host, final: true });
+    }
+  }
+
+  private async withRetries<T>(prepared: Prepared): Promise<HttpResponse<T>> {
     for (let attempt = 0; ; attempt += 1) {
       try {
-        return await this.once<T>(target, method, kind, options);
+        return await this.once<T>(prepared);
       } catch (error) {
         const retryable =
-          error instanceof UpstreamError && ['upstream_network', 'upstream_timeout', 'upstream_rate_limited', 'upstream_server_error'].includes(error.code);
+          error instanceof UpstreamError &&
+          !error.final &&
+          ['upstream_network', 'upstream_timeout', 'upstream_rate_limited', 'upstream_server_error'].includes(error.code);
         if (!retryable || attempt >= this.retries) throw error;
         // A retry-after longer than we are willing to wait fails now: the fallback layer or the
         // next task is better served by a prompt typed error than by a stalled call.
@@ -195,35 +253,55 @@ export class HttpClient {
     }
   }
 
-  private async once<T>(target: URL, method: string, kind: ResponseKind, options: RequestOptions): Promise<HttpResponse<T>> {
-    const upstream = target.hostname;
-    const headers: Record<string, string> = { 'user-agent': this.userAgent, accept: kind === 'json' ? 'application/json' : '*/*', ...(options.headers ?? {}) };
-    let body: string | undefined = options.body;
-    if (options.json !== undefined) {
-      body = JSON.stringify(options.json);
-      headers['content-type'] ??= 'application/json';
-    }
-    let response: Response;
-    try {
-      response = await fetch(target, {
-        method,
-        headers,
-        ...(body !== undefined ? { body } : {}),
-        redirect: 'follow',
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
-    } catch (error) {
-      if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
-        throw new UpstreamError('upstream_timeout', `${upstream} did not answer within ${this.timeoutMs} ms`, { upstream, cause: error });
+  /** fetch with redirects followed by hand: each hop checked, headers kept to their origin. */
+  private async send(prepared: Prepared, signal: AbortSignal): Promise<Response> {
+    let url = prepared.target;
+    let { method, body } = prepared;
+    for (let hop = 0; ; hop += 1) {
+      if (hop > 0) await this.checkDestination(url, prepared.options);
+      const sameOrigin = url.origin === prepared.target.origin;
+      const headers = sameOrigin ? prepared.headers : { 'user-agent': this.userAgent, accept: prepared.headers.accept ?? '*/*' };
+      let response: Response;
+      try {
+        response = await fetch(url, { method, headers, ...(body !== undefined ? { body } : {}), redirect: 'manual', signal });
+      } catch (error) {
+        if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
+          throw new UpstreamError('upstream_timeout', `${url.hostname} did not answer within ${this.timeoutMs} ms`, { upstream: url.hostname, cause: error });
+        }
+        const final = isUnreachableForGood(error, url.hostname);
+        throw new UpstreamError('upstream_network', `${url.hostname} unreachable: ${describeNetworkError(error)}`, {
+          upstream: url.hostname,
+          cause: error,
+          final,
+        });
       }
-      throw new UpstreamError('upstream_network', `${upstream} unreachable: ${describeNetworkError(error)}`, { upstream, cause: error });
+      const location = response.headers.get('location');
+      if (!redirectStatuses.has(response.status) || !location) return response;
+      await response.body?.cancel();
+      if (hop >= HTTP_LIMITS.maxRedirects) {
+        throw new UpstreamError('upstream_bad_response', `${prepared.target.hostname}: more than ${HTTP_LIMITS.maxRedirects} redirects`, {
+          upstream: prepared.target.hostname,
+          final: true,
+        });
+      }
+      url = new URL(location, url);
+      if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
+        method = 'GET';
+        body = undefined;
+      }
     }
+  }
+
+  private async once<T>(prepared: Prepared): Promise<HttpResponse<T>> {
+    const { target, kind, options } = prepared;
+    const upstream = target.hostname;
+    const response = await this.send(prepared, AbortSignal.timeout(this.timeoutMs));
     const status = response.status;
     const accepted = options.acceptStatus?.includes(status) ?? false;
-    if (!response.ok && !accepted) await this.throwForStatus(response, upstream);
+    if (!response.ok && !accepted) await this.throwForStatus(response, upstream, prepared.secrets);
     let bytes: Buffer;
     try {
-      bytes = await readCapped(response, options.maxBytes ?? 20 * 1024 * 1024, upstream);
+      bytes = await readCapped(response, capOf(options.maxBytes ?? HTTP_LIMITS.apiDefaultBodyBytes, HTTP_LIMITS.apiBodyBytes), upstream);
     } catch (error) {
       if (error instanceof UpstreamError) throw error;
       throw new UpstreamError('upstream_timeout', `${upstream}: the response body did not arrive: ${describeNetworkError(error)}`, { upstream, cause: error });
@@ -235,24 +313,28 @@ export class HttpClient {
       try {
         parsed = text.trim() === '' ? null : JSON.parse(text);
       } catch {
-        throw new UpstreamError('upstream_bad_response', `${upstream} answered HTTP ${status} with a body that is not JSON: ${text.slice(0, 120)}`, {
-          upstream,
-          status,
-        });
+        throw new UpstreamError(
+          'upstream_bad_response',
+          `${upstream} answered HTTP ${status} with a body that is not JSON: ${redactSecrets(text.slice(0, 120), prepared.secrets)}`,
+          { upstream, status },
+        );
       }
     }
     return { status, headers: response.headers, body: parsed as T, url: response.url || target.href };
   }
 
-  private async throwForStatus(response: Response, upstream: string): Promise<never> {
+  /** A typed failure for an error status, carrying the vendor's own message with the request's secrets removed. */
+  private async throwForStatus(response: Response, upstream: string, secrets: readonly string[]): Promise<never> {
     const status = response.status;
-    const text = (await response.text().catch(() => '')).slice(0, 2000);
+    const text = redactSecrets((await response.text().catch(() => '')).slice(0, 4000), secrets);
+    const said = vendorMessage(text);
+    const saying = said ? `: ${said}` : '';
     const retryAfterSec = parseRetryAfter(response.headers.get('retry-after'));
-    const extra = { status, upstream, ...(retryAfterSec !== undefined ? { retryAfterSec } : {}) };
-    if (status === 429) throw new UpstreamError('upstream_rate_limited', `${upstream} rate-limited the request (HTTP 429)`, extra);
-    if (status === 401 || status === 403) throw new UpstreamError('upstream_auth', `${upstream} refused the credentials (HTTP ${status})`, extra);
-    if (status >= 500) throw new UpstreamError('upstream_server_error', `${upstream} failed with HTTP ${status}`, extra);
-    throw new UpstreamClientError(status, text, upstream);
+    const extra = { status, upstream, body: text, ...(retryAfterSec !== undefined ? { retryAfterSec } : {}) };
+    if (status === 429) throw new UpstreamError('upstream_rate_limited', `${upstream} rate-limited the request (HTTP 429)${saying}`, extra);
+    if (status === 401 || status === 403) throw new UpstreamError('upstream_auth', `${upstream} refused the credentials (HTTP ${status})${saying}`, extra);
+    if (status >= 500) throw new UpstreamError('upstream_server_error', `${upstream} failed with HTTP ${status}${saying}`, extra);
+    throw new UpstreamClientError(status, text, upstream, said);
   }
 }
 

@@ -19,6 +19,8 @@
 // A context marked `workspaceOnly` (the demo's sessions, whose siblings' files sit in the same
 // media folder) has no literal fallback: a path that names a place inside the allowed roots but
 // outside the workspace is refused, every other path is mapped into the workspace as above.
+// Every mapped path is checked against the task's own workspace after symlinks are followed
+// (not only against the allowed roots), so a link planted in one workspace cannot reach another.
 // Calls without a context keep each server's own resolution.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { existsSync } from 'node:fs';
@@ -129,6 +131,9 @@ function mapForCall(input: string, extra: CallExtra): MappedPath | undefined {
   const mediaRoot = existsSync(configured) ? resolveAllowedPath(configured) : configured;
   const workspaceOnly = context.workspaceOnly === true;
   const target = workspaceOnly ? confinedTarget(input, workspace, mediaRoot) : resolveAllowedPath(mapIntoWorkspace(input, workspace, mediaRoot));
+  // The mapping is inside the workspace by construction; after symlinks it must still be, or a
+  // planted `peer -> ../<other task>` link would let one task write into another's folder.
+  if (!isInside(target, workspace)) throw new PathNotAllowedError(`path "${input}" leaves the task's workspace through a symbolic link`);
   return { workspace, taskId: context.taskId, target, literal: path.resolve(path.dirname(configured), stripFileUri(input.trim())), workspaceOnly };
 }
 

@@ -10,13 +10,23 @@ export class UpstreamError extends Error {
   readonly retryAfterSec: number | undefined;
   /** Host name of the upstream; never a URL (query strings can hold keys). */
   readonly upstream: string | undefined;
-  constructor(code: UpstreamErrorCode, message: string, options: { status?: number; retryAfterSec?: number; upstream?: string; cause?: unknown } = {}) {
+  /** The error answer's body, the request's secrets removed ('' when there was no answer). */
+  readonly body: string;
+  /** No retry can help (DNS failure, no route, the network guard, a refused destination). */
+  readonly final: boolean;
+  constructor(
+    code: UpstreamErrorCode,
+    message: string,
+    options: { status?: number; retryAfterSec?: number; upstream?: string; cause?: unknown; body?: string; final?: boolean } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'UpstreamError';
     this.code = code;
     this.status = options.status;
     this.retryAfterSec = options.retryAfterSec;
     this.upstream = options.upstream;
+    this.body = options.body ?? '';
+    this.final = options.final ?? false;
   }
 }
 
@@ -27,10 +37,12 @@ export class UpstreamError extends Error {
  */
 export class UpstreamClientError extends Error {
   readonly status: number;
+  /** The answer's body, the request's secrets removed. */
   readonly body: string;
   readonly upstream: string;
-  constructor(status: number, body: string, upstream: string) {
-    super(`${upstream} answered HTTP ${status}${body ? `: ${body.slice(0, 300)}` : ''}`);
+  /** `said`: the vendor's own message from the body (vendor-message.ts), when the caller extracted it. */
+  constructor(status: number, body: string, upstream: string, said: string = body.slice(0, 300)) {
+    super(`${upstream} answered HTTP ${status}${said ? `: ${said}` : ''}`);
     this.name = 'UpstreamClientError';
     this.status = status;
     this.body = body;

@@ -2,14 +2,15 @@
 // on TMDB v3 with query, year and page (default 1), answering with the upstream JSON indented by
 // two. The reference authenticated with a v4 read access token (TMDB_ACCESS_TOKEN, bearer); a v3
 // API key (TMDB_API_KEY, sent as api_key) is taken when no token is set, as TMDB accepts both.
-// A refused credential is typed (upstream_auth); other 4xx answers are ordinary errors in the
-// reference's words ("TMDB API error: <message>").
+// A refused credential is typed (upstream_auth) but worded as the reference worded it (axios'
+// "Request failed with status code 401" when the body has no `message`); other 4xx answers are
+// ordinary errors in the reference's words ("TMDB API error: <message>").
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { createHttpClient, upstreamBaseUrl } from '../shared/http-client.js';
 import { registerKeyedTool } from '../shared/keyed-tool.js';
-import { textResult } from '../shared/tool-result.js';
-import { UpstreamClientError, requireCredential } from '../shared/upstream-error.js';
+import { textResult, upstreamErrorResult } from '../shared/tool-result.js';
+import { UpstreamClientError, UpstreamError, requireCredential } from '../shared/upstream-error.js';
 
 const SERVER = 'tmdb';
 const KEY_NAMES = ['TMDB_ACCESS_TOKEN', 'TMDB_API_KEY'] as const;
@@ -21,7 +22,7 @@ function credentials(): { headers: Record<string, string>; query: Record<string,
   return { headers: {}, query: { api_key: requireCredential(KEY_NAMES, SERVER) } };
 }
 
-function upstreamMessage(error: UpstreamClientError): string {
+function upstreamMessage(error: { status: number | undefined; body: string }): string {
   try {
     const body = JSON.parse(error.body) as { message?: unknown; status_message?: unknown };
     if (typeof body.message === 'string') return body.message;
@@ -53,6 +54,9 @@ export function registerTmdbTools(server: McpServer): void {
         return textResult(JSON.stringify(answer.body, null, 2));
       } catch (error) {
         if (error instanceof UpstreamClientError) throw new Error(`TMDB API error: ${upstreamMessage(error)}`);
+        // A refused key stays typed (infrastructure) but in the reference's words.
+        if (error instanceof UpstreamError && error.code === 'upstream_auth' && error.status !== undefined)
+          return upstreamErrorResult(error, `TMDB API error: ${upstreamMessage(error)}`);
         throw error;
       }
     },

@@ -5,12 +5,14 @@
 // `react` runs the same loop in text mode and `basic` makes one request without tools
 // (src/agent/agent-kind.ts). A round in which a call failed for an infrastructure reason ends the episode as a failure.
 import { serverOf } from '../core/canonical-name.js';
+import type { EpisodeEnd } from '../core/end-status.js';
 import type { ImagePart } from '../core/content.js';
 import type { AssistantMessage, Message, ToolCall, ToolDefinition } from '../core/messages.js';
 import { isInfrastructureErrorCode, TOOL_ERROR_PREFIX, type CallContext } from '../core/tool-result-contract.js';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.js';
 import { M3Error, ProviderError, ServerError } from '../errors/index.js';
 import { visionVendorOf } from '../llm/image-destination.js';
+import { fitRequestImages, requestImageLimitsFor } from '../llm/request-image-limits.js';
 import { generateWithRetry, ProviderAttemptsError } from '../llm/retry.js';
 import type { GenerateRequest, GenerateResponse, ModelDriver } from '../llm/types.js';
 import type { ToolCallInterceptor } from '../mcp/checked-call.js';
@@ -26,6 +28,7 @@ import type { AgentOptions } from './options.js';
 import type { WorkflowRecord } from './workflow-definition.js';
 import * as prompts from './prompts.js';
 import { rankTools } from './tool-ranking.js';
+import { endOfReply } from './end-status.js';
 
 export interface EpisodeInput {
   taskId: string;
@@ -61,6 +64,8 @@ export interface EpisodeTrace {
   warnings: string[];
   /** What a workflow decided (src/agent/workflow.ts); absent for one agent. */
   workflow?: WorkflowRecord;
+  /** How the reply that ended the episode ended (answered, refused, truncated, ...); absent until it ends. */
+  end?: EpisodeEnd;
 }
 
 export class EpisodeFailure extends M3Error {
@@ -136,7 +141,7 @@ export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promis
   });
 
   const ask = async (purpose: EpisodePurpose, round: number, instruction: string, tools: ToolDefinition[]): Promise<GenerateResponse> => {
-    const request: GenerateRequest = {
+    const built: GenerateRequest = {
       system: options.instructionRole === 'system' ? `${system}\n\n${instruction}` : system,
       messages: options.instructionRole === 'user' ? [...history, { role: 'user', content: [{ type: 'text', text: instruction }] }] : history,
       tools,
@@ -146,6 +151,9 @@ export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promis
       ...(options.seed !== undefined ? { seed: options.seed } : {}),
       context: { taskId: input.taskId, round, purpose },
     };
+    // History resends every earlier image: keep each request within the vendor's per-request image limits.
+    const fitted = fitRequestImages(built, requestImageLimitsFor(driver.provider));
+    const request = fitted.request;
     // The request's images as the driver received them (told by the runner's audit decorator,
     // which sits inside any condition); without one, the driver gets this very request.
     let delivered: ImageDelivery[] | undefined;
@@ -157,7 +165,7 @@ export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promis
       const images = await delivery();
       trace.modelCalls += 1;
       trace.usage = addUsage(trace.usage, response.usage);
-      trace.warnings.push(...response.warnings);
+      trace.warnings.push(...fitted.warnings, ...response.warnings);
       safeEmit(deps.onEvent, {
         type: 'model_call',
         taskId: input.taskId,
@@ -168,7 +176,7 @@ export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promis
         attempts: response.attempts,
         text: response.text,
         toolCallCount: response.toolCalls.length,
-        warnings: response.warnings,
+        warnings: [...fitted.warnings, ...response.warnings],
         imagePayload: imagePayloadOf(images, vendor),
         images,
         request: response.raw?.request ?? null,
@@ -221,6 +229,7 @@ export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promis
     const decision = decide(kind, response, text);
     if (decision.final !== undefined) {
       trace.finalReply = decision.final;
+      trace.end = endOfReply(response, decision.final);
       if (trace.rounds.length > 0) trace.rounds[trace.rounds.length - 1]!.end = 'yes';
       finished = true;
       break;
@@ -269,9 +278,13 @@ export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promis
   if (kind === 'basic') {
     const answer = await ask('work', 1, prompts.basicInstruction, []);
     trace.finalReply = prompts.stripThinking(answer.text);
-  } else if (!trace.finalReply) {
+    trace.end = endOfReply(answer, trace.finalReply);
+  } else if (!trace.finalReply && (!trace.end || trace.end.status === 'empty')) {
+    // A refusal, a pause or an overflow is the episode's end as the vendor reported it; only an
+    // empty answer (or none after max_step rounds) gets the final-answer request.
     const final = await ask('final', options.maxStep + 1, prompts.finalInstruction, []);
     trace.finalReply = finalText(kind, prompts.stripThinking(final.text));
+    trace.end = endOfReply(final, trace.finalReply);
   }
   safeEmit(deps.onEvent, { type: 'final', taskId: input.taskId, text: trace.finalReply, rounds: trace.rounds.length });
   return trace;

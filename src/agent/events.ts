@@ -57,7 +57,14 @@ export type AgentEvent = { agent?: string } & (
       durationMs: number;
       images: Array<ImageFacts & { mediaType: string; data?: string }>;
     }
-  | { type: 'final'; taskId: string; text: string; rounds: number }
+  | {
+      type: 'final';
+      taskId: string;
+      text: string;
+      rounds: number;
+      /** A workflow's planning request (router or orchestrator): `text` is the plan, not an answer. */
+      plan?: true;
+    }
 );
 
 export type AgentEventListener = (event: AgentEvent) => void;

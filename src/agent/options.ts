@@ -1,11 +1,25 @@
 // Everything that shapes one episode, gathered from CLI flags and M3_* switches in one place.
 import type { Switches } from '../config/switches.js';
+import { ConfigError } from '../errors/index.js';
 import { imageDestinationFor } from '../llm/image-destination.js';
 import { genericDestination } from '../media/image-destination.js';
 import type { ImagePolicy } from '../media/prepare-image.js';
 import { retryPolicyFrom, type RetryPolicy } from '../llm/retry.js';
 import type { AgentKind } from './agent-kind.js';
-import type { WorkflowDefinition } from './workflow-definition.js';
+import { MAX_SUBTASKS_LIMIT, type WorkflowDefinition } from './workflow-definition.js';
+
+/**
+ * Upper bound on `--max-step` / `max_steps`: the reference runs 6 rounds, and a model that calls a
+ * tool every round otherwise runs (and grows the store) for as long as the bound allows.
+ */
+export const MAX_STEP_LIMIT = 100;
+
+/** Why a round bound is refused, or undefined when it is within MAX_STEP_LIMIT. */
+export function maxStepProblem(value: number): string | undefined {
+  return Number.isSafeInteger(value) && value <= MAX_STEP_LIMIT
+    ? undefined
+    : `${value} rounds is above the limit of ${MAX_STEP_LIMIT} (the reference runs 6; larger budgets only let a looping model run on)`;
+}
 
 export interface AgentOptions {
   /** How the model calls tools (src/agent/agent-kind.ts); default `function-call`. */
@@ -57,7 +71,22 @@ function imagePolicyFrom(switches: Switches, modelSpec: string | undefined): Ima
   return { ...reference, transport: modelSpec ? imageDestinationFor(modelSpec) : genericDestination };
 }
 
+/** The library's own check of the caps (the CLI and benchmark files refuse earlier, naming the flag or field). */
+function checkLimits(limits: LoopLimits): void {
+  const problem = maxStepProblem(limits.maxStep);
+  if (problem) throw new ConfigError(`max steps: ${problem}`);
+  const workflow = limits.workflow;
+  if (!workflow) return;
+  if (!Number.isSafeInteger(workflow.maxSubtasks) || workflow.maxSubtasks > MAX_SUBTASKS_LIMIT)
+    throw new ConfigError(`workflow "${workflow.name}": max_subtasks ${workflow.maxSubtasks} is above the limit of ${MAX_SUBTASKS_LIMIT}`);
+  for (const agent of workflow.agents) {
+    const agentProblem = agent.maxStep === undefined ? undefined : maxStepProblem(agent.maxStep);
+    if (agentProblem) throw new ConfigError(`workflow "${workflow.name}", agent "${agent.name}": max_steps ${agentProblem}`);
+  }
+}
+
 export function agentOptionsFrom(switches: Switches, limits: LoopLimits, imageRoots: string[], modelSpec?: string): AgentOptions {
+  checkLimits(limits);
   return {
     ...(limits.agent ? { agent: limits.agent } : {}),
     ...(limits.instruction ? { instruction: limits.instruction } : {}),

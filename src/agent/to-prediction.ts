@@ -55,6 +55,8 @@ export function toPrediction(task: TaskHeader, question: string, trace: EpisodeT
       ...(round.agent ? { agent: round.agent } : {}),
     })),
     ...(trace.workflow ? { workflow: trace.workflow } : {}),
+    // Beyond the reference's fields (its tools read only theirs): how the last reply ended.
+    ...(trace.end ? { end_status: trace.end.status, ...(trace.end.detail ? { end_detail: trace.end.detail } : {}) } : {}),
     [PREDICTION_CODED_FIELD]: true,
   };
 }

@@ -1,23 +1,35 @@
 // Images a tool produced, to be shown to the model: MCP image content first; otherwise image
-// files the tool wrote and named in its JSON result (`images`, `output_path`, `path`, ...).
+// files the tool wrote and named in its JSON result: every entry of `images`, and a file under
+// `output_path`, `file_path`, `saved_path` (...) only when it is an image: its bytes say so, or,
+// when it does not exist, its name ends in an image extension. A saved document (pptx, xlsx, pdf,
+// csv) is the tool's output, not an image: it is neither shown nor noted nor audited.
 // Files are typed by magic bytes and read only from the allowed image roots. Images that do not
 // become image parts (over the per-call limit, a missing file or one outside the roots, bytes
 // that do not decode, an embedded image resource) are returned as dropped, with the reason, for
 // the image-delivery audit (src/core/image-delivery.ts); all but the embedded resource (which the
 // result's text names already) are also noted in the text the model reads.
 import { existsSync, realpathSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import path from 'node:path';
 import type { ImagePart } from '../core/content.js';
 import type { ImageDelivery } from '../core/image-delivery.js';
 import type { ToolCallOutcome } from '../mcp/types.js';
 import { loadImageFile } from '../media/load-image.js';
-import { prepareImage, type ImagePolicy } from '../media/prepare-image.js';
+import { detectMediaType, prepareImage, type ImagePolicy } from '../media/prepare-image.js';
 
 const maxImagesPerCall = 4;
 // Only keys that name a file the tool wrote: a plain `path` often echoes the input (get_metadata).
 const pathKeys = ['output_path', 'outputPath', 'file_path', 'saved_path'];
 
-function namedPaths(text: string): string[] {
+const imageExtension = /\.(png|jpe?g|gif|webp|bmp|tiff?|avif|heic)$/i;
+
+interface NamedPath {
+  given: string;
+  /** Listed under `images`: an image by the tool's word, whatever the file turns out to be. */
+  namedAsImage: boolean;
+}
+
+function namedPaths(text: string): NamedPath[] {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -26,10 +38,47 @@ function namedPaths(text: string): string[] {
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return [];
   const record = parsed as Record<string, unknown>;
-  const found: string[] = [];
-  if (Array.isArray(record.images)) found.push(...record.images.filter((item): item is string => typeof item === 'string'));
-  for (const key of pathKeys) if (typeof record[key] === 'string') found.push(record[key]);
-  return [...new Set(found)].filter((entry) => !entry.startsWith('data:'));
+  const found = new Map<string, boolean>();
+  if (Array.isArray(record.images)) for (const item of record.images) if (typeof item === 'string') found.set(item, true);
+  for (const key of pathKeys) {
+    const value = record[key];
+    if (typeof value === 'string' && !found.has(value)) found.set(value, false);
+  }
+  return [...found].filter(([given]) => !given.startsWith('data:')).map(([given, namedAsImage]) => ({ given, namedAsImage }));
+}
+
+/** The media type the first bytes of `file` show, if any. */
+async function sniffFile(file: string): Promise<string | undefined> {
+  const handle = await open(file, 'r');
+  try {
+    const head = Buffer.alloc(4100);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    return await detectMediaType(head.subarray(0, bytesRead));
+  } catch {
+    return undefined;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Whether a path under a generic key (output_path, ...) is an image: by its bytes, or by its name when missing. */
+async function isImageFile(file: string): Promise<boolean> {
+  if (!existsSync(file)) return imageExtension.test(file);
+  try {
+    return (await sniffFile(file))?.startsWith('image/') ?? false;
+  } catch {
+    return false;
+  }
+}
+
+/** The named paths that are images, resolved against `cwd`. */
+async function imagePaths(text: string, cwd: string): Promise<Array<{ given: string; file: string }>> {
+  const images: Array<{ given: string; file: string }> = [];
+  for (const { given, namedAsImage } of namedPaths(text)) {
+    const file = path.resolve(cwd, given);
+    if (namedAsImage || (await isImageFile(file))) images.push({ given, file });
+  }
+  return images;
 }
 
 function insideRoots(file: string, roots: readonly string[]): boolean {
@@ -80,10 +129,9 @@ async function inlineImages(outcome: ToolCallOutcome, policy: ImagePolicy, extra
 }
 
 async function namedImages(outcome: ToolCallOutcome, policy: ImagePolicy, roots: readonly string[], cwd: string, extracted: ExtractedImages): Promise<void> {
-  const named = namedPaths(outcome.text);
+  const named = await imagePaths(outcome.text, cwd);
   if (named.length > maxImagesPerCall) extracted.notes.push(overLimitNote(named.length));
-  for (const [index, given] of named.entries()) {
-    const file = path.resolve(cwd, given);
+  for (const [index, { given, file }] of named.entries()) {
     const drop = (reason: string) => extracted.dropped.push({ source: file, mediaType: '', reason });
     if (index >= maxImagesPerCall) drop('over_per_call_limit');
     else if (!existsSync(file)) {

@@ -18,6 +18,9 @@ export interface WorkflowAgent {
   maxStep?: number;
 }
 
+/** Upper bound on an orchestrator's `max_subtasks`: each subtask is a whole agent episode. */
+export const MAX_SUBTASKS_LIMIT = 20;
+
 export interface WorkflowDefinition {
   name: string;
   type: WorkflowType;

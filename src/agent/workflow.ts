@@ -26,6 +26,8 @@ interface StepSpec {
   instruction?: string;
   servers?: string[];
   maxStep?: number;
+  /** A router's or orchestrator's planning request: its answer is a plan, and its final event says so. */
+  planner?: true;
 }
 
 /** The joined trace of a workflow's episodes and the round offset of the next one. */
@@ -50,7 +52,8 @@ class WorkflowRun {
     const onEvent = (event: AgentEvent) => {
       const shifted = 'round' in event ? { ...event, round: event.round + start } : event;
       if ('round' in shifted) top = Math.max(top, shifted.round);
-      safeEmit(this.deps.onEvent, { ...shifted, agent: name });
+      const labelled = shifted.type === 'final' && spec.planner ? { ...shifted, plan: true as const } : shifted;
+      safeEmit(this.deps.onEvent, { ...labelled, agent: name });
     };
     const { workflow: _workflow, instruction: _instruction, ...base } = this.deps.options;
     const options = {
@@ -79,12 +82,15 @@ class WorkflowRun {
     this.trace.usage = addUsage(this.trace.usage, trace.usage);
     this.trace.modelCalls += trace.modelCalls;
     this.trace.warnings.push(...trace.warnings);
+    // The workflow's reply is its last agent's: that agent's end is the workflow's end.
+    if (trace.end) this.trace.end = trace.end;
+    else delete this.trace.end;
   }
 }
 
 function plannerSpec(workflow: WorkflowDefinition, role: string): StepSpec {
   const own = `You are the ${role} of the workflow "${workflow.name}".`;
-  return { kind: 'basic', instruction: workflow.instruction ? `${workflow.instruction}\n\n${own}` : own };
+  return { kind: 'basic', planner: true, instruction: workflow.instruction ? `${workflow.instruction}\n\n${own}` : own };
 }
 
 async function runChain(run: WorkflowRun, workflow: WorkflowDefinition, userText: string): Promise<string> {

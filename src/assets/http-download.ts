@@ -5,6 +5,12 @@
 // last byte still covers the whole file. Redirects are followed by hand so that the headers of
 // each hop are chosen for that hop's host (a token for one host never follows a redirect to
 // another). Failures are typed (`DownloadError.kind`) so each caller words its own message.
+// Caps come from src/core/http-limits.ts (shared with the web-API servers' client): redirects,
+// the time of one attempt, and the body size: a `Content-Length` over the cap, or different from
+// an expected size, is refused before a byte is written, and a body is cut off one byte past the
+// expected size (or the cap), so a lying or endless server cannot fill the disk. Before the
+// rename the temp file is hashed again from disk, so the bytes placed are the bytes checked even
+// if something else wrote to the temp file meanwhile.
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
@@ -12,10 +18,12 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { Transform } from 'node:stream';
+import { HTTP_LIMITS, capOf } from '../core/http-limits.js';
 import { M3Error } from '../errors/index.js';
 import { ContentHasher, contentMismatch, type ContentDigest, type ExpectedContent } from './content-hash.js';
 
-export type DownloadFailure = 'unreachable' | 'http' | 'interrupted' | 'mismatch' | 'redirects';
+export type DownloadFailure = 'unreachable' | 'http' | 'interrupted' | 'mismatch' | 'redirects' | 'too-large';
 
 export class DownloadError extends M3Error {
   readonly kind: DownloadFailure;
@@ -39,12 +47,17 @@ export interface HttpDownloadRequest {
   expected: ExpectedContent;
   /** Fills what `expected` leaves open from the first response's headers (e.g. a hub's linked etag). */
   expectedFromResponse?: (headers: Headers) => ExpectedContent;
-  /** Keep `<target>.part` on failure and continue it next time. */
+  /** Keep the temp file (`partFile`, default `<target>.part`) on failure and continue it next time. */
   resume: boolean;
+  /** The resumable temp file; a caller whose targets are named by others picks a name they cannot take. */
+  partFile?: string;
   /** Headers for one hop, chosen by its URL; called again after every redirect. */
   headersFor?: (url: URL) => Record<string, string>;
   fetch?: typeof fetch;
+  /** Time of one attempt; at most HTTP_LIMITS.downloadTimeoutMs unless given. */
   timeoutMs?: number;
+  /** Largest body written; never above HTTP_LIMITS.downloadBodyBytes. */
+  maxBytes?: number;
   onBytes?: (bytes: number) => void;
 }
 
@@ -55,7 +68,7 @@ export interface HttpDownloadResult extends ContentDigest {
   firstHeaders: Headers;
 }
 
-const maxRedirects = 5;
+const maxRedirects = HTTP_LIMITS.maxRedirects;
 
 function partFileOf(target: string): string {
   return `${target}.part`;
@@ -122,8 +135,24 @@ async function existingPartSize(part: string, expected: ExpectedContent): Promis
   return size;
 }
 
+/** The bytes now in the temp file, hashed again (with the git blob id, the size now being known). */
+async function onDiskDigest(part: string, streamed: ContentDigest, url: string): Promise<ContentDigest> {
+  const again = new ContentHasher(streamed.bytes);
+  await hashExisting(part, again);
+  const digest = again.digest();
+  if (digest.sha256 !== streamed.sha256 || digest.bytes !== streamed.bytes) {
+    await rm(part, { force: true });
+    throw new DownloadError(
+      'mismatch',
+      url,
+      `the temp file ${part} changed on disk while downloading (another process writing to it?); the file was not placed`,
+    );
+  }
+  return digest;
+}
+
 async function finish(part: string, target: string, hasher: ContentHasher, expected: ExpectedContent, url: string): Promise<ContentDigest> {
-  const actual = hasher.digest();
+  const actual = await onDiskDigest(part, hasher.digest(), url);
   const problem = contentMismatch(expected, actual);
   if (problem) {
     await rm(part, { force: true });
@@ -133,8 +162,37 @@ async function finish(part: string, target: string, hasher: ContentHasher, expec
   return actual;
 }
 
+/** The most bytes this response may carry: the expected size (plus what a resumed part holds is already counted), else the cap. */
+function bodyLimit(request: HttpDownloadRequest, expected: ExpectedContent): number {
+  const cap = capOf(request.maxBytes, HTTP_LIMITS.downloadBodyBytes);
+  return expected.bytes === undefined ? cap : Math.min(expected.bytes, cap);
+}
+
+/** Refuses a declared length the download cannot accept, before anything is written. */
+function checkDeclaredLength(response: Response, url: string, limit: number, expected: ExpectedContent, offset: number): void {
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (!Number.isFinite(declared)) return;
+  const whole = offset + declared;
+  if (whole > limit || (expected.bytes !== undefined && whole !== expected.bytes)) {
+    const wanted = expected.bytes !== undefined ? `the expected ${expected.bytes} bytes` : `the ${limit}-byte cap`;
+    throw new DownloadError('too-large', url, `${url} announced ${whole} bytes where ${wanted} were allowed; nothing was written`);
+  }
+}
+
+/** Passes bytes through until `limit` (counting `already`), then fails the pipeline. */
+function byteLimit(limit: number, already: number, url: string): Transform {
+  let seen = already;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      seen += chunk.length;
+      if (seen > limit) callback(new DownloadError('too-large', url, `${url} sent more than ${limit} bytes; the download was cut off`));
+      else callback(null, chunk);
+    },
+  });
+}
+
 async function attempt(request: HttpDownloadRequest, part: string, offset: number): Promise<HttpDownloadResult> {
-  const signal = AbortSignal.timeout(request.timeoutMs ?? 300_000);
+  const signal = AbortSignal.timeout(request.timeoutMs ?? HTTP_LIMITS.downloadTimeoutMs);
   const { response, url, firstHeaders } = await followRedirects(request, offset, signal);
   const expected = { ...request.expectedFromResponse?.(firstHeaders), ...request.expected };
   const hasher = new ContentHasher(expected.bytes);
@@ -155,12 +213,23 @@ async function attempt(request: HttpDownloadRequest, part: string, offset: numbe
     await rm(part, { force: true });
     return attempt(request, part, 0);
   }
-  if (continues) await hashExisting(part, hasher);
   const resumedFrom = continues ? offset : 0;
+  const limit = bodyLimit(request, expected);
+  try {
+    checkDeclaredLength(response, url, limit, expected, resumedFrom);
+  } catch (error) {
+    await response.body.cancel();
+    throw error;
+  }
+  if (continues) await hashExisting(part, hasher);
   try {
     const body = Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>);
-    await pipeline(body, hasher.tap(request.onBytes), createWriteStream(part, { flags: continues ? 'a' : 'w' }));
+    await pipeline(body, byteLimit(limit, resumedFrom, url), hasher.tap(request.onBytes), createWriteStream(part, { flags: continues ? 'a' : 'w' }));
   } catch (error) {
+    if (error instanceof DownloadError) {
+      await rm(part, { force: true });
+      throw error;
+    }
     if (!request.resume) await rm(part, { force: true });
     const kept = request.resume ? `; ${hasher.bytes} bytes kept in ${part} for the next attempt` : '';
     throw new DownloadError('interrupted', url, `download from ${url} broke off after ${hasher.bytes - resumedFrom} bytes (${networkReason(error)})${kept}`, {
@@ -181,7 +250,8 @@ export async function downloadVerified(request: HttpDownloadRequest): Promise<Ht
       await rm(temp, { force: true });
     }
   }
-  const part = partFileOf(request.target);
+  const part = request.partFile ?? partFileOf(request.target);
+  await mkdir(path.dirname(part), { recursive: true });
   const offset = await existingPartSize(part, request.expected);
   try {
     return await attempt(request, part, offset);

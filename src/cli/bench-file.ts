@@ -6,11 +6,12 @@ import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { z } from 'zod';
 import { agentKindSchema } from '../agent/agent-kind.js';
-import { WORKFLOW_TYPES, type WorkflowDefinition } from '../agent/workflow-definition.js';
+import { MAX_SUBTASKS_LIMIT, WORKFLOW_TYPES, type WorkflowDefinition } from '../agent/workflow-definition.js';
+import { MAX_STEP_LIMIT } from '../agent/options.js';
 import type { EnvMap } from '../config/env-file.js';
 import { interpolate } from '../config/servers.js';
 import { ConfigError } from '../errors/index.js';
-import { RUN_DEFAULTS, type RunDefinition } from './run-definition.js';
+import { RUN_DEFAULTS, type RunDefinition } from '../runner/run-definition.js';
 
 const name = z.string().min(1);
 const llmDoc = z.strictObject({
@@ -26,7 +27,12 @@ const agentDoc = z.strictObject({
       llm: name,
       instruction: z.string().optional(),
       servers: z.array(z.strictObject({ name })).optional(),
-      max_steps: z.number().int().positive().optional(),
+      max_steps: z
+        .number()
+        .int()
+        .positive()
+        .max(MAX_STEP_LIMIT, `expected at most ${MAX_STEP_LIMIT} rounds (the limit on max_steps; the reference runs 6)`)
+        .optional(),
     }),
   }),
 });
@@ -42,7 +48,12 @@ const workflowDoc = z.strictObject({
         /** Names of kind: agent documents, in order. */
         agents: z.array(name).min(1),
         instruction: z.string().optional(),
-        max_subtasks: z.number().int().positive().optional(),
+        max_subtasks: z
+          .number()
+          .int()
+          .positive()
+          .max(MAX_SUBTASKS_LIMIT, `expected at most ${MAX_SUBTASKS_LIMIT} subtasks (the limit on max_subtasks: each subtask runs a whole agent)`)
+          .optional(),
       }),
     })
     .superRefine((spec, context) => {
@@ -78,13 +89,29 @@ function interpolateTree(value: unknown, env: EnvMap, where: string): unknown {
   return value;
 }
 
+/**
+ * The document as plain data. The yaml package refuses aliases that would expand past its limit
+ * (an alias bomb: a few lines that unfold into billions of nodes) with a bare ReferenceError;
+ * that is a bad input file, reported as such.
+ */
+function expandDocument(document: { toJS(): unknown }, at: string): unknown {
+  try {
+    return document.toJS();
+  } catch (error) {
+    throw new ConfigError(
+      `${at}: the YAML cannot be expanded: ${(error as Error).message} (its aliases unfold into too many nodes: write the values out, or use fewer nested aliases)`,
+      { cause: error },
+    );
+  }
+}
+
 function parseDocuments(file: string, env: EnvMap): BenchDocument[] {
   const documents = parseAllDocuments(readFileSync(file, 'utf8'));
   if (!Array.isArray(documents)) throw new ConfigError(`${file}: not a YAML stream`);
   return documents.map((document, index) => {
     const at = `${file}: document ${index + 1}`;
     if (document.errors.length > 0) throw new ConfigError(`${at}: invalid YAML (${document.errors[0]?.message ?? ''})`);
-    const raw = interpolateTree(document.toJS(), env, at);
+    const raw = interpolateTree(expandDocument(document, at), env, at);
     const parsed = documentSchema.safeParse(raw);
     if (parsed.success) return parsed.data;
     const kind = (raw as { kind?: unknown } | null)?.kind;

@@ -2,7 +2,6 @@
 // The `m3` command. Each sub-command lives in its own file under commands/ and only parses
 // options, calls into the library and prints; logs and progress go to stderr, results to stdout.
 import { readFileSync } from 'node:fs';
-import { Command } from 'commander';
 import { fromRepo } from '../config/paths.js';
 import { M3Error } from '../errors/index.js';
 import { registerAssetsCommands } from './commands/assets.js';
@@ -26,16 +25,19 @@ import { registerViewCommand } from './commands/view.js';
 import { registerDatasetCommands } from './commands/dataset.js';
 import { registerCompareCommands } from './commands/compare.js';
 import { registerTrendsCommand } from './commands/trends.js';
+import { registerToolsCommands } from './commands/tools.js';
 import { registerEvalBatchCommand } from './commands/eval-batch.js';
+import { registerExportCommand } from './commands/export.js';
+import { M3Command } from './m3-command.js';
 
 const { version } = JSON.parse(readFileSync(fromRepo('package.json'), 'utf8')) as { version: string };
 
-const program = new Command();
+// Usage errors (an unknown option, a missing argument) are one line and exit 2: m3-command.ts.
+const program = new M3Command();
 program
   .name('m3')
   .version(version, '-V, --version', 'print the m3bench version')
   .description('m3bench: run and evaluate multimodal tool-using agents over MCP')
-  .showHelpAfterError()
   .configureOutput({ writeErr: (text) => process.stderr.write(text) });
 
 registerConfigCommands(program);
@@ -52,10 +54,12 @@ registerEvalTaskCommand(program);
 registerReportCommand(program);
 registerServersCommands(program);
 registerSummaryCommand(program);
+registerExportCommand(program);
 registerTasksCommands(program);
 registerDemoCommand(program);
 registerCacheCommands(program);
 registerFixturesCommands(program);
+registerToolsCommands(program);
 registerViewCommand(program);
 registerDatasetCommands(program);
 registerCompareCommands(program);

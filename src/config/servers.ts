@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../errors/index.js';
+import { registerPassedValues } from '../log/redact.js';
 import { BuiltServerResolver, type ServerRuntime } from './built-servers.js';
 import type { EnvMap } from './env-file.js';
 import { formatIssues } from './zod-issues.js';
@@ -62,11 +63,17 @@ export interface ServerSpec {
 
 const variablePattern = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
-/** Replaces `${VAR}` and `${VAR:-default}`; an unset variable without default is an error. */
-export function interpolate(value: string, env: EnvMap, where: string): string {
+/**
+ * Replaces `${VAR}` and `${VAR:-default}`; an unset variable without default is an error.
+ * `substituted` (when given) learns each variable's value as it is put in.
+ */
+export function interpolate(value: string, env: EnvMap, where: string, substituted?: Record<string, string>): string {
   return value.replace(variablePattern, (_match, name: string, fallback: string | undefined) => {
     const found = env[name];
-    if (found !== undefined && found !== '') return found;
+    if (found !== undefined && found !== '') {
+      if (substituted) substituted[name] = found;
+      return found;
+    }
     if (fallback !== undefined) return fallback;
     throw new ConfigError(`${where}: variable \${${name}} is not set (set it in the environment or .env, or write \${${name}:-default})`);
   });
@@ -94,10 +101,15 @@ export function parseServersConfig(raw: unknown, file: string, options: LoadServ
     if (entry.disabled && !options.includeDisabled) continue;
     const at = (key: string) => `${file}: at $.servers.${name}.${key}`;
     const env = Object.fromEntries(Object.entries(entry.env).map(([key, value]) => [key, interpolate(value, options.env, at(`env.${key}`))]));
+    const fromVariables: Record<string, string> = {};
     const args = entry.args.map((arg, index) => {
-      const value = interpolate(arg, options.env, at(`args[${index}]`));
+      const value = interpolate(arg, options.env, at(`args[${index}]`), fromVariables);
       return entry.resolveArgs && looksLikeRelativePath(value) ? path.resolve(options.root, value) : value;
     });
+    // A value put into a command line (`--sig ${SERVICE_SIG}`) is passed to the server as surely
+    // as an env value: registered the same way (by its variable's name), so the stderr log's
+    // command line, crash texts and the demo never show it. Literal arguments are not secrets.
+    registerPassedValues(fromVariables);
     const command = entry.command === undefined ? undefined : interpolate(entry.command, options.env, at('command'));
     const runtime = built?.resolve(command, args) ?? {};
     specs.push({

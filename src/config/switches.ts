@@ -96,6 +96,11 @@ const switchTable = {
   M3_ALLOWED_ROOTS: { schema: z.string(), fallback: '', help: 'extra folders (path-delimiter separated) the local servers may read and write, besides media/' },
   M3_IMAGE_DIR: { schema: z.string(), fallback: 'media', help: 'task image root used by scripts' },
   M3_ASSET_MIRROR: { schema: z.string(), fallback: '', help: 'offline mirror directory for assets' },
+  M3_NETWORK_GUARD: {
+    schema: z.enum(['off', 'loopback']),
+    fallback: 'off',
+    help: 'loopback: our web-API servers refuse every non-loopback host at once (nothing leaves the machine; the test suite sets it); offline runs do not need it',
+  },
 } as const;
 
 type SwitchName = keyof typeof switchTable;

@@ -12,6 +12,8 @@
 //                the git blob id otherwise, `X-Linked-Size` the content size, `X-Repo-Commit` the
 //                commit (get_hf_file_metadata)
 // The token goes only to the endpoint's own origin; a redirect elsewhere gets no credentials.
+// A listing is bounded (listingLimits: pages, entries, bytes per page), so a hub that answers
+// `rel="next"` forever or sends an endless page gets a clear error, not a growing list.
 import { z } from 'zod';
 import { networkReason } from '../assets/http-download.js';
 import { formatIssues } from '../config/zod-issues.js';
@@ -24,7 +26,19 @@ export interface HubOptions {
   token?: string;
   fetch?: typeof fetch;
   timeoutMs?: number;
+  /** Bounds on the tree listing (default listingLimits). */
+  limits?: ListingLimits;
 }
+
+export interface ListingLimits {
+  pages: number;
+  entries: number;
+  /** Bytes of one JSON answer (a listing page or the revision info). */
+  pageBytes: number;
+}
+
+/** The published dataset lists a few hundred files on one or two pages; these leave room for far larger mirrors. */
+const listingLimits: ListingLimits = { pages: 1000, entries: 200_000, pageBytes: 64 * 1024 * 1024 };
 
 /** One file of a dataset revision, with what the listing says its content is. */
 export interface HubFile {
@@ -84,10 +98,35 @@ export function expectedFromHubHeaders(headers: Headers): { sha256?: string; git
   };
 }
 
+function listingTooLong(repo: string, what: string, url: string): DatasetError {
+  return new DatasetError(
+    'http',
+    `listing of ${repo}: the hub answered ${what} (last page ${url}); the published dataset has a few hundred files, so this hub or mirror is not serving that dataset as expected`,
+  );
+}
+
+/** The body as text, refused past `maxBytes` (announced or received) instead of held in memory. */
+async function boundedText(response: Response, maxBytes: number, what: string): Promise<string> {
+  const tooLarge = () => new DatasetError('http', `${what} answered more than ${maxBytes} bytes; refused`);
+  if (Number(response.headers.get('content-length') ?? 0) > maxBytes) {
+    await response.body?.cancel();
+    throw tooLarge();
+  }
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of response.body ?? []) {
+    total += chunk.length;
+    if (total > maxBytes) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 export function createHubClient(options: HubOptions) {
   const endpoint = new URL(options.endpoint.replace(/\/+$/, ''));
   const base = endpoint.href.replace(/\/+$/, '');
   const fetchImpl = options.fetch ?? fetch;
+  const limits = options.limits ?? listingLimits;
   const encodeRevision = (revision: string) => encodeURIComponent(revision);
   const encodePath = (file: string) => file.split('/').map(encodeURIComponent).join('/');
 
@@ -110,8 +149,9 @@ export function createHubClient(options: HubOptions) {
       const access = response.status === 401 || response.status === 403 ? ' (a gated or private dataset needs HF_TOKEN with access to it)' : '';
       throw new DatasetError('http', `${what}: ${url} answered HTTP ${response.status} ${response.statusText}${access}`.trim());
     }
+    const text = await boundedText(response, limits.pageBytes, `${what}: ${url}`);
     try {
-      return { json: await response.json(), headers: response.headers };
+      return { json: JSON.parse(text), headers: response.headers };
     } catch (error) {
       throw new DatasetError('http', `${what}: ${url} did not answer JSON (${(error as Error).message})`, { cause: error });
     }
@@ -133,11 +173,15 @@ export function createHubClient(options: HubOptions) {
       const files: HubFile[] = [];
       const seen = new Set<string>();
       let url: string | undefined = `${base}/api/datasets/${repo}/tree/${encodeRevision(revision)}?recursive=true`;
+      let entries = 0;
       while (url && !seen.has(url)) {
+        if (seen.size >= limits.pages) throw listingTooLong(repo, `more than ${limits.pages} pages`, url);
         seen.add(url);
         const page = await getJson(url, `listing of ${repo}`);
         const parsed = z.array(treeEntrySchema).safeParse(page.json);
         if (!parsed.success) throw new DatasetError('http', formatIssues(`listing of ${repo} (${url})`, parsed.error.issues));
+        entries += parsed.data.length;
+        if (entries > limits.entries) throw listingTooLong(repo, `more than ${limits.entries} entries`, url);
         files.push(...parsed.data.filter((entry) => entry.type === 'file').map(toHubFile));
         url = nextPageUrl(page.headers.get('link'), url);
       }

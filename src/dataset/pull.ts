@@ -3,6 +3,9 @@
 // files already present with the right content, downloads the rest with resume and content
 // checks (src/assets/http-download.ts), and records everything in the lock file. Every file is
 // attempted even when one fails, so one run reports every problem; the lock lists what is good.
+// Guards (docs/dataset.md): one pull per destination at a time (pull-lock.ts); a file already at
+// a target that no earlier pull placed and whose content differs is never overwritten; temp files
+// are named by layout.ts so no listed file can be one; `checkedAgainst` names only a check made.
 import { createReadStream, existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -10,8 +13,9 @@ import { pipeline } from 'node:stream/promises';
 import { ContentHasher, contentMismatch, type ContentDigest, type ExpectedContent } from '../assets/content-hash.js';
 import { DownloadError, downloadVerified, networkReason } from '../assets/http-download.js';
 import { DatasetError, unreachableError } from './dataset-error.js';
-import { createHubClient, expectedFromHubHeaders, type HubClient, type HubFile } from './hub-client.js';
-import { lockFileName, originalTaskFiles, planPull, type DatasetLayout, type PlannedFile } from './layout.js';
+import { createHubClient, expectedFromHubHeaders, type HubClient, type HubFile, type ListingLimits } from './hub-client.js';
+import { lockFileName, originalTaskFiles, partFileFor, planPull, type DatasetLayout, type PlannedFile, type PullPlan } from './layout.js';
+import { acquirePullLock } from './pull-lock.js';
 import { loadLockFile, lockRelative, writeLockFile, type DatasetLock, type LockEntry } from './lock-file.js';
 
 export interface DatasetPullOptions {
@@ -26,6 +30,8 @@ export interface DatasetPullOptions {
   concurrency?: number;
   fetch?: typeof fetch;
   onEvent?: (event: PullEvent) => void;
+  /** Bounds on the hub's file listing (default hub-client.ts listingLimits). */
+  listingLimits?: ListingLimits;
 }
 
 type FileAction = 'present' | 'downloaded' | 'resumed' | 'failed';
@@ -65,6 +71,9 @@ export class DatasetPullError extends DatasetError {
   }
 }
 
+/** Body cap for a file whose size neither the listing nor the hub's headers give. */
+const maxUnlistedFileBytes = 512 * 1024 * 1024;
+
 function expectedOf(file: HubFile): ExpectedContent {
   return {
     ...(file.sha256 ? { sha256: file.sha256 } : {}),
@@ -73,8 +82,9 @@ function expectedOf(file: HubFile): ExpectedContent {
   };
 }
 
-async function digestFile(file: string, expectedBytes: number | undefined): Promise<ContentDigest> {
-  const hasher = new ContentHasher(expectedBytes);
+async function digestFile(file: string, bytes: number): Promise<ContentDigest> {
+  // The size is known on disk, so the git blob id is computed even when the listing gave none.
+  const hasher = new ContentHasher(bytes);
   await pipeline(createReadStream(file), hasher.sink());
   return hasher.digest();
 }
@@ -83,17 +93,25 @@ async function digestFile(file: string, expectedBytes: number | undefined): Prom
 async function presentDigest(planned: PlannedFile, previous: LockEntry | undefined): Promise<ContentDigest | undefined> {
   if (!existsSync(planned.target)) return undefined;
   const expected = expectedOf(planned.file);
-  if (expected.bytes !== undefined && (await stat(planned.target)).size !== expected.bytes) return undefined;
-  const digest = await digestFile(planned.target, expected.bytes);
+  const size = (await stat(planned.target)).size;
+  if (expected.bytes !== undefined && size !== expected.bytes) return undefined;
+  const digest = await digestFile(planned.target, size);
   if (expected.sha256 || expected.gitBlob) return contentMismatch(expected, digest) ? undefined : digest;
   return previous?.sha256 === digest.sha256 ? digest : undefined;
 }
 
-function checkedAgainst(file: HubFile, fromHeaders: ExpectedContent): LockEntry['checkedAgainst'] {
+/** The upstream hash the placed bytes were compared with; `nothing` when there was none to compare. */
+function checkedAgainst(file: HubFile, fromHeaders: ExpectedContent, digest: ContentDigest): LockEntry['checkedAgainst'] {
   if (file.sha256) return 'lfs-sha256';
-  if (file.gitBlob) return 'git-blob';
   if (fromHeaders.sha256) return 'etag-sha256';
-  return fromHeaders.gitBlob && file.size !== undefined ? 'git-blob' : 'nothing';
+  const blob = file.gitBlob ?? fromHeaders.gitBlob;
+  return blob !== undefined && digest.gitBlob === blob ? 'git-blob' : 'nothing';
+}
+
+/** A file at the target that no earlier pull placed (a tracked or hand-made file): never overwritten. */
+function foreignFile(planned: PlannedFile, previous: LockEntry | undefined): string | undefined {
+  if (previous || !existsSync(planned.target)) return undefined;
+  return `${planned.target} already exists with other content and no earlier pull placed it; move it away (m3 dataset pull never overwrites a file it did not write)`;
 }
 
 interface FileContext {
@@ -122,14 +140,18 @@ async function pullOne(planned: PlannedFile, context: FileContext): Promise<File
   const present = await presentDigest(planned, previous);
   if (present) {
     const same = previous?.sha256 === present.sha256;
-    context.entries.push(entry(present, same ? previous.checkedAgainst : checkedAgainst(planned.file, {}), same));
+    context.entries.push(entry(present, same ? previous.checkedAgainst : checkedAgainst(planned.file, {}, present), same));
     return { ...base, action: 'present', bytes: present.bytes };
   }
+  const foreign = foreignFile(planned, previous);
+  if (foreign) return { ...base, action: 'failed', bytes: 0, error: foreign };
   let fromHeaders: ExpectedContent = {};
   try {
     const result = await downloadVerified({
       url: context.client.fileUrl(context.options.repo, context.revision, planned.file.path),
       target: planned.target,
+      partFile: partFileFor(planned, context.options.layout),
+      maxBytes: maxUnlistedFileBytes,
       expected: expectedOf(planned.file),
       expectedFromResponse: (headers) => (fromHeaders = expectedFromHubHeaders(headers)),
       resume: true,
@@ -138,7 +160,7 @@ async function pullOne(planned: PlannedFile, context: FileContext): Promise<File
       ...(context.options.fetch ? { fetch: context.options.fetch } : {}),
       onBytes: (bytes) => context.options.onEvent?.({ type: 'bytes', path: planned.file.path, bytes }),
     });
-    context.entries.push(entry(result, checkedAgainst(planned.file, fromHeaders), false));
+    context.entries.push(entry(result, checkedAgainst(planned.file, fromHeaders, result), false));
     return { ...base, action: result.resumedFrom > 0 ? 'resumed' : 'downloaded', bytes: result.bytes };
   } catch (error) {
     if (!(error instanceof DownloadError)) throw error;
@@ -179,10 +201,29 @@ export async function pullDataset(options: DatasetPullOptions): Promise<DatasetP
     endpoint: options.endpoint,
     ...(options.token ? { token: options.token } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.listingLimits ? { limits: options.listingLimits } : {}),
   });
   const commit = await client.revisionSha(options.repo, options.revision);
   const revision = commit ?? options.revision;
-  const plan = planPull(await client.listFiles(options.repo, revision), options.layout);
+  const plan = planPull(await client.listFiles(options.repo, revision), options.layout, lockFile);
+  // Taken once the listing is in: a pull that cannot reach the hub leaves nothing on disk.
+  const release = acquirePullLock([options.layout.jsonDir, options.layout.imageDir, path.dirname(path.resolve(lockFile))]);
+  try {
+    return await pullPlanned(options, { client, lockFile, commit, revision, plan });
+  } finally {
+    release();
+  }
+}
+
+interface Planned {
+  client: HubClient;
+  lockFile: string;
+  commit: string | undefined;
+  revision: string;
+  plan: PullPlan;
+}
+
+async function pullPlanned(options: DatasetPullOptions, { client, lockFile, commit, revision, plan }: Planned): Promise<DatasetPullResult> {
   const bytes = plan.files.reduce((sum, planned) => sum + (planned.file.size ?? 0), 0);
   options.onEvent?.({ type: 'planned', files: plan.files.length, bytes, skipped: plan.skipped.length, commit });
   const previousLock = loadLockFile(lockFile);

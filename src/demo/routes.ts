@@ -1,5 +1,7 @@
 // The demo's JSON API. Every route is listed here with its method; state-changing routes are
-// POSTs and pass the same-origin guard in server.ts before they get here.
+// POSTs and pass the same-origin guard in server.ts before they get here. Every route that names
+// a session answers only the visitor that created it (the cookie of src/demo/visitor.ts); to
+// anyone else the session does not exist.
 //   GET  /api/config                          models (ids only), servers, limits, notes
 //   GET  /api/tools                           the tool catalog with input schemas
 //   POST /api/sessions                        a new session
@@ -13,7 +15,7 @@
 //   GET  /api/servers/:name                   a server's capabilities, resources and prompts
 //   POST /api/servers/:name/resources/read    read one resource ({sessionId, uri})
 //   POST /api/servers/:name/prompts/get       fill in one prompt ({sessionId, name, arguments})
-//   GET  /api/servers/:name/rpc-log[?after=n] the session's JSON-RPC log (redacted, bounded)
+//   GET  /api/servers/:name/rpc-log?session=id[&after=n] the server's JSON-RPC log as that session may see it
 //   GET  /api/samples                         the bundled sample photos (names)
 //   GET  /api/samples/:folder/:file           one sample photo, by its listed name
 //   POST /api/sessions/:id/samples            add a sample photo to the session, as an upload
@@ -31,13 +33,14 @@ import { getPromptFromPage, getPromptSchema, inspectionOf, readResourceFromPage,
 import { imageIdPattern, storeSessionImage, toPageImage } from './session-images.js';
 import { listSamples } from './samples.js';
 import type { Session } from './sessions.js';
+import { visitorOf, visitorOrNew } from './visitor.js';
 
 export interface RouteContext extends DemoContext {
   streams: Set<http.ServerResponse> & OpenStreams;
 }
 
-function sessionOf(route: RouteContext, id: string | undefined): Session {
-  const session = id ? route.sessions.get(id) : undefined;
+function sessionOf(route: RouteContext, request: http.IncomingMessage, id: string | undefined | null): Session {
+  const session = id ? route.sessions.get(id, visitorOf(request)) : undefined;
   if (!session)
     throw new HttpError(404, `session "${id ?? ''}" not found (the demo may have restarted): reload the page to start a new session`, 'unknown_session');
   return session;
@@ -107,7 +110,7 @@ function serverPost<S extends z.ZodType<{ sessionId?: string | undefined }>>(
     pattern,
     handler: async (route, request, response, [name]) => {
       const body = await readJson(request, schema, route.limits.maxJsonBytes, what);
-      const session = sessionOf(route, body.sessionId);
+      const session = sessionOf(route, request, body.sessionId);
       const inspection = inspectionOf(route, serverName(name));
       sendJson(response, 200, await fromServer(inspection.server, work(route, session, inspection, body)));
     },
@@ -129,10 +132,11 @@ const inspectRoutes: Route<RouteContext>[] = [
   {
     method: 'GET',
     pattern: /^\/api\/servers\/([^/]+)\/rpc-log$/,
-    handler: async (route, _request, response, [name], url) => {
+    handler: async (route, request, response, [name], url) => {
       const after = url.searchParams.get('after') ?? '0';
       if (!/^\d+$/.test(after)) throw new HttpError(400, `after must be a whole number, got "${after}"`, 'bad_request');
-      sendJson(response, 200, rpcLogOf(inspectionOf(route, serverName(name)), Number(after)));
+      const session = sessionOf(route, request, url.searchParams.get('session'));
+      sendJson(response, 200, rpcLogOf(inspectionOf(route, serverName(name)), session, Number(after)));
     },
   },
 ];
@@ -160,7 +164,7 @@ const routes: Route<RouteContext>[] = [
     method: 'POST',
     pattern: /^\/api\/sessions\/([^/]+)\/samples$/,
     handler: async (route, request, response, [id]) => {
-      const session = sessionOf(route, id);
+      const session = sessionOf(route, request, id);
       const body = await readJson(request, z.strictObject({ name: z.string().min(1).max(300) }), 1024, 'the sample request');
       const image = await storeSessionImage(session, await readFile(sampleNamed(route, body.name)), { kind: 'upload', source: 'upload' }, route.images);
       sendJson(response, 201, toPageImage(image));
@@ -185,19 +189,19 @@ const routes: Route<RouteContext>[] = [
     pattern: /^\/api\/sessions$/,
     handler: async (route, request, response) => {
       await readBody(request, 1024, 'the request');
-      sendJson(response, 201, sessionState(route.sessions.create()));
+      sendJson(response, 201, sessionState(route.sessions.create(visitorOrNew(request, response))));
     },
   },
   {
     method: 'GET',
     pattern: /^\/api\/sessions\/([^/]+)$/,
-    handler: async (route, _request, response, [id]) => sendJson(response, 200, sessionState(sessionOf(route, id))),
+    handler: async (route, request, response, [id]) => sendJson(response, 200, sessionState(sessionOf(route, request, id))),
   },
   {
     method: 'POST',
     pattern: /^\/api\/sessions\/([^/]+)\/images$/,
     handler: async (route, request, response, [id]) => {
-      const session = sessionOf(route, id);
+      const session = sessionOf(route, request, id);
       const bytes = await readBody(request, route.limits.maxUploadBytes, 'the upload');
       const image = await storeSessionImage(session, bytes, { kind: 'upload', source: 'upload' }, route.images);
       sendJson(response, 201, toPageImage(image));
@@ -206,8 +210,8 @@ const routes: Route<RouteContext>[] = [
   {
     method: 'GET',
     pattern: /^\/api\/sessions\/([^/]+)\/images\/([^/]+)$/,
-    handler: async (route, _request, response, [id, imageId]) => {
-      const session = sessionOf(route, id);
+    handler: async (route, request, response, [id, imageId]) => {
+      const session = sessionOf(route, request, id);
       // Only ids this session generated are served; the id is looked up, never joined onto a path.
       const image = imageId && imageIdPattern.test(imageId) ? session.images.get(imageId) : undefined;
       if (!image) throw new HttpError(404, `no image "${imageId ?? ''}" in this session`, 'unknown_image');
@@ -219,13 +223,13 @@ const routes: Route<RouteContext>[] = [
   {
     method: 'GET',
     pattern: /^\/api\/sessions\/([^/]+)\/events$/,
-    handler: async (route, request, response, [id], url) => openEventStream(request, response, url, sessionOf(route, id), route.streams),
+    handler: async (route, request, response, [id], url) => openEventStream(request, response, url, sessionOf(route, request, id), route.streams),
   },
   {
     method: 'POST',
     pattern: /^\/api\/sessions\/([^/]+)\/messages$/,
     handler: async (route, request, response, [id]) => {
-      const session = sessionOf(route, id);
+      const session = sessionOf(route, request, id);
       const body = await readJson(
         request,
         createMessageSchema(route.limits.maxMessageChars, route.limits.maxImagesPerMessage),
@@ -239,7 +243,7 @@ const routes: Route<RouteContext>[] = [
     method: 'POST',
     pattern: /^\/api\/sessions\/([^/]+)\/cancel$/,
     handler: async (route, request, response, [id]) => {
-      const session = sessionOf(route, id);
+      const session = sessionOf(route, request, id);
       const body = await readJson(request, z.strictObject({ episodeId: z.string().optional() }), 1024, 'the cancel request');
       const running = session.running;
       const matches = running && (body.episodeId === undefined || body.episodeId === running.episodeId);
@@ -252,7 +256,7 @@ const routes: Route<RouteContext>[] = [
     pattern: /^\/api\/tools\/call$/,
     handler: async (route, request, response) => {
       const body = await readJson(request, toolCallSchema, route.limits.maxJsonBytes, 'the tool call');
-      const session = sessionOf(route, body.sessionId);
+      const session = sessionOf(route, request, body.sessionId);
       const gone = new AbortController();
       response.on('close', () => gone.abort());
       sendJson(response, 200, await callToolFromPage(route, session, body, gone.signal));

@@ -7,7 +7,8 @@ import { errorMessage } from '../errors/index.js';
 import type { ServerInspection } from '../mcp/inspection.js';
 import { redactValue } from '../log/redact.js';
 import { HttpError } from '../web/http-kit.js';
-import type { DemoContext } from './context.js';
+import { CALL_CONTEXT_META_KEY } from '../core/tool-result-contract.js';
+import { sessionCallContext, type DemoContext } from './context.js';
 import type { PageImage } from './page-events.js';
 import { storeToolImages } from './session-images.js';
 import type { Session } from './sessions.js';
@@ -58,8 +59,13 @@ async function pageContent(context: ImageStore, session: Session, source: string
   return { mimeType: item.mimeType, bytes, ...(images[0] ? { image: images[0] } : {}) };
 }
 
+/** The request `_meta` of a session's resource read or prompt: its call context, so the RPC log shows it to this session only. */
+function sessionMeta(context: ImageStore, session: Session): Record<string, unknown> {
+  return { [CALL_CONTEXT_META_KEY]: sessionCallContext(context, session) };
+}
+
 export async function readResourceFromPage(context: ImageStore, session: Session, inspection: ServerInspection, uri: string): Promise<unknown> {
-  const result = await inspection.readResource(uri);
+  const result = await inspection.readResource(uri, sessionMeta(context, session));
   const contents = [];
   for (const item of result.contents) contents.push({ uri: item.uri, ...(await pageContent(context, session, `${inspection.server} ${item.uri}`, item)) });
   return { server: inspection.server, uri, contents };
@@ -72,7 +78,7 @@ export async function getPromptFromPage(
   name: string,
   args: Record<string, string>,
 ): Promise<unknown> {
-  const result = await inspection.getPrompt(name, args);
+  const result = await inspection.getPrompt(name, args, sessionMeta(context, session));
   const messages = [];
   for (const message of result.messages) {
     const content = message.content;
@@ -88,9 +94,13 @@ export async function getPromptFromPage(
   return { server: inspection.server, name, description: result.description ?? '', messages };
 }
 
-/** The session's JSON-RPC log after `after` (already redacted and with base64 elided at capture). */
-export function rpcLogOf(inspection: ServerInspection, after: number): unknown {
+/**
+ * The server session's JSON-RPC log after `after` as one demo session may see it: its own calls
+ * and the shared protocol traffic, never another session's (already redacted and with base64
+ * elided at capture). `total` counts every message of the server session.
+ */
+export function rpcLogOf(inspection: ServerInspection, session: Session, after: number): unknown {
   const log = inspection.rpcLog;
   if (!log) return { server: inspection.server, kept: false, maxEntries: 0, total: 0, entries: [] };
-  return { server: inspection.server, kept: true, maxEntries: log.maxEntries, total: log.total, entries: log.list(after) };
+  return { server: inspection.server, kept: true, maxEntries: log.maxEntries, total: log.total, entries: log.listFor(session.id, after) };
 }

@@ -54,6 +54,8 @@ export class Session {
 
   constructor(
     readonly id: string,
+    /** The owner key of the visitor that created it (src/demo/visitor.ts). */
+    readonly owner: string,
     private readonly limits: { maxTurns: number; maxBufferedEvents: number },
   ) {}
 
@@ -116,15 +118,17 @@ export class SessionStore {
 
   constructor(private readonly limits: SessionLimits) {}
 
-  create(): Session {
+  create(owner: string): Session {
     this.evictIdle();
-    const session = new Session(randomBytes(12).toString('base64url'), this.limits);
+    const session = new Session(randomBytes(12).toString('base64url'), owner, this.limits);
     this.sessions.set(session.id, session);
     return session;
   }
 
-  get(id: string): Session | undefined {
-    const session = sessionIdPattern.test(id) ? this.sessions.get(id) : undefined;
+  /** The session with this id, if `owner` (the requesting visitor) created it. */
+  get(id: string, owner: string | undefined): Session | undefined {
+    const found = sessionIdPattern.test(id) ? this.sessions.get(id) : undefined;
+    const session = found && owner !== undefined && found.owner === owner ? found : undefined;
     if (session) session.lastActive = Date.now();
     return session;
   }

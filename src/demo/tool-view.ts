@@ -7,6 +7,7 @@ import type { CallToolOptions, CatalogTool, ServerStatus, ToolCallOutcome, ToolH
 
 class ToolView implements ToolHost {
   readonly tools: readonly CatalogTool[];
+  readonly surface: ToolHost['surface'];
   private readonly allowed: Set<string>;
 
   constructor(
@@ -14,6 +15,7 @@ class ToolView implements ToolHost {
     servers: ReadonlySet<string>,
   ) {
     this.tools = host.tools.filter((tool) => servers.has(tool.server));
+    this.surface = host.surface;
     this.allowed = new Set(this.tools.map((tool) => tool.canonicalName));
   }
 

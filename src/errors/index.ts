@@ -35,19 +35,27 @@ export type ProviderErrorClass = (typeof providerErrorClasses)[number];
 /**
  * A model provider failed; `errorClass` drives the retry policy. `configFault` marks a request
  * that cannot succeed as configured (the endpoint does not have the model): rejected like any
- * invalid request, but the configuration's fault, not the model's.
+ * invalid request, but the configuration's fault, not the model's. `requestFault` marks a
+ * request the endpoint refused for what the harness put in it (too many or too large images, a
+ * function name or parameter it does not take, a request too large in bytes): not the model's fault.
  */
 export class ProviderError extends M3Error {
   readonly errorClass: ProviderErrorClass;
   readonly retryAfterMs: number | undefined;
   readonly status: number | undefined;
   readonly configFault: boolean;
-  constructor(errorClass: ProviderErrorClass, message: string, options?: { cause?: unknown; retryAfterMs?: number; status?: number; configFault?: boolean }) {
+  readonly requestFault: boolean;
+  constructor(
+    errorClass: ProviderErrorClass,
+    message: string,
+    options?: { cause?: unknown; retryAfterMs?: number; status?: number; configFault?: boolean; requestFault?: boolean },
+  ) {
     super(`provider_${errorClass}`, message, options);
     this.errorClass = errorClass;
     this.retryAfterMs = options?.retryAfterMs;
     this.status = options?.status;
     this.configFault = options?.configFault ?? false;
+    this.requestFault = options?.requestFault ?? false;
   }
 }
 

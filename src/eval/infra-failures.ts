@@ -7,8 +7,10 @@
 // (`<predictions minus .json>.manifest.json`). Fields relied on, read defensively so the
 // manifest can grow: `failures[].taskId` and `failures[].status` ("infra_failure" or "timeout";
 // "model_failure" is the model's and stays scored), or `failures[].kind === "infra"` if present.
-import { existsSync, readFileSync } from 'node:fs';
-import { z } from 'zod';
+import { manifestFileFor } from '../results/layout.js';
+import { isInfraFailure, readManifestForEvaluation } from '../results/run-manifest-read.js';
+
+export { manifestFileFor };
 
 interface InfraFailureRecord {
   id: string;
@@ -26,48 +28,16 @@ export interface InfraFailures {
   warning?: string;
 }
 
-const failureSchema = z
-  .object({
-    taskId: z.union([z.string(), z.number()]).transform(String),
-    status: z.string().optional(),
-    kind: z.string().optional(),
-    code: z.string().optional(),
-    message: z.string().optional(),
-  })
-  .loose();
-const manifestSchema = z.object({ failures: z.array(z.unknown()).optional() }).loose();
-
-const infraStatuses = new Set(['infra_failure', 'timeout']);
-
 export const noInfraFailures: InfraFailures = { source: undefined, records: [], ids: new Set() };
-
-/** `results/<model>_test_mcp_fuzzy.json` → `results/<model>_test_mcp_fuzzy.manifest.json`. */
-export function manifestFileFor(predictionsFile: string): string {
-  return /\.json$/i.test(predictionsFile) ? predictionsFile.replace(/\.json$/i, '.manifest.json') : `${predictionsFile}.manifest.json`;
-}
 
 /** Reads the infrastructure failures of a run; a missing manifest means none are known. */
 export function loadInfraFailures(manifestFile: string): InfraFailures {
-  if (!existsSync(manifestFile)) return noInfraFailures;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(manifestFile, 'utf8'));
-  } catch (error) {
-    return {
-      ...noInfraFailures,
-      warning: `${manifestFile}: cannot read the run manifest (${(error as Error).message}); no infrastructure failures are excluded`,
-    };
-  }
-  const parsed = manifestSchema.safeParse(raw);
-  if (!parsed.success)
-    return { ...noInfraFailures, warning: `${manifestFile}: not a run manifest (no failures list); no infrastructure failures are excluded` };
-  const records: InfraFailureRecord[] = [];
-  for (const entry of parsed.data.failures ?? []) {
-    const failure = failureSchema.safeParse(entry);
-    if (!failure.success) continue;
-    const { taskId, status = '', kind, code = '', message = '' } = failure.data;
-    if (kind === 'infra' || infraStatuses.has(status)) records.push({ id: taskId.trim(), status, code, message });
-  }
+  const read = readManifestForEvaluation(manifestFile);
+  if (read.state === 'absent') return noInfraFailures;
+  if (read.state === 'unreadable') return { ...noInfraFailures, warning: `${manifestFile}: ${read.reason}; no infrastructure failures are excluded` };
+  const records: InfraFailureRecord[] = read.failures
+    .filter((failure) => isInfraFailure(failure))
+    .map((failure) => ({ id: failure.taskId.trim(), status: failure.status ?? '', code: failure.code ?? '', message: failure.message ?? '' }));
   return { source: manifestFile, records, ids: new Set(records.map((record) => record.id)) };
 }
 

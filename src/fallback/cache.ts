@@ -7,12 +7,38 @@ import {
   findCacheEntry,
   openFallbackCache,
   putCacheEntry,
+  scrubCacheEntries,
   type CacheEntry,
   type CacheSource,
   type PutOutcome,
   type Store,
 } from '../store/index.js';
 import { argumentsKey } from './argument-key.js';
+
+/** The largest result the cache holds (UTF-8 bytes): recorded, simulated or imported. */
+const maxCachedResultBytes = 1024 * 1024;
+
+/** Why a result is too large for the cache, or undefined when it fits. */
+export function oversizedResult(text: string): string | undefined {
+  const bytes = Buffer.byteLength(text, 'utf8');
+  return bytes > maxCachedResultBytes ? `the result is ${bytes} bytes, over the cache's cap of ${maxCachedResultBytes} bytes (1 MiB)` : undefined;
+}
+
+/**
+ * Opens a cache file for the layer or a transfer, first bringing every entry in line with the
+ * secrets registered now: keys of redacted arguments, no secret in any column (see
+ * src/fallback/argument-key.ts), whatever wrote the file before.
+ */
+export function openScrubbedCache(file: string): Store {
+  const store = openFallbackCache(file);
+  try {
+    scrubCacheEntries(store, argumentsKey);
+    return store;
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+}
 
 export interface CacheKey {
   server: string;
@@ -26,7 +52,7 @@ export class FallbackCache {
   private constructor(private readonly store: Store) {}
 
   static open(file: string): FallbackCache {
-    return new FallbackCache(openFallbackCache(file));
+    return new FallbackCache(openScrubbedCache(file));
   }
 
   get file(): string {
@@ -38,6 +64,8 @@ export class FallbackCache {
   }
 
   record(key: CacheKey, resultText: string, source: CacheSource): PutOutcome {
+    const oversize = oversizedResult(resultText);
+    if (oversize) throw new Error(`${key.server}/${key.tool}: not cached: ${oversize}`);
     return putCacheEntry(
       this.store,
       { server: key.server, tool: key.tool, argumentsKey: argumentsKey(key.arguments), toolsHash: key.toolsHash, arguments: key.arguments, resultText, source },

@@ -4,6 +4,10 @@
 // (src/core/tool-result-contract.ts) is served by the first tier that has an answer:
 //   fixture for these exact arguments → record-replay cache → the fixture's "*" default →
 //   LLM simulator → generic template.
+// A restricted tool (one that reads or writes files or images, src/fallback/allow-list.ts) is
+// served by its committed fixture alone (exact, then default): no cache, no simulator, no
+// template, and its real returns are never recorded; without a fixture for the call it keeps
+// its infrastructure error, since any other answer would name a file nobody wrote.
 // A recorded return for the exact arguments is preferred to a fixture's catch-all default: it
 // is what the tool really answered to this call. A model's own error (a refusal, or a server's
 // error result without an infrastructure code) and an aborted call are never mocked. The
@@ -20,7 +24,7 @@ import type { NormalizedContent, ToolCallOutcome } from '../mcp/types.js';
 import type { PutOutcome } from '../store/index.js';
 import type { AllowList } from './allow-list.js';
 import type { AuditLog } from './audit-log.js';
-import type { FallbackCache } from './cache.js';
+import { oversizedResult, type FallbackCache } from './cache.js';
 import { contractHint } from './contract-hints.js';
 import { savedPathToken, writeFixtureAsset } from './fixture-asset.js';
 import { defaultFixture, exactFixture, type FixtureResult, type FixtureSet } from './fixtures.js';
@@ -85,6 +89,7 @@ export class FallbackInterceptor implements ToolCallInterceptor {
     if (!decision.mockable) return outcome;
     const started = Date.now();
     const served = await this.serve(call, code, decision.restricted, signal);
+    if (!served) return outcome;
     const content = await this.contentOf(call, served);
     if (!content) return outcome;
     try {
@@ -149,6 +154,9 @@ export class FallbackInterceptor implements ToolCallInterceptor {
     if (!replayable(call.outcome)) return { recorded: false, reason: 'the result holds images or binary data, which a text replay cannot reproduce' };
     const decision = this.deps.allowList.decide(call.tool);
     if (!decision.mockable) return { recorded: false, reason: decision.reason };
+    if (decision.restricted) return { recorded: false, reason: `only its committed fixture may stand in for it: ${decision.restricted}` };
+    const oversize = oversizedResult(call.outcome.text);
+    if (oversize) return { recorded: false, reason: oversize };
     try {
       return { recorded: true, outcome: cache.record(this.cacheKey(call), call.outcome.text, 'real') };
     } catch (error) {
@@ -193,17 +201,23 @@ export class FallbackInterceptor implements ToolCallInterceptor {
     return { tier: 'simulator', text: result.text };
   }
 
-  /** The first tier with an answer; the template always has one. */
-  private async serve(call: FinishedToolCall, code: ToolErrorCode, restricted: string | undefined, signal?: AbortSignal): Promise<Served> {
+  /**
+   * The first tier with an answer; the template always has one, except for a restricted tool,
+   * which only its fixtures may serve (undefined: the call keeps its error).
+   */
+  private async serve(call: FinishedToolCall, code: ToolErrorCode, restricted: string | undefined, signal?: AbortSignal): Promise<Served | undefined> {
     const name = call.tool.canonicalName;
     const exact = exactFixture(this.deps.fixtures, name, call.arguments);
     if (exact) return fromFixture(exact);
+    if (restricted) {
+      const fallback = defaultFixture(this.deps.fixtures, name);
+      return fallback ? fromFixture(fallback) : undefined;
+    }
     const cached = this.lookupCache(call);
     if (cached) return cached;
     const fallback = defaultFixture(this.deps.fixtures, name);
     if (fallback) return fromFixture(fallback);
     let note: string;
-    if (restricted) return { tier: 'template', text: templatePayload(name, call.arguments, code), note: `simulator not asked: ${restricted}` };
     try {
       const simulated = await this.simulate(call, signal);
       if ('tier' in simulated) return simulated;

@@ -24,14 +24,13 @@ export interface ChatPreset {
   imageUrl: 'data-url' | 'base64';
   /** Send `parallel_tool_calls: true`; some servers reject fields they do not know. */
   sendParallelToolCalls: boolean;
-  /**
-   * Replay a call's unparsable argument text verbatim in later requests. OpenAI accepts it and
-   * the model sees its own mistake; vLLM parses history arguments as JSON and would fail the
-   * whole request, so compatible servers get `{}` (the error result still explains it).
-   */
-  replayMalformedArguments: boolean;
   /** Send an assistant turn's `reasoning_content` back with its tool calls (DeepSeek thinking mode requires it). */
   replayReasoning: boolean;
+  /**
+   * Send every assistant turn's `reasoning_details` back unchanged (OpenRouter: Gemini models
+   * answer 400 "Gemini models require OpenRouter reasoning details to be preserved" without them).
+   */
+  replayReasoningDetails: boolean;
   /** `completion_tokens` excludes reasoning tokens, reported apart in completion_tokens_details (xAI). */
   reasoningTokensApart: boolean;
   /** Extra top-level body fields, e.g. DashScope's `enable_thinking: false` for non-streaming Qwen3 calls. */
@@ -47,8 +46,8 @@ const compatible = (name: string, overrides: Partial<ChatPreset> = {}): ChatPres
   imageTypes: commonImageTypes,
   imageUrl: 'data-url',
   sendParallelToolCalls: false,
-  replayMalformedArguments: false,
   replayReasoning: false,
+  replayReasoningDetails: false,
   reasoningTokensApart: false,
   extraBody: {},
   ...overrides,
@@ -58,7 +57,7 @@ const compatible = (name: string, overrides: Partial<ChatPreset> = {}): ChatPres
 const dashScopeBody = { enable_thinking: false };
 
 export const chatPresets: Readonly<Record<string, ChatPreset>> = {
-  openai: compatible('openai', { maxTokensField: 'max_completion_tokens', sendParallelToolCalls: true, replayMalformedArguments: true }),
+  openai: compatible('openai', { maxTokensField: 'max_completion_tokens', sendParallelToolCalls: true }),
   ollama: compatible('ollama', { imageTypes: ['image/png', 'image/jpeg', 'image/webp'] }),
   vllm: compatible('vllm'),
   lmstudio: compatible('lmstudio', { imageTypes: ['image/png', 'image/jpeg'] }),
@@ -68,7 +67,7 @@ export const chatPresets: Readonly<Record<string, ChatPreset>> = {
   zhipu: compatible('zhipu', { imageTypes: ['image/png', 'image/jpeg'], imageUrl: 'base64' }),
   qwen: compatible('qwen', { imageTypes: ['image/png', 'image/jpeg', 'image/webp'], extraBody: dashScopeBody }),
   dashscope: compatible('dashscope', { imageTypes: ['image/png', 'image/jpeg', 'image/webp'], extraBody: dashScopeBody }),
-  openrouter: compatible('openrouter'),
+  openrouter: compatible('openrouter', { replayReasoningDetails: true }),
   together: compatible('together', { imageTypes: ['image/png', 'image/jpeg', 'image/webp'] }),
 };
 

@@ -12,6 +12,8 @@ export interface ClassifiedError {
   detail?: string;
   /** The endpoint does not have the model (404, or a 400 naming a missing model): a configuration fault. */
   configFault?: boolean;
+  /** The endpoint refused what the harness built into the request (see requestFaultPattern): not the model's fault. */
+  requestFault?: boolean;
 }
 
 /** Who failed, for messages: the model spec and what the user can check. */
@@ -42,6 +44,38 @@ const contextPattern =
 
 /** A 400 that names a missing model (DeepSeek "Model Not Exist", "unknown model", "model ... does not exist"). */
 const modelMissingPattern = /\bmodel\b[^.;]{0,80}\b(not found|does not exist|not exist)\b|\b(unknown|invalid) model\b/i;
+
+/**
+ * A 400 about the request the harness built rather than anything the model wrote: too many or too
+ * large images ("Too much media"), a request too large in bytes, a function name or parameter the
+ * vendor does not take, history the vendor wants in another form (reasoning that must be sent
+ * back, thought signatures, tool-call pairing). Texts as the vendors send them (the mock's rules,
+ * test/support/mock-llm/, carry the same texts).
+ */
+const requestFaultPattern = new RegExp(
+  [
+    'too much media',
+    'too many images',
+    '\\bimages?\\b[^.;]{0,60}\\b(exceed|too large|too big|limit)',
+    '(request|payload)[^.;]{0,30}\\b(too large|size exceeds|exceeds the (maximum|limit))',
+    'exceeds the maximum allowed number of bytes',
+    '\\b(function|tool)[ _.]?names?\\b',
+    'unsupported (parameter|value)',
+    'unknown (parameter|field|name)',
+    'unrecognized (request )?(argument|parameter|field)',
+    'extra inputs are not permitted',
+    'reasoning[_ ]details',
+    'reasoning_content',
+    'thought[_ ]signature',
+    'tool_use_id|tool_result|tool_call_id',
+    'multimodal function responses',
+    'unsupported mime type',
+  ].join('|'),
+  'i',
+);
+
+/** Vendor error codes that name a request fault whatever the text says. */
+const requestFaultCodes = new Set(['unsupported_parameter', 'unsupported_value', 'request_too_large']);
 
 function clip(text: string, limit = 500): string {
   const flat = text.replace(/\s+/g, ' ').trim();
@@ -75,7 +109,16 @@ export function classifyHttpStatus(
       message: `${at}: request rejected (${detail}); check the model name and the base URL; ${context.hint}`,
     };
   }
-  if (status === 413 || contextPattern.test(detail) || extras.code === 'context_length_exceeded') {
+  // 413 is a request too large in bytes (Anthropic: 32 MB), not a context-window overflow.
+  if (status === 413 || ((status === 400 || status === 422) && (requestFaultPattern.test(detail) || requestFaultCodes.has(extras.code ?? '')))) {
+    return {
+      errorClass: 'invalid_request',
+      requestFault: true,
+      detail,
+      message: `${at}: the endpoint refused the request the harness built (${detail}); this is not the model's fault`,
+    };
+  }
+  if (contextPattern.test(detail) || extras.code === 'context_length_exceeded') {
     return { errorClass: 'context_length', message: `${at}: the request exceeds the model's context window (${detail})` };
   }
   if (status === 408 || status === 409 || status >= 500) {

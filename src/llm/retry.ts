@@ -37,13 +37,14 @@ export function retryPolicyFrom(switches: Pick<Switches, 'M3_LLM_MAX_RETRIES' | 
 export class ProviderAttemptsError extends ProviderError {
   readonly attempts: readonly AttemptRecord[];
   constructor(
-    classified: { errorClass: ProviderErrorClass; message: string; retryAfterMs?: number; configFault?: boolean },
+    classified: { errorClass: ProviderErrorClass; message: string; retryAfterMs?: number; configFault?: boolean; requestFault?: boolean },
     attempts: readonly AttemptRecord[],
     cause: unknown,
   ) {
     super(classified.errorClass, classified.message, {
       cause,
       configFault: classified.configFault === true || (cause instanceof ProviderError && cause.configFault),
+      requestFault: classified.requestFault === true || (cause instanceof ProviderError && cause.requestFault),
       ...(classified.retryAfterMs !== undefined ? { retryAfterMs: classified.retryAfterMs } : {}),
       ...(cause instanceof ProviderError && cause.status !== undefined ? { status: cause.status } : {}),
     });

@@ -39,6 +39,22 @@ export function parseArgumentsText(text: string): ParsedArguments {
   return checkArgumentsValue(value);
 }
 
+/**
+ * The arguments a call is sent back with in later requests, the same on every driver: the parsed
+ * object, or `{}` for a call whose arguments did not parse (or were not an object). Vendors and
+ * compatible servers (vLLM, llama-server, DashScope) parse history arguments and would refuse the
+ * whole request over the model's broken text; the raw text stays in the call record
+ * (`argumentsText`), and the call's error result already tells the model what went wrong.
+ */
+export function historyArguments(call: { arguments: unknown; argumentsText?: string | undefined; argumentsError?: string | undefined }): {
+  value: Record<string, unknown>;
+  text: string;
+} {
+  if (call.argumentsError !== undefined) return { value: {}, text: '{}' };
+  const value = (checkArgumentsValue(call.arguments).arguments ?? {}) as Record<string, unknown>;
+  return { value, text: call.argumentsText ?? JSON.stringify(value) };
+}
+
 /** Ids for calls the vendor left unnamed: `<name>_<round>_<index>`, stable across replays. */
 export function synthesizeCallId(name: string, round: number, index: number): string {
   return `${name}_${round}_${index + 1}`;

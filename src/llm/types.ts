@@ -32,7 +32,13 @@ export interface GenerateRequest {
 /** What a request is for: an episode's stages (work, prepare, end, final) or an evaluator's judge. */
 export type RequestPurpose = 'work' | 'prepare' | 'end' | 'final' | 'judge';
 
-export type StopReason = 'end' | 'tool_calls' | 'max_tokens' | 'other';
+/**
+ * Why the model stopped, the same words for every vendor (each response.ts maps its own):
+ * `refusal` covers a model's refusal and a vendor's safety stop; `malformed_call` a function call
+ * the vendor could not parse (Gemini MALFORMED_FUNCTION_CALL, which the driver also returns as a
+ * failed call, so the episode goes on as it does for argument text that is not JSON elsewhere).
+ */
+export type StopReason = 'end' | 'tool_calls' | 'max_tokens' | 'refusal' | 'context_exceeded' | 'malformed_call' | 'paused' | 'other';
 
 /** The request and response bodies as sent on the wire (secrets already removed). */
 interface RawExchange {
@@ -44,6 +50,8 @@ export interface GenerateResponse {
   text: string;
   toolCalls: ToolCall[];
   stopReason: StopReason;
+  /** What the vendor said about an unusual stop: a refusal's explanation, a finish reason and its message. */
+  stopDetail?: string;
   usage: Usage;
   latencyMs: number;
   raw?: RawExchange;

@@ -1,6 +1,7 @@
 // Progress for long runs on stderr: a live bar on a terminal (done, failed, infra, running,
 // ETA, tokens; or files and bytes for a transfer), plain one-line updates in CI or when stderr
-// is not a TTY.
+// is not a TTY. `note` says what the run is waiting on (src/log/waiting-on.ts): a plain line, or
+// the bar's last field until the next update.
 import cliProgress from 'cli-progress';
 
 interface ProgressSnapshot {
@@ -14,6 +15,8 @@ interface ProgressSnapshot {
 
 export interface ProgressRenderer {
   update(snapshot: ProgressSnapshot, line?: string): void;
+  /** A passing remark (e.g. "waiting on ocr/extract_text ..."): its own plain line, or the bar's tail until the next update. */
+  note(text: string): void;
   stop(): void;
 }
 
@@ -47,10 +50,15 @@ interface Drawing<S> {
 }
 
 function createRenderer<S>(label: string, drawing: Drawing<S>, stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv) {
+  let last: S | undefined;
   if (!stream.isTTY || env.CI) {
     return {
       update(snapshot: S, line?: string) {
+        last = snapshot;
         if (line) stream.write(`[${label}] ${drawing.position(snapshot)} ${line}\n`);
+      },
+      note(text: string) {
+        stream.write(`[${label}]${last ? ` ${drawing.position(last)}` : ''} ${text}\n`);
       },
       stop() {},
     };
@@ -62,12 +70,16 @@ function createRenderer<S>(label: string, drawing: Drawing<S>, stream: NodeJS.Wr
   let started = false;
   let startedAt = 0;
   let valueAtStart = 0;
-  const payload = (snapshot: S) => {
+  const payload = (snapshot: S, note = '') => {
     const value = drawing.value(snapshot);
-    return { ...drawing.payload(snapshot), etaText: etaText(Date.now() - startedAt, value - valueAtStart, drawing.total(snapshot) - value) };
+    return { ...drawing.payload(snapshot), note, etaText: etaText(Date.now() - startedAt, value - valueAtStart, drawing.total(snapshot) - value) };
   };
   return {
+    note(text: string) {
+      if (started && last) bar.update(drawing.value(last), payload(last, ` | ${text}`));
+    },
     update(snapshot: S) {
+      last = snapshot;
       if (!started) {
         startedAt = Date.now();
         valueAtStart = drawing.value(snapshot);
@@ -85,7 +97,7 @@ export function createProgress(label: string, stream: NodeJS.WriteStream = proce
   return createRenderer<ProgressSnapshot>(
     label,
     {
-      format: '[{bar}] {value}/{total} | failed {failedModel} | infra {failedInfra} | running {running} | tokens {tokens} | ETA {etaText}',
+      format: '[{bar}] {value}/{total} | failed {failedModel} | infra {failedInfra} | running {running} | tokens {tokens} | ETA {etaText}{note}',
       total: (snapshot) => snapshot.total,
       value: (snapshot) => snapshot.done,
       payload: (snapshot) => ({ failedModel: snapshot.failedModel, failedInfra: snapshot.failedInfra, running: snapshot.running, tokens: snapshot.tokens }),
@@ -107,6 +119,7 @@ interface TransferSnapshot {
 export interface TransferProgress {
   /** `line` is printed as is in plain mode (one line per finished file); the bar ignores it. */
   update(snapshot: TransferSnapshot, line?: string): void;
+  note(text: string): void;
   stop(): void;
 }
 

@@ -106,6 +106,29 @@ export function redactValue(value: unknown, options: RedactOptions = {}): unknow
 }
 
 /**
+ * Replaces every registered secret value (and nothing else: no pattern, no field name) inside a
+ * JSON-like value, walking arrays and plain objects; other objects (a float wrapper) pass through.
+ * For the prediction file: what the model and the tools said stays verbatim for scoring, except a
+ * configured secret echoed back, which must not reach a file that is shared.
+ */
+export function redactKnownSecrets<T>(value: T): T {
+  if (knownSecrets.size === 0) return value;
+  return replaceKnown(value) as T;
+}
+
+function replaceKnown(value: unknown): unknown {
+  if (typeof value === 'string') {
+    let out = value;
+    for (const secret of knownSecrets) if (out.includes(secret)) out = out.split(secret).join('[REDACTED]');
+    return out;
+  }
+  if (Array.isArray(value)) return value.map(replaceKnown);
+  if (value && typeof value === 'object' && isPlainObject(value))
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, replaceKnown(inner)]));
+  return value;
+}
+
+/**
  * The one way writers that redact serialise: every string is redacted and every secret-named
  * field masked as JSON.stringify reaches it (one walk, no redacted copy of the value first). This
  * masks at least what redactValue does: objects that are not plain are redacted inside too.

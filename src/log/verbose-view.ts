@@ -31,6 +31,9 @@ function verboseLine(event: AgentEvent): string | undefined {
     case 'tool_call_end':
       return `${at} ${event.isError ? `error${event.errorCode ? ` (${event.errorCode})` : ''}` : 'result'} ${event.name}: ${clip(redactText(event.result))}`;
     case 'final':
+      if (event.plan) return `${at} plan: ${clip(redactText(event.text))}`;
+      // Inside a workflow each agent's answer is a step, not the task's answer (that one has no agent).
+      if (event.agent) return `${at} answer of ${event.agent} after ${event.rounds} round(s): ${clip(redactText(event.text))}`;
       return `${at} final answer after ${event.rounds} round(s): ${clip(redactText(event.text))}`;
     default:
       return undefined;

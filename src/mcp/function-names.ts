@@ -1,5 +1,7 @@
-// Canonical `server/tool` names → provider-safe function names (`[A-Za-z0-9_-]{1,64}`) and back.
-// Providers reject slashes, dots, spaces and long names; the ground truth and predictions keep
+// Canonical `server/tool` names → provider-safe function names (`[A-Za-z_][A-Za-z0-9_-]{0,63}`) and
+// back. Providers reject slashes, dots, spaces and long names, and Gemini also a name that does not
+// start with a letter or an underscore ("Invalid function name. Must start with a letter or an
+// underscore"), so one rule serves every vendor; the ground truth and predictions keep
 // the canonical name, so the mapping must be reversible and stable across runs: a name's
 // function name depends only on the name itself and on which other names it collides with.
 import { createHash } from 'node:crypto';
@@ -7,13 +9,16 @@ import { createHash } from 'node:crypto';
 export const maxFunctionNameLength = 64;
 const hashLength = 8;
 
-/** `server/tool` → `server__tool`, every character outside `[A-Za-z0-9_-]` replaced by `_`. */
+/**
+ * `server/tool` → `server__tool`, every character outside `[A-Za-z0-9_-]` replaced by `_`, and a
+ * `_` put in front of a name that would start with a digit or `-` (`3d/scan` → `_3d__scan`).
+ */
 export function toBaseFunctionName(canonical: string): string {
   const slash = canonical.indexOf('/');
   const joined = slash < 0 ? canonical : `${canonical.slice(0, slash)}__${canonical.slice(slash + 1)}`;
   // Iterate by code point so one emoji or CJK character becomes one `_`, not two.
   const safe = Array.from(joined, (char) => (/^[A-Za-z0-9_-]$/.test(char) ? char : '_')).join('');
-  return safe === '' ? '_' : safe;
+  return /^[A-Za-z_]/.test(safe) ? safe : `_${safe}`;
 }
 
 function shortHash(text: string, length: number): string {
@@ -78,5 +83,5 @@ export class FunctionNameTable {
 }
 
 export function isValidFunctionName(name: string): boolean {
-  return name.length >= 1 && name.length <= maxFunctionNameLength && /^[A-Za-z0-9_-]+$/.test(name);
+  return name.length >= 1 && name.length <= maxFunctionNameLength && /^[A-Za-z_][A-Za-z0-9_-]*$/.test(name);
 }

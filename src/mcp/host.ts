@@ -2,6 +2,7 @@
 // `server/tool` names (with provider-safe function names), routes calls and normalises results.
 // A server that fails to start is reported in status() and the others keep working, unless
 // the caller asks for `requireAll` (e.g. `m3 servers check`).
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerSpec } from '../config/servers.js';
 import { readToolErrorMeta, unknownToolText } from '../core/tool-result-contract.js';
 import { ServerError } from '../errors/index.js';
@@ -10,7 +11,8 @@ import { FunctionNameTable } from './function-names.js';
 import { normalizeContent, toResultText, typeImagesByBytes } from './normalize-content.js';
 import { defaultRestartPolicy, ServerConnection, type CallAttempt, type RestartPolicy } from './server-connection.js';
 import { inspectSession, type ServerInspection } from './inspection.js';
-import { hashToolSurface } from './tools-hash.js';
+import { hashServerTools, hashToolSurface } from './tools-hash.js';
+import { fullSurface, surfaceTools, type ToolSurface } from './tool-surface.js';
 import type { CallToolOptions, CatalogTool, ServerStatus, ToolCallOutcome, ToolHost } from './types.js';
 
 export interface HostOptions {
@@ -33,6 +35,8 @@ export interface HostOptions {
    * it); 0 or unset keeps none, so benchmark runs pay nothing for it.
    */
   rpcLogEntries?: number;
+  /** Which tools are offered (src/mcp/tool-surface.ts); default every tool the servers list. */
+  toolSurface?: ToolSurface;
 }
 
 const defaultCallTimeoutMs = 60_000;
@@ -43,13 +47,27 @@ export class McpHost implements ToolHost {
   private readonly byCanonical: Map<string, CatalogTool>;
   private readonly byFunction: Map<string, CatalogTool>;
   private readonly surfaceHash: string;
+  /** Per server, the tools offered under the surface (the servers' own lists under `m3bench`). */
+  private readonly offeredByServer: Map<string, Tool[]>;
 
   private constructor(
     private readonly connections: ServerConnection[],
     private readonly callTimeoutMs: number,
+    readonly surface: ToolSurface = fullSurface,
+    logger: Logger = log,
   ) {
     const ready = connections.filter((connection) => connection.state === 'ready');
-    const entries = ready.flatMap((connection) => connection.tools.map((tool) => ({ connection, tool })));
+    this.offeredByServer = new Map(
+      ready.map((connection) => {
+        const { offered, missing } = surfaceTools(surface, connection.spec.name, connection.tools);
+        if (missing.length > 0)
+          logger.warn(
+            `tool surface ${surface.name}: server "${connection.spec.name}" does not list ${missing.length} catalog tool(s), not offered: ${missing.join(', ')}`,
+          );
+        return [connection.spec.name, offered];
+      }),
+    );
+    const entries = ready.flatMap((connection) => (this.offeredByServer.get(connection.spec.name) ?? []).map((tool) => ({ connection, tool })));
     const names = new FunctionNameTable(entries.map(({ connection, tool }) => `${connection.spec.name}/${tool.name}`));
     this.tools = entries.map(({ connection, tool }) => {
       const canonicalName = `${connection.spec.name}/${tool.name}`;
@@ -65,7 +83,9 @@ export class McpHost implements ToolHost {
     });
     this.byCanonical = new Map(this.tools.map((tool) => [tool.canonicalName, tool]));
     this.byFunction = new Map(this.tools.map((tool) => [tool.functionName, tool]));
-    this.surfaceHash = hashToolSurface(ready.map((connection) => ({ name: connection.spec.name, tools: connection.tools })));
+    this.surfaceHash = hashToolSurface(
+      ready.map((connection) => ({ name: connection.spec.name, tools: this.offeredByServer.get(connection.spec.name) ?? [] })),
+    );
   }
 
   /** Starts all servers in parallel and resolves once each is ready or has failed. */
@@ -87,7 +107,7 @@ export class McpHost implements ToolHost {
     };
     const connections = specs.map((spec) => new ServerConnection(spec, connectionOptions));
     await Promise.all(connections.map((connection) => connection.start()));
-    const host = new McpHost(connections, connectionOptions.callTimeoutMs);
+    const host = new McpHost(connections, connectionOptions.callTimeoutMs, options.toolSurface, connectionOptions.logger);
     const failed = connections.filter((connection) => connection.state === 'failed');
     for (const connection of failed) connectionOptions.logger.warn(connection.error ?? `server "${connection.spec.name}" failed`);
     if (options.requireAll && failed.length > 0) {
@@ -128,8 +148,14 @@ export class McpHost implements ToolHost {
     return inspectSession(server, session, connection.spec.callTimeoutMs ?? this.callTimeoutMs);
   }
 
+  /** Under a narrowed surface a server's count and hash are those of the tools it offers. */
   status(): ServerStatus[] {
-    return this.connections.map((connection) => connection.status());
+    return this.connections.map((connection) => {
+      const status = connection.status();
+      const offered = this.offeredByServer.get(connection.spec.name);
+      if (!this.surface.servers || !offered) return status;
+      return { ...status, toolCount: offered.length, toolsHash: hashServerTools(offered) };
+    });
   }
 
   toolsHash(): string {

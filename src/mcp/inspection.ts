@@ -13,9 +13,10 @@ export interface ServerInspection {
   /** The live session's log; undefined when the host keeps none. */
   rpcLog: RpcLog | undefined;
   listResources(): Promise<Resource[]>;
-  readResource(uri: string): Promise<ReadResourceResult>;
+  /** `meta` goes out as the request's `_meta` (the caller's call context, so the RPC log knows whose read it is). */
+  readResource(uri: string, meta?: Record<string, unknown>): Promise<ReadResourceResult>;
   listPrompts(): Promise<Prompt[]>;
-  getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult>;
+  getPrompt(name: string, args: Record<string, string>, meta?: Record<string, unknown>): Promise<GetPromptResult>;
 }
 
 export function inspectSession(server: string, session: ServerSession, timeoutMs: number): ServerInspection {
@@ -35,7 +36,7 @@ export function inspectSession(server: string, session: ServerSession, timeoutMs
             return { items: result.resources, nextCursor: result.nextCursor };
           })
         : [],
-    readResource: (uri) => client.readResource({ uri }, bound),
+    readResource: (uri, meta) => client.readResource({ uri, ...(meta ? { _meta: meta } : {}) }, bound),
     listPrompts: async () =>
       capabilities.prompts
         ? collectPages('prompts/list', async (cursor) => {
@@ -43,6 +44,6 @@ export function inspectSession(server: string, session: ServerSession, timeoutMs
             return { items: result.prompts, nextCursor: result.nextCursor };
           })
         : [],
-    getPrompt: (name, args) => client.getPrompt({ name, arguments: args }, bound),
+    getPrompt: (name, args, meta) => client.getPrompt({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }, bound),
   };
 }

@@ -16,6 +16,7 @@ export function narrowHost(host: ToolHost, servers: readonly string[]): ToolHost
     callTool: (canonicalName, args, options) => host.callTool(canonicalName, args, options),
     status: () => host.status().filter((server) => allowed.has(server.name)),
     toolsHash: () => host.toolsHash(),
+    ...(host.surface ? { surface: host.surface } : {}),
     close: async () => undefined,
   };
 }

@@ -3,7 +3,13 @@
 // of a fixed number of entries. Each message is copied at capture time with long base64
 // payloads (images) replaced by a size note and every secret masked (src/log/redact.ts), so
 // the buffer never holds image bytes or a credential; the agent's own copy is untouched.
+// One server session serves every caller of a shared host (all demo sessions), so each entry
+// remembers whose call it belongs to: the task id of the request's call context (a response
+// inherits its request's). `listFor` shows a caller its own entries and the protocol's shared,
+// payload-free traffic (initialize, the list requests, ping); never another caller's calls, and
+// never a message nobody owns (a server's log or progress notification may quote any call).
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { CALL_CONTEXT_META_KEY } from '../core/tool-result-contract.js';
 import { redactValue } from '../log/redact.js';
 import { elideBase64Text } from '../store/json-column.js';
 
@@ -25,6 +31,33 @@ export interface RpcLogEntry {
 /** A request id is remembered this long (in requests) to name the method of its response. */
 const pendingLimit = 1000;
 
+/** Messages that carry nothing of any caller: shown to every caller. */
+const sharedMethods = new Set([
+  'initialize',
+  'notifications/initialized',
+  'ping',
+  'tools/list',
+  'resources/list',
+  'resources/templates/list',
+  'prompts/list',
+  'notifications/tools/list_changed',
+  'notifications/resources/list_changed',
+  'notifications/prompts/list_changed',
+]);
+
+interface OwnedEntry extends RpcLogEntry {
+  /** The task id of the call context the message belongs to; undefined for shared or unknown traffic. */
+  owner: string | undefined;
+}
+
+/** The task id in a request's `_meta` call context (src/core/tool-result-contract.ts), if any. */
+function ownerOf(message: JSONRPCMessage): string | undefined {
+  if (!('method' in message)) return undefined;
+  const meta = (message.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
+  const context = meta?.[CALL_CONTEXT_META_KEY] as { taskId?: unknown } | undefined;
+  return typeof context?.taskId === 'string' ? context.taskId : undefined;
+}
+
 function kindOf(message: JSONRPCMessage): RpcLogEntry['kind'] {
   if ('method' in message) return 'id' in message ? 'request' : 'notification';
   return 'error' in message ? 'error' : 'response';
@@ -36,10 +69,14 @@ function payloadOf(message: JSONRPCMessage): unknown {
   return 'result' in message ? message.result : undefined;
 }
 
+function withoutOwner({ owner: _owner, ...entry }: OwnedEntry): RpcLogEntry {
+  return entry;
+}
+
 export class RpcLog {
-  private readonly entries: RpcLogEntry[] = [];
+  private readonly entries: OwnedEntry[] = [];
   private seq = 0;
-  private readonly pending = new Map<string, string>();
+  private readonly pending = new Map<string, { method: string; owner: string | undefined }>();
 
   constructor(readonly maxEntries: number) {}
 
@@ -47,14 +84,17 @@ export class RpcLog {
     const kind = kindOf(message);
     const id = 'id' in message && message.id !== undefined ? message.id : undefined;
     let method = 'method' in message ? message.method : undefined;
+    let owner = ownerOf(message);
     // Ids are per direction: the server's own requests (sampling, roots) number from 0 as ours do.
     const key = `${direction}:${String(id)}`;
     const answered = `${direction === 'sent' ? 'received' : 'sent'}:${String(id)}`;
     if (kind === 'request' && method) {
-      this.pending.set(key, method);
+      this.pending.set(key, { method, owner });
       if (this.pending.size > pendingLimit) this.pending.delete(this.pending.keys().next().value ?? '');
     } else if (kind === 'response' || kind === 'error') {
-      method = this.pending.get(answered);
+      const request = this.pending.get(answered);
+      method = request?.method;
+      owner = request?.owner;
       this.pending.delete(answered);
     }
     this.seq += 1;
@@ -66,13 +106,21 @@ export class RpcLog {
       ...(method ? { method } : {}),
       ...(id !== undefined ? { id } : {}),
       payload: redactValue(payloadOf(message), { before: elideBase64Text }),
+      owner,
     });
     if (this.entries.length > this.maxEntries) this.entries.splice(0, this.entries.length - this.maxEntries);
   }
 
-  /** Entries with `seq` above `after`, oldest first (a copy). */
+  /** Every entry with `seq` above `after`, oldest first (a copy): all callers' traffic, for the host's owner only. */
   list(after = 0): RpcLogEntry[] {
-    return this.entries.filter((entry) => entry.seq > after);
+    return this.entries.filter((entry) => entry.seq > after).map(withoutOwner);
+  }
+
+  /** What one caller (a task id) may see after `after`: its own messages and the shared protocol traffic. */
+  listFor(owner: string, after = 0): RpcLogEntry[] {
+    return this.entries
+      .filter((entry) => entry.seq > after && (entry.owner === owner || (entry.owner === undefined && sharedMethods.has(entry.method ?? ''))))
+      .map(withoutOwner);
   }
 
   /** How many entries were ever recorded (the newest seq). */

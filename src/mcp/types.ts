@@ -1,6 +1,7 @@
 // What the rest of the harness sees of the MCP host: a catalog of tools under canonical
 // `server/tool` names, and a call that always resolves to a normalised result.
 import type { ServerInspection } from './inspection.js';
+import type { ToolSurface } from './tool-surface.js';
 import type { CallContext, FallbackServed, ToolErrorCode, ToolErrorMeta } from '../core/tool-result-contract.js';
 
 export interface CatalogTool {
@@ -82,6 +83,8 @@ export interface ToolHost {
   status(): ServerStatus[];
   /** sha256 over every server's tool list: which tool surface a run saw. */
   toolsHash(): string;
+  /** The named surface the tools were offered under (src/mcp/tool-surface.ts); absent means `m3bench`. */
+  readonly surface?: ToolSurface;
   /** A running server's resources, prompts and JSON-RPC log (the MCP host has them; wrappers need not). */
   inspect?(server: string): ServerInspection | undefined;
   close(): Promise<void>;

@@ -1,9 +1,11 @@
 // `m3 report`: reads every model's evaluation outputs, writes the leaderboard CSVs, Markdown
 // tables, PNG + SVG + PDF figures (and the reference's combined call_pies.pdf) and one
 // self-contained `report.html` into the save folder.
+import { toolCatalogFiles } from '../results/layout.js';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadToolCatalog, type ToolCatalog } from '../eval/call/catalog.js';
+import type { ToolCatalog } from '../eval/call/catalog.js';
+import { loadReportCatalog } from './catalog-categories.js';
 import { EvaluationError } from '../errors/index.js';
 import {
   callDonutFigure,
@@ -116,7 +118,7 @@ function callPiesPdf(parts: ReadonlyArray<{ rendered: RenderedFigure[] }>): Buff
 export async function buildReport(options: ReportOptions): Promise<ReportResult> {
   const root = path.resolve(options.root ?? process.cwd());
   const { models, missing } = loadAllResults(options.resultsDir, options.models, options.cvDir ?? defaultCvDir(options.resultsDir));
-  const catalog: ToolCatalog | undefined = options.catalogFile ? loadToolCatalog(options.catalogFile) : undefined;
+  const catalog: ToolCatalog | undefined = options.catalogFile ? loadReportCatalog(options.catalogFile) : undefined;
   const paper = options.paperFile ? loadPaperResults(options.paperFile) : undefined;
   if (models.length === 0 && !catalog) {
     throw new EvaluationError(
@@ -218,8 +220,8 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
   return { files, models: models.map((results) => results.model), missing, html: path.join(options.saveDir, 'report.html') };
 }
 
-/** The default catalog for reports: the reference-style catalog file in save/, when present. */
-export function defaultCatalogFile(saveDir: string): string | undefined {
-  const file = path.join(saveDir, 'mcp_tools_with_desc.json');
+/** The reference-style catalog file in a folder (a run folder, where `m3 run` writes it, or save/), when present. */
+export function defaultCatalogFile(dir: string): string | undefined {
+  const file = toolCatalogFiles(dir).reference;
   return existsSync(file) ? file : undefined;
 }

@@ -3,6 +3,9 @@
 // the CV metrics `results_cv_eval.json` (in results_cv/<model>/, the sibling folder
 // scripts/evaluate_cv.sh writes, or in results/<model>/). A model is any folder holding at least
 // one of them; each file is optional per model.
+import { assertSameEvaluationInputs, readEvaluationInputs, type RecordedInputs } from '../results/evaluation-inputs.js';
+import { CV_FOLDER } from '../results/layout.js';
+import { isRunFolder } from '../results/run-folder-of.js';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -127,9 +130,16 @@ function loadCvEval(file: string): CvEval {
   return { path: file, aggregate: numericFields(parsed.data.aggregate), ...(typeof mode === 'string' ? { mode } : {}), ...(encoder ? { encoder } : {}) };
 }
 
-/** results_cv/ beside results/ (where scripts/evaluate_cv.sh writes). */
+/**
+ * Where the CV outputs of a results folder are: inside it (`<run folder>/results_cv/`, where
+ * scripts/evaluate_cv.sh and `m3 eval cv` write for a run); for a flat folder without one (the
+ * reference's layout, `m3 export --reference`), results_cv/ beside it. A run folder never reads
+ * the sibling: that would put another run's CV numbers beside this run's.
+ */
 export function defaultCvDir(resultsDir: string): string {
-  return path.join(path.dirname(path.resolve(resultsDir)), 'results_cv');
+  const inside = path.join(path.resolve(resultsDir), CV_FOLDER);
+  if (isRunFolder(resultsDir) || existsSync(inside)) return inside;
+  return path.join(path.dirname(path.resolve(resultsDir)), CV_FOLDER);
 }
 
 function cvFileFor(resultsDir: string, cvDir: string, model: string): string | undefined {
@@ -186,5 +196,35 @@ export function loadAllResults(
     if (results.step || results.taskCompletion || results.calls || results.proxy || results.cv) found.push(results);
     else missing.push(name);
   }
+  assertOneRunPerModel(resultsDir, found);
   return { models: found, missing };
+}
+
+/** The inputs each evaluation output of a model recorded (outputs older than the record have none). */
+function recordedInputs(resultsDir: string, results: ModelResults): RecordedInputs[] {
+  const files = [results.step?.path, results.calls?.path, results.cv?.path, path.join(resultsDir, results.model, 'task_eval.json')];
+  return files.flatMap((file) => {
+    if (!file || !existsSync(file)) return [];
+    const inputs = readEvaluationInputs(loadJsonFile(file));
+    return inputs ? [{ file: path.relative(process.cwd(), file) || file, inputs }] : [];
+  });
+}
+
+/**
+ * One model's row is one run: its step, call, CV and task outputs must have evaluated the same
+ * prediction file (by sha256); and one table is one task set: every output read here must have
+ * used the same ground truth, and each layer one grader version. Otherwise the reader refuses,
+ * naming both files (src/results/evaluation-inputs.ts).
+ */
+function assertOneRunPerModel(resultsDir: string, models: readonly ModelResults[]): void {
+  const all = models.map((results) => ({ model: results.model, entries: recordedInputs(resultsDir, results) }));
+  for (const { model, entries } of all) assertSameEvaluationInputs(entries, `model ${model}`, ['run_id', 'predictions_sha256']);
+  const everything = all.flatMap(({ entries }) => entries);
+  assertSameEvaluationInputs(everything, 'one table', ['gt_sha256']);
+  for (const layer of new Set(everything.map((entry) => entry.inputs.layer)))
+    assertSameEvaluationInputs(
+      everything.filter((entry) => entry.inputs.layer === layer),
+      `one table (${layer} layer)`,
+      ['grader_version'],
+    );
 }

@@ -3,7 +3,8 @@
 // and the outputs carry, and the cost and tokens of the newest batch from the run store. Every
 // path shown is relative to the repository (report-paths.ts), never a machine path.
 import { existsSync } from 'node:fs';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { runManifestSummaryPart } from '../results/run-manifest.js';
 import { GRADER_VERSIONS } from '../stats/grader-versions.js';
 import { loadJsonFile } from '../tasks/load-json.js';
 import { syntheticAgentKind } from './leaderboard.js';
@@ -11,26 +12,16 @@ import type { ModelResults } from './load-results.js';
 import { shownPath } from './report-paths.js';
 import type { Table } from './tables.js';
 
-const manifestSchema = z
-  .object({
-    runId: z.string(),
-    model: z.string(),
-    startedAt: z.string(),
-    finishedAt: z.string().optional(),
-    gitCommit: z.string().nullable().optional(),
-    tasksFile: z.string().optional(),
-    options: z.record(z.string(), z.unknown()).default({}),
-    sampling: z.object({ temperature: z.number().nullable(), seed: z.number().nullable() }).loose().optional(),
-    counts: z.record(z.string(), z.number()).default({}),
-    condition: z.object({ name: z.string() }).loose().optional(),
-    trial: z.number().optional(),
-    trials: z.number().optional(),
-    versions: z.record(z.string(), z.string()).default({}),
-  })
-  .loose();
+const manifestSchema = runManifestSummaryPart;
 
 const dash = '—';
 const shownNumber = (value: unknown): string => (typeof value === 'number' ? String(value) : dash);
+
+/** Runs recorded before the surface was named offered every tool: the m3bench surface. */
+function toolSurfaceOf(manifest: z.output<typeof manifestSchema>): string {
+  const hash = manifest.toolSurface?.hash ?? manifest.toolsHash;
+  return `tool surface ${manifest.toolSurface?.name ?? 'm3bench'}${hash ? ` (${hash.slice(0, 12)})` : ''}`;
+}
 
 function settingsOf(manifest: z.output<typeof manifestSchema>): string {
   const options = manifest.options;
@@ -42,6 +33,7 @@ function settingsOf(manifest: z.output<typeof manifestSchema>): string {
     `max new tokens ${shownNumber(options.maxNewTokens)}`,
     `temperature ${manifest.sampling?.temperature ?? 'provider default'}`,
     `seed ${manifest.sampling?.seed ?? 'none'}`,
+    toolSurfaceOf(manifest),
   ];
   return parts.join(', ');
 }

@@ -16,9 +16,24 @@ function callSuccess(results: ModelResults): number | undefined {
 }
 
 const summaryLegend =
-  '* corrected (m3bench): ordFix* scores single-step GT tasks by recall instead of 0, recSuc* does not count matches whose call errored; cover = GT ids with a prediction; infra = tasks left out as infrastructure failures; percR/VRA = CV metrics';
+  'recall, precis = recall (calls) and precision (calls): pooled over all GT / predicted calls of the run (results_eval.json aggregate; the trials table below gives recall (task mean)); * corrected (m3bench): ordFix* scores single-step GT tasks by recall instead of 0, recSuc* does not count matches whose call errored; cover = GT ids with a prediction; infra = tasks left out as infrastructure failures; percR/VRA = CV metrics; mocked = calls answered by the tool fallback layer / all calls; plchld = tasks run on placeholder images / tasks (n/a: no prediction file beside the outputs)';
 
-export function formatSummaryTable(models: readonly ModelResults[]): string {
+/** Mocked calls and placeholder-image tasks of a model's predictions (src/report/fallback-share.ts). */
+export interface SummaryShares {
+  mockedCalls: number;
+  calls: number;
+  placeholderTasks: number;
+  tasks: number;
+}
+
+const fraction = (part: number, whole: number, width: number) => `${part}/${whole}`.padStart(width);
+
+function shareCells(share: SummaryShares | undefined): string[] {
+  if (!share) return ['n/a'.padStart(10), 'n/a'.padStart(7)];
+  return [fraction(share.mockedCalls, share.calls, 10), fraction(share.placeholderTasks, share.tasks, 7)];
+}
+
+export function formatSummaryTable(models: readonly ModelResults[], shares: ReadonlyMap<string, SummaryShares> = new Map()): string {
   const nameWidth = Math.max(24, ...models.map((results) => taggedAgent(results.model).length));
   const header = [
     'model'.padEnd(nameWidth),
@@ -38,6 +53,8 @@ export function formatSummaryTable(models: readonly ModelResults[]): string {
     'proxyF1',
     'percR ',
     'VRA   ',
+    'mocked    ',
+    'plchld ',
   ].join(' ');
   const rows = models.map((results) => {
     const step = results.step?.aggregate ?? {};
@@ -61,6 +78,7 @@ export function formatSummaryTable(models: readonly ModelResults[]): string {
       `${percent(results.proxy?.aggregate.token_f1)} `,
       percent(cv.perception_recall_avg),
       percent(cv.visual_reasoning_ability),
+      ...shareCells(shares.get(results.model)),
     ].join(' ');
   });
   const encoders = models.flatMap((results) =>

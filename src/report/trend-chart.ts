@@ -2,7 +2,9 @@
 // colour per cell (model + condition). Every segment of a trend line (src/stats/trends.ts splits
 // a line where the grader versions or the task set change) is a dataset of its own, null outside
 // its points, so chart.js draws no line across a boundary: the figure splits exactly where the
-// text output says "segment". Pure: render-chart.ts draws it.
+// text output says "segment". Within a segment the line spans the batches of other cells (their
+// keys are null in this dataset): drawn as a line, as the legend's line samples promise, not as
+// loose points. Pure: render-chart.ts draws it.
 import type { TrendLine, TrendPoint } from '../stats/trends.js';
 import { background, seriesPalette, type FigureSpec } from './chart-configs.js';
 
@@ -32,7 +34,8 @@ export function trendFigure(lines: readonly TrendLine[], name = 'trends'): Figur
           borderColor: color,
           backgroundColor: color,
           borderDash: [...metric.dash],
-          spanGaps: false,
+          // Null outside this segment's points, so spanning gaps joins this segment only.
+          spanGaps: true,
           pointRadius: 4,
         };
       }),

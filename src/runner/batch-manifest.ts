@@ -9,8 +9,7 @@ import { formatIssues } from '../config/zod-issues.js';
 import { ConfigError } from '../errors/index.js';
 import { loadJsonFile } from '../tasks/load-json.js';
 import { writeJsonAtomic } from '../tasks/write-json.js';
-
-const BATCH_MANIFEST_SUFFIX = '.batch.json';
+import { isBatchManifestName } from '../results/layout.js';
 
 const trialSchema = z.object({
   trial: z.number().int().min(1),
@@ -49,10 +48,6 @@ const batchManifestSchema = z.object({
 export type BatchManifest = z.output<typeof batchManifestSchema>;
 export type BatchCell = z.output<typeof cellSchema>;
 
-export function batchManifestFile(resultsDir: string, batchId: string): string {
-  return path.join(resultsDir, `${batchId.replace(/[^A-Za-z0-9._-]+/g, '-')}${BATCH_MANIFEST_SUFFIX}`);
-}
-
 export function writeBatchManifest(file: string, manifest: BatchManifest): void {
   writeJsonAtomic(file, manifest);
 }
@@ -72,7 +67,7 @@ function manifestFiles(dir: string, depth: number): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const file = path.join(dir, entry.name);
-    if (entry.isFile() && entry.name.endsWith(BATCH_MANIFEST_SUFFIX)) return [file];
+    if (entry.isFile() && isBatchManifestName(entry.name)) return [file];
     return entry.isDirectory() && depth > 0 ? manifestFiles(file, depth - 1) : [];
   });
 }

@@ -2,7 +2,7 @@
 // (the same tasks under two setups). `--condition a+b` combines conditions; `baseline` is the
 // unchanged setup. A cell's files carry the condition in their label (`<model>+images-off`).
 import { ConfigError } from '../errors/index.js';
-import type { LoopLimits } from '../agent/options.js';
+import { maxStepProblem, type LoopLimits } from '../agent/options.js';
 import type { ModelDriver } from '../llm/types.js';
 import type { GtTask } from '../tasks/schemas.js';
 import { withImagesWithheld } from './driver-decorators.js';
@@ -105,5 +105,10 @@ export function parseMaxSteps(text: string): number[] {
   const values = text.split(',').map((part) => part.trim());
   if (values.some((value) => !/^\d+$/.test(value)))
     throw new ConfigError(`--max-step "${text}": expected a whole number, or a comma-separated list of them (e.g. 2,4,6)`);
-  return [...new Set(values.map(Number))];
+  const steps = [...new Set(values.map(Number))];
+  for (const step of steps) {
+    const problem = maxStepProblem(step);
+    if (problem) throw new ConfigError(`--max-step "${text}": ${problem}`);
+  }
+  return steps;
 }

@@ -1,6 +1,8 @@
 // Why an episode failed, and whose fault it was. Infrastructure failures (provider outage,
 // server crash, timeouts) are counted apart and excluded from model scores; model failures
-// (invalid requests the model caused, context overflow) count against the model.
+// (invalid requests the model caused, context overflow) count against the model. A request the
+// endpoint refused for what the harness built into it (`request_rejected`: too many or too large
+// images, a function name or parameter the vendor does not take) is the harness's, not the model's.
 import { M3Error, ProviderError, ServerError, TaskTimeoutError, MediaError } from '../errors/index.js';
 import type { FailureKind, FinalEpisodeStatus } from '../store/schemas.js';
 
@@ -50,6 +52,7 @@ export function classifyFailure(error: unknown): FailureVerdict {
   if (cause instanceof ProviderError) {
     // A model the endpoint does not have fails the same way on every attempt, and is not the model's fault.
     if (cause.configFault) return { status: 'infra_failure', kind: 'infra', code: 'model_not_found', message, requeue: false };
+    if (cause.requestFault) return { status: 'infra_failure', kind: 'infra', code: 'request_rejected', message, requeue: false };
     if (cause.errorClass === 'invalid_request' || cause.errorClass === 'context_length') {
       return { status: 'model_failure', kind: 'model', code: cause.code, message, requeue: false };
     }

@@ -11,6 +11,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { parseJsonKeepingFloats, stringifyKeepingFloats } from '../core/json-numbers.js';
 import { loadPredictionRecords } from '../tasks/load.js';
 import { log } from '../log/logger.js';
+import { redactKnownSecrets } from '../log/redact.js';
 import type { PredictionRecord } from '../tasks/schemas.js';
 import { assertUnchanged, type FileStamp, type Piece, pieceBytes, pushPiece, writePieces, writePiecesAsync } from './file-pieces.js';
 
@@ -130,7 +131,7 @@ export class PredictionFile {
 
   /** Stores the record as it is now: later changes to the object do not reach the file. */
   put(record: PredictionRecord): void {
-    this.records.set(record.id, { text: toElementText(record) });
+    this.records.set(record.id, { text: toElementText(redactKnownSecrets(record)) });
   }
 
   save(): void {

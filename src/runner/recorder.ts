@@ -1,6 +1,7 @@
 // What the batch runner needs from persistence. The SQLite store implements it (store-recorder.ts);
 // keeping the seam here lets the runner be tested and reasoned about without SQL.
 import type { AgentEvent } from '../agent/events.js';
+import type { EndStatus } from '../core/end-status.js';
 import type { Usage } from '../core/usage.js';
 import type { PredictionRecord } from '../tasks/schemas.js';
 import type { FailureKind, FinalEpisodeStatus } from '../store/schemas.js';
@@ -17,12 +18,17 @@ export interface EpisodeEnd {
   costUsd: number | null;
   /** The task's prompt hash, when its images were read (src/runner/prompt-hash.ts). */
   promptHash?: string;
+  /** How the episode's last reply ended (src/agent/end-status.ts), and what the vendor said. */
+  endStatus?: EndStatus;
+  endDetail?: string;
 }
 
 export interface RunRecorder {
   startEpisode(taskId: string, attempt: number): number;
   observe(episodeId: number, event: AgentEvent): void;
   finishEpisode(episodeId: number, end: EpisodeEnd): void;
+  /** Resolves when every row recorded so far is in the store (group commit); rejects when they were lost. */
+  committed?(): Promise<void>;
   /** Predictions of tasks already finished in this run (for --resume), by task id. */
   finishedPredictions(): Map<string, PredictionRecord>;
 }

@@ -1,7 +1,9 @@
 // The batch: tasks pulled by N concurrent workers, each attempt under the task budget, failed
 // attempts requeued at most M3_MAX_TASK_REQUEUE times (outages and timeouts only), every
 // finished task written to the store first and then to the prediction file (atomically), so a
-// run killed at any point resumes without losing or duplicating a task.
+// run killed at any point resumes without losing or duplicating a task. A task is reported done
+// (and its prediction kept) only once its rows are committed (recorder.committed); a store
+// failure (a lost group commit, a full disk) stops the batch and is thrown to the caller.
 import { setMaxListeners } from 'node:events';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.js';
 import type { AgentEvent } from '../agent/events.js';
@@ -97,71 +99,100 @@ export async function runBatch(tasks: readonly RunnableTask[], env: TaskEnvironm
       toolCalls: trace?.rounds.reduce((sum, round) => sum + round.calls.length, 0) ?? 0,
       costUsd: options.costOf ? options.costOf(usage) : null,
       ...(outcome.promptHash ? { promptHash: outcome.promptHash } : {}),
+      ...(trace?.end ? { endStatus: trace.end.status, ...(trace.end.detail ? { endDetail: trace.end.detail } : {}) } : {}),
     });
   };
 
-  const record = (episodeId: number, outcome: TaskOutcome) => {
+  /** The task's rows are committed before its prediction is kept and its line is printed. */
+  const record = async (episodeId: number, outcome: TaskOutcome) => {
     // Model failures are the model's result and are scored (with whatever it did before failing);
     // infrastructure failures are left out of the prediction file and counted apart.
     const prediction = outcome.ok ? outcome.prediction : outcome.verdict.kind === 'model' ? (outcome.prediction ?? null) : null;
     closeEpisode(episodeId, outcome, prediction);
+    await options.recorder.committed?.();
     if (!prediction) return;
     options.predictions.put(outcome.ok ? prediction : { ...prediction, status: 'model_failure', error: outcome.verdict.message });
     options.predictions.saveSoon();
   };
 
+  // A store failure (a lost group commit, a full disk) stops the batch: nothing after it could be
+  // recorded, and a task whose rows were lost must not be reported done.
+  const storeStop = new AbortController();
+  let storeFailure: unknown;
+  const failStore = (error: unknown) => {
+    storeFailure ??= error;
+    storeStop.abort(error);
+  };
   const workers = Math.max(1, options.concurrency);
-  const stop = followStop(options.signal, workers);
+  const stop = followStop(options.signal ? AbortSignal.any([options.signal, storeStop.signal]) : storeStop.signal, workers);
   const taskEnv = stop.signal ? { ...env, signal: stop.signal } : env;
-  const worker = async () => {
-    for (;;) {
-      if (stop.signal?.aborted) return;
-      const item = queue.shift();
-      if (!item) return;
-      progress.running += 1;
-      options.onProgress?.({ ...progress });
-      const episodeId = options.recorder.startEpisode(item.task.id, item.attempt);
-      const outcome = await runTask(item.task, taskEnv, (event) => {
+
+  const runOne = async (item: { task: RunnableTask; attempt: number }) => {
+    progress.running += 1;
+    options.onProgress?.({ ...progress });
+    const episodeId = options.recorder.startEpisode(item.task.id, item.attempt);
+    const outcome = await runTask(item.task, taskEnv, (event) => {
+      try {
         options.recorder.observe(episodeId, event);
-        options.trace?.write(event, item.attempt);
-        options.onEvent?.(event);
-      });
-      options.trace?.write(
-        {
-          type: 'task_end',
-          taskId: item.task.id,
-          status: outcome.ok ? 'ok' : outcome.verdict.status,
-          ...(outcome.ok ? {} : { message: outcome.verdict.message }),
-        },
-        item.attempt,
-      );
-      progress.running -= 1;
-      if (!outcome.ok && outcome.verdict.requeue && item.attempt <= options.maxRequeue) {
-        closeEpisode(episodeId, outcome, null, ' (requeued)');
-        progress.requeued += 1;
-        queue.push({ task: item.task, attempt: item.attempt + 1 });
-        options.onProgress?.({ ...progress }, { taskId: item.task.id, outcome });
-        continue;
+      } catch (error) {
+        failStore(error);
       }
-      record(episodeId, outcome);
-      if (!outcome.ok && outcome.verdict.code === 'interrupted') {
-        progress.interrupted += 1;
-        options.onProgress?.({ ...progress }, { taskId: item.task.id, outcome });
-        continue;
-      }
+      options.trace?.write(event, item.attempt);
+      options.onEvent?.(event);
+    });
+    if (storeFailure !== undefined) throw storeFailure;
+    options.trace?.write(
+      {
+        type: 'task_end',
+        taskId: item.task.id,
+        status: outcome.ok ? 'ok' : outcome.verdict.status,
+        ...(outcome.ok ? {} : { message: outcome.verdict.message }),
+      },
+      item.attempt,
+    );
+    progress.running -= 1;
+    if (!outcome.ok && outcome.verdict.requeue && item.attempt <= options.maxRequeue) {
+      closeEpisode(episodeId, outcome, null, ' (requeued)');
+      await options.recorder.committed?.();
+      progress.requeued += 1;
+      queue.push({ task: item.task, attempt: item.attempt + 1 });
+      options.onProgress?.({ ...progress }, { taskId: item.task.id, outcome });
+      return;
+    }
+    await record(episodeId, outcome);
+    if (!outcome.ok && outcome.verdict.code === 'interrupted') progress.interrupted += 1;
+    else {
       progress.done += 1;
       if (!outcome.ok) {
         if (outcome.verdict.kind === 'model') progress.failedModel += 1;
         else progress.failedInfra += 1;
         failures.push({ taskId: item.task.id, verdict: outcome.verdict, attempts: item.attempt });
       }
-      options.onProgress?.({ ...progress }, { taskId: item.task.id, outcome });
+    }
+    options.onProgress?.({ ...progress }, { taskId: item.task.id, outcome });
+  };
+
+  const worker = async () => {
+    for (;;) {
+      if (stop.signal?.aborted) return;
+      const item = queue.shift();
+      if (!item) return;
+      try {
+        await runOne(item);
+      } catch (error) {
+        failStore(error);
+        return;
+      }
     }
   };
   try {
     await Promise.all(Array.from({ length: workers }, worker));
   } finally {
     stop.dispose();
+  }
+  if (storeFailure !== undefined) {
+    await options.predictions.flush();
+    throw storeFailure;
   }
   await options.predictions.flush();
   return { progress, failures, skipped, notStarted: queue.map((item) => item.task.id) };

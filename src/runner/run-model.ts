@@ -22,6 +22,7 @@ import type { BatchResult } from './run-batch.js';
 import { selectShard, serversNeeded, type RunnableTask } from './task-set.js';
 import { combineResults, placeholderManifest, runTrial, trialSeed, type TrialReport } from './run-trial.js';
 import { taskSetHash } from './prompt-hash.js';
+import { manifestFileFor, predictionFile } from '../results/layout.js';
 import type { RunModelRequest } from './run-request.js';
 
 export type { RunModelRequest };
@@ -50,11 +51,6 @@ export interface RunModelDeps {
   store: Store;
   logger: Logger;
   root: string;
-}
-
-function defaultOutputFile(resultsDir: string, label: string, shard?: { index: number; count: number }): string {
-  const suffix = shard ? `.shard-${shard.index}-of-${shard.count}` : '';
-  return path.join(resultsDir, `${label}_test_mcp_fuzzy${suffix}.json`);
 }
 
 const noCondition: ConditionSet = { name: 'baseline', parts: [] };
@@ -101,7 +97,11 @@ export async function runModel(request: RunModelRequest, deps: RunModelDeps): Pr
   }
   const prices = loadPriceTable(config.env);
   // Images tools wrote are shown to the model from the same folders the servers may write to.
-  const imageRoots = [path.join(deps.root, 'media'), ...parseAllowedRoots(switches.M3_ALLOWED_ROOTS, deps.root)];
+  const imageRoots = [
+    path.join(deps.root, 'media'),
+    ...parseAllowedRoots(switches.M3_ALLOWED_ROOTS, deps.root),
+    ...(request.workspaceRoot ? [request.workspaceRoot] : []),
+  ];
   const options = agentOptionsFrom(switches, limits, imageRoots, request.model);
   // The audit wraps the driver itself, inside the condition's decorators: it sees what is sent.
   const driver = applyDriver(
@@ -168,7 +168,7 @@ export async function runModel(request: RunModelRequest, deps: RunModelDeps): Pr
       updateRunManifest(store, request.runId, manifest, trials);
       finishRun(store, request.runId, stopped ? 'interrupted' : 'finished');
     }
-    const fallbackOutput = request.output ? path.resolve(request.output) : defaultOutputFile(request.resultsDir, label, request.shard);
+    const fallbackOutput = request.output ? path.resolve(request.output) : predictionFile(request.resultsDir, label, request.shard);
     const output = first?.output ?? fallbackOutput;
     return {
       model: request.model,
@@ -176,7 +176,7 @@ export async function runModel(request: RunModelRequest, deps: RunModelDeps): Pr
       condition: condition.name,
       runId: request.runId,
       output,
-      manifestFile: first?.manifestFile ?? output.replace(/\.json$/i, '.manifest.json'),
+      manifestFile: first?.manifestFile ?? manifestFileFor(output),
       result,
       trials: reports,
       ...(stopped ? { stopped } : {}),

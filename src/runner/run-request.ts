@@ -16,6 +16,11 @@ export interface RunModelRequest {
   overwrite: boolean;
   output?: string;
   resultsDir: string;
+  /**
+   * The run folder, when the servers may write into it (execute-run.ts adds it to their allowed
+   * roots): task workspaces go to <workspaceRoot>/workspaces/ instead of media/.
+   */
+  workspaceRoot?: string;
   shard?: { index: number; count: number };
   imageDirs: string[];
   allowMissingServers: boolean;

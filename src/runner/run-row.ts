@@ -5,7 +5,8 @@ import { ConfigError } from '../errors/index.js';
 import type { ToolHost } from '../mcp/types.js';
 import { createRun, getRun, reopenRun, type Store } from '../store/index.js';
 import type { ConditionSet } from './conditions.js';
-import { configHash, gitCommit, packageVersions, sha256OfFile, type RunManifest, type SamplingRecord } from './manifest.js';
+import { configHash, gitCommit, packageVersions, sha256OfFile } from './manifest.js';
+import type { RunManifest, SamplingRecord } from '../results/run-manifest.js';
 import type { RunModelRequest } from './run-request.js';
 import { holdRunLease, type HeldRunLease, type HoldLeaseOptions } from './run-lease.js';
 import type { BatchResult } from './run-batch.js';
@@ -101,6 +102,11 @@ export function buildManifest(request: CellRequest, label: string, config: Proje
     serversFile: config.serversFile,
     serversFileSha256: sha256OfFile(config.serversFile),
     toolsHash: host.toolsHash(),
+    toolSurface: {
+      name: host.surface?.name ?? 'm3bench',
+      hash: host.toolsHash(),
+      ...(host.surface?.catalogFile ? { catalogFile: host.surface.catalogFile } : {}),
+    },
     tools: host.status().map((server) => ({
       server: server.name,
       toolCount: server.toolCount,

@@ -35,8 +35,10 @@ export interface TaskEnvironment {
   taskTimeoutMs: number;
   /** The tool fallback layer (src/fallback/), when M3_MOCK_FALLBACK or M3_MOCK_RECORD is on. */
   interceptor?: ToolCallInterceptor;
-  /** Folder name of this trial's workspaces under media/runs/ (isolated mode); default the run id. */
+  /** Folder name of this trial's workspaces (under the run folder, or media/runs/); default the run id. */
   workspaceRunId?: string;
+  /** The run folder: per-task workspaces go into its workspaces/ instead of media/ (src/runner/workspace.ts). */
+  workspaceRoot?: string;
   /** The run's stop signal (Ctrl-C): aborts an attempt in flight, which ends as `interrupted`. */
   signal?: AbortSignal;
   /** `--placeholder-images`: where stand-ins for missing task images are written (src/media/missing-image-stand-in.ts). */
@@ -196,6 +198,7 @@ async function attemptTask(
       taskId: task.id,
       sources: loaded.sources,
       keep: env.keepWorkspace,
+      ...(env.workspaceRoot ? { runDir: env.workspaceRoot } : {}),
     });
     const callContext = { taskId: task.id, runId: env.runId, workspace: workspace.dir };
     const stateChecks = task.stateChecks ?? [];

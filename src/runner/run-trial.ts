@@ -9,15 +9,17 @@ import { ConfigError } from '../errors/index.js';
 import type { ModelDriver } from '../llm/types.js';
 import type { Logger } from '../log/logger.js';
 import { createProgress } from '../log/progress.js';
+import { redactValue } from '../log/redact.js';
+import { createWaitingOn } from '../log/waiting-on.js';
 import { TraceFile, traceFileFor } from './trace-file.js';
 import type { ToolCallInterceptor } from '../mcp/checked-call.js';
 import type { ToolHost } from '../mcp/types.js';
 import type { Store } from '../store/index.js';
-import { writeJsonAtomic } from '../tasks/write-json.js';
 import { trialLabel } from './conditions.js';
 import { withTrialContext } from './driver-decorators.js';
 import { LlmStats } from './llm-stats.js';
-import type { RunManifest } from './manifest.js';
+import { manifestFileFor, predictionFile } from '../results/layout.js';
+import { writeRunManifest, type RunManifest } from '../results/run-manifest.js';
 import { PredictionFile } from './prediction-file.js';
 import { runBatch, type BatchResult } from './run-batch.js';
 import type { RunModelRequest } from './run-request.js';
@@ -81,14 +83,14 @@ function resolvedModelOf(response: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value : undefined;
 }
 
-function trialOutput(request: RunModelRequest, label: string, trial: number, trials: number): string {
+/** A trial's prediction file: `--output` (with `.trial-<t>` when k > 1), else `<run folder>/<label>_test_mcp_fuzzy.json`. */
+export function trialOutputFile(request: Pick<RunModelRequest, 'output' | 'resultsDir' | 'shard'>, label: string, trial: number, trials: number): string {
   const name = trialLabel(label, trial, trials);
   if (request.output) {
     const base = path.resolve(request.output);
     return trials > 1 ? base.replace(/(\.json)?$/i, `.trial-${trial}.json`) : base;
   }
-  const suffix = request.shard ? `.shard-${request.shard.index}-of-${request.shard.count}` : '';
-  return path.join(path.resolve(request.resultsDir), `${name}_test_mcp_fuzzy${suffix}.json`);
+  return predictionFile(request.resultsDir, name, request.shard);
 }
 
 /** Loads the prediction file for --resume, or refuses to clobber one without --overwrite. */
@@ -107,7 +109,7 @@ function openPredictionFile(output: string, request: RunModelRequest): Predictio
 export async function runTrial(plan: TrialPlan, deps: TrialDeps): Promise<TrialReport> {
   const { request, label, trial, trials } = plan;
   const switches = deps.config.switches;
-  const output = trialOutput(request, label, trial, trials);
+  const output = trialOutputFile(request, label, trial, trials);
   const predictions = openPredictionFile(output, request);
   const name = trialLabel(label, trial, trials);
   const statsFile = switches.M3_LLM_STATS ? switches.M3_LLM_STATS_FILE || path.join(request.resultsDir, `${name}.llm_stats.json`) : undefined;
@@ -116,6 +118,8 @@ export async function runTrial(plan: TrialPlan, deps: TrialDeps): Promise<TrialR
   const promptHashes = new Map<string, string>();
   const placeholders: Record<string, string[]> = {};
   const progress = createProgress(name);
+  // A call slower than a few seconds is named on the progress line (what the run is waiting on).
+  const waiting = createWaitingOn({ announce: (text) => progress.note(text), callTimeoutMs: secondsToTimerMs(switches.M3_TOOL_CALL_TIMEOUT) });
   mkdirSync(path.dirname(output), { recursive: true });
   const result = await runBatch(
     plan.tasks,
@@ -128,6 +132,7 @@ export async function runTrial(plan: TrialPlan, deps: TrialDeps): Promise<TrialR
       // Each trial gets its own workspaces (isolated mode): nothing a trial wrote is there for the next.
       ...(trials > 1 ? { workspaceRunId: `${request.runId}.trial-${trial}` } : {}),
       workspaceMode: switches.M3_WORKSPACE_MODE,
+      ...(request.workspaceRoot ? { workspaceRoot: request.workspaceRoot } : {}),
       keepWorkspace: switches.M3_KEEP_WORKSPACE,
       imageSearchDirs: request.imageDirs,
       taskTimeoutMs: secondsToTimerMs(switches.M3_TASK_TIMEOUT),
@@ -144,6 +149,7 @@ export async function runTrial(plan: TrialPlan, deps: TrialDeps): Promise<TrialR
       recorder: new StoreRecorder(deps.store, request.runId, request.model, { trial, ...(plan.seed !== undefined ? { seed: plan.seed } : {}) }),
       onEvent: (event) => {
         stats.observe(event);
+        waiting.observe(event);
         request.onEvent?.(event);
         const model = event.type === 'model_call' ? resolvedModelOf(event.response) : undefined;
         if (model) resolved.add(model);
@@ -158,13 +164,14 @@ export async function runTrial(plan: TrialPlan, deps: TrialDeps): Promise<TrialR
       },
     },
   );
+  waiting.stop();
   progress.stop();
   stats.flush();
   // Tasks resumed from the store keep the hash their prediction recorded.
   for (const record of predictions.values())
     if (typeof record.prompt_hash === 'string' && !promptHashes.has(record.id)) promptHashes.set(record.id, record.prompt_hash);
   const stopped = deps.signal.aborted ? (deps.signal.reason as Error).message : undefined;
-  const manifestFile = output.replace(/\.json$/i, '.manifest.json');
+  const manifestFile = manifestFileFor(output);
   const manifest: RunManifest = {
     ...plan.manifest,
     trial,
@@ -179,7 +186,8 @@ export async function runTrial(plan: TrialPlan, deps: TrialDeps): Promise<TrialR
     predictions.save();
     finishManifest(manifest, plan.tasks, result, stopped);
     if (plan.placeholderImagesDir) manifest.placeholderImages = placeholderManifest(plan.placeholderImagesDir, placeholders, deps.root);
-    writeJsonAtomic(manifestFile, manifest);
+    // Redacted as the store is; the schema checks what redaction returns.
+    writeRunManifest(manifestFile, redactValue(manifest) as RunManifest);
   }
   return {
     trial,

@@ -1,7 +1,7 @@
 // The RunRecorder backed by the SQLite store: one episode row per attempt, a row per model
 // request and per tool call (images recorded as facts, never as payloads).
 import type { AgentEvent } from '../agent/events.js';
-import { episodesForRun, finishedTaskIds, finishEpisode, recordModelCall, recordToolCall, startEpisode, type Store } from '../store/index.js';
+import { committed, episodesForRun, finishedTaskIds, finishEpisode, recordModelCall, recordToolCall, startEpisode, type Store } from '../store/index.js';
 import { parsePredictionRecord } from '../tasks/load.js';
 import type { PredictionRecord } from '../tasks/schemas.js';
 import type { EpisodeEnd, RunRecorder } from './recorder.js';
@@ -87,7 +87,13 @@ export class StoreRecorder implements RunRecorder {
       ...(end.costUsd !== null ? { costUsd: end.costUsd } : {}),
       ...(end.prediction ? { prediction: end.prediction } : {}),
       ...(end.promptHash ? { promptHash: end.promptHash } : {}),
+      ...(end.endStatus ? { endStatus: end.endStatus } : {}),
+      ...(end.endDetail ? { endDetail: end.endDetail } : {}),
     });
+  }
+
+  committed(): Promise<void> {
+    return committed(this.store);
   }
 
   finishedPredictions(): Map<string, PredictionRecord> {

@@ -7,13 +7,10 @@
 //                             the reference's spelling) that a labelling pass added to an
 //                             earlier file are kept for tools that still exist.
 import { existsSync } from 'node:fs';
-import path from 'node:path';
 import type { ToolHost } from '../mcp/types.js';
 import { loadJsonFile } from '../tasks/load-json.js';
 import { writeJsonAtomic } from '../tasks/write-json.js';
-
-const toolCatalogFileName = 'tools_catalog.json';
-const referenceCatalogFileName = 'mcp_tools_with_desc.json';
+import { toolCatalogFiles } from '../results/layout.js';
 
 type ReferenceCatalog = Record<string, Record<string, Record<string, unknown>>>;
 
@@ -45,8 +42,7 @@ function toReferenceCatalog(host: Pick<ToolHost, 'tools' | 'status'>, earlier: R
 
 /** Writes both catalog files into `resultsDir`; returns their paths. */
 export function writeToolCatalogs(resultsDir: string, host: ToolHost): { catalog: string; reference: string } {
-  const catalog = path.join(resultsDir, toolCatalogFileName);
-  const reference = path.join(resultsDir, referenceCatalogFileName);
+  const { ours: catalog, reference } = toolCatalogFiles(resultsDir);
   writeJsonAtomic(catalog, { toolsHash: host.toolsHash(), servers: host.status(), tools: host.tools });
   writeJsonAtomic(reference, toReferenceCatalog(host, earlierEntries(reference)));
   return { catalog, reference };

@@ -1,9 +1,14 @@
-// Where a task's image lives while the task runs (M3_WORKSPACE_MODE):
-//   dedup    – images already under media/ are used in place; others are copied to media/ once
-//              (an existing copy with the same bytes is reused)
-//   isolated – each task gets media/runs/<run_id>/<task_id>/ with its own copy (no collisions
-//              between concurrent tasks)
+// Where a task's image lives while the task runs, and where the files its tools write go
+// (M3_WORKSPACE_MODE). A run with a run folder (every `m3 run`) gives each task its own
+// workspace inside it, <run folder>/workspaces/<run id>/<task id>/, so nothing a run writes lands
+// under media/ or any tracked file (tools map `media/x.xlsx` into the workspace):
+//   dedup    – images already under media/ are used in place (read there); others are copied into
+//              the task's workspace; the workspace (the files tools wrote) is kept with the run
+//   isolated – the task's workspace gets its own copy of every image; removed after the task
+//              unless M3_KEEP_WORKSPACE
 //   legacy   – a fresh copy in media/ every time, `_1`, `_2` ... appended when the name is taken
+//              (the reference's behaviour: it writes into media/)
+// Without a run folder (library callers) dedup uses media/ and isolated media/runs/<run id>/<task id>/.
 import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { copyFile, mkdir, readFile, rm, rmdir } from 'node:fs/promises';
@@ -50,11 +55,24 @@ export interface WorkspaceRequest {
   taskId: string;
   sources: string[];
   keep: boolean;
+  /** The run's folder: per-task workspaces go under its workspaces/ (dedup and isolated modes). */
+  runDir?: string;
+}
+
+const safeName = (name: string) => name.replace(/[^A-Za-z0-9._-]/g, '_');
+
+/** The task's own folder, or media/ itself for the modes that share it. */
+function workspaceDir(request: WorkspaceRequest, mediaDir: string): string {
+  if (request.mode === 'legacy') return mediaDir;
+  if (request.runDir) return path.join(request.runDir, 'workspaces', safeName(request.runId), safeName(request.taskId));
+  return request.mode === 'isolated' ? path.join(mediaDir, 'runs', request.runId, safeName(request.taskId)) : mediaDir;
 }
 
 export async function prepareWorkspace(request: WorkspaceRequest): Promise<TaskWorkspace> {
   const mediaDir = path.join(request.root, 'media');
-  const dir = request.mode === 'isolated' ? path.join(mediaDir, 'runs', request.runId, request.taskId.replace(/[^A-Za-z0-9._-]/g, '_')) : mediaDir;
+  const dir = workspaceDir(request, mediaDir);
+  // A task of its own folder copies what it needs into it; dedup without a run folder shares media/.
+  const ownFolder = dir !== mediaDir;
   // Checked first: a recursive mkdir of an existing folder (media/ for every dedup task) costs a
   // thread-pool round trip per task, about 1.5 ms of host time per task in bench:memory's profile.
   if (!existsSync(dir)) await mkdir(dir, { recursive: true });
@@ -65,12 +83,10 @@ export async function prepareWorkspace(request: WorkspaceRequest): Promise<TaskW
       images.push(source);
       continue;
     }
-    const target =
-      request.mode === 'isolated'
-        ? path.join(dir, path.basename(source))
-        : await freeName(dir, path.basename(source), request.mode === 'dedup' ? await digest(source) : undefined);
-    if (!existsSync(target)) await copyFile(source, target);
-    else if (request.mode === 'isolated') await copyFile(source, target);
+    const target = ownFolder
+      ? path.join(dir, path.basename(source))
+      : await freeName(dir, path.basename(source), request.mode === 'dedup' ? await digest(source) : undefined);
+    if (!existsSync(target) || ownFolder) await copyFile(source, target);
     images.push(target);
   }
   return {

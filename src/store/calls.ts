@@ -1,16 +1,20 @@
 // Model calls and tool calls hang off an episode. Requests, responses and tool arguments are
 // stored as redacted JSON (inline base64 images in requests and responses are reduced to size
-// and hash); the attempts array keeps every retry the harness made.
+// and hash); the attempts array keeps every retry the harness made. A request is stored as a
+// delta against the previous request of its chain (migration 015) and rebuilt on read.
 import type { ImagePart } from '../core/content.js';
 import { type Store, selectAll, statement, writeTransaction } from './connection.js';
 import { toJsonColumn, toOptional, toTextColumn, toTimeColumn } from './json-column.js';
+import { StoreError } from '../errors/index.js';
+import { fromRequestDelta, requestChainKey, requestDeltaSchema } from './request-delta.js';
+import { rememberRequest, toStoredRequest } from './request-chains.js';
 import { modelCallRowSchema, parseRows, toolCallRowSchema, type ModelCallRow, type ToolCallRow } from './rows.js';
 import { modelCallInputSchema, parseInput, toolCallInputSchema, type ImageRecord, type ModelCallInput, type ToolCallInput } from './schemas.js';
 
 const insertModelCallSql = `
-  INSERT INTO model_calls (episode_id, round, purpose, request, response, input_tokens, output_tokens,
+  INSERT INTO model_calls (episode_id, round, purpose, request, request_delta, response, input_tokens, output_tokens,
     cached_tokens, latency_ms, attempts, error_class, error_message, images, image_count, image_bytes, image_tokens_est, agent, created_at)
-  VALUES (@episodeId, @round, @purpose, @request, @response, @inputTokens, @outputTokens,
+  VALUES (@episodeId, @round, @purpose, @request, @requestDelta, @response, @inputTokens, @outputTokens,
     @cachedTokens, @latencyMs, @attempts, @errorClass, @errorMessage, @images, @imageCount, @imageBytes, @imageTokensEst, @agent, @createdAt)`;
 
 const insertToolCallSql = `
@@ -31,11 +35,15 @@ function explainCallConflict(episodeId: number) {
 export function recordModelCall(store: Store, input: ModelCallInput): number {
   const where = `recordModelCall(episode ${String(input.episodeId)}, round ${String(input.round)})`;
   const call = parseInput(modelCallInputSchema, input, where);
+  // Stored as a delta against the chain's previous request (migration 015); rebuilt on read.
+  const chain = requestChainKey(call.episodeId, call.agent, call.purpose);
+  const request = toStoredRequest(store, chain, toJsonColumn(call.request, { elideBase64: true }));
   const params = {
     episodeId: call.episodeId,
     round: call.round,
     purpose: call.purpose,
-    request: toJsonColumn(call.request, { elideBase64: true }),
+    request: request.column,
+    requestDelta: request.delta,
     response: toJsonColumn(call.response, { elideBase64: true }),
     inputTokens: call.usage.inputTokens,
     outputTokens: call.usage.outputTokens,
@@ -51,7 +59,14 @@ export function recordModelCall(store: Store, input: ModelCallInput): number {
     agent: toOptional(call.agent),
     createdAt: toTimeColumn(call.createdAt),
   };
-  return writeTransaction(store, where, () => Number(statement(store, insertModelCallSql).run(params).lastInsertRowid), explainCallConflict(call.episodeId));
+  const id = writeTransaction(
+    store,
+    where,
+    () => Number(statement(store, insertModelCallSql).run(params).lastInsertRowid),
+    explainCallConflict(call.episodeId),
+  );
+  rememberRequest(store, chain, request);
+  return id;
 }
 
 function toolCallParams(input: ToolCallInput) {
@@ -100,9 +115,31 @@ export function recordToolCalls(store: Store, inputs: readonly ToolCallInput[]):
   );
 }
 
+/** An episode's model calls, each request rebuilt whole (see request-delta.ts). */
 export function modelCallsForEpisode(store: Store, episodeId: number): ModelCallRow[] {
   const rows = selectAll(store, 'SELECT * FROM model_calls WHERE episode_id = ? ORDER BY round, id', episodeId);
-  return parseRows(modelCallRowSchema, rows, 'model_calls', store.file);
+  return rebuildRequests(parseRows(modelCallRowSchema, rows, 'model_calls', store.file), store.file);
+}
+
+/** Replays each chain in id order (the order it was written in), so every delta meets its base. */
+function rebuildRequests(rows: ModelCallRow[], file: string): ModelCallRow[] {
+  const bases = new Map<string, unknown>();
+  for (const row of [...rows].sort((a, b) => a.id - b.id)) {
+    if (row.request === null) continue;
+    const chain = requestChainKey(row.episodeId, row.agent, row.purpose);
+    if (row.requestDelta) {
+      const delta = requestDeltaSchema.safeParse(row.request);
+      const rebuilt = delta.success ? fromRequestDelta(bases.get(chain), delta.data) : undefined;
+      if (!rebuilt)
+        throw new StoreError(
+          `run store ${file}: model call ${row.id} holds a request delta without a matching earlier request in its chain; the store is damaged`,
+        );
+      row.request = rebuilt;
+      row.requestDelta = false;
+    }
+    bases.set(chain, row.request);
+  }
+  return rows;
 }
 
 export interface EpisodeImageTokens {

@@ -41,6 +41,13 @@ interface Handle {
   groupCommit: boolean;
   /** A group commit that failed after its writes had returned: reported by the next write or close. */
   lostGroup?: unknown;
+  /**
+   * Set once a group was lost: every later write fails with it (the rows of a lost turn are gone,
+   * so a later row that refers to them would fail with a misleading message instead).
+   */
+  broken?: StoreError;
+  /** Callers of committed() waiting for the open group's commit. */
+  waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }>;
 }
 
 /** The transaction statements, prepared once per connection (not once per write). */
@@ -84,19 +91,50 @@ export function openStore(file: string, options: OpenStoreOptions = {}): Store {
       close: () => {
         const handle = handles.get(store);
         handles.delete(store);
+        const reported = handle?.broken;
         try {
           if (handle) commitGroup(handle, store);
+        } catch (error) {
+          // A loss the run already reported is not thrown again over the report.
+          if (error !== reported) throw error;
         } finally {
           if (db.open) db.close();
         }
       },
     };
-    handles.set(store, { db, statements: new Map(), busyTimeoutMs, control: prepareControl(db), groupCommit: options.groupCommit === true && !readonly });
+    handles.set(store, {
+      db,
+      statements: new Map(),
+      busyTimeoutMs,
+      control: prepareControl(db),
+      groupCommit: options.groupCommit === true && !readonly,
+      waiters: [],
+    });
     return store;
   } catch (error) {
     db.close();
-    throw error;
+    throw damagedStoreError(file, error) ?? error;
   }
+}
+
+/** SQLite's codes for a file that is not an intact database. */
+function isDamage(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB');
+}
+
+/**
+ * A damaged store file (torn by a crash or a full disk, truncated by a copy, not SQLite at all) as
+ * a StoreError naming the file and the way out, or undefined for any other error. The run folders'
+ * prediction files and manifests do not depend on the store.
+ */
+function damagedStoreError(file: string, error: unknown): StoreError | undefined {
+  if (!isDamage(error)) return undefined;
+  return new StoreError(
+    `run store ${file} is damaged (SQLite: ${errorMessage(error)}). Move it aside (mv ${file} ${file}.damaged) and the next command starts a new, empty store ` +
+      `(prediction files and manifests under results/ are separate files and stay as they are); \`sqlite3 ${file}.damaged .recover | sqlite3 ${file}\` may save the rows it still holds`,
+    { cause: error },
+  );
 }
 
 function connect(file: string, readonly: boolean): Database.Database {
@@ -173,12 +211,18 @@ export function inTransaction<T>(store: Store, work: () => T): T {
     (nested ? control.release : control.commit).run();
     return result;
   } catch (error) {
-    if (db.inTransaction) {
-      if (nested) {
-        control.rollbackTo.run();
-        control.release.run();
-      } else control.rollback.run();
+    try {
+      if (db.inTransaction) {
+        if (nested) {
+          control.rollbackTo.run();
+          control.release.run();
+        } else control.rollback.run();
+      }
+    } catch {
+      // SQLite already ended the transaction (it may on SQLITE_FULL or an I/O error): nothing to undo.
     }
+    // The whole open group went with it: the writes of this turn that had returned are lost too.
+    if (nested && handle.groupCommit && !db.inTransaction) handle.lostGroup ??= error;
     throw error;
   }
 }
@@ -193,6 +237,7 @@ function openGroup(handle: Handle, store: Store): void {
     } catch (error) {
       handle.lostGroup = error;
     }
+    settleWaiters(handle, store);
   });
 }
 
@@ -213,19 +258,61 @@ function commitGroup(handle: Handle, store: Store): void {
   } catch (error) {
     handle.lostGroup = error;
   }
+  settleWaiters(handle, store);
   reportLostGroup(handle, store);
 }
 
+function settleWaiters(handle: Handle, store: Store): void {
+  const waiters = handle.waiters.splice(0);
+  if (waiters.length === 0) return;
+  const failure = lostGroupError(handle, store);
+  for (const waiter of waiters) {
+    if (failure) waiter.reject(failure);
+    else waiter.resolve();
+  }
+}
+
+/** The error of a lost group, made once and kept: the store accepts no write after it. */
+function lostGroupError(handle: Handle, store: Store): StoreError | undefined {
+  if (handle.lostGroup !== undefined) {
+    const lost = handle.lostGroup;
+    handle.lostGroup = undefined;
+    const what = `a group of writes could not be committed (${errorMessage(lost)}); the rows written in that turn are not in the file`;
+    handle.broken ??= new StoreError(
+      isDiskFull(lost)
+        ? `run store ${store.file}: disk full: ${what}; free space on the disk holding it and resume the run`
+        : `run store ${store.file}: ${what}`,
+      { cause: lost },
+    );
+  }
+  return handle.broken;
+}
+
 function reportLostGroup(handle: Handle, store: Store): void {
-  const lost = handle.lostGroup;
-  if (lost === undefined) return;
-  handle.lostGroup = undefined;
-  throw new StoreError(
-    `run store ${store.file}: a group of writes could not be committed (${errorMessage(lost)}); the rows written in that turn are not in the file`,
-    {
-      cause: lost,
-    },
-  );
+  const broken = lostGroupError(handle, store);
+  if (broken) throw broken;
+}
+
+/**
+ * Resolves once every write made so far is in the file: at once without group commit, else after
+ * the open group's commit. Rejects with the store's error when that (or an earlier) group was lost,
+ * so a caller reports a task as done only when its rows are committed.
+ */
+export function committed(store: Store): Promise<void> {
+  const handle = handleOf(store);
+  const broken = lostGroupError(handle, store);
+  if (broken) return Promise.reject(broken);
+  if (!handle.groupCommit || !handle.db.inTransaction) return Promise.resolve();
+  return new Promise((resolve, reject) => handle.waiters.push({ resolve, reject }));
+}
+
+/** SQLite's "database or disk is full" or the OS's "no space left on device", anywhere in the cause chain. */
+export function isDiskFull(error: unknown): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 10; current = current.cause, depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (code === 'SQLITE_FULL' || code === 'ENOSPC' || /\bSQLITE_FULL\b|database or disk is full|no space left on device/i.test(current.message)) return true;
+  }
+  return false;
 }
 
 /**
@@ -239,6 +326,8 @@ export function writeTransaction<T>(store: Store, where: string, work: () => T, 
     return inTransaction(store, work);
   } catch (error) {
     if (error instanceof StoreError) throw error;
+    const damaged = damagedStoreError(store.file, error);
+    if (damaged) throw damaged;
     const code = (error as { code?: unknown }).code;
     const reason = (typeof code === 'string' ? (explain?.(code) ?? explainCommon(code, busyTimeoutMs)) : undefined) ?? errorMessage(error);
     throw new StoreError(`${where} failed on run store ${store.file}: ${reason}`, { cause: error });
@@ -249,14 +338,18 @@ function explainCommon(code: string, busyTimeoutMs: number): string | undefined 
   if (code.startsWith('SQLITE_BUSY')) {
     return `another process held the write lock for more than ${busyTimeoutMs} ms; retry, or open the store with a larger busyTimeoutMs`;
   }
-  if (code === 'SQLITE_FULL') return 'the disk is full; free space and resume the run';
+  if (code === 'SQLITE_FULL') return 'disk full; free space and resume the run with --resume';
   if (code.startsWith('SQLITE_READONLY')) return 'the file or its folder is not writable by this process';
   return undefined;
 }
 
 /** Reads rows with a cached statement (internal to src/store). */
 export function selectAll(store: Store, sql: string, ...params: unknown[]): unknown[] {
-  return statement(store, sql).all(...params);
+  try {
+    return statement(store, sql).all(...params);
+  } catch (error) {
+    throw damagedStoreError(store.file, error) ?? error;
+  }
 }
 
 /** Runs a PRAGMA and returns its rows (internal to src/store; used by checks and tests). */

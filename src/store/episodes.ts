@@ -4,6 +4,7 @@
 import { StoreError } from '../errors/index.js';
 import { type Store, selectAll, statement, writeTransaction } from './connection.js';
 import { toJsonColumn, toOptional, toTextColumn, toTimeColumn } from './json-column.js';
+import { forgetEpisodeRequests } from './request-chains.js';
 import { episodeRowSchema, parseRows, type EpisodeRow } from './rows.js';
 import {
   episodeFinishSchema,
@@ -76,7 +77,7 @@ const finishEpisodeSql = `
     error_message = @errorMessage, finished_at = @finishedAt, rounds = @rounds,
     tool_call_count = @toolCallCount, input_tokens = @inputTokens, output_tokens = @outputTokens,
     cached_tokens = @cachedTokens, cost_usd = @costUsd, prediction = @prediction,
-    prompt_hash = COALESCE(@promptHash, prompt_hash)
+    prompt_hash = COALESCE(@promptHash, prompt_hash), end_status = @endStatus, end_detail = @endDetail
   WHERE id = @id AND status = 'running'`;
 
 /**
@@ -86,6 +87,7 @@ const finishEpisodeSql = `
  */
 export function finishEpisode(store: Store, episodeId: number, input: EpisodeFinish): void {
   const where = `finishEpisode(${episodeId})`;
+  forgetEpisodeRequests(store, episodeId);
   const finish = parseInput(episodeFinishSchema, input, where);
   const failureKind = failureKindOf(finish.status, finish.failureKind, where);
   const result = writeTransaction(store, where, () =>
@@ -104,6 +106,8 @@ export function finishEpisode(store: Store, episodeId: number, input: EpisodeFin
       costUsd: toOptional(finish.costUsd),
       prediction: toJsonColumn(finish.prediction),
       promptHash: toOptional(finish.promptHash),
+      endStatus: toOptional(finish.endStatus),
+      endDetail: toTextColumn(finish.endDetail),
     }),
   );
   if (result.changes > 0) return;

@@ -3,6 +3,7 @@
 // SQL does; src/fallback/ computes the keys and decides what to record and serve.
 import { z } from 'zod';
 import { fromRepo } from '../config/paths.js';
+import { redactText } from '../log/redact.js';
 import { openStore, selectAll, statement, writeTransaction, type Store } from './connection.js';
 import { jsonColumn, toJsonColumn, toTextColumn, toTimeColumn } from './json-column.js';
 import { parseRows } from './rows.js';
@@ -117,6 +118,46 @@ export function cacheEntriesOfTool(store: Store, server: string, tool: string, s
     limit,
   );
   return parseRows(cacheRowSchema, rows, 'cache_entries', store.file);
+}
+
+const storedRowSchema = z.object({ id: z.number().int(), arguments_key: z.string(), arguments: z.string(), result_text: z.string() });
+
+/**
+ * Brings every entry in line with the secrets registered now (src/log/redact.ts): an entry whose
+ * key is not `keyOf` its arguments (a file written before keys were taken of redacted arguments),
+ * or whose arguments or result still hold a secret (one registered after it was written), is
+ * rewritten redacted; one whose new key another entry already holds is dropped, the other kept.
+ */
+export function scrubCacheEntries(store: Store, keyOf: (args: unknown) => string): { rewritten: number; dropped: number } {
+  const rows = parseRows(storedRowSchema, selectAll(store, 'SELECT id, arguments_key, arguments, result_text FROM cache_entries'), 'cache_entries', store.file);
+  const counts = { rewritten: 0, dropped: 0 };
+  for (const row of rows) {
+    const parsed = JSON.parse(row.arguments) as unknown;
+    const key = keyOf(parsed);
+    // redactText only detects here; a rewrite serialises the parsed value through toJsonColumn.
+    const argumentsText = redactText(row.arguments) === row.arguments ? row.arguments : (toJsonColumn(parsed) ?? 'null');
+    const resultText = toTextColumn(row.result_text) ?? '';
+    if (key === row.arguments_key && argumentsText === row.arguments && resultText === row.result_text) continue;
+    writeTransaction(store, 'scrubCacheEntries', () => {
+      const taken = selectAll(
+        store,
+        'SELECT id FROM cache_entries WHERE id <> ? AND arguments_key = ? AND (server, tool, tools_hash) = (SELECT server, tool, tools_hash FROM cache_entries WHERE id = ?)',
+        row.id,
+        key,
+        row.id,
+      );
+      if (taken.length > 0) {
+        statement(store, 'DELETE FROM cache_entries WHERE id = ?').run(row.id);
+        counts.dropped += 1;
+      } else {
+        statement(store, 'UPDATE cache_entries SET arguments_key = ?, arguments = ?, result_text = ? WHERE id = ?').run(key, argumentsText, resultText, row.id);
+        counts.rewritten += 1;
+      }
+    });
+  }
+  // Rewritten pages can leave the old bytes in free space: rebuild the file without them.
+  if (counts.rewritten + counts.dropped > 0) statement(store, 'VACUUM').run();
+  return counts;
 }
 
 /** Every entry in a stable order (server, tool, key, hash): what `m3 cache export` writes. */

@@ -1,6 +1,6 @@
 // The run store: the only module that speaks SQL. Everything else goes through these typed
 // functions, each taking the Store handle that openStore() returns.
-export { openStore, inTransaction, checkIntegrity, type Store } from './connection.js';
+export { openStore, inTransaction, checkIntegrity, committed, isDiskFull, type Store } from './connection.js';
 export { loadMigrations, defaultMigrationsDir } from './migrations.js';
 export { createRun, finishRun, reopenRun, getRun, listRuns, updateRunManifest } from './runs.js';
 export {
@@ -29,6 +29,7 @@ export { toolFacetsForRun } from './tool-facets.js';
 export {
   openFallbackCache,
   putCacheEntry,
+  scrubCacheEntries,
   findCacheEntry,
   cacheEntriesOfTool,
   allCacheEntries,
@@ -41,3 +42,4 @@ export {
 } from './fallback-cache.js';
 export type { EpisodeRow, RunRow } from './rows.js';
 export { imageAuditOf, type ImageAudit } from './image-audit.js';
+export { mergeRunShards, runTaskIds, type TableMergeCount } from './merge-shards.js';

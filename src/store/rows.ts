@@ -3,6 +3,7 @@
 // so the error names the table and the column.
 import { z } from 'zod';
 import { formatIssues } from '../config/zod-issues.js';
+import { endStatuses } from '../core/end-status.js';
 import { StoreError } from '../errors/index.js';
 import { predictionSchema } from '../tasks/schemas.js';
 import { booleanColumn, jsonColumn, nullableJsonColumn } from './json-column.js';
@@ -87,6 +88,9 @@ export const episodeRowSchema = z
     prediction: nullableJsonColumn(predictionSchema),
     seed: integer.nullable(),
     prompt_hash: nullableText,
+    // Absent from rows selected by name before migration 014; NULL when the episode had no final reply.
+    end_status: z.enum(endStatuses).nullish(),
+    end_detail: nullableText.optional(),
   })
   .transform((row) => ({
     id: row.id,
@@ -108,6 +112,8 @@ export const episodeRowSchema = z
     prediction: row.prediction,
     seed: row.seed,
     promptHash: row.prompt_hash,
+    endStatus: row.end_status ?? null,
+    endDetail: row.end_detail ?? null,
   }));
 
 export const modelCallRowSchema = z
@@ -117,6 +123,7 @@ export const modelCallRowSchema = z
     round: integer,
     purpose: text,
     request: nullableJsonColumn(z.unknown()),
+    request_delta: integer.default(0),
     response: nullableJsonColumn(z.unknown()),
     input_tokens: integer,
     output_tokens: integer,
@@ -138,6 +145,8 @@ export const modelCallRowSchema = z
     round: row.round,
     purpose: row.purpose,
     request: row.request,
+    /** True only before the read rebuilt it (calls.ts): `request` then holds a delta. */
+    requestDelta: row.request_delta === 1,
     response: row.response,
     usage: { inputTokens: row.input_tokens, outputTokens: row.output_tokens, cachedTokens: row.cached_tokens },
     latencyMs: row.latency_ms,

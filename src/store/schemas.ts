@@ -2,6 +2,7 @@
 // status or a negative token count is reported by field instead of as a bare SQLite constraint.
 import { z } from 'zod';
 import { formatIssues } from '../config/zod-issues.js';
+import { endStatuses } from '../core/end-status.js';
 import type { ImageDelivery } from '../core/image-delivery.js';
 import { FALLBACK_TIERS } from '../core/tool-result-contract.js';
 import { providerErrorClasses, StoreError } from '../errors/index.js';
@@ -70,6 +71,10 @@ export const episodeFinishSchema = z.strictObject({
   costUsd: z.number().nonnegative().optional(),
   /** The task's prompt hash (src/runner/prompt-hash.ts), once its images were read. */
   promptHash: optionalText,
+  /** How the episode's last reply ended (src/core/end-status.ts), when it had one. */
+  endStatus: z.enum(endStatuses).optional(),
+  /** What the vendor said about that end (a refusal's explanation, a finish reason). */
+  endDetail: optionalText,
   /** The reference prediction record this episode produced. */
   prediction: z
     .record(z.string(), z.unknown())

@@ -73,6 +73,19 @@ function findRunCell(resultsDir: string, runId: string): Lookup<RunCell> {
   return { missing: `no batch manifest in ${path.basename(resultsDir)}/ names run ${runId} (intervals need the files \`m3 run\` writes)` };
 }
 
+/**
+ * Per `<task>#<trial>`, whether the trial passed by the success rule (src/stats/task-success.ts,
+ * the rule `m3 eval task` applies): the same outcomes the run's pass@1 counts, so the task table
+ * and the headline never disagree. Undefined when the run has no evaluated batch cell.
+ */
+export function taskOutcomes(resultsDir: string, runId: string): Map<string, boolean> | undefined {
+  const found = findRunCell(resultsDir, runId);
+  if ('missing' in found) return undefined;
+  const outcomes = new Map<string, boolean>();
+  for (const [taskId, trials] of found.found.cell.tasks) for (const trial of trials) outcomes.set(`${taskId}#${trial.trial}`, trial.passed);
+  return outcomes;
+}
+
 /** pass@1, recall and precision of the run with their bootstrap intervals. */
 export function runIntervals(resultsDir: string, runId: string) {
   const found = findRunCell(resultsDir, runId);
@@ -94,9 +107,9 @@ export function runIntervals(resultsDir: string, runId: string) {
 }
 
 /** B - A on the shared tasks: pass (the success rule) and recall, paired bootstrap and sign test. */
-export function pairedDifference(resultsDir: string, aRunId: string, bRunId: string) {
-  const a = findRunCell(resultsDir, aRunId);
-  const b = findRunCell(resultsDir, bRunId);
+export function pairedDifference(aRunDir: string, aRunId: string, bRunDir: string, bRunId: string) {
+  const a = findRunCell(aRunDir, aRunId);
+  const b = findRunCell(bRunDir, bRunId);
   if ('missing' in a) return { missing: `run A: ${a.missing}` };
   if ('missing' in b) return { missing: `run B: ${b.missing}` };
   const [left, right] = [a.found, b.found];

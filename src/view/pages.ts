@@ -2,15 +2,16 @@
 // evaluator's outputs and the batch manifests: every run with its totals, intervals, mocked
 // share and progress; a run's task table with the facets it is filtered on; two runs on their
 // shared tasks with the paired difference. The task page is in task-page.ts.
+import { runFolderOfStoredRun } from '../results/run-folder-of.js';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { serverOf } from '../core/canonical-name.js';
 import { trialLabel } from '../runner/conditions.js';
 import { episodesForRun, fallbackShare, getRun, listRuns, runSummary, toolFacetsForRun, type EpisodeRow, type RunRow, type Store } from '../store/index.js';
-import { taskPassed } from '../stats/task-success.js';
 import { HttpError } from '../web/http-kit.js';
-import { pairedDifference, runIntervals } from './cell-stats.js';
+import { pairedDifference, runIntervals, taskOutcomes } from './cell-stats.js';
 import { finalScoresOf, readFinalScores } from './final-scores.js';
+import { allGtCallsMatched } from './gt-calls-matched.js';
 import { readStepResults, type StepResultsLookup } from './step-results.js';
 
 export interface ViewSources {
@@ -66,8 +67,15 @@ function runHeader(sources: ViewSources, run: RunRow) {
     retriedModelCalls: summary.retriedModelCalls,
     mocked: mockedShare(sources.store, run.runId),
     progress: progressOf(sources.store, run, summary.byStatus),
-    intervals: runIntervals(sources.resultsDir, run.runId),
+    intervals: runIntervals(runFolderOfStoredRun(sources.resultsDir, run), run.runId),
+    toolSurface: toolSurfaceOf(run),
   };
+}
+
+/** The named tool surface from the run's manifest (runs recorded before it was named: m3bench) and its hash. */
+function toolSurfaceOf(run: RunRow): { name: string; hash: string | null } {
+  const recorded = (run.manifest as { toolSurface?: { name?: unknown } } | undefined)?.toolSurface?.name;
+  return { name: typeof recorded === 'string' ? recorded : 'm3bench', hash: run.toolsHash ?? null };
 }
 
 function headline(lookup: StepResultsLookup) {
@@ -79,7 +87,10 @@ function headline(lookup: StepResultsLookup) {
 export function runsPage(sources: ViewSources) {
   return {
     ...runsStamp(sources),
-    runs: listRuns(sources.store).map((run) => ({ ...runHeader(sources, run), step: headline(readStepResults(sources.resultsDir, evalLabel(run, 1))) })),
+    runs: listRuns(sources.store).map((run) => ({
+      ...runHeader(sources, run),
+      step: headline(readStepResults(runFolderOfStoredRun(sources.resultsDir, run), evalLabel(run, 1))),
+    })),
   };
 }
 
@@ -107,10 +118,12 @@ export function evalLabel(run: RunRow, trial: number): string {
 /** Step and final-answer outputs of each trial of a run, read once per page. */
 function trialOutputs(sources: ViewSources, run: RunRow) {
   const read = new Map<number, { step: StepResultsLookup; final: ReturnType<typeof readFinalScores> }>();
+  // The run's own folder: another run of the same label has its own outputs in its own folder.
+  const runDir = runFolderOfStoredRun(sources.resultsDir, run);
   return (trial: number) => {
     const found = read.get(trial) ?? {
-      step: readStepResults(sources.resultsDir, evalLabel(run, trial)),
-      final: readFinalScores(sources.resultsDir, evalLabel(run, trial)),
+      step: readStepResults(runDir, evalLabel(run, trial)),
+      final: readFinalScores(runDir, evalLabel(run, trial)),
     };
     read.set(trial, found);
     return found;
@@ -121,6 +134,7 @@ export function runPage(sources: ViewSources, runId: string) {
   const run = runOf(sources, runId);
   const outputs = trialOutputs(sources, run);
   const facets = toolFacetsForRun(sources.store, runId);
+  const outcomes = taskOutcomes(runFolderOfStoredRun(sources.resultsDir, run), runId);
   const tasks = latestEpisodes(episodesForRun(sources.store, runId)).map((episode) => {
     const { step, final } = outputs(episode.trial);
     const score = 'found' in step ? step.found.perId.get(episode.taskId) : undefined;
@@ -146,7 +160,10 @@ export function runPage(sources: ViewSources, runId: string) {
       step: score
         ? { recall: score.recall, precision: score.precision, matched: score.matched, gtCalls: score.total_gt_calls, predCalls: score.total_pred_calls }
         : null,
-      passed: score ? taskPassed({ status: episode.status, step: { recall: score.recall, precision: score.precision } }) : null,
+      // Task success by the rule `m3 eval task` applies, as the run's pass@1 counts it (null: not
+      // evaluated); the step-level exact match is shown apart under its own name.
+      passed: outcomes?.get(`${episode.taskId}#${episode.trial}`) ?? null,
+      allGtCallsMatched: score ? allGtCallsMatched({ recall: score.recall, precision: score.precision }) : null,
     };
   });
   return { run: { ...runHeader(sources, run), step: headline(outputs(1).step) }, tasks };
@@ -160,9 +177,10 @@ export function comparePage(sources: ViewSources, aId: string, bId: string) {
     const right = bByTask.get(`${left.taskId}#${left.trial}`);
     if (!right) return [];
     const both = left.step && right.step;
-    // Pass/fail by the success rule of src/stats (recall = 1 and precision = 1) when both runs
-    // were evaluated; a flip is a task that passes on one side only.
-    const flip = both && left.passed !== right.passed ? (right.passed ? 'fixed' : 'broken') : null;
+    // Pass/fail by the success rule (src/stats/task-success.ts, the rule `m3 eval task` applies,
+    // as each run's pass@1 and the paired test count it); a flip passes on one side only.
+    const decided = left.passed !== null && right.passed !== null;
+    const flip = decided && left.passed !== right.passed ? (right.passed ? 'fixed' : 'broken') : null;
     return [
       {
         taskId: left.taskId,
@@ -181,6 +199,11 @@ export function comparePage(sources: ViewSources, aId: string, bId: string) {
     rows,
     onlyInA: a.tasks.length - rows.length,
     onlyInB: b.tasks.length - rows.length,
-    paired: pairedDifference(sources.resultsDir, aId, bId),
+    paired: pairedDifference(
+      runFolderOfStoredRun(sources.resultsDir, runOf(sources, aId)),
+      aId,
+      runFolderOfStoredRun(sources.resultsDir, runOf(sources, bId)),
+      bId,
+    ),
   };
 }

@@ -1,6 +1,7 @@
 // One task of a run for the viewer: the transcript (model requests with their attempts, tool
 // calls with their fallback tier and images), the ground-truth alignment from the step
 // evaluator's output, and the final answer next to the GT reply with the judge and proxy scores.
+import { runFolderOfStoredRun } from '../results/run-folder-of.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { episodesForRun, modelCallsForEpisode, toolCallsForEpisode, type EpisodeRow, type RunRow } from '../store/index.js';
@@ -22,7 +23,7 @@ function gtTaskOf(run: RunRow, taskId: string): GtTask | { missing: string } {
 
 function alignmentOf(sources: ViewSources, run: RunRow, episode: EpisodeRow, gtTask: GtTask | { missing: string }) {
   const label = evalLabel(run, episode.trial);
-  const step = readStepResults(sources.resultsDir, label);
+  const step = readStepResults(runFolderOfStoredRun(sources.resultsDir, run), label);
   if (!('found' in step)) return { missing: step.missing };
   const score = step.found.perId.get(episode.taskId);
   if (!score) return { missing: `task ${episode.taskId} is not in the step evaluation of ${label}` };
@@ -50,7 +51,7 @@ export function taskPage(sources: ViewSources, runId: string, taskId: string, tr
       answer: episode.prediction?.final_reply ?? null,
       gtReply: 'missing' in gtTask ? null : gtTask.final_reply,
       gtMissing: 'missing' in gtTask ? gtTask.missing : null,
-      ...finalScoresOf(readFinalScores(sources.resultsDir, evalLabel(run, episode.trial)), taskId),
+      ...finalScoresOf(readFinalScores(runFolderOfStoredRun(sources.resultsDir, run), evalLabel(run, episode.trial)), taskId),
     },
   };
 }

@@ -48,7 +48,7 @@ describe('the call context', () => {
   it('a demo session sends its id and its upload folder from the playground', async () => {
     const uploadsDir = path.join(root, 'media', 'uploads');
     const images = { root, uploadsDir, maxUploadBytes: 1_000_000, maxImagesPerSession: 4, imagePolicy: options.imagePolicy };
-    const session = new Session('session-abcdef', { maxTurns: 2, maxBufferedEvents: 10 });
+    const session = new Session('session-abcdef', 'owner-key', { maxTurns: 2, maxBufferedEvents: 10 });
     const result = await callToolFromPage(
       { host: host(), agentOptions: options, images, root },
       session,

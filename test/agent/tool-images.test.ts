@@ -1,13 +1,14 @@
 // What the model reads about tool images the harness does not show it: a tool's text alone
 // would suggest it sees every image the tool made or named. Real PNGs made with sharp, real
 // files in a temp folder; the notes, the images shown and the audit's drops must agree.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { withToolImages } from '../../src/agent/tool-images.js';
 import type { ToolCallOutcome } from '../../src/mcp/types.js';
+import { repoRoot } from '../support/shared-assets.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-tool-images-'));
 const allowed = path.join(dir, 'allowed');
@@ -58,5 +59,48 @@ describe('tool images the model is not shown are noted in the text it reads', ()
     expect(seen.images).toHaveLength(1);
     expect(seen.dropped).toEqual([]);
     expect(seen.text).toBe(JSON.stringify({ output_path: 'allowed/kept.png' }));
+  });
+});
+
+describe('saved documents are the tool output, never images (issue 31 item 5)', () => {
+  // Real documents committed in the repository: a deck the ppt server saved, a workbook the
+  // excel server saved, a paper PDF of the fallback fixtures; and a CSV written here.
+  const documents = {
+    pptx: path.join(repoRoot, 'media', '00170005_recreated.pptx'),
+    xlsx: path.join(repoRoot, 'media', 'amoxicillin_word_frequency.xlsx'),
+    pdf: path.join(repoRoot, 'tools', 'mock_runtime', 'fixtures', 'paper_search', 'assets', '2509.02295v1.pdf'),
+  };
+
+  beforeAll(() => {
+    for (const [extension, source] of Object.entries(documents)) copyFileSync(source, path.join(allowed, `saved.${extension}`));
+    writeFileSync(path.join(allowed, 'saved.csv'), 'word,count\namoxicillin,12\n');
+  });
+
+  for (const [extension, key] of [
+    ['pptx', 'file_path'],
+    ['xlsx', 'output_path'],
+    ['pdf', 'saved_path'],
+    ['csv', 'file_path'],
+  ] as const) {
+    it(`a saved ${extension} under ${key} is not shown, not noted, not audited`, async () => {
+      const text = JSON.stringify({ message: `saved to allowed/saved.${extension}`, [key]: `allowed/saved.${extension}` });
+      const seen = await withToolImages(outcome({ canonicalName: 'ppt/save_presentation', text }), policy, [allowed], dir);
+      expect(seen).toEqual({ text, images: [], dropped: [] });
+    });
+  }
+
+  it('a document path that does not exist is not noted either; a missing .png still is', async () => {
+    const missingDeck = JSON.stringify({ file_path: 'allowed/not-written.pptx' });
+    expect((await withToolImages(outcome({ text: missingDeck }), policy, [allowed], dir)).text).toBe(missingDeck);
+    const missingImage = JSON.stringify({ output_path: 'allowed/not-written.png' });
+    const seen = await withToolImages(outcome({ text: missingImage }), policy, [allowed], dir);
+    expect(seen.dropped.map((entry) => entry.reason)).toEqual(['file_not_found']);
+    expect(seen.text).toBe(`${missingImage}\n[image note] allowed/not-written.png does not exist, so it is not shown`);
+  });
+
+  it('an image saved under a document-like name is still shown (its bytes decide)', async () => {
+    writeFileSync(path.join(allowed, 'chart.out'), png);
+    const seen = await withToolImages(outcome({ text: JSON.stringify({ output_path: 'allowed/chart.out' }) }), policy, [allowed], dir);
+    expect(seen.images).toHaveLength(1);
   });
 });

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WorkflowDefinition } from '../../src/agent/workflow-definition.js';
 import type { ModelDriver } from '../../src/llm/types.js';
+import { createVerboseView } from '../../src/log/verbose-view.js';
 import { PredictionFile } from '../../src/runner/prediction-file.js';
 import { runBatch } from '../../src/runner/run-batch.js';
 import { StoreRecorder } from '../../src/runner/store-recorder.js';
@@ -67,13 +68,20 @@ afterAll(async () => {
 async function runWorkflowTask(type: WorkflowDefinition['type'], expected = { done: 1, failedModel: 0, failedInfra: 0 }) {
   const runId = `wf-${type}-${Math.random().toString(36).slice(2, 8)}`;
   const before = mock.generations().length;
+  const verbose: string[] = [];
   createRun(store, { runId, modelSpec: driver.id, modelLabel: 'x' });
   const predictions = new PredictionFile(path.join(dir, `${runId}.json`));
   const options = testAgentOptions([dir], { maxStep: 2, workflow: workflowOf(type) });
   const result = await runBatch(
     [{ id: 'T1', image: undefined, type: 't', tier: undefined, question: 'echo a, then b' }],
     { driver, host: host(), options, root: dir, runId, workspaceMode: 'dedup', keepWorkspace: true, imageSearchDirs: [dir], taskTimeoutMs: 0 },
-    { concurrency: 1, maxRequeue: 0, recorder: new StoreRecorder(store, runId, driver.id), predictions },
+    {
+      concurrency: 1,
+      maxRequeue: 0,
+      recorder: new StoreRecorder(store, runId, driver.id),
+      predictions,
+      onEvent: createVerboseView((line) => verbose.push(line)),
+    },
   );
   expect(result.progress).toMatchObject(expected);
   const [episode] = episodesForRun(store, runId);
@@ -85,6 +93,8 @@ async function runWorkflowTask(type: WorkflowDefinition['type'], expected = { do
     wire: mock.generations().slice(before),
     modelRows: models.map((row) => [row.agent, row.round, row.purpose]),
     toolRows: tools.map((row) => [row.agent, row.round, row.canonicalName, row.resultText]),
+    /** What `--verbose` printed. */
+    verbose,
   };
 }
 
@@ -124,7 +134,11 @@ describe('workflows', () => {
 
   it('router: one planning request picks the agent and says why; its request adds no step', async () => {
     planReply = 'I pick:\n```json\n{"agent": "writer", "reason": "b needs echo2"}\n```';
-    const { prediction, wire, modelRows, toolRows } = await runWorkflowTask('router');
+    const { prediction, wire, modelRows, toolRows, verbose } = await runWorkflowTask('router');
+    // --verbose labels the planning request's answer as the plan, an agent's answer as that agent's, and the task's answer as final.
+    expect(verbose).toContain('[T1] [router-wf] plan: I pick: ```json {"agent": "writer", "reason": "b needs echo2"} ```\n');
+    expect(verbose.filter((line) => line.includes('final answer'))).toEqual(['[T1] final answer after 1 round(s): a and b\n']);
+    expect(verbose.filter((line) => line.startsWith('[T1] [writer] answer of writer after '))).toHaveLength(1);
     expect(prediction).toMatchObject({
       final_reply: 'a and b',
       workflow: { type: 'router', order: ['router-wf', 'writer'], route: { agent: 'writer', reason: 'b needs echo2' } },

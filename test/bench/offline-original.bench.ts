@@ -1,15 +1,19 @@
-// npm run bench:offline [-- --baseline <checkout>] — the offline run of the whole original set
-// (the one test/e2e/original-offline.test.ts makes: oracle over the 208 GT tasks, fallback on,
-// simulator off, placeholder images, concurrency 8), timed from the outside: wall time, when
-// every server was up, the CPU of the whole process tree (the children this benchmark reaped)
-// and per process (sampled from /proc every 500 ms, so a process's last half second is missed),
-// the tool calls per server and the CPU per OCR call. With --baseline, the same run from another
-// checkout (with its own node_modules and, for a like-for-like figure, its own dist/ build) goes
-// first, then this one: before and after side by side in one run, each with the machine load.
-import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+// npm run bench:offline [-- --built] [-- --baseline <checkout>] — the README's offline recipe,
+// exactly as the README writes it (the command is parsed from README.md: test/support/readme-offline.ts), in a
+// fresh copy of the checkout, with no M3_* switch of ours and, where `unshare -rn` works, no
+// network at all (a network namespace with only loopback; otherwise the machine's own network,
+// said in the output). Timed from the outside: wall time, when every server was up, the CPU of
+// the whole process tree (the children this benchmark reaped) and per process (sampled from
+// /proc every 500 ms, so a process's last half second is missed), the tool calls per server and
+// the CPU per OCR call. As written the copy has no dist/, so the servers run from source through
+// tsx; with --built, `npm run build` runs in the copy first (not timed) and the recipe, unchanged,
+// then starts the servers from dist/. With --baseline, the same recipe (that checkout's README) from another
+// checkout with its own node_modules goes first, then this one: before and after side by side,
+// each with the machine load.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { canRunWithoutNetwork, freshCopy, printedPredictionFile, readmeOfflineCommand, startRecipe } from '../support/readme-offline.js';
 import { repoRoot, sharedDataDir } from '../support/shared-assets.js';
 import { loadLine } from './bench-support.js';
 
@@ -54,6 +58,8 @@ function reapedChildrenCpuS(): number {
 
 interface Measured {
   label: string;
+  /** The README's command text this run executed. */
+  command: string;
   exitCode: number | null;
   wallS: number;
   serversUpS?: number;
@@ -66,25 +72,32 @@ interface Measured {
   loadAfter: string;
 }
 
-async function measure(label: string, root: string, gtFile: string): Promise<Measured> {
-  const work = mkdtempSync(path.join(os.tmpdir(), 'm3-bench-offline-'));
-  const mockDir = path.join(work, 'mock_runtime');
-  cpSync(path.join(root, 'tools', 'mock_runtime', 'fixtures'), path.join(mockDir, 'fixtures'), { recursive: true });
-  const results = path.join(work, 'results');
-  const args = ['--import', 'tsx', 'src/cli/main.ts', 'run', '--tasks', gtFile, '--gt', gtFile, '--results-dir', results];
-  args.push('--placeholder-images', '--concurrency', '8', '--run-id', 'offline', '--startup-timeout', '600');
-  const env = { M3_MOCK_FALLBACK: '1', M3_MOCK_LLM: '0', M3_MOCK_ALLOW: '*', M3_MOCK_DIR: mockDir, M3_WORKSPACE_MODE: 'isolated' };
+/** Tool calls per server and fallback calls per server and tier, from the prediction file. */
+function countCalls(file: string, callsPerServer: Map<string, number>, mockedPerServer: Map<string, number>): void {
+  const predictions = JSON.parse(readFileSync(file, 'utf8')) as Array<{ steps: Array<{ calls: Array<{ name: string; fallback?: { tier: string } }> }> }>;
+  for (const call of predictions.flatMap((record) => record.steps.flatMap((step) => step.calls))) {
+    const server = call.name.split('/')[0] ?? call.name;
+    callsPerServer.set(server, (callsPerServer.get(server) ?? 0) + 1);
+    const where = call.fallback && `${server} ${call.fallback.tier}`;
+    if (where) mockedPerServer.set(where, (mockedPerServer.get(where) ?? 0) + 1);
+  }
+}
+
+async function measure(label: string, root: string, gtFile: string, offline: boolean, built: boolean): Promise<Measured> {
+  const recipe = readmeOfflineCommand(readFileSync(path.join(root, 'README.md'), 'utf8'));
+  const copy = freshCopy(recipe, gtFile, root);
+  if (built) {
+    const build = spawnSync('npm', ['run', 'build'], { cwd: copy, encoding: 'utf8' });
+    if (build.status !== 0) throw new Error(`npm run build failed in the copy of ${root}:\n${build.stdout.slice(-2000)}${build.stderr.slice(-2000)}`);
+  }
   const loadBefore = loadLine();
   const cpuBefore = reapedChildrenCpuS();
   const started = performance.now();
-  const child = spawn(process.execPath, args, {
-    cwd: root,
-    detached: true,
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, ...env, CI: '1', M3_NETWORK_GUARD: 'loopback', M3_MAX_TASK_REQUEUE: '0', M3_TOOL_CALL_TIMEOUT: '600' },
-  });
+  const child = startRecipe(recipe, copy, offline);
   let serversUpS: number | undefined;
+  let stdout = '';
   let stderr = '';
+  child.stdout?.on('data', (chunk) => (stdout += String(chunk)));
   child.stderr?.on('data', (chunk) => {
     stderr += String(chunk);
     if (serversUpS === undefined && /replay:gt over/.test(stderr)) serversUpS = (performance.now() - started) / 1000;
@@ -99,29 +112,26 @@ async function measure(label: string, root: string, gtFile: string): Promise<Mea
   const callsPerServer = new Map<string, number>();
   const mockedPerServer = new Map<string, number>();
   try {
-    const predictions = JSON.parse(readFileSync(path.join(results, 'replay-gt_test_mcp_fuzzy.json'), 'utf8')) as Array<{
-      steps: Array<{ calls: Array<{ name: string; fallback?: { tier: string } }> }>;
-    }>;
-    for (const call of predictions.flatMap((record) => record.steps.flatMap((step) => step.calls))) {
-      const server = call.name.split('/')[0] ?? call.name;
-      callsPerServer.set(server, (callsPerServer.get(server) ?? 0) + 1);
-      const where = call.fallback && `${server} ${call.fallback.tier}`;
-      if (where) mockedPerServer.set(where, (mockedPerServer.get(where) ?? 0) + 1);
-    }
+    countCalls(printedPredictionFile(stdout, copy), callsPerServer, mockedPerServer);
   } catch (error) {
     stderr += `\n(no prediction file: ${(error as Error).message})`;
   }
   if (exitCode !== 0) process.stderr.write(`${label}: m3 run exited with ${exitCode}\n${stderr.slice(-3000)}\n`);
-  rmSync(work, { recursive: true, force: true });
+  rmSync(copy, { recursive: true, force: true });
   const treeCpuS = reapedChildrenCpuS() - cpuBefore;
-  return { label, exitCode, wallS, serversUpS, treeCpuS, perProcess, callsPerServer, mockedPerServer, loadBefore, loadAfter: loadLine() };
+  return { label, command: recipe.text, exitCode, wallS, serversUpS, treeCpuS, perProcess, callsPerServer, mockedPerServer, loadBefore, loadAfter: loadLine() };
 }
 
-function report(runs: Measured[]): void {
+function report(runs: Measured[], offline: boolean, built: boolean): void {
   const cell = (value: number | undefined) => (value === undefined ? '-' : value.toFixed(1));
   const names = [...new Set(runs.flatMap((run) => [...run.perProcess.keys()]))];
   const top = names.sort((a, b) => (runs.at(-1)?.perProcess.get(b) ?? 0) - (runs.at(-1)?.perProcess.get(a) ?? 0));
-  const lines = [`offline original run (208 tasks, oracle, fallback on, placeholder images, concurrency 8): ${runs.map((run) => run.label).join(' | ')}`];
+  const network = offline
+    ? 'no network (unshare -rn: a network namespace with only loopback)'
+    : "the machine's own network (unshare -rn is not available here)";
+  const servers = built ? 'after `npm run build` in the copy (servers from dist/)' : 'no build (servers from source through tsx)';
+  const lines = [`README offline recipe, as written, in a fresh copy, ${servers}, ${network}: ${runs.map((run) => run.label).join(' | ')}`];
+  for (const run of runs) lines.push(`  ${run.label}: ${run.command}`);
   const row = (label: string, value: (run: Measured) => string) => lines.push(`  ${label.padEnd(34)}${runs.map((run) => value(run).padStart(14)).join('')}`);
   row('', (run) => run.label);
   row('exit code', (run) => String(run.exitCode));
@@ -150,7 +160,9 @@ if (!dataDir) throw new Error('bench:offline needs the shared reference data (..
 const gtFile = path.join(dataDir, 'test_mcp_GT.json');
 const baselineAt = process.argv.indexOf('--baseline');
 const baseline = baselineAt >= 0 ? process.argv[baselineAt + 1] : undefined;
+const offline = canRunWithoutNetwork();
+const built = process.argv.includes('--built');
 const runs: Measured[] = [];
-if (baseline) runs.push(await measure('baseline', path.resolve(baseline), gtFile));
-runs.push(await measure('this checkout', repoRoot, gtFile));
-report(runs);
+if (baseline) runs.push(await measure('baseline', path.resolve(baseline), gtFile, offline, built));
+runs.push(await measure('this checkout', repoRoot, gtFile, offline, built));
+report(runs, offline, built);

@@ -7,7 +7,7 @@ import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { benchDefinition } from '../../src/cli/bench-file.js';
 import { addRunOptions } from '../../src/cli/commands/run.js';
-import { loopLimitsOf, type RunDefinition } from '../../src/cli/run-definition.js';
+import { loopLimitsOf, type RunDefinition } from '../../src/runner/run-definition.js';
 import { configHash } from '../../src/runner/manifest.js';
 import { loadTaskSet } from '../../src/runner/task-set.js';
 import { repoRoot } from '../support/shared-assets.js';

@@ -58,8 +58,16 @@ describe('fallback commands', { timeout: 120_000 }, () => {
   it('m3 cache import, stats and export move a cache through JSONL', async () => {
     const input = path.join(runtime.dir, 'in.jsonl');
     const lines = [
-      { server: 'geo', tool: 'lookup', arguments: { q: 'a' }, result: 'A\n', source: 'real', recorded_at: '2026-01-02T03:04:05.000Z' },
-      { server: 'geo', tool: 'lookup', arguments: { q: 'b' }, result: '{"b":1}', source: 'simulated', recorded_at: '2026-01-02T03:04:06.000Z' },
+      { server: 'geo', tool: 'lookup', arguments: { q: 'a' }, tools_hash: 'h1', result: 'A\n', source: 'real', recorded_at: '2026-01-02T03:04:05.000Z' },
+      {
+        server: 'geo',
+        tool: 'lookup',
+        arguments: { q: 'b' },
+        tools_hash: 'h1',
+        result: '{"b":1}',
+        source: 'simulated',
+        recorded_at: '2026-01-02T03:04:06.000Z',
+      },
     ];
     writeFileSync(input, `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
     const imported = await runCli(['cache', 'import', input], env);
@@ -75,7 +83,7 @@ describe('fallback commands', { timeout: 120_000 }, () => {
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(exported).toEqual(lines.map((line) => ({ ...line, arguments_key: JSON.stringify(line.arguments), tools_hash: '' })));
+    expect(exported).toEqual(lines.map((line) => ({ ...line, arguments_key: JSON.stringify(line.arguments) })));
   });
 
   it('m3 run prints the share of calls and tasks that received mocked returns', async () => {
@@ -113,7 +121,7 @@ describe('fallback commands', { timeout: 120_000 }, () => {
           file('gt.json', gt),
           '--config',
           config,
-          '--results-dir',
+          '--run-dir',
           path.join(runtime.dir, 'results'),
           '--store',
           path.join(runtime.dir, 'store.sqlite'),

@@ -73,7 +73,7 @@ describe.skipIf(!assets)('m3 run --condition images-off', () => {
         configFile,
         '--image-dir',
         dir,
-        '--results-dir',
+        '--run-dir',
         path.join(dir, 'results'),
         '--store',
         path.join(dir, 'store.sqlite'),

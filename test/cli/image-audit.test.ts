@@ -75,7 +75,7 @@ async function runCell(
   mock.enqueue(...turns);
   // A results folder per cell: the cells' prediction files share the model's name.
   const results = path.join(dir, `results-${runId}`);
-  const args = ['--tasks', tasksFile, '--config', configFile, '--image-dir', dir, '--results-dir', results, '--store', store];
+  const args = ['--tasks', tasksFile, '--config', configFile, '--image-dir', dir, '--run-dir', results, '--store', store];
   const flags = ['--run-id', runId, '--condition', condition, '--concurrency', '1', '--max-concurrent', '4', ...extraFlags];
   const outcome = await runM3(['run', '--model', 'openai:mock-model', ...args, ...flags], { ...env(), ...extraEnv });
   expect(outcome.code, outcome.output).toBe(0);
@@ -149,7 +149,10 @@ describe.skipIf(!assets)('m3 runs images', () => {
         expect(audit.entries.tool.dropped).toBeGreaterThan(0);
         const text = await runM3(['runs', 'images', runId, '--store', store], env());
         expect(text.stdout).toContain(`${entries.length} dropped (${entries.length} condition images-dropped)`);
-        expect(text.stdout).toMatch(/tool image image\/make_image image 1 40x30 dropped \(call [^)]+ image__make_image\): condition images-dropped/);
+        expect(text.stdout).toMatch(/image__make_image \(call [^)]+\): image\/make_image image 1 40x30 [^:\n]*: condition images-dropped/);
+        // Each dropped image once, not once per request that repeated it.
+        const listed = text.stdout.split('\n').filter((line) => /image__make_image \(call /.test(line));
+        expect(listed.length).toBe(audit.toolImages.length);
       }
     }
   }, 560_000);
@@ -228,15 +231,17 @@ describe.skipIf(!assets)('m3 runs images', () => {
     // Each tool image once: five from make_images (four sent, one dropped), one per named file.
     expect(audit.toolImages.map((image) => image.status)).toEqual(['sent', 'sent', 'sent', 'sent', 'dropped', 'dropped', 'dropped', 'dropped']);
     const text = await runM3(['runs', 'images', runId, '--store', store], env());
-    expect(text.stdout).toContain('4 dropped (1 over_per_call_limit, 1 outside_allowed_roots, 1 prepare_failed: ');
-    expect(text.stdout).toContain(', 1 file_not_found, 1 missing task image absent-photo.jpg: stand-in from --placeholder-images)');
+    // Counted per kind of reason, placeholders apart and never listed one by one.
+    expect(text.stdout).toContain('1 placeholder(s) (1 missing task image: --placeholder-images stand-in), ');
+    expect(text.stdout).toContain('4 dropped (1 file_not_found, 1 outside_allowed_roots, 1 over_per_call_limit, 1 prepare_failed)');
+    expect(text.stdout).not.toContain('absent-photo.jpg');
     expect(audit.perRequest[2]?.images).toEqual([expect.objectContaining({ origin: 'task', status: 'placeholder', bytes: onWire[2]?.[0]?.length })]);
     // d3 never made a request: listed apart with its error.
     expect(audit.taskImagesNotLoaded).toEqual([expect.objectContaining({ taskId: 'd3', errorCode: 'bad_task_input' })]);
     expect(text.stdout).toMatch(/task images never sent \(the attempt ended before its first request\):\n {2}d3 attempt 1 bad_task_input: .*broken-task\.png/);
-    expect(text.stdout).toContain(`tool image ${outsideFile} size unknown dropped (call`);
+    expect(text.stdout).toContain(`): ${outsideFile} size unknown: outside_allowed_roots`);
     const shown = await runM3(['runs', 'show', runId, '--store', store], env());
     expect(shown.code, shown.output).toBe(0);
-    expect(shown.stdout).toContain('4 dropped (1 over_per_call_limit, 1 outside_allowed_roots, 1 prepare_failed: ');
+    expect(shown.stdout).toContain('4 dropped (1 file_not_found, 1 outside_allowed_roots, 1 over_per_call_limit, 1 prepare_failed)');
   }, 300_000);
 });

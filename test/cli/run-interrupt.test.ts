@@ -25,7 +25,7 @@ function setUp(serverEnv: Record<string, string> = {}) {
       suite.tasksFile,
       '--config',
       suite.configFile,
-      '--results-dir',
+      '--run-dir',
       resultsDir,
       '--store',
       storeFile,

@@ -47,7 +47,7 @@ function runCli(model: string, env: Record<string, string>): Promise<{ code: num
     configFile,
     '--image-dir',
     dir,
-    '--results-dir',
+    '--run-dir',
     path.join(dir, 'results'),
     '--store',
     path.join(dir, 'store.sqlite'),

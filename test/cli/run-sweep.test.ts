@@ -40,7 +40,7 @@ function runCli(extra: string[]): Promise<{ code: number | null; output: string 
     tasksFile,
     '--config',
     configFile,
-    '--results-dir',
+    '--run-dir',
     resultsDir,
     '--overwrite',
     '--concurrency',

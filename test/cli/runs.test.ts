@@ -28,7 +28,7 @@ beforeAll(() => {
       },
     ]),
   );
-  const run = m3(['run', '--tasks', tasks, '--config', config, '--results-dir', path.join(dir, 'results'), '--store', storeFile, '--run-id', 'hist']);
+  const run = m3(['run', '--tasks', tasks, '--config', config, '--run-dir', path.join(dir, 'results'), '--store', storeFile, '--run-id', 'hist']);
   expect(run.status, run.stderr).toBe(0);
 }, 120_000);
 

@@ -6,7 +6,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot, sharedDataDir } from '../support/shared-assets.js';
-import { commit, datasetFiles, missingDataMessage, repo, tempLayout } from './fixtures.js';
+import { commit, datasetFiles, imagePartFile, missingDataMessage, repo, tempLayout } from './fixtures.js';
 import { closedPort, hubFakes, sha256Of } from './hub-fake.js';
 
 interface Run {
@@ -113,7 +113,7 @@ describe.skipIf(!files)(`m3 dataset pull, killed and resumed${files ? '' : ` (sk
     const layout = tempLayout();
     const env = { HF_ENDPOINT: fake.endpoint, HF_TOKEN: token };
     const pullArgs = ['pull', '--dest', layout.jsonDir, '--image-dir', layout.imageDir];
-    const part = path.join(layout.imageDir, '00020000.png.part');
+    const part = imagePartFile(layout, 'images/00020000.png');
 
     const first = startCli(pullArgs, env);
     await waitForBytes(part, 100_000, first.done);

@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sharedAssetsDir, sharedDataDir } from '../support/shared-assets.js';
+import { partFileFor } from '../../src/dataset/layout.js';
 import type { FakeDatasetFile } from './hub-fake.js';
 
 export const repo = 'EtaYang10th/Open-M3-Bench';
@@ -34,3 +35,9 @@ export function tempLayout(): { root: string; jsonDir: string; imageDir: string;
 }
 
 export const missingDataMessage = 'shared data or photos not found (../shared/data/m3bench, ../shared/assets): the dataset pull tests need them';
+
+/** Where a pull keeps the resumable temp file of the listed image `repoPath` (src/dataset/layout.ts). */
+export function imagePartFile(layout: { jsonDir: string; imageDir: string }, repoPath: string): string {
+  const file = { path: repoPath, size: undefined, sha256: undefined, gitBlob: undefined, lfs: false };
+  return partFileFor({ file, kind: 'image', target: '' }, layout);
+}

@@ -32,7 +32,7 @@ describe('dataset layout', () => {
     ]);
     expect(() => planPull(['json/a.json', 'a.json'].map(file), layout)).toThrow(DatasetError);
     expect(() => planPull(['json/a.json', 'a.json'].map(file), layout)).toThrow(
-      'dataset files "json/a.json" and "a.json" would both land at /data/json/a.json',
+      'dataset files "json/a.json" and "a.json" would both land at /data/json/dataset-extra/a.json',
     );
   });
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DatasetError, DatasetPullError, pullDataset, type DatasetPullOptions } from '../../src/dataset/index.js';
 import { loadLockFile } from '../../src/dataset/lock-file.js';
-import { commit, datasetFiles, missingDataMessage, repo, tempLayout } from './fixtures.js';
+import { commit, datasetFiles, imagePartFile, missingDataMessage, repo, tempLayout } from './fixtures.js';
 import { closedPort, gitBlobOf, hubFakes, sha256Of } from './hub-fake.js';
 
 const files = datasetFiles();
@@ -109,7 +109,7 @@ describe.skipIf(!files)(`pullDataset${files ? '' : ` (skipped: ${missingDataMess
         .map((file) => file.path)
         .sort(),
     ).toEqual(['images/00020000.png', 'json/tasks_fuzzy.json']);
-    expect(readdirSync(layout.imageDir).sort()).toEqual(['00010000.png', '00010002.png', '00040002.png']); // no file, no .part
+    expect(readdirSync(layout.imageDir).sort()).toEqual(['00010000.png', '00010002.png', '00040002.png']); // no file, no .part (nor its folder)
     expect(existsSync(path.join(layout.jsonDir, 'tasks_fuzzy.json'))).toBe(false);
     expect(loadLockFile(layout.lockFile)?.files.map((entry) => entry.path)).not.toContain('images/00020000.png');
   });
@@ -117,12 +117,12 @@ describe.skipIf(!files)(`pullDataset${files ? '' : ` (skipped: ${missingDataMess
   it('continues a .part with a Range request and checks the whole file; a part that does not fit is restarted', async () => {
     const { fake, layout, options } = await setUp();
     const big = fileOf('images/00020000.png').bytes;
-    mkdirSync(layout.imageDir, { recursive: true });
-    writeFileSync(path.join(layout.imageDir, '00020000.png.part'), big.subarray(0, 300_000));
+    mkdirSync(path.dirname(imagePartFile(layout, 'images/x.png')), { recursive: true });
+    writeFileSync(imagePartFile(layout, 'images/00020000.png'), big.subarray(0, 300_000));
     const garbage = Buffer.alloc(1000, 7);
-    writeFileSync(path.join(layout.imageDir, '00010000.png.part'), garbage);
+    writeFileSync(imagePartFile(layout, 'images/00010000.png'), garbage);
     const whole = fileOf('images/00010002.png').bytes;
-    writeFileSync(path.join(layout.imageDir, '00010002.png.part'), whole);
+    writeFileSync(imagePartFile(layout, 'images/00010002.png'), whole);
     const result = await pullDataset(options);
     const outcome = (repoPath: string) => result.files.find((file) => file.path === repoPath)?.action;
     expect(outcome('images/00020000.png')).toBe('resumed');
@@ -135,14 +135,14 @@ describe.skipIf(!files)(`pullDataset${files ? '' : ` (skipped: ${missingDataMess
     expect(readFileSync(path.join(layout.imageDir, '00010002.png')).equals(whole)).toBe(true);
     expect(readFileSync(path.join(layout.imageDir, '00020000.png')).equals(big)).toBe(true);
     expect(readFileSync(path.join(layout.imageDir, '00010000.png')).equals(fileOf('images/00010000.png').bytes)).toBe(true);
-    expect(existsSync(path.join(layout.imageDir, '00020000.png.part'))).toBe(false);
+    expect(existsSync(imagePartFile(layout, 'images/00020000.png'))).toBe(false);
   });
 
   it('starts over when the server ignores Range (200 instead of 206)', async () => {
     const { fake, layout, options } = await setUp();
     fake.ignoreRange.add('images/00020000.png');
-    mkdirSync(layout.imageDir, { recursive: true });
-    writeFileSync(path.join(layout.imageDir, '00020000.png.part'), fileOf('images/00020000.png').bytes.subarray(0, 5000));
+    mkdirSync(path.dirname(imagePartFile(layout, 'images/x.png')), { recursive: true });
+    writeFileSync(imagePartFile(layout, 'images/00020000.png'), fileOf('images/00020000.png').bytes.subarray(0, 5000));
     const result = await pullDataset(options);
     expect(result.files.find((file) => file.path === 'images/00020000.png')?.action).toBe('downloaded');
     expect(readFileSync(path.join(layout.imageDir, '00020000.png')).equals(fileOf('images/00020000.png').bytes)).toBe(true);

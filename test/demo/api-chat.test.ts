@@ -10,7 +10,7 @@ import { createModelChoice, startDemoServer } from '../../src/demo/index.js';
 import { createLogger } from '../../src/log/logger.js';
 import { episodesForRun, getRun, openStore, toolCallsForEpisode } from '../../src/store/index.js';
 import { repoRoot } from '../support/shared-assets.js';
-import { collectEvents, pageHeaders, startDemoHarness, testApiKey, type DemoHarness } from './demo-harness.js';
+import { collectEvents, pageHeaders, startDemoHarness, testApiKey, visitorHeaders, type DemoHarness } from './demo-harness.js';
 
 let harness: DemoHarness;
 
@@ -225,7 +225,7 @@ describe('demo chat over the agent loop', () => {
     const images = gray.json.images as Array<{ url: string; source: string; width: number }>;
     expect(images).toHaveLength(1);
     expect(images[0]).toMatchObject({ source: 'imagesorcery-mcp/grayscale', width: 64 });
-    const served = await fetch(`${harness.url}${images[0]?.url.slice(1)}`);
+    const served = await fetch(`${harness.url}${images[0]?.url.slice(1)}`, { headers: visitorHeaders() });
     const grayBytes = Buffer.from(await served.arrayBuffer());
     // A gray #d04020 has every colour channel at its luminance (about 113), not the red 208 of the
     // input; the transport policy may send it as one channel or as an exact RGB/palette encoding.

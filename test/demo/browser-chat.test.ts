@@ -47,8 +47,11 @@ describe.skipIf(skipReason !== '')(`demo chat in Chromium${skipReason ? ` (skipp
     return { page, sessionId: (await page.textContent('#session-id')) ?? '' };
   }
 
-  async function uploadedPath(sessionId: string): Promise<string> {
-    const state = (await (await fetch(`${harness.url}api/sessions/${sessionId}`)).json()) as { images: Array<{ path: string; source: string }> };
+  async function uploadedPath(page: Page, sessionId: string): Promise<string> {
+    // The session belongs to the browser's visitor cookie: read it as the page does.
+    const state = (await page.evaluate(async (id) => (await fetch(`/api/sessions/${id}`)).json(), sessionId)) as {
+      images: Array<{ path: string; source: string }>;
+    };
     const upload = state.images.find((image) => image.source === 'upload');
     if (!upload) throw new Error('no uploaded image in the session');
     return upload.path;
@@ -58,7 +61,7 @@ describe.skipIf(skipReason !== '')(`demo chat in Chromium${skipReason ? ` (skipp
     const { page, sessionId } = await openPage();
     await page.setInputFiles('#file-input', dogPhoto);
     await page.locator('.pending.ready').waitFor({ timeout: 15_000 });
-    const imagePath = await uploadedPath(sessionId);
+    const imagePath = await uploadedPath(page, sessionId);
     expect(imagePath).toMatch(new RegExp(`^\\./media/uploads/test-[0-9a-f]+/${sessionId}/[0-9a-f]{16}\\.jpg$`));
     const answer = 'A dog is sitting on the porch in front of a bicycle, and a car is parked behind them. I drew boxes around all three.';
     harness.mock.enqueue(
@@ -228,7 +231,7 @@ describe.skipIf(skipReason !== '')(`demo chat in Chromium${skipReason ? ` (skipp
     await page.click(`#samples button[data-sample="${dog}"]`);
     await page.locator('.pending.ready').waitFor();
     // The sample is now an image of the session, stored like an upload (content-named, in media/uploads).
-    expect(await uploadedPath(sessionId)).toMatch(new RegExp(`^\\./media/uploads/test-[0-9a-f]+/${sessionId}/[0-9a-f]{16}\\.(jpg|png|webp)$`));
+    expect(await uploadedPath(page, sessionId)).toMatch(new RegExp(`^\\./media/uploads/test-[0-9a-f]+/${sessionId}/[0-9a-f]{16}\\.(jpg|png|webp)$`));
     harness.mock.enqueue({ text: 'A dog.' });
     await page.fill('#message', 'What animal is this?');
     await page.click('#send');

@@ -108,7 +108,8 @@ describe.skipIf(!hasChromium)(
       const shown = (await page.textContent('#pg-log')) ?? '';
       expect(shown).not.toContain(configuredSecret);
       expect(shown).not.toContain(testApiKey);
-      const raw = await page.evaluate(async () => (await fetch('/api/servers/imagesorcery-mcp/rpc-log')).text());
+      const session = (await page.textContent('#session-id')) ?? '';
+      const raw = await page.evaluate(async (id) => (await fetch(`/api/servers/imagesorcery-mcp/rpc-log?session=${id}`)).text(), session);
       expect(raw).not.toContain(configuredSecret);
       expect(raw).toContain('[REDACTED]');
       await page.setViewportSize({ width: 390, height: 844 });

@@ -15,6 +15,7 @@ import { McpHost } from '../../src/mcp/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { startMockLlm, type MockLlm } from '../support/mock-llm/index.js';
 import { repoRoot, sharedAssetsDir } from '../support/shared-assets.js';
+import { visitorCookie } from './raw-http.js';
 
 /** Looks like a real key, so a leak would be caught by the pattern redaction too if it slipped. */
 export const testApiKey = 'sk-demo-test-key-7f3a9c2e5b1d4f60';
@@ -106,9 +107,14 @@ export async function startDemoHarness(options: HarnessOptions): Promise<DemoHar
   };
 }
 
-/** Same-origin headers as the page sends them. */
+/** Same-origin headers as the page sends them, with the tests' visitor cookie (test/demo/raw-http.ts). */
 export function pageHeaders(url: string, json = true): Record<string, string> {
-  return { origin: url.replace(/\/$/, ''), 'sec-fetch-site': 'same-origin', ...(json ? { 'content-type': 'application/json' } : {}) };
+  return { origin: url.replace(/\/$/, ''), 'sec-fetch-site': 'same-origin', cookie: visitorCookie, ...(json ? { 'content-type': 'application/json' } : {}) };
+}
+
+/** The headers of a page's GET: the visitor cookie its browser holds. */
+export function visitorHeaders(): Record<string, string> {
+  return { cookie: visitorCookie };
 }
 
 export interface EventLine {
@@ -122,7 +128,7 @@ export async function collectEvents(url: string, sessionId: string, until: (even
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   const events: EventLine[] = [];
   try {
-    const response = await fetch(`${url}api/sessions/${sessionId}/events?after=0`, { signal: controller.signal });
+    const response = await fetch(`${url}api/sessions/${sessionId}/events?after=0`, { signal: controller.signal, headers: visitorHeaders() });
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
     let buffer = '';
     for (;;) {

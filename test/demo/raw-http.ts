@@ -1,6 +1,14 @@
 // A raw HTTP client for the demo tests: paths go out byte for byte (no URL normalisation, so
 // `..%2f` and `/../` reach the server as written) and any header can be set, Host included.
+// Every request carries the tests' visitor cookie unless `headers.cookie` says otherwise.
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
+
+/**
+ * The visitor cookie the tests' requests carry, as a browser carries the one the demo set on its
+ * first session (src/demo/visitor.ts): sessions the tests create belong to this visitor.
+ */
+export const visitorCookie = `m3demo_visitor=${randomBytes(32).toString('base64url')}`;
 
 export interface RawResponse {
   status: number;
@@ -22,7 +30,7 @@ export function rawRequest(
         port: base.port,
         method: options.method ?? 'GET',
         path: options.path,
-        headers: { ...(options.headers ?? {}) },
+        headers: { cookie: visitorCookie, ...(options.headers ?? {}) },
         setHost: !options.headers?.host,
       },
       (response) => {

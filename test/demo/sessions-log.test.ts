@@ -17,7 +17,7 @@ const turn = (n: number, status: Turn['status'] = 'ok'): Turn => ({
 
 describe('demo sessions', () => {
   it('keeps the last N turns and passes only answered ones to the model', () => {
-    const session = new SessionStore({ maxSessions: 5, maxTurns: 3, maxBufferedEvents: 10 }).create();
+    const session = new SessionStore({ maxSessions: 5, maxTurns: 3, maxBufferedEvents: 10 }).create('owner');
     for (let n = 1; n <= 5; n += 1) session.addTurn(turn(n, n === 4 ? 'cancelled' : 'ok'));
     expect(session.turns.map((entry) => entry.episodeId)).toEqual(['e3', 'e4', 'e5']);
     expect(session.priorMessages()).toEqual([
@@ -29,7 +29,7 @@ describe('demo sessions', () => {
   });
 
   it('runs one episode at a time and replays buffered events after a given id', () => {
-    const session = new SessionStore({ maxSessions: 5, maxTurns: 3, maxBufferedEvents: 3 }).create();
+    const session = new SessionStore({ maxSessions: 5, maxTurns: 3, maxBufferedEvents: 3 }).create('owner');
     expect(session.tryStart('a')).toBeInstanceOf(AbortController);
     expect(session.tryStart('b')).toBeUndefined();
     session.finish('b');
@@ -51,15 +51,17 @@ describe('demo sessions', () => {
 
   it('evicts the idle sessions first when full, never a running one', () => {
     const store = new SessionStore({ maxSessions: 2, maxTurns: 3, maxBufferedEvents: 3 });
-    const busy = store.create();
+    const busy = store.create('owner');
     busy.tryStart('x');
     busy.lastActive = 0;
-    const idle = store.create();
-    const third = store.create();
-    expect(store.get(busy.id)).toBe(busy);
-    expect(store.get(idle.id)).toBeUndefined();
-    expect(store.get(third.id)).toBe(third);
-    expect(store.get('../../etc')).toBeUndefined();
+    const idle = store.create('owner');
+    const third = store.create('owner');
+    expect(store.get(busy.id, 'owner')).toBe(busy);
+    expect(store.get(idle.id, 'owner')).toBeUndefined();
+    expect(store.get(third.id, 'owner')).toBe(third);
+    expect(store.get(third.id, 'someone else')).toBeUndefined();
+    expect(store.get(third.id, undefined)).toBeUndefined();
+    expect(store.get('../../etc', 'owner')).toBeUndefined();
   });
 });
 

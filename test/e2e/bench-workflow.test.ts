@@ -47,7 +47,7 @@ const servers = useOpenMeteoAndMockLlm(respond);
 
 describe('m3 bench with a workflow', () => {
   it('runs the seed orchestrator over the weather task as one episode with one trajectory', async () => {
-    const run = await runM3(['bench', exampleFile, '--results-dir', resultsDir, '--run-id', 'wf', '--trace-file'], {
+    const run = await runM3(['bench', exampleFile, '--run-dir', resultsDir, '--run-id', 'wf', '--trace-file'], {
       OPENAI_BASE_URL: servers.mock().openAiBaseUrl,
       OPENAI_API_KEY: 'sk-test-workflow-000000000000',
       BENCH_MODEL: 'mock-model',

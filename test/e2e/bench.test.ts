@@ -1,8 +1,9 @@
 // The main job end to end: `bash scripts/benchmark_fuzzy.sh` with its defaults (the embedded
 // default: oracle + noisy oracle over the bundled local suite, real servers, all three
-// evaluation layers and the task level, report), into a temporary results/save folder.
+// evaluation layers and the task level, report), into a temporary results/save folder; the run's
+// files land in its own folder, <results>/runs/<run-id>/, which <results>/latest names.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -32,16 +33,19 @@ describe.skipIf(!sharedAssetsDir())(`npm run bench (embedded default)${sharedAss
     child.stderr.on('data', (chunk) => (output += String(chunk)));
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(code, output.slice(-4000)).toBe(0);
+    // The run's own folder, which results/latest names once the run finished.
+    const runDir = realpathSync(path.join(resultsDir, 'latest'));
+    expect(path.dirname(runDir)).toBe(realpathSync(path.join(resultsDir, 'runs')));
 
     for (const label of ['replay-gt', 'replay-noisy']) {
-      const predictions = readJson(path.join(resultsDir, `${label}_test_mcp_fuzzy.json`)) as Array<{ id: string }>;
+      const predictions = readJson(path.join(runDir, `${label}_test_mcp_fuzzy.json`)) as Array<{ id: string }>;
       expect(predictions.map((record) => record.id).sort()).toEqual(suite.map((task) => task.id).sort());
       for (const file of ['results_eval.json', 'results_eval.csv', 'callanalysis.json', 'final_proxy.json']) {
-        expect(existsSync(path.join(resultsDir, label, file)), `${label}/${file}`).toBe(true);
+        expect(existsSync(path.join(runDir, label, file)), `${label}/${file}`).toBe(true);
       }
     }
-    const oracle = readJson(path.join(resultsDir, 'replay-gt', 'results_eval.json')).aggregate;
-    const noisy = readJson(path.join(resultsDir, 'replay-noisy', 'results_eval.json')).aggregate;
+    const oracle = readJson(path.join(runDir, 'replay-gt', 'results_eval.json')).aggregate;
+    const noisy = readJson(path.join(runDir, 'replay-noisy', 'results_eval.json')).aggregate;
     expect(oracle.recall).toBe(1);
     expect(oracle.precision).toBe(1);
     expect(oracle.avg_sim_all_cov).toBeCloseTo(1, 6);
@@ -50,15 +54,15 @@ describe.skipIf(!sharedAssetsDir())(`npm run bench (embedded default)${sharedAss
     expect(noisy.avg_sim_all_cov).toBeLessThan(oracle.avg_sim_all_cov);
     expect(noisy.precision).toBeLessThan(oracle.precision);
     // The oracle's only failing calls are the exception tier's deliberate first calls.
-    const oracleCalls = readJson(path.join(resultsDir, 'replay-gt', 'callanalysis.json'));
+    const oracleCalls = readJson(path.join(runDir, 'replay-gt', 'callanalysis.json'));
     const expectedErrors = suite.flatMap((task) => task.steps.flatMap((step) => step.calls)).filter((call) => call.expect_error).length;
     expect(expectedErrors).toBeGreaterThan(0);
     expect(oracleCalls.unknown_tool + oracleCalls.invalid_arguments + oracleCalls.resource_not_found + (oracleCalls.unclassified ?? 0)).toBe(expectedErrors);
 
     // Task level (evaluate_task.sh): the oracle recovers from every designed failure of the
     // exception tier and completes every task; the noisy oracle recovers less often.
-    const oracleTasks = readJson(path.join(resultsDir, 'replay-gt', 'task_eval.json'));
-    const noisyTasks = readJson(path.join(resultsDir, 'replay-noisy', 'task_eval.json'));
+    const oracleTasks = readJson(path.join(runDir, 'replay-gt', 'task_eval.json'));
+    const noisyTasks = readJson(path.join(runDir, 'replay-noisy', 'task_eval.json'));
     const exceptionTier = suite.filter((task) => task.tier === 'exception').length;
     expect(oracleTasks.aggregate.exception_recovery_rate).toEqual({ rate: 1, numerator: exceptionTier, denominator: exceptionTier });
     expect(oracleTasks.aggregate.task_success_rate.rate).toBe(1);

@@ -68,7 +68,7 @@ describe.skipIf(!dataDir)('the original M3-Bench set offline (oracle, fallback o
         gtFile,
         '--gt',
         gtFile,
-        '--results-dir',
+        '--run-dir',
         results,
         '--placeholder-images',
         '--concurrency',

@@ -68,21 +68,7 @@ afterAll(async () => {
 describe('state checks on a real run', () => {
   it('records each task its own final state and m3 eval task passes and fails the tasks by it', async () => {
     const run = await runM3(
-      [
-        'run',
-        '--model',
-        'openai:mock-model',
-        '--tasks',
-        gtFile,
-        '--config',
-        configFile,
-        '--results-dir',
-        resultsDir,
-        '--run-id',
-        'radar',
-        '--concurrency',
-        '4',
-      ],
+      ['run', '--model', 'openai:mock-model', '--tasks', gtFile, '--config', configFile, '--run-dir', resultsDir, '--run-id', 'radar', '--concurrency', '4'],
       { OPENAI_BASE_URL: mock.openAiBaseUrl, OPENAI_API_KEY: 'sk-test-radar-000000000000', M3_LLM_MAX_RETRIES: '0', M3_WORKSPACE_MODE: 'isolated' },
     );
     expect(run.code, run.output).toBe(0);

@@ -50,7 +50,7 @@ const servers = useOpenMeteoAndMockLlm(respond);
 describe('MCP-Universe weather task', () => {
   it('runs as written against our weather server, mixed with an M3-Bench task, and its evaluator passes', async () => {
     const run = await runM3(
-      ['bench', path.join(example, 'benchmark.yaml'), '--results-dir', path.join(dir, 'results'), '--run-id', 'universe', '--trace-file', '--verbose'],
+      ['bench', path.join(example, 'benchmark.yaml'), '--run-dir', path.join(dir, 'results'), '--run-id', 'universe', '--trace-file', '--verbose'],
       {
         OPENAI_BASE_URL: servers.mock().openAiBaseUrl,
         OPENAI_API_KEY: apiKey,

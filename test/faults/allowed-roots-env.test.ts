@@ -35,7 +35,7 @@ describe('M3_ALLOWED_ROOTS from the environment', () => {
     );
     const resultsDir = path.join(dir, 'results');
     const { code, output } = await runM3(
-      ['run', '--tasks', tasksFile, '--config', configFile, '--results-dir', resultsDir, '--store', path.join(dir, 'store.sqlite'), '--run-id', 'roots'],
+      ['run', '--tasks', tasksFile, '--config', configFile, '--run-dir', resultsDir, '--store', path.join(dir, 'store.sqlite'), '--run-id', 'roots'],
       { M3_ALLOWED_ROOTS: allowed },
     );
     expect(code, output).toBe(0);

@@ -85,7 +85,7 @@ describe('a key echoed by provider errors reaches no output', () => {
           path.join(dir, 'servers.json'),
           '--image-dir',
           dir,
-          '--results-dir',
+          '--run-dir',
           results,
           '--store',
           path.join(results, 'm3bench.sqlite'),

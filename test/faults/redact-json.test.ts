@@ -4,7 +4,7 @@
 // event stream: every reply must stay valid JSON, the secret masked, the rest of the text intact.
 import { describe, expect, it } from 'vitest';
 import { toRedactedJson } from '../../src/log/redact.js';
-import { collectEvents, pageHeaders } from '../demo/demo-harness.js';
+import { collectEvents, pageHeaders, visitorHeaders } from '../demo/demo-harness.js';
 import { useLeakyDemo } from './leaky-demo.js';
 
 const leaky = useLeakyDemo();
@@ -35,7 +35,7 @@ describe('redaction keeps JSON valid', () => {
     const masked = 'curl -H "Authorization: [REDACTED]" "https://x.test/v1?key=[REDACTED]")';
     expect(events.find((line) => line.event.type === 'tool_call_end')?.event).toMatchObject({ result: masked, isError: false });
     expect(events.at(-1)?.event).toMatchObject({ type: 'episode_end', status: 'ok', reply: `Run: ${masked}` });
-    const state = await json(await fetch(`${leaky().url}api/sessions/${session}`));
+    const state = await json(await fetch(`${leaky().url}api/sessions/${session}`, { headers: visitorHeaders() }));
     expect((state.turns as Array<{ reply: string }>)[0]?.reply).toBe(`Run: ${masked}`);
   });
 

@@ -47,7 +47,7 @@ describe('leftovers of a killed run', () => {
       suite.tasksFile,
       '--config',
       suite.configFile,
-      '--results-dir',
+      '--run-dir',
       resultsDir,
       '--store',
       storeFile,

@@ -43,7 +43,7 @@ export function taskFolder(prefix: string, tasks: Array<{ id: string; image: str
     path.join(dir, 'servers.json'),
     '--image-dir',
     dir,
-    '--results-dir',
+    '--run-dir',
     results,
     '--store',
     path.join(results, 'm3bench.sqlite'),

@@ -24,7 +24,7 @@ function startRun(extra: string[]): M3Child {
     suite.tasksFile,
     '--config',
     suite.configFile,
-    '--results-dir',
+    '--run-dir',
     resultsDir,
     '--store',
     storeFile,

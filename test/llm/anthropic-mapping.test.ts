@@ -25,7 +25,33 @@ describe('fromAnthropicResponse', () => {
     const body = (stop_reason: string) => ({ content: [{ type: 'text', text: 'x' }], stop_reason, usage: { input_tokens: 1, output_tokens: 1 } });
     expect(fromAnthropicResponse(body('end_turn'), { spec: 's' }).stopReason).toBe('end');
     expect(fromAnthropicResponse(body('max_tokens'), { spec: 's' }).stopReason).toBe('max_tokens');
-    expect(fromAnthropicResponse(body('refusal'), { spec: 's' }).stopReason).toBe('other');
+    expect(fromAnthropicResponse(body('model_context_window_exceeded'), { spec: 's' })).toMatchObject({
+      stopReason: 'context_exceeded',
+      warnings: ["the conversation exceeds the model's context window"],
+    });
+    expect(fromAnthropicResponse(body('pause_turn'), { spec: 's' })).toMatchObject({ stopReason: 'paused', stopDetail: 'pause_turn' });
+    expect(fromAnthropicResponse(body('something_new'), { spec: 's' })).toMatchObject({
+      stopReason: 'other',
+      warnings: ['generation ended with stop_reason something_new'],
+    });
+  });
+
+  it("keeps a refusal's text and explanation, with a warning (never a silent empty answer)", () => {
+    const refused = fromAnthropicResponse(
+      {
+        content: [{ type: 'text', text: 'Hello..' }],
+        stop_reason: 'refusal',
+        stop_details: { type: 'refusal', category: 'cyber', explanation: 'This request was declined because it could enable cyber harm.' },
+        usage: { input_tokens: 1, output_tokens: 1 },
+      },
+      { spec: 's' },
+    );
+    expect(refused).toMatchObject({
+      text: 'Hello..',
+      stopReason: 'refusal',
+      stopDetail: 'refusal: category cyber: This request was declined because it could enable cyber harm.',
+    });
+    expect(refused.warnings[0]).toMatch(/^the model refused the request \(category cyber: This request was declined/);
     expect(() => fromAnthropicResponse({ content: 'x' }, { spec: 's' })).toThrow(/s: unexpected Messages response \(content:/);
   });
 });

@@ -24,7 +24,7 @@ describe('classifyHttpStatus', () => {
     [401, 'Incorrect API key provided', undefined, 'auth'],
     [403, 'Permission denied', undefined, 'auth'],
     [400, "This model's maximum context length is 128000 tokens.", 'context_length_exceeded', 'context_length'],
-    [413, 'Request exceeds the maximum allowed number of bytes', undefined, 'context_length'],
+    [413, 'Request exceeds the maximum allowed number of bytes', undefined, 'invalid_request'],
     [400, 'Invalid value for tool_choice', undefined, 'invalid_request'],
     [422, 'Unprocessable entity', undefined, 'invalid_request'],
     [408, 'Request timeout', undefined, 'transient'],
@@ -41,6 +41,35 @@ describe('classifyHttpStatus', () => {
     expect(classifyHttpStatus(404, 'model not found', context).message).toMatch(/check the model name and the base URL; check XAI_API_KEY/);
     expect(classifyHttpStatus(503, 'busy', context, { retryAfterMs: 1200 }).retryAfterMs).toBe(1200);
     expect(classifyHttpStatus(400, 'bad', context, { retryAfterMs: 1200 })).not.toHaveProperty('retryAfterMs');
+  });
+});
+
+describe("request faults: a 400 about what the harness built is not the model's", () => {
+  it.each([
+    [413, 'Request exceeds the maximum allowed number of bytes'],
+    [400, 'messages.3.content.1.image.source.base64: Too much media: 0 document pages + 101 images > 100'],
+    [400, 'Request payload size exceeds the limit: 20971520 bytes.'],
+    [400, "Invalid 'tools[0].function.name': string does not match pattern."],
+    [400, '* GenerateContentRequest.tools[0].function_declarations[0].name: Invalid function name. Must start with a letter or an underscore.'],
+    [400, "Unsupported parameter: 'temperature' is not supported with this model."],
+    [400, 'Gemini models require OpenRouter reasoning details to be preserved in each request.'],
+  ] as const)('HTTP %i "%s" → request fault', (status, message) => {
+    const classified = classifyHttpStatus(status, message, context);
+    expect(classified).toMatchObject({ errorClass: 'invalid_request', requestFault: true });
+    expect(classified.message).toContain('not the model');
+  });
+
+  it('leaves a 400 about the content, and a context overflow, to the model', () => {
+    expect(classifyHttpStatus(400, 'Invalid prompt: your prompt was flagged as potentially violating our usage policy.', context).requestFault).toBeUndefined();
+    expect(classifyHttpStatus(400, 'prompt is too long: 210000 tokens > 200000 maximum', context)).toMatchObject({ errorClass: 'context_length' });
+  });
+
+  it('classifies a request fault as an infrastructure failure with code request_rejected, excluded from scores', async () => {
+    const { classifyFailure } = await import('../../src/runner/failure.js');
+    const { ProviderError } = await import('../../src/errors/index.js');
+    const verdict = classifyFailure(new ProviderError('invalid_request', 'too much media', { requestFault: true, status: 400 }));
+    expect(verdict).toMatchObject({ status: 'infra_failure', kind: 'infra', code: 'request_rejected', requeue: false });
+    expect(classifyFailure(new ProviderError('invalid_request', 'flagged', { status: 400 }))).toMatchObject({ status: 'model_failure', kind: 'model' });
   });
 });
 

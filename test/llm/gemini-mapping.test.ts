@@ -73,12 +73,21 @@ describe('fromGeminiResponse', () => {
     expect(parts.map((part) => part.thoughtSignature)).toEqual([skipSignature, undefined]);
   });
 
-  it('reports blocked prompts and malformed function calls as warnings', () => {
+  it("reports a blocked prompt as a refusal, and a malformed function call as the model's failed call", () => {
     const blocked = fromGeminiResponse(fixture('gemini-blocked.json'), { round: 1, spec: 's' });
-    expect(blocked.stopReason).toBe('other');
+    expect(blocked).toMatchObject({ stopReason: 'refusal', stopDetail: 'prompt blocked: PROHIBITED_CONTENT' });
     expect(blocked.warnings).toEqual(['the response has no candidates (prompt blocked: PROHIBITED_CONTENT)']);
-    const malformed = fromGeminiResponse(fixture('gemini-malformed-call.json'), { round: 1, spec: 's' });
-    expect(malformed.toolCalls).toEqual([]);
+    const malformed = fromGeminiResponse(fixture('gemini-malformed-call.json'), { round: 2, spec: 's' });
+    expect(malformed.stopReason).toBe('malformed_call');
+    expect(malformed.toolCalls).toEqual([
+      {
+        id: 'maps_static_2_1',
+        name: 'maps_static',
+        arguments: undefined,
+        argumentsText: 'Malformed function call: print(default_api.maps_static(center="Paris", zoom=)',
+        argumentsError: expect.stringMatching(/^Gemini could not parse the model's function call \(MALFORMED_FUNCTION_CALL\)/),
+      },
+    ]);
     expect(malformed.warnings[0]).toMatch(/^generation ended with MALFORMED_FUNCTION_CALL: Malformed function call/);
   });
 });

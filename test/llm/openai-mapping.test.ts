@@ -106,7 +106,7 @@ describe('toOpenAiRequest', () => {
     expect(toOpenAiRequest(request, 'm', openai).body).toHaveProperty('max_completion_tokens', 99);
   });
 
-  it('labels several images of one tool result and replays malformed argument text where the server allows it', async () => {
+  it('labels several images of one tool result and sends a malformed call back as {} on every preset', async () => {
     const [first, second] = [await taskImage(), await toolImage()];
     const results: ToolResultsMessage = {
       role: 'tool',
@@ -131,8 +131,8 @@ describe('toOpenAiRequest', () => {
     expect(warnings).toEqual([]);
     expect(body.messages[1]).toMatchObject({ role: 'assistant', content: 'Calling tools.' });
     const assistant = body.messages[1] as { tool_calls: Array<{ function: { arguments: string } }> };
-    expect(assistant.tool_calls.map((call) => call.function.arguments)).toEqual(['{"image":"a.png"}', '{"image": ']);
-    // vLLM parses history arguments as JSON, so compatible presets replay a broken call as {}.
+    expect(assistant.tool_calls.map((call) => call.function.arguments)).toEqual(['{"image":"a.png"}', '{}']);
+    // vLLM parses history arguments as JSON: one policy for every preset, the raw text stays in the call record.
     const compatible = toOpenAiRequest({ messages, tools: episodeTools, maxTokens: 10 }, 'm', vllm).body.messages[1] as typeof assistant;
     expect(compatible.tool_calls.map((call) => call.function.arguments)).toEqual(['{"image":"a.png"}', '{}']);
     expect(body.messages[2]).toEqual({ role: 'tool', tool_call_id: 'c1', content: '(2 images returned; shown in the next message)' });

@@ -18,6 +18,9 @@ const awkward = [
   `long-server-name/${'very_long_tool_name_'.repeat(6)}2`,
   'Case/Tool',
   'case/tool',
+  '3d-scanner/scan',
+  '-dash/tool',
+  `9${'x'.repeat(70)}/tool`,
 ];
 
 describe('toBaseFunctionName', () => {
@@ -28,6 +31,15 @@ describe('toBaseFunctionName', () => {
     expect(toBaseFunctionName('wiki/résumé')).toBe('wiki__r_sum_');
     expect(toBaseFunctionName('emoji/🚀launch')).toBe('emoji___launch');
     expect(toBaseFunctionName('x/y/z')).toBe('x__y_z');
+  });
+
+  it('starts every name with a letter or an underscore (Gemini refuses a leading digit or dash)', () => {
+    expect(toBaseFunctionName('3d-scanner/scan')).toBe('_3d-scanner__scan');
+    expect(toBaseFunctionName('-dash/tool')).toBe('_-dash__tool');
+    expect(toBaseFunctionName('')).toBe('_');
+    expect(isValidFunctionName('3d__scan')).toBe(false);
+    expect(isValidFunctionName('-x')).toBe(false);
+    expect(isValidFunctionName('_3d__scan')).toBe(true);
   });
 });
 

@@ -55,6 +55,8 @@ function addReplayAgents(): void {
       sampling: { temperature: null, seed: 7 },
       counts: { tasks: 3, done: 3, modelFailures: 0, infraFailures: 0 },
       versions: { m3bench: '0.1.0' },
+      // One run under the reference surface; the other recorded before the surface was named.
+      ...(label === 'replay-gt' ? { toolsHash: 'ab'.repeat(32), toolSurface: { name: 'reference', hash: 'ab'.repeat(32) } } : {}),
     });
   }
   writeJson(catalogFile, {
@@ -111,7 +113,10 @@ describe('report.html for a reader', () => {
     expect(html).toContain('<h3 id="runs">Runs</h3>');
     expect(html).toContain('<a href="http://127.0.0.1:8001/#/run/20261201-120000.replay-gt">20261201-120000.replay-gt</a>');
     expect(html).toContain('2026-12-01T12:03:00.000Z');
-    expect(html).toContain('max rounds 6, parallel calls 10, top tools all, max new tokens 8192, temperature provider default, seed 7');
+    expect(html).toContain(
+      'max rounds 6, parallel calls 10, top tools all, max new tokens 8192, temperature provider default, seed 7, tool surface reference (abababababab)',
+    );
+    expect(html).toContain('seed 7, tool surface m3bench</td>');
     expect(html).toContain('<h3 id="grader-versions">Grader versions</h3>');
     expect(html).toMatch(/<td>step<\/td><td>step-1<\/td><td>not recorded, step-1<\/td>/);
     expect(html).toContain('<code>m3 view --results-dir (outside the repository) results</code>');

@@ -41,7 +41,7 @@ function startRun(extra: string[]): ChildProcess {
     tasksFile,
     '--config',
     configFile,
-    '--results-dir',
+    '--run-dir',
     resultsDir,
     '--store',
     storeFile,

@@ -118,7 +118,7 @@ describe.skipIf(!assets)(assets ? 'a replay-oracle run of the local suite detect
       files.config,
       '--image-dir',
       repoRoot,
-      '--results-dir',
+      '--run-dir',
       workDir,
       '--output',
       files.pred,

@@ -29,7 +29,7 @@ const servers: LocalServer[] = [
     catalog: 'ppt',
     entry: 'servers/ppt/index.ts',
     gtCalls: 88,
-    leftOut: ['open_presentation', 'create_presentation_from_template', 'get_template_file_info', 'manage_fonts', 'apply_picture_effects'],
+    leftOut: [],
     extras: ['create_presentation.presentation_id'],
   },
   { catalog: 'excel', entry: 'servers/excel/index.ts', gtCalls: 62, leftOut: ['create_chart'], extras: ['create_workbook.sheet_name'] },

@@ -1,6 +1,6 @@
 // The PowerPoint server as a real child process over MCP stdio: build decks with the
 // ground-truth argument shapes, save them, and read the .pptx back with jszip.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -353,6 +353,177 @@ describe('ppt server', () => {
     });
     expect((await ok('manage_slide_masters', { operation: 'get_layouts' })).layouts).toHaveLength(9);
     expect(await ok('get_template_info', { template_id: 'chart_slide' })).toMatchObject({ id: 'chart_slide', content_keys: ['title', 'chart'] });
-    expect((await ok('get_server_info', {})).not_available).toContain('open_presentation');
+    expect((await ok('get_server_info', {})).not_available).toEqual([]);
+  });
+
+  it('opens a saved .pptx (texts, pictures, layouts, properties), saves it again, and reads templates without opening them', async () => {
+    await ok('create_presentation', { id: 'source_deck' });
+    await ok('set_core_properties', { title: 'Source & deck', author: 'Tester' });
+    await ok('add_slide', { layout_index: 0, title: 'First title' });
+    await ok('add_slide', { layout_index: 1, title: 'Second' });
+    await ok('manage_image', {
+      slide_index: 1,
+      operation: 'add',
+      image_source: path.join(work, 'chart.png'),
+      source_type: 'file',
+      left: 1,
+      top: 2,
+      width: 4,
+      height: 2.5,
+    });
+    await ok('manage_text', { operation: 'add', slide_index: 1, left: 6, top: 2, width: 5, height: 1, text: 'Line one <a> & b' });
+    const source = String((await ok('save_presentation', { file_path: 'source_deck.pptx' })).file_path);
+
+    const opened = await ok('open_presentation', { file_path: source, id: 'reopened' });
+    expect(opened).toMatchObject({ presentation_id: 'reopened', slide_count: 2, slide_size_inches: { width: 13.333, height: 7.5 } });
+    const info = await ok('get_slide_info', { slide_index: 1, presentation_id: 'reopened' });
+    const shapes = info.shapes as Array<Record<string, unknown>>;
+    expect(shapes).toContainEqual(expect.objectContaining({ kind: 'text', role: 'title', text: 'Second' }));
+    expect(shapes).toContainEqual(expect.objectContaining({ kind: 'text', role: 'textbox', text: 'Line one <a> & b', left: 6, top: 2, width: 5, height: 1 }));
+    expect(shapes).toContainEqual(expect.objectContaining({ kind: 'image', media_type: 'image/png', left: 1, top: 2, width: 4, height: 2.5 }));
+    expect((await ok('get_presentation_info', { presentation_id: 'reopened' })).properties).toMatchObject({ title: 'Source & deck', author: 'Tester' });
+    // The opened deck is the current one: an edit and a save write a readable .pptx again.
+    await ok('add_slide', { layout_index: 1, title: 'Added after opening' });
+    const again = await readDeck(String((await ok('save_presentation', { file_path: 'reopened.pptx' })).file_path));
+    expect(again.slides).toHaveLength(3);
+    expect(again.slides[0]).toContain('First title');
+    expect(again.slides[1]).toContain('Line one <a> & b');
+    expect(again.slides[2]).toContain('Added after opening');
+    expect(again.media.some((bytes) => bytes.subarray(1, 4).toString('latin1') === 'PNG')).toBe(true);
+
+    const template = await ok('get_template_file_info', { template_path: source });
+    expect(template).toMatchObject({
+      template_path: source,
+      slide_count: 2,
+      slide_size_inches: { width: 13.333, height: 7.5 },
+      core_properties: { title: 'Source & deck' },
+    });
+    expect(template.layout_count).toBe((template.layouts as unknown[]).length);
+    expect(template.layout_count).toBeGreaterThan(0);
+    const fromTemplate = await ok('create_presentation_from_template', { template_path: source });
+    expect(fromTemplate).toMatchObject({ template_path: source, slide_count: 2, layout_count: template.layout_count });
+    expect((await ok('extract_presentation_text', { presentation_id: String(fromTemplate.presentation_id) })).all_text).toContain('First title');
+
+    expect((await call('open_presentation', { file_path: path.join(work, 'missing.pptx') })).text).toContain('File not found');
+    expect((await call('get_template_file_info', { template_path: path.join(work, 'chart.png') })).text).toContain(
+      'is not a .pptx/.potx file (not a zip archive)',
+    );
+  });
+
+  it('applies picture effects the reference way and writes them into the saved picture', async () => {
+    await ok('create_presentation', { id: 'effects_deck' });
+    await ok('add_slide', { layout_index: 6 });
+    await ok('manage_image', {
+      slide_index: 0,
+      operation: 'add',
+      image_source: path.join(work, 'chart.png'),
+      source_type: 'file',
+      left: 1,
+      top: 1,
+      width: 4,
+      height: 2.5,
+    });
+    await ok('manage_text', { operation: 'add', slide_index: 0, left: 6, top: 1, width: 4, height: 1, text: 'not a picture' });
+    const applied = await ok('apply_picture_effects', {
+      slide_index: 0,
+      shape_index: 0,
+      effects: {
+        shadow: { blur_radius: 6, direction: 45 },
+        glow: {},
+        reflection: { size: 0.3 },
+        soft_edges: { radius: 1 },
+        rotation: { rotation: 15 },
+        bevel: {},
+        sparkle: {},
+      },
+    });
+    expect(applied).toEqual({
+      message: 'Applied 5 effects to shape 0 on slide 0',
+      applied_effects: ['shadow', 'glow', 'reflection', 'soft_edges', 'rotation'],
+      warnings: [expect.stringContaining('Failed to apply bevel effect'), 'Unknown effect type: sparkle'],
+    });
+    const deck = await readDeck(String((await ok('save_presentation', { file_path: 'effects.pptx' })).file_path));
+    const slide = (await deck.zip.file('ppt/slides/slide1.xml')?.async('string')) ?? '';
+    const picture = /<p:pic>[\s\S]*?<\/p:pic>/.exec(slide)?.[0] ?? '';
+    // Defaults and units as the reference's: glow 5 pt of 00B0F0 at 40 % transparency; shadow 6 pt blur, 3 pt away at 45 degrees, 60 % transparent.
+    expect(picture).toContain('<a:effectLst><a:glow rad="63500"><a:srgbClr val="00B0F0"><a:alpha val="60000"/></a:srgbClr></a:glow>');
+    expect(picture).toContain(
+      '<a:outerShdw blurRad="76200" dist="38100" dir="2700000" algn="ctr" rotWithShape="0"><a:srgbClr val="000000"><a:alpha val="40000"/></a:srgbClr></a:outerShdw>',
+    );
+    expect(picture).toContain('<a:reflection blurRad="50800" stA="50000" endPos="30000"');
+    expect(picture).toContain('<a:softEdge rad="12700"/></a:effectLst></p:spPr>');
+    expect(picture).toContain('rot="900000"');
+    expect((await call('apply_picture_effects', { slide_index: 0, shape_index: 1, effects: { glow: {} } })).text).toContain(
+      'shape 1 on slide 0 is a text, not a picture',
+    );
+    expect((await call('apply_picture_effects', { slide_index: 0, shape_index: 5, effects: {} })).text).toContain(
+      'Invalid shape index: 5. Available shapes: 0-1',
+    );
+  });
+});
+
+/** A minimal TrueType file: the sfnt directory, `maxp` (glyph count) and `name` (family, style as Windows UTF-16BE records). */
+function tinyFont(family: string, style: string, glyphs: number): Buffer {
+  const strings = [family, style].map((text) => Buffer.from(text, 'utf16le').swap16());
+  const name = Buffer.alloc(6 + 2 * 12 + strings.reduce((sum, item) => sum + item.length, 0));
+  name.writeUInt16BE(0, 0);
+  name.writeUInt16BE(2, 2);
+  name.writeUInt16BE(30, 4);
+  let offset = 0;
+  strings.forEach((text, index) => {
+    const record = 6 + index * 12;
+    for (const [at, value] of [3, 1, 0x409, index + 1, text.length, offset].entries()) name.writeUInt16BE(value, record + at * 2);
+    text.copy(name, 30 + offset);
+    offset += text.length;
+  });
+  const maxp = Buffer.alloc(6);
+  maxp.writeUInt32BE(0x00005000, 0);
+  maxp.writeUInt16BE(glyphs, 4);
+  const header = Buffer.alloc(12 + 2 * 16);
+  header.writeUInt32BE(0x00010000, 0);
+  header.writeUInt16BE(2, 4);
+  const tables: Array<[string, Buffer]> = [
+    ['maxp', maxp],
+    ['name', name],
+  ];
+  let at = header.length;
+  tables.forEach(([tag, body], index) => {
+    const entry = 12 + index * 16;
+    header.write(tag, entry, 'latin1');
+    header.writeUInt32BE(at, entry + 8);
+    header.writeUInt32BE(body.length, entry + 12);
+    at += body.length;
+  });
+  return Buffer.concat([header, ...tables.map(([, body]) => body)]);
+}
+
+describe('ppt manage_fonts', () => {
+  it('analyzes, recommends and optimizes a font file as the reference answers, and says what it cannot do', async () => {
+    const font = path.join(work, 'tiny-sans.ttf');
+    const bytes = tinyFont('Tiny Sans', 'Bold', 42);
+    await writeFile(font, bytes);
+    expect(await ok('manage_fonts', { operation: 'analyze', font_path: font })).toEqual({
+      file_path: font,
+      font_family: 'Tiny Sans',
+      font_style: 'Bold',
+      num_glyphs: 42,
+      file_size: bytes.length,
+      analysis_success: true,
+    });
+    const recommended = await ok('manage_fonts', { operation: 'recommend', font_path: font });
+    expect(recommended).toMatchObject({
+      presentation_type: 'business',
+      font_analysis: { font_family: 'Tiny Sans' },
+      recommendations: { recommended_sizes: { title: '24-36pt' } },
+    });
+    const optimized = await ok('manage_fonts', { operation: 'optimize', font_path: font, output_path: 'fonts/tiny-out.ttf' });
+    expect(optimized).toMatchObject({ original_path: font, optimized_path: path.join(work, 'fonts', 'tiny-out.ttf') });
+    expect(await readFile(path.join(work, 'fonts', 'tiny-out.ttf'))).toEqual(bytes);
+    expect((await call('manage_fonts', { operation: 'optimize', font_path: font, text_content: 'abc' })).text).toContain('needs a font subsetter');
+    expect((await call('manage_fonts', { operation: 'shrink', font_path: font })).text).toContain(
+      "Invalid operation: shrink. Must be 'analyze', 'optimize', or 'recommend'",
+    );
+    const notFont = await ok('manage_fonts', { operation: 'analyze', font_path: path.join(work, 'chart.png') });
+    expect(notFont).toMatchObject({ analysis_success: false, error: expect.stringContaining('is not a TrueType/OpenType font') });
   });
 });

@@ -47,7 +47,7 @@ const gt = (['rules', 'answer', 'step'] as const).flatMap((kind) => Array.from({
 
 async function runAndScore(model: string, name: string) {
   const outcome = await runM3(
-    ['run', '--model', model, '--tasks', gtFile, '--gt', gtFile, '--config', configFile, '--results-dir', results(name), '--store', storeFile].concat([
+    ['run', '--model', model, '--tasks', gtFile, '--gt', gtFile, '--config', configFile, '--run-dir', results(name), '--store', storeFile].concat([
       '--run-id',
       name,
       '--trials',

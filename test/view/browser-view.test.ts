@@ -14,6 +14,8 @@ import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log/logger.js';
+import { findBatchManifests } from '../../src/runner/batch-manifest.js';
+import { loadBatchResults } from '../../src/stats/batch-results.js';
 import { getRun, listRuns, openStore, type Store } from '../../src/store/index.js';
 import { startViewServer, type ViewServer } from '../../src/view/index.js';
 import { artifactPath, assertChromiumInCi, hasChromium, launchBrowser, missingChromiumMessage, type TestBrowser } from '../demo/browser.js';
@@ -88,7 +90,7 @@ async function startLiveRun(dir: string, storeFile: string, llm: MockLlm): Promi
   const env = { M3_UPSTREAM_OPEN_METEO_URL: upstream, M3_UPSTREAM_OPEN_METEO_GEOCODING_URL: upstream, M3_UPSTREAM_ZIPPOPOTAM_URL: upstream };
   writeFileSync(servers, JSON.stringify({ servers: { weather: { ...weather, env } } }));
   const args = ['run', '--model', 'openai:mock-model', '--run-id', 'live-run', '--tasks', tasks, '--config', servers, '--image-dir', 'media'];
-  args.push('--results-dir', path.join(dir, 'live-results'), '--store', storeFile, '--concurrency', '1', '--overwrite');
+  args.push('--run-dir', path.join(dir, 'live-results'), '--store', storeFile, '--concurrency', '1', '--overwrite');
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
     cwd: repoRoot,
     env: {
@@ -141,7 +143,7 @@ describe.skipIf(!hasChromium)(`m3 view in Chromium${hasChromium ? '' : ` (skippe
       'media',
       '--config',
       files.servers,
-      '--results-dir',
+      '--run-dir',
       resultsDir,
       '--overwrite',
     ]);
@@ -240,13 +242,15 @@ describe.skipIf(!hasChromium)(`m3 view in Chromium${hasChromium ? '' : ` (skippe
   });
 
   it('compares the oracle with the noisy oracle: the paired difference of `m3 compare`, flips and per-task deltas', async () => {
-    type Score = { id: string; recall: number; precision: number };
-    const passes = (score: Score | undefined) => score !== undefined && score.recall === 1 && score.precision === 1;
-    const oracle = new Map((readJson(path.join(resultsDir, 'replay-gt', 'results_eval.json')).per_id as Score[]).map((score) => [score.id, score]));
-    const noisy = readJson(path.join(resultsDir, 'replay-noisy', 'results_eval.json')).per_id as Score[];
-    const broken = noisy
-      .filter((score) => passes(oracle.get(score.id)) && !passes(score))
-      .map((score) => score.id)
+    // Pass/fail by the success rule, as each run's pass@1 and `m3 compare` count it (src/stats).
+    const [batchFile] = findBatchManifests(resultsDir).map((entry) => entry.file);
+    const cells = loadBatchResults(batchFile as string).cells;
+    const passedOf = (label: string) =>
+      new Map([...(cells.find((cell) => cell.label === label)?.tasks ?? new Map())].map(([id, trials]) => [id, trials[0]?.passed === true]));
+    const [oracle, noisy] = [passedOf('replay-gt'), passedOf('replay-noisy')];
+    const broken = [...noisy]
+      .filter(([id, passed]) => oracle.get(id) === true && !passed)
+      .map(([id]) => id)
       .sort();
     expect(broken.length).toBeGreaterThan(0);
     // B - A with A = the oracle: `m3 compare B A` states the same difference.

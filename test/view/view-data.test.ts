@@ -57,7 +57,9 @@ function writeOutputs(label: string): void {
 }
 
 function seedRun(label: 'a' | 'b'): void {
-  createRun(store, { runId: `run-${label}`, modelSpec: `replay:${label}`, modelLabel: label, batchId: 'batch-1', condition: 'baseline' });
+  // Run A recorded its tool surface in the manifest; run B predates it (read as m3bench).
+  const surface = label === 'a' ? { toolsHash: 'cd'.repeat(32), manifest: { toolSurface: { name: 'reference', hash: 'cd'.repeat(32) } } } : {};
+  createRun(store, { runId: `run-${label}`, modelSpec: `replay:${label}`, modelLabel: label, batchId: 'batch-1', condition: 'baseline', ...surface });
   for (const taskId of tasks) {
     const id = startEpisode(store, { runId: `run-${label}`, taskId, model: `replay:${label}` });
     episodeIds[`${label}/${taskId}`] = id;
@@ -153,10 +155,15 @@ describe('viewer data', () => {
 
   it('gives the run page its facets, judge scores and pass by the success rule', () => {
     const { run, tasks: rows } = runPage({ store, resultsDir }, 'run-a');
+    expect(run.toolSurface).toEqual({ name: 'reference', hash: 'cd'.repeat(32) });
+    expect(runPage({ store, resultsDir }, 'run-b').run.toolSurface).toEqual({ name: 'm3bench', hash: null });
     const byId = new Map(rows.map((row) => [row.taskId, row]));
     expect(byId.get('t1')).toMatchObject({ servers: ['google-maps', 'weather'], tiers: ['template'], mockedCalls: 1, judgeScore: 0.8, passed: true });
     expect(byId.get('t3')).toMatchObject({ toolErrorCodes: ['invalid_arguments'], judgeScore: null, passed: true });
     expect(byId.get('t4')?.passed).toBe(false);
+    // The table's passes are the ones the run's pass@1 counts (one rule for both).
+    const intervals = run.intervals as { passAt1: { estimate: number }; tasks: number };
+    expect(rows.filter((row) => row.passed).length).toBe(Math.round(intervals.passAt1.estimate * intervals.tasks));
     // Two of the run's four calls were served by the fallback layer.
     expect(run.mocked).toEqual({ calls: 4, mockedCalls: 2, share: 0.5, byTier: { template: 1, fixture: 1 } });
     expect(run).toMatchObject({ condition: 'baseline', trials: 1, batchId: 'batch-1', progress: null });
@@ -173,7 +180,7 @@ describe('viewer data', () => {
   });
 
   it('compares two runs: B - A paired difference, the sign test and the flips', () => {
-    const paired = pairedDifference(resultsDir, 'run-a', 'run-b');
+    const paired = pairedDifference(resultsDir, 'run-a', resultsDir, 'run-b');
     if ('missing' in paired) throw new Error(paired.missing);
     // pass: A 3/4, B 1/4; B is worse on t2 and t3, tied on t1 and t4.
     expect(paired.pass.difference.estimate).toBeCloseTo(-0.5, 12);
@@ -210,9 +217,11 @@ describe('viewer data', () => {
     }
     writeJson(path.join(resultsDir, 'c.trial-2', 'taskcompletion.json'), { pre_id: { t1: { final: 0.3, judges: [] } } });
     const rows = runPage({ store, resultsDir }, 'run-k2').tasks;
-    expect(rows.map((row) => [row.taskId, row.trial, row.step?.recall, row.passed])).toEqual([
-      ['t1', 1, 1, true],
-      ['t1', 2, 0.5, false],
+    // No batch manifest names this run, so task success is not known (null, never guessed from the
+    // step layer); the step layer's exact match is shown under its own name.
+    expect(rows.map((row) => [row.taskId, row.trial, row.step?.recall, row.allGtCallsMatched, row.passed])).toEqual([
+      ['t1', 1, 1, true, null],
+      ['t1', 2, 0.5, false, null],
     ]);
     expect(taskPage({ store, resultsDir }, 'run-k2', 't1', 2).final.judges?.final).toBe(0.3);
     expect(taskPage({ store, resultsDir }, 'run-k2', 't1', 1).final.judges).toBeNull();

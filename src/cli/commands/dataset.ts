@@ -113,7 +113,13 @@ function endpointFrom(value: string | undefined): string {
     url = undefined;
   }
   if (!url || !/^https?:$/.test(url.protocol))
-    throw new ConfigError(`HF_ENDPOINT "${endpoint}" is not an http(s) URL; expected e.g. https://huggingface.co or a mirror's address`);
+    throw new ConfigError(`HF_ENDPOINT "${redactText(endpoint)}" is not an http(s) URL; expected e.g. https://huggingface.co or a mirror's address`);
+  if (url.username || url.password) {
+    // Named without the password: a user:password@ part would otherwise reach the error output.
+    throw new ConfigError(
+      `HF_ENDPOINT carries credentials (user${url.password ? ':password' : ''}@${url.host}); m3 does not send URL credentials: set HF_ENDPOINT to ${url.protocol}//${url.host}${url.pathname === '/' ? '' : url.pathname} and put the access token in HF_TOKEN`,
+    );
+  }
   return endpoint;
 }
 

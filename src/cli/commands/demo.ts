@@ -8,6 +8,7 @@ import { repoRoot } from '../../config/paths.js';
 import { createModelChoice, playgroundRpcLogEntries, startDemoServer } from '../../demo/index.js';
 import { log } from '../../log/logger.js';
 import { McpHost } from '../../mcp/index.js';
+import { parseToolSurface } from '../../mcp/tool-surface.js';
 import { openStore, type Store } from '../../store/index.js';
 import { wholeNumber } from '../option-parsers.js';
 import { hostOptionsFrom } from '../host-options.js';
@@ -27,6 +28,7 @@ interface DemoFlags {
   store: string | false;
   logDir: string;
   allowHost: string[];
+  toolSurface: string;
 }
 
 async function runDemo(flags: DemoFlags): Promise<void> {
@@ -39,6 +41,7 @@ async function runDemo(flags: DemoFlags): Promise<void> {
     ...hostOptionsFrom(config),
     logDir: path.join(logDir, 'servers'),
     rpcLogEntries: playgroundRpcLogEntries,
+    toolSurface: parseToolSurface(flags.toolSurface, repoRoot),
   });
   let store: Store | undefined;
   try {
@@ -93,6 +96,11 @@ export function registerDemoCommand(program: Command): void {
     .option('--store <file>', 'SQLite run store (a run per demo process, an episode per message)', 'results/m3bench.sqlite')
     .option('--no-store', 'do not write the run store')
     .option('--log-dir <dir>', 'where session logs (and server stderr logs) go', 'log')
+    .option(
+      '--tool-surface <surface>',
+      'tools offered: m3bench (every tool of our servers), reference (the reference catalog exactly) or reference:<catalog file>',
+      'm3bench',
+    )
     .option('--allow-host <name>', 'extra host name accepted in the Host header (when bound to a LAN address), repeatable', collect, [])
     .action(runDemo);
 }

@@ -1,5 +1,7 @@
 // `m3 eval call`: call-level classification of one prediction file. Rules first, an
 // optional LLM judge for what they leave open; writes results/<model>/callanalysis.json.
+import { EVALUATION_INPUTS_KEY, evaluationInputsFor } from '../../results/evaluation-inputs.js';
+import { GRADER_VERSIONS } from '../../stats/grader-versions.js';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { loadEnvironment } from '../../config/env-file.js';
@@ -58,7 +60,7 @@ async function runEvalCall(options: EvalCallOptions): Promise<void> {
     predictionsFile: predFile,
     onProgress: (done, total) => log.debug(`call judge: ${done}/${total}`),
   });
-  writeJsonAtomic(outFile, analysis);
+  writeJsonAtomic(outFile, { ...analysis, [EVALUATION_INPUTS_KEY]: evaluationInputsFor({ predFile, layer: 'call', graderVersion: GRADER_VERSIONS.call }) });
   const fallback = analysis.per_call.filter((record) => record.source === 'fallback').length;
   const judged = analysis.per_call.filter((record) => record.source === 'judge').length;
   log.info(

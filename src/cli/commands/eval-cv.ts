@@ -2,6 +2,9 @@
 // perception recall, grounding argument similarity and visual reasoning ability, written to
 // results_cv_eval.json and .csv in --output-dir (scripts/evaluate_cv.sh uses results_cv/<model>/).
 // Human summary on stderr, one JSON line on stdout.
+import { evaluationInputsFor, stampEvaluationInputs } from '../../results/evaluation-inputs.js';
+import { GRADER_VERSIONS } from '../../stats/grader-versions.js';
+import { defaultEvaluationOutput } from '../../results/layout.js';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { loadEnvironment } from '../../config/env-file.js';
@@ -17,7 +20,7 @@ import { checkCacheOptions, parseNumberOption } from './eval-options.js';
 interface EvalCvOptions {
   gt: string;
   pred: string;
-  outputDir: string;
+  outputDir?: string;
   referenceCompat?: boolean;
   embedder?: string;
   embeddingCache?: string;
@@ -44,7 +47,7 @@ async function runEvalCv(options: EvalCvOptions): Promise<void> {
     retry: judgeRetryPolicy(parseSwitches(env)),
     referenceEncoder: CV_REFERENCE_ENCODER,
   });
-  const outputDir = path.resolve(options.outputDir);
+  const outputDir = options.outputDir ? path.resolve(options.outputDir) : defaultEvaluationOutput(options.pred, 'cv');
   const result = await runCvFiles({
     gtFile: path.resolve(options.gt),
     predFile: path.resolve(options.pred),
@@ -60,6 +63,16 @@ async function runEvalCv(options: EvalCvOptions): Promise<void> {
     ...(options.saveMetricsTo ? { saveMetricsTo: path.resolve(options.saveMetricsTo) } : {}),
     warn: (message) => log.warn(message),
   });
+  stampEvaluationInputs(
+    result.files.results,
+    evaluationInputsFor({
+      predFile: path.resolve(options.pred),
+      gtFile: path.resolve(options.gt),
+      layer: 'cv',
+      graderVersion: GRADER_VERSIONS.step,
+      encoder: result.embedder.id,
+    }),
+  );
   const { aggregate } = result.evaluation;
   process.stderr.write(
     `Perception Recall: ${formatted(aggregate.perception_recall_avg)} (${aggregate.num_perception_tasks} tasks)\n` +
@@ -80,7 +93,10 @@ export function addEvalCvCommand(evalCommand: Command): void {
     .description("the reference's CV metrics: perception recall, grounding argument similarity, visual reasoning ability (results_cv_eval.json/.csv)")
     .requiredOption('--gt <file>', 'ground-truth file (e.g. json/test_mcp_GT.json)')
     .requiredOption('--pred <file>', 'prediction file (e.g. results/<model>_test_mcp_fuzzy.json)')
-    .requiredOption('--output-dir <dir>', 'where results_cv_eval.json, results_cv_eval.csv and the cache go (the reference: results_cv/<model>)')
+    .option(
+      '--output-dir <dir>',
+      'where results_cv_eval.json, results_cv_eval.csv and the cache go (default: <predictions folder>/results_cv/<label>/; the reference: results_cv/<model>)',
+    )
     .option('--reference-compat', 'reproduce the reference: only ids present in both files, float32 similarities, SciPy assignment ties')
     .option(
       '--embedder <spec>',

@@ -1,5 +1,9 @@
 // `m3 eval step`: step-level evaluation of one prediction file against the ground truth
 // (spec section 3). Human summary on stderr, one JSON line on stdout, files in --output-dir.
+import { evaluationInputsFor, stampEvaluationInputs } from '../../results/evaluation-inputs.js';
+import { GRADER_VERSIONS } from '../../stats/grader-versions.js';
+import { OUTPUT_FILES } from '../../eval/step/outputs.js';
+import { defaultEvaluationOutput } from '../../results/layout.js';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { loadEnvironment } from '../../config/env-file.js';
@@ -17,7 +21,7 @@ import { seconds } from '../option-parsers.js';
 interface EvalStepOptions {
   gt: string;
   pred: string;
-  outputDir: string;
+  outputDir?: string;
   referenceCompat?: boolean;
   embeddingCache?: string;
   cacheFormat: string;
@@ -44,7 +48,7 @@ function addEvalStepCommand(evalCommand: Command): void {
     .description('step-level evaluation: bucketed Hungarian matching of tool calls, recall/precision/similarity/structure metrics')
     .requiredOption('--gt <file>', 'ground-truth file (e.g. json/test_mcp_GT.json)')
     .requiredOption('--pred <file>', 'prediction file (e.g. results/<model>_test_mcp_fuzzy.json)')
-    .requiredOption('--output-dir <dir>', 'where results_eval.json, results_eval.csv, *_matches.json and the cache go')
+    .option('--output-dir <dir>', 'where results_eval.json, results_eval.csv, *_matches.json and the cache go (default: <predictions folder>/<label>/)')
     .option('--reference-compat', 'reproduce the reference exactly: GT ids without a prediction are ignored instead of scored as empty')
     .option('--embedding-cache <file>', 'embedding cache file (default <output-dir>/.emb_cache.json)')
     .option('--cache-format <format>', 'keyed (m3bench, per-embedder) or reference (flat text → vector, trusted for the named --embedder)', 'keyed')
@@ -80,7 +84,7 @@ function addEvalStepCommand(evalCommand: Command): void {
         apiKeyEnv: options.embeddingKeyEnv,
         timeoutMs: secondsToTimerMs(options.embeddingTimeout),
       });
-      const outputDir = path.resolve(options.outputDir);
+      const outputDir = options.outputDir ? path.resolve(options.outputDir) : defaultEvaluationOutput(options.pred, 'step');
       const result = await runStepFiles({
         gtFile: path.resolve(options.gt),
         predFile: path.resolve(options.pred),
@@ -95,6 +99,16 @@ function addEvalStepCommand(evalCommand: Command): void {
         roundCap,
         warn: (message) => log.warn(message),
       });
+      stampEvaluationInputs(
+        path.join(outputDir, OUTPUT_FILES.results),
+        evaluationInputsFor({
+          predFile: path.resolve(options.pred),
+          gtFile: path.resolve(options.gt),
+          layer: 'step',
+          graderVersion: GRADER_VERSIONS.step,
+          encoder: result.embedder.id,
+        }),
+      );
       process.stderr.write(formatConsoleSummary(result.evaluation, outputDir, result.cache.stats, result.embedder));
       if (options.json) {
         process.stdout.write(`${JSON.stringify({ ...result.evaluation.aggregate, embedder: result.embedder }, null, 2)}\n`);

@@ -1,6 +1,8 @@
 // `m3 eval task`: task-level evaluation of one prediction file: rule evaluators, precise
 // answers, state checks the run recorded, final-answer thresholds, task success, the tutorial's and MCP-RADAR's metrics per tier and domain, and an error
 // taxonomy label with evidence for every failed task; writes results/<model>/task_eval.json + .csv.
+import { evaluationInputsFor, stampEvaluationInputs } from '../../results/evaluation-inputs.js';
+import { GRADER_VERSIONS } from '../../stats/grader-versions.js';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { loadEnvironment } from '../../config/env-file.js';
@@ -80,6 +82,10 @@ async function runEvalTask(options: EvalTaskOptions): Promise<void> {
   if (options.catalog) run.catalog = loadToolCatalog(path.resolve(options.catalog));
   if (options.judge) run.judge = await createJudge(options.judge, options);
   const { document, files } = await runTaskFiles(run);
+  stampEvaluationInputs(
+    files.json,
+    evaluationInputsFor({ predFile: run.predFile, ...(run.gtFile ? { gtFile: run.gtFile } : {}), layer: 'task', graderVersion: GRADER_VERSIONS.taskRules }),
+  );
   const { aggregate, taxonomy } = document;
   log.info(
     `${path.basename(run.predFile)}: ${document.coverage.scored} task(s) scored, ${document.excluded.count} excluded (infrastructure); ` +

@@ -4,10 +4,9 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { fromRepo } from '../../config/paths.js';
 import { log } from '../../log/logger.js';
+import { addResultsDirOption, readFoldersFrom, type ResultsDirFlags } from '../results-options.js';
 
-interface ReportOptions {
-  results: string;
-  save: string;
+interface ReportOptions extends ResultsDirFlags {
   models?: string;
   catalog?: string;
   gt?: string;
@@ -20,15 +19,14 @@ function defaultGtFile(): string | undefined {
 }
 
 export function registerReportCommand(program: Command): void {
-  program
-    .command('report')
-    .description('leaderboard CSVs, Markdown tables, PNG + SVG charts and save/report.html from results/<model>/ outputs')
-    .option('--results <dir>', 'results folder holding one sub-folder per model', 'results')
-    .option('--save <dir>', 'where figures, tables and report.html are written', 'save')
+  addResultsDirOption(
+    program.command('report').description("leaderboard CSVs, Markdown tables, PNG + SVG charts and report.html from one run's <model>/ outputs"),
+  )
+    .option('--save <dir>', "where figures, tables and report.html are written (default: the run's save/, or save/ for a flat results folder)")
     .option('--models <list>', 'comma-separated model folder names (default: every model found)')
     .option(
       '--catalog <file>',
-      'tool list for the tools-per-server chart (m3 servers list-tools --json output or a catalog file; default save/mcp_tools_with_desc.json if present)',
+      'tool list for the tools-per-server chart (m3 servers list-tools --json output or a catalog file; default: the catalog `m3 run` wrote into the run folder, else <save>/mcp_tools_with_desc.json)',
     )
     .option('--gt <file>', 'ground truth with tier fields, for the per-tier table (default json/test_mcp_GT.json or json/m3_local_GT.json)')
     .option(
@@ -38,8 +36,8 @@ export function registerReportCommand(program: Command): void {
     .action(async (options: ReportOptions) => {
       // Loaded on use: the report is the only command that needs the native canvas.
       const { buildReport, defaultCatalogFile } = await import('../../report/build-report.js');
-      const saveDir = path.resolve(options.save);
-      const catalogFile = options.catalog ? path.resolve(options.catalog) : defaultCatalogFile(saveDir);
+      const { resultsDir, saveDir } = readFoldersFrom(options);
+      const catalogFile = options.catalog ? path.resolve(options.catalog) : (defaultCatalogFile(resultsDir) ?? defaultCatalogFile(saveDir));
       const gtFile = options.gt ? path.resolve(options.gt) : defaultGtFile();
       const paperFile =
         options.paper === true ? fromRepo('data', 'paper-results.json') : typeof options.paper === 'string' ? path.resolve(options.paper) : undefined;
@@ -48,7 +46,7 @@ export function registerReportCommand(program: Command): void {
         .map((name) => name.trim())
         .filter((name) => name !== '');
       const result = await buildReport({
-        resultsDir: path.resolve(options.results),
+        resultsDir,
         saveDir,
         ...(models ? { models } : {}),
         ...(catalogFile ? { catalogFile } : {}),

@@ -75,6 +75,7 @@ function listCommand(flags: StoreFlags & { model?: string; limit: number }): voi
 function describeEpisode(store: Store, episode: EpisodeRow): string[] {
   const head = `${episode.taskId} attempt ${episode.attempt}: ${episode.status}${episode.errorCode ? ` (${episode.errorCode})` : ''}, ${episode.rounds} round(s), ${episode.toolCallCount} tool call(s)`;
   const lines = [head];
+  if (episode.endStatus) lines.push(`  ended: ${episode.endStatus}${episode.endDetail ? ` (${episode.endDetail})` : ''}`);
   if (episode.errorMessage) lines.push(`  error: ${episode.errorMessage}`);
   const modelCalls = modelCallsForEpisode(store, episode.id);
   lines.push(
@@ -120,8 +121,12 @@ function showCommand(runId: string, flags: StoreFlags & { task?: string }): void
       `  tokens in/out ${summary.usage.inputTokens}/${summary.usage.outputTokens}, ${summary.modelCalls} model request(s), ${summary.retriedModelCalls} retried\n`,
     );
     process.stdout.write(`  ${imageAuditLine(imageAuditOf(store, runId))}\n`);
-    const shown = flags.task ? episodes : episodes.filter((episode) => episode.status !== 'ok');
-    if (!flags.task && shown.length > 0) process.stdout.write('attempts that did not end ok:\n');
+    const ends = new Map<string, number>();
+    for (const episode of episodes) if (episode.endStatus) ends.set(episode.endStatus, (ends.get(episode.endStatus) ?? 0) + 1);
+    if (ends.size > 0) process.stdout.write(`  ended: ${[...ends].map(([status, count]) => `${status} ${count}`).join(', ')}\n`);
+    // An ok episode whose last reply was not an answer (a refusal, a cut-off answer) is shown too.
+    const shown = flags.task ? episodes : episodes.filter((episode) => episode.status !== 'ok' || (episode.endStatus && episode.endStatus !== 'answered'));
+    if (!flags.task && shown.length > 0) process.stdout.write('attempts that did not end ok or did not end with an answer:\n');
     for (const episode of shown) process.stdout.write(`${describeEpisode(store, episode).join('\n')}\n`);
   });
 }

@@ -4,8 +4,11 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
+import { endStatusCounts, formatEndStatusCounts } from '../../report/end-status-counts.js';
 import { loadAllResults } from '../../report/load-results.js';
-import { formatSummaryTable } from '../../report/summary-table.js';
+import { mockedShare } from '../../report/fallback-share.js';
+import { formatSummaryTable, type SummaryShares } from '../../report/summary-table.js';
+import { manifestFileFor, predictionFile } from '../../results/layout.js';
 import { findBatchManifests } from '../../runner/batch-manifest.js';
 import { loadBatchResults, resolveBatchFile } from '../../stats/batch-results.js';
 import { summarizeCell } from '../../stats/cell-summary.js';
@@ -14,6 +17,7 @@ import { formatPerformanceTable, formatTrialsTable } from '../../stats/format.js
 import { SUCCESS_RULE } from '../../stats/task-success.js';
 import { ConfigError } from '../../errors/index.js';
 import { addBootstrapOptions, bootstrapSettings, type BootstrapFlags } from '../bootstrap-options.js';
+import { addResultsDirOption, readFoldersFrom, type ResultsDirFlags } from '../results-options.js';
 
 function filesIn(dir: string, matches: (name: string) => boolean): string[] {
   return existsSync(dir) ? readdirSync(dir).filter(matches) : [];
@@ -26,8 +30,9 @@ function outputLines(resultsDir: string, saveDir: string, evaluated: number): st
   const predictions = filesIn(resultsDir, (name) => name.endsWith('_test_mcp_fuzzy.json'));
   if (predictions.length > 0) lines.push(`predictions   ${shown(path.join(resultsDir, '<model>_test_mcp_fuzzy.json'))} (${predictions.length} file(s))`);
   if (evaluated > 0) lines.push(`evaluations   ${shown(path.join(resultsDir, '<model>'))}/`);
-  const store = path.join(resultsDir, 'm3bench.sqlite');
-  if (existsSync(store)) lines.push(`run store     ${shown(store)}`);
+  // A run folder's store is its results root's (results/runs/<id>/ → results/m3bench.sqlite).
+  const store = [path.join(resultsDir, 'm3bench.sqlite'), path.join(resultsDir, '..', '..', 'm3bench.sqlite')].find((file) => existsSync(file));
+  if (store) lines.push(`run store     ${shown(store)}`);
   const figures = filesIn(saveDir, (name) => /\.(png|svg)$/i.test(name));
   if (figures.length > 0) lines.push(`figures       ${shown(saveDir)}/ (${figures.length} file(s))`);
   const report = path.join(saveDir, 'report.html');
@@ -35,9 +40,7 @@ function outputLines(resultsDir: string, saveDir: string, evaluated: number): st
   return lines;
 }
 
-interface SummaryFlags extends BootstrapFlags {
-  results: string;
-  save: string;
+interface SummaryFlags extends BootstrapFlags, ResultsDirFlags {
   models?: string;
   batch?: string;
   json?: boolean;
@@ -52,6 +55,17 @@ function loadTrials(flags: SummaryFlags, resultsDir: string) {
   return { file, batch, settings, summaries: batch.cells.map((cell) => summarizeCell(cell, settings)), performance: batchPerformance(batch) };
 }
 
+/** Per prediction-file label: its mocked calls and placeholder-image tasks (one function computes them: src/report/fallback-share.ts). */
+function sharesOf(resultsDir: string, labels: readonly string[]): Map<string, SummaryShares> {
+  const shares = new Map<string, SummaryShares>();
+  for (const label of labels) {
+    const file = predictionFile(resultsDir, label);
+    const share = mockedShare(label, file, manifestFileFor(file));
+    if (share) shares.set(label, { mockedCalls: share.mockedCalls, calls: share.calls, placeholderTasks: share.placeholderTasks, tasks: share.tasks });
+  }
+  return shares;
+}
+
 /** Pass rates and intervals of a batch, then its performance table. */
 function trialsSection(trials: NonNullable<ReturnType<typeof loadTrials>>): string {
   const { batch, file, settings, summaries, performance } = trials;
@@ -62,22 +76,25 @@ function trialsSection(trials: NonNullable<ReturnType<typeof loadTrials>>): stri
 
 export function registerSummaryCommand(program: Command): void {
   addBootstrapOptions(
-    program
-      .command('summary')
-      .description('print the headline numbers of every evaluated model and where the outputs are')
-      .option('--results <dir>', 'results folder', 'results')
-      .option('--save <dir>', 'figures and report folder', 'save')
+    addResultsDirOption(program.command('summary').description('print the headline numbers of every evaluated model of one run and where the outputs are'))
+      .option('--save <dir>', "figures and report folder (default: the run's save/, or save/ for a flat results folder)")
       .option('--models <list>', 'comma-separated model labels (default: every evaluated model)')
       .option('--batch <file>', 'the batch manifest whose pass rates to print (default: the newest *.batch.json in --results)')
       .option('--json', "print the batch's pass rates (with the success rule per task) and its performance as JSON"),
   ).action((flags: SummaryFlags) => {
-    const resultsDir = path.resolve(flags.results);
+    const { resultsDir, saveDir } = readFoldersFrom(flags);
     const trials = loadTrials(flags, resultsDir);
     if (flags.json) {
       if (!trials) throw new ConfigError(`${resultsDir}: no *.batch.json batch manifest (written by m3 run) for --json`);
       const { batch, file, settings, summaries, performance } = trials;
+      const mocked = Object.fromEntries(
+        sharesOf(
+          path.dirname(file),
+          batch.manifest.cells.flatMap((cell) => cell.trials.map((trial) => trial.label)),
+        ),
+      );
       process.stdout.write(
-        `${JSON.stringify({ batch: batch.manifest.batchId, file, settings, successRule: SUCCESS_RULE, cells: summaries, performance }, null, 2)}\n`,
+        `${JSON.stringify({ batch: batch.manifest.batchId, file, settings, successRule: SUCCESS_RULE, cells: summaries, performance, mocked }, null, 2)}\n`,
       );
       return;
     }
@@ -86,14 +103,25 @@ export function registerSummaryCommand(program: Command): void {
       .map((name) => name.trim())
       .filter(Boolean);
     const loaded = loadAllResults(resultsDir, models);
-    if (loaded.models.length > 0) process.stdout.write(`${formatSummaryTable(loaded.models)}\n`);
+    if (loaded.models.length > 0)
+      process.stdout.write(
+        `${formatSummaryTable(
+          loaded.models,
+          sharesOf(
+            resultsDir,
+            loaded.models.map((results) => results.model),
+          ),
+        )}\n`,
+      );
     else
       process.stdout.write(
         `no evaluated model in ${path.relative(process.cwd(), resultsDir) || '.'} (run scripts/benchmark_fuzzy.sh, or m3 run then m3 eval step)\n`,
       );
     if (loaded.missing.length > 0) process.stdout.write(`not evaluated: ${loaded.missing.join(', ')}\n`);
+    const ends = formatEndStatusCounts(endStatusCounts(resultsDir));
+    if (ends.length > 0) process.stdout.write(`\nhow the episodes ended (end_status of the prediction files):\n  ${ends.join('\n  ')}\n`);
     if (trials) process.stdout.write(`\n${trialsSection(trials)}\n\n`);
-    const lines = outputLines(resultsDir, path.resolve(flags.save), loaded.models.length);
+    const lines = outputLines(resultsDir, saveDir, loaded.models.length);
     if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
   });
 }

@@ -3,7 +3,7 @@
 // same lines, split at the same boundaries, to a PNG or SVG.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { formatInterval, settingsLine } from '../../stats/format.js';
 import { collectTrendPoints, splitTrend, type TrendLine } from '../../stats/trends.js';
 import { renderPng, renderSvg } from '../../report/render-chart.js';
@@ -11,7 +11,8 @@ import { trendFigure } from '../../report/trend-chart.js';
 import { addBootstrapOptions, bootstrapSettings, type BootstrapFlags } from '../bootstrap-options.js';
 
 interface TrendsFlags extends BootstrapFlags {
-  results: string;
+  resultsDir: string;
+  results?: string;
   cell?: string;
   join?: boolean;
   json?: boolean;
@@ -51,14 +52,15 @@ export function registerTrendsCommand(program: Command): void {
     program
       .command('trends')
       .description('pass@1 and recall over time per model and condition, from every batch manifest (*.batch.json) in the results folder')
-      .option('--results <dir>', 'results folder', 'results')
+      .option('--results-dir <dir>', 'results root: every run folder under it (runs/<run-id>/) and batch manifests directly in it', 'results')
+      .addOption(new Option('--results <dir>', 'alias of --results-dir').hideHelp())
       .option('--cell <label>', 'only this cell (model label, +condition)')
       .option('--join', 'keep one trend line across grader-version or task-set changes (the crossings are listed)')
       .option('--json', 'print the trend lines as JSON')
       .option('--plot [file]', `also draw the lines (split at the same boundaries) to a .png or .svg file (default ${defaultPlotFile})`),
   ).action(async (flags: TrendsFlags) => {
     const settings = bootstrapSettings(flags);
-    const points = collectTrendPoints(path.resolve(flags.results), settings);
+    const points = collectTrendPoints(path.resolve(flags.results ?? flags.resultsDir), settings);
     const lines = [...points]
       .filter(([label]) => !flags.cell || label === flags.cell)
       .map(([label, entries]) => splitTrend(label, entries, Boolean(flags.join)));

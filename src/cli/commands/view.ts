@@ -1,10 +1,14 @@
 // `m3 view`: the run viewer. Opens the run store read-only and serves the viewer until
-// SIGINT/SIGTERM. The URL goes to stdout (one line, so scripts and tests can read it).
+// SIGINT/SIGTERM. The URL goes to stdout (one line, so scripts and tests can read it). A folder
+// without a store yet (no run made there) gets an empty viewer, whose page says how to make a
+// run, over an empty store in a temporary folder: nothing is written into the results folder.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { startViewServer } from '../../view/index.js';
 import { log } from '../../log/logger.js';
-import { openStore } from '../../store/index.js';
+import { openStore, type Store } from '../../store/index.js';
 import { wholeNumber } from '../option-parsers.js';
 import { collect, waitForSignal } from '../serve-helpers.js';
 
@@ -16,9 +20,17 @@ interface ViewFlags {
   allowHost: string[];
 }
 
+/** The store to show: the folder's own, read-only; or, when there is none yet, an empty one in a temporary folder. */
+function viewedStore(file: string): { store: Store; cleanup: () => void } {
+  if (existsSync(file)) return { store: openStore(file, { readonly: true }), cleanup: () => undefined };
+  const temporary = mkdtempSync(path.join(os.tmpdir(), 'm3-view-empty-'));
+  log.warn(`view: no run store at ${path.relative(process.cwd(), file) || file} yet: showing an empty viewer (make a run with m3 run, then restart m3 view)`);
+  return { store: openStore(path.join(temporary, 'm3bench.sqlite')), cleanup: () => rmSync(temporary, { recursive: true, force: true }) };
+}
+
 async function runView(flags: ViewFlags): Promise<void> {
   const resultsDir = path.resolve(flags.resultsDir);
-  const store = openStore(path.resolve(flags.store ?? path.join(resultsDir, 'm3bench.sqlite')), { readonly: true });
+  const { store, cleanup } = viewedStore(path.resolve(flags.store ?? path.join(resultsDir, 'm3bench.sqlite')));
   try {
     const view = await startViewServer({ store, resultsDir, host: flags.host, port: flags.port, allowedHosts: flags.allowHost });
     if (flags.host !== '127.0.0.1' && flags.host !== 'localhost')
@@ -32,6 +44,7 @@ async function runView(flags: ViewFlags): Promise<void> {
     await view.close();
   } finally {
     store.close();
+    cleanup();
   }
 }
 

@@ -53,7 +53,8 @@ export const api = {
     send('POST', `/api/servers/${encodeURIComponent(server)}/prompts/get`, JSON.stringify({ sessionId, name, arguments: args }), {
       'content-type': 'application/json',
     }),
-  rpcLog: (server) => send('GET', `/api/servers/${encodeURIComponent(server)}/rpc-log`),
+  // The log shows this session's calls only; the session's owner cookie goes with every request.
+  rpcLog: (server, sessionId) => send('GET', `/api/servers/${encodeURIComponent(server)}/rpc-log?session=${encodeURIComponent(sessionId)}`),
   callTool: (sessionId, tool, args) =>
     send('POST', '/api/tools/call', JSON.stringify({ sessionId, tool, arguments: args }), { 'content-type': 'application/json' }),
 };

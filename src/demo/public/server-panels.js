@@ -159,9 +159,9 @@ export function createServerPanels({ sessionId, onImages }) {
   async function refreshLog() {
     if (!server) return;
     try {
-      const log = await api.rpcLog(server);
+      const log = await api.rpcLog(server, sessionId());
       byId('pg-log-note').textContent = log.kept
-        ? `${log.entries.length} of ${log.total} messages of this server session (the newest ${log.maxEntries} are kept; secrets masked, image data elided).`
+        ? `${log.entries.length} of ${log.total} messages of this server session: this chat session's and the shared protocol messages (the newest ${log.maxEntries} are kept; secrets masked, image data elided).`
         : 'This demo keeps no JSON-RPC log.';
       byId('pg-log').replaceChildren(...log.entries.map(logEntry).reverse());
     } catch (problem) {

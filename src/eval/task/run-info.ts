@@ -5,9 +5,10 @@
 //     prediction file holds a record for them after all, and listed beside the scores;
 //   - the run's settings that define a sweep cell: max rounds K (`options.maxStep`) and the
 //     condition name(s) (`condition`, `conditions` or `options.condition`, whichever is there).
-import { existsSync } from 'node:fs';
-import { z } from 'zod';
-import { loadJsonFile } from '../../tasks/load-json.js';
+import { manifestFileFor } from '../../results/layout.js';
+import { isInfraFailure, readManifestForEvaluation } from '../../results/run-manifest-read.js';
+
+export { manifestFileFor };
 
 export interface RunInfo {
   manifest: string | null;
@@ -17,24 +18,6 @@ export interface RunInfo {
   condition: string | null;
   /** Task ids excluded as infrastructure failures, with the recorded code. */
   infraFailures: Array<{ id: string; code: string; status: string }>;
-}
-
-const failureSchema = z.object({ taskId: z.union([z.string(), z.number()]).transform(String), status: z.string(), code: z.string().catch('unknown') }).loose();
-
-const manifestSchema = z
-  .object({
-    runId: z.string().optional().catch(undefined),
-    model: z.string().optional().catch(undefined),
-    condition: z.unknown().optional(),
-    conditions: z.unknown().optional(),
-    options: z.record(z.string(), z.unknown()).optional().catch(undefined),
-    failures: z.array(z.unknown()).optional().catch(undefined),
-  })
-  .loose();
-
-/** The manifest path `m3 run` writes beside a prediction file. */
-export function manifestFileFor(predFile: string): string {
-  return predFile.replace(/\.json$/i, '.manifest.json');
 }
 
 function conditionOf(value: unknown): string | null {
@@ -51,28 +34,21 @@ function conditionOf(value: unknown): string | null {
   return null;
 }
 
-/** Statuses the runner records for failures that are not the model's doing. */
-const infraStatuses = new Set(['infra_failure', 'timeout']);
-
 export function readRunInfo(manifestFile: string | undefined): RunInfo {
   const empty: RunInfo = { manifest: null, runId: null, model: null, maxStep: null, condition: null, infraFailures: [] };
-  if (!manifestFile || !existsSync(manifestFile)) return empty;
-  const parsed = manifestSchema.safeParse(loadJsonFile(manifestFile));
-  if (!parsed.success) return { ...empty, manifest: manifestFile };
-  const manifest = parsed.data;
+  const read = readManifestForEvaluation(manifestFile);
+  if (read.state === 'absent') return empty;
+  if (read.state === 'unreadable') return { ...empty, manifest: manifestFile ?? null };
+  const { manifest } = read;
   const maxStep = manifest.options?.maxStep;
-  const infraFailures: RunInfo['infraFailures'] = [];
-  for (const raw of manifest.failures ?? []) {
-    const failure = failureSchema.safeParse(raw);
-    if (failure.success && infraStatuses.has(failure.data.status))
-      infraFailures.push({ id: failure.data.taskId.trim(), code: failure.data.code, status: failure.data.status });
-  }
   return {
-    manifest: manifestFile,
+    manifest: manifestFile ?? null,
     runId: manifest.runId ?? null,
     model: manifest.model ?? null,
     maxStep: typeof maxStep === 'number' && Number.isFinite(maxStep) ? maxStep : null,
     condition: conditionOf(manifest.condition) ?? conditionOf(manifest.conditions) ?? conditionOf(manifest.options?.condition),
-    infraFailures,
+    infraFailures: read.failures
+      .filter((failure) => isInfraFailure(failure))
+      .map((failure) => ({ id: failure.taskId.trim(), code: failure.code ?? 'unknown', status: failure.status ?? 'infra_failure' })),
   };
 }

@@ -18,6 +18,7 @@ import { loadCallLabels } from './call-labels.js';
 import { SUCCESS_RULE, TASK_GRADER_VERSION, writeTaskOutputs, type TaskEvalDocument } from './output.js';
 import { readTaskTokens } from './resources.js';
 import { manifestFileFor, readRunInfo } from './run-info.js';
+import { storeFileForPredictions } from '../../results/layout.js';
 import { applyJudge, type TaxonomyJudgeOptions } from './taxonomy-judge.js';
 import { buildTaskRecord, taskSpecOf, type TaskRecord, type TaskSpec } from './task-record.js';
 import { loadFinalScores, type FinalScores } from './final-scores.js';
@@ -113,7 +114,7 @@ export async function runTaskFiles(options: TaskRunOptions): Promise<{ document:
       `step alignment computed here with ${alignments.computedWith} for ids ${alignments.file ? `missing from ${alignments.file}` : `(no ${stepResultsFile})`}`,
     );
   const labels = await loadCallLabels(predictions, options.callsFile ?? defaultOutputFile(predFile, 'callanalysis.json'), options.catalog);
-  const storeFile = options.storeFile ?? path.join(path.dirname(predFile), 'm3bench.sqlite');
+  const storeFile = options.storeFile ?? storeFileForPredictions(predFile);
   const tokens = readTaskTokens(storeFile, run.runId, run.model);
   const registry = options.registry ?? new RuleRegistry();
   const domainField = options.domainField ?? 'auto';

@@ -10,7 +10,7 @@ import type { ContentPart, ImagePart } from '../../core/content.js';
 import type { AssistantMessage, Message, ToolResultsMessage } from '../../core/messages.js';
 import type { GenerateRequest } from '../types.js';
 import { anthropicImageTypes } from '../image-types.js';
-import { checkArgumentsValue } from '../tool-arguments.js';
+import { historyArguments } from '../tool-arguments.js';
 
 type Block = Anthropic.ContentBlockParam;
 type Turn = { role: 'user' | 'assistant'; content: Block[] };
@@ -45,10 +45,8 @@ class Mapping {
     const blocks: Block[] = [...thinking];
     blocks.push(...message.content.flatMap((part) => (part.type === 'text' && part.text ? [{ type: 'text' as const, text: part.text }] : [])));
     for (const call of message.toolCalls) {
-      // A call whose arguments did not parse is replayed as {}: the API only takes objects, and
-      // its tool_result already tells the model what went wrong.
-      const input = checkArgumentsValue(call.arguments).arguments ?? {};
-      blocks.push({ type: 'tool_use', id: call.id, name: call.name, input });
+      // A call whose arguments did not parse goes back as {} (the one policy: tool-arguments.ts historyArguments).
+      blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: historyArguments(call).value });
     }
     return blocks;
   }

@@ -22,6 +22,8 @@ const blockSchema = z.union([
 const responseSchema = z.object({
   content: z.array(blockSchema),
   stop_reason: z.string().nullish(),
+  /** Sent with a refusal: `{type: "refusal", category, explanation}` (Anthropic's streaming-refusal docs). */
+  stop_details: z.looseObject({ category: z.string().nullish(), explanation: z.string().nullish() }).nullish(),
   usage: z
     .object({
       input_tokens: z.number().nullish(),
@@ -32,11 +34,27 @@ const responseSchema = z.object({
     .nullish(),
 });
 
+const unusualStops: Record<string, { stop: StopReason; says: string }> = {
+  refusal: { stop: 'refusal', says: 'the model refused the request' },
+  model_context_window_exceeded: { stop: 'context_exceeded', says: "the conversation exceeds the model's context window" },
+  pause_turn: { stop: 'paused', says: 'the API paused the turn (pause_turn) before the model finished' },
+};
+
 function toStopReason(reason: string | null | undefined, hasCalls: boolean): StopReason {
   if (hasCalls || reason === 'tool_use') return 'tool_calls';
   if (reason === 'end_turn' || reason === 'stop_sequence') return 'end';
   if (reason === 'max_tokens') return 'max_tokens';
-  return 'other';
+  return unusualStops[reason ?? '']?.stop ?? 'other';
+}
+
+/** A warning and the detail for any stop that is not an answer, a call or the token limit: never a silent empty answer. */
+function unusualStop(data: { stop_reason?: string | null; stop_details?: { category?: string | null; explanation?: string | null } | null }) {
+  const reason = data.stop_reason;
+  if (!reason || ['end_turn', 'stop_sequence', 'max_tokens', 'tool_use'].includes(reason)) return undefined;
+  const details = data.stop_details;
+  const explanation = [details?.category ? `category ${details.category}` : '', details?.explanation ?? ''].filter(Boolean).join(': ');
+  const says = unusualStops[reason]?.says ?? `generation ended with stop_reason ${reason}`;
+  return { warning: `${says}${explanation ? ` (${explanation})` : ''}`, detail: `${reason}${explanation ? `: ${explanation}` : ''}` };
 }
 
 /** Tool inputs by block id, as the raw body wrote them (floats kept), when it parsed losslessly. */
@@ -86,10 +104,13 @@ export function fromAnthropicResponse(body: unknown, options: { spec: string; ex
   }
   const usage = parsed.data.usage;
   const cacheReads = usage?.cache_read_input_tokens ?? 0;
+  const unusual = toolCalls.length > 0 ? undefined : unusualStop(parsed.data);
+  if (unusual) warnings.push(unusual.warning);
   return {
     text: texts.join('\n').trim(),
     toolCalls,
     stopReason: toStopReason(parsed.data.stop_reason, toolCalls.length > 0),
+    ...(unusual ? { stopDetail: unusual.detail } : {}),
     usage: {
       inputTokens: (usage?.input_tokens ?? 0) + cacheReads + (usage?.cache_creation_input_tokens ?? 0),
       outputTokens: usage?.output_tokens ?? 0,

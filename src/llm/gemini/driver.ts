@@ -16,6 +16,25 @@ import { classifyGeminiError } from './errors.js';
 import { toGeminiRequest } from './request.js';
 import { fromGeminiResponse } from './response.js';
 
+/**
+ * The SDK drops each candidate's `finishMessage`, which is where a MALFORMED_FUNCTION_CALL names
+ * the call the model tried; it is put back from the raw body (response.ts reads it).
+ */
+function withFinishMessages<T extends { candidates?: unknown }>(body: T, rawText: string | undefined): T {
+  if (!rawText || !Array.isArray(body.candidates)) return body;
+  let raw: { candidates?: Array<{ finishMessage?: unknown }> };
+  try {
+    raw = JSON.parse(rawText) as typeof raw;
+  } catch {
+    return body;
+  }
+  const candidates = (body.candidates as Array<Record<string, unknown>>).map((candidate, index) => {
+    const message = raw.candidates?.[index]?.finishMessage;
+    return typeof message === 'string' && candidate.finishMessage === undefined ? { ...candidate, finishMessage: message } : candidate;
+  });
+  return { ...body, candidates };
+}
+
 export async function createGeminiDriver(model: string, context: DriverContext): Promise<ModelDriver> {
   const id = `gemini:${model}`;
   const endpoint = resolveEndpoint('gemini', context.env, id);
@@ -37,9 +56,11 @@ export async function createGeminiDriver(model: string, context: DriverContext):
       const conformed = await conformImages(request, geminiImageTypes, 'Gemini');
       const { params, warnings } = toGeminiRequest(conformed.request, model);
       let failedHeaders: Headers | undefined;
+      let rawText: Promise<string> | undefined;
       const recordingFetch: typeof fetch = async (input, init) => {
         const response = await fetch(input, init);
         if (!response.ok) failedHeaders = response.headers;
+        else rawText = response.clone().text();
         return response;
       };
       let response: Awaited<ReturnType<typeof client.models.generateContent>>;
@@ -63,10 +84,12 @@ export async function createGeminiDriver(model: string, context: DriverContext):
           cause: error,
           ...(classified.retryAfterMs !== undefined ? { retryAfterMs: classified.retryAfterMs } : {}),
           ...(classified.configFault ? { configFault: true } : {}),
+          ...(classified.requestFault ? { requestFault: true } : {}),
           ...(typeof (error as { status?: unknown }).status === 'number' ? { status: (error as { status: number }).status } : {}),
         });
       }
-      const { sdkHttpResponse: _transport, ...body } = response;
+      const { sdkHttpResponse: _transport, ...parsed } = response;
+      const body = withFinishMessages(parsed, await rawText?.catch(() => undefined));
       const mapped = fromGeminiResponse(body, { round: roundOf(request.messages), spec: id });
       return {
         ...mapped,

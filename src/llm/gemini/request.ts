@@ -7,7 +7,7 @@
 import type { Content, FunctionCallingConfigMode, GenerateContentConfig, Part } from '@google/genai';
 import type { ContentPart } from '../../core/content.js';
 import type { AssistantMessage, Message, ToolCall, ToolResultsMessage } from '../../core/messages.js';
-import { checkArgumentsValue } from '../tool-arguments.js';
+import { historyArguments } from '../tool-arguments.js';
 import type { GenerateRequest } from '../types.js';
 
 /** Documented stand-in for calls whose signature is unknown (e.g. history from another model). */
@@ -39,7 +39,7 @@ function modelParts(message: AssistantMessage, needsSignature: boolean): Part[] 
   message.toolCalls.forEach((call, index) => {
     const functionCall = {
       name: call.name,
-      args: (checkArgumentsValue(call.arguments).arguments ?? {}) as Record<string, unknown>,
+      args: historyArguments(call).value,
       ...(isSynthesizedCallId(call.id, call.name) ? {} : { id: call.id }),
     };
     // Gemini 3 signs the first call of a parallel set only.

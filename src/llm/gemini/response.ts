@@ -38,11 +38,38 @@ const responseSchema = z.object({
     .nullish(),
 });
 
+/** Finish reasons of Gemini's safety and policy filters: the vendor declined to answer. */
+const refusalReasons = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY', 'LANGUAGE']);
+const malformedReasons = new Set(['MALFORMED_FUNCTION_CALL', 'UNEXPECTED_TOOL_CALL']);
+
 function toStopReason(reason: string | null | undefined, hasCalls: boolean): StopReason {
+  if (reason && malformedReasons.has(reason)) return 'malformed_call';
   if (hasCalls) return 'tool_calls';
   if (reason === 'STOP') return 'end';
   if (reason === 'MAX_TOKENS') return 'max_tokens';
+  if (reason && refusalReasons.has(reason)) return 'refusal';
   return 'other';
+}
+
+/** Name used for a malformed call whose function the finish message does not name. */
+const malformedCallName = 'malformed_function_call';
+
+/**
+ * Gemini's MALFORMED_FUNCTION_CALL as the model's failed call, the policy every driver follows for
+ * a call that does not parse (OpenAI: argument text that is not JSON): recorded with an
+ * `argumentsError`, answered with an error result, and the episode goes on. The finish message
+ * ("Malformed function call: print(default_api.maps_static(center=...") names the function.
+ */
+function malformedCall(message: string | null | undefined, round: number): ToolCall {
+  const text = message ?? '';
+  const name = /default_api\.([A-Za-z_][A-Za-z0-9_-]{0,63})\s*\(/.exec(text)?.[1] ?? malformedCallName;
+  return {
+    id: synthesizeCallId(name, round, 0),
+    name,
+    arguments: undefined,
+    argumentsText: text,
+    argumentsError: `Gemini could not parse the model's function call (MALFORMED_FUNCTION_CALL)${text ? `: ${text}` : ''}`,
+  };
 }
 
 export function fromGeminiResponse(body: unknown, options: { round: number; spec: string }): MappedResponse {
@@ -57,13 +84,14 @@ export function fromGeminiResponse(body: unknown, options: { round: number; spec
   const { candidates, promptFeedback, usageMetadata } = parsed.data;
   const candidate = candidates?.[0];
   const warnings: string[] = [];
+  let stopDetail: string | undefined;
   if (!candidate) {
     const reason = promptFeedback?.blockReason ?? 'no reason given';
-    warnings.push(
-      `the response has no candidates (prompt blocked: ${reason}${promptFeedback?.blockReasonMessage ? `, ${promptFeedback.blockReasonMessage}` : ''})`,
-    );
+    stopDetail = `prompt blocked: ${reason}${promptFeedback?.blockReasonMessage ? `, ${promptFeedback.blockReasonMessage}` : ''}`;
+    warnings.push(`the response has no candidates (${stopDetail})`);
   } else if (candidate.finishReason && !['STOP', 'MAX_TOKENS'].includes(candidate.finishReason)) {
-    warnings.push(`generation ended with ${candidate.finishReason}${candidate.finishMessage ? `: ${candidate.finishMessage}` : ''}`);
+    stopDetail = `${candidate.finishReason}${candidate.finishMessage ? `: ${candidate.finishMessage}` : ''}`;
+    warnings.push(`generation ended with ${stopDetail}`);
   }
   const texts: string[] = [];
   const toolCalls: ToolCall[] = [];
@@ -87,10 +115,12 @@ export function fromGeminiResponse(body: unknown, options: { round: number; spec
       texts.push(part.text);
     }
   }
+  if (toolCalls.length === 0 && candidate?.finishReason === 'MALFORMED_FUNCTION_CALL') toolCalls.push(malformedCall(candidate.finishMessage, options.round));
   return {
     text: texts.join('').trim(),
     toolCalls,
-    stopReason: toStopReason(candidate?.finishReason, toolCalls.length > 0),
+    stopReason: candidate ? toStopReason(candidate.finishReason, toolCalls.length > 0) : promptFeedback?.blockReason ? 'refusal' : 'other',
+    ...(stopDetail ? { stopDetail } : {}),
     usage: {
       inputTokens: usageMetadata?.promptTokenCount ?? 0,
       // Thinking tokens are billed as output.

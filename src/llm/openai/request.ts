@@ -5,8 +5,9 @@
 // the body; a parameter the API named as unsupported is left out (`omit`, learned by the driver).
 import type OpenAI from 'openai';
 import { imagesOf, textOf, type ContentPart, type ImagePart } from '../../core/content.js';
-import type { AssistantMessage, Message, ToolCall, ToolResultsMessage } from '../../core/messages.js';
+import type { AssistantMessage, Message, ToolResultsMessage } from '../../core/messages.js';
 import type { ChatPreset } from '../presets.js';
+import { historyArguments } from '../tool-arguments.js';
 import type { GenerateRequest } from '../types.js';
 import { isReasoningModel, refusesParallelToolCalls } from './model-families.js';
 
@@ -47,24 +48,26 @@ class Mapping {
     return this.preset.imageUrl === 'base64' ? image.data : toDataUrl(image);
   }
 
-  private argumentsOf(call: ToolCall): string {
-    if (call.argumentsError) return this.preset.replayMalformedArguments && call.argumentsText !== undefined ? call.argumentsText : '{}';
-    return call.argumentsText ?? JSON.stringify(call.arguments ?? {});
+  /** OpenRouter wants every assistant turn's reasoning_details back, unchanged. */
+  private reasoningDetails(message: AssistantMessage): Record<string, unknown> {
+    const items = message.reasoning?.format === 'openai-chat' ? message.reasoning.items : [];
+    return this.preset.replayReasoningDetails && items.length > 0 ? { reasoning_details: items } : {};
   }
 
   assistant(message: AssistantMessage): ChatMessage {
     const text = textOf(message.content);
-    if (message.toolCalls.length === 0) return { role: 'assistant', content: text };
+    if (message.toolCalls.length === 0) return { role: 'assistant', content: text, ...this.reasoningDetails(message) };
     // DeepSeek's thinking mode refuses a tool-call turn without the reasoning that produced it.
     const reasoning = this.preset.replayReasoning && message.reasoning?.format === 'openai-chat' ? { reasoning_content: message.reasoning.text } : {};
     return {
       role: 'assistant',
       content: text || null,
       ...reasoning,
+      ...this.reasoningDetails(message),
       tool_calls: message.toolCalls.map((call) => ({
         id: call.id,
         type: 'function' as const,
-        function: { name: call.name, arguments: this.argumentsOf(call) },
+        function: { name: call.name, arguments: historyArguments(call).text },
       })),
     };
   }

@@ -1,7 +1,7 @@
 // Chat Completions body → neutral response. Pure. Validates the parts we read (compatible
 // servers differ), keeps provider reasoning (`reasoning_content`, `<think>` blocks) out of the
-// visible text (`reasoning_content` is kept as the turn's reasoning, for presets that must send
-// it back), reports unparsable tool arguments instead of guessing, and adds reasoning tokens to
+// visible text (`reasoning_content`, and OpenRouter's `reasoning_details`, are kept as the turn's
+// reasoning, for presets that must send them back), reports unparsable tool arguments instead of guessing, and adds reasoning tokens to
 // the output where the vendor counts them apart from completion_tokens (xAI).
 import { z } from 'zod';
 import type { ToolCall } from '../../core/messages.js';
@@ -26,6 +26,9 @@ const responseSchema = z.object({
           content: z.string().nullish(),
           refusal: z.string().nullish(),
           reasoning_content: z.string().nullish(),
+          /** OpenRouter: the reasoning text, and the structured details it wants back with the turn. */
+          reasoning: z.string().nullish(),
+          reasoning_details: z.array(z.record(z.string(), z.unknown())).nullish(),
           tool_calls: z.array(toolCallSchema).nullish(),
         }),
         finish_reason: z.string().nullish(),
@@ -52,12 +55,21 @@ export function stripThinking(text: string): string {
   return out.trim();
 }
 
-function toStopReason(finishReason: string | null | undefined, hasCalls: boolean): StopReason {
+function toStopReason(finishReason: string | null | undefined, hasCalls: boolean, refused: boolean): StopReason {
   if (hasCalls) return 'tool_calls';
+  if (refused || finishReason === 'content_filter') return 'refusal';
   if (finishReason === 'stop') return 'end';
   if (finishReason === 'length') return 'max_tokens';
   if (finishReason === 'tool_calls' || finishReason === 'function_call') return 'tool_calls';
   return 'other';
+}
+
+/** The warning and detail of a stop that is not an answer, a call or the token limit. */
+function unusualStop(finishReason: string | null | undefined, refusal: string | null | undefined, hasCalls: boolean): string | undefined {
+  if (refusal) return `refusal: ${refusal}`;
+  if (hasCalls) return undefined;
+  if (!finishReason || ['stop', 'length', 'tool_calls', 'function_call'].includes(finishReason)) return undefined;
+  return `finish_reason ${finishReason}`;
 }
 
 export interface ChatResponseOptions {
@@ -94,23 +106,28 @@ export function fromOpenAiResponse(body: unknown, options: ChatResponseOptions):
     };
   });
   let text = stripThinking(message.content ?? '');
-  if (!text && message.refusal) {
-    text = message.refusal;
-    warnings.push('the model refused the request');
+  if (!text && message.refusal) text = message.refusal;
+  const stopDetail = unusualStop(choice!.finish_reason, message.refusal, toolCalls.length > 0);
+  if (stopDetail) warnings.push(message.refusal ? 'the model refused the request' : `generation ended with ${stopDetail}`);
+  // A call cut off by the token limit has argument text that does not parse: a failed call like any other.
+  if (choice!.finish_reason === 'length' && toolCalls.some((call) => call.argumentsError)) {
+    warnings.push('the output hit the token limit in the middle of a tool call; the cut-off call is recorded as a failed call');
   }
   const usage = parsed.data.usage;
   const apart = options.reasoningTokensApart ? (usage?.completion_tokens_details?.reasoning_tokens ?? 0) : 0;
-  const reasoning = message.reasoning_content;
+  const reasoning = message.reasoning_content ?? message.reasoning ?? '';
+  const details = message.reasoning_details ?? [];
   return {
     text,
     toolCalls,
-    stopReason: toStopReason(choice!.finish_reason, toolCalls.length > 0),
+    stopReason: toStopReason(choice!.finish_reason, toolCalls.length > 0, !!message.refusal && !message.content),
+    ...(stopDetail ? { stopDetail } : {}),
     usage: {
       inputTokens: usage?.prompt_tokens ?? 0,
       outputTokens: (usage?.completion_tokens ?? 0) + apart,
       cachedTokens: usage?.prompt_tokens_details?.cached_tokens ?? 0,
     },
     warnings,
-    ...(reasoning ? { reasoning: { format: 'openai-chat' as const, text: reasoning, items: [] } } : {}),
+    ...(reasoning || details.length > 0 ? { reasoning: { format: 'openai-chat' as const, text: reasoning, items: details } } : {}),
   };
 }

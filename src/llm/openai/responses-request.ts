@@ -8,6 +8,7 @@ import type OpenAI from 'openai';
 import type { ContentPart } from '../../core/content.js';
 import type { Message } from '../../core/messages.js';
 import type { GenerateRequest } from '../types.js';
+import { historyArguments } from '../tool-arguments.js';
 import { isReasoningModel } from './model-families.js';
 import { toDataUrl, type OmittableParameter } from './request.js';
 
@@ -30,7 +31,7 @@ function toItems(message: Exclude<Message, { role: 'system' }>): InputItem[] {
     const items: InputItem[] = [...reasoning, ...(text ? [{ role: 'assistant' as const, content: text }] : [])];
     for (const call of message.toolCalls) {
       // Unparsable argument text is replayed as the model wrote it; the API stores it as a string.
-      items.push({ type: 'function_call', call_id: call.id, name: call.name, arguments: call.argumentsText ?? JSON.stringify(call.arguments ?? {}) });
+      items.push({ type: 'function_call', call_id: call.id, name: call.name, arguments: historyArguments(call).text });
     }
     return items;
   }

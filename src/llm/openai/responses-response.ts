@@ -35,8 +35,9 @@ const responseSchema = z.object({
     .nullish(),
 });
 
-function toStopReason(status: string | null | undefined, reason: string | null | undefined, hasCalls: boolean): StopReason {
+function toStopReason(status: string | null | undefined, reason: string | null | undefined, hasCalls: boolean, refused: boolean): StopReason {
   if (hasCalls) return 'tool_calls';
+  if (refused || (status === 'incomplete' && reason === 'content_filter')) return 'refusal';
   if (status === 'incomplete' && reason === 'max_output_tokens') return 'max_tokens';
   return status === 'completed' ? 'end' : 'other';
 }
@@ -54,6 +55,7 @@ export function fromResponsesResponse(body: unknown, options: { spec: string }):
   const toolCalls: ToolCall[] = [];
   const warnings: string[] = [];
   const reasoning: ReasoningTrace = { format: 'openai-responses', text: '', items: [] };
+  const refusals: string[] = [];
   for (const item of parsed.data.output) {
     if (item.type === 'reasoning' && 'id' in item && typeof item.id === 'string') {
       const summary = ((item as { summary?: Array<{ type: string; text: string }> | null }).summary ?? []).map((part) => ({
@@ -69,6 +71,7 @@ export function fromResponsesResponse(body: unknown, options: { spec: string }):
         if (part.type === 'output_text' && part.text) texts.push(part.text);
         if (part.type === 'refusal' && part.refusal) {
           texts.push(part.refusal);
+          refusals.push(part.refusal);
           warnings.push('the model refused the request');
         }
       }
@@ -86,10 +89,19 @@ export function fromResponsesResponse(body: unknown, options: { spec: string }):
     }
   }
   const { usage, status, incomplete_details: incomplete } = parsed.data;
+  const stopReason = toStopReason(status, incomplete?.reason, toolCalls.length > 0, refusals.length > 0);
+  const stopDetail =
+    refusals.length > 0
+      ? `refusal: ${refusals.join(' ')}`
+      : stopReason === 'refusal' || stopReason === 'other'
+        ? `status ${status ?? 'none'}${incomplete?.reason ? ` (${incomplete.reason})` : ''}`
+        : undefined;
+  if (stopDetail && refusals.length === 0) warnings.push(`generation ended with ${stopDetail}`);
   return {
     text: texts.join('\n').trim(),
     toolCalls,
-    stopReason: toStopReason(status, incomplete?.reason, toolCalls.length > 0),
+    stopReason,
+    ...(stopDetail ? { stopDetail } : {}),
     usage: {
       inputTokens: usage?.input_tokens ?? 0,
       outputTokens: usage?.output_tokens ?? 0,

@@ -65,7 +65,8 @@ const columns = [
   { key: 'recall', title: 'recall', num: true, value: (t) => t.step?.recall },
   { key: 'precision', title: 'precision', num: true, value: (t) => t.step?.precision },
   { key: 'judge', title: 'judge', num: true, value: (t) => t.judgeScore },
-  { key: 'pass', title: 'pass', value: (t) => t.passed },
+  { key: 'matched', title: 'all GT calls matched', value: (t) => t.allGtCallsMatched },
+  { key: 'pass', title: 'task success (m3 eval task)', value: (t) => t.passed },
 ];
 
 /** A task's link; with k > 1 trials one row per trial, its link naming the trial. */
@@ -90,6 +91,7 @@ const taskRow = (runId, trials) => (task) =>
     h('td', { class: 'num' }, task.tokens),
     ...stepCells(task.step),
     h('td', { class: 'num' }, fmt(task.judgeScore)),
+    h('td', {}, task.allGtCallsMatched === null ? '—' : task.allGtCallsMatched ? 'yes' : 'no'),
     h('td', {}, task.passed === null ? '—' : task.passed ? 'pass' : 'fail'),
   );
 
@@ -166,14 +168,14 @@ function summaryLines(run) {
     h(
       'p',
       { class: 'meta' },
-      `tokens ${run.usage.inputTokens + run.usage.outputTokens} · cost $${fmt(run.costUsd, 4)} · model calls ${run.modelCalls} (${run.retriedModelCalls} retried) · mocked tool calls ${run.mocked.mockedCalls}/${run.mocked.calls}`,
+      `tool surface ${run.toolSurface.name}${run.toolSurface.hash ? ` (${run.toolSurface.hash.slice(0, 12)})` : ''} · tokens ${run.usage.inputTokens + run.usage.outputTokens} · cost ${run.costUsd === null || run.costUsd === undefined ? 'n/a' : `$${fmt(run.costUsd, 4)}`} · model calls ${run.modelCalls} (${run.retriedModelCalls} retried) · mocked tool calls ${run.mocked.mockedCalls}/${run.mocked.calls}`,
     ),
     ci.missing
       ? h('p', { class: 'note' }, `intervals: ${ci.missing}`)
       : h(
           'p',
           { class: 'meta', id: 'run-intervals' },
-          `pass@1 ${interval(ci.passAt1)} · recall ${interval(ci.recall)} · precision ${interval(ci.precision)} (means over tasks, 95% bootstrap CI, ${ci.tasks} tasks${ci.unevaluated.length ? `; trials without step evaluation: ${ci.unevaluated.join(', ')}` : ''})`,
+          `pass@1 ${interval(ci.passAt1)} · recall ${interval(ci.recall)} · precision ${interval(ci.precision)} (recall (task mean) and precision (task mean); pass@1 by task success; 95% bootstrap CI over ${ci.tasks} tasks${ci.unevaluated.length ? `; trials without step evaluation: ${ci.unevaluated.join(', ')}` : ''})`,
         ),
     run.step?.missing
       ? h('p', { class: 'note' }, run.step.missing)

@@ -31,16 +31,19 @@ const columns = [
   { key: 'batch', title: 'batch', value: (r) => r.batchId },
   { key: 'status', title: 'status', value: (r) => r.status },
   { key: 'tasks', title: 'tasks', num: true, value: (r) => r.tasks },
-  { key: 'ok', title: 'ok', num: true, value: (r) => r.byStatus.ok },
-  { key: 'model_failure', title: 'model failure', num: true, value: (r) => r.failures.model },
-  { key: 'infra', title: 'infra', num: true, value: (r) => r.failures.infra },
-  { key: 'pass', title: 'pass@1 [95% CI]', num: true, value: (r) => r.intervals.passAt1?.estimate },
-  { key: 'recall', title: 'recall [95% CI]', num: true, value: (r) => r.intervals.recall?.estimate ?? r.step?.recall },
+  { key: 'ok', title: 'ok (episodes)', num: true, value: (r) => r.byStatus.ok },
+  { key: 'model_failure', title: 'model failure (episodes)', num: true, value: (r) => r.failures.model },
+  { key: 'infra', title: 'infra (episodes)', num: true, value: (r) => r.failures.infra },
+  { key: 'pass', title: 'pass@1 (task success) [95% CI]', num: true, value: (r) => r.intervals.passAt1?.estimate },
+  { key: 'recall', title: 'recall (task mean) [95% CI]', num: true, value: (r) => r.intervals.recall?.estimate ?? r.step?.recall },
   { key: 'tokens', title: 'tokens', num: true, value: (r) => r.usage.inputTokens + r.usage.outputTokens },
-  { key: 'cost', title: 'cost $', num: true, value: (r) => r.costUsd },
+  { key: 'cost', title: 'cost $ (n/a: no price known)', num: true, value: (r) => r.costUsd },
   { key: 'mocked', title: 'mocked calls', num: true, value: (r) => r.mocked.share },
   { key: 'started', title: 'started', value: (r) => r.startedAt },
 ];
+
+/** The oracle and the synthetic agent are harness checks, marked as such in every list. */
+const agentKindNote = (spec) => (spec === 'replay:gt' ? ' (oracle)' : spec?.startsWith('replay:noisy') ? ' (synthetic agent)' : '');
 
 function row(run) {
   const recall = run.intervals.recall ? interval(run.intervals.recall) : fmt(run.step?.recall);
@@ -48,7 +51,7 @@ function row(run) {
     'tr',
     { 'data-run': run.runId },
     h('td', {}, h('a', { href: `#/run/${enc(run.runId)}` }, run.runId)),
-    h('td', { title: run.modelSpec }, run.model),
+    h('td', { title: run.modelSpec }, `${run.model}${agentKindNote(run.modelSpec)}`),
     h('td', {}, run.condition),
     h('td', { class: 'num' }, run.trials),
     h('td', {}, run.batchId ?? '—'),
@@ -60,7 +63,7 @@ function row(run) {
     h('td', { class: 'num', title: intervalTitle(run), 'data-metric': 'pass' }, interval(run.intervals.passAt1)),
     h('td', { class: 'num', title: intervalTitle(run) }, recall),
     h('td', { class: 'num' }, run.usage.inputTokens + run.usage.outputTokens),
-    h('td', { class: 'num' }, fmt(run.costUsd, 4)),
+    h('td', { class: 'num' }, run.costUsd === null || run.costUsd === undefined ? 'n/a' : fmt(run.costUsd, 4)),
     h(
       'td',
       {
@@ -97,7 +100,7 @@ export async function runsView() {
       ? h(
           'p',
           { class: 'meta' },
-          'pass@1: a task passes when its step recall = 1 and precision = 1; intervals: 95% percentile bootstrap over tasks (src/stats).',
+          'pass@1: task success, the rule m3 eval task applies (a task with checks passes when all its checks pass; one without when all GT calls are matched: step recall = 1 and precision = 1); recall: mean over tasks; intervals: 95% percentile bootstrap over tasks (src/stats). oracle = replay:gt, synthetic = replay:noisy: harness checks, not models.',
         )
       : null,
     runs.length > 1 ? h('div', { class: 'toolbar' }, 'Compare', a, 'with', b, compare) : null,

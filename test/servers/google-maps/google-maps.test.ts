@@ -46,9 +46,10 @@ const web = useWebServer('google-maps', {
       { path: /^\/places\/v1\/places\/[^/]+$/, reply: { body: fixture('place-details') } },
       {
         path: /^\/places\/v1\/places\/.+\/media$/,
-        reply: (request) => ({ body: { name: 'places/p1/photos/ph1/media', photoUri: `http://${request.headers.host}/photo-bytes/ph1.png` } }),
+        // The photo URI names Google's real photo host, as the API does; the server reaches it through M3_UPSTREAM_GOOGLE_PHOTOS_URL.
+        reply: { body: { name: 'places/p1/photos/ph1/media', photoUri: 'https://lh3.googleusercontent.com/place-photos/ph1=s1600-w400' } },
       },
-      { path: '/photo-bytes/ph1.png', reply: { body: png } },
+      { path: '/gphotos/place-photos/ph1=s1600-w400', reply: { body: png } },
       { path: '/routes/directions/v2:computeRoutes', method: 'POST', reply: { body: fixture('routes') } },
       {
         path: /^\/roads\/v1\//,
@@ -64,6 +65,7 @@ const web = useWebServer('google-maps', {
     M3_UPSTREAM_GOOGLE_ROUTES_URL: `${url}/routes`,
     M3_UPSTREAM_GOOGLE_ROADS_URL: `${url}/roads`,
     M3_UPSTREAM_GOOGLE_GEOLOCATION_URL: `${url}/geo`,
+    M3_UPSTREAM_GOOGLE_PHOTOS_URL: `${url}/gphotos`,
     M3_HTTP_TIMEOUT_MS: '1500',
   }),
 });
@@ -245,7 +247,7 @@ describe('google-maps: images', () => {
     expect(media.path).toBe('/places/v1/places/ChIJURk/photos/AWU5eFg/media');
     expect(media.query).toEqual({ maxWidthPx: '400', skipHttpRedirect: 'true' });
     expect(media.headers['x-goog-api-key']).toBe(KEY);
-    expect(last('/photo-bytes/ph1.png').headers['x-goog-api-key']).toBeUndefined();
+    expect(last('/gphotos/place-photos/ph1=s1600-w400').headers['x-goog-api-key']).toBeUndefined();
     expect((await call('place_photo_media', { photo_resource: '../../admin' })).isError).toBe(true);
   });
 

@@ -53,6 +53,8 @@ export async function startPaperFake(): Promise<HttpFake> {
     },
     { path: '/s2/paper/search', reply: { body: fixture('semantic-search') } },
     { path: /^\/s2\/paper\//, reply: { body: fixture('semantic-paper') } },
+    // Open-access PDF links Semantic Scholar names, on any host, through M3_UPSTREAM_PDF_LINKS_URL (<override>/<host><path>).
+    { path: /^\/pdf-links\/arxiv\.org\/pdf\//, reply: (request) => pdf(request.path.replace(/^\/pdf-links\/arxiv\.org\/pdf\//, '')) },
     { path: '/crossref/works', reply: { body: fixture('crossref-works') } },
     {
       path: /^\/crossref\/works\//,
@@ -73,6 +75,7 @@ export function paperEnv(fake: HttpFake): Record<string, string> {
     M3_UPSTREAM_IACR_URL: `${fake.url}/iacr`,
     M3_UPSTREAM_SEMANTIC_SCHOLAR_URL: `${fake.url}/s2`,
     M3_UPSTREAM_CROSSREF_URL: `${fake.url}/crossref`,
+    M3_UPSTREAM_PDF_LINKS_URL: `${fake.url}/pdf-links`,
     M3_SCHOLAR_PAUSE_MS: '0',
     SEMANTIC_SCHOLAR_API_KEY: '',
   };

@@ -10,7 +10,7 @@ import type { HttpFake } from '../../../servers/shared/http-fake.js';
 import { argumentCheckProblems, catalogTools, gtCalls, schemaParityProblems } from '../../support/reference-tools.js';
 import { repoRoot } from '../../support/shared-assets.js';
 import { runOfflineSmoke, startWebServer, type WebServer } from '../../support/web-server.js';
-import { paperEnv, startPaperFake } from './fake-upstreams.js';
+import { fixture, paperEnv, startPaperFake } from './fake-upstreams.js';
 
 let fake: HttpFake;
 let server: WebServer;
@@ -258,6 +258,18 @@ describe('Semantic Scholar', () => {
       'Error: Could not find PDF URL for paper DOI:10.18653/v1/N18-3011',
     );
     expect(fake.requestsTo(/^\/s2\/paper\/DOI/).at(-1)?.path).toBe('/s2/paper/DOI:10.18653/v1/N18-3011');
+  });
+
+  it('an open-access PDF link on a real host is fetched through M3_UPSTREAM_PDF_LINKS_URL, without the key', async () => {
+    const id = '649def34f8be52c8b66281af98ae884c09aef38b';
+    const paper = fixture<Record<string, unknown>>('semantic-paper');
+    fake.queueFault(`/s2/paper/${id}`, { body: { ...paper, openAccessPdf: { url: 'https://arxiv.org/pdf/1805.02262v1', status: 'GREEN' } } });
+    const saved = await server.call('download_semantic', { paper_id: id }, context);
+    expect(saved.isError, saved.text).toBe(false);
+    expect(saved.text).toMatch(/semantic_649def34f8be52c8b66281af98ae884c09aef38b\.pdf/);
+    const fetched = fake.requestsTo(/^\/pdf-links\//).at(-1);
+    expect(fetched?.path).toBe('/pdf-links/arxiv.org/pdf/1805.02262v1');
+    expect(fetched?.headers['x-api-key']).toBeUndefined();
   });
 });
 

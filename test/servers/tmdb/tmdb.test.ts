@@ -50,12 +50,15 @@ describe('tmdb/search_movies', () => {
     fake.queueFault('/3/search/movie', { status: 401, body: { status_code: 7, status_message: `Invalid API key: ${V3_KEY}`, success: false } });
     const denied = await callWebTool(keyServer, 'search_movies', { query: 'x' });
     expect(denied.meta).toMatchObject({ code: 'upstream_auth', status: 401 });
+    expect(denied.text).toBe('TMDB API error: Request failed with status code 401');
     fake.queueFault('/3/search/movie', {
       status: 429,
       headers: { 'retry-after': '2' },
       body: { status_code: 25, status_message: 'Your request count is over the allowed limit.' },
     });
-    expect((await callWebTool(server, 'search_movies', { query: 'x' })).meta).toMatchObject({ code: 'upstream_rate_limited', retryAfterSec: 2 });
+    const limited = await callWebTool(server, 'search_movies', { query: 'x' });
+    expect(limited.meta).toMatchObject({ code: 'upstream_rate_limited', retryAfterSec: 2 });
+    expect(limited.text).toContain('(HTTP 429): Your request count is over the allowed limit.');
     fake.queueFault('/3/search/movie', { status: 500, body: {} });
     expect((await callWebTool(server, 'search_movies', { query: 'x' })).meta?.code).toBe('upstream_server_error');
     fake.queueFault('/3/search/movie', {

@@ -13,6 +13,8 @@ export interface IssuedReasoning {
   reasoningItem?: { id: string; encryptedContent?: string };
   /** Gemini 3: the thought signature on the first call of the turn. */
   thoughtSignature?: string;
+  /** OpenRouter: the `reasoning_details` of the message that made the call. */
+  reasoningDetails?: unknown[];
 }
 
 const secret = 'm3bench-mock-llm';

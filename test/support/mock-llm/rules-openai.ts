@@ -6,12 +6,21 @@
 //   DashScope Qwen3 open models: non-streaming calls need enable_thinking: false.
 //   Zhipu GLM: images as raw base64, a data: URL is refused ("图片输入格式/解析错误").
 //   xAI: JPEG and PNG images only.   Ollama: no GIF.
+//   OpenRouter + Gemini: reasoning_details of a tool-calling turn must come back with it.
+//   Every destination: image count and bytes per request, history arguments a JSON object (rules-limits.ts).
+import { malformedHistoryArguments, openAiLimits } from './rules-limits.js';
 import type { Rejection, RuleContext } from './wire-common.js';
 import { dataUrlType } from './wire-common.js';
 
 interface ChatBody {
   model?: string;
-  messages?: Array<{ role?: string; content?: unknown; tool_calls?: Array<{ id?: string }>; reasoning_content?: unknown }>;
+  messages?: Array<{
+    role?: string;
+    content?: unknown;
+    tool_calls?: Array<{ id?: string; function?: { arguments?: unknown } }>;
+    reasoning_content?: unknown;
+    reasoning_details?: unknown;
+  }>;
   tools?: unknown[];
   tool_choice?: unknown;
   parallel_tool_calls?: unknown;
@@ -106,7 +115,45 @@ function imageRules(body: ChatBody, context: RuleContext): Rejection | undefined
   return undefined;
 }
 
+/** Every destination is held to vLLM's rule: a history call's arguments must be a JSON object. */
+function historyArgumentsRule(body: ChatBody): Rejection | undefined {
+  for (const [index, message] of (body.messages ?? []).entries()) {
+    for (const [position, call] of (message.tool_calls ?? []).entries()) {
+      const problem = typeof call.function?.arguments === 'string' ? malformedHistoryArguments(call.function.arguments) : undefined;
+      if (problem) return openAiError(`Invalid 'messages[${index}].tool_calls[${position}].function.arguments': ${problem}.`, 'messages', null);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * OpenRouter with Gemini models: the reasoning details a tool-calling turn came with (they carry
+ * Gemini's thought signatures) must come back unchanged with that turn, as OpenRouter answers.
+ */
+function openRouterRule(body: ChatBody, context: RuleContext): Rejection | undefined {
+  if (context.flavour !== 'openrouter' || !/gemini/i.test(context.model)) return undefined;
+  for (const message of body.messages ?? []) {
+    const issued = (message.tool_calls ?? []).map((call) => (call.id ? context.memory.issued(call.id)?.reasoningDetails : undefined)).find(Boolean);
+    if (issued && JSON.stringify(message.reasoning_details) !== JSON.stringify(issued)) {
+      return openAiError(
+        'Gemini models require OpenRouter reasoning details to be preserved in each request. Please refer to our docs: https://openrouter.ai/docs/guides/best-practices/reasoning-tokens#preserving-reasoning-blocks.',
+        null,
+        null,
+      );
+    }
+  }
+  return undefined;
+}
+
 export function openAiRules(value: unknown, context: RuleContext): Rejection | undefined {
   const body = value as ChatBody;
-  return parameterRules(body, context.model) ?? deepSeekRule(body, context) ?? qwenRule(body, context.model) ?? imageRules(body, context);
+  return (
+    openAiLimits(value) ??
+    historyArgumentsRule(body) ??
+    parameterRules(body, context.model) ??
+    deepSeekRule(body, context) ??
+    openRouterRule(body, context) ??
+    qwenRule(body, context.model) ??
+    imageRules(body, context)
+  );
 }

@@ -51,7 +51,18 @@ export const mockTurnSchema = z.strictObject({
   usage: z
     .strictObject({ inputTokens: tokenCount, outputTokens: tokenCount, cachedTokens: tokenCount.optional(), reasoningTokens: tokenCount.optional() })
     .optional(),
-  stopReason: z.enum(['end', 'max_tokens']).optional(),
+  /**
+   * How the turn ends, rendered in each vendor's words: `max_tokens` (OpenAI `length`, also in the
+   * middle of a tool call when the turn has calls with cut-off rawArguments; Anthropic
+   * `max_tokens`; Gemini `MAX_TOKENS`), `refusal` (Anthropic `refusal` with stop_details, OpenAI
+   * `message.refusal`, Responses refusal part, Gemini `SAFETY`), `safety` (OpenAI
+   * `content_filter`, Gemini `SAFETY`, Anthropic `refusal`), `malformed_call` (Gemini
+   * MALFORMED_FUNCTION_CALL: no parts, the call text in finishMessage), `paused` (Anthropic
+   * `pause_turn`), `context_exceeded` (Anthropic `model_context_window_exceeded`).
+   */
+  stopReason: z.enum(['end', 'max_tokens', 'refusal', 'safety', 'malformed_call', 'paused', 'context_exceeded']).optional(),
+  /** The vendor's words for an unusual stop: a refusal's explanation, Gemini's finishMessage. */
+  stopExplanation: z.string().optional(),
   /** Wait this long before answering (slow replies, timeouts). */
   delayMs: z.number().int().nonnegative().optional(),
   fault: mockFaultSchema.optional(),

@@ -6,6 +6,7 @@
 // assistant turn, which the API would silently treat as a prefill.
 import { z } from 'zod';
 import { mockSignature } from './mock-memory.js';
+import { anthropicLimits } from './rules-limits.js';
 import type { MockTurn } from './script.js';
 import {
   argumentsValue,
@@ -109,6 +110,8 @@ const errorBody = (message: string): Rejection => ({ status: 400, message, body:
 
 /** The rules that span turns or need the tool list (the shape and turn order are checked first). */
 function anthropicRules(value: unknown, context: RuleContext): Rejection | undefined {
+  const limited = anthropicLimits(value);
+  if (limited) return limited;
   const body = value as { tools?: unknown[]; messages: Message[] };
   const all = body.messages.flatMap((message, index) => blocksOf(message).map((item, position) => ({ item, index, position })));
   if ((body.tools ?? []).length === 0 && all.some(({ item }) => item.type === 'tool_use' || item.type === 'tool_result')) {
@@ -148,9 +151,23 @@ function contentOf(turn: MockTurn, context: RenderContext) {
   return content;
 }
 
+const stopReasons: Record<string, string> = {
+  max_tokens: 'max_tokens',
+  refusal: 'refusal',
+  safety: 'refusal',
+  paused: 'pause_turn',
+  context_exceeded: 'model_context_window_exceeded',
+};
+
 function stopReason(turn: MockTurn): string {
   if ((turn.toolCalls ?? []).length > 0) return 'tool_use';
-  return turn.stopReason === 'max_tokens' ? 'max_tokens' : 'end_turn';
+  return stopReasons[turn.stopReason ?? ''] ?? 'end_turn';
+}
+
+/** A refusal carries stop_details (Anthropic's streaming-refusal docs show its shape). */
+function stopDetails(turn: MockTurn) {
+  if (stopReason(turn) !== 'refusal') return null;
+  return { type: 'refusal', category: 'cyber', explanation: turn.stopExplanation ?? 'This request was declined.' };
 }
 
 function usageBody(turn: MockTurn) {
@@ -200,7 +217,11 @@ function streamFrames(turn: MockTurn, context: RenderContext): string[] {
   });
   frames.push(
     sseFrame(
-      { type: 'message_delta', delta: { stop_reason: stopReason(turn), stop_sequence: null }, usage: { output_tokens: usageOf(turn).outputTokens } },
+      {
+        type: 'message_delta',
+        delta: { stop_reason: stopReason(turn), stop_sequence: null, stop_details: stopDetails(turn) },
+        usage: { output_tokens: usageOf(turn).outputTokens },
+      },
       'message_delta',
     ),
   );
@@ -235,6 +256,7 @@ export const anthropicWire: WireFormat = {
     content: contentOf(turn, context),
     stop_reason: stopReason(turn),
     stop_sequence: null,
+    ...(stopDetails(turn) ? { stop_details: stopDetails(turn) } : {}),
     usage: usageBody(turn),
   }),
   renderStream: streamFrames,

@@ -6,13 +6,13 @@
 // reported to fail on 3), while 2.x does not take functionResponse.parts. No model takes GIF.
 import { z } from 'zod';
 import { mockSignature } from './mock-memory.js';
+import { geminiFunctionName, geminiFunctionNameMessage, geminiLimits } from './rules-limits.js';
 import type { MockTurn } from './script.js';
 import {
   argumentsValue,
   checkImage,
   issueLines,
   sseFrame,
-  toolNamePattern,
   usageOf,
   type Rejection,
   type RenderContext,
@@ -45,7 +45,7 @@ const requestSchema = z.object({
         functionDeclarations: z
           .array(
             z.object({
-              name: z.string().regex(toolNamePattern, 'function names must match [A-Za-z0-9_-]{1,64}'),
+              name: z.string().regex(geminiFunctionName, geminiFunctionNameMessage),
               description: z.string().optional(),
               parameters: z.record(z.string(), z.unknown()).optional(),
               parametersJsonSchema: z.record(z.string(), z.unknown()).optional(),
@@ -70,6 +70,9 @@ function callIssues(contents: Content[]): string[] {
         if (issue) issues.push(issue);
       }
       if (part.functionCall && content.role !== 'model') issues.push(`contents.${index}.parts.${partIndex}: functionCall outside a model turn`);
+      for (const named of [part.functionCall, part.functionResponse]) {
+        if (named && !geminiFunctionName.test(named.name)) issues.push(`contents.${index}.parts.${partIndex}: ${geminiFunctionNameMessage}`);
+      }
     });
     const responses = content.parts.flatMap((part) => (part.functionResponse ? [part.functionResponse] : []));
     const previous = contents[index - 1];
@@ -152,11 +155,12 @@ function geminiRules(value: unknown, context: RuleContext): Rejection | undefine
   const body = value as Body;
   const declarations = (body.tools ?? []).flatMap((tool) => tool.functionDeclarations ?? []);
   if (body.toolConfig && declarations.length === 0) return invalidArgument('Function calling config is set without function_declarations.');
-  return imageRule(body) ?? (isGemini3(context.model) ? signatureRule(body, context) : undefined) ?? toolImageRule(body, context.model);
+  return geminiLimits(body) ?? imageRule(body) ?? (isGemini3(context.model) ? signatureRule(body, context) : undefined) ?? toolImageRule(body, context.model);
 }
 
 function partsOf(turn: MockTurn, context: RenderContext): Array<Record<string, unknown>> {
   const parts: Array<Record<string, unknown>> = [];
+  if (turn.stopReason === 'malformed_call') return parts;
   if (turn.reasoning) parts.push({ text: turn.reasoning, thought: true });
   if (turn.text) parts.push({ text: turn.text });
   (turn.toolCalls ?? []).forEach((call, index) => {
@@ -183,9 +187,31 @@ function usageBody(turn: MockTurn) {
   };
 }
 
-function responseBody(parts: Array<Record<string, unknown>>, context: RenderContext, finish?: string, usage?: unknown) {
+const finishReasons: Record<string, string> = { max_tokens: 'MAX_TOKENS', refusal: 'SAFETY', safety: 'SAFETY', malformed_call: 'MALFORMED_FUNCTION_CALL' };
+
+function finishOf(turn: MockTurn): string {
+  return finishReasons[turn.stopReason ?? ''] ?? 'STOP';
+}
+
+/** A malformed call comes back with no parts and the call's text in finishMessage, as the API sends it. */
+function finishMessageOf(turn: MockTurn): string | undefined {
+  if (turn.stopReason === 'malformed_call') {
+    const call = turn.toolCalls?.[0];
+    return turn.stopExplanation ?? `Malformed function call: print(default_api.${call?.name ?? 'tool'}(${call?.rawArguments ?? ''})`;
+  }
+  return turn.stopExplanation;
+}
+
+function responseBody(parts: Array<Record<string, unknown>>, context: RenderContext, finish?: string, usage?: unknown, finishMessage?: string) {
   return {
-    candidates: [{ content: { role: 'model', parts }, index: 0, ...(finish ? { finishReason: finish } : {}) }],
+    candidates: [
+      {
+        content: { role: 'model', ...(parts.length > 0 ? { parts } : {}) },
+        index: 0,
+        ...(finish ? { finishReason: finish } : {}),
+        ...(finishMessage ? { finishMessage } : {}),
+      },
+    ],
     ...(usage ? { usageMetadata: usage } : {}),
     modelVersion: context.model,
     responseId: `mock-${context.sequence}`,
@@ -211,12 +237,11 @@ export const geminiWire: WireFormat = {
   rules: geminiRules,
   modelOf: (_body, pathModel) => pathModel ?? '',
   wantsStream: (_body, streamPath) => streamPath,
-  renderJson: (turn, context) => responseBody(partsOf(turn, context), context, turn.stopReason === 'max_tokens' ? 'MAX_TOKENS' : 'STOP', usageBody(turn)),
+  renderJson: (turn, context) => responseBody(partsOf(turn, context), context, finishOf(turn), usageBody(turn), finishMessageOf(turn)),
   renderStream(turn, context) {
     const parts = partsOf(turn, context);
-    const finish = turn.stopReason === 'max_tokens' ? 'MAX_TOKENS' : 'STOP';
     const frames = parts.slice(0, -1).map((part) => sseFrame(responseBody([part], context)));
-    frames.push(sseFrame(responseBody(parts.slice(-1), context, finish, usageBody(turn))));
+    frames.push(sseFrame(responseBody(parts.slice(-1), context, finishOf(turn), usageBody(turn), finishMessageOf(turn))));
     return frames;
   },
   renderError: (status, message, retryAfterMs) => ({

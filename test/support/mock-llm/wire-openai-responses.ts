@@ -7,6 +7,7 @@
 // come back with that item, or the model loses its reasoning every round.
 import { z } from 'zod';
 import { mockSignature } from './mock-memory.js';
+import { malformedHistoryArguments, openAiLimits } from './rules-limits.js';
 import { isReasoningModel } from './rules-openai.js';
 import type { MockTurn } from './script.js';
 import {
@@ -71,6 +72,8 @@ function openAiError(message: string, param: string | null, code: string | null 
 }
 
 function reasoningRules(value: unknown, context: RuleContext): Rejection | undefined {
+  const limited = openAiLimits(value);
+  if (limited) return limited;
   const body = value as Body;
   const encrypted = (body.include ?? []).includes('reasoning.encrypted_content');
   if (encrypted && !isReasoningModel(context.model)) return openAiError('Encrypted content is not supported with this model.', 'include');
@@ -89,6 +92,8 @@ function reasoningRules(value: unknown, context: RuleContext): Rejection | undef
     if (entry.type === 'reasoning' && entry.encrypted_content && entry.encrypted_content !== mockSignature('reasoning', entry.id)) {
       return openAiError(`The encrypted content for item ${entry.id} could not be verified.`, 'input');
     }
+    const malformed = entry.type === 'function_call' ? malformedHistoryArguments(entry.arguments) : undefined;
+    if (malformed) return openAiError(`Invalid 'input[${index}].arguments': ${malformed}.`, `input[${index}].arguments`);
     if (entry.type !== 'function_call' || !stateless) continue;
     const issued = context.memory.issued(entry.call_id)?.reasoningItem;
     const passedBack = items.slice(0, index).some((earlier) => earlier.type === 'reasoning' && earlier.id === issued?.id);
@@ -139,7 +144,15 @@ function responseBody(turn: MockTurn, context: RenderContext) {
       ...(encrypted ? { encrypted_content: encrypted } : {}),
     });
   }
-  if (turn.text) {
+  if (turn.stopReason === 'refusal') {
+    output.push({
+      type: 'message',
+      id: `msg_mock_${context.sequence}`,
+      role: 'assistant',
+      status: 'completed',
+      content: [{ type: 'refusal', refusal: turn.stopExplanation ?? "I'm sorry, I can't help with that." }],
+    });
+  } else if (turn.text) {
     output.push({
       type: 'message',
       id: `msg_mock_${context.sequence}`,
@@ -160,13 +173,13 @@ function responseBody(turn: MockTurn, context: RenderContext) {
       status: 'completed',
     });
   });
-  const truncated = turn.stopReason === 'max_tokens';
+  const incomplete = turn.stopReason === 'max_tokens' ? 'max_output_tokens' : turn.stopReason === 'safety' ? 'content_filter' : undefined;
   return {
     id: `resp_mock_${context.sequence}`,
     object: 'response',
     created_at: Math.floor(Date.now() / 1000),
-    status: truncated ? 'incomplete' : 'completed',
-    incomplete_details: truncated ? { reason: 'max_output_tokens' } : null,
+    status: incomplete ? 'incomplete' : 'completed',
+    incomplete_details: incomplete ? { reason: incomplete } : null,
     model: context.model,
     output,
     usage: {

@@ -2,6 +2,7 @@
 // rules the real API enforces (every tool call answered by `tool` messages right after it),
 // JSON and SSE rendering, and error bodies.
 import { z } from 'zod';
+import { mockSignature } from './mock-memory.js';
 import { isGrok, isReasoningModel, openAiRules } from './rules-openai.js';
 import type { MockTurn } from './script.js';
 import {
@@ -89,21 +90,54 @@ function imageIssues(messages: ChatRequest['messages'], context: RuleContext): s
   );
 }
 
+/**
+ * OpenRouter's `reasoning_details` for a Gemini model: the reasoning text (when the turn has one)
+ * and, with calls, an encrypted item carrying the thought signature, as OpenRouter sends them.
+ */
+function reasoningDetailsOf(turn: MockTurn, context: RenderContext): unknown[] | undefined {
+  if (context.flavour !== 'openrouter' || !/gemini/i.test(context.model)) return undefined;
+  const details: unknown[] = [];
+  if (turn.reasoning) details.push({ type: 'reasoning.text', text: turn.reasoning, format: 'google-gemini-v1', index: 0 });
+  const first = turn.toolCalls?.[0];
+  if (first) {
+    details.push({
+      type: 'reasoning.encrypted',
+      data: mockSignature('openrouter', `${context.sequence}:${first.name}`),
+      id: first.id ?? `call_mock_${context.sequence}_1`,
+      format: 'google-gemini-v1',
+      index: details.length,
+    });
+  }
+  return details.length > 0 ? details : undefined;
+}
+
 function toolCallsOf(turn: MockTurn, context: RenderContext) {
   const calls = (turn.toolCalls ?? []).map((call, index) => ({
     id: call.id ?? `call_mock_${context.sequence}_${index + 1}`,
     type: 'function' as const,
     function: { name: call.name, arguments: argumentsText(call) },
   }));
-  // A thinking model (DeepSeek) wants this reasoning back with these calls.
-  if (turn.reasoning) for (const call of calls) context.memory.remember(call.id, { reasoningContent: turn.reasoning });
+  // A thinking model (DeepSeek) wants this reasoning back with these calls; OpenRouter its reasoning details.
+  const reasoningDetails = reasoningDetailsOf(turn, context);
+  for (const call of calls) {
+    context.memory.remember(call.id, {
+      ...(turn.reasoning ? { reasoningContent: turn.reasoning } : {}),
+      ...(reasoningDetails ? { reasoningDetails } : {}),
+    });
+  }
   return calls;
 }
 
 function finishReason(turn: MockTurn): string {
+  // `length` also in the middle of a tool call: the turn's calls then carry cut-off rawArguments.
+  if (turn.stopReason === 'max_tokens') return 'length';
+  if (turn.stopReason === 'safety') return 'content_filter';
   if ((turn.toolCalls ?? []).length > 0) return 'tool_calls';
-  return turn.stopReason === 'max_tokens' ? 'length' : 'stop';
+  return 'stop';
 }
+
+/** OpenAI puts a refusal in `message.refusal`, with no content. */
+const refusalOf = (turn: MockTurn) => (turn.stopReason === 'refusal' ? (turn.stopExplanation ?? "I'm sorry, I can't help with that.") : null);
 
 /**
  * OpenAI counts reasoning tokens inside completion_tokens; xAI reports them only in
@@ -175,10 +209,12 @@ export const openAiWire: WireFormat = {
           index: 0,
           message: {
             role: 'assistant',
-            content: turn.text ?? null,
-            ...(turn.reasoning ? { reasoning_content: turn.reasoning } : {}),
+            content: refusalOf(turn) ? null : (turn.text ?? null),
+            ...(turn.reasoning && context.flavour !== 'openrouter' ? { reasoning_content: turn.reasoning } : {}),
+            ...(turn.reasoning && context.flavour === 'openrouter' ? { reasoning: turn.reasoning } : {}),
+            ...(reasoningDetailsOf(turn, context) ? { reasoning_details: reasoningDetailsOf(turn, context) } : {}),
             ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
-            refusal: null,
+            refusal: refusalOf(turn),
           },
           logprobs: null,
           finish_reason: finishReason(turn),

@@ -1,5 +1,5 @@
 // The one internal definition of a run: `m3 run` builds it from flags, `m3 bench` from a YAML
-// benchmark file (src/cli/bench-file.ts), and both run it through executeRun (commands/run.ts),
+// benchmark file (src/cli/bench-file.ts), and both run it through executeRun (src/runner/execute-run.ts),
 // so equal definitions give equal runs and equal manifests.
 import type { AgentKind } from '../agent/agent-kind.js';
 import type { LoopLimits } from '../agent/options.js';
@@ -24,11 +24,15 @@ export interface RunDefinition extends Omit<LoopLimits, 'agent' | 'instruction' 
   gt?: string;
   imageDir?: string;
   concurrency: number;
-  resume?: boolean;
+  /** `--resume [run-id]`: continue a run (true: the latest run of the first cell, or --run-id's). */
+  resume?: boolean | string;
   overwrite?: boolean;
   runId?: string;
   output?: string;
+  /** The results root: the store, `latest` and `runs/<run-id>/` live under it. */
   resultsDir: string;
+  /** `--run-dir`: write this run's files into exactly this folder (no `runs/<run-id>/`, no `latest`). */
+  runDir?: string;
   shard?: string;
   store?: string;
   config?: string;
@@ -46,6 +50,8 @@ export interface RunDefinition extends Omit<LoopLimits, 'agent' | 'instruction' 
   traceFile?: boolean;
   /** `--verbose`: every intermediate step on stderr, redacted (src/log/verbose-view.ts). */
   verbose?: boolean;
+  /** `--tool-surface`: m3bench (default), reference or reference:<catalog file> (src/mcp/tool-surface.ts). */
+  toolSurface?: string;
 }
 
 /** The defaults of every `m3 run` flag, shared with `m3 bench`. */
@@ -63,6 +69,7 @@ export const RUN_DEFAULTS = {
   config: 'mcp_servers.json',
   startupTimeout: 120,
   fuzzy: true,
+  toolSurface: 'm3bench',
 } satisfies Partial<RunDefinition>;
 
 /** The loop limits a definition gives every model (recorded in the manifest and its config hash). */
