@@ -5,7 +5,7 @@
 import vm from 'node:vm';
 
 /** How long one rule's regex may run; generous, so a loaded machine never trips it on a sane pattern. */
-export const REGEX_TIME_LIMIT_MS = 2000;
+const REGEX_TIME_LIMIT_MS = 2000;
 
 export class RegexTimeoutError extends Error {}
 
