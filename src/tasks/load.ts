@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import { TaskFileError } from '../errors/index.js';
 import { formatIssues } from '../config/zod-issues.js';
+import { rememberExactArguments } from './exact-arguments.js';
 import { loadJsonFile } from './load-json.js';
 import {
   fuzzyTaskSchema,
@@ -63,16 +64,41 @@ export function indexById<T extends { id: string }>(records: readonly T[]): { by
   return { byId, duplicates, dropped };
 }
 
-export function loadGroundTruth(file: string): GtTask[] {
-  return parseList(toRecordList(loadJsonFile(file), file), gtTaskSchema, file);
+/**
+ * How ids are matched: `exact` as written (the reference compares ids exactly, so " 0001" and
+ * "0001" are two tasks), or `trimmed` (m3bench's default: surrounding whitespace removed).
+ */
+export type IdMatching = 'exact' | 'trimmed';
+
+/** The records with ids as the policy says, and how many ids trimming changed. */
+export function applyIdMatching<T extends { id: string }>(records: readonly T[], ids: IdMatching): { records: T[]; trimmed: number } {
+  if (ids === 'exact') return { records: [...records], trimmed: 0 };
+  let trimmed = 0;
+  const result = records.map((record) => {
+    const id = record.id.trim();
+    if (id === record.id) return record;
+    trimmed += 1;
+    return { ...record, id };
+  });
+  return { records: result, trimmed };
 }
 
-export function loadFuzzyTasks(file: string): FuzzyTask[] {
-  return parseList(toRecordList(loadJsonFile(file), file), fuzzyTaskSchema, file);
+export function loadGroundTruth(file: string, ids: IdMatching = 'trimmed'): GtTask[] {
+  const records = parseList(toRecordList(loadJsonFile(file), file), gtTaskSchema, file);
+  rememberExactArguments(records, file);
+  return applyIdMatching(records, ids).records;
 }
 
-export function loadPredictions(file: string): Prediction[] {
-  return parseList(toRecordList(loadJsonFile(file), file, ['data', 'items', 'results', 'predictions']), predictionSchema, file);
+export function loadFuzzyTasks(file: string, ids: IdMatching = 'trimmed'): FuzzyTask[] {
+  return applyIdMatching(parseList(toRecordList(loadJsonFile(file), file), fuzzyTaskSchema, file), ids).records;
+}
+
+const predictionContainers = ['data', 'items', 'results', 'predictions'];
+
+export function loadPredictions(file: string, ids: IdMatching = 'trimmed'): Prediction[] {
+  const records = parseList(toRecordList(loadJsonFile(file), file, predictionContainers), predictionSchema, file);
+  rememberExactArguments(records, file, predictionContainers);
+  return applyIdMatching(records, ids).records;
 }
 
 /** A prediction file our runner wrote (for --resume): every record in the runner's exact shape. */

@@ -6,8 +6,12 @@ import { stateChecksSchema } from '../eval/state/state-check.js';
 import { factSchema } from './facts.js';
 import { evaluatorSchema, taskCheckFields } from './task-checks.js';
 
-/** Ids are compared as strings everywhere; numeric ids in hand-written files are accepted. */
-const taskId = z.union([z.string(), z.number()]).transform((value) => String(value).trim());
+/**
+ * Ids are compared as strings everywhere; numeric ids in hand-written files are accepted. They
+ * are kept as written here: the loaders (load.ts) trim them unless asked to match them exactly,
+ * as the reference does (`--reference-compat`).
+ */
+const taskId = z.union([z.string(), z.number()]).transform((value) => String(value));
 
 const callSchema = z
   .object({
@@ -59,10 +63,9 @@ export const fuzzyTaskSchema = z
 const dialogueEntrySchema = z
   .object({
     prepare: z.string().default(''),
-    work: z
-      .object({ tool_calls: z.array(z.unknown()).default([]) })
-      .loose()
-      .default({ tool_calls: [] }),
+    // Kept as written: the reference counts a round as illegal calling only when `work` is an
+    // object whose `tool_calls` is an empty list (a missing `work` or `tool_calls` is not).
+    work: z.object({ tool_calls: z.unknown().optional() }).loose().optional(),
     end: z.string().default('no'),
   })
   .loose();

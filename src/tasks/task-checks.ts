@@ -31,7 +31,8 @@ const ruleTargetSchema = z.union([z.literal('answer'), callTargetSchema, toolTar
 export const evaluatorSchema = z
   .object({
     func: z.string().default(''),
-    op: z.string().trim().min(1),
+    // MCP-Universe's EvaluatorConfig: op defaults to "" (no comparison: the rule passes when its func runs).
+    op: z.string().default(''),
     value: z.unknown().optional(),
     op_args: z.unknown().optional(),
     target: ruleTargetSchema.default('answer'),

@@ -29,12 +29,14 @@ interface FlatCall {
 }
 
 /**
- * A task shows illegal calling when any round's `work.tool_calls` is an empty list: the model's
- * tool-call output could not be used. Our agent writes no round for a plain final
- * answer, so an empty round is always a failed one, as in the reference.
+ * A record shows illegal calling when any round's `work.tool_calls` is an empty list: the model's
+ * tool-call output could not be used. Our agent writes no round for a plain final answer, so an
+ * empty round is always a failed one. As the reference's count_illegal_calling: a round without
+ * `work`, or whose `tool_calls` is missing or not a list, does not count; the count is of records
+ * (a duplicated id counts once per record), the ids listed once.
  */
 export function hasIllegalCalling(prediction: Prediction): boolean {
-  return prediction.dialogue.some((round) => round.work.tool_calls.length === 0);
+  return prediction.dialogue.some((round) => Array.isArray(round.work?.tool_calls) && round.work.tool_calls.length === 0);
 }
 
 /** A record that codes its failed calls says what happened to each call (tool-result-contract.ts). */
@@ -89,9 +91,10 @@ function summariseCalls(predictions: readonly Prediction[], records: readonly Ca
     if (record.label === 'unclassified') reasons[record.reason ?? 'judge_failed'] += 1;
     else counters[record.label] += 1;
   }
-  const illegalIds = [...new Set(predictions.filter(hasIllegalCalling).map((prediction) => prediction.id))];
+  const illegal = predictions.filter(hasIllegalCalling);
+  const illegalIds = [...new Set(illegal.map((prediction) => prediction.id))];
   return {
-    illegal_calling: illegalIds.length,
+    illegal_calling: illegal.length,
     ...counters,
     units: {
       illegal_calling: 'tasks',

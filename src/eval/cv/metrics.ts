@@ -12,8 +12,12 @@
 // macro means over the applicable tasks only (0.0 when none; visual reasoning null when none).
 // The reference compares the two means exactly, so where they are equal in exact arithmetic
 // (identical calls score 1 everywhere) float rounding decides; reference-compat keeps that
-// (tolerance 0), the default mode counts means within 1e-9 as equal.
+// (tolerance 0) and flags the task as tie-sensitive when the means are within float32 noise,
+// the default mode counts means within CV_MEAN_TOLERANCE as equal. Tie- and threshold-sensitive
+// matchings are flagged as in the step metrics (src/eval/step/tie-bounds.ts): `tie_sensitive`
+// and `tie_bounds` per task.
 import { matchCalls, type BucketSolver, type Match } from '../step/assignment.js';
+import { boundsOver, type Bounds, FLOAT32_NOISE, mayDependOnNoise, noiseVariants, seedOf } from '../step/tie-bounds.js';
 import type { Trajectory } from '../step/trajectory.js';
 import { categorise } from './categories.js';
 
@@ -37,14 +41,21 @@ export interface CvTaskScore {
   /** m3bench additions: no prediction for this GT id; metrics the other tie rule would change. */
   missing_prediction?: boolean;
   tie_break_changed?: CvMetricKey[];
+  tie_sensitive: boolean;
+  tie_bounds?: Partial<Record<CvMetricKey, Bounds>>;
 }
+
+/** The default mode's slack when comparing the vision and planning means: float32 noise on both, with room. */
+export const CV_MEAN_TOLERANCE = 1e-5;
 
 const cvMetricKeys = ['perception_recall', 'grounding_arg_sim', 'visual_reasoning_ability'] as const;
 type CvMetricKey = (typeof cvMetricKeys)[number];
 
 const mean = (values: readonly number[]) => values.reduce((total, value) => total + value, 0) / values.length;
 
-function cvFromMatches(gt: Trajectory, matches: readonly Match[], tolerance: number): Omit<CvTaskScore, 'id' | 'details'> {
+type CvValues = Omit<CvTaskScore, 'id' | 'details' | 'tie_sensitive'> & { visionGap: number | null };
+
+function cvFromMatches(gt: Trajectory, matches: readonly Match[], tolerance: number): CvValues {
   const byGt = new Map(matches.map((match) => [match.gtIndex, match]));
   const indices = (category: string) =>
     gt.calls
@@ -62,8 +73,10 @@ function cvFromMatches(gt: Trajectory, matches: readonly Match[], tolerance: num
   const groundingSim =
     grounding.length === 0 ? 1 : groundingMatches.length === 0 ? 0 : groundingMatches.reduce((total, match) => total + match.similarity, 0) / grounding.length;
   let ability: number | null = 1;
+  let visionGap: number | null = null;
   if (vision.length > 0) {
     const visionScore = mean(vision.map(similarityOf));
+    if (planning.length > 0 && visionScore > 0.4) visionGap = visionScore - mean(planning.map(similarityOf));
     ability = planning.length === 0 ? null : visionScore >= mean(planning.map(similarityOf)) - tolerance && visionScore > 0.4 ? 1 : 0;
   }
   return {
@@ -73,6 +86,7 @@ function cvFromMatches(gt: Trajectory, matches: readonly Match[], tolerance: num
     has_vision_steps: vision.length > 0,
     has_perception_steps: perception.length > 0,
     has_grounding_steps: grounding.length > 0,
+    visionGap,
   };
 }
 
@@ -97,14 +111,16 @@ export function scoreCvTask(gt: Trajectory, pred: Trajectory, sims: readonly (re
       has_perception_steps: false,
       has_grounding_steps: false,
       details: {},
+      tie_sensitive: false,
       ...extras,
     };
   }
   const { matches, unmatchedGt } = matchCalls(gt.calls, pred.calls, sims, tauWeak, options.solver);
-  const metrics = cvFromMatches(gt, matches, options.tolerance ?? 0);
+  const { visionGap, ...metrics } = cvFromMatches(gt, matches, options.tolerance ?? 0);
   const score: CvTaskScore = {
     id: gt.id,
     ...metrics,
+    tie_sensitive: false,
     details: {
       matches: matches.map((match) => ({
         gt_call_index: match.gtIndex,
@@ -117,11 +133,44 @@ export function scoreCvTask(gt: Trajectory, pred: Trajectory, sims: readonly (re
     },
     ...extras,
   };
+  const tried: CvValues[] = [{ ...metrics, visionGap }];
   if (options.compareWith) {
     const other = cvFromMatches(gt, matchCalls(gt.calls, pred.calls, sims, tauWeak, options.compareWith).matches, options.tolerance ?? 0);
+    tried.push(other);
     score.tie_break_changed = cvMetricKeys.filter((key) => other[key] !== metrics[key] && Math.abs((other[key] ?? -1) - (metrics[key] ?? -1)) > 1e-12);
   }
+  if (mayDependOnNoise(gt.calls, pred.calls, sims, [tauWeak])) {
+    for (const variant of noiseVariants(sims, seedOf(gt.id))) {
+      tried.push(cvFromMatches(gt, matchCalls(gt.calls, pred.calls, variant, tauWeak, options.solver).matches, options.tolerance ?? 0));
+    }
+  }
+  flagCvTies(score, tried, options.tolerance ?? 0);
   return score;
+}
+
+/**
+ * Bounds over the tie-breaks tried; with no tolerance (reference-compat) a vision mean within
+ * float32 noise of the planning mean makes visual_reasoning_ability 0 or 1 by rounding alone.
+ */
+function flagCvTies(score: CvTaskScore, tried: readonly CvValues[], tolerance: number): void {
+  const results = tried.map((values) => {
+    const nearEqual = tolerance === 0 && values.visionGap !== null && Math.abs(values.visionGap) <= 2 * FLOAT32_NOISE;
+    return { ...values, visual_reasoning_ability: values.visual_reasoning_ability ?? Number.NaN, nearEqual };
+  });
+  const extremes = results.some((result) => result.nearEqual) ? [{ visual_reasoning_ability: 0 }, { visual_reasoning_ability: 1 }] : [];
+  const { bounds, changed } = boundsOver<CvMetricKey>(
+    [...results, ...extremes.map((extreme) => ({ ...score, ...extreme, visual_reasoning_ability: extreme.visual_reasoning_ability }))].map((result) => ({
+      perception_recall: result.perception_recall,
+      grounding_arg_sim: result.grounding_arg_sim,
+      visual_reasoning_ability: result.visual_reasoning_ability ?? Number.NaN,
+    })),
+    cvMetricKeys,
+  );
+  const changedKeys = cvMetricKeys.filter((key) => changed.includes(key) || (score.tie_break_changed ?? []).includes(key));
+  if (changedKeys.length === 0) return;
+  score.tie_sensitive = true;
+  score.tie_bounds = bounds;
+  score.tie_break_changed = changedKeys;
 }
 
 export interface CvAggregate {

@@ -14,7 +14,7 @@ import { loadInfraFailures, manifestFileFor } from '../infra-failures.js';
 import type { StepMode } from '../step/aggregate.js';
 import { embedPairs, planPairs } from '../step/evaluate.js';
 import { formatPythonFloat } from '../step/serialize.js';
-import { loadTrajectories } from '../step/trajectory.js';
+import { describeTrimmedIds, loadTrajectories } from '../step/trajectory.js';
 import { evaluateCv, type CvEvaluation } from './evaluate.js';
 import type { CvTaskScore } from './metrics.js';
 
@@ -86,8 +86,10 @@ function appendMetrics(file: string, entry: Record<string, unknown>): void {
 export async function runCvFiles(options: CvRunOptions): Promise<CvRunResult> {
   const warn = options.warn ?? (() => undefined);
   if (options.runManifest && !existsSync(options.runManifest)) throw new EvaluationError(`--run-manifest ${options.runManifest}: file not found`);
-  const gt = loadTrajectories(options.gtFile, 'gt');
-  const pred = loadTrajectories(options.predFile, 'pred');
+  const ids = options.mode === 'reference-compat' ? 'exact' : 'trimmed';
+  const gt = loadTrajectories(options.gtFile, 'gt', ids);
+  const pred = loadTrajectories(options.predFile, 'pred', ids);
+  for (const line of describeTrimmedIds(gt, pred)) warn(line);
   if (gt.byId.size === 0) throw new EvaluationError(`${options.gtFile}: no ground-truth task with a non-empty id`);
   const infraFailures = loadInfraFailures(options.runManifest ?? manifestFileFor(options.predFile));
   if (infraFailures.warning) warn(infraFailures.warning);

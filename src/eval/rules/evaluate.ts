@@ -10,6 +10,7 @@ import type { Evaluator, RuleTarget } from '../../tasks/task-checks.js';
 import { builtinFunctions, describeValue, RuleFailure, type RuleFunction } from './functions.js';
 import { builtinOperators, type RuleOperator } from './operators.js';
 import { parsePipeline, RuleSyntaxError, type PipelineStep } from './pipeline.js';
+import { PythonTypeError } from './python-values.js';
 
 const namePattern = /^[A-Za-z_][\w.-]*$/;
 
@@ -18,8 +19,8 @@ export class RuleRegistry {
   private readonly operators = builtinOperators();
 
   registerFunction(name: string, fn: RuleFunction): this {
-    if (!namePattern.test(name) || name === 'foreach')
-      throw new RangeError(`rule function name ${JSON.stringify(name)} must match ${namePattern} and not be "foreach"`);
+    if (!namePattern.test(name) || name === 'foreach' || name === 'raw')
+      throw new RangeError(`rule function name ${JSON.stringify(name)} must match ${namePattern} and not be "foreach" or "raw"`);
     this.functions.set(name, fn);
     return this;
   }
@@ -60,32 +61,60 @@ export interface CheckResult {
   actual?: unknown;
 }
 
-/** Applies the steps in order; `foreach` maps the remaining steps over a list. */
-export function runPipeline(steps: readonly PipelineStep[], value: unknown, registry: RuleRegistry): unknown {
-  const [step, ...rest] = steps;
-  if (!step) return value;
-  if (step.name === 'foreach') {
-    if (step.args.length > 0) throw new RuleFailure('foreach takes no arguments');
-    if (!Array.isArray(value)) throw new RuleFailure(`foreach needs a list, got ${describeValue(value)}`);
-    return value.map((item, index) => {
-      try {
-        return runPipeline(rest, item, registry);
-      } catch (error) {
-        if (error instanceof RuleFailure) throw new RuleFailure(`foreach item ${index}: ${error.message}`);
-        throw error;
-      }
-    });
-  }
+/** What `foreach` produced: the rest of the pipeline ran on each item (items may nest). */
+class EachResult {
+  constructor(readonly items: readonly unknown[]) {}
+}
+
+/** What `raw` produced: MCP-Universe wraps the value again, so only an operator may read it. */
+class RawResult {
+  constructor(readonly value: unknown) {}
+}
+
+function runStep(step: PipelineStep, value: unknown, registry: RuleRegistry): unknown {
   const fn = registry.functionNamed(step.name);
   if (!fn) throw new RuleFailure(`unknown function "${step.name}"`);
-  let next: unknown;
   try {
-    next = fn(value, step.args);
+    return fn(value, step.args);
   } catch (error) {
     if (error instanceof RuleFailure) throw error;
     throw new RuleFailure(`${step.text} failed: ${(error as Error).message}`);
   }
-  return runPipeline(rest, next, registry);
+}
+
+/**
+ * Applies the steps in order, as MCP-Universe's Evaluator.execute does: `foreach` turns a list
+ * into its items and every later step runs on each item; `raw` must be the last step.
+ */
+export function runPipeline(steps: readonly PipelineStep[], value: unknown, registry: RuleRegistry): unknown {
+  const [step, ...rest] = steps;
+  if (!step) return value;
+  if (value instanceof EachResult) {
+    return new EachResult(
+      value.items.map((item, index) => {
+        try {
+          return runPipeline(steps, item, registry);
+        } catch (error) {
+          if (error instanceof RuleFailure) throw new RuleFailure(`foreach item ${index}: ${error.message}`);
+          throw error;
+        }
+      }),
+    );
+  }
+  if (value instanceof RawResult) throw new RuleFailure(`${step.text} cannot follow raw (MCP-Universe wraps raw's result, so only an operator reads it)`);
+  if (step.name === 'foreach') {
+    if (!Array.isArray(value)) throw new RuleFailure(`foreach needs a list, got ${describeValue(value)}`);
+    return runPipeline(rest, new EachResult(value), registry);
+  }
+  if (step.name === 'raw') return runPipeline(rest, new RawResult(value), registry);
+  return runPipeline(rest, runStep(step, value, registry), registry);
+}
+
+/** The values the operator tests: one, or every item `foreach` produced (flattened, in order). */
+export function pipelineResults(value: unknown): unknown[] {
+  if (value instanceof EachResult) return value.items.flatMap(pipelineResults);
+  if (value instanceof RawResult) return [value.value];
+  return [value];
 }
 
 function describeTarget(target: RuleTarget): string {
@@ -119,24 +148,43 @@ function targetText(target: RuleTarget, subject: RuleSubject): string {
   return call.result;
 }
 
+function applyOperator(operator: RuleOperator, evaluator: Evaluator, actual: unknown): boolean {
+  try {
+    return operator(actual, evaluator.value ?? null, evaluator.op_args ?? null);
+  } catch (error) {
+    if (error instanceof RuleFailure) throw error;
+    throw new RuleFailure(`operator ${evaluator.op || '(none)'} failed: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Runs one rule as MCP-Universe's Evaluator.evaluate does: the operator tests every result the
+ * func produced (one, or each item after `foreach`, where no items pass); the first that fails
+ * decides; an empty op passes.
+ */
 export function evaluateRule(evaluator: Evaluator, subject: RuleSubject, registry: RuleRegistry): CheckResult {
   const label = describeEvaluator(evaluator);
   try {
     const operator = registry.operatorNamed(evaluator.op);
     if (!operator) throw new RuleFailure(`unknown operator "${evaluator.op}"`);
-    const steps = parsePipeline(evaluator.func);
-    const actual = runPipeline(steps, targetText(evaluator.target, subject), registry);
-    let passed: boolean;
-    try {
-      passed = operator(actual, evaluator.value, evaluator.op_args);
-    } catch (error) {
-      if (error instanceof RuleFailure) throw error;
-      throw new RuleFailure(`operator ${evaluator.op} failed: ${(error as Error).message}`);
+    const produced = runPipeline(parsePipeline(evaluator.func), targetText(evaluator.target, subject), registry);
+    const results = pipelineResults(produced);
+    const each = produced instanceof EachResult;
+    const actual = each ? results : results[0];
+    const op = evaluator.op || '(no op)';
+    for (const [index, result] of results.entries()) {
+      if (!applyOperator(operator, evaluator, result)) {
+        const item = each ? `item ${index} ` : '';
+        return { evaluator: label, passed: false, reason: `${item}${describeValue(result)} not ${op} ${describeValue(evaluator.value ?? null)}`, actual };
+      }
     }
-    const reason = `${describeValue(actual)} ${passed ? '' : 'not '}${evaluator.op} ${describeValue(evaluator.value)}`;
-    return { evaluator: label, passed, reason, actual };
+    const reason = each
+      ? `each of ${results.length} results ${op} ${describeValue(evaluator.value ?? null)}${results.length === 0 ? ' (no results: passes, as in MCP-Universe)' : ''}`
+      : `${describeValue(actual)} ${op} ${describeValue(evaluator.value ?? null)}`;
+    return { evaluator: label, passed: true, reason, actual };
   } catch (error) {
     if (error instanceof RuleFailure || error instanceof RuleSyntaxError) return { evaluator: label, passed: false, reason: error.message };
+    if (error instanceof PythonTypeError) return { evaluator: label, passed: false, reason: `operator ${evaluator.op}: ${error.message}` };
     throw error;
   }
 }

@@ -1,19 +1,32 @@
 // The built-in pipeline functions of the rule evaluators. Each takes the current value and the
 // step's text arguments and returns the next value, or throws RuleFailure with a reason (a
-// failed check, never a crash). `foreach` is not here: it is structural (evaluate.ts applies the
-// rest of the pipeline to every element), as in MCP-Universe.
+// failed check, never a crash). `foreach` and `raw` are structural (evaluate.ts).
 //
-//   json          decode JSON text; code fences and text around one JSON value are ignored
-//   get(key)      value of an object key; on a list, an index (negative counts from the end)
-//   len           length of a list or string, number of keys of an object
+// MCP-Universe's functions (mcpuniverse/evaluator/functions.py), with its semantics; like
+// Python's `*args`, extra arguments are ignored:
+//   json          the text stripped of whitespace and backticks and of a leading `json`, then
+//                 decoded strictly: prose around the JSON fails (use find_json)
+//   get(key)      value of an object key; a missing key gives null; anything but an object fails
+//   len           length of a list (anything else fails: use size)
+//   list          the value wrapped in a one-element list
+//   foreach       the rest of the pipeline runs on each element; the operator then tests each
+//                 result, and an empty list passes
+//   raw           the value unchanged (MCP-Universe wraps it, so no function may follow it)
+//
+// m3bench's own, under names MCP-Universe does not use:
+//   find_json     like json, but code fences and prose around one JSON value are ignored
+//   at(i)         element i of a list (negative counts from the end)
+//   size          length of a list or string (code points), number of keys of an object
 //   lower, upper, trim   string case and surrounding whitespace
 //   number        a number as is, or the first number in a text ("1,250.00 EUR" -> 1250)
 //   numbers       every number in a text, as a list
-//   regex(p[, g]) first match of the pattern p (case-insensitive); group g (default: group 1
-//                 when the pattern has one, else the whole match)
+//   regex(p[, g]) first match of the pattern p (case-insensitive, time-limited); group g
+//                 (default: group 1 when the pattern has one, else the whole match)
 //   first, last   first / last element of a list
 //   sum           sum of a list of numbers
 //   keys, values  of an object
+import { execWithTimeLimit, RegexTimeoutError } from './bounded-regex.js';
+
 export class RuleFailure extends Error {}
 
 export type RuleFunction = (value: unknown, args: readonly string[]) => unknown;
@@ -63,7 +76,21 @@ function embeddedJson(text: string): string | undefined {
   return undefined;
 }
 
-function decodeJson(value: unknown): unknown {
+/** MCP-Universe's json: `x.strip().strip("`").strip()`, a leading `json` dropped, then json.loads. */
+function decodeJsonStrictly(value: unknown): unknown {
+  let text = expectString(value, 'json')
+    .trim()
+    .replace(/^`+|`+$/g, '')
+    .trim();
+  if (text.startsWith('json')) text = text.slice(4).trim();
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new RuleFailure(`json: JSON decoding error (${(error as Error).message}) in ${describeValue(value)}`);
+  }
+}
+
+function findJson(value: unknown): unknown {
   if (typeof value !== 'string') return value;
   const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(value)?.[1];
   for (const candidate of [value, fenced, embeddedJson(fenced ?? value)]) {
@@ -74,23 +101,24 @@ function decodeJson(value: unknown): unknown {
       // try the next candidate
     }
   }
-  throw new RuleFailure(`json: the text is not JSON: ${describeValue(value)}`);
+  throw new RuleFailure(`find_json: the text holds no JSON: ${describeValue(value)}`);
 }
 
+/** MCP-Universe's get: `dict.get(key, None)`; only an object is accepted. */
 function getKey(value: unknown, args: readonly string[]): unknown {
   const key = args[0];
-  if (args.length !== 1 || key === undefined) throw new RuleFailure(`get needs exactly one key, got ${args.length}`);
-  if (Array.isArray(value)) {
-    if (!/^-?\d+$/.test(key)) throw new RuleFailure(`get(${key}): a list needs an integer index`);
-    const index = Number(key) < 0 ? value.length + Number(key) : Number(key);
-    if (index < 0 || index >= value.length) throw new RuleFailure(`get(${key}): index out of range for a list of ${value.length}`);
-    return value[index];
-  }
+  if (key === undefined) throw new RuleFailure('get needs a key');
   const object = expectObject(value, `get(${key})`);
-  if (!Object.hasOwn(object, key)) {
-    throw new RuleFailure(`get(${key}): no key "${key}" (keys: ${Object.keys(object).slice(0, 12).join(', ') || 'none'})`);
-  }
-  return object[key];
+  return Object.hasOwn(object, key) ? object[key] : null;
+}
+
+function elementAt(value: unknown, args: readonly string[]): unknown {
+  const key = args[0];
+  if (args.length !== 1 || key === undefined || !/^-?\d+$/.test(key)) throw new RuleFailure(`at needs one integer index, got ${args.join(', ') || 'none'}`);
+  const list = expectList(value, `at(${key})`);
+  const index = Number(key) < 0 ? list.length + Number(key) : Number(key);
+  if (index < 0 || index >= list.length) throw new RuleFailure(`at(${key}): index out of range for a list of ${list.length}`);
+  return list[index];
 }
 
 // A sign counts only when it does not follow a word or a bracket (`03-2024`, `(1, 2)-(3, 4)`).
@@ -118,7 +146,13 @@ function regexStep(value: unknown, args: readonly string[]): unknown {
   } catch (error) {
     throw new RuleFailure(`regex: invalid pattern ${JSON.stringify(pattern)}: ${(error as Error).message}`);
   }
-  const match = compiled.exec(expectString(value, 'regex'));
+  let match: RegExpExecArray | null;
+  try {
+    match = execWithTimeLimit(compiled, expectString(value, 'regex'));
+  } catch (error) {
+    if (error instanceof RegexTimeoutError) throw new RuleFailure(`regex(${pattern}): ${error.message}`);
+    throw error;
+  }
   if (!match) throw new RuleFailure(`regex(${pattern}): no match in ${describeValue(value)}`);
   const chosen = group !== undefined ? (/^\d+$/.test(group) ? match[Number(group)] : match.groups?.[group]) : match.length > 1 ? match[1] : match[0];
   if (chosen === undefined) throw new RuleFailure(`regex(${pattern}): group ${group ?? 1} did not take part in the match`);
@@ -132,19 +166,35 @@ function noArgs(name: string, fn: (value: unknown) => unknown): RuleFunction {
   };
 }
 
+/** An MCP-Universe function: its Python signature takes `*args`, so extra arguments are ignored. */
+const ignoringArgs =
+  (fn: (value: unknown) => unknown): RuleFunction =>
+  (value) =>
+    fn(value);
+
+function sizeOf(value: unknown): number {
+  if (typeof value === 'string') return [...value].length;
+  if (Array.isArray(value)) return value.length;
+  return Object.keys(expectObject(value, 'size')).length;
+}
+
 export function builtinFunctions(): Map<string, RuleFunction> {
   return new Map<string, RuleFunction>([
-    ['json', noArgs('json', decodeJson)],
+    ['json', ignoringArgs(decodeJsonStrictly)],
     ['get', getKey],
-    ['len', noArgs('len', (value) => (typeof value === 'string' || Array.isArray(value) ? value.length : Object.keys(expectObject(value, 'len')).length))],
+    ['len', ignoringArgs((value) => expectList(value, 'len').length)],
+    ['list', ignoringArgs((value) => [value])],
+    ['find_json', noArgs('find_json', findJson)],
+    ['at', elementAt],
+    ['size', noArgs('size', sizeOf)],
     ['lower', noArgs('lower', (value) => expectString(value, 'lower').toLowerCase())],
     ['upper', noArgs('upper', (value) => expectString(value, 'upper').toUpperCase())],
     ['trim', noArgs('trim', (value) => expectString(value, 'trim').trim())],
     ['number', noArgs('number', toNumber)],
     ['numbers', noArgs('numbers', (value) => numbersIn(expectString(value, 'numbers')))],
     ['regex', regexStep],
-    ['first', noArgs('first', (value) => getKey(expectList(value, 'first'), ['0']))],
-    ['last', noArgs('last', (value) => getKey(expectList(value, 'last'), ['-1']))],
+    ['first', noArgs('first', (value) => elementAt(value, ['0']))],
+    ['last', noArgs('last', (value) => elementAt(value, ['-1']))],
     ['sum', noArgs('sum', (value) => expectList(value, 'sum').reduce<number>((total, item) => total + toNumber(item), 0))],
     ['keys', noArgs('keys', (value) => Object.keys(expectObject(value, 'keys')))],
     ['values', noArgs('values', (value) => Object.values(expectObject(value, 'values')))],

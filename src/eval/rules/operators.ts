@@ -1,26 +1,28 @@
 // The built-in comparison operators of the rule evaluators: op(actual, value, op_args).
 //
-//   =  (also ==)  deep equality (JSON values; 15 and "15" differ: use `number` first)
-//   !=            not deep-equal
-//   < > <= >=     two numbers, or two strings (code-point order)
-//   in            actual is an element of the list `value`, or a substring of the string `value`
-//   contains      the list actual has an element deep-equal to `value`, the string actual holds
-//                 the string `value`, or the object actual has the key `value`
+// MCP-Universe's operators (mcpuniverse/evaluator/functions.py), with Python's semantics
+// (python-values.ts):
+//   =             Python `actual == value` (true = 1, 2 = 2.0, objects by keys, lists in order)
+//   < > <= >=     Python ordering: numbers, strings by code point, lists element by element;
+//                 other pairs (null, objects, a string against a number) fail the check
+//   in            Python `actual in value`; value must be a string or a list
+//   contain       Python `value in actual`; actual must be a string or a list
+//   "" (no op)    passes whatever the func produced (only a func that fails fails)
+//
+// m3bench's own, under names MCP-Universe does not use:
+//   ==, !=        as = and its negation
+//   contains      as contain, and an object actual holds the key `value`
 //   approx        numbers (or equal-length lists of numbers) within a tolerance:
 //                 op_args {"tolerance": 0.01} (absolute, default 1e-6), {"relative": 0.01}, or [0.01]
 //
-// More are added with RuleRegistry.registerOperator (registry.ts).
-import { isDeepStrictEqual } from 'node:util';
+// More are added with RuleRegistry.registerOperator (evaluate.ts).
 import { describeValue, RuleFailure } from './functions.js';
+import { pythonCompare, pythonEqual, pythonIn, pythonTypeName } from './python-values.js';
 
 export type RuleOperator = (actual: unknown, expected: unknown, opArgs: unknown) => boolean;
 
 function ordered(name: string, test: (comparison: number) => boolean): RuleOperator {
-  return (actual, expected) => {
-    if (typeof actual === 'number' && typeof expected === 'number') return test(actual - expected);
-    if (typeof actual === 'string' && typeof expected === 'string') return test(actual < expected ? -1 : actual > expected ? 1 : 0);
-    throw new RuleFailure(`${name} compares two numbers or two strings, got ${describeValue(actual)} and ${describeValue(expected)}`);
-  };
+  return (actual, expected) => test(pythonCompare(actual, expected, name));
 }
 
 function within(actual: number, expected: number, tolerance: { absolute: number; relative: number | undefined }): boolean {
@@ -56,25 +58,30 @@ const approx: RuleOperator = (actual, expected, opArgs) => {
   throw new RuleFailure(`approx compares numbers (or lists of numbers), got ${describeValue(actual)} and ${describeValue(expected)}`);
 };
 
-function memberOf(item: unknown, container: unknown, name: string): boolean {
-  if (Array.isArray(container)) return container.some((element) => isDeepStrictEqual(element, item));
-  if (typeof container === 'string' && typeof item === 'string') return container.includes(item);
-  if (container && typeof container === 'object' && typeof item === 'string') return Object.hasOwn(container, item);
-  throw new RuleFailure(`${name}: cannot look for ${describeValue(item)} in ${describeValue(container)}`);
+/** Python `item in container`, refusing a container that is not a string or a list as MCP-Universe does. */
+function memberOf(item: unknown, container: unknown, name: string, side: string): boolean {
+  if (typeof container === 'string' || Array.isArray(container)) return pythonIn(item, container);
+  throw new RuleFailure(`${name}: the ${side} must be a list or a string, got ${pythonTypeName(container)} ${describeValue(container)}`);
 }
 
+const containsOrKey: RuleOperator = (actual, expected) => {
+  if (actual && typeof actual === 'object' && !Array.isArray(actual) && typeof expected === 'string') return Object.hasOwn(actual, expected);
+  return memberOf(expected, actual, 'contains', 'output');
+};
+
 export function builtinOperators(): Map<string, RuleOperator> {
-  const equal: RuleOperator = (actual, expected) => isDeepStrictEqual(actual, expected);
   return new Map<string, RuleOperator>([
-    ['=', equal],
-    ['==', equal],
-    ['!=', (actual, expected) => !isDeepStrictEqual(actual, expected)],
+    ['', () => true],
+    ['=', pythonEqual],
+    ['==', pythonEqual],
+    ['!=', (actual, expected) => !pythonEqual(actual, expected)],
     ['<', ordered('<', (comparison) => comparison < 0)],
     ['>', ordered('>', (comparison) => comparison > 0)],
     ['<=', ordered('<=', (comparison) => comparison <= 0)],
     ['>=', ordered('>=', (comparison) => comparison >= 0)],
-    ['in', (actual, expected) => memberOf(actual, expected, 'in')],
-    ['contains', (actual, expected) => memberOf(expected, actual, 'contains')],
+    ['in', (actual, expected) => memberOf(actual, expected, 'in', 'value')],
+    ['contain', (actual, expected) => memberOf(expected, actual, 'contain', 'output')],
+    ['contains', containsOrKey],
     ['approx', approx],
   ]);
 }

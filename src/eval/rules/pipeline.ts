@@ -1,7 +1,8 @@
 // The `func` text of an MCP-Universe evaluator as a list of steps: `json -> get(x) -> foreach ->
 // get(y) -> len`. A step is a name with optional arguments in parentheses; an argument is bare
 // text (trimmed, parentheses inside must balance) or a quoted string ("..." with JSON escapes, or
-// '...'), so a regular expression holding `,`, `)` or `->` is written quoted:
+// '...'), so a regular expression holding `,`, `)` or `->` is written quoted (quoting is m3bench's:
+// MCP-Universe takes the text up to the first `)` and splits it at commas, keeping quotes):
 // `regex("TOTAL ([0-9.]+)")`. An empty func is the identity (the raw target text).
 export interface PipelineStep {
   name: string;
@@ -73,8 +74,8 @@ function parseStep(raw: string): PipelineStep {
 /** Parses a func text into steps; throws RuleSyntaxError with the offending part. */
 export function parsePipeline(func: string): PipelineStep[] {
   if (func.trim() === '') return [];
-  return splitTopLevel(func, '->').map((part, index) => {
-    if (part.trim() === '') throw new RuleSyntaxError(`empty step ${index + 1} in ${JSON.stringify(func)}`);
-    return parseStep(part);
-  });
+  // MCP-Universe's _parse_func drops empty parts (`json -> -> len` is `json -> len`).
+  return splitTopLevel(func, '->')
+    .filter((part) => part.trim() !== '')
+    .map(parseStep);
 }

@@ -15,7 +15,9 @@
 //                            as 0). Macro, because micro precision cannot see missing ids: they
 //                            add no predicted calls.
 //   tie_break_changed_ids    tasks where the other tie rule (SciPy's vs the deterministic one)
-//                            would change a reference metric; see metrics.ts.
+//                            or float32 noise would change a reference metric; see metrics.ts.
+// `aggregate.tie_sensitive` counts those tasks and gives the range of each reference aggregate
+// over their tie-breaks (tie-bounds.ts).
 import { safeDiv, type StepMetricValues, type TaskScore } from './metrics.js';
 
 export type StepMode = 'default' | 'reference-compat';
@@ -47,8 +49,27 @@ interface CorrectedAggregate {
   tie_break_changed_ids: string[];
 }
 
+/** Tie-sensitive tasks (metrics.ts, tie-bounds.ts) and the range each aggregate could take over their tie-breaks. */
+interface TieSummary {
+  count: number;
+  ids: string[];
+  /** Each reference aggregate recomputed with every tie-sensitive task at its lower, then its upper bound. */
+  bounds: Partial<Record<BoundedKey, [number, number]>>;
+}
+
+type BoundedKey =
+  | 'matched'
+  | 'recall'
+  | 'precision'
+  | 'avg_sim_all_cov'
+  | 'avg_sim_strong_cov'
+  | 'step_coherence_cov'
+  | 'order_consistency_cov'
+  | 'merge_purity_cov';
+
 export interface StepAggregate extends StepMetricValues {
   num_ids: number;
+  tie_sensitive: TieSummary;
   avg_Rounds: number;
   avg_tool_calls: number;
   mode: StepMode;
@@ -79,6 +100,42 @@ export interface AggregateInput {
   infraFailures?: InfraFailureSummary;
 }
 
+/** The reference aggregates of per-task values (recall and precision over summed counts, the rest GT-call-weighted). */
+function referenceAggregates(perId: readonly TaskScore[], distinct: (score: TaskScore) => number): Record<BoundedKey, number> {
+  const totalGt = sum(perId.map((score) => score.total_gt_calls));
+  const weighted = (pick: (score: TaskScore) => number) => safeDiv(sum(perId.map((score) => pick(score) * score.total_gt_calls)), totalGt);
+  const matched = sum(perId.map((score) => score.matched));
+  return {
+    matched,
+    recall: safeDiv(matched, totalGt),
+    precision: safeDiv(sum(perId.map(distinct)), sum(perId.map((score) => score.total_pred_calls))),
+    avg_sim_all_cov: weighted((score) => score.avg_sim_all_cov),
+    avg_sim_strong_cov: weighted((score) => score.avg_sim_strong_cov),
+    step_coherence_cov: weighted((score) => score.step_coherence_cov),
+    order_consistency_cov: weighted((score) => score.order_consistency_cov),
+    merge_purity_cov: weighted((score) => score.merge_purity_cov),
+  };
+}
+
+function summariseTies(perId: readonly TaskScore[]): TieSummary {
+  const sensitive = perId.filter((score) => score.tie_sensitive);
+  if (sensitive.length === 0) return { count: 0, ids: [], bounds: {} };
+  const at = (end: 0 | 1) =>
+    perId.map((score) => {
+      if (!score.tie_bounds) return score;
+      const moved = { ...score };
+      for (const [key, range] of Object.entries(score.tie_bounds)) (moved as Record<string, unknown>)[key] = (range as [number, number])[end];
+      return moved;
+    });
+  // A bound's precision is a share of the task's predicted calls: the distinct matched count follows from it.
+  const distinct = (score: TaskScore) => (score.tie_bounds ? score.precision * score.total_pred_calls : distinctMatchedPredictions(score));
+  const low = referenceAggregates(at(0), distinct);
+  const high = referenceAggregates(at(1), distinct);
+  const bounds: TieSummary['bounds'] = {};
+  for (const key of Object.keys(low) as BoundedKey[]) bounds[key] = [Math.min(low[key], high[key]), Math.max(low[key], high[key])];
+  return { count: sensitive.length, ids: sensitive.map((score) => score.id), bounds };
+}
+
 export function aggregateScores(input: AggregateInput): StepAggregate {
   const { perId } = input;
   const totalGt = sum(perId.map((score) => score.total_gt_calls));
@@ -90,6 +147,7 @@ export function aggregateScores(input: AggregateInput): StepAggregate {
   const precisionSum = sum(perId.map((score) => score.precision));
   return {
     num_ids: perId.length,
+    tie_sensitive: summariseTies(perId),
     total_gt_calls: totalGt,
     total_pred_calls: totalPred,
     matched,

@@ -11,6 +11,7 @@
 //                            default), on the same similarities; empty when ties do not matter.
 import { isToolErrorText } from '../../core/tool-result-contract.js';
 import { matchCalls, tieBreakSolver, type BucketSolver, type Match } from './assignment.js';
+import { boundsOver, type Bounds, mayDependOnNoise, noiseVariants, seedOf } from './tie-bounds.js';
 import type { Trajectory } from './trajectory.js';
 
 export interface StepThresholds {
@@ -64,6 +65,10 @@ export interface StepMetricValues {
 
 export interface TaskScore extends StepMetricValues {
   id: string;
+  /** True when float32 noise in the similarities (ties, thresholds) could change a reference metric (tie-bounds.ts). */
+  tie_sensitive: boolean;
+  /** For a tie-sensitive task: [min, max] of each reference metric over the tie-breaks tried. */
+  tie_bounds?: Partial<Record<ReferenceMetricKey, Bounds>>;
   flags?: { merged_steps: boolean; split_steps: boolean };
   corrected: CorrectedTaskMetrics;
   details: TaskDetails | Record<string, never>;
@@ -139,6 +144,7 @@ function clip01(value: number): number {
 function degenerateScore(id: string, missing: boolean): TaskScore {
   return {
     id,
+    tie_sensitive: false,
     total_gt_calls: 0,
     total_pred_calls: 0,
     matched: 0,
@@ -234,6 +240,39 @@ const referenceMetricKeys = [
   'merge_purity_cov',
 ] as const;
 
+type ReferenceMetricKey = (typeof referenceMetricKeys)[number];
+
+/**
+ * Solves the matching again on similarities moved within float32 noise; when a reference metric
+ * then moves, the task is tie-sensitive, with bounds over every result (this one included).
+ */
+function flagNoiseSensitivity(
+  score: TaskScore,
+  tried: TaskScore[],
+  gt: Trajectory,
+  pred: Trajectory,
+  sims: readonly (readonly number[])[],
+  context: NoiseContext,
+): void {
+  if (!mayDependOnNoise(gt.calls, pred.calls, sims, [context.thresholds.tauWeak, context.thresholds.tauStrong])) return;
+  for (const variant of noiseVariants(sims, seedOf(gt.id))) {
+    tried.push(
+      scoreMatches(gt, pred, matchCalls(gt.calls, pred.calls, variant, context.thresholds.tauWeak, context.solver), context.thresholds, context.missing),
+    );
+  }
+  const { bounds, changed } = boundsOver(tried, referenceMetricKeys);
+  if (changed.length === 0) return;
+  score.tie_sensitive = true;
+  score.tie_bounds = bounds;
+  score.corrected.tie_break_changed = referenceMetricKeys.filter((key) => changed.includes(key) || score.corrected.tie_break_changed.includes(key));
+}
+
+interface NoiseContext {
+  thresholds: StepThresholds;
+  solver: BucketSolver;
+  missing: boolean;
+}
+
 /**
  * Scores one task. `sims[g][p]` is the similarity of flat GT call g and flat predicted call p
  * (the evaluator computes it from embeddings; tests inject it).
@@ -247,8 +286,10 @@ export function scoreTask(
 ): TaskScore {
   const missing = options.missing ?? false;
   if (gt.calls.length === 0 && pred.calls.length === 0) return degenerateScore(gt.id, missing);
-  const matching = matchCalls(gt.calls, pred.calls, sims, thresholds.tauWeak, options.solver ?? tieBreakSolver);
+  const solver = options.solver ?? tieBreakSolver;
+  const matching = matchCalls(gt.calls, pred.calls, sims, thresholds.tauWeak, solver);
   const score = scoreMatches(gt, pred, matching, thresholds, missing);
+  const tried = [score];
   if (options.compareWith) {
     const other = matchCalls(gt.calls, pred.calls, sims, thresholds.tauWeak, options.compareWith);
     const samePairs =
@@ -256,8 +297,14 @@ export function scoreTask(
       other.matches.every((match, index) => match.gtIndex === matching.matches[index]?.gtIndex && match.predIndex === matching.matches[index]?.predIndex);
     if (!samePairs) {
       const alternative = scoreMatches(gt, pred, other, thresholds, missing);
+      tried.push(alternative);
       score.corrected.tie_break_changed = referenceMetricKeys.filter((key) => Math.abs(score[key] - alternative[key]) > 1e-12);
     }
+  }
+  flagNoiseSensitivity(score, tried, gt, pred, sims, { thresholds, solver, missing });
+  if (!score.tie_sensitive && score.corrected.tie_break_changed.length > 0) {
+    score.tie_sensitive = true;
+    score.tie_bounds = boundsOver(tried, referenceMetricKeys).bounds;
   }
   return score;
 }
@@ -274,6 +321,7 @@ function scoreMatches(gt: Trajectory, pred: Trajectory, matching: ReturnType<typ
   const matchedSuccess = matches.filter((match) => !isToolErrorText(pred.calls[match.predIndex]?.result ?? '')).length;
   return {
     id: gt.id,
+    tie_sensitive: false,
     total_gt_calls: totalGt,
     total_pred_calls: totalPred,
     matched,

@@ -13,7 +13,7 @@ import { runStepEvaluation, type StepEvaluation } from './evaluate.js';
 import { checkGroundTruth, describeGtChecks, type GtChecks } from './gt-checks.js';
 import { OUTPUT_FILES, writeStepOutputs } from './outputs.js';
 import type { StepThresholds } from './metrics.js';
-import { loadTrajectories } from './trajectory.js';
+import { describeTrimmedIds, loadTrajectories } from './trajectory.js';
 
 export interface StepRunOptions {
   gtFile: string;
@@ -57,8 +57,10 @@ export function validateThresholds(thresholds: StepThresholds): void {
 export async function runStepFiles(options: StepRunOptions): Promise<StepRunResult> {
   const warn = options.warn ?? (() => undefined);
   validateThresholds(options.thresholds);
-  const gt = loadTrajectories(options.gtFile, 'gt');
-  const pred = loadTrajectories(options.predFile, 'pred');
+  const ids = options.mode === 'reference-compat' ? 'exact' : 'trimmed';
+  const gt = loadTrajectories(options.gtFile, 'gt', ids);
+  const pred = loadTrajectories(options.predFile, 'pred', ids);
+  for (const line of describeTrimmedIds(gt, pred)) warn(line);
   const gtChecks = checkGroundTruth(gt.raw, gt.duplicates, options.roundCap ?? 10);
   for (const line of describeGtChecks(gtChecks)) warn(line);
   if (pred.duplicates.length > 0)

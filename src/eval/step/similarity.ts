@@ -53,7 +53,12 @@ export function createVectorSimilarity<T>(
     });
 }
 
-/** The float64 cosine of the header. */
+/**
+ * The float64 cosine of the header, except that identical argument texts score exactly 1: the
+ * formula's 1e-8 in the denominator would give 0.99999998, so a perfect prediction would miss 1
+ * (the reference's float32 path, float32.ts, keeps the formula as it is).
+ */
 export function createEmbeddingSimilarity(vectors: ReadonlyMap<string, Float32Array>): TaskSimilarity {
-  return createVectorSimilarity(vectors, scaled, dot);
+  const cosine = createVectorSimilarity(vectors, scaled, dot);
+  return (gt, pred) => cosine(gt, pred).map((row, g) => row.map((sim, p) => (gt.calls[g]?.text === pred.calls[p]?.text ? 1 : sim)));
 }

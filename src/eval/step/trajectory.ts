@@ -4,7 +4,7 @@
 // re-parsed losslessly and aligned record by record so `2.0` stays `2.0` in the embedded text.
 import { readFileSync } from 'node:fs';
 import { TaskFileError } from '../../errors/index.js';
-import { indexById, loadGroundTruth, loadPredictions, type Duplicate } from '../../tasks/load.js';
+import { applyIdMatching, type IdMatching, indexById, loadGroundTruth, loadPredictions, type Duplicate } from '../../tasks/load.js';
 import type { GtTask, Prediction } from '../../tasks/schemas.js';
 import { parseLosslessJson, serializeArguments } from './serialize.js';
 
@@ -98,7 +98,7 @@ function idOf(record: unknown): string | undefined {
   if (!record || typeof record !== 'object') return undefined;
   const id = (record as { id?: unknown }).id;
   if (id === undefined || id === null) return undefined;
-  return String(typeof id === 'object' && 'value' in id ? (id as { value: unknown }).value : id).trim();
+  return String(typeof id === 'object' && 'value' in id ? (id as { value: unknown }).value : id);
 }
 
 export interface LoadedTrajectories {
@@ -114,11 +114,16 @@ export interface LoadedTrajectories {
   unaligned: number;
   /** The validated records, for checks that need fields the trajectory drops. */
   raw: TaskRecord[];
+  /** Ids whose surrounding whitespace was removed (0 when ids are matched exactly). */
+  trimmedIds: number;
 }
 
-/** Loads a GT or prediction file (array or id-keyed object) into trajectories. */
-export function loadTrajectories(file: string, kind: 'gt' | 'pred'): LoadedTrajectories {
-  const records: TaskRecord[] = kind === 'gt' ? loadGroundTruth(file) : loadPredictions(file);
+/**
+ * Loads a GT or prediction file (array or id-keyed object) into trajectories; ids are trimmed
+ * (the default) or kept exactly as written (`exact`, what the reference does).
+ */
+export function loadTrajectories(file: string, kind: 'gt' | 'pred', ids: IdMatching = 'trimmed'): LoadedTrajectories {
+  const exactRecords: TaskRecord[] = kind === 'gt' ? loadGroundTruth(file, 'exact') : loadPredictions(file, 'exact');
   let lossless: unknown[] = [];
   try {
     const text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
@@ -126,14 +131,26 @@ export function loadTrajectories(file: string, kind: 'gt' | 'pred'): LoadedTraje
   } catch (error) {
     throw new TaskFileError(`${file}: could not re-read the file for exact number text: ${(error as Error).message}`, { cause: error });
   }
-  const aligned = lossless.length === records.length;
+  const aligned = lossless.length === exactRecords.length;
   let unaligned = 0;
-  const trajectories = records.map((record, index) => {
+  const exactTrajectories = exactRecords.map((record, index) => {
     const exact = aligned ? lossless[index] : undefined;
     const idMatches = exact !== undefined && (idOf(exact) ?? record.id) === record.id;
     if (!idMatches) unaligned += 1;
     return toTrajectory(record, idMatches ? exact : undefined);
   });
+  const { records: trajectories, trimmed: trimmedIds } = applyIdMatching(exactTrajectories, ids);
+  const records = applyIdMatching(exactRecords, ids).records;
   const { byId, duplicates, dropped } = indexById(trajectories);
-  return { file, records: trajectories, byId, duplicates, dropped, unaligned, raw: records };
+  return { file, records: trajectories, byId, duplicates, dropped, unaligned, raw: records, trimmedIds };
+}
+
+/** One warning per file whose ids trimming changed (the reference would match them exactly). */
+export function describeTrimmedIds(...files: readonly LoadedTrajectories[]): string[] {
+  return files
+    .filter((loaded) => loaded.trimmedIds > 0)
+    .map(
+      (loaded) =>
+        `${loaded.file}: ${loaded.trimmedIds} id(s) carried surrounding whitespace and were trimmed; the reference matches ids exactly (use --reference-compat to do the same)`,
+    );
 }

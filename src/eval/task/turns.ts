@@ -48,7 +48,7 @@ export function countTurns(
     counts.validInvocations += valid;
     if (valid === judged.length) counts.successfulTurns += 1;
   }
-  const unusable = prediction.dialogue.filter((round) => round.work.tool_calls.length === 0).length;
+  const unusable = prediction.dialogue.filter((round) => Array.isArray(round.work?.tool_calls) && round.work.tool_calls.length === 0).length;
   counts.turns += unusable;
   return counts;
 }

@@ -94,7 +94,7 @@ export async function createReplayDriver(model: string, context: DriverContext):
         // A tool missing from the catalog keeps its canonical name so the record shows what was asked.
         name: byCanonical.get(call.name) ?? call.name,
         arguments: call.arguments,
-        argumentsText: JSON.stringify(call.arguments),
+        argumentsText: call.argumentsText ?? JSON.stringify(call.arguments),
       }));
       return { text: '', toolCalls, stopReason: 'tool_calls', usage: emptyUsage(), latencyMs: 0, warnings: [] };
     },

@@ -64,7 +64,7 @@ export function perturbPlan(plan: ReplayPlan, taskId: string, options: PerturbOp
       .filter(() => random() >= options.drop)
       .map((call) => {
         let next = call;
-        if (random() < options.noise) next = { ...next, arguments: corrupt(next.arguments, random) };
+        if (random() < options.noise) next = { name: next.name, arguments: corrupt(next.arguments, random) };
         if (random() < options.wrong && candidates.length > 1) {
           const others = candidates.filter((name) => name !== call.name);
           next = { ...next, name: others[Math.floor(random() * others.length)] ?? call.name };

@@ -1,10 +1,13 @@
 // What a replay driver says, task by task: the steps (each a list of calls) and the final reply.
 // Built from ground truth or from an existing prediction file; optionally perturbed (noisy oracle).
+import { exactArgumentsTextOf } from '../../tasks/exact-arguments.js';
 import type { GtTask, Prediction } from '../../tasks/schemas.js';
 
 export interface ReplayCall {
   name: string;
   arguments: unknown;
+  /** The arguments' JSON text as the file wrote it (`2.0` stays `2.0`); dropped when the arguments change. */
+  argumentsText?: string;
 }
 
 export interface ReplayPlan {
@@ -13,7 +16,10 @@ export interface ReplayPlan {
 }
 
 function toCalls(calls: ReadonlyArray<{ name?: string | null | undefined; arguments?: unknown }>): ReplayCall[] {
-  return calls.map((call) => ({ name: String(call.name ?? '').trim(), arguments: call.arguments ?? null }));
+  return calls.map((call) => {
+    const argumentsText = exactArgumentsTextOf(call);
+    return { name: String(call.name ?? '').trim(), arguments: call.arguments ?? null, ...(argumentsText === undefined ? {} : { argumentsText }) };
+  });
 }
 
 export function planFromGroundTruth(task: GtTask): ReplayPlan {

@@ -2,7 +2,7 @@
 // registration of new ones, and every kind of bad rule or bad answer ending as a failed check
 // with a reason (never a throw).
 import { describe, expect, it } from 'vitest';
-import { evaluateRule, RuleRegistry, runPipeline, type RuleSubject } from '../../../src/eval/rules/evaluate.js';
+import { evaluateRule, pipelineResults, RuleRegistry, runPipeline, type RuleSubject } from '../../../src/eval/rules/evaluate.js';
 import { parsePipeline } from '../../../src/eval/rules/pipeline.js';
 import { evaluatorSchema } from '../../../src/tasks/task-checks.js';
 
@@ -20,19 +20,21 @@ describe('MCP-Universe README examples', () => {
     expect(wrong.reason).toContain('"Los Angeles"');
   });
 
-  it('get(x) -> foreach -> get(y) -> len gives [1, 2, 4] on the documented data', () => {
+  it('get(x) -> foreach -> get(y) -> len gives [1, 2, 4] on the documented data, and the op tests each', () => {
     const data = { x: [{ y: [1] }, { y: [1, 1] }, { y: [1, 2, 3, 4] }] };
-    expect(runPipeline(parsePipeline('get(x) -> foreach -> get(y) -> len'), data, registry)).toEqual([1, 2, 4]);
-    const check = evaluateRule(rule({ func: 'json -> get(x) -> foreach -> get(y) -> len', op: '=', value: [1, 2, 4] }), answer(JSON.stringify(data)), registry);
-    expect(check.passed).toBe(true);
+    expect(pipelineResults(runPipeline(parsePipeline('get(x) -> foreach -> get(y) -> len'), data, registry))).toEqual([1, 2, 4]);
+    const each = (op: string, value: unknown) =>
+      evaluateRule(rule({ func: 'json -> get(x) -> foreach -> get(y) -> len', op, value }), answer(JSON.stringify(data)), registry);
+    expect(each('>', 0)).toMatchObject({ passed: true, actual: [1, 2, 4] });
+    expect(each('=', [1, 2, 4])).toMatchObject({ passed: false, reason: 'item 0 1 not = [1,2,4]' });
   });
 });
 
 describe('built-in functions and operators', () => {
   it('reads numbers, regex groups and JSON wrapped in prose or code fences', () => {
     const text = 'Here you go:\n```json\n{"total": "1,250.00 EUR", "items": [2.5, 3.25]}\n```';
-    expect(evaluateRule(rule({ func: 'json -> get(total) -> number', op: '=', value: 1250 }), answer(text), registry).passed).toBe(true);
-    expect(evaluateRule(rule({ func: 'json -> get(items) -> sum', op: 'approx', value: 5.75 }), answer(text), registry).passed).toBe(true);
+    expect(evaluateRule(rule({ func: 'find_json -> get(total) -> number', op: '=', value: 1250 }), answer(text), registry).passed).toBe(true);
+    expect(evaluateRule(rule({ func: 'find_json -> get(items) -> sum', op: 'approx', value: 5.75 }), answer(text), registry).passed).toBe(true);
     expect(evaluateRule(rule({ func: 'regex("TOTAL ([0-9.]+)") -> number', op: '=', value: 15 }), answer('... TOTAL 15.00 ...'), registry).passed).toBe(true);
     expect(evaluateRule(rule({ func: 'numbers', op: 'contains', value: 26.1 }), answer('5.8 x 4.50 = 26.10'), registry).passed).toBe(true);
     expect(evaluateRule(rule({ func: 'numbers', op: '=', value: [3, 2024] }), answer('sheet 03-2024'), registry).passed).toBe(true);
@@ -77,17 +79,16 @@ describe('built-in functions and operators', () => {
 
 describe('errors are failed checks with a reason', () => {
   const cases: Array<[string, Record<string, unknown>, string, RegExp]> = [
-    ['non-JSON answer', { func: 'json -> get(city)', op: '=', value: 'SF' }, 'It is sunny in San Francisco.', /not JSON/],
-    ['missing key', { func: 'json -> get(town)', op: '=', value: 'SF' }, '{"city":"SF"}', /no key "town" \(keys: city\)/],
-    ['get on a list without an index', { func: 'json -> get(city)', op: '=', value: 1 }, '[1,2]', /integer index/],
-    ['index out of range', { func: 'json -> get(5)', op: '=', value: 1 }, '[1,2]', /out of range/],
+    ['non-JSON answer', { func: 'json -> get(city)', op: '=', value: 'SF' }, 'It is sunny in San Francisco.', /JSON decoding error/],
+    ['missing key (null is not "SF")', { func: 'json -> get(town)', op: '=', value: 'SF' }, '{"city":"SF"}', /^null not = "SF"$/],
+    ['get on a list', { func: 'json -> get(city)', op: '=', value: 1 }, '[1,2]', /get\(city\) needs an object/],
+    ['index out of range', { func: 'json -> at(5)', op: '=', value: 1 }, '[1,2]', /out of range/],
     ['unknown function', { func: 'json -> explode', op: '=', value: 1 }, '{}', /unknown function "explode"/],
     ['unknown operator', { func: 'json', op: '~=', value: 1 }, '{}', /unknown operator "~="/],
     ['syntax error', { func: 'json -> get(city', op: '=', value: 1 }, '{}', /unbalanced/],
-    ['empty step', { func: 'json -> -> len', op: '=', value: 1 }, '{}', /empty step 2/],
     ['foreach on an object', { func: 'json -> foreach -> len', op: '=', value: 1 }, '{"a":1}', /foreach needs a list/],
-    ['foreach item failing', { func: 'json -> foreach -> get(y)', op: '=', value: 1 }, '[{"y":1},{"z":2}]', /foreach item 1: get\(y\)/],
-    ['ordering a string against a number', { func: 'json -> get(a)', op: '<', value: 3 }, '{"a":"2"}', /two numbers or two strings/],
+    ['foreach item failing', { func: 'json -> foreach -> get(y) -> len', op: '=', value: 1 }, '[{"y":[1]},{"z":2}]', /foreach item 1: len needs a list/],
+    ['ordering a string against a number', { func: 'json -> get(a)', op: '<', value: 3 }, '{"a":"2"}', /not supported between instances of 'str' and 'int'/],
     ['bad tolerance', { func: 'number', op: 'approx', value: 3, op_args: { tolerance: -1 } }, '3', /op_args/],
     ['regex without a match', { func: 'regex(TOTAL ([0-9]+))', op: '=', value: '1' }, 'nothing', /no match/],
     ['invalid regex', { func: 'regex("([")', op: '=', value: '1' }, 'x', /invalid pattern/],
