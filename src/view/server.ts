@@ -5,7 +5,7 @@
 //   GET /api/runs/:runId                       the run and its task table
 //   GET /api/runs/:runId/tasks/:taskId[?trial=t] transcript (model and tool calls), alignment, final scores
 //   GET /api/compare?a=<runId>&b=<runId>       two runs on their shared tasks
-//   GET /api/tool-calls/:id/images/:n          the n-th image a tool call wrote (under media/)
+//   GET /api/tool-calls/:id/images/:n          the n-th image a tool call wrote (under media/ or the results folder)
 //   GET /api/vendor/chart.umd.min.js           chart.js (the installed dependency) for the run charts
 // Pages poll these routes while a run is in flight, so they follow it without a reload; the runs
 // page also polls the stamp while none is, so a run started later appears without a reload.
@@ -32,7 +32,7 @@ export interface ViewServerOptions {
   /** 0 picks a free port. */
   port: number;
   allowedHosts?: string[];
-  /** Folders tool images may be served from; default <repo>/media. */
+  /** Folders tool images may be served from; default <repo>/media and the results folder (each run's task workspaces are in its run folder). */
   imageRoots?: string[];
   logger?: Logger;
 }
@@ -60,7 +60,7 @@ async function sendToolImage(context: ViewContext, response: http.ServerResponse
   const file = call ? toolImagePaths(call.resultText, call.images.length)[n] : undefined;
   const real = file ? insideRoots(file, context.imageRoots, repoRoot) : undefined;
   if (!real)
-    throw new HttpError(404, `tool call ${callId} has no servable image ${n} (the file may have been removed, or lies outside media/)`, 'unknown_image');
+    throw new HttpError(404, `tool call ${callId} has no servable image ${n} (the file may have been removed, or lies outside media/ and the results folder)`, 'unknown_image');
   const body = await readFile(real);
   response.writeHead(200, {
     ...securityHeaders,
@@ -122,7 +122,7 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
   const context: ViewContext = {
     store: options.store,
     resultsDir: path.resolve(options.resultsDir),
-    imageRoots: options.imageRoots ?? [fromRepo('media')],
+    imageRoots: options.imageRoots ?? [fromRepo('media'), path.resolve(options.resultsDir)],
     chartJs: readChartJs(),
   };
   const listening = await listenWeb({
