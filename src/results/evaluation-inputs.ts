@@ -13,7 +13,7 @@ import { manifestFileFor } from './layout.js';
 import { MOCKED_LABEL_KEY, mockedLabelFor } from './mocked-share.js';
 import { runManifestSchema } from './run-manifest.js';
 
-export const EVALUATION_INPUTS_KEY = 'm3bench_inputs';
+const EVALUATION_INPUTS_KEY = 'm3bench_inputs';
 
 const evaluationInputsSchema = z.object({
   /** The store run id of the run that wrote the predictions (null: no run manifest beside them). */
