@@ -55,6 +55,8 @@ export interface ReportOptions {
   cvDir?: string;
   /** Published per-model numbers (data/paper-results.json format) to draw next to the runs. */
   paperFile?: string;
+  /** Draw runs with mocked tool returns or placeholder images in the paper comparison (labelled); left out by default. */
+  paperIncludeMocked?: boolean;
   /** The repository: every path the report shows is relative to it (default: the working directory). */
   root?: string;
 }
@@ -142,6 +144,10 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
     mockedShare(models[index]?.model ?? '', file, file.replace(/\.json$/i, '.manifest.json')),
   );
   const trials = newestTrialsTables(options.resultsDir);
+  const paperLabels = {
+    shares: new Map(shares.flatMap((share, index) => (share ? [[models[index]?.model ?? '', share] as const] : []))),
+    includeMocked: options.paperIncludeMocked ?? false,
+  };
   const tables = {
     runs: runsTable(models, (model) => path.join(options.resultsDir, `${model}_test_mcp_fuzzy.manifest.json`), root, `http://127.0.0.1:${viewerPort}`),
     graders: graderVersionsTable(models),
@@ -157,7 +163,7 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
     mocked: mockedShareTable(shares),
     trials: trials.trials,
     trialsPerformance: trials.performance,
-    paper: paper ? paperComparisonTable(paper, rows) : undefined,
+    paper: paper ? paperComparisonTable(paper, rows, paperLabels) : undefined,
   };
   if (tables.paper) write('paper_comparison.csv', toCsv(tables.paper.header, tables.paper.rows));
   const taskLevel = buildTaskSection(options.resultsDir, options.models);
@@ -178,7 +184,7 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
       options.saveDir,
       { notes: rows.length > 0 ? stepNotes : [] },
     ),
-    await renderSection('Paper comparison', [tables.paper], paper ? [paperComparisonFigure(paper, rows)] : [], options.saveDir),
+    await renderSection('Paper comparison', [tables.paper], paper ? [paperComparisonFigure(paper, rows, paperLabels)] : [], options.saveDir),
     await renderSection('CV metrics', [tables.cv], [cvFigure(models)], options.saveDir),
     await renderSection('Call-level evaluation', [tables.calls], [illegalCallingFigure(models), ...models.map(callDonutFigure)], options.saveDir, {
       grid: true,

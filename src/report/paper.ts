@@ -3,12 +3,17 @@
 // what m3bench computed for the same model. A results folder matches a published model by its
 // name (`m3 run` names folders by the model id: openai:gpt-5 -> gpt-5) or one of the entry's
 // aliases, ignoring case. A published model without a run says so; nothing is ever filled in.
+// A run that rests on mocked tool returns or placeholder images (src/results/mocked-share.ts) is
+// not comparable with the paper: it is left out and named in the note, unless asked for
+// (`--paper-include-mocked`), and then drawn with its share in its label. The oracle and the
+// synthetic agent keep their labels (displayName), so no bar of theirs reads as a model's.
 import { z } from 'zod';
 import { formatIssues } from '../config/zod-issues.js';
 import { ConfigError } from '../errors/index.js';
 import { loadJsonFile } from '../tasks/load-json.js';
 import { background, leaderboardColors, scoreAxisMax, seriesPalette, type FigureSpec } from './chart-configs.js';
 import { allStepMetrics, type LeaderboardRow } from './leaderboard.js';
+import type { MockedShare } from '../results/mocked-share.js';
 import type { Cell, Table } from './tables.js';
 
 /** The metrics a published value can be compared with: the leaderboard's columns. */
@@ -58,6 +63,51 @@ function ourValue(row: LeaderboardRow, metric: ComparableMetric): number {
   return row.metrics[metric];
 }
 
+/** Each run's mocked share (by results-folder name), and whether mocked runs are drawn at all. */
+export interface PaperRunLabels {
+  shares: ReadonlyMap<string, MockedShare>;
+  includeMocked: boolean;
+}
+
+const percentOf = (part: number, whole: number) => `${whole === 0 ? 0 : Math.round((part / whole) * 1000) / 10} %`;
+
+/** What makes a run not a clean benchmark result: "mocked 25 %", "placeholder images 50 %". */
+function mockedTags(share: MockedShare | undefined): string[] {
+  if (!share) return [];
+  return [
+    ...(share.mockedCalls > 0 ? [`mocked ${percentOf(share.mockedCalls, share.calls)}`] : []),
+    ...(share.placeholderTasks > 0 ? [`placeholder images ${percentOf(share.placeholderTasks, share.tasks)}`] : []),
+  ];
+}
+
+interface RunSelection {
+  rows: LeaderboardRow[];
+  /** Runs left out, each with why. */
+  leftOut: string[];
+  tags: Map<LeaderboardRow, string[]>;
+}
+
+function selectRuns(rows: readonly LeaderboardRow[], labels: PaperRunLabels | undefined): RunSelection {
+  const selection: RunSelection = { rows: [], leftOut: [], tags: new Map() };
+  for (const row of rows) {
+    const tags = mockedTags(labels?.shares.get(row.model));
+    if (tags.length > 0 && !labels?.includeMocked) selection.leftOut.push(`${row.model} (${tags.join(', ')})`);
+    else selection.rows.push(row);
+    if (tags.length > 0) selection.tags.set(row, tags);
+  }
+  return selection;
+}
+
+function labelOf(pair: ComparisonRow, selection: RunSelection): string {
+  const tags = pair.ours ? (selection.tags.get(pair.ours) ?? []) : [];
+  return tags.length > 0 ? `${pair.label} (${tags.join(', ')})` : pair.label;
+}
+
+function leftOutNote(selection: RunSelection): string {
+  if (selection.leftOut.length === 0) return '';
+  return ` Left out, not comparable with the paper: ${selection.leftOut.join('; ')}; m3 report --paper --paper-include-mocked draws them, labelled.`;
+}
+
 interface ComparisonRow {
   label: string;
   paper: PaperResults['models'][number] | undefined;
@@ -85,15 +135,16 @@ function noteFor(pair: ComparisonRow, metrics: readonly ComparableMetric[]): str
   return notes.join('; ');
 }
 
-export function paperComparisonTable(paper: PaperResults, rows: readonly LeaderboardRow[]): Table {
+export function paperComparisonTable(paper: PaperResults, rows: readonly LeaderboardRow[], labels?: PaperRunLabels): Table {
   const metrics = Object.keys(paper.metrics) as ComparableMetric[];
-  const pairs = pairRuns(paper, rows);
+  const selection = selectRuns(rows, labels);
+  const pairs = pairRuns(paper, selection.rows);
   return {
     id: 'paper-comparison',
     title: 'Paper vs m3bench',
     header: ['model', ...metrics.flatMap((metric) => [`paper: ${metric}`, `m3bench: ${metric}`, `difference: ${metric}`]), 'm3bench results folder', 'note'],
     rows: pairs.map((pair): Cell[] => [
-      pair.label,
+      labelOf(pair, selection),
       ...metrics.flatMap((metric) => {
         const published = pair.paper?.values[metric] ?? Number.NaN;
         const computed = pair.ours ? ourValue(pair.ours, metric) : Number.NaN;
@@ -102,14 +153,15 @@ export function paperComparisonTable(paper: PaperResults, rows: readonly Leaderb
       pair.ours?.model ?? '',
       noteFor(pair, metrics),
     ]),
-    note: `Published values: ${paper.source.title}; ${paper.source.table} (${paper.source.artifact}). ${paper.source.caveats.join(' ')}`.trim(),
+    note: `Published values: ${paper.source.title}; ${paper.source.table} (${paper.source.artifact}). ${paper.source.caveats.join(' ')}${leftOutNote(selection)}`.trim(),
   };
 }
 
 /** Paper and m3bench side by side for the file's first metric, one pair of bars per model. */
-export function paperComparisonFigure(paper: PaperResults, rows: readonly LeaderboardRow[]): FigureSpec {
+export function paperComparisonFigure(paper: PaperResults, rows: readonly LeaderboardRow[], labels?: PaperRunLabels): FigureSpec {
   const metric = Object.keys(paper.metrics)[0] as ComparableMetric;
-  const pairs = pairRuns(paper, rows);
+  const selection = selectRuns(rows, labels);
+  const pairs = pairRuns(paper, selection.rows);
   const value = (input: number | undefined) => (input !== undefined && Number.isFinite(input) ? input : null);
   return {
     name: 'paper_vs_m3bench',
@@ -119,7 +171,7 @@ export function paperComparisonFigure(paper: PaperResults, rows: readonly Leader
     config: {
       type: 'bar',
       data: {
-        labels: pairs.map((pair) => (pair.ours ? pair.label : `${pair.label} (no m3bench run)`)),
+        labels: pairs.map((pair) => (pair.ours ? labelOf(pair, selection) : `${pair.label} (no m3bench run)`)),
         datasets: [
           { label: 'paper (published)', data: pairs.map((pair) => value(pair.paper?.values[metric])), backgroundColor: leaderboardColors.top },
           {

@@ -10,9 +10,10 @@ import { z } from 'zod';
 import { ConfigError } from '../errors/index.js';
 import { writeJsonAtomic } from '../tasks/write-json.js';
 import { manifestFileFor } from './layout.js';
+import { MOCKED_LABEL_KEY, mockedLabelFor } from './mocked-share.js';
 import { runManifestSchema } from './run-manifest.js';
 
-export const EVALUATION_INPUTS_KEY = 'm3bench_inputs';
+const EVALUATION_INPUTS_KEY = 'm3bench_inputs';
 
 const evaluationInputsSchema = z.object({
   /** The store run id of the run that wrote the predictions (null: no run manifest beside them). */
@@ -51,12 +52,21 @@ export function evaluationInputsFor(input: { predFile: string; gtFile?: string; 
   };
 }
 
-/** Adds the inputs to a JSON object an evaluator wrote (rewritten atomically). */
-export function stampEvaluationInputs(file: string, inputs: EvaluationInputs): void {
+/**
+ * The keys every evaluation output carries beside its scores: what it evaluated
+ * (`m3bench_inputs`) and how much of the predictions rests on mocked tool returns or placeholder
+ * images (`m3bench_mocked`, zero for a clean run).
+ */
+export function evaluationLabels(inputs: EvaluationInputs, predFile: string): Record<string, unknown> {
+  return { [EVALUATION_INPUTS_KEY]: inputs, [MOCKED_LABEL_KEY]: mockedLabelFor(predFile) };
+}
+
+/** Adds the inputs and the mocked label to a JSON object an evaluator wrote (rewritten atomically). */
+export function stampEvaluationInputs(file: string, inputs: EvaluationInputs, predFile: string): void {
   const document = JSON.parse(readFileSync(file, 'utf8')) as unknown;
   if (!document || typeof document !== 'object' || Array.isArray(document))
     throw new ConfigError(`${file}: not a JSON object; cannot record what it evaluated`);
-  writeJsonAtomic(file, { ...document, [EVALUATION_INPUTS_KEY]: inputs });
+  writeJsonAtomic(file, { ...document, ...evaluationLabels(inputs, predFile) });
 }
 
 /** The inputs an output recorded; undefined for outputs written before they were recorded. */

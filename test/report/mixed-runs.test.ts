@@ -36,6 +36,7 @@ async function evaluate(run: { dir: string; pred: string }, into: string, layers
     stampEvaluationInputs(
       path.join(outputDir, 'results_eval.json'),
       evaluationInputsFor({ predFile: run.pred, gtFile, layer: 'step', graderVersion: 'step-1', encoder: result.embedder.id }),
+      run.pred,
     );
   }
   if (layers.includes('cv')) {
@@ -44,6 +45,7 @@ async function evaluate(run: { dir: string; pred: string }, into: string, layers
     stampEvaluationInputs(
       result.files.results,
       evaluationInputsFor({ predFile: run.pred, gtFile, layer: 'cv', graderVersion: 'step-1', encoder: result.embedder.id }),
+      run.pred,
     );
   }
 }

@@ -1,6 +1,6 @@
 // `m3 eval call`: call-level classification of one prediction file. Rules first, an
 // optional LLM judge for what they leave open; writes results/<model>/callanalysis.json.
-import { EVALUATION_INPUTS_KEY, evaluationInputsFor } from '../../results/evaluation-inputs.js';
+import { evaluationInputsFor, evaluationLabels } from '../../results/evaluation-inputs.js';
 import { GRADER_VERSIONS } from '../../stats/grader-versions.js';
 import path from 'node:path';
 import type { Command } from 'commander';
@@ -60,13 +60,16 @@ async function runEvalCall(options: EvalCallOptions): Promise<void> {
     predictionsFile: predFile,
     onProgress: (done, total) => log.debug(`call judge: ${done}/${total}`),
   });
-  writeJsonAtomic(outFile, { ...analysis, [EVALUATION_INPUTS_KEY]: evaluationInputsFor({ predFile, layer: 'call', graderVersion: GRADER_VERSIONS.call }) });
+  writeJsonAtomic(outFile, {
+    ...analysis,
+    ...evaluationLabels(evaluationInputsFor({ predFile, layer: 'call', graderVersion: GRADER_VERSIONS.call }), predFile),
+  });
   const fallback = analysis.per_call.filter((record) => record.source === 'fallback').length;
   const judged = analysis.per_call.filter((record) => record.source === 'judge').length;
   log.info(
     `${path.basename(predFile)}: ${analysis.totals.calls} calls in ${analysis.totals.tasks} tasks → success ${analysis.success}, ` +
       `resource_not_found ${analysis.resource_not_found}, invalid_arguments ${analysis.invalid_arguments}, unknown_tool ${analysis.unknown_tool}, ` +
-      `unclassified ${analysis.unclassified}; illegal calling in ${analysis.illegal_calling} task(s); judged ${judged}, rule fallback ${fallback}`,
+      `mocked (fallback layer, not success) ${analysis.mocked}, unclassified ${analysis.unclassified}; illegal calling in ${analysis.illegal_calling} task(s); judged ${judged}, rule fallback ${fallback}`,
   );
   const { per_call: _perCall, illegal_calling_ids: _ids, ...summary } = analysis;
   process.stdout.write(`${JSON.stringify({ wrote: outFile, ...summary })}\n`);

@@ -72,6 +72,7 @@ async function runEvalCv(options: EvalCvOptions): Promise<void> {
       graderVersion: GRADER_VERSIONS.step,
       encoder: result.embedder.id,
     }),
+    path.resolve(options.pred),
   );
   const { aggregate } = result.evaluation;
   process.stderr.write(

@@ -8,6 +8,8 @@ import { loadEnvironment } from '../../config/env-file.js';
 import { parseSwitches } from '../../config/switches.js';
 import { defaultOutputFile } from '../../eval/call/output.js';
 import { writeJsonAtomic } from '../../tasks/write-json.js';
+import { evaluationInputsFor, evaluationLabels } from '../../results/evaluation-inputs.js';
+import { GRADER_VERSIONS } from '../../stats/grader-versions.js';
 import { evaluateFinalAnswers } from '../../eval/final/evaluate.js';
 import { judgeRetryPolicy, loadPromptFile, parseJudgeList } from '../../eval/final/judge-kit.js';
 import { loadTaskCompletion, taskEntries } from '../../eval/final/output.js';
@@ -51,6 +53,14 @@ function infraFailuresFor(options: EvalFinalOptions, predictions: string): Infra
   return failures;
 }
 
+/** What the final-answer output evaluated and its mocked share, as every layer records them (src/results/evaluation-inputs.ts). */
+function finalLabels(files: { gt: string; predictions: string }): Record<string, unknown> {
+  return evaluationLabels(
+    evaluationInputsFor({ predFile: files.predictions, gtFile: files.gt, layer: 'final', graderVersion: GRADER_VERSIONS.final }),
+    files.predictions,
+  );
+}
+
 async function runJudges(options: EvalFinalOptions, files: { gt: string; predictions: string }, judgeSpecs: string[]): Promise<void> {
   const outFile = path.resolve(options.out ?? defaultOutputFile(files.predictions, 'taskcompletion.json'));
   if (judgeSpecs.length < 3) log.warn(`${judgeSpecs.length} judge(s): the trimmed mean drops min and max only with more than 2 judges (the reference used 4)`);
@@ -83,7 +93,7 @@ async function runJudges(options: EvalFinalOptions, files: { gt: string; predict
       for (const failure of failures) log.warn(`${id}: ${failure.metric} judge ${failure.judge} failed: ${failure.reason}`);
     },
   });
-  writeJsonAtomic(outFile, output);
+  writeJsonAtomic(outFile, { ...output, ...finalLabels(files) });
   process.stdout.write(`${JSON.stringify({ wrote: outFile, ...output.aggregate })}\n`);
 }
 
@@ -96,7 +106,7 @@ function runProxies(options: EvalFinalOptions, files: { gt: string; predictions:
     infraFailuresFor(options, files.predictions),
     options.referenceCompat ?? false,
   );
-  writeJsonAtomic(outFile, output);
+  writeJsonAtomic(outFile, { ...output, ...finalLabels(files) });
   log.info(`final-answer proxies (not judge scores): ${output.aggregate.num_scored}/${output.aggregate.num_total} tasks with a prediction`);
   process.stdout.write(`${JSON.stringify({ wrote: outFile, kind: 'proxy', ...output.aggregate })}\n`);
 }

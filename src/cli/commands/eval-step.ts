@@ -108,6 +108,7 @@ function addEvalStepCommand(evalCommand: Command): void {
           graderVersion: GRADER_VERSIONS.step,
           encoder: result.embedder.id,
         }),
+        path.resolve(options.pred),
       );
       process.stderr.write(formatConsoleSummary(result.evaluation, outputDir, result.cache.stats, result.embedder));
       if (options.json) {

@@ -85,6 +85,7 @@ async function runEvalTask(options: EvalTaskOptions): Promise<void> {
   stampEvaluationInputs(
     files.json,
     evaluationInputsFor({ predFile: run.predFile, ...(run.gtFile ? { gtFile: run.gtFile } : {}), layer: 'task', graderVersion: GRADER_VERSIONS.taskRules }),
+    run.predFile,
   );
   const { aggregate, taxonomy } = document;
   log.info(

@@ -11,6 +11,7 @@ interface ReportOptions extends ResultsDirFlags {
   catalog?: string;
   gt?: string;
   paper?: string | boolean;
+  paperIncludeMocked?: boolean;
 }
 
 /** Ground truth for the per-tier table: the reference file, else the bundled local suite. */
@@ -33,6 +34,10 @@ export function registerReportCommand(program: Command): void {
       '--paper [file]',
       'draw the runs next to the published per-model numbers (default file data/paper-results.json: the reference leaderboard figure, source and metric definitions inside)',
     )
+    .option(
+      '--paper-include-mocked',
+      'with --paper: also draw runs whose calls the tool fallback layer answered or whose images were placeholders, labelled with their share (left out by default)',
+    )
     .action(async (options: ReportOptions) => {
       // Loaded on use: the report is the only command that needs the native canvas.
       const { buildReport, defaultCatalogFile } = await import('../../report/build-report.js');
@@ -52,6 +57,7 @@ export function registerReportCommand(program: Command): void {
         ...(catalogFile ? { catalogFile } : {}),
         ...(gtFile ? { gtFile } : {}),
         ...(paperFile ? { paperFile } : {}),
+        paperIncludeMocked: options.paperIncludeMocked ?? false,
       });
       if (result.missing.length > 0) log.warn(`no evaluation outputs for: ${result.missing.join(', ')}`);
       log.info(`report for ${result.models.length} model(s): ${result.html}`);

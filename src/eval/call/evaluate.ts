@@ -2,6 +2,7 @@
 // executed call labelled by the rules, with the LLM judge only for what the rules leave open.
 import { PREDICTION_CODED_FIELD, PREDICTION_ERROR_CODE_FIELD } from '../../core/tool-result-contract.js';
 import type { Prediction } from '../../tasks/schemas.js';
+import { mockedTierOf } from '../../results/mocked-share.js';
 import { mapWithConcurrency } from '../final/judge-kit.js';
 import type { ToolCatalog } from './catalog.js';
 import { judgeCall, type CallJudgeOptions } from './judge.js';
@@ -26,6 +27,8 @@ interface FlatCall {
   arguments: unknown;
   result: unknown;
   recorded?: { code: string | undefined };
+  /** The fallback tier that served the call (its return is mocked). */
+  mockedTier?: string;
 }
 
 /**
@@ -51,6 +54,7 @@ function flattenCalls(predictions: readonly Prediction[]): FlatCall[] {
     prediction.steps.flatMap((step, stepIndex) =>
       step.calls.map((call, index) => {
         const recorded = recordedOutcome(prediction, call);
+        const mockedTier = mockedTierOf(call);
         return {
           id: prediction.id,
           step: step.step ?? stepIndex + 1,
@@ -59,10 +63,20 @@ function flattenCalls(predictions: readonly Prediction[]): FlatCall[] {
           arguments: call.arguments,
           result: call.result,
           ...(recorded ? { recorded } : {}),
+          ...(mockedTier ? { mockedTier } : {}),
         };
       }),
     ),
   );
+}
+
+/**
+ * A call the tool fallback layer served failed for an infrastructure reason and got a mocked
+ * return: it is counted apart (`mocked`), never as a success, whatever the mocked text says.
+ */
+function mockedRecord(call: FlatCall, tier: string): CallLabelRecord {
+  const base = { id: call.id, step: call.step, index: call.index, name: typeof call.name === 'string' ? call.name : null };
+  return { ...base, label: 'mocked', source: 'rule', rule: 'fallback_served', detail: `return served by the ${tier} tier of the tool fallback layer` };
 }
 
 function recordFromVerdict(call: FlatCall, verdict: RuleVerdict): CallLabelRecord {
@@ -85,7 +99,7 @@ async function judgeUndecided(call: FlatCall, record: CallLabelRecord, judge: Ca
 }
 
 function summariseCalls(predictions: readonly Prediction[], records: readonly CallLabelRecord[], meta: CallAnalysis['meta']): CallAnalysis {
-  const counters = { unknown_tool: 0, invalid_arguments: 0, resource_not_found: 0, success: 0 };
+  const counters = { unknown_tool: 0, invalid_arguments: 0, resource_not_found: 0, success: 0, mocked: 0 };
   const reasons = { infrastructure: 0, judge_failed: 0 };
   for (const record of records) {
     if (record.label === 'unclassified') reasons[record.reason ?? 'judge_failed'] += 1;
@@ -102,6 +116,7 @@ function summariseCalls(predictions: readonly Prediction[], records: readonly Ca
       invalid_arguments: 'calls',
       resource_not_found: 'calls',
       success: 'calls',
+      mocked: 'calls',
       unclassified: 'calls',
     },
     totals: { tasks: new Set(predictions.map((prediction) => prediction.id)).size, calls: records.length },
@@ -116,7 +131,9 @@ function summariseCalls(predictions: readonly Prediction[], records: readonly Ca
 export async function evaluateCalls(predictions: readonly Prediction[], options: EvaluateCallsOptions = {}): Promise<CallAnalysis> {
   const validators = new SchemaValidators();
   const calls = flattenCalls(predictions);
-  const records = calls.map((call) => recordFromVerdict(call, classifyCallByRules(call, options.catalog, validators)));
+  const records = calls.map((call) =>
+    call.mockedTier ? mockedRecord(call, call.mockedTier) : recordFromVerdict(call, classifyCallByRules(call, options.catalog, validators)),
+  );
   const open = records.flatMap((record, position) => (record.source === 'fallback' ? [position] : []));
   const judge = options.judge;
   if (judge && open.length > 0) {

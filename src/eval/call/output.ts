@@ -9,7 +9,8 @@ import { loadJsonFile } from '../../tasks/load-json.js';
 import type { JudgeAttempt } from './judge.js';
 import type { CallCategory } from './rules.js';
 
-type CallLabel = CallCategory | 'unclassified';
+/** `mocked`: the tool fallback layer served the call (src/results/mocked-share.ts); counted apart from the categories. */
+type CallLabel = CallCategory | 'unclassified' | 'mocked';
 
 export interface CallLabelRecord {
   id: string;
@@ -34,12 +35,15 @@ export interface CallAnalysis {
   invalid_arguments: number;
   resource_not_found: number;
   success: number;
+  /** Calls whose return the tool fallback layer mocked: not a success, not in the categories above. */
+  mocked: number;
   units: {
     illegal_calling: 'tasks';
     unknown_tool: 'calls';
     invalid_arguments: 'calls';
     resource_not_found: 'calls';
     success: 'calls';
+    mocked: 'calls';
     unclassified: 'calls';
   };
   totals: { tasks: number; calls: number };

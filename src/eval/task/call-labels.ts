@@ -61,7 +61,8 @@ function toLabels(predictions: ReadonlyMap<string, Prediction>, records: readonl
     labels[flat] = {
       label: record.label,
       ...(record.detail ? { detail: record.detail } : {}),
-      infrastructure: record.label === 'unclassified' && record.reason === 'infrastructure',
+      // A mocked return stands in for a call that failed for an infrastructure reason.
+      infrastructure: (record.label === 'unclassified' && record.reason === 'infrastructure') || record.label === 'mocked',
     };
     byId.set(record.id, labels);
   }
