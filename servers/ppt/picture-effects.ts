@@ -4,7 +4,7 @@
 // pptxgenjs, the rest as DrawingML <a:effectLst> in the picture's shape properties, which
 // pptxgenjs does not write. `bevel` and `filter` are named in the warnings, not written.
 import type JSZip from 'jszip';
-import type { PictureEffects, Presentation } from './model.js';
+import { type PictureEffects, type Presentation, toHex } from './model.js';
 
 const emuPerPoint = 12_700;
 const number = (value: unknown, fallback: number): number => (typeof value === 'number' && Number.isFinite(value) ? value : fallback);
@@ -70,19 +70,9 @@ export function mergeEffects(
   return { effects, applied, warnings };
 }
 
-const hex = (rgb: number[]): string =>
-  rgb
-    .slice(0, 3)
-    .map((channel) =>
-      Math.max(0, Math.min(255, Math.round(channel)))
-        .toString(16)
-        .padStart(2, '0'),
-    )
-    .join('')
-    .toUpperCase();
 const alpha = (transparency: number): number => Math.round((1 - Math.min(1, Math.max(0, transparency))) * 100_000);
 const emu = (points: number): number => Math.round(points * emuPerPoint);
-const filled = (rgb: number[], transparency: number): string => `<a:srgbClr val="${hex(rgb)}"><a:alpha val="${alpha(transparency)}"/></a:srgbClr>`;
+const filled = (rgb: number[], transparency: number): string => `<a:srgbClr val="${toHex(rgb)}"><a:alpha val="${alpha(transparency)}"/></a:srgbClr>`;
 
 /** <a:effectLst> in schema order (glow, innerShdw, outerShdw, reflection, softEdge); empty when none. */
 function effectListXml(effects: PictureEffects): string {
