@@ -2,6 +2,7 @@
 // wrong tools, merged steps), so reports can show the metrics discriminating. Clearly synthetic.
 import { serverOf } from '../../core/canonical-name.js';
 import type { ReplayCall, ReplayPlan } from './plan.js';
+import { damageReply } from './reply-damage.js';
 
 export interface PerturbOptions {
   seed: number;
@@ -50,31 +51,55 @@ function corrupt(value: unknown, random: () => number): unknown {
   return value;
 }
 
+type Damage = 'intact' | 'dropped' | 'altered';
+
+interface DrawnCall {
+  call: ReplayCall;
+  damage: Damage;
+}
+
+/**
+ * Each call draws from its own stream (seeded by task, step and position), and always in the same
+ * order (drop, noise, wrong, then the values), so the damage is nested: a call damaged at some
+ * rates stays damaged, the same way, at every higher rate.
+ */
+function drawCall(call: ReplayCall, key: string, options: PerturbOptions, candidates: readonly string[]): DrawnCall {
+  const random = createRandom(options.seed ^ hashText(key));
+  const [dropDraw, noiseDraw, wrongDraw, pickDraw] = [random(), random(), random(), random()];
+  if (dropDraw < options.drop) return { call, damage: 'dropped' };
+  const { replyFacts: _facts, ...plain } = call;
+  let next: ReplayCall = plain;
+  let damage: Damage = 'intact';
+  if (noiseDraw < options.noise) {
+    const corrupted = corrupt(call.arguments, random);
+    if (JSON.stringify(corrupted) !== JSON.stringify(call.arguments)) {
+      next = { name: call.name, arguments: corrupted };
+      damage = 'altered';
+    }
+  }
+  const others = candidates.filter((name) => name !== call.name);
+  if (wrongDraw < options.wrong && others.length > 0) {
+    next = { ...next, name: others[Math.floor(pickDraw * others.length)] ?? call.name };
+    damage = 'altered';
+  }
+  return { call: next, damage };
+}
+
 export function perturbPlan(plan: ReplayPlan, taskId: string, options: PerturbOptions, toolNames: readonly string[]): ReplayPlan {
-  // Seed per task so results do not depend on the order tasks run in.
-  const random = createRandom(options.seed ^ hashText(taskId));
   // A wrong tool is drawn from the servers the task's own trajectory uses: a plausible mistake,
   // and one that stays on servers the task needs anyway (a web server drawn from the whole
   // catalog would make the offline embedded default call the network).
   const planServers = new Set(plan.steps.flat().map((call) => serverOf(call.name)));
   const nearby = toolNames.filter((name) => planServers.has(serverOf(name)));
   const candidates = nearby.length > 1 ? nearby : toolNames;
-  let steps: ReplayCall[][] = plan.steps.map((calls) =>
-    calls
-      .filter(() => random() >= options.drop)
-      .map((call) => {
-        let next = call;
-        if (random() < options.noise) next = { name: next.name, arguments: corrupt(next.arguments, random) };
-        if (random() < options.wrong && candidates.length > 1) {
-          const others = candidates.filter((name) => name !== call.name);
-          next = { ...next, name: others[Math.floor(random() * others.length)] ?? call.name };
-        }
-        return next;
-      }),
-  );
-  steps = steps.filter((calls) => calls.length > 0);
+  // Seeded per task (and call) so results do not depend on the order tasks run in.
+  const drawn = plan.steps.map((calls, step) => calls.map((call, index) => drawCall(call, `${taskId}#${step}#${index}`, options, candidates)));
+  let steps: ReplayCall[][] = drawn
+    .map((calls) => calls.filter((entry) => entry.damage !== 'dropped').map((entry) => entry.call))
+    .filter((calls) => calls.length > 0);
   if (options.merge && steps.length > 1) steps = [steps.flat()];
-  // A noisy answer gets its numbers wrong, so the final-answer proxies see the damage too.
-  const finalReply = random() < options.noise ? plan.finalReply.replace(/\d+(\.\d+)?/g, (number) => String(Number(number) + 1)) : plan.finalReply;
+  const original = plan.steps.flat();
+  const damaged = drawn.flat().flatMap((entry, index) => (entry.damage === 'intact' ? [] : [original[index] as ReplayCall]));
+  const finalReply = damageReply(plan.finalReply, damaged, original, (index) => createRandom(options.seed ^ hashText(`${taskId}#reply#${index}`))());
   return { steps, finalReply };
 }

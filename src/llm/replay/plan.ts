@@ -8,6 +8,8 @@ export interface ReplayCall {
   arguments: unknown;
   /** The arguments' JSON text as the file wrote it (`2.0` stays `2.0`); dropped when the arguments change. */
   argumentsText?: string;
+  /** The texts of the final reply that this call's result backs (the GT task's `facts`): damaged with the call. */
+  replyFacts?: string[];
 }
 
 export interface ReplayPlan {
@@ -22,8 +24,26 @@ function toCalls(calls: ReadonlyArray<{ name?: string | null | undefined; argume
   });
 }
 
+/** The reply texts each GT call backs, keyed `step index:call index` (a fact's step is 1-based). */
+function replyFactsOf(task: GtTask): Map<string, string[]> {
+  const byCall = new Map<string, string[]>();
+  for (const fact of task.facts ?? []) {
+    if (fact.reply === undefined) continue;
+    const key = `${fact.step - 1}:${fact.call}`;
+    byCall.set(key, [...(byCall.get(key) ?? []), fact.reply]);
+  }
+  return byCall;
+}
+
 export function planFromGroundTruth(task: GtTask): ReplayPlan {
-  return { steps: task.steps.map((step) => toCalls(step.calls)).filter((calls) => calls.length > 0), finalReply: task.final_reply };
+  const facts = replyFactsOf(task);
+  const steps = task.steps.map((step, stepIndex) =>
+    toCalls(step.calls).map((call, callIndex) => {
+      const replyFacts = facts.get(`${stepIndex}:${callIndex}`);
+      return replyFacts ? { ...call, replyFacts } : call;
+    }),
+  );
+  return { steps: steps.filter((calls) => calls.length > 0), finalReply: task.final_reply };
 }
 
 export function planFromPrediction(prediction: Prediction): ReplayPlan {
