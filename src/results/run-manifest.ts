@@ -135,7 +135,6 @@ export const runManifestSummaryPart = runManifestSchema
         finishedAt: true,
         gitCommit: true,
         tasksFile: true,
-        sampling: true,
         condition: true,
         trial: true,
         trials: true,
@@ -149,6 +148,8 @@ export const runManifestSummaryPart = runManifestSchema
       .partial().shape,
   )
   .extend({
+    // Older manifests recorded only some sampling fields; the table shows temperature and seed.
+    sampling: samplingSchema.partial().optional(),
     options: runManifestSchema.shape.options.default({}),
     counts: z.record(z.string(), z.number()).default({}),
     versions: runManifestSchema.shape.versions.default({}),
