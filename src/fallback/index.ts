@@ -30,6 +30,8 @@ export interface FallbackLayerOptions {
   /** Per-request timeout of the simulator (M3_LLM_TIMEOUT). */
   timeoutMs: number;
   logger: Logger;
+  /** Folders a fixture's asset may be written into (the task workspaces' roots); default media/ and M3_ALLOWED_ROOTS. */
+  assetRoots?: readonly string[];
 }
 
 /** The layer for a run, or undefined when the switches leave it off. */
@@ -59,6 +61,7 @@ export function createFallbackLayer(options: FallbackLayerOptions): FallbackLaye
     audit: new AuditLog(settings.auditLogFile),
     toolsHashOf: (server) => options.host.status().find((status) => status.name === server)?.toolsHash ?? '',
     logger,
+    ...(options.assetRoots ? { assetRoots: options.assetRoots } : {}),
   });
   return { interceptor, settings, fixtures, allowList, close: () => cache.close() };
 }

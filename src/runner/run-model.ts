@@ -123,7 +123,8 @@ export async function runModel(request: RunModelRequest, deps: RunModelDeps): Pr
   let fallback: FallbackLayer | undefined;
   try {
     const placeholderImagesDir = request.placeholderImages ? path.join(path.resolve(request.resultsDir), 'placeholder-images') : undefined;
-    fallback = createFallbackLayer({ settings: fallbackSettings, host, env: config.env, timeoutMs: options.retry.timeoutMs, logger });
+    // Fixture assets (a downloaded PDF, an image) are written into the task's workspace, which lives in the run folder.
+    fallback = createFallbackLayer({ settings: fallbackSettings, host, env: config.env, timeoutMs: options.retry.timeoutMs, logger, assetRoots: imageRoots });
     const extras = { ...(fallback ? { interceptor: fallback.interceptor } : {}), ...(placeholderImagesDir ? { placeholderImagesDir } : {}) };
     const costOf = (usage: Usage) => costUsd(request.model, usage, prices) ?? null;
     const reports: TrialReport[] = [];
