@@ -3,7 +3,7 @@
 // (a two-level bootstrap), so the interval carries both the task-sampling and the run-to-run
 // noise. The same seed gives the same interval on every machine (mulberry32 in
 // src/llm/replay/perturb.ts). With every unit identical the interval is that single point.
-import { createRandom } from '../llm/replay/perturb.js';
+import { createRandom } from '../core/seeded-random.js';
 import { finite, quantileSorted } from './describe.js';
 
 export interface BootstrapSettings {

@@ -2,7 +2,7 @@
 // normal approximation p ± 1.96 sqrt(p(1-p)/n), pass@k / pass^k against their binomial
 // definitions, the exact sign test against hand-computed tails, and degenerate inputs.
 import { describe, expect, it } from 'vitest';
-import { createRandom } from '../../src/llm/replay/perturb.js';
+import { createRandom } from '../../src/core/seeded-random.js';
 import { bootstrapInterval, defaultBootstrap, meanOfTaskMeans, resampleTrials } from '../../src/stats/bootstrap.js';
 import { spread } from '../../src/stats/describe.js';
 import { comparePaired, describeComparison, signTest } from '../../src/stats/paired.js';

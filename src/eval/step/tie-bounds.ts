@@ -8,6 +8,7 @@
 // `tie_sensitive: true` with `tie_bounds: {metric: [min, max]}` over every result, when a metric
 // moves by more than TIE_METRIC_SLACK between them (more than moving values alone can do).
 import type { TrajectoryCall } from './trajectory.js';
+import { createRandom } from '../../core/seeded-random.js';
 
 /** How far float32 rounding (in another summation order) may move a similarity. */
 export const FLOAT32_NOISE = 4e-6;
@@ -16,18 +17,6 @@ const TIE_METRIC_SLACK = 1e-5;
 const RANDOM_DRAWS = 4;
 
 export type Bounds = [number, number];
-
-/** mulberry32, seeded per task, so the variants are the same on every run. */
-function createRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function groups(calls: readonly { tool: string }[]): Map<string, number[]> {
   const map = new Map<string, number[]>();

@@ -3,6 +3,7 @@
 import { serverOf } from '../../core/canonical-name.js';
 import type { ReplayCall, ReplayPlan } from './plan.js';
 import { damageReply } from './reply-damage.js';
+import { createRandom } from '../../core/seeded-random.js';
 
 export interface PerturbOptions {
   seed: number;
@@ -14,18 +15,6 @@ export interface PerturbOptions {
   wrong: number;
   /** Merge all steps into one (destroys step structure). */
   merge: boolean;
-}
-
-/** mulberry32: tiny, fast, and identical on every platform, which is all a seeded oracle needs. */
-export function createRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function hashText(text: string): number {
