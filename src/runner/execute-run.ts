@@ -27,7 +27,7 @@ import { runModel, type RunModelReport, type RunModelRequest } from './run-model
 import { planRun, refuseBeforeStart, type PlannedCell, type RunPlan } from './run-plan.js';
 import { loadTaskSet, type TaskSet } from './task-set.js';
 import { resolveShardOption } from './shard-option.js';
-import { writeToolCatalogs } from './tool-catalog.js';
+import { labelSourcesFor, writeToolCatalogs } from './tool-catalog.js';
 
 const defaultTasksFile = RUN_DEFAULTS.tasks[0] as string;
 const defaultGtFile = 'json/m3_local_GT.json';
@@ -210,7 +210,7 @@ export async function executeRun(definition: RunDefinition, context: ExecuteRunC
     toolSurface: parseToolSurface(definition.toolSurface, repoRoot),
   });
   // The live tool surface, for call-level evaluation and the tools-per-server chart.
-  writeToolCatalogs(plan.runDir, host);
+  writeToolCatalogs(plan.runDir, host, labelSourcesFor(plan.runDir, definition.resultsDir));
   // The batch is this store's only writer of its rows: one commit per event-loop turn, not per row.
   const store = openStore(plan.storeFile, { groupCommit: true });
   const reports: RunModelReport[] = [];

@@ -5,8 +5,9 @@
 //                             which its tools/fig_tools_distribution.py and
 //                             tools/classify_mcp_tools.py read. Category labels (`catalogry`,
 //                             the reference's spelling) that a labelling pass added to an
-//                             earlier file are kept for tools that still exist.
+//                             earlier file (labelSourcesFor) are kept for tools that still exist.
 import { existsSync } from 'node:fs';
+import path from 'node:path';
 import type { ToolHost } from '../mcp/types.js';
 import { loadJsonFile } from '../tasks/load-json.js';
 import { writeJsonAtomic } from '../tasks/write-json.js';
@@ -40,10 +41,20 @@ function toReferenceCatalog(host: Pick<ToolHost, 'tools' | 'status'>, earlier: R
   return catalog;
 }
 
-/** Writes both catalog files into `resultsDir`; returns their paths. */
-export function writeToolCatalogs(resultsDir: string, host: ToolHost): { catalog: string; reference: string } {
-  const { ours: catalog, reference } = toolCatalogFiles(resultsDir);
+/**
+ * Where a run's reference catalog takes earlier category labels from: its own file (a resumed
+ * run), else the results folder's labelled catalog (what `m3 tools classify` writes by default),
+ * else the latest finished run's. Each run has its own folder, so labels reach it only this way.
+ */
+export function labelSourcesFor(runDir: string, resultsDir: string): string[] {
+  return [toolCatalogFiles(runDir).reference, toolCatalogFiles(resultsDir).reference, toolCatalogFiles(path.join(resultsDir, 'latest')).reference];
+}
+
+/** Writes both catalog files into `runDir`; returns their paths. `labelSources`: the first existing one lends its labels. */
+export function writeToolCatalogs(runDir: string, host: ToolHost, labelSources: readonly string[] = []): { catalog: string; reference: string } {
+  const { ours: catalog, reference } = toolCatalogFiles(runDir);
+  const source = [reference, ...labelSources].find((file) => existsSync(file));
   writeJsonAtomic(catalog, { toolsHash: host.toolsHash(), servers: host.status(), tools: host.tools });
-  writeJsonAtomic(reference, toReferenceCatalog(host, earlierEntries(reference)));
+  writeJsonAtomic(reference, toReferenceCatalog(host, source ? earlierEntries(source) : {}));
   return { catalog, reference };
 }

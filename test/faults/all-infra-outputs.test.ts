@@ -30,7 +30,7 @@ writeFileSync(
 );
 
 function runScript() {
-  return runCommand('bash', ['scripts/benchmark_fuzzy.sh', '--overwrite', '--config', configFile, '--store', path.join(dir, 'store.sqlite')], {
+  return runCommand('bash', ['scripts/benchmark_fuzzy.sh', '--run-id', 'allinfra', '--config', configFile, '--store', path.join(dir, 'store.sqlite')], {
     M3_MODELS: 'replay:gt',
     M3_TASKS: tasksFile,
     M3_GT: tasksFile,
@@ -53,19 +53,18 @@ describe('a run in which every task is an infrastructure failure', () => {
     expect(output).toContain('replay-gt: every task ended in an infrastructure failure (unknown_server x3), so nothing was scored');
     expect(output).toContain('benchmark_fuzzy.sh: nothing was scored');
 
-    expect(JSON.parse(readFileSync(path.join(resultsDir, 'replay-gt_test_mcp_fuzzy.json'), 'utf8'))).toEqual([]);
+    // The run's own folder; the labelled catalog of the results folder lends the run its labels.
+    const runDir = path.join(resultsDir, 'runs', 'allinfra');
+    expect(JSON.parse(readFileSync(path.join(runDir, 'replay-gt_test_mcp_fuzzy.json'), 'utf8'))).toEqual([]);
     // No evaluation ran on the empty file, so no zero scores were written.
-    expect(existsSync(path.join(resultsDir, 'replay-gt', 'results_eval.json'))).toBe(false);
+    expect(existsSync(path.join(runDir, 'replay-gt', 'results_eval.json'))).toBe(false);
 
-    const catalog = JSON.parse(readFileSync(path.join(resultsDir, 'mcp_tools_with_desc.json'), 'utf8')) as Record<
-      string,
-      Record<string, Record<string, unknown>>
-    >;
+    const catalog = JSON.parse(readFileSync(path.join(runDir, 'mcp_tools_with_desc.json'), 'utf8')) as Record<string, Record<string, Record<string, unknown>>>;
     expect(Object.keys(catalog)).toEqual(['echo']);
     expect(catalog.echo?.echo).toEqual({ description: 'Returns the given text.', catalogry: 'Office Automation' });
     expect(catalog.echo?.vanished).toBeUndefined();
     expect(catalog.echo?.cwd).toEqual({ description: 'Returns the working directory.' });
-    const ours = JSON.parse(readFileSync(path.join(resultsDir, 'tools_catalog.json'), 'utf8')) as { tools: Array<{ server: string; tool: string }> };
+    const ours = JSON.parse(readFileSync(path.join(runDir, 'tools_catalog.json'), 'utf8')) as { tools: Array<{ server: string; tool: string }> };
     expect(Object.keys(catalog.echo ?? {}).sort()).toEqual(ours.tools.map((tool) => tool.tool).sort());
   }, 180_000);
 });

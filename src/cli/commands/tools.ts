@@ -1,6 +1,7 @@
 // `m3 tools classify`: label every tool of a catalog in the reference layout
-// (results/mcp_tools_with_desc.json, which `m3 run` writes and keeps labels in) with one of the
+// (results/mcp_tools_with_desc.json, whose labels every later `m3 run` keeps) with one of the
 // reference's eight categories, using any provider:model; `m3 report` then draws the category donut.
+import { copyFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { loadEnvironment } from '../../config/env-file.js';
@@ -8,6 +9,7 @@ import { parseSwitches } from '../../config/switches.js';
 import { secondsToTimerMs } from '../../config/timer-ms.js';
 import { judgeRetryPolicy } from '../../eval/final/judge-kit.js';
 import { classifyCatalogTools } from '../../eval/call/tool-categories.js';
+import { ConfigError } from '../../errors/index.js';
 import { createDriver } from '../../llm/registry.js';
 import { log } from '../../log/logger.js';
 import { positiveInteger } from '../option-parsers.js';
@@ -20,12 +22,30 @@ interface ClassifyFlags {
   json?: boolean;
 }
 
+const defaultCatalog = 'results/mcp_tools_with_desc.json';
+
+/**
+ * The results folder's labelled catalog, which every later run takes its labels from
+ * (src/runner/tool-catalog.ts). Each run writes its own catalog into its run folder, so the first
+ * labelling starts from the latest run's.
+ */
+function catalogToLabel(file: string): string {
+  const target = path.resolve(file);
+  if (file !== defaultCatalog || existsSync(target)) return target;
+  const latest = path.resolve('results', 'latest', 'mcp_tools_with_desc.json');
+  if (!existsSync(latest)) throw new ConfigError(`${target}: no catalog; run m3 run first (it writes one into its run folder) or pass --catalog`);
+  copyFileSync(latest, target);
+  log.info(`${file}: started from the latest run's catalog (${path.relative(process.cwd(), latest)}); later runs keep its labels`);
+  return target;
+}
+
 async function runClassify(flags: ClassifyFlags): Promise<void> {
+  const file = catalogToLabel(flags.catalog);
   const env = loadEnvironment();
   const switches = parseSwitches(env);
   const driver = await createDriver(flags.model, { env, timeoutMs: secondsToTimerMs(switches.M3_LLM_TIMEOUT) });
   const report = await classifyCatalogTools({
-    file: path.resolve(flags.catalog),
+    file,
     driver,
     retryPolicy: judgeRetryPolicy(switches),
     attempts: flags.attempts,
@@ -53,7 +73,11 @@ export function registerToolsCommands(program: Command): void {
       "label every tool of a catalog in the reference layout with one of the reference's 8 categories (kept across runs; only unlabelled tools are asked), for the report's category donut",
     )
     .option('--model <spec>', 'provider:model that labels (the reference used gemini-2.5-flash-lite)', 'gemini:gemini-2.5-flash-lite')
-    .option('--catalog <file>', 'catalog in the reference layout {server: {tool: {description, catalogry?}}}', 'results/mcp_tools_with_desc.json')
+    .option(
+      '--catalog <file>',
+      "catalog in the reference layout {server: {tool: {description, catalogry?}}}; the default, the results folder's labelled catalog that later runs take labels from, starts as a copy of the latest run's",
+      defaultCatalog,
+    )
     .option('--attempts <n>', 'answers asked per tool until one is a wrapped allowed category', positiveInteger, 3)
     .option('--max-tokens <n>', 'generation cap per answer', positiveInteger, 1024)
     .option('--json', 'print the report as JSON')
