@@ -60,7 +60,11 @@ async function sendToolImage(context: ViewContext, response: http.ServerResponse
   const file = call ? toolImagePaths(call.resultText, call.images.length)[n] : undefined;
   const real = file ? insideRoots(file, context.imageRoots, repoRoot) : undefined;
   if (!real)
-    throw new HttpError(404, `tool call ${callId} has no servable image ${n} (the file may have been removed, or lies outside media/ and the results folder)`, 'unknown_image');
+    throw new HttpError(
+      404,
+      `tool call ${callId} has no servable image ${n} (the file may have been removed, or lies outside media/ and the results folder)`,
+      'unknown_image',
+    );
   const body = await readFile(real);
   response.writeHead(200, {
     ...securityHeaders,
