@@ -56,11 +56,17 @@ export async function createGeminiDriver(model: string, context: DriverContext):
       const conformed = await conformImages(request, geminiImageTypes, 'Gemini');
       const { params, warnings } = toGeminiRequest(conformed.request, model);
       let failedHeaders: Headers | undefined;
-      let rawText: Promise<string> | undefined;
+      // Settled at once even when nobody awaits it: when the SDK fails (a connection dropped mid-body),
+      // the clone's body fails too, and an unobserved rejection would end the process.
+      let rawText: Promise<string | undefined> | undefined;
       const recordingFetch: typeof fetch = async (input, init) => {
         const response = await fetch(input, init);
         if (!response.ok) failedHeaders = response.headers;
-        else rawText = response.clone().text();
+        else
+          rawText = response
+            .clone()
+            .text()
+            .catch(() => undefined);
         return response;
       };
       let response: Awaited<ReturnType<typeof client.models.generateContent>>;
@@ -89,7 +95,7 @@ export async function createGeminiDriver(model: string, context: DriverContext):
         });
       }
       const { sdkHttpResponse: _transport, ...parsed } = response;
-      const body = withFinishMessages(parsed, await rawText?.catch(() => undefined));
+      const body = withFinishMessages(parsed, await rawText);
       const mapped = fromGeminiResponse(body, { round: roundOf(request.messages), spec: id });
       return {
         ...mapped,
