@@ -19,7 +19,7 @@ import { parseToolSurface } from '../mcp/tool-surface.js';
 import { parseCachePolicy, type ResponseCacheSettings } from './response-cache.js';
 import { batchManifestFile } from '../results/layout.js';
 import { writeLatestPointer } from '../results/latest.js';
-import { fallbackShare, isDiskFull, openStore, type FallbackShare } from '../store/index.js';
+import { isDiskFull, openStore } from '../store/index.js';
 import { writeBatchManifest, type BatchCell } from './batch-manifest.js';
 import { baselineCondition, parseCondition, parseMaxSteps } from './conditions.js';
 import { loopLimitsOf, RUN_DEFAULTS, type RunDefinition } from './run-definition.js';
@@ -45,8 +45,8 @@ export interface ExecuteRunContext {
 export interface ExecuteRunResult {
   reports: RunModelReport[];
   plan: RunPlan;
-  /** Per run id, the share of scored calls and tasks that received mocked returns (fallback on). */
-  shares?: Map<string, FallbackShare | undefined>;
+  /** The tool fallback layer was on (M3_MOCK_FALLBACK): the summary then gives each trial's mocked share. */
+  fallbackOn: boolean;
 }
 
 function selectServers(servers: ServerSpec[], names: readonly string[] | undefined): ServerSpec[] {
@@ -214,7 +214,6 @@ export async function executeRun(definition: RunDefinition, context: ExecuteRunC
   // The batch is this store's only writer of its rows: one commit per event-loop turn, not per row.
   const store = openStore(plan.storeFile, { groupCommit: true });
   const reports: RunModelReport[] = [];
-  let shares: Map<string, FallbackShare | undefined> | undefined;
   try {
     for (const cell of plan.cells) {
       if (context.signal.aborted) break;
@@ -231,7 +230,6 @@ export async function executeRun(definition: RunDefinition, context: ExecuteRunC
         }),
       );
     }
-    if (config.switches.M3_MOCK_FALLBACK) shares = new Map(reports.map((report) => [report.runId, fallbackShare(store, report.runId)[0]]));
     writeBatchManifest(batchManifestFile(plan.runDir, plan.batchId), {
       kind: 'm3bench-batch',
       version: 1,
@@ -254,5 +252,5 @@ export async function executeRun(definition: RunDefinition, context: ExecuteRunC
   }
   // `latest` names the last finished run under the results folder (a --run-dir run chose its own place).
   if (!definition.runDir && !context.signal.aborted && reports.every((report) => !report.stopped)) writeLatestPointer(definition.resultsDir, plan.runDir);
-  return { reports, plan, ...(shares ? { shares } : {}) };
+  return { reports, plan, fallbackOn: Boolean(config.switches.M3_MOCK_FALLBACK) };
 }

@@ -120,8 +120,8 @@ export async function runDefinition(definition: RunDefinition): Promise<void> {
     log.warn(`${name}: stopping; tasks in flight are abandoned and recorded as interrupted (press Ctrl-C again to exit at once)`),
   );
   try {
-    const { reports, plan, shares } = await executeRun(definition, { logger: log, signal: stop.signal, hostOptions: hostOptionsFrom, requireTasks });
-    printSummary(reports, definition.json, shares);
+    const { reports, plan, fallbackOn } = await executeRun(definition, { logger: log, signal: stop.signal, hostOptions: hostOptionsFrom, requireTasks });
+    printSummary(reports, definition.json, fallbackOn);
     process.exitCode = reportOutcome(reports, plan.cells.length, log);
   } finally {
     // Still listening while the servers close (inside executeRun), so a second Ctrl-C exits at once.
