@@ -71,7 +71,7 @@ const header = [
 ];
 
 /** What the table's numbers pool, said under it (text and report). */
-export const TRIALS_POOLING_NOTE =
+const TRIALS_POOLING_NOTE =
   'every number pools all k trials of each task (episodes = tasks x trials); success per task and trial by the success rule; the per-prediction-file tables give each trial alone';
 
 export function formatTrialsTable(summaries: readonly CellSummary[], settings: BootstrapSettings): string {

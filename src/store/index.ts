@@ -24,7 +24,7 @@ export {
 } from './calls.js';
 export type { EpisodeImageTokens } from './calls.js';
 export { runSummary } from './summary.js';
-export { fallbackShare, type FallbackShare } from './fallback-share.js';
+export { fallbackShare } from './fallback-share.js';
 export { toolFacetsForRun } from './tool-facets.js';
 export {
   openFallbackCache,
