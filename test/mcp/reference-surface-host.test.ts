@@ -16,10 +16,9 @@ const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
 /**
  * Catalog tools no server of ours lists (docs/servers.md "Local servers and tools"): the pose
- * tool needs a pose model pulled through the asset manifest (none is here); excel's create_chart
- * is not implemented.
+ * tool needs a pose model pulled through the asset manifest (none is here).
  */
-const notServed = ['dinox-mcp/detect-human-pose-keypoints', 'excel/create_chart'];
+const notServed = ['dinox-mcp/detect-human-pose-keypoints'];
 
 describe.skipIf(!dataDir)('McpHost under the reference tool surface', { timeout: 600_000 }, () => {
   let host: McpHost;

@@ -32,7 +32,7 @@ const servers: LocalServer[] = [
     leftOut: [],
     extras: ['create_presentation.presentation_id'],
   },
-  { catalog: 'excel', entry: 'servers/excel/index.ts', gtCalls: 62, leftOut: ['create_chart'], extras: ['create_workbook.sheet_name'] },
+  { catalog: 'excel', entry: 'servers/excel/index.ts', gtCalls: 62, leftOut: [], extras: ['create_workbook.sheet_name'] },
   {
     catalog: 'imagesorcery-mcp',
     entry: 'servers/imageops/index.ts',
