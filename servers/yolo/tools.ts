@@ -3,7 +3,7 @@
 // textPrompt, includeDescription}, visualize-detection-result {imageFileUri, detections, ...};
 // extra optional arguments: annotate (PNG with boxes drawn) and scoreThreshold. As in the
 // reference's own local YOLO replacement of that detector, includeDescription is optional
-// (default false). detect-human-pose-keypoints is not offered: no pose model runs here.
+// (default false). detect-human-pose-keypoints is in pose-tool.ts (offered when a pose model is present).
 // Answers follow the reference's content layout (result.ts).
 import { writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
