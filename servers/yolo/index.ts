@@ -7,19 +7,22 @@
 // detect-human-pose-keypoints is listed only when a pose model is present at start
 // (M3_YOLO_POSE_MODEL, else the asset of media/vision-models.json; pose-model.ts): without
 // one it is absent rather than a tool that always fails, as for every tool we cannot serve.
+// detect-objects-by-text is open-vocabulary when YOLO-World and the CLIP text encoder are present
+// (world-model.ts), else COCO-80.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { runStdioServer } from '../shared/run-stdio.js';
 import { disableImageCache } from './session-options.js';
 import { findPoseModel } from './pose-model.js';
 import { registerPoseTool } from './pose-tool.js';
 import { registerYoloTools } from './tools.js';
+import { findOpenVocabModels } from './world-model.js';
 
 disableImageCache();
 
 const server = new McpServer({ name: 'dinox-mcp', title: 'Local YOLOX-Nano detector (COCO-80) with the DINO-X tool names', version: '0.1.0' });
 
 function start(): Promise<void> {
-  registerYoloTools(server);
+  registerYoloTools(server, findOpenVocabModels());
   const poseModel = findPoseModel();
   if (poseModel) registerPoseTool(server, poseModel);
   return runStdioServer(server);

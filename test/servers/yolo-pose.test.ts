@@ -77,7 +77,7 @@ describe('pose model (in-process)', () => {
     expect(() => findPoseModel({ M3_YOLO_POSE_MODEL: path.join(work, 'absent.onnx') })).toThrow(/absent\.onnx, which does not exist/);
     const manifest = path.join(work, 'vision-models.json');
     const shipped = JSON.parse(await readFile(path.join(repoRoot, 'media', 'vision-models.json'), 'utf8')) as { assets: Array<Record<string, unknown>> };
-    expect(parseAssetManifest(shipped, 'media/vision-models.json').assets.map((asset) => asset.name)).toEqual(['yolo11n-pose']);
+    expect(parseAssetManifest(shipped, 'media/vision-models.json').assets.map((asset) => asset.name)).toContain('yolo11n-pose');
     // The shipped entry with a path that is not pulled here: no model.
     shipped.assets[0] = { ...shipped.assets[0], path: 'models/not-pulled-pose.onnx' };
     await writeFile(manifest, JSON.stringify(shipped));
