@@ -84,12 +84,13 @@ export async function loadOpenVocab(files: OpenVocabFiles, env: NodeJS.ProcessEn
   if (!imageInput || !textInput) {
     throw new ModelUnavailableError(`${files.world} is not a YOLO-World export with text-embedding input: inputs ${session.inputNames.join(', ')}`);
   }
+  // A symbolic image side means the export's 640; the prompt slots must be fixed (ODLabel reads them the same way).
   const side = dims(session, imageInput)[3];
   const [, slots, width] = dims(session, textInput);
-  if (typeof side !== 'number' || typeof slots !== 'number' || typeof width !== 'number') {
-    throw new ModelUnavailableError(`${files.world}: expected fixed input shapes [1,3,S,S] and [1,K,D]`);
-  }
-  return { files, session, imageInput, textInput, size: side, slots, width, text: await loadTextEncoder(files.textModel, files.tokenizer, env) };
+  if (typeof slots !== 'number') throw new ModelUnavailableError(`${files.world}: expected a fixed number of prompt slots K in the text input [1,K,D]`);
+  const size = typeof side === 'number' && side > 0 ? side : 640;
+  const text = await loadTextEncoder(files.textModel, files.tokenizer, env);
+  return { files, session, imageInput, textInput, size, slots, width: typeof width === 'number' ? width : 512, text };
 }
 
 /** Best prompt slot per anchor above the threshold, in input pixels (the [4 + K, N] layout). */
@@ -136,12 +137,17 @@ export async function detectTerms(
 ): Promise<{ detections: Detection[]; width: number; height: number }> {
   const { tensor, width, height } = await prepare(bytes, model.size);
   const embeddings = await model.text.encode(terms);
+  const mismatch = embeddings.find((embedding) => embedding.length !== model.width);
+  if (mismatch)
+    throw new Error(
+      `the CLIP text encoder gives ${mismatch.length} values per term, the YOLO-World model expects ${model.width}: use the text encoder the detector was exported with`,
+    );
   const image = new ort.Tensor('float32', tensor, [1, 3, model.size, model.size]);
   const found: Box[] = [];
   for (let first = 0; first < terms.length; first += model.slots) {
     const feats = new Float32Array(model.slots * model.width);
     embeddings.slice(first, first + model.slots).forEach((embedding, k) => {
-      feats.set(embedding.subarray(0, model.width), k * model.width);
+      feats.set(embedding, k * model.width);
     });
     const outputs = await model.session.run({ [model.imageInput]: image, [model.textInput]: new ort.Tensor('float32', feats, [1, model.slots, model.width]) });
     const output = outputs[model.session.outputNames[0] ?? ''];
