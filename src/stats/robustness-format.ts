@@ -1,0 +1,35 @@
+// The text of `m3 robustness`: every number with its definition and interval.
+import type { Interval } from './bootstrap.js';
+import { describeComparison } from './paired.js';
+import type { RobustnessReport } from './robustness-report.js';
+
+const show = (value: number) => (Number.isFinite(value) ? value.toFixed(3) : 'n/a');
+const interval = (entry: Interval) => `${show(entry.estimate)} [${show(entry.low)}, ${show(entry.high)}]`;
+
+export function formatRobustnessReport(report: RobustnessReport, level: number): string {
+  const percent = Math.round(level * 100);
+  const lines = [
+    `robustness: ${report.conditioned} (condition ${report.condition}) against ${report.clean}, ${report.pairedTasks} paired tasks, ${percent}% bootstrap intervals over tasks`,
+    '',
+    'paired differences (conditioned - clean):',
+  ];
+  for (const delta of report.deltas) {
+    lines.push(`  ${describeComparison(report.conditioned, report.clean, delta.name, delta.comparison, level)}`);
+    lines.push(`    ${delta.name}: ${delta.definition}`);
+  }
+  lines.push('', `rates on ${report.conditioned}:`);
+  if (report.rates.length === 0)
+    lines.push('  none: no call of this cell carries a robustness condition mark (was it run with --condition distractors=, faults= or inject=?)');
+  for (const entry of report.rates) lines.push(`  ${entry.name}: ${interval(entry.interval)} over ${entry.tasks} task(s) — ${entry.definition}`);
+  if (report.attacks.length > 0) {
+    lines.push('', 'attack success rate per injection style (tasks whose instruction was followed / tasks planted):');
+    for (const attack of report.attacks) {
+      const channels = Object.entries(attack.channels)
+        .map(([channel, count]) => `${channel} ${count}`)
+        .join(', ');
+      lines.push(`  ${attack.style}: ${interval(attack.interval)} over ${attack.tasks} task(s); planted in ${channels}`);
+    }
+    lines.push('  utility under attack: the task-success difference above');
+  }
+  return lines.join('\n');
+}
