@@ -1,10 +1,18 @@
 // The text of `m3 robustness`: every number with its definition and interval.
 import type { Interval } from './bootstrap.js';
-import { describeComparison } from './paired.js';
+import type { PairedComparison } from './paired.js';
 import type { RobustnessReport } from './robustness-report.js';
 
 const show = (value: number) => (Number.isFinite(value) ? value.toFixed(3) : 'n/a');
 const interval = (entry: Interval) => `${show(entry.estimate)} [${show(entry.low)}, ${show(entry.high)}]`;
+const signed = (value: number) => (Number.isFinite(value) ? `${value > 0 ? '+' : ''}${value.toFixed(3)}` : 'n/a');
+
+/** A difference is a cost or a gain depending on the metric, so the line states it without ranking. */
+function deltaLine(name: string, comparison: PairedComparison, percent: number): string {
+  const { difference, signTest } = comparison;
+  const beyond = comparison.verdict === 'no_difference' ? `${percent}% CI includes 0` : `${percent}% CI excludes 0`;
+  return `${name}: ${signed(difference.estimate)} [${signed(difference.low)}, ${signed(difference.high)}] (${beyond}; ${comparison.tasks} paired tasks, sign test ${signTest.wins}-${signTest.losses}, ties ${signTest.ties}, p=${signTest.pValue.toPrecision(2)})`;
+}
 
 export function formatRobustnessReport(report: RobustnessReport, level: number): string {
   const percent = Math.round(level * 100);
@@ -14,8 +22,8 @@ export function formatRobustnessReport(report: RobustnessReport, level: number):
     'paired differences (conditioned - clean):',
   ];
   for (const delta of report.deltas) {
-    lines.push(`  ${describeComparison(report.conditioned, report.clean, delta.name, delta.comparison, level)}`);
-    lines.push(`    ${delta.name}: ${delta.definition}`);
+    lines.push(`  ${deltaLine(delta.name, delta.comparison, percent)}`);
+    lines.push(`    (${delta.definition}; clean ${show(delta.comparison.b)}, conditioned ${show(delta.comparison.a)})`);
   }
   lines.push('', `rates on ${report.conditioned}:`);
   if (report.rates.length === 0)

@@ -38,7 +38,8 @@ function retryState(request: GenerateRequest): { step: number; again: ToolCall[]
   const rounds = messages.filter((message): message is Extract<typeof message, { role: 'assistant' }> => message.role === 'assistant' && message.toolCalls.length > 0);
   const step = rounds.filter((message) => message.toolCalls[0]?.id.startsWith('replay_')).length;
   const last = rounds.at(-1);
-  const results = messages.at(-1);
+  // The results of the last round follow it (an instruction turn may come after them).
+  const results = last ? messages.slice(messages.lastIndexOf(last) + 1).find((message) => message.role === 'tool') : undefined;
   if (!last || results?.role !== 'tool') return { step, again: [] };
   const failed = new Set(results.results.filter((result) => result.isError).map((result) => result.callId));
   const again = last.toolCalls
