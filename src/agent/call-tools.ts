@@ -126,6 +126,7 @@ export function emitCallEnd(result: ExecutedCall, index: number, context: Pick<R
     isError: result.isError,
     ...(result.errorCode ? { errorCode: result.errorCode } : {}),
     ...(result.fallback ? { fallback: result.fallback } : {}),
+    ...(result.condition ? { condition: result.condition } : {}),
     durationMs: result.durationMs,
     images: result.images.map((image) => ({
       mediaType: image.mediaType,

@@ -6,6 +6,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PREDICTION_CONDITION_FIELD } from '../../src/core/tool-result-contract.js';
 import { createEmbedder } from '../../src/eval/embed/registry.js';
@@ -103,6 +104,19 @@ describe('m3 run --condition faults / distractors / inject, then m3 robustness',
     // The oracle never calls a distractor; its injections are planted in every successful result.
     expect(marks('replay-gt-retry-1+distractors=6')).toEqual([]);
     expect(marks('replay-gt-retry-1+inject=v1').length).toBe(16);
+    // The store marks the same calls (tool_calls.condition_mark), per cell run.
+    const db = new Database(path.join(dir, 'store.sqlite'), { readonly: true });
+    const marked = (label: string) => {
+      const runId = loadBatchManifest(batchFile).cells.find((cell) => cell.label === label)?.runId;
+      const rows = db
+        .prepare('SELECT c.condition_mark AS mark FROM tool_calls c JOIN episodes e ON e.id = c.episode_id WHERE e.run_id = ? AND c.condition_mark IS NOT NULL')
+        .all(runId) as Array<{ mark: string }>;
+      return rows.map((row) => (JSON.parse(row.mark) as { kind: string }).kind);
+    };
+    expect(marked('replay-gt-retry-1')).toEqual([]);
+    expect(marked('replay-gt-retry-1+inject=v1')).toEqual(Array.from({ length: 16 }, () => 'injection'));
+    expect(marked('replay-gt-retry-1+faults=0.5').length).toBe(marks('replay-gt-retry-1+faults=0.5').length);
+    db.close();
   });
 
   it('reports the fault recovery of the retrying oracle and the calls it added, with intervals', async () => {
