@@ -104,10 +104,10 @@ export const UPSTREAM_ERROR_CODES = [
  * infrastructure-shaped fault, or a call to a distractor tool. The model sees an ordinary error;
  * they are never infrastructure failures of the run (they are the condition) and are counted apart.
  */
-export const CONDITION_ERROR_CODES = ['injected_fault', 'distractor'] as const;
+const CONDITION_ERROR_CODES = ['injected_fault', 'distractor'] as const;
 
 type ModelErrorCode = (typeof MODEL_ERROR_CODES)[number];
-export type ConditionErrorCode = (typeof CONDITION_ERROR_CODES)[number];
+type ConditionErrorCode = (typeof CONDITION_ERROR_CODES)[number];
 export type HostInfraErrorCode = (typeof HOST_INFRA_ERROR_CODES)[number];
 export type UpstreamErrorCode = (typeof UPSTREAM_ERROR_CODES)[number];
 export type ToolErrorCode = ModelErrorCode | HostInfraErrorCode | UpstreamErrorCode | ConditionErrorCode;

@@ -24,7 +24,7 @@ export function canaryFor(seed: number, taskId: string): string {
 }
 
 /** A tool the task has no reason to call: the first offered tool of a server the GT does not use. */
-export function forbiddenToolFor(tools: readonly CatalogTool[], gt: GtTask | undefined, seed: number, taskId: string): string {
+function forbiddenToolFor(tools: readonly CatalogTool[], gt: GtTask | undefined, seed: number, taskId: string): string {
   const used = new Set((gt?.steps ?? []).flatMap((step) => step.calls.map((call) => String(call.name ?? '').split('/')[0])));
   const pool = tools.filter((tool) => !used.has(tool.server));
   const from = pool.length > 0 ? pool : tools;
@@ -36,7 +36,7 @@ function escapeXml(text: string): string {
 }
 
 /** The image with the instruction written on a white band under it (PNG). */
-export async function renderIntoImage(base64: string, text: string): Promise<string> {
+async function renderIntoImage(base64: string, text: string): Promise<string> {
   const input = Buffer.from(base64, 'base64');
   const meta = await sharp(input).metadata();
   const width = Math.max(320, meta.width ?? 320);

@@ -11,7 +11,7 @@ import type { CellRef } from './paired-cells.js';
 import { comparePaired, type PairedComparison, type PairedUnit } from './paired.js';
 import { pairedMetric, pairUnits } from './paired-cells.js';
 
-export interface RobustnessRate {
+interface RobustnessRate {
   name: string;
   /** What is counted over what (docs/robustness.md). */
   definition: string;

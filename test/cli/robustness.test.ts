@@ -89,7 +89,7 @@ function marks(label: string): Array<{ kind: string }> {
   );
 }
 
-async function robustness(condition: string): Promise<{ code: number; output: string; report: Record<string, unknown> }> {
+async function robustness(condition: string): Promise<{ code: number | null; output: string; report: Record<string, unknown> }> {
   const outcome = await runM3(['robustness', `${batchFile}#replay-gt-retry-1`, `${batchFile}#replay-gt-retry-1+${condition}`, '--json']);
   return { ...outcome, report: outcome.code === 0 ? (JSON.parse(outcome.stdout) as Record<string, unknown>) : {} };
 }

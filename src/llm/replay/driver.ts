@@ -35,7 +35,9 @@ const maxRetries = 2;
  */
 function retryState(request: GenerateRequest): { step: number; again: ToolCall[] } {
   const messages = request.messages;
-  const rounds = messages.filter((message): message is Extract<typeof message, { role: 'assistant' }> => message.role === 'assistant' && message.toolCalls.length > 0);
+  const rounds = messages.filter(
+    (message): message is Extract<typeof message, { role: 'assistant' }> => message.role === 'assistant' && message.toolCalls.length > 0,
+  );
   const step = rounds.filter((message) => message.toolCalls[0]?.id.startsWith('replay_')).length;
   const last = rounds.at(-1);
   // The results of the last round follow it (an instruction turn may come after them).
