@@ -23,6 +23,7 @@ import { registerFixturesCommands } from './commands/fixtures.js';
 import { registerViewCommand } from './commands/view.js';
 import { registerDatasetCommands } from './commands/dataset.js';
 import { registerCompareCommands } from './commands/compare.js';
+import { registerRobustnessCommand } from './commands/robustness.js';
 import { registerTrendsCommand } from './commands/trends.js';
 import { registerToolsCommands } from './commands/tools.js';
 import { registerEvalBatchCommand } from './commands/eval-batch.js';
@@ -64,6 +65,7 @@ export function buildProgram(): M3Command {
   registerViewCommand(program);
   registerDatasetCommands(program);
   registerCompareCommands(program);
+  registerRobustnessCommand(program);
   registerTrendsCommand(program);
   return program;
 }
