@@ -1,0 +1,89 @@
+// `m3 run --batch` as real child processes against the mock's batch endpoints, once per vendor:
+// the run submits its tasks' first requests as one job, is killed (SIGKILL, process group) while
+// the job is pending, and `--resume` picks the job up from the run store: it polls that job,
+// takes its answers, and neither submits those requests again nor sends them the ordinary way.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getRun, providerBatchesOf } from '../../src/store/index.js';
+import { predictionSchema } from '../../src/tasks/schemas.js';
+import { killGroup, readStore, runM3, startM3, waitFor } from '../support/m3-child.js';
+import { startMockLlm, type MockLlm } from '../support/mock-llm/index.js';
+
+let mock: MockLlm;
+let dir: string;
+
+beforeAll(async () => {
+  mock = await startMockLlm({ fallback: { text: 'The chart shows 5 bars.', usage: { inputTokens: 300, outputTokens: 8 } } });
+  dir = mkdtempSync(path.join(os.tmpdir(), 'm3-run-batch-'));
+  writeFileSync(path.join(dir, 'servers.json'), JSON.stringify({ servers: { math: { command: 'node', args: ['--import', 'tsx', 'servers/math/index.ts'], env: {} } } }));
+  await sharp({ create: { width: 64, height: 48, channels: 3, background: '#2a6' } })
+    .png()
+    .toFile(path.join(dir, 'chart.png'));
+  writeFileSync(
+    path.join(dir, 'tasks.json'),
+    JSON.stringify(['b1', 'b2'].map((id) => ({ id, image: 'chart.png', type: 'count', prompt: 'count', question: `How many bars are in chart ${id}?` }))),
+  );
+});
+afterAll(async () => {
+  await mock?.close();
+});
+
+const vendors = [
+  { model: 'openai:mock-model', env: () => ({ OPENAI_BASE_URL: mock.openAiBaseUrl, OPENAI_API_KEY: 'sk-test-openai-key-000000000000' }) },
+  { model: 'anthropic:claude-mock', env: () => ({ ANTHROPIC_BASE_URL: mock.url, ANTHROPIC_API_KEY: 'sk-ant-test-key-00000000000000' }) },
+  { model: 'gemini:gemini-mock', env: () => ({ GEMINI_BASE_URL: mock.url, GEMINI_API_KEY: 'AIzaTestKey000000000000000000000000000' }) },
+];
+
+describe('m3 run --batch: resume after a kill while the job is pending', () => {
+  for (const vendor of vendors) {
+    it(`${vendor.model}: --resume polls the pending job instead of sending its requests again`, async () => {
+      const runDir = path.join(dir, vendor.model.replace(/[^a-z0-9]+/gi, '-'));
+      const storeFile = path.join(runDir, 'store.sqlite');
+      const batchId = `batch-${vendor.model.split(':')[0]}`;
+      // The run of the one cell is named after the batch id and the model label.
+      const runId = `${batchId}.${vendor.model.split(':')[1]}`;
+      const args = ['run', '--model', vendor.model, '--tasks', path.join(dir, 'tasks.json'), '--config', path.join(dir, 'servers.json'), '--image-dir', dir];
+      const more = ['--run-dir', runDir, '--store', storeFile, '--run-id', batchId, '--concurrency', '2', '--batch', '--batch-window', '300', '--batch-poll', '100'];
+      const env = { M3_LLM_MAX_RETRIES: '0', M3_WORKSPACE_MODE: 'isolated', ...vendor.env() };
+      const jobsBefore = mock.batches.jobs.length;
+      mock.batches.hold = true;
+
+      const first = startM3([...args, ...more], env);
+      try {
+        const job = await waitFor('the batch job in the run store', () => readStore(storeFile, (store) => providerBatchesOf(store, runId)[0]), first);
+        expect(job).toMatchObject({ state: 'pending', requests: 2, answered: 0 });
+        expect(mock.batches.jobs.length).toBe(jobsBefore + 1);
+        expect(mock.batches.jobs.at(-1)?.id).toBe(job.vendorBatchId);
+      } finally {
+        killGroup(first);
+        await first.exit;
+      }
+
+      mock.batches.hold = false;
+      const syncBefore = mock.generations().length;
+      const resumed = await runM3([...args, ...more, '--resume', batchId], env);
+      expect(resumed.code, resumed.output).toBe(0);
+      expect(resumed.output).toContain('2 request(s) of pending batch job(s) from the earlier process are picked up');
+      // No new job and no synchronous request: the pending job answered both tasks.
+      expect(mock.batches.jobs.length).toBe(jobsBefore + 1);
+      expect(mock.generations().length).toBe(syncBefore);
+      expect(mock.batches.jobs.at(-1)?.state).toBe('ended');
+
+      const jobs = readStore(storeFile, (store) => providerBatchesOf(store, runId));
+      expect(jobs).toEqual([expect.objectContaining({ state: 'ended', requests: 2, answered: 2 })]);
+      const manifest = readStore(storeFile, (store) => getRun(store, runId)?.manifest) as
+        | { providerBatch?: Record<string, unknown> }
+        | undefined;
+      expect(manifest?.providerBatch).toMatchObject({ jobs: 0, resumed: 2, answered: 2, fallback: 0, discount: 0.5 });
+      const predictionFile = path.join(runDir, `${vendor.model.split(':')[1]}_test_mcp_fuzzy.json`);
+      const predictions = (JSON.parse(readFileSync(predictionFile, 'utf8')) as unknown[]).map((record) => predictionSchema.parse(record));
+      expect(predictions.map((prediction) => [prediction.id, prediction.final_reply]).sort()).toEqual([
+        ['b1', 'The chart shows 5 bars.'],
+        ['b2', 'The chart shows 5 bars.'],
+      ]);
+    }, 240_000);
+  }
+});
