@@ -2,7 +2,6 @@
 // with the run store as the ledger of submitted jobs, so `--resume` picks up a job that was still
 // pending when the process ended. Counts go to the run manifest (`providerBatch`), with the
 // batch-price cost of the answered requests (src/llm/pricing.ts batchPrice).
-import { z } from 'zod';
 import { BatchCollector, createBatchBackend, type BatchCounts, type BatchLedger } from '../llm/batch/index.js';
 import { canonicalRequest, keyOfCanonical } from '../llm/response-cache-key.js';
 import { batchCostUsd, batchDiscount, costUsd, type PriceTable } from '../llm/pricing.js';
@@ -10,14 +9,13 @@ import type { DriverContext, ModelDriver } from '../llm/types.js';
 import type { Logger } from '../log/logger.js';
 import { committed, pendingProviderBatchRequests, recordProviderBatch, settleProviderBatchRequest, updateProviderBatch, type Store } from '../store/index.js';
 
-export const batchSettingsSchema = z.strictObject({
+export interface BatchSettings {
   /** Submit when no request has arrived for this long (ms). */
-  windowMs: z.number().int().positive(),
+  windowMs: number;
   /** First poll after this long (ms); doubled per pending poll up to pollMaxMs. */
-  pollMs: z.number().int().positive(),
-  pollMaxMs: z.number().int().positive(),
-});
-export type BatchSettings = z.output<typeof batchSettingsSchema>;
+  pollMs: number;
+  pollMaxMs: number;
+}
 
 export const defaultBatchSettings: BatchSettings = { windowMs: 2_000, pollMs: 10_000, pollMaxMs: 300_000 };
 

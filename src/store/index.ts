@@ -57,6 +57,4 @@ export {
   settleProviderBatchRequest,
   pendingProviderBatchRequests,
   providerBatchesOf,
-  type ProviderBatchState,
-  type PendingBatchRequest,
 } from './provider-batches.js';

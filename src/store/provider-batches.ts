@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { type Store, selectAll, statement, writeTransaction } from './connection.js';
 import { parseRows } from './rows.js';
 
-export const providerBatchStates = ['pending', 'ended', 'expired', 'failed', 'canceled'] as const;
+const providerBatchStates = ['pending', 'ended', 'expired', 'failed', 'canceled'] as const;
 export type ProviderBatchState = (typeof providerBatchStates)[number];
 
 export interface ProviderBatchInput {

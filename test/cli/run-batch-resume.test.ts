@@ -18,7 +18,10 @@ let dir: string;
 beforeAll(async () => {
   mock = await startMockLlm({ fallback: { text: 'The chart shows 5 bars.', usage: { inputTokens: 300, outputTokens: 8 } } });
   dir = mkdtempSync(path.join(os.tmpdir(), 'm3-run-batch-'));
-  writeFileSync(path.join(dir, 'servers.json'), JSON.stringify({ servers: { math: { command: 'node', args: ['--import', 'tsx', 'servers/math/index.ts'], env: {} } } }));
+  writeFileSync(
+    path.join(dir, 'servers.json'),
+    JSON.stringify({ servers: { math: { command: 'node', args: ['--import', 'tsx', 'servers/math/index.ts'], env: {} } } }),
+  );
   await sharp({ create: { width: 64, height: 48, channels: 3, background: '#2a6' } })
     .png()
     .toFile(path.join(dir, 'chart.png'));
@@ -26,6 +29,8 @@ beforeAll(async () => {
     path.join(dir, 'tasks.json'),
     JSON.stringify(['b1', 'b2'].map((id) => ({ id, image: 'chart.png', type: 'count', prompt: 'count', question: `How many bars are in chart ${id}?` }))),
   );
+  const price = { input: 2, output: 10, checkedAt: '2026-12-01' };
+  writeFileSync(path.join(dir, 'prices.json'), JSON.stringify({ 'mock-model': price, 'claude-mock': price, 'gemini-mock': price }));
 });
 afterAll(async () => {
   await mock?.close();
@@ -46,8 +51,22 @@ describe('m3 run --batch: resume after a kill while the job is pending', () => {
       // The run of the one cell is named after the batch id and the model label.
       const runId = `${batchId}.${vendor.model.split(':')[1]}`;
       const args = ['run', '--model', vendor.model, '--tasks', path.join(dir, 'tasks.json'), '--config', path.join(dir, 'servers.json'), '--image-dir', dir];
-      const more = ['--run-dir', runDir, '--store', storeFile, '--run-id', batchId, '--concurrency', '2', '--batch', '--batch-window', '300', '--batch-poll', '100'];
-      const env = { M3_LLM_MAX_RETRIES: '0', M3_WORKSPACE_MODE: 'isolated', ...vendor.env() };
+      const more = [
+        '--run-dir',
+        runDir,
+        '--store',
+        storeFile,
+        '--run-id',
+        batchId,
+        '--concurrency',
+        '2',
+        '--batch',
+        '--batch-window',
+        '300',
+        '--batch-poll',
+        '100',
+      ];
+      const env = { M3_LLM_MAX_RETRIES: '0', M3_WORKSPACE_MODE: 'isolated', M3_PRICE_TABLE: path.join(dir, 'prices.json'), ...vendor.env() };
       const jobsBefore = mock.batches.jobs.length;
       mock.batches.hold = true;
 
@@ -74,10 +93,16 @@ describe('m3 run --batch: resume after a kill while the job is pending', () => {
 
       const jobs = readStore(storeFile, (store) => providerBatchesOf(store, runId));
       expect(jobs).toEqual([expect.objectContaining({ state: 'ended', requests: 2, answered: 2 })]);
-      const manifest = readStore(storeFile, (store) => getRun(store, runId)?.manifest) as
-        | { providerBatch?: Record<string, unknown> }
-        | undefined;
+      const manifest = readStore(storeFile, (store) => getRun(store, runId)?.manifest) as { providerBatch?: Record<string, unknown> } | undefined;
+      // Two answers of 300 input and 8 output tokens at $2 / $10 per 1M: $0.00136 at list price, half at batch price.
       expect(manifest?.providerBatch).toMatchObject({ jobs: 0, resumed: 2, answered: 2, fallback: 0, discount: 0.5 });
+      expect(manifest?.providerBatch?.answeredCostListUsd).toBeCloseTo(0.00136, 10);
+      expect(manifest?.providerBatch?.answeredCostBatchUsd).toBeCloseTo(0.00068, 10);
+      const summary = await runM3(['summary', '--results', runDir, '--save', path.join(runDir, 'save')], env);
+      expect(summary.code, summary.output).toBe(0);
+      expect(summary.stdout).toContain(
+        `provider batch ${vendor.model.split(':')[1]}: 2 of 2 batched model responses answered by 0 batch job(s) (2 picked up from an earlier process), 0 sent the ordinary way; their cost $0.0007 at batch price ($0.0014 at list price) (m3 run --batch)`,
+      );
       const predictionFile = path.join(runDir, `${vendor.model.split(':')[1]}_test_mcp_fuzzy.json`);
       const predictions = (JSON.parse(readFileSync(predictionFile, 'utf8')) as unknown[]).map((record) => predictionSchema.parse(record));
       expect(predictions.map((prediction) => [prediction.id, prediction.final_reply]).sort()).toEqual([

@@ -6,7 +6,7 @@ import { parseModelSpec } from '../registry.js';
 import type { DriverContext } from '../types.js';
 import type { BatchBackend } from './types.js';
 
-export const batchProviders = ['openai', 'anthropic', 'gemini', 'google'] as const;
+const batchProviders = ['openai', 'anthropic', 'gemini', 'google'] as const;
 
 export async function createBatchBackend(spec: string, context: DriverContext): Promise<BatchBackend> {
   const { provider, model } = parseModelSpec(spec);
@@ -23,5 +23,5 @@ export async function createBatchBackend(spec: string, context: DriverContext): 
   }
 }
 
-export { BatchCollector, type BatchCounts, type BatchLedger, type BatchCollectorOptions } from './collector.js';
+export { BatchCollector, type BatchCounts, type BatchLedger } from './collector.js';
 export type { BatchBackend } from './types.js';

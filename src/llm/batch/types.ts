@@ -4,7 +4,7 @@
 // The collector (collector.ts) decides what goes into a job and when; a backend only wires the SDK.
 import type { GenerateRequest, GenerateResponse } from '../types.js';
 
-export interface BatchItem {
+interface BatchItem {
   /** Unique within the job, `[A-Za-z0-9_-]{1,64}` (the strictest vendor rule: Anthropic's). */
   customId: string;
   request: GenerateRequest;
@@ -13,7 +13,7 @@ export interface BatchItem {
 /** What a job says when polled: `pending` until it ends one way or another. */
 export type BatchJobState = 'pending' | 'ended' | 'expired' | 'failed' | 'canceled';
 
-export interface BatchJobStatus {
+interface BatchJobStatus {
   state: BatchJobState;
   /** The vendor's own words: its status and request counts (`in_progress 3/5 done`). */
   detail: string;

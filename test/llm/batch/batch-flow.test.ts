@@ -1,6 +1,9 @@
 // Each vendor's batch flow through its real SDK against the mock's batch endpoints: requests of
 // concurrently waiting episodes go out as one job, are polled until the job ends and come back
 // mapped like synchronous answers; an errored line and an expired job go to the ordinary path.
+import Anthropic from '@anthropic-ai/sdk';
+import { GoogleGenAI } from '@google/genai';
+import OpenAI, { toFile } from 'openai';
 import { describe, expect, it } from 'vitest';
 import { BatchCollector, createBatchBackend, type BatchLedger } from '../../../src/llm/batch/index.js';
 import { createDriver } from '../../../src/llm/registry.js';
@@ -135,5 +138,50 @@ describe.each(batchVendors)('%s batch API through its SDK against the mock', (ve
     expect(responses.map((response) => response.usage.inputTokens)).toEqual([800, 700, 600]);
     expect(collector.counts).toMatchObject({ jobs: 1, answered: 0, fallback: 3 });
     expect([...ledger.jobs.values()][0]?.state).toBe('expired');
+  });
+});
+
+describe('the mock refuses batch requests the vendors document as invalid', () => {
+  const getMock = useMockLlm();
+
+  it('OpenAI: an input file with a duplicate custom_id fails validation, and a wrong purpose is refused', async () => {
+    const mock = getMock();
+    const client = new OpenAI({ apiKey: 'sk-test', baseURL: mock.openAiBaseUrl, maxRetries: 0 });
+    const line = (customId: string) =>
+      JSON.stringify({
+        custom_id: customId,
+        method: 'POST',
+        url: '/v1/chat/completions',
+        body: { model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] },
+      });
+    const file = await client.files.create({ file: await toFile(Buffer.from(`${line('a')}\n${line('a')}\n`), 'in.jsonl'), purpose: 'batch' });
+    const job = await client.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
+    const polled = await client.batches.retrieve(job.id);
+    expect(polled.status).toBe('failed');
+    expect(polled.errors?.data?.map((error) => error.message)).toEqual([expect.stringContaining('duplicate custom_id a')]);
+    await expect(client.files.create({ file: await toFile(Buffer.from(line('b')), 'in.jsonl'), purpose: 'assistants' })).rejects.toMatchObject({ status: 400 });
+  });
+
+  it('Anthropic: duplicate custom ids and ids outside ^[a-zA-Z0-9_-]{1,64}$ are refused with HTTP 400', async () => {
+    const mock = getMock();
+    const client = new Anthropic({ apiKey: 'sk-ant-test', baseURL: mock.url, maxRetries: 0 });
+    const params = { model: 'claude-sonnet-4-6', max_tokens: 16, messages: [{ role: 'user' as const, content: 'hi' }] };
+    await expect(
+      client.messages.batches.create({
+        requests: [
+          { custom_id: 'same', params },
+          { custom_id: 'same', params },
+        ],
+      }),
+    ).rejects.toMatchObject({ status: 400 });
+    await expect(client.messages.batches.create({ requests: [{ custom_id: 'has space', params }] })).rejects.toMatchObject({ status: 400 });
+    expect(mock.batches.jobs).toHaveLength(0);
+  });
+
+  it('Gemini: a batch without inlined requests is refused with HTTP 400', async () => {
+    const mock = getMock();
+    const client = new GoogleGenAI({ apiKey: 'AIza-test', vertexai: false, httpOptions: { baseUrl: mock.url, retryOptions: { attempts: 1 } } });
+    await expect(client.batches.create({ model: 'gemini-2.5-flash', src: [] })).rejects.toMatchObject({ status: 400 });
+    expect(mock.batches.jobs).toHaveLength(0);
   });
 });
