@@ -86,6 +86,15 @@ function stopController(signal: AbortSignal | undefined): { stop: AbortControlle
   return { stop, dispose: () => signal?.removeEventListener('abort', forward) };
 }
 
+/**
+ * Under --batch a model call waits for its job (minutes to hours), so the harness sets no limit
+ * per attempt (M3_LLM_TIMEOUT); the SDK clients keep theirs for each HTTP request, and the task
+ * timeout still bounds the episode.
+ */
+function withoutAttemptTimeout<T extends { retry: { timeoutMs: number } }>(options: T, batch: unknown): T {
+  return batch ? { ...options, retry: { ...options.retry, timeoutMs: 0 } } : options;
+}
+
 export async function runModel(request: RunModelRequest, deps: RunModelDeps): Promise<RunModelReport> {
   const { config, host, store, logger } = deps;
   const switches = config.switches;
@@ -155,7 +164,7 @@ export async function runModel(request: RunModelRequest, deps: RunModelDeps): Pr
             seed,
             tasks,
             driver,
-            options: agentOptionsFrom(switches, { ...limits, ...(seed !== undefined ? { seed } : {}) }, imageRoots, request.model),
+            options: withoutAttemptTimeout(agentOptionsFrom(switches, { ...limits, ...(seed !== undefined ? { seed } : {}) }, imageRoots, request.model), batch),
             manifest,
             costOf,
             ...extras,

@@ -60,6 +60,8 @@ interface Waiter {
   resolve: (response: GenerateResponse) => void;
   reject: (error: unknown) => void;
   done: boolean;
+  /** The job and custom id it waits on, once submitted. */
+  slot?: { vendorBatchId: string; customId: string };
 }
 
 interface Job {
@@ -122,12 +124,22 @@ export class BatchCollector {
 
   private nextCustomId(key: string): string {
     this.sequence += 1;
-    return `m3-${this.sequence}-${key.slice(0, 16)}`;
+    // Anthropic's rule (^[a-zA-Z0-9_-]{1,64}$) is the strictest; keys are hex, but keyOf is the caller's.
+    return `m3-${this.sequence}-${key.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 16)}`;
   }
 
+  /**
+   * The episode stopped waiting (Ctrl-C, the task timeout). Its job keeps the request: the same
+   * request made again (a requeued task) waits for that job instead of being submitted twice.
+   */
   private abandon(waiter: Waiter, reason: unknown): void {
     if (waiter.done) return;
     waiter.done = true;
+    if (waiter.slot) {
+      const list = this.resumable.get(waiter.key) ?? [];
+      list.push(waiter.slot);
+      this.resumable.set(waiter.key, list);
+    }
     waiter.reject(reason);
   }
 
@@ -166,6 +178,7 @@ export class BatchCollector {
   }
 
   private attach(vendorBatchId: string, customId: string, waiter: Waiter): void {
+    waiter.slot = { vendorBatchId, customId };
     let job = this.jobs.get(vendorBatchId);
     if (!job) {
       job = { vendorBatchId, waiters: new Map(), polling: false };

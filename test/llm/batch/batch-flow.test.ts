@@ -141,6 +141,43 @@ describe.each(batchVendors)('%s batch API through its SDK against the mock', (ve
   });
 });
 
+describe('a request whose episode stopped waiting', () => {
+  const getMock = useMockLlm();
+
+  it('is not submitted again when the same request is made again: it waits for the job that holds it', async () => {
+    const mock = getMock();
+    mock.batches.hold = true;
+    mock.enqueue({ text: 'Answered once.' });
+    const context = { env: envFor('anthropic', mock), timeoutMs: 10_000 };
+    const driver = await createDriver(specs.anthropic, context);
+    const collector = new BatchCollector(await createBatchBackend(specs.anthropic, context), driver, memoryLedger(), {
+      maxSize: 1,
+      windowMs: 5_000,
+      pollMs: 10,
+      pollMaxMs: 40,
+      keyOf: (request) => JSON.stringify(request.messages),
+    });
+    const [request] = await threeRequests();
+    const stop = new AbortController();
+    const first = collector.generate(request as GenerateRequest, { signal: stop.signal });
+    while (mock.batches.jobs.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    stop.abort(new Error('task timeout'));
+    await expect(first).rejects.toThrow('task timeout');
+    const again = collector.generate(request as GenerateRequest);
+    mock.batches.hold = false;
+    expect((await again).text).toBe('Answered once.');
+    expect(mock.batches.jobs).toHaveLength(1);
+    expect(mock.generations()).toHaveLength(0);
+    expect(collector.counts).toMatchObject({ jobs: 1, submitted: 1, resumed: 1, answered: 1, fallback: 0 });
+  });
+
+  it('refuses a provider without a batch API, naming those that have one', async () => {
+    await expect(createBatchBackend('ollama:qwen2.5-vl', { env: {}, timeoutMs: 1000 })).rejects.toThrow(
+      '--batch: ollama:qwen2.5-vl has no provider batch API here (batch works with openai, anthropic, gemini, google)',
+    );
+  });
+});
+
 describe('the mock refuses batch requests the vendors document as invalid', () => {
   const getMock = useMockLlm();
 
