@@ -164,7 +164,10 @@ export async function runModel(request: RunModelRequest, deps: RunModelDeps): Pr
             seed,
             tasks,
             driver,
-            options: withoutAttemptTimeout(agentOptionsFrom(switches, { ...limits, ...(seed !== undefined ? { seed } : {}) }, imageRoots, request.model), batch),
+            options: withoutAttemptTimeout(
+              agentOptionsFrom(switches, { ...limits, ...(seed !== undefined ? { seed } : {}) }, imageRoots, request.model),
+              batch,
+            ),
             manifest,
             costOf,
             ...extras,
