@@ -16,6 +16,7 @@ import { createVerboseView } from '../log/verbose-view.js';
 import type { HostOptions } from '../mcp/host.js';
 import { McpHost } from '../mcp/index.js';
 import { parseToolSurface } from '../mcp/tool-surface.js';
+import { checkBatchModel } from '../llm/batch/index.js';
 import { defaultBatchSettings, type BatchSettings } from './provider-batch.js';
 import { parseCachePolicy, type ResponseCacheSettings } from './response-cache.js';
 import { batchManifestFile } from '../results/layout.js';
@@ -212,6 +213,7 @@ export async function executeRun(definition: RunDefinition, context: ExecuteRunC
   refuseBeforeStart(definition, plan, shard);
   const cache = responseCacheSettings(definition);
   const batch = providerBatchSettings(definition);
+  if (batch) for (const model of models) checkBatchModel(model);
   // A cached run may need no request at all (a reproduction from a shared cache): no preflight then.
   if (!cache || cache.policy === 'refresh')
     await checkModels(models, { env: config.env, groundTruth: taskSet.groundTruth, timeoutMs: config.switches.M3_LLM_TIMEOUT * 1000 }, logger);

@@ -42,6 +42,26 @@ const vendors = [
   { model: 'gemini:gemini-mock', env: () => ({ GEMINI_BASE_URL: mock.url, GEMINI_API_KEY: 'AIzaTestKey000000000000000000000000000' }) },
 ];
 
+describe('m3 run --batch with a provider that has no batch API', () => {
+  it('stops with exit status 2 before starting a server, naming the providers that have one', async () => {
+    const result = await runM3([
+      'run',
+      '--model',
+      'replay:gt',
+      '--tasks',
+      path.join(dir, 'tasks.json'),
+      '--config',
+      path.join(dir, 'servers.json'),
+      '--batch',
+      '--run-dir',
+      path.join(dir, 'refused'),
+    ]);
+    expect(result.code, result.output).toBe(2);
+    expect(result.stderr).toContain('--batch: replay:gt has no provider batch API here (batch works with openai, anthropic, gemini, google)');
+    expect(result.output).not.toContain('run folder:');
+  }, 120_000);
+});
+
 describe('m3 run --batch: resume after a kill while the job is pending', () => {
   for (const vendor of vendors) {
     it(`${vendor.model}: --resume polls the pending job instead of sending its requests again`, async () => {

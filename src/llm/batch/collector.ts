@@ -217,6 +217,9 @@ export class BatchCollector {
         if (status.state !== 'pending') break;
       } catch (error) {
         failures += 1;
+        this.options.onFallback?.(
+          `batch ${job.vendorBatchId}: poll ${failures} of ${maxPollFailures} failed (${error instanceof Error ? error.message : String(error)})`,
+        );
         if (failures >= maxPollFailures) {
           this.ledger.updated(job.vendorBatchId, 'failed', `polling failed ${failures} times: ${error instanceof Error ? error.message : String(error)}`);
           break;

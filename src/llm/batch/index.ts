@@ -8,6 +8,15 @@ import type { BatchBackend } from './types.js';
 
 const batchProviders = ['openai', 'anthropic', 'gemini', 'google'] as const;
 
+function refuse(spec: string): never {
+  throw new ConfigError(`--batch: ${spec} has no provider batch API here (batch works with ${batchProviders.join(', ')})`);
+}
+
+/** Refuses, before anything starts, a model whose provider has no batch API here. */
+export function checkBatchModel(spec: string): void {
+  if (!(batchProviders as readonly string[]).includes(parseModelSpec(spec).provider)) refuse(spec);
+}
+
 export async function createBatchBackend(spec: string, context: DriverContext): Promise<BatchBackend> {
   const { provider, model } = parseModelSpec(spec);
   switch (provider) {
@@ -19,7 +28,7 @@ export async function createBatchBackend(spec: string, context: DriverContext): 
     case 'google':
       return (await import('./gemini.js')).createGeminiBatchBackend(model, context);
     default:
-      throw new ConfigError(`--batch: ${spec} has no provider batch API here (batch works with ${batchProviders.join(', ')})`);
+      return refuse(spec);
   }
 }
 

@@ -5,7 +5,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import OpenAI, { toFile } from 'openai';
 import { describe, expect, it } from 'vitest';
-import { BatchCollector, createBatchBackend, type BatchLedger } from '../../../src/llm/batch/index.js';
+import { BatchCollector, checkBatchModel, createBatchBackend, type BatchLedger } from '../../../src/llm/batch/index.js';
 import { createDriver } from '../../../src/llm/registry.js';
 import type { GenerateRequest } from '../../../src/llm/types.js';
 import type { MockLlm, MockTurn } from '../../support/mock-llm/index.js';
@@ -172,6 +172,8 @@ describe('a request whose episode stopped waiting', () => {
   });
 
   it('refuses a provider without a batch API, naming those that have one', async () => {
+    expect(() => checkBatchModel('replay:gt')).toThrow('--batch: replay:gt has no provider batch API here');
+    expect(() => checkBatchModel('google:gemini-2.5-flash')).not.toThrow();
     await expect(createBatchBackend('ollama:qwen2.5-vl', { env: {}, timeoutMs: 1000 })).rejects.toThrow(
       '--batch: ollama:qwen2.5-vl has no provider batch API here (batch works with openai, anthropic, gemini, google)',
     );
