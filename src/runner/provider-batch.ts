@@ -53,7 +53,10 @@ export async function withProviderBatch(driver: ModelDriver, setup: ProviderBatc
     onFallback: (line) => setup.logger.warn(line),
   });
   const resumable = ledger.pending().length;
-  if (resumable > 0) setup.logger.info(`${driver.id}: ${resumable} request(s) of pending batch job(s) from the earlier process are picked up`);
+  if (resumable > 0)
+    setup.logger.info(
+      `${driver.id}: ${resumable} request(s) wait in pending batch job(s) of an earlier process; the same requests made again take those jobs' answers`,
+    );
   return { driver: collector.wrap(), counts: collector.counts };
 }
 

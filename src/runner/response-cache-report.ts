@@ -40,7 +40,7 @@ function providerBatchLine(label: string, shares: readonly ManifestShares[]): st
   if (!last) return undefined;
   const { jobs, answered, fallback, resumed, answeredCostListUsd: list, answeredCostBatchUsd: batch } = last;
   const cost = list !== null && batch !== null ? `; their cost ${usd(batch)} at batch price (${usd(list)} at list price)` : '';
-  return `provider batch ${label}: ${answered} of ${answered + fallback} batched model responses answered by ${jobs} batch job(s)${resumed > 0 ? ` (${resumed} picked up from an earlier process)` : ''}, ${fallback} sent the ordinary way${cost} (m3 run --batch)`;
+  return `provider batch ${label}: ${answered} of ${answered + fallback} batched model responses answered by ${jobs} batch job(s)${resumed > 0 ? ` (${resumed} picked up from pending jobs)` : ''}, ${fallback} sent the ordinary way${cost} (m3 run --batch)`;
 }
 
 /** `model cache  <label>: N of M model responses served from the cache (policy P)` per cell that used it. */

@@ -105,7 +105,9 @@ describe('m3 run --batch: resume after a kill while the job is pending', () => {
       const syncBefore = mock.generations().length;
       const resumed = await runM3([...args, ...more, '--resume', batchId], env);
       expect(resumed.code, resumed.output).toBe(0);
-      expect(resumed.output).toContain('2 request(s) of pending batch job(s) from the earlier process are picked up');
+      expect(resumed.output).toContain(
+        "2 request(s) wait in pending batch job(s) of an earlier process; the same requests made again take those jobs' answers",
+      );
       // No new job and no synchronous request: the pending job answered both tasks.
       expect(mock.batches.jobs.length).toBe(jobsBefore + 1);
       expect(mock.generations().length).toBe(syncBefore);
@@ -121,7 +123,7 @@ describe('m3 run --batch: resume after a kill while the job is pending', () => {
       const summary = await runM3(['summary', '--results', runDir, '--save', path.join(runDir, 'save')], env);
       expect(summary.code, summary.output).toBe(0);
       expect(summary.stdout).toContain(
-        `provider batch ${vendor.model.split(':')[1]}: 2 of 2 batched model responses answered by 0 batch job(s) (2 picked up from an earlier process), 0 sent the ordinary way; their cost $0.0007 at batch price ($0.0014 at list price) (m3 run --batch)`,
+        `provider batch ${vendor.model.split(':')[1]}: 2 of 2 batched model responses answered by 0 batch job(s) (2 picked up from pending jobs), 0 sent the ordinary way; their cost $0.0007 at batch price ($0.0014 at list price) (m3 run --batch)`,
       );
       const predictionFile = path.join(runDir, `${vendor.model.split(':')[1]}_test_mcp_fuzzy.json`);
       const predictions = (JSON.parse(readFileSync(predictionFile, 'utf8')) as unknown[]).map((record) => predictionSchema.parse(record));

@@ -42,7 +42,7 @@ export interface BatchCounts {
   jobs: number;
   /** Requests put into those jobs. */
   submitted: number;
-  /** Requests picked up from a job an earlier process submitted (`--resume`). */
+  /** Requests that waited for a job submitted before: by an earlier process (`--resume`), or for an episode that stopped waiting. */
   resumed: number;
   /** Responses that came from a batch job. */
   answered: number;
