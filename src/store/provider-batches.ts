@@ -1,4 +1,4 @@
-// The provider batch jobs of `m3 run --batch` (migration 016): which vendor job holds which
+// The provider batch jobs of `m3 run --batch` (migration 017): which vendor job holds which
 // request of a run, so a run killed while a job is pending can be resumed without sending those
 // requests again. The SQL lives here; src/llm/batch/collector.ts decides what to submit and when.
 import { z } from 'zod';
