@@ -43,6 +43,8 @@ const batchManifestSchema = z.object({
   seed: z.number().int().nullable(),
   store: z.string().nullable(),
   cells: z.array(cellSchema),
+  /** `m3 run --max-cost`: the budget, what the run paid, whether it stopped scheduling (src/runner/run-cost.ts). */
+  maxCost: z.object({ limitUsd: z.number(), spentUsd: z.number(), reached: z.boolean(), note: z.string().optional() }).optional(),
 });
 
 export type BatchManifest = z.output<typeof batchManifestSchema>;

@@ -17,6 +17,8 @@ import type { HostOptions } from '../mcp/host.js';
 import { McpHost } from '../mcp/index.js';
 import { parseToolSurface } from '../mcp/tool-surface.js';
 import { parseCachePolicy, type ResponseCacheSettings } from './response-cache.js';
+import { findPrice, loadPriceTable } from '../llm/pricing.js';
+import { maxCostRecord, RunBudget } from './run-cost.js';
 import { batchManifestFile } from '../results/layout.js';
 import { writeLatestPointer } from '../results/latest.js';
 import { fallbackShare, isDiskFull, openStore, type FallbackShare } from '../store/index.js';
@@ -47,6 +49,8 @@ export interface ExecuteRunResult {
   plan: RunPlan;
   /** Per run id, the share of scored calls and tasks that received mocked returns (fallback on). */
   shares?: Map<string, FallbackShare | undefined>;
+  /** `--max-cost`: the run's budget, what it paid, whether it stopped scheduling. */
+  maxCost?: RunBudget;
 }
 
 function selectServers(servers: ServerSpec[], names: readonly string[] | undefined): ServerSpec[] {
@@ -127,7 +131,23 @@ function responseCacheSettings(definition: RunDefinition): ResponseCacheSettings
   return { policy, file, ...(definition.cacheMaxAge !== undefined ? { maxAgeSeconds: definition.cacheMaxAge } : {}) };
 }
 
+/**
+ * `--cost-limit` and `--max-cost` count USD at the price table: a model without a price could
+ * spend without limit, so it is refused before anything starts.
+ */
+function refuseUnpricedLimits(definition: RunDefinition, models: readonly string[], env: DriverContext['env']): void {
+  const flags = [definition.costLimit !== undefined ? '--cost-limit' : '', definition.maxCost !== undefined ? '--max-cost' : ''].filter(Boolean);
+  if (flags.length === 0) return;
+  const table = loadPriceTable(env);
+  const unpriced = models.filter((model) => !findPrice(model, table));
+  if (unpriced.length > 0)
+    throw new ConfigError(
+      `${flags.join(' and ')} count USD at the price table, which has no price for ${unpriced.join(', ')} (add one with M3_PRICE_TABLE, or use --token-limit)`,
+    );
+}
+
 interface CellInputs {
+  runBudget: RunBudget | undefined;
   cache: ResponseCacheSettings | undefined;
   taskSet: TaskSet;
   shard: { index: number; count: number } | undefined;
@@ -137,9 +157,10 @@ interface CellInputs {
 
 /** What runModel runs for one planned cell. */
 function cellRequest(definition: RunDefinition, plan: RunPlan, cell: PlannedCell, inputs: CellInputs): RunModelRequest {
-  const { taskSet, shard, imageDirs, signal, cache } = inputs;
+  const { taskSet, shard, imageDirs, signal, cache, runBudget } = inputs;
   return {
     ...(cache ? { cache } : {}),
+    ...(runBudget ? { runBudget } : {}),
     model: cell.model,
     taskSet,
     ...(cell.labelSuffix ? { labelSuffix: cell.labelSuffix } : {}),
@@ -194,6 +215,8 @@ export async function executeRun(definition: RunDefinition, context: ExecuteRunC
     throw new ConfigError('--output names one file: use it with a single --model, one --max-step and at most one --condition');
   const plan = planRun(definition, { models, conditions, maxSteps }, config.switches.M3_RUN_ID);
   refuseBeforeStart(definition, plan, shard);
+  refuseUnpricedLimits(definition, models, config.env);
+  const runBudget = definition.maxCost !== undefined ? new RunBudget(definition.maxCost) : undefined;
   const cache = responseCacheSettings(definition);
   // A cached run may need no request at all (a reproduction from a shared cache): no preflight then.
   if (!cache || cache.policy === 'refresh')
@@ -222,7 +245,7 @@ export async function executeRun(definition: RunDefinition, context: ExecuteRunC
         `run ${cell.runId}: ${cell.model}${cell.condition.parts.length > 0 ? ` under ${cell.condition.name}` : ''}${maxSteps.length > 1 ? ` at max steps ${cell.maxStep}` : ''} over ${taskSet.tasks.length} task(s)${definition.trials > 1 ? ` x ${definition.trials} trials` : ''} from ${path.relative(process.cwd(), tasksFile)}`,
       );
       reports.push(
-        await runModel(cellRequest(definition, plan, cell, { cache, taskSet, shard, imageDirs, signal: context.signal }), {
+        await runModel(cellRequest(definition, plan, cell, { cache, runBudget, taskSet, shard, imageDirs, signal: context.signal }), {
           config,
           host,
           store,
@@ -245,6 +268,14 @@ export async function executeRun(definition: RunDefinition, context: ExecuteRunC
       seed: definition.seed ?? null,
       store: path.relative(plan.runDir, plan.storeFile),
       cells: reports.map((report) => toBatchCell(report, plan.runDir)),
+      ...(runBudget
+        ? {
+            maxCost: maxCostRecord(
+              runBudget,
+              reports.reduce((sum, report) => sum + report.result.notStarted.length, 0),
+            ),
+          }
+        : {}),
     });
   } catch (error) {
     throw diskFullWithResume(error, plan.batchId);
@@ -254,5 +285,5 @@ export async function executeRun(definition: RunDefinition, context: ExecuteRunC
   }
   // `latest` names the last finished run under the results folder (a --run-dir run chose its own place).
   if (!definition.runDir && !context.signal.aborted && reports.every((report) => !report.stopped)) writeLatestPointer(definition.resultsDir, plan.runDir);
-  return { reports, plan, ...(shares ? { shares } : {}) };
+  return { reports, plan, ...(shares ? { shares } : {}), ...(runBudget ? { maxCost: runBudget } : {}) };
 }

@@ -6,6 +6,7 @@ import type { TaskSet } from './task-set.js';
 
 import type { AgentEventListener } from '../agent/events.js';
 import type { ResponseCacheSettings } from './response-cache.js';
+import type { RunBudget } from './run-cost.js';
 
 export interface RunModelRequest {
   model: string;
@@ -43,4 +44,6 @@ export interface RunModelRequest {
   onEvent?: AgentEventListener;
   /** `--cache`: model responses served from and recorded in this cache (src/runner/response-cache.ts). */
   cache?: ResponseCacheSettings;
+  /** `--max-cost`: the invocation's budget, shared by every cell (src/runner/run-cost.ts). */
+  runBudget?: RunBudget;
 }

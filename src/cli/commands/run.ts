@@ -7,7 +7,7 @@ import { knownConditions } from '../../runner/conditions.js';
 import { executeRun } from '../../runner/execute-run.js';
 import { RUN_DEFAULTS, type RunDefinition } from '../../runner/run-definition.js';
 import { hostOptionsFrom } from '../host-options.js';
-import { nonNegativeInteger, nonNegativeNumber, positiveInteger, seconds } from '../option-parsers.js';
+import { nonNegativeInteger, nonNegativeNumber, positiveInteger, positiveNumber, seconds } from '../option-parsers.js';
 import { printSummary, reportOutcome, requireTasks } from '../run-outcome.js';
 import { createStopSignal } from '../stop-signal.js';
 
@@ -97,6 +97,26 @@ export function addRunOptions(command: Command): Command {
     )
     .option('--cache-file <file>', 'model-response cache file (default: <results-dir>/model-cache.sqlite)')
     .option('--cache-max-age <s>', 'with --cache: entries recorded more than this many seconds ago are not served', positiveInteger)
+    .option(
+      '--token-limit <n>',
+      "per task: no further model request once the task's input + output tokens (cached and reasoning included) reach n; the task ends with end status limit_tokens",
+      positiveInteger,
+    )
+    .option('--message-limit <n>', 'per task: at most n model replies (every stage); then the task ends with end status limit_messages', positiveInteger)
+    .option(
+      '--cost-limit <usd>',
+      'per task: no further model request once what the task paid reaches this many USD (price table; replies served by --cache cost nothing); end status limit_cost',
+      positiveNumber,
+    )
+    .option(
+      '--max-cost <usd>',
+      'per run: once every task together paid this many USD, no new task starts (tasks in flight finish); said on stdout and in the manifest',
+      positiveNumber,
+    )
+    .option(
+      '--estimate',
+      'print what the run would send and cost per model (tasks, requests, image payload, tokens, USD) and exit: no model request, no server start',
+    )
     .option('--json', 'print the summary as JSON')
     .option('--trace-file', 'also write every episode event with its timestamp to <run folder>/<label>.trace.jsonl (one file per run and trial)')
     .option('--verbose', 'show every intermediate step (model replies, tool calls and results, final answers) on stderr, secrets masked')
@@ -120,8 +140,8 @@ export async function runDefinition(definition: RunDefinition): Promise<void> {
     log.warn(`${name}: stopping; tasks in flight are abandoned and recorded as interrupted (press Ctrl-C again to exit at once)`),
   );
   try {
-    const { reports, plan, shares } = await executeRun(definition, { logger: log, signal: stop.signal, hostOptions: hostOptionsFrom, requireTasks });
-    printSummary(reports, definition.json, shares);
+    const { reports, plan, shares, maxCost } = await executeRun(definition, { logger: log, signal: stop.signal, hostOptions: hostOptionsFrom, requireTasks });
+    printSummary(reports, definition.json, shares, maxCost);
     process.exitCode = reportOutcome(reports, plan.cells.length, log);
   } finally {
     // Still listening while the servers close (inside executeRun), so a second Ctrl-C exits at once.
