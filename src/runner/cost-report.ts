@@ -15,6 +15,9 @@ export interface CellCost {
   paidUsd: number | null;
   savedUsd: number | null;
   servedTokens: number;
+  /** Input and output tokens of every reply, paid or served. */
+  inputTokens: number;
+  outputTokens: number;
   limited: { tokens: number; messages: number; cost: number };
 }
 
@@ -32,6 +35,8 @@ export function batchCosts(batchFile: string, manifest: BatchManifest): CellCost
       const cost = manifestCostSchema.safeParse(JSON.parse(readFileSync(file, 'utf8'))).data?.cost;
       if (!cost) continue;
       const served = cost.servedTokens.input + cost.servedTokens.output;
+      const inputTokens = cost.paidTokens.input + cost.servedTokens.input;
+      const outputTokens = cost.paidTokens.output + cost.servedTokens.output;
       const { tokens, messages, cost: byCost } = cost.limited;
       total = total
         ? {
@@ -39,9 +44,19 @@ export function batchCosts(batchFile: string, manifest: BatchManifest): CellCost
             paidUsd: addOrNull(total.paidUsd, cost.paidUsd),
             savedUsd: addOrNull(total.savedUsd, cost.savedUsd),
             servedTokens: total.servedTokens + served,
+            inputTokens: total.inputTokens + inputTokens,
+            outputTokens: total.outputTokens + outputTokens,
             limited: { tokens: total.limited.tokens + tokens, messages: total.limited.messages + messages, cost: total.limited.cost + byCost },
           }
-        : { label: cell.label, paidUsd: cost.paidUsd, savedUsd: cost.savedUsd, servedTokens: served, limited: { tokens, messages, cost: byCost } };
+        : {
+            label: cell.label,
+            paidUsd: cost.paidUsd,
+            savedUsd: cost.savedUsd,
+            servedTokens: served,
+            inputTokens,
+            outputTokens,
+            limited: { tokens, messages, cost: byCost },
+          };
     }
     if (total) cells.push(total);
   }
@@ -60,4 +75,48 @@ export function costLines(costs: readonly CellCost[], manifest: BatchManifest): 
   });
   if (manifest.maxCost?.note) lines.push(`max cost      ${manifest.maxCost.note}`);
   return lines;
+}
+
+const integer = new Intl.NumberFormat('en-US');
+
+/** `+12%`: how far the actual figure is from the estimate, relative to the actual. */
+function deviation(estimated: number, actual: number): string {
+  if (actual === 0) return 'n/a';
+  const percent = Math.round(((estimated - actual) / actual) * 100);
+  return `${percent >= 0 ? '+' : ''}${percent}%`;
+}
+
+export interface EstimateComparison {
+  label: string;
+  model: string;
+  estimated: { inputTokens: number; outputTokens: number; costUsd: number | null };
+  actual: { inputTokens: number; outputTokens: number; costUsd: number | null };
+}
+
+/** Per cell, the run's stored estimate for its model beside what its trials' manifests recorded (the cost without the cache's savings). */
+export function estimateComparisons(costs: readonly CellCost[], manifest: BatchManifest): EstimateComparison[] {
+  const comparisons: EstimateComparison[] = [];
+  for (const cell of manifest.cells) {
+    const estimate = manifest.estimate?.models.find((model) => model.model === cell.model);
+    const actual = costs.find((cost) => cost.label === cell.label);
+    if (!estimate || !actual) continue;
+    comparisons.push({
+      label: cell.label,
+      model: cell.model,
+      estimated: { inputTokens: estimate.inputTokens, outputTokens: estimate.outputTokens, costUsd: estimate.costUsd },
+      actual: { inputTokens: actual.inputTokens, outputTokens: actual.outputTokens, costUsd: addOrNull(actual.paidUsd, actual.savedUsd) },
+    });
+  }
+  return comparisons;
+}
+
+/** `estimate      <label>: input 12,000 estimated vs 11,500 actual (+4%), output ..., cost ...` per cell. */
+export function estimateLines(comparisons: readonly EstimateComparison[]): string[] {
+  return comparisons.map(({ label, estimated, actual }) => {
+    const cost =
+      estimated.costUsd === null || actual.costUsd === null
+        ? 'cost n/a (no price)'
+        : `cost ${usd(estimated.costUsd)} vs ${usd(actual.costUsd)} (${deviation(estimated.costUsd, actual.costUsd)})`;
+    return `estimate      ${label}: input tokens ${integer.format(estimated.inputTokens)} estimated vs ${integer.format(actual.inputTokens)} actual (${deviation(estimated.inputTokens, actual.inputTokens)}), output ${integer.format(estimated.outputTokens)} vs ${integer.format(actual.outputTokens)} (${deviation(estimated.outputTokens, actual.outputTokens)}), ${cost}`;
+  });
 }

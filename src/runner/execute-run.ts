@@ -27,7 +27,9 @@ import { baselineCondition, parseCondition, parseMaxSteps } from './conditions.j
 import { loopLimitsOf, RUN_DEFAULTS, type RunDefinition } from './run-definition.js';
 import { runModel, type RunModelReport, type RunModelRequest } from './run-model.js';
 import { planRun, refuseBeforeStart, type PlannedCell, type RunPlan } from './run-plan.js';
-import { loadTaskSet, type TaskSet } from './task-set.js';
+import { loadTaskSet, selectShard, type TaskSet } from './task-set.js';
+import { estimateModels, latestToolCatalog, type RunEstimate } from './estimate-run.js';
+import type { CatalogTool } from '../mcp/types.js';
 import { resolveShardOption } from './shard-option.js';
 import { labelSourcesFor, writeToolCatalogs } from './tool-catalog.js';
 
@@ -105,6 +107,42 @@ function toBatchCell(report: RunModelReport, runDir: string): BatchCell {
       manifest: relative(trial.manifestFile),
     })),
   };
+}
+
+/** Task image folders: --image-dir (or M3_IMAGE_DIR), the task files' folders, the repository. */
+function imageDirsOf(definition: RunDefinition, config: ProjectConfig, taskSet: TaskSet): string[] {
+  const taskDirs = [...new Set(taskSet.taskFiles.map((file) => path.dirname(file)))];
+  return [definition.imageDir ?? config.switches.M3_IMAGE_DIR, ...taskDirs, repoRoot].map((dir) => path.resolve(dir));
+}
+
+/** What the run's models would send and cost (src/runner/estimate-run.ts), given the tools they are offered. */
+function estimateFor(
+  definition: RunDefinition,
+  config: ProjectConfig,
+  taskSet: TaskSet,
+  shard: { index: number; count: number } | undefined,
+  tools: { tools: readonly CatalogTool[]; file: string | null },
+): Promise<RunEstimate> {
+  return estimateModels({
+    models: splitList(definition.model),
+    tasks: selectShard(taskSet.tasks, shard),
+    taskSet,
+    tools: tools.tools,
+    toolCatalog: tools.file,
+    switches: config.switches,
+    env: config.env,
+    limits: loopLimitsOf(definition),
+    imageDirs: imageDirsOf(definition, config, taskSet),
+    trials: definition.trials,
+  });
+}
+
+/** `m3 run --estimate`: the estimate of the definition's run; no model request, no server start, nothing written. */
+export async function estimateRun(definition: RunDefinition, context: Pick<ExecuteRunContext, 'logger'>): Promise<RunEstimate> {
+  const config = loadProjectConfig({ serversFile: path.resolve(definition.config ?? RUN_DEFAULTS.config) });
+  const { taskSet } = loadDefinitionTasks(definition, context.logger);
+  const shard = resolveShardOption(definition.shard, config.env, definition.runId ?? (config.switches.M3_RUN_ID || undefined));
+  return estimateFor(definition, config, taskSet, shard, latestToolCatalog(definition.resultsDir));
 }
 
 /** The servers may read and write the run folder (task workspaces live there), besides media/ and M3_ALLOWED_ROOTS. */
@@ -223,8 +261,7 @@ export async function executeRun(definition: RunDefinition, context: ExecuteRunC
     await checkModels(models, { env: config.env, groundTruth: taskSet.groundTruth, timeoutMs: config.switches.M3_LLM_TIMEOUT * 1000 }, logger);
   mkdirSync(plan.runDir, { recursive: true });
   logger.info(`run folder: ${path.relative(process.cwd(), plan.runDir) || '.'}`);
-  const taskDirs = [...new Set(taskSet.taskFiles.map((file) => path.dirname(file)))];
-  const imageDirs = [definition.imageDir ?? config.switches.M3_IMAGE_DIR, ...taskDirs, repoRoot].map((dir) => path.resolve(dir));
+  const imageDirs = imageDirsOf(definition, config, taskSet);
   const startedAt = new Date().toISOString();
   const host = await McpHost.start(config.servers, {
     ...withRunFolderAllowed(context.hostOptions(config), plan.runDir),
@@ -234,6 +271,8 @@ export async function executeRun(definition: RunDefinition, context: ExecuteRunC
   });
   // The live tool surface, for call-level evaluation and the tools-per-server chart.
   writeToolCatalogs(plan.runDir, host, labelSourcesFor(plan.runDir, definition.resultsDir));
+  // What `m3 run --estimate` would have said, with the live tools: m3 summary prints it beside the actual figures.
+  const estimate = await estimateFor(definition, config, taskSet, shard, { tools: host.tools, file: 'the tools of the servers this run started' });
   // The batch is this store's only writer of its rows: one commit per event-loop turn, not per row.
   const store = openStore(plan.storeFile, { groupCommit: true });
   const reports: RunModelReport[] = [];
@@ -268,6 +307,7 @@ export async function executeRun(definition: RunDefinition, context: ExecuteRunC
       seed: definition.seed ?? null,
       store: path.relative(plan.runDir, plan.storeFile),
       cells: reports.map((report) => toBatchCell(report, plan.runDir)),
+      estimate: { models: estimate.models, judges: estimate.judges, assumptions: estimate.assumptions },
       ...(runBudget
         ? {
             maxCost: maxCostRecord(

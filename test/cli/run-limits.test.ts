@@ -77,11 +77,16 @@ describe('m3 run --token-limit --max-cost', () => {
     expect(summary.stdout).toContain('gpt-4o: limit_tokens 1');
     expect(summary.stdout).toMatch(/cost {10}gpt-4o: \$0\.006[78] paid; stopped by a limit: tokens 1, messages 0, cost 0/);
     expect(summary.stdout).toContain('max cost      --max-cost $0.004 reached');
+    // The estimate the run stored, beside what it used: 3 tasks estimated, 1 run (the budget stopped the rest).
+    expect(summary.stdout).toMatch(/estimate {6}gpt-4o: input tokens [\d,]+ estimated vs 1,800 actual \([+-]\d+%\), output [\d,]+ vs 300/);
     const json = await runM3(['summary', '--results', runDir, '--json']);
     expect(json.code, json.output).toBe(0);
     const parsed = JSON.parse(json.stdout);
     expect(parsed.endStatuses).toEqual([{ label: 'gpt-4o', counts: { limit_tokens: 1 } }]);
     expect(parsed.cost.cells).toEqual([expect.objectContaining({ label: 'gpt-4o', limited: { tokens: 1, messages: 0, cost: 0 }, savedUsd: 0 })]);
     expect(parsed.cost.maxCost).toMatchObject({ limitUsd: 0.004, reached: true });
+    expect(parsed.cost.estimateVsActual).toEqual([
+      expect.objectContaining({ label: 'gpt-4o', actual: expect.objectContaining({ inputTokens: 1800, outputTokens: 300 }) }),
+    ]);
   }, 300_000);
 });

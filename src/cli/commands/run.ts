@@ -4,7 +4,8 @@ import { Option, type Command } from 'commander';
 import { AGENT_KINDS } from '../../agent/agent-kind.js';
 import { log } from '../../log/logger.js';
 import { knownConditions } from '../../runner/conditions.js';
-import { executeRun } from '../../runner/execute-run.js';
+import { estimateRun, executeRun } from '../../runner/execute-run.js';
+import { formatEstimate } from '../../runner/estimate-run.js';
 import { RUN_DEFAULTS, type RunDefinition } from '../../runner/run-definition.js';
 import { hostOptionsFrom } from '../host-options.js';
 import { nonNegativeInteger, nonNegativeNumber, positiveInteger, positiveNumber, seconds } from '../option-parsers.js';
@@ -136,6 +137,10 @@ export function addRunOptions(command: Command): Command {
 
 /** Runs one definition: the single code path of `m3 run` and `m3 bench`; prints the summary and sets the exit status. */
 export async function runDefinition(definition: RunDefinition): Promise<void> {
+  if (definition.estimate) {
+    process.stdout.write(formatEstimate(await estimateRun(definition, { logger: log })));
+    return;
+  }
   const stop = createStopSignal((name) =>
     log.warn(`${name}: stopping; tasks in flight are abandoned and recorded as interrupted (press Ctrl-C again to exit at once)`),
   );
