@@ -56,8 +56,8 @@ describe('m3 run --token-limit --max-cost', () => {
     );
     expect(run.code, run.output).toBe(0);
     expect(mock.generations()).toHaveLength(3);
-    expect(run.stdout).toMatch(/max cost: --max-cost \$0\.004 reached \(\$0\.006[78] paid\): no new task was started; 2 task\(s\) not started/);
-    expect(run.stdout).toMatch(/cost gpt-4o: \$0\.006[78] paid; stopped by a limit: tokens 1, messages 0, cost 0/);
+    expect(run.stdout).toMatch(/max cost: --max-cost \$0\.004 reached \(\$0\.0067 paid\): no new task was started; 2 task\(s\) not started/);
+    expect(run.stdout).toMatch(/cost gpt-4o: \$0\.0067 paid; stopped by a limit: tokens 1, messages 0, cost 0/);
 
     const manifest = JSON.parse(readFileSync(path.join(runDir, 'gpt-4o_test_mcp_fuzzy.manifest.json'), 'utf8'));
     expect(manifest.counts).toMatchObject({ done: 1, notStarted: 2, limitTokens: 1, limitMessages: 0, limitCost: 0 });
@@ -75,7 +75,7 @@ describe('m3 run --token-limit --max-cost', () => {
     const summary = await runM3(['summary', '--results', runDir, '--save', path.join(dir, 'save')]);
     expect(summary.code, summary.output).toBe(0);
     expect(summary.stdout).toContain('gpt-4o: limit_tokens 1');
-    expect(summary.stdout).toMatch(/cost {10}gpt-4o: \$0\.006[78] paid; stopped by a limit: tokens 1, messages 0, cost 0/);
+    expect(summary.stdout).toMatch(/cost {10}gpt-4o: \$0\.0067 paid; stopped by a limit: tokens 1, messages 0, cost 0/);
     expect(summary.stdout).toContain('max cost      --max-cost $0.004 reached');
     // The estimate the run stored, beside what it used: 3 tasks estimated, 1 run (the budget stopped the rest).
     expect(summary.stdout).toMatch(/estimate {6}gpt-4o: input tokens [\d,]+ estimated vs 1,800 actual \([+-]\d+%\), output [\d,]+ vs 300/);
