@@ -17,7 +17,7 @@ import { CHARS_PER_TOKEN, estimateTask, TOOL_RESULT_CHARS, type TaskEstimate } f
 import type { RunnableTask, TaskSet } from './task-set.js';
 
 // A type alias (not an interface): the batch manifest's loose schema takes it as a record.
-export type ModelEstimate = {
+type ModelEstimate = {
   model: string;
   /** Tasks x trials. */
   tasks: number;
@@ -36,7 +36,7 @@ export type ModelEstimate = {
   price: string | null;
 };
 
-export interface JudgeEstimate {
+interface JudgeEstimate {
   judge: string;
   requests: number;
   inputTokens: number;
@@ -110,7 +110,7 @@ function judgeEstimates(input: EstimateInput, taskCount: number): JudgeEstimate[
   });
 }
 
-export const estimateAssumptions = [
+const estimateAssumptions = [
   `text at ${CHARS_PER_TOKEN} characters per token; each tool result adds ${TOOL_RESULT_CHARS} characters to the history (no tool is called)`,
   "rounds per task from the ground truth's steps, bounded by --max-step (a task without ground truth: --max-step rounds)",
   'task images as the transport policy prepares them for the endpoint, re-sent with every request; images tools return are not counted',

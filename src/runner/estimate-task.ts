@@ -43,7 +43,7 @@ export interface TaskEstimate {
 const tokensOf = (chars: number) => Math.ceil(chars / CHARS_PER_TOKEN);
 
 /** Requests of one episode with `rounds` rounds of calls (src/agent/episode.ts): each round, then the answering reply. */
-export function requestsFor(rounds: number, options: Pick<AgentOptions, 'agent' | 'maxStep' | 'mergePrepareWork' | 'skipEndStage'>): number {
+function requestsFor(rounds: number, options: Pick<AgentOptions, 'agent' | 'maxStep' | 'mergePrepareWork' | 'skipEndStage'>): number {
   if (options.agent === 'basic') return 1;
   const played = Math.min(rounds, options.maxStep);
   // The reply after the last round: the answer (a round without calls), or the final-answer request after max_step rounds.

@@ -271,8 +271,14 @@ export async function executeRun(definition: RunDefinition, context: ExecuteRunC
   });
   // The live tool surface, for call-level evaluation and the tools-per-server chart.
   writeToolCatalogs(plan.runDir, host, labelSourcesFor(plan.runDir, definition.resultsDir));
-  // What `m3 run --estimate` would have said, with the live tools: m3 summary prints it beside the actual figures.
-  const estimate = await estimateFor(definition, config, taskSet, shard, { tools: host.tools, file: 'the tools of the servers this run started' });
+  // What `m3 run --estimate` would have said, with the live tools: m3 summary prints it beside the
+  // actual figures. Only a calibration aid: an image it cannot read leaves the run without one.
+  const estimate = await estimateFor(definition, config, taskSet, shard, { tools: host.tools, file: 'the tools of the servers this run started' }).catch(
+    (error: unknown) => {
+      logger.warn(`no cost estimate stored for this run: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    },
+  );
   // The batch is this store's only writer of its rows: one commit per event-loop turn, not per row.
   const store = openStore(plan.storeFile, { groupCommit: true });
   const reports: RunModelReport[] = [];
@@ -307,7 +313,7 @@ export async function executeRun(definition: RunDefinition, context: ExecuteRunC
       seed: definition.seed ?? null,
       store: path.relative(plan.runDir, plan.storeFile),
       cells: reports.map((report) => toBatchCell(report, plan.runDir)),
-      estimate: { models: estimate.models, judges: estimate.judges, assumptions: estimate.assumptions },
+      ...(estimate ? { estimate: { models: estimate.models, judges: estimate.judges, assumptions: estimate.assumptions } } : {}),
       ...(runBudget
         ? {
             maxCost: maxCostRecord(
