@@ -66,6 +66,11 @@ describe('m3 run --estimate vs a scripted run of the local suite', () => {
     expect(mock.requests).toEqual([]);
     expect(estimate.stdout).toMatch(/openai:gpt-4o: 11 task\(s\), [\d.]+ requests per task/);
     expect(estimate.stdout).toContain('judges (m3 eval final --judges default, both metrics):');
+    const json = await runM3(['run', ...common, '--estimate', '--json', '--max-step', '1', '--results-dir', path.join(dir, 'empty')], env);
+    expect(json.code, json.output).toBe(0);
+    // At most one round of calls: each task makes 2 requests (the round, then the answer).
+    expect(JSON.parse(json.stdout).models[0]).toMatchObject({ model: 'openai:gpt-4o', tasks: 11, requestsPerTask: 2, requests: 22 });
+    expect(mock.requests).toEqual([]);
 
     const store = path.join(dir, 'store.sqlite');
     const run = await runM3(

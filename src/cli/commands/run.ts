@@ -116,7 +116,7 @@ export function addRunOptions(command: Command): Command {
     )
     .option(
       '--estimate',
-      'print what the run would send and cost per model (tasks, requests, image payload, tokens, USD) and exit: no model request, no server start',
+      'print what the run would send and cost per model (tasks, requests, image payload, tokens, USD) and the judges, then exit: no model request, no server start (--json: as JSON)',
     )
     .option('--json', 'print the summary as JSON')
     .option('--trace-file', 'also write every episode event with its timestamp to <run folder>/<label>.trace.jsonl (one file per run and trial)')
@@ -138,7 +138,8 @@ export function addRunOptions(command: Command): Command {
 /** Runs one definition: the single code path of `m3 run` and `m3 bench`; prints the summary and sets the exit status. */
 export async function runDefinition(definition: RunDefinition): Promise<void> {
   if (definition.estimate) {
-    process.stdout.write(formatEstimate(await estimateRun(definition, { logger: log })));
+    const estimate = await estimateRun(definition, { logger: log });
+    process.stdout.write(definition.json ? `${JSON.stringify(estimate, null, 2)}\n` : formatEstimate(estimate));
     return;
   }
   const stop = createStopSignal((name) =>
