@@ -47,6 +47,14 @@ export interface TaskEnvironment {
   placeholderImagesDir?: string;
   /** USD of a usage at the model's price (null: no price), for the task's --cost-limit. */
   costOf?: (usage: Usage) => number | null;
+  /** A robustness condition's view of the tool host for one task (src/robustness/). */
+  taskHost?: (host: ToolHost, taskId: string) => ToolHost;
+}
+
+/** The host one task sees: narrowed to an MCP-Universe task's servers, then changed by the condition. */
+function taskHostFor(task: RunnableTask, env: TaskEnvironment): ToolHost {
+  const host = task.universe && task.universe.servers.length > 0 ? narrowHost(env.host, task.universe.servers) : env.host;
+  return env.taskHost ? env.taskHost(host, task.id) : host;
 }
 
 /** `promptHash` (src/runner/prompt-hash.ts) is set once the task's images were read. */
@@ -230,7 +238,7 @@ async function attemptTask(
         (signal) => {
           const deps: EpisodeDeps = {
             driver: env.driver,
-            host: task.universe && task.universe.servers.length > 0 ? narrowHost(env.host, task.universe.servers) : env.host,
+            host: taskHostFor(task, env),
             options: env.options,
             signal,
             ...(onEvent ? { onEvent } : {}),

@@ -1,4 +1,4 @@
-// Migration 016: the end status column accepts the three limit statuses (a task stopped by
+// Migration 017: the end status column accepts the three limit statuses (a task stopped by
 // m3 run --token-limit, --message-limit or --cost-limit), and a store written before it keeps its
 // episodes' statuses and their model calls (the column is replaced, the table is not rebuilt).
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
@@ -26,16 +26,16 @@ function migrationsBefore(before: number): string {
   return dir;
 }
 
-describe('limit end statuses (migration 016)', () => {
+describe('limit end statuses (migration 017)', () => {
   it('keeps the statuses and model calls of a store written before it, and accepts the limit statuses after it', () => {
     const file = tempStoreFile();
-    const old = openStore(file, { migrationsDir: migrationsBefore(16) });
+    const old = openStore(file, { migrationsDir: migrationsBefore(17) });
     createRun(old, { runId: 'r', modelSpec: 'openai:gpt-4o', modelLabel: 'gpt-4o', configHash: 'c' });
     const refused = startEpisode(old, { runId: 'r', taskId: 't1', model: 'gpt-4o' });
     recordModelCall(old, { episodeId: refused, round: 1, purpose: 'work', usage: { inputTokens: 900, outputTokens: 40, cachedTokens: 0 } });
     finishEpisode(old, refused, { status: 'ok', endStatus: 'refused', endDetail: 'declined' });
     const early = startEpisode(old, { runId: 'r', taskId: 't2', model: 'gpt-4o' });
-    // Before 016 the column refuses a limit status.
+    // Before 017 the column refuses a limit status.
     expect(() => finishEpisode(old, early, { status: 'ok', endStatus: 'limit_tokens' })).toThrow(/CHECK constraint/);
     old.close();
 
