@@ -7,6 +7,7 @@ import type { TaskSet } from './task-set.js';
 import type { AgentEventListener } from '../agent/events.js';
 import type { BatchSettings } from './provider-batch.js';
 import type { ResponseCacheSettings } from './response-cache.js';
+import type { RunBudget } from './run-cost.js';
 
 export interface RunModelRequest {
   model: string;
@@ -46,4 +47,6 @@ export interface RunModelRequest {
   cache?: ResponseCacheSettings;
   /** `--batch`: requests go through the vendor's batch API (src/runner/provider-batch.ts). */
   batch?: BatchSettings;
+  /** `--max-cost`: the invocation's budget, shared by every cell (src/runner/run-cost.ts). */
+  runBudget?: RunBudget;
 }
