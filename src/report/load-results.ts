@@ -41,7 +41,7 @@ export interface StepEval {
   /** Ids of tasks left out as infrastructure failures. */
   infraFailureIds: string[];
   encoder?: { id: string; paperEncoder: boolean; note?: string };
-  /** The step grader version the file was computed with (src/stats/grader-versions.ts). */
+  /** The step grader version the file was computed with (src/results/grader-versions.ts). */
   graderVersion?: string;
 }
 

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { taskDatabaseFile } from '../../core/task-database-file.js';
-import { describeStateCheck, STATE_TABLES, type Condition, type StateCheck } from './state-check.js';
+import { describeStateCheck, STATE_TABLES, type Condition, type StateCheck } from '../../tasks/state-check.js';
 
 export interface StateCheckOutcome {
   check: string;

@@ -5,7 +5,7 @@
 //                            (`1.0`, not `1`) and csv-module line ends (\r\n)
 //   strong_matches.json / weak_matches.json / unmatched_predictions.json
 // Arguments are written with lossless-json so numbers keep their source text (`2.0`).
-import { GRADER_VERSIONS } from '../../stats/grader-versions.js';
+import { GRADER_VERSIONS } from '../../results/grader-versions.js';
 import { mkdirSync } from 'node:fs';
 import { writeFileAtomic } from '../../tasks/write-json.js';
 import path from 'node:path';
