@@ -7,6 +7,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/** @internal Exported for its tests. */
 export interface RecordedRequest {
   method: string;
   path: string;

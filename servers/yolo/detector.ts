@@ -11,9 +11,11 @@ import { takeTensorBuffer, yoloSessionOptions } from './session-options.js';
 
 /** From the shared assets' detection_settings: the reference detections use these. */
 export const defaultScoreThreshold = 0.4;
+/** @internal Exported for its tests. */
 export const nmsIouThreshold = 0.45;
 const modelAssetName = 'yolox-nano';
 
+/** @internal Exported for its tests. */
 export class ModelUnavailableError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -22,6 +24,7 @@ export class ModelUnavailableError extends Error {
 }
 
 /** M3_YOLO_MODEL when set, else the pulled asset media/assets/models/yolox_nano.onnx. */
+/** @internal Exported for its tests. */
 export function resolveModelPath(env: NodeJS.ProcessEnv = process.env, location: AssetLocation = {}): string {
   const configured = env.M3_YOLO_MODEL?.trim();
   if (configured) {
@@ -43,6 +46,7 @@ export function resolveModelPath(env: NodeJS.ProcessEnv = process.env, location:
   }
 }
 
+/** @internal Exported for its tests. */
 export async function createYoloSession(modelPath: string, env: NodeJS.ProcessEnv = process.env): Promise<ort.InferenceSession> {
   try {
     return await ort.InferenceSession.create(modelPath, yoloSessionOptions(env));
@@ -67,6 +71,7 @@ export function getSession(env: NodeJS.ProcessEnv = process.env): Promise<ort.In
 }
 
 /** Runs the raw head on a prepared NCHW tensor; returns the [3549 x 85] output values. */
+/** @internal Exported for its tests. */
 export async function runModel(session: ort.InferenceSession, data: Float32Array, size = inputSize): Promise<Float32Array> {
   const inputName = session.inputNames[0] ?? 'images';
   const outputName = session.outputNames[0] ?? 'output';

@@ -36,6 +36,7 @@ export interface PullOptions extends AssetLocation {
 }
 
 /** Thrown after all assets were attempted; `results` has every outcome. */
+/** @internal Exported for its tests. */
 export class AssetPullError extends AssetError {
   readonly results: PullResult[];
   constructor(results: PullResult[]) {

@@ -4,7 +4,7 @@
 import { ConfigError } from '../errors/index.js';
 import type { EnvMap } from './env-file.js';
 
-export interface EndpointDefinition {
+interface EndpointDefinition {
   /** Human name for messages, e.g. "DeepSeek". */
   label: string;
   defaultBaseUrl: string;
@@ -25,6 +25,7 @@ function local(label: string, prefix: string, defaultBaseUrl: string): EndpointD
 }
 
 /** Every provider name usable in `provider:model`, with its endpoint defaults. */
+/** @internal Exported for its tests. */
 export const endpointDefinitions = {
   openai: hosted('OpenAI', 'OPENAI', 'https://api.openai.com/v1'),
   anthropic: hosted('Anthropic', 'ANTHROPIC', 'https://api.anthropic.com'),

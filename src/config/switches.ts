@@ -106,6 +106,7 @@ const switchTable = {
 type SwitchName = keyof typeof switchTable;
 export type Switches = { [K in SwitchName]: z.output<(typeof switchTable)[K]['schema']> };
 
+/** @internal Exported for its tests. */
 export const switchNames = Object.keys(switchTable) as SwitchName[];
 
 export interface SwitchDescription {

@@ -40,6 +40,7 @@ const typeByExtension: Record<string, string> = {
 };
 
 /** `images/<rest>` and `./images/<rest>` live in the image folder; other relative paths beside it. */
+/** @internal Exported for its tests. */
 export function imageFileFor(ref: string, imageDir: string): string {
   if (path.isAbsolute(ref)) return ref;
   const clean = ref.replace(/^\.\//, '');

@@ -59,6 +59,7 @@ export interface DatasetPullResult {
 }
 
 /** Thrown after every file was attempted; the lock file already lists the good ones. */
+/** @internal Exported for its tests. */
 export class DatasetPullError extends DatasetError {
   readonly result: DatasetPullResult;
   constructor(result: DatasetPullResult) {

@@ -15,6 +15,7 @@ export interface ProviderEntry {
 
 const chat = (endpoint: EndpointName, summary: string): ProviderEntry => ({ kind: 'chat', endpoint, summary });
 
+/** @internal Exported for its tests. */
 export const providerTable = {
   replay: { kind: 'replay', summary: 'replays ground truth or a prediction file (replay:gt, replay:noisy, replay:file=...)' },
   openai: chat('openai', 'OpenAI Chat Completions'),

@@ -6,6 +6,7 @@
 // function name depends only on the name itself and on which other names it collides with.
 import { createHash } from 'node:crypto';
 
+/** @internal Exported for its tests. */
 export const maxFunctionNameLength = 64;
 const hashLength = 8;
 
@@ -13,6 +14,7 @@ const hashLength = 8;
  * `server/tool` → `server__tool`, every character outside `[A-Za-z0-9_-]` replaced by `_`, and a
  * `_` put in front of a name that would start with a digit or `-` (`3d/scan` → `_3d__scan`).
  */
+/** @internal Exported for its tests. */
 export function toBaseFunctionName(canonical: string): string {
   const slash = canonical.indexOf('/');
   const joined = slash < 0 ? canonical : `${canonical.slice(0, slash)}__${canonical.slice(slash + 1)}`;
@@ -82,6 +84,7 @@ export class FunctionNameTable {
   }
 }
 
+/** @internal Exported for its tests. */
 export function isValidFunctionName(name: string): boolean {
   return name.length >= 1 && name.length <= maxFunctionNameLength && /^[A-Za-z_][A-Za-z0-9_-]*$/.test(name);
 }

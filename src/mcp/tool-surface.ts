@@ -38,6 +38,7 @@ function defaultCatalogFiles(root: string): string[] {
 }
 
 /** The reference surface from a catalog file; disabled servers offer nothing, as in the reference. */
+/** @internal Exported for its tests. */
 export function loadReferenceSurface(file: string): ToolSurface {
   let raw: unknown;
   try {

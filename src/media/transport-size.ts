@@ -19,6 +19,7 @@ function scaledTo(size: PixelSize, factor: number): PixelSize {
 }
 
 /** The size the destination's vendor itself resizes `size` to (the pixels its model can see). */
+/** @internal Exported for its tests. */
 export function vendorCap(size: PixelSize, destination: ImageDestination): PixelSize {
   if (destination.vendor === 'openai') return openaiSeenSize(size);
   if (destination.vendor === 'anthropic') return anthropicSeenSize(size);

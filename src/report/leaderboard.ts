@@ -19,6 +19,7 @@ export const allStepMetrics = [
   'merge_purity_cov',
 ] as const;
 
+/** @internal Exported for its tests. */
 export const stepCsvColumns = ['model', ...leaderboardStepMetrics, 'completion_rate', 'information_grounding_rate', '_path', 'Average score'] as const;
 
 const roundsCsvColumns = ['model', 'avg_Rounds', 'avg_tool_calls'] as const;

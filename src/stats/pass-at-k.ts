@@ -41,6 +41,7 @@ export function meanAtK(tasks: readonly TaskTrials[], k: number, estimator: (n: 
 }
 
 /** pass@1: the mean over tasks of each task's pass share. */
+/** @internal Exported for its tests. */
 export function passAt1(tasks: readonly TaskTrials[]): number {
   return meanAtK(tasks, 1, (n, c) => c / n);
 }

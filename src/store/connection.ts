@@ -360,6 +360,7 @@ export function pragma(store: Store, source: string): unknown {
 }
 
 /** `PRAGMA integrity_check`: "ok", or the problems SQLite found. */
+/** @internal Exported for its tests. */
 export function checkIntegrity(store: Store): string[] {
   const handle = handleOf(store);
   commitGroup(handle, store);

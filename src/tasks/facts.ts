@@ -93,6 +93,7 @@ function leaves(value: unknown, into: string[] = []): string[] {
  * newline inside a JSON string is a newline, not the two characters of its escape), else the
  * raw result text.
  */
+/** @internal Exported for its tests. */
 export function resultText(result: CheckableResult): string {
   return result.json === undefined ? result.text : leaves(result.json).join('\n');
 }
@@ -109,6 +110,7 @@ export function textContains(haystack: string, needle: string): boolean {
 type Segment = { key: string } | { index: number } | { wildcard: true };
 
 /** Parses `a.b[0].c[*]` into segments; throws on anything else. */
+/** @internal Exported for its tests. */
 export function parsePath(path: string): Segment[] {
   const segments: Segment[] = [];
   const pattern = /\[(\d+|\*)\]|\.?([^.[\]]+)/gy;
@@ -121,7 +123,7 @@ export function parsePath(path: string): Segment[] {
   throw new Error(`path "${path}" is not in the supported subset (dot keys, [n], [*]), e.g. "objects[*].category"`);
 }
 
-export interface PathMatch {
+interface PathMatch {
   found: boolean;
   value: unknown;
   /** True when the path has a [*]: `value` is then the list of everything it matched. */
@@ -129,6 +131,7 @@ export interface PathMatch {
 }
 
 /** Resolves a path; with [*] the result is the list of matches (possibly empty). */
+/** @internal Exported for its tests. */
 export function resolvePath(root: unknown, path: string): PathMatch {
   const segments = parsePath(path);
   let current: unknown[] = [root];

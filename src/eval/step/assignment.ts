@@ -25,6 +25,7 @@ const QUANTUM = 1e12;
  * Minimum-cost assignment of min(rows, cols) pairs for an exact integer cost matrix.
  * Returns, for each row, the assigned column or -1.
  */
+/** @internal Exported for its tests. */
 export function solveAssignment(cost: readonly (readonly bigint[])[]): number[] {
   const rows = cost.length;
   const cols = rows === 0 ? 0 : (cost[0]?.length ?? 0);
@@ -103,6 +104,7 @@ function solveWide(cost: readonly (readonly bigint[])[], rows: number, cols: num
  * feasible assignment has min(rows, cols) pairs, so the constant offset that keeps component 5
  * non-negative does not change which assignment is optimal.
  */
+/** @internal Exported for its tests. */
 export function thresholdedCosts(
   sims: readonly (readonly number[])[],
   tauWeak: number,
@@ -132,6 +134,7 @@ export function thresholdedCosts(
 }
 
 /** Solves one similarity sub-matrix with the thresholded, tie-broken cost. Row → column or -1. */
+/** @internal Exported for its tests. */
 export function assignBySimilarity(
   sims: readonly (readonly number[])[],
   tauWeak: number,

@@ -54,13 +54,14 @@ const responseSchema = z.object({
   data: z.array(z.object({ index: z.number().int().nonnegative(), embedding: z.array(z.number()) })),
 });
 
-export interface EmbeddingSpec {
+interface EmbeddingSpec {
   provider: EndpointName | typeof GENERIC_PROVIDER;
   model: string;
   baseUrl?: string;
 }
 
 /** Parses `<provider>:<model>[@<baseUrl>]`; throws a ConfigError naming the accepted forms. */
+/** @internal Exported for its tests. */
 export function parseEmbeddingSpec(spec: string): EmbeddingSpec {
   const trimmed = spec.trim();
   const colon = trimmed.indexOf(':');

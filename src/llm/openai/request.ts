@@ -23,6 +23,7 @@ export function toDataUrl(image: ImagePart): string {
 /** Body fields the driver may leave out after the API named them unsupported for a model. */
 export type OmittableParameter = 'parallel_tool_calls' | 'temperature' | 'seed';
 
+/** @internal Exported for its tests. */
 export function imagePlaceholder(preset: ChatPreset): string {
   return `[image omitted: ${preset.name} models here take text only]`;
 }

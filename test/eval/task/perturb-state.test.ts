@@ -12,7 +12,7 @@ import { stringify } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
 import { STATE_RESULTS_FIELD } from '../../../src/eval/state/episode-state.js';
 import { describeStateCheck, stateChecksOf } from '../../../src/tasks/state-check.js';
-import { perturb, toPredictionRecords, unitDraw } from '../../../src/eval/step/perturb.js';
+import { perturb, toPredictionRecords, unitDraw } from '../../support/perturb.js';
 import { loadTrajectories } from '../../../src/eval/step/trajectory.js';
 import { runTaskFiles } from '../../../src/eval/task/run.js';
 import { repoRoot } from '../../support/shared-assets.js';
