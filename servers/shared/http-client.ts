@@ -18,6 +18,8 @@
 //   M3_NETWORK_GUARD        "loopback": refuse every host that is not 127.0.0.0/8, ::1 or
 //                           localhost (the test suite sets it so no server can reach the internet)
 import { HTTP_LIMITS, capOf } from '../../src/core/http-limits.js';
+import { retryAfterFromHeaders } from '../../src/core/retry-after.js';
+import { sleep } from '../../src/core/sleep.js';
 import { isLoopbackHostName, isUnreachableForGood, refusedNamedDestination, type Resolver } from './http-destination.js';
 import { redactSecrets, requestSecrets, vendorMessage } from './vendor-message.js';
 import { UpstreamClientError, UpstreamError } from './upstream-error.js';
@@ -95,13 +97,10 @@ function envNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): numb
   return Number.isFinite(value) && value >= 0 ? value : fallback;
 }
 
-/** Seconds from a retry-after header (delta seconds or an HTTP date). */
-export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
-  if (!value) return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, (date - now) / 1000);
+/** Seconds the upstream asked to wait (retry-after, through the one parser in src/core). */
+export function secondsToRetry(headers: Headers, now = Date.now()): number | undefined {
+  const ms = retryAfterFromHeaders(headers, now);
+  return ms === undefined ? undefined : ms / 1000;
 }
 
 function buildUrl(url: string, query: RequestOptions['query']): URL {
@@ -172,7 +171,7 @@ export class HttpClient {
     this.backoffBaseMs = options.backoffBaseMs ?? 500;
     this.userAgent = options.userAgent ?? `m3bench-${options.server}/0.1 (MCP benchmark server; https://github.com/EtaYang10th/Open-M3-Bench)`;
     this.guardLoopback = env.M3_NETWORK_GUARD === 'loopback';
-    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.sleep = options.sleep ?? ((ms) => sleep(ms));
     this.resolve = options.resolve;
   }
 
@@ -329,7 +328,7 @@ export class HttpClient {
     const text = redactSecrets((await response.text().catch(() => '')).slice(0, 4000), secrets);
     const said = vendorMessage(text);
     const saying = said ? `: ${said}` : '';
-    const retryAfterSec = parseRetryAfter(response.headers.get('retry-after'));
+    const retryAfterSec = secondsToRetry(response.headers);
     const extra = { status, upstream, body: text, ...(retryAfterSec !== undefined ? { retryAfterSec } : {}) };
     if (status === 429) throw new UpstreamError('upstream_rate_limited', `${upstream} rate-limited the request (HTTP 429)${saying}`, extra);
     if (status === 401 || status === 403) throw new UpstreamError('upstream_auth', `${upstream} refused the credentials (HTTP ${status})${saying}`, extra);

@@ -7,7 +7,7 @@
 // serves /w/api.php and /api/rest_v1) and M3_UPSTREAM_WIKIMEDIA_API_URL (default
 // https://api.wikimedia.org, serves /core/v1/wikipedia/en/search/page).
 import { z } from 'zod';
-import { createHttpClient, parseRetryAfter, upstreamBaseUrl } from '../shared/http-client.js';
+import { createHttpClient, secondsToRetry, upstreamBaseUrl } from '../shared/http-client.js';
 import { asReferenceClientError } from '../shared/reference-errors.js';
 import { UpstreamError } from '../shared/upstream-error.js';
 
@@ -61,7 +61,7 @@ function parseBody<T>(schema: z.ZodType<T>, body: unknown, upstream: string, wha
 /** The action API reports overload and throttling in a 200 body; those are outages, not "no results". */
 function throwActionError(error: { code: string; info?: string | undefined }, headers: Headers, upstream: string): never {
   const info = error.info ?? error.code;
-  const retryAfterSec = parseRetryAfter(headers.get('retry-after'));
+  const retryAfterSec = secondsToRetry(headers);
   const extra = { upstream, ...(retryAfterSec !== undefined ? { retryAfterSec } : {}) };
   if (error.code === 'maxlag' || error.code === 'ratelimited') throw new UpstreamError('upstream_rate_limited', `${upstream}: ${info}`, extra);
   if (error.code.startsWith('internal_api_error') || error.code === 'readonly') throw new UpstreamError('upstream_server_error', `${upstream}: ${info}`, extra);

@@ -19,6 +19,7 @@ import { createOpenAiClient } from '../openai/driver.js';
 import { classifyStainlessError, type FailureContext } from '../provider-errors.js';
 import { chatPresets } from '../presets.js';
 import { backoffDelay, type RetryPolicy } from '../retry.js';
+import { sleep } from '../../core/sleep.js';
 
 export interface EmbeddingClientOptions {
   /** `<provider>:<model>[@<baseUrl>]`. */
@@ -108,21 +109,6 @@ function resolveTarget(
     apiKey: apiKey || undefined,
     failure: { spec: id, hint: `set ${keyVariable} if the server requires a key; base URL ${baseUrl}` },
   };
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
 }
 
 export function createEmbeddingClient(options: EmbeddingClientOptions): EmbeddingClient {
