@@ -1,4 +1,4 @@
-// OpenLibrary, as the reference `openlibrary_mcp` server (servers/openlibrary_mcp.py) asks it:
+// OpenLibrary, as the reference `openlibrary_mcp` server (the reference project's servers/openlibrary_mcp.py) asks it:
 // /api/books?bibkeys=ISBN:<isbn>&format=json&jscmd=data for an ISBN (a miss is a 200 whose
 // object lacks the key), /search.json?q=<title [author]> otherwise (the first doc wins).
 // Base URL: M3_UPSTREAM_OPENLIBRARY_URL (default https://openlibrary.org).

@@ -1,4 +1,4 @@
-// Where a `location` is, as the reference resolves it (servers/weather_mcp.py): a US ZIP through
+// Where a `location` is, as the reference resolves it (the reference project's servers/weather_mcp.py): a US ZIP through
 // Zippopotam.us (a 404 there falls through to the name search), else "City[, ST]" through the
 // Open-Meteo geocoder (the reference's `country=US` is sent as it sent it; Open-Meteo's own
 // parameter is `countryCode`, so results are worldwide), filtered by state and preferring an

@@ -1,4 +1,4 @@
-// English Wikipedia, as the reference `wiki` server (servers/wiki_mcp.py) reaches it:
+// English Wikipedia, as the reference `wiki` server (the reference project's servers/wiki_mcp.py) reaches it:
 // search through the MediaWiki action API (list=search, maxlag=5), falling back to the Wikimedia
 // core REST search when the action API answers 403; summaries from the REST page summary with
 // redirects followed, retried once with an Api-User-Agent header after a 403.

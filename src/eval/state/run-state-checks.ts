@@ -1,4 +1,4 @@
-// Runs state checks (state-check.ts) on the databases a task left behind, read-only. A
+// Runs state checks (src/tasks/state-check.ts) on the databases a task left behind, read-only. A
 // database that was never created (the agent never called that server) has no rows.
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';

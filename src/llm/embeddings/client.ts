@@ -1,5 +1,5 @@
 // The one embeddings client: `embed(texts)` over any OpenAI-compatible `/embeddings` endpoint,
-// used by the step evaluator (through src/eval/embed/remote.ts) and by any other code.
+// used by the step evaluator (through src/eval/embed/openai-compatible.ts) and by any other code.
 // One spec format, `<provider>:<model>[@<baseUrl>]`:
 //   provider   an OpenAI-compatible preset (`openai:text-embedding-3-small`,
 //              `ollama:nomic-embed-text`, `vllm:BAAI/bge-m3`, ...): endpoint and key come from
