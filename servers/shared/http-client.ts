@@ -17,12 +17,13 @@
 //   M3_HTTP_MAX_WAIT_MS     longest single backoff / retry-after wait honoured, default 10000
 //   M3_NETWORK_GUARD        "loopback": refuse every host that is not 127.0.0.0/8, ::1 or
 //                           localhost (the test suite sets it so no server can reach the internet)
+import type { z } from 'zod';
 import { HTTP_LIMITS, capOf } from '../../src/core/http-limits.js';
 import { retryAfterFromHeaders } from '../../src/core/retry-after.js';
 import { sleep } from '../../src/core/sleep.js';
 import { isLoopbackHostName, isUnreachableForGood, refusedNamedDestination, type Resolver } from './http-destination.js';
 import { redactSecrets, requestSecrets, vendorMessage } from './vendor-message.js';
-import { UpstreamClientError, UpstreamError } from './upstream-error.js';
+import { parseUpstream, UpstreamClientError, UpstreamError } from './upstream-error.js';
 
 export type ResponseKind = 'json' | 'text' | 'bytes';
 
@@ -47,6 +48,13 @@ export interface RequestOptions {
    * non-public, and the caller's headers are sent only when the URL has the base's origin.
    */
   namedBy?: string;
+}
+
+/** A JSON request whose body must match `schema` (else `upstream_bad_response`, naming `what`). */
+export interface JsonRequestOptions<S extends z.ZodType> extends RequestOptions {
+  schema: S;
+  /** What was asked, for the error message ("search", "object"); default the URL's path. */
+  what?: string;
 }
 
 export interface HttpResponse<T> {
@@ -175,8 +183,14 @@ export class HttpClient {
     this.resolve = options.resolve;
   }
 
-  getJson<T = unknown>(url: string, options: RequestOptions = {}): Promise<HttpResponse<T>> {
-    return this.request<T>(url, 'json', options);
+  /** JSON, checked against `options.schema` when one is given (the body is then the parsed value). */
+  getJson<S extends z.ZodType>(url: string, options: JsonRequestOptions<S>): Promise<HttpResponse<z.output<S>>>;
+  getJson<T = unknown>(url: string, options?: RequestOptions): Promise<HttpResponse<T>>;
+  async getJson(url: string, options: RequestOptions | JsonRequestOptions<z.ZodType> = {}): Promise<HttpResponse<unknown>> {
+    const response = await this.request<unknown>(url, 'json', options);
+    if (!('schema' in options)) return response;
+    const upstream = new URL(response.url).hostname;
+    return { ...response, body: parseUpstream(options.schema, response.body, upstream, options.what ?? new URL(response.url).pathname) };
   }
 
   getText(url: string, options: RequestOptions = {}): Promise<HttpResponse<string>> {

@@ -47,17 +47,6 @@ export function pythonQuote(text: string): string {
     .replace(/%2F/g, '/');
 }
 
-function parseBody<T>(schema: z.ZodType<T>, body: unknown, upstream: string, what: string): T {
-  const parsed = schema.safeParse(body);
-  if (!parsed.success)
-    throw new UpstreamError(
-      'upstream_bad_response',
-      `${upstream}: the ${what} response has an unexpected shape (${parsed.error.issues[0]?.message ?? 'invalid'})`,
-      { upstream },
-    );
-  return parsed.data;
-}
-
 /** The action API reports overload and throttling in a 200 body; those are outages, not "no results". */
 function throwActionError(error: { code: string; info?: string | undefined }, headers: Headers, upstream: string): never {
   const info = error.info ?? error.code;
@@ -85,9 +74,9 @@ export async function searchTitles(query: string, limit: number): Promise<string
   const url = new URL(`${wikipediaBase()}/w/api.php`);
   const params = { action: 'query', format: 'json', list: 'search', utf8: '1', srlimit: String(limit), srsearch: query, maxlag: '5' };
   for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
-  const response = await orForbidden(asReferenceClientError('search', url.href, () => http.getJson(url.href)));
+  const response = await orForbidden(asReferenceClientError('search', url.href, () => http.getJson(url.href, { schema: actionSearchSchema, what: 'search' })));
   if (response === forbidden) return searchTitlesCore(query, limit);
-  const body = parseBody(actionSearchSchema, response.body, url.hostname, 'search');
+  const body = response.body;
   if (body.error) throwActionError(body.error, response.headers, url.hostname);
   if (!body.query)
     throw new UpstreamError('upstream_bad_response', `${url.hostname}: the search response has neither "query" nor "error"`, { upstream: url.hostname });
@@ -99,18 +88,20 @@ async function searchTitlesCore(query: string, limit: number): Promise<string[]>
   url.searchParams.set('q', query);
   url.searchParams.set('limit', String(limit));
   const headers = { 'api-user-agent': userAgent };
-  const response = await asReferenceClientError('search', url.href, () => http.getJson(url.href, { headers }));
-  return parseBody(coreSearchSchema, response.body, url.hostname, 'core search').pages.map((page) => page.title ?? '');
+  const response = await asReferenceClientError('search', url.href, () => http.getJson(url.href, { headers, schema: coreSearchSchema, what: 'core search' }));
+  return response.body.pages.map((page) => page.title ?? '');
 }
 
 /** The REST summary of a page (redirects followed). */
 export async function fetchSummary(title: string): Promise<PageSummary> {
   const url = new URL(`${wikipediaBase()}/api/rest_v1/page/summary/${pythonQuote(title)}`);
   url.searchParams.set('redirect', 'true');
-  let response = await orForbidden(asReferenceClientError('summary', url.href, () => http.getJson(url.href)));
+  let response = await orForbidden(asReferenceClientError('summary', url.href, () => http.getJson(url.href, { schema: summarySchema, what: 'page summary' })));
   if (response === forbidden) {
-    response = await asReferenceClientError('summary', url.href, () => http.getJson(url.href, { headers: { 'api-user-agent': userAgent } }));
+    response = await asReferenceClientError('summary', url.href, () =>
+      http.getJson(url.href, { headers: { 'api-user-agent': userAgent }, schema: summarySchema, what: 'page summary' }),
+    );
   }
-  const body = parseBody(summarySchema, response.body, url.hostname, 'page summary');
+  const body = response.body;
   return { title: body.title ?? '', description: body.description ?? '', extract: body.extract ?? '' };
 }
