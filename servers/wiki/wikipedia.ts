@@ -39,8 +39,10 @@ export interface PageSummary {
   extract: string;
 }
 
-/** Python's `urllib.parse.quote(text)` (safe="/"): what the reference puts in the summary path. */
-/** @internal Exported for its tests. */
+/**
+ * Python's `urllib.parse.quote(text)` (safe="/"): what the reference puts in the summary path.
+ * @internal Exported for its tests.
+ */
 export function pythonQuote(text: string): string {
   return encodeURIComponent(text)
     .replace(/[!'()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`)

@@ -23,8 +23,10 @@ export class ModelUnavailableError extends Error {
   }
 }
 
-/** M3_YOLO_MODEL when set, else the pulled asset media/assets/models/yolox_nano.onnx. */
-/** @internal Exported for its tests. */
+/**
+ * M3_YOLO_MODEL when set, else the pulled asset media/assets/models/yolox_nano.onnx.
+ * @internal Exported for its tests.
+ */
 export function resolveModelPath(env: NodeJS.ProcessEnv = process.env, location: AssetLocation = {}): string {
   const configured = env.M3_YOLO_MODEL?.trim();
   if (configured) {
@@ -70,8 +72,10 @@ export function getSession(env: NodeJS.ProcessEnv = process.env): Promise<ort.In
   return sharedSession;
 }
 
-/** Runs the raw head on a prepared NCHW tensor; returns the [3549 x 85] output values. */
-/** @internal Exported for its tests. */
+/**
+ * Runs the raw head on a prepared NCHW tensor; returns the [3549 x 85] output values.
+ * @internal Exported for its tests.
+ */
 export async function runModel(session: ort.InferenceSession, data: Float32Array, size = inputSize): Promise<Float32Array> {
   const inputName = session.inputNames[0] ?? 'images';
   const outputName = session.outputNames[0] ?? 'output';

@@ -28,8 +28,8 @@ export function computeLetterbox(width: number, height: number, size = inputSize
  * Copies interleaved RGB(A) pixels of the resized image into the top-left corner of a
  * size x size NCHW float tensor in BGR order; everything else is set to the pad value.
  * `target` (3 x size x size floats) is reused when given: only the pad region is refilled.
+ * @internal Exported for its tests.
  */
-/** @internal Exported for its tests. */
 export function toInputTensorData(pixels: Uint8Array, width: number, height: number, channels: number, size = inputSize, target?: Float32Array): Float32Array {
   if (width > size || height > size) throw new Error(`resized image ${width}x${height} does not fit the ${size}x${size} input`);
   if (channels < 3) throw new Error(`expected at least 3 colour channels, got ${channels}`);
@@ -114,8 +114,8 @@ export interface ImageHeader {
  * thread pool per call. An embedded profile that is sRGB in all but name is not converted to
  * sRGB (servers/shared/colour-profile.ts: the conversion changed no pixel and cost as much as the
  * decode); any other profile is.
+ * @internal Exported for its tests.
  */
-/** @internal Exported for its tests. */
 export async function decodeForLetterbox(bytes: Buffer, size = inputSize, header?: ImageHeader): Promise<DecodedForLetterbox> {
   const metadata = header ?? (await sharp(bytes, { limitInputPixels: maxImagePixels }).metadata());
   // EXIF orientations 5-8 are transposed: the displayed image has width and height swapped.

@@ -234,8 +234,10 @@ function singularWord(word: string): string {
   return word;
 }
 
-/** Splits on ".", ",", ";", "/", newlines and the word "and"; lower-cases; drops articles. */
-/** @internal Exported for its tests. */
+/**
+ * Splits on ".", ",", ";", "/", newlines and the word "and"; lower-cases; drops articles.
+ * @internal Exported for its tests.
+ */
 export function splitPrompt(prompt: string): string[] {
   return prompt
     .toLowerCase()

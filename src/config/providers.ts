@@ -24,8 +24,10 @@ function local(label: string, prefix: string, defaultBaseUrl: string): EndpointD
   return { label, defaultBaseUrl, baseUrlVariables: [`${prefix}_BASE_URL`], keyVariables: [`${prefix}_API_KEY`], keyRequired: false };
 }
 
-/** Every provider name usable in `provider:model`, with its endpoint defaults. */
-/** @internal Exported for its tests. */
+/**
+ * Every provider name usable in `provider:model`, with its endpoint defaults.
+ * @internal Exported for its tests.
+ */
 export const endpointDefinitions = {
   openai: hosted('OpenAI', 'OPENAI', 'https://api.openai.com/v1'),
   anthropic: hosted('Anthropic', 'ANTHROPIC', 'https://api.anthropic.com'),

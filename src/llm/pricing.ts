@@ -83,8 +83,10 @@ export function loadPriceTable(env: EnvMap): PriceTable {
 // gemini-2.5-flash-preview-05-20, gemini-2.0-flash-001. Other suffixes (gpt-5-nano) stay unknown.
 const releaseSuffix = /^-(\d{4}-\d{2}-\d{2}|\d{8}|\d{3}|latest|preview[-\w.]*|exp[-\w.]*)$/;
 
-/** Finds the price of `provider:model`, `model`, or a dated release of a listed model. */
-/** @internal Exported for its tests. */
+/**
+ * Finds the price of `provider:model`, `model`, or a dated release of a listed model.
+ * @internal Exported for its tests.
+ */
 export function findPrice(spec: string, table: PriceTable = defaultPriceTable): { key: string; price: Price } | undefined {
   const colon = spec.indexOf(':');
   const model = colon >= 0 ? spec.slice(colon + 1) : spec;

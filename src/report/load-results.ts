@@ -166,8 +166,10 @@ function loadModelResults(resultsDir: string, model: string, cvDir: string = def
   return results;
 }
 
-/** Model folders under `resultsDir` holding at least one evaluation output, sorted by name. */
-/** @internal Exported for its tests. */
+/**
+ * Model folders under `resultsDir` holding at least one evaluation output, sorted by name.
+ * @internal Exported for its tests.
+ */
 export function discoverModels(resultsDir: string, cvDir: string = defaultCvDir(resultsDir)): string[] {
   const found = new Set<string>();
   for (const dir of [resultsDir, cvDir]) {

@@ -32,8 +32,10 @@ export interface PairedComparison {
   verdict: Verdict;
 }
 
-/** Exact two-sided sign test: P(X <= min(w, l)) * 2 for X ~ Binomial(w + l, 1/2), capped at 1. */
-/** @internal Exported for its tests. */
+/**
+ * Exact two-sided sign test: P(X <= min(w, l)) * 2 for X ~ Binomial(w + l, 1/2), capped at 1.
+ * @internal Exported for its tests.
+ */
 export function signTest(wins: number, losses: number, ties = 0): SignTest {
   const n = wins + losses;
   if (n === 0) return { wins, losses, ties, pValue: 1 };

@@ -39,8 +39,10 @@ export interface JudgedCall {
   result: string;
 }
 
-/** The first non-empty line, stripped of markdown emphasis, must be exactly one digit 1-4. */
-/** @internal Exported for its tests. */
+/**
+ * The first non-empty line, stripped of markdown emphasis, must be exactly one digit 1-4.
+ * @internal Exported for its tests.
+ */
 export function parseCallVerdict(reply: string): number | undefined {
   const line = reply
     .split(/\r?\n/)

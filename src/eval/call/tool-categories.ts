@@ -47,8 +47,10 @@ function categoryRequest(fullName: string, description: string, maxTokens: numbe
   };
 }
 
-/** The label of a reply, when it is wrapped as asked and is one of the categories. */
-/** @internal Exported for its tests. */
+/**
+ * The label of a reply, when it is wrapped as asked and is one of the categories.
+ * @internal Exported for its tests.
+ */
 export function parseCategory(reply: string): string | undefined {
   const label = labelPattern.exec(reply)?.[1]?.trim();
   return label !== undefined && (TOOL_CATEGORIES as readonly string[]).includes(label) ? label : undefined;

@@ -47,8 +47,10 @@ interface OpenAiCompatibleOptions {
   retryDelayMs?: number;
 }
 
-/** `openai-compatible:<model>@<baseUrl>` with an explicit key. */
-/** @internal Exported for its tests. */
+/**
+ * `openai-compatible:<model>@<baseUrl>` with an explicit key.
+ * @internal Exported for its tests.
+ */
 export function createOpenAiCompatibleEmbedder(options: OpenAiCompatibleOptions): Embedder {
   return createRemoteEmbedder({
     spec: `${GENERIC_PROVIDER}:${options.model}@${options.baseUrl}`,

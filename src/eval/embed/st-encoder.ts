@@ -22,8 +22,10 @@ interface TokenizedText {
   typeIds: number[];
 }
 
-/** Tokenises like sentence-transformers (see the header). */
-/** @internal Exported for its tests. */
+/**
+ * Tokenises like sentence-transformers (see the header).
+ * @internal Exported for its tests.
+ */
 export function tokenizeForModel(tokenizer: Tokenizer, config: Pick<SentenceTransformerFolder, 'maxSeqLength' | 'doLowerCase'>, text: string): TokenizedText {
   const input = config.doLowerCase ? text.toLowerCase() : text;
   // The library's Encoding type resolves loosely; pin the two fields used here.

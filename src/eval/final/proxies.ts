@@ -66,8 +66,10 @@ export function rougeL(prediction: string, reference: string): number {
   return (2 * precision * recall) / (precision + recall);
 }
 
-/** Numbers as canonical strings: `1,234.50` → `1234.5`, `-3` → `-3`, `07` → `7`. */
-/** @internal Exported for its tests. */
+/**
+ * Numbers as canonical strings: `1,234.50` → `1234.5`, `-3` → `-3`, `07` → `7`.
+ * @internal Exported for its tests.
+ */
 export function extractNumbers(text: string): Set<string> {
   const found = new Set<string>();
   // A minus sign counts only at the start or after a space/bracket, so "2024-01" is 2024 and 1.

@@ -120,8 +120,8 @@ function solveWide(nr: number, nc: number, cost: Float64Array): Int32Array {
 /**
  * Minimum-cost assignment of a row-major cost matrix (`rows` × `cols`), as SciPy returns it.
  * NaN or -Infinity entries are refused, as SciPy refuses them.
+ * @internal Exported for its tests.
  */
-/** @internal Exported for its tests. */
 export function linearSumAssignment(cost: readonly (readonly number[])[]): Assignment {
   const rows = cost.length;
   const cols = rows === 0 ? 0 : (cost[0]?.length ?? 0);

@@ -61,8 +61,10 @@ interface EmbeddingSpec {
   baseUrl?: string;
 }
 
-/** Parses `<provider>:<model>[@<baseUrl>]`; throws a ConfigError naming the accepted forms. */
-/** @internal Exported for its tests. */
+/**
+ * Parses `<provider>:<model>[@<baseUrl>]`; throws a ConfigError naming the accepted forms.
+ * @internal Exported for its tests.
+ */
 export function parseEmbeddingSpec(spec: string): EmbeddingSpec {
   const trimmed = spec.trim();
   const colon = trimmed.indexOf(':');

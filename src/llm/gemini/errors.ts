@@ -18,8 +18,10 @@ function parseBody(message: string): GeminiErrorBody | undefined {
   }
 }
 
-/** `retryDelay: "17s"` / `"0.250s"` from a RetryInfo detail, in ms. */
-/** @internal Exported for its tests. */
+/**
+ * `retryDelay: "17s"` / `"0.250s"` from a RetryInfo detail, in ms.
+ * @internal Exported for its tests.
+ */
 export function retryDelayFromBody(body: GeminiErrorBody | undefined): number | undefined {
   const details = Array.isArray(body?.error?.details) ? (body.error.details as unknown[]) : [];
   for (const detail of details) {
