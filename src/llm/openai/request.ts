@@ -6,7 +6,7 @@
 import type OpenAI from 'openai';
 import { imagesOf, textOf, type ContentPart, type ImagePart } from '../../core/content.js';
 import type { AssistantMessage, Message, ToolResultsMessage } from '../../core/messages.js';
-import type { ChatPreset } from '../presets.js';
+import type { ChatPreset } from '../../config/provider-definitions.js';
 import { historyArguments } from '../tool-arguments.js';
 import type { GenerateRequest } from '../types.js';
 import { isReasoningModel, refusesParallelToolCalls } from './model-families.js';
