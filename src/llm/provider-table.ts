@@ -1,6 +1,6 @@
 // Every provider name usable in `provider:model`, and which driver serves it, derived from the
 // one provider table (src/config/provider-definitions.ts). A static table,
-// so listing providers (error messages, --help, `m3 config check`) never depends on which
+// so listing providers (error messages, the model-spec parser) never depends on which
 // vendor modules happen to be loaded; each driver module is imported only when a spec names it.
 import type { EndpointName } from '../config/providers.js';
 import { type DriverKind, type ProviderDefinition, type ProviderName, providerDefinitions } from '../config/provider-definitions.js';
