@@ -18,7 +18,7 @@ const layers = [
   ['mcp'], // host side of MCP
   ['llm'], // drivers, retry policy, response cache (keys hash the tool surface: mcp/tools-hash)
   ['eval'], // evaluators (the judges call models through llm/)
-  ['fallback'], // tool fallback tiers (replay cache, simulator) over the checked tool call
+  ['fallback', 'robustness'], // tool fallback tiers; robustness conditions (distractors, injected faults) over tool calls
   ['agent'], // one episode
   ['runner'], // the batch
   ['stats'], // trials, intervals, comparisons over finished runs

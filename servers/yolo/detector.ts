@@ -11,11 +11,9 @@ import { takeTensorBuffer, yoloSessionOptions } from './session-options.js';
 
 /** From the shared assets' detection_settings: the reference detections use these. */
 export const defaultScoreThreshold = 0.4;
-/** @internal Exported for its tests. */
 export const nmsIouThreshold = 0.45;
 const modelAssetName = 'yolox-nano';
 
-/** @internal Exported for its tests. */
 export class ModelUnavailableError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);

@@ -64,7 +64,6 @@ export function decodeOutput(output: Float32Array, options: DecodeOptions): Box[
   return boxes;
 }
 
-/** @internal Exported for its tests. */
 export function intersectionOverUnion(a: Omit<Box, 'classId' | 'score'>, b: Omit<Box, 'classId' | 'score'>): number {
   const width = Math.min(a.x2, b.x2) - Math.max(a.x1, b.x1);
   const height = Math.min(a.y2, b.y2) - Math.max(a.y1, b.y1);

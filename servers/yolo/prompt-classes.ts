@@ -236,7 +236,6 @@ function singularWord(word: string): string {
 
 /**
  * Splits on ".", ",", ";", "/", newlines and the word "and"; lower-cases; drops articles.
- * @internal Exported for its tests.
  */
 export function splitPrompt(prompt: string): string[] {
   return prompt

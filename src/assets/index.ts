@@ -8,6 +8,7 @@ export {
   /** @internal */ parseAssetManifest,
   /** @internal */ selectAssets,
   /** @internal */ UNVERIFIED,
+  visionModelManifestFile,
   /** @internal */ type AssetManifest,
 } from './manifest.js';
 export {

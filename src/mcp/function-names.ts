@@ -13,7 +13,6 @@ const hashLength = 8;
 /**
  * `server/tool` → `server__tool`, every character outside `[A-Za-z0-9_-]` replaced by `_`, and a
  * `_` put in front of a name that would start with a digit or `-` (`3d/scan` → `_3d__scan`).
- * @internal Exported for its tests.
  */
 export function toBaseFunctionName(canonical: string): string {
   const slash = canonical.indexOf('/');

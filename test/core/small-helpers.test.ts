@@ -6,8 +6,21 @@ import { sleep } from '../../src/core/sleep.js';
 
 describe('csvText', () => {
   it('quotes only fields with a comma, quote or line break, and ends every line', () => {
-    expect(csvText([['a', 'b,c'], ['say "hi"', 'x\ny']])).toBe('a,"b,c"\n"say ""hi""","x\ny"\n');
-    expect(csvText([['h1', 'h2'], ['1', '']], '\r\n')).toBe('h1,h2\r\n1,\r\n');
+    expect(
+      csvText([
+        ['a', 'b,c'],
+        ['say "hi"', 'x\ny'],
+      ]),
+    ).toBe('a,"b,c"\n"say ""hi""","x\ny"\n');
+    expect(
+      csvText(
+        [
+          ['h1', 'h2'],
+          ['1', ''],
+        ],
+        '\r\n',
+      ),
+    ).toBe('h1,h2\r\n1,\r\n');
   });
 });
 
