@@ -56,5 +56,5 @@ export {
   updateProviderBatch,
   settleProviderBatchRequest,
   pendingProviderBatchRequests,
-  providerBatchesOf,
+  /** @internal */ providerBatchesOf,
 } from './provider-batches.js';
