@@ -12,7 +12,7 @@ import { ConfigError, StoreError } from '../errors/index.js';
 import { createDriver, modelLabel } from '../llm/registry.js';
 import type { DriverContext } from '../llm/types.js';
 import type { Logger } from '../log/logger.js';
-import { createVerboseView } from '../log/verbose-view.js';
+import { createVerboseView } from '../agent/verbose-view.js';
 import type { HostOptions } from '../mcp/host.js';
 import { McpHost } from '../mcp/index.js';
 import { parseToolSurface } from '../mcp/tool-surface.js';

@@ -49,7 +49,7 @@ export interface RunDefinition extends Omit<LoopLimits, 'agent' | 'instruction' 
   json?: boolean;
   /** `--trace-file`: a JSONL trace per run beside the store (src/runner/trace-file.ts). */
   traceFile?: boolean;
-  /** `--verbose`: every intermediate step on stderr, redacted (src/log/verbose-view.ts). */
+  /** `--verbose`: every intermediate step on stderr, redacted (src/agent/verbose-view.ts). */
   verbose?: boolean;
   /** `--cache [policy]`: the model-response cache (src/runner/response-cache.ts); off when unset. */
   cache?: string | boolean;

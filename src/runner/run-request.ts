@@ -41,7 +41,7 @@ export interface RunModelRequest {
   labelSuffix?: string;
   /** `--trace-file`: write `<results>/<label>.trace.jsonl` per trial (src/runner/trace-file.ts). */
   traceFile?: boolean;
-  /** Another consumer of the episode event stream (`--verbose`: src/log/verbose-view.ts). */
+  /** Another consumer of the episode event stream (`--verbose`: src/agent/verbose-view.ts). */
   onEvent?: AgentEventListener;
   /** `--cache`: model responses served from and recorded in this cache (src/runner/response-cache.ts). */
   cache?: ResponseCacheSettings;

@@ -5,7 +5,7 @@ import type { Table } from '../report/tables.js';
 import type { BootstrapSettings, Interval } from './bootstrap.js';
 import type { CellPerformance } from './cell-performance.js';
 import type { CellSummary } from './cell-summary.js';
-import { GRADER_VERSIONS } from './grader-versions.js';
+import { GRADER_VERSIONS } from '../results/grader-versions.js';
 import { SUCCESS_RULE } from './task-success.js';
 
 function fixed(value: number): string {

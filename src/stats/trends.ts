@@ -6,7 +6,7 @@ import { defaultBootstrap, type BootstrapSettings, type Interval } from './boots
 import { loadBatchResults } from './batch-results.js';
 import { summarizeCell } from './cell-summary.js';
 import { findBatchManifests } from '../runner/batch-manifest.js';
-import { GRADER_VERSIONS } from './grader-versions.js';
+import { GRADER_VERSIONS } from '../results/grader-versions.js';
 
 export interface TrendPoint {
   batchId: string;

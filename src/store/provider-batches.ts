@@ -85,7 +85,10 @@ const jobRowSchema = z
   })
   .transform((row) => ({ vendorBatchId: row.vendor_batch_id, state: row.state, detail: row.detail, requests: row.requests, answered: row.answered }));
 
-/** A run's jobs with their request counts, oldest first. */
+/**
+ * A run's jobs with their request counts, oldest first.
+ * @internal Exported for its tests.
+ */
 export function providerBatchesOf(store: Store, runId: string): Array<z.output<typeof jobRowSchema>> {
   const rows = selectAll(
     store,

@@ -2,13 +2,13 @@
 // servers, step by step (the calls of one step in parallel), and checks the task's facts on
 // the real results. A task passes when its static checks pass (verify-static.ts), every call
 // fits its tool's input schema, no call fails unless marked `expect_error`, every fact holds, and
-// the task's `state_checks` (src/eval/state/state-check.ts) hold on the databases it left.
+// the task's `state_checks` (src/tasks/state-check.ts) hold on the databases it left.
 // The host is injected, so tests and the CLI share one code path.
 import { serverOf } from '../core/canonical-name.js';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { runStateChecks } from '../eval/state/run-state-checks.js';
-import { stateChecksOf } from '../eval/state/state-check.js';
+import { stateChecksOf } from './state-check.js';
 import { callCheckedTool, type CheckedCallOutcome } from '../mcp/checked-call.js';
 import type { ToolCallOutcome, ToolHost } from '../mcp/types.js';
 import { checkFact, describeFact, toCheckableResult, type CheckableResult } from './facts.js';

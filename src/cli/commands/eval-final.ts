@@ -9,7 +9,7 @@ import { parseSwitches } from '../../config/switches.js';
 import { defaultOutputFile } from '../../eval/call/output.js';
 import { writeJsonAtomic } from '../../tasks/write-json.js';
 import { evaluationInputsFor, evaluationLabels } from '../../results/evaluation-inputs.js';
-import { GRADER_VERSIONS } from '../../stats/grader-versions.js';
+import { GRADER_VERSIONS } from '../../results/grader-versions.js';
 import { evaluateFinalAnswers } from '../../eval/final/evaluate.js';
 import { defaultJudges, judgeRetryPolicy, loadPromptFile, parseJudgeList } from '../../eval/final/judge-kit.js';
 import { loadTaskCompletion, taskEntries } from '../../eval/final/output.js';

@@ -15,7 +15,10 @@ import { createStopSignal } from '../stop-signal.js';
 
 type RunFlags = Omit<RunDefinition, 'defaultModel'>;
 
-/** The run options, shared by `m3 run` and the equivalence test of `m3 bench`. */
+/**
+ * The run options, shared by `m3 run` and the equivalence test of `m3 bench`.
+ * @internal Exported for its tests.
+ */
 export function addRunOptions(command: Command): Command {
   return command
     .description('run models over a task set and write predictions into a run folder (results/runs/<run-id>/<model>_test_mcp_fuzzy.json) and the run store')
