@@ -6,6 +6,7 @@
 //   GET /api/runs/:runId/tasks/:taskId[?trial=t] transcript (model and tool calls), alignment, final scores
 //   GET /api/compare?a=<runId>&b=<runId>       two runs on their shared tasks
 //   GET /api/tool-calls/:id/images/:n          the n-th image a tool call wrote (under media/ or the results folder)
+//   GET /api/runs/:runId/tasks/:taskId/images/:n[?trial=t] the n-th task image of the episode's first request
 //   GET /api/vendor/chart.umd.min.js           chart.js (the installed dependency) for the run charts
 // Pages poll these routes while a run is in flight, so they follow it without a reload; the runs
 // page also polls the stamp while none is, so a run started later appears without a reload.
@@ -16,13 +17,13 @@ import type http from 'node:http';
 import path from 'node:path';
 import { fromRepo, repoRoot } from '../config/paths.js';
 import { log, type Logger } from '../log/logger.js';
-import { getToolCall, type Store } from '../store/index.js';
+import { getToolCall, modelCallsForEpisode, type Store } from '../store/index.js';
 import { HttpError, securityHeaders, sendJson } from '../web/http-kit.js';
 import { listenWeb } from '../web/listen.js';
 import { dispatch, type Route } from '../web/router.js';
 import { StaticFiles } from '../web/static-files.js';
 import { comparePage, runPage, runsPage, runsStamp, type ViewSources } from './pages.js';
-import { taskPage } from './task-page.js';
+import { episodeOf, taskImagesOf, taskPage } from './task-page.js';
 import { imageTypes, insideRoots, toolImagePaths } from './tool-images.js';
 
 export interface ViewServerOptions {
@@ -58,13 +59,24 @@ function readChartJs(): Buffer {
 async function sendToolImage(context: ViewContext, response: http.ServerResponse, callId: number, n: number): Promise<void> {
   const call = getToolCall(context.store, callId);
   const file = call ? toolImagePaths(call.resultText, call.images.length)[n] : undefined;
+  await sendImageFile(context, response, file, `tool call ${callId} has no servable image ${n}`);
+}
+
+function trialOf(url: URL): number {
+  const trial = url.searchParams.get('trial') ?? '1';
+  if (!/^[1-9]\d*$/.test(trial)) throw new HttpError(400, `trial must be a whole number from 1, got "${trial}"`, 'bad_request');
+  return Number(trial);
+}
+
+async function sendTaskImage(context: ViewContext, response: http.ServerResponse, ids: { runId: string; taskId: string; trial: number }, n: number) {
+  const episode = episodeOf(context, ids.runId, ids.taskId, ids.trial);
+  const file = taskImagesOf(modelCallsForEpisode(context.store, episode.id))[n]?.source;
+  await sendImageFile(context, response, file, `task ${ids.taskId} of run ${ids.runId} has no servable image ${n}`);
+}
+
+async function sendImageFile(context: ViewContext, response: http.ServerResponse, file: string | undefined, what: string): Promise<void> {
   const real = file ? insideRoots(file, context.imageRoots, repoRoot) : undefined;
-  if (!real)
-    throw new HttpError(
-      404,
-      `tool call ${callId} has no servable image ${n} (the file may have been removed, or lies outside media/ and the results folder)`,
-      'unknown_image',
-    );
+  if (!real) throw new HttpError(404, `${what} (the file may have been removed, or lies outside media/ and the results folder)`, 'unknown_image');
   const body = await readFile(real);
   response.writeHead(200, {
     ...securityHeaders,
@@ -86,11 +98,13 @@ const routes: Route<ViewContext>[] = [
   {
     method: 'GET',
     pattern: /^\/api\/runs\/([^/]+)\/tasks\/([^/]+)$/,
-    handler: async (context, _request, response, [runId, taskId], url) => {
-      const trial = url.searchParams.get('trial') ?? '1';
-      if (!/^[1-9]\d*$/.test(trial)) throw new HttpError(400, `trial must be a whole number from 1, got "${trial}"`, 'bad_request');
-      sendJson(response, 200, taskPage(context, runId ?? '', taskId ?? '', Number(trial)));
-    },
+    handler: async (context, _request, response, [runId, taskId], url) => sendJson(response, 200, taskPage(context, runId ?? '', taskId ?? '', trialOf(url))),
+  },
+  {
+    method: 'GET',
+    pattern: /^\/api\/runs\/([^/]+)\/tasks\/([^/]+)\/images\/(\d+)$/,
+    handler: async (context, _request, response, [runId, taskId, n], url) =>
+      sendTaskImage(context, response, { runId: runId ?? '', taskId: taskId ?? '', trial: trialOf(url) }, Number(n)),
   },
   {
     method: 'GET',
