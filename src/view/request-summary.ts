@@ -5,7 +5,7 @@
 // request was stored (src/store/json-column.ts), so an image part shows its media type and size.
 type Json = Record<string, unknown>;
 
-export interface RequestPart {
+interface RequestPart {
   kind: 'text' | 'image' | 'tool_call' | 'tool_result';
   /** Text (cut at textLimit characters), a tool call's name and arguments, or an image's description. */
   text: string;

@@ -18,7 +18,7 @@ import type { FuzzyTask, GtTask } from '../tasks/schemas.js';
 
 const registry = new RuleRegistry();
 
-export interface CheckLine {
+interface CheckLine {
   kind: string;
   check: string;
   /** Null: not evaluated (its input is missing); the reason says which. */

@@ -113,7 +113,9 @@ export async function buildExplainFixture(dir: string): Promise<ExplainFixture> 
   writeFileSync(files.predictions, JSON.stringify(predictions));
   const imageFile = path.join(resultsDir, 'task.png');
   // Noise, so the PNG is large enough (over 1 KB of base64) for the store to elide it.
-  const png = await sharp({ create: { width: 64, height: 32, channels: 3, background: { r: 0, g: 0, b: 0 }, noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
+  const png = await sharp({
+    create: { width: 64, height: 32, channels: 3, background: { r: 0, g: 0, b: 0 }, noise: { type: 'gaussian', mean: 128, sigma: 60 } },
+  })
     .png()
     .toBuffer();
   if (png.length < 1024) throw new Error(`the fixture image is ${png.length} bytes: too small to be elided`);

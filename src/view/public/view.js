@@ -1,8 +1,10 @@
-// The run viewer page: hash routes #/ (runs), #/run/<id>, #/task/<run>/<task>[/<trial>], #/compare/<a>/<b>,
+// The run viewer page: hash routes #/ (runs), #/run/<id>[?<filters, sort, page>], #/task/<run>/<task>[/<trial>],
+// #/compare/<a>/<b>, #/matrix[?runs=<a>,<b>,...],
 // one module per page. A page of a running run polls its API route, so it follows the run
 // without a reload; the runs page also watches for runs started after it was opened.
 import { compareView } from './compare-view.js';
 import { api, h, show } from './dom.js';
+import { matrixView } from './matrix-view.js';
 import { runView } from './run-view.js';
 import { runsView } from './runs-view.js';
 import { taskView } from './task-view.js';
@@ -15,16 +17,20 @@ let generation = 0;
 async function route() {
   clearTimeout(timer);
   const mine = ++generation;
-  const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  const [path, search = ''] = location.hash.replace(/^#\/?/, '').split('?');
+  const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
+  const params = new URLSearchParams(search);
   try {
     const state =
       parts[0] === 'run'
-        ? await runView(parts[1])
+        ? await runView(parts[1], params)
         : parts[0] === 'task'
           ? await taskView(parts[1], parts[2], parts[3])
           : parts[0] === 'compare'
             ? await compareView(parts[1], parts[2])
-            : await runsView();
+            : parts[0] === 'matrix'
+              ? await matrixView(params)
+              : await runsView();
     if (mine !== generation) return;
     // A page answers true (live: poll and re-render) or { live, watch } (re-render only when the
     // watched stamp changes, so an idle page keeps its selections and costs one small request).
