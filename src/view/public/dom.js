@@ -1,7 +1,15 @@
+// @ts-check
 // DOM and formatting helpers shared by the viewer's pages. Everything is built with DOM calls and
 // textContent (never innerHTML), so stored text (model replies, tool results) cannot inject markup.
 const page = document.getElementById('page');
 
+/**
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Record<string, any>} [attrs]
+ * @param {...any} children
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 export function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
@@ -17,11 +25,15 @@ export function h(tag, attrs = {}, ...children) {
 /** Replaces the page's content; children as in h() (nested arrays flattened, null skipped). */
 export function show(...children) {
   // Charts of the previous render hold their canvases: free them before the page is replaced.
-  if (window.Chart) for (const chart of Object.values(window.Chart.instances)) chart.destroy();
+  const { Chart } = /** @type {any} */ (window);
+  if (Chart) for (const chart of Object.values(Chart.instances)) chart.destroy();
   // A live page re-renders every poll: what the reader opened or closed stays so (by data-key).
-  const toggled = new Map([...page.querySelectorAll('details[data-key]')].map((node) => [node.dataset.key, node.open]));
+  const toggled = new Map(
+    [...page.querySelectorAll('details[data-key]')].map((node) => /** @type {HTMLDetailsElement} */ (node)).map((node) => [node.dataset.key, node.open]),
+  );
   page.replaceChildren(...h('div', {}, ...children).childNodes);
-  for (const node of page.querySelectorAll('details[data-key]')) if (toggled.has(node.dataset.key)) node.open = toggled.get(node.dataset.key);
+  for (const node of /** @type {NodeListOf<HTMLDetailsElement>} */ (page.querySelectorAll('details[data-key]')))
+    if (toggled.has(node.dataset.key)) node.open = toggled.get(node.dataset.key);
 }
 
 export const enc = encodeURIComponent;
@@ -91,7 +103,7 @@ export function sortableTable(columns, rows, rowOf, state = {}) {
       state.direction = next;
       const focused = document.activeElement?.closest?.('th')?.dataset.key;
       draw();
-      if (focused) table.querySelector(`th[data-key="${focused}"] button`)?.focus();
+      if (focused) /** @type {HTMLButtonElement | null} */ (table.querySelector(`th[data-key="${focused}"] button`))?.focus();
     };
     table.replaceChildren(
       h(

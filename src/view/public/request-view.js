@@ -1,3 +1,4 @@
+// @ts-check
 // The "request" view of one model call: what the model received (system text, messages with
 // their text, images, tool calls and results), the tools offered (count and names), the images
 // as the driver delivered them (size, bytes, sent / placeholder / dropped), tokens and cost.

@@ -1,3 +1,4 @@
+// @ts-check
 // The run page: the run's totals and intervals, charts of its per-task metrics, and the task
 // table: text search (task ids, questions, answers, tool names and arguments), filters (task
 // success, status, end status, infrastructure failures, mocked, error class, tier, server, tool,
@@ -105,13 +106,14 @@ const taskRow = (runId, trials) => (task) =>
 
 /** Per-task recall and precision in five bins, and tasks by status, as the server counted them (chart.js, no animation). */
 function charts(counts, total) {
-  if (!window.Chart || total === 0) return null;
+  const { Chart } = /** @type {any} */ (window);
+  if (!Chart || total === 0) return null;
   const metrics = h('canvas', { id: 'chart-metrics', 'aria-label': 'per-task recall and precision' });
   const statuses = h('canvas', { id: 'chart-status', 'aria-label': 'tasks by status' });
   const options = (title) => ({ animation: false, responsive: true, maintainAspectRatio: false, plugins: { title: { display: true, text: title } } });
   const axis = { y: { beginAtZero: true, ticks: { precision: 0 } } };
   queueMicrotask(() => {
-    new window.Chart(metrics, {
+    new Chart(metrics, {
       type: 'bar',
       data: {
         labels: counts.bins,
@@ -122,7 +124,7 @@ function charts(counts, total) {
       },
       options: { ...options('tasks per step-metric bin'), scales: axis },
     });
-    new window.Chart(statuses, {
+    new Chart(statuses, {
       type: 'bar',
       data: { labels: Object.keys(counts.byStatus), datasets: [{ label: 'tasks', data: Object.values(counts.byStatus), backgroundColor: '#6b7280' }] },
       options: { ...options('tasks by status'), scales: axis },
@@ -270,7 +272,7 @@ export async function runView(runId, params = new URLSearchParams()) {
     if (mine !== pending) return;
     const focused = document.activeElement?.closest?.('th')?.dataset.key;
     holder.replaceChildren(taskTable(runId, next.run, next, query, onChange));
-    if (focused) holder.querySelector(`th[data-key="${focused}"] button`)?.focus();
+    if (focused) /** @type {HTMLButtonElement | null} */ (holder.querySelector(`th[data-key="${focused}"] button`))?.focus();
     holder.setAttribute('aria-busy', 'false');
   };
   holder.append(taskTable(runId, data.run, data, query, onChange));

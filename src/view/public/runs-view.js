@@ -1,3 +1,4 @@
+// @ts-check
 // The runs page: every run in the store with its condition, trials, batch, task counts by status,
 // pass@1 and recall with their bootstrap intervals, tokens, cost, the share of mocked tool calls
 // and, for a run in flight, its progress; and the two-run comparison picker. With no run in

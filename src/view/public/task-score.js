@@ -1,3 +1,4 @@
+// @ts-check
 // The task page's explanation of the score: the question as asked and in the GT, the task images
 // as sent, the task's success under the one success rule with each check's result and reason,
 // the step metrics with their definitions, and each GT call's best predicted call with the

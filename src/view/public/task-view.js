@@ -1,3 +1,4 @@
+// @ts-check
 // The task page: the question and task images, the success verdict with each check, the step
 // metrics with their definitions, the transcript (each model request with tokens, latency, every
 // attempt and the request as the model received it; each tool call with arguments, result,

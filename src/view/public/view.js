@@ -1,3 +1,4 @@
+// @ts-check
 // The run viewer page: hash routes #/ (runs), #/run/<id>[?<filters, sort, page>], #/task/<run>/<task>[/<trial>],
 // #/compare/<a>/<b>, #/matrix[?runs=<a>,<b>,...],
 // one module per page. A page of a running run polls its API route, so it follows the run
@@ -21,6 +22,7 @@ async function route() {
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
   const params = new URLSearchParams(search);
   try {
+    /** @type {boolean | { live: boolean, watch: { url: string, stamp: string } }} */
     const state =
       parts[0] === 'run'
         ? await runView(parts[1], params)
@@ -34,13 +36,13 @@ async function route() {
     if (mine !== generation) return;
     // A page answers true (live: poll and re-render) or { live, watch } (re-render only when the
     // watched stamp changes, so an idle page keeps its selections and costs one small request).
-    const live = state === true || state?.live === true;
+    const live = state === true || (typeof state === 'object' && state.live === true);
     liveBadge.hidden = !live;
     if (live)
       timer = setTimeout(() => {
         if (mine === generation) void refresh(mine);
       }, pollMs);
-    else if (state?.watch) watch(mine, state.watch);
+    else if (typeof state === 'object' && state.watch) watch(mine, state.watch);
   } catch (error) {
     show(h('h1', {}, 'Error'), h('p', { class: 'note', id: 'error' }, error.message), h('p', {}, h('a', { href: '#/' }, 'all runs')));
   }
