@@ -120,11 +120,9 @@ describe.skipIf(skipReason !== '')(`demo chat in Chromium${skipReason ? ` (skipp
     await page.click('#send');
     await page.locator('.status-line').waitFor();
     await expect.poll(() => page.isEnabled('#cancel')).toBe(true);
-    const began = Date.now();
     await page.click('#cancel');
     await page.locator('.bubble.cancelled').waitFor({ timeout: 25_000 });
-    // The reply would take 30 s: a cancel well before that proves it stopped the episode.
-    expect(Date.now() - began).toBeLessThan(25_000);
+    // The reply would take 30 s and then show "too late": the cancelled bubble proves the cancel stopped the episode.
     // A cancel is the user's stop, not a model error: no "Model error" line, no failed bubble.
     expect(await page.locator('.turn:last-child .inline-error').count()).toBe(0);
     expect(await page.locator('.turn:last-child .bubble.failed').count()).toBe(0);
