@@ -197,7 +197,7 @@ describe('demo chat over the agent loop', () => {
           body: JSON.stringify({ text: 'hi', model: 'openai:mock-model' }),
         });
       const started = (await (await send()).json()) as { episodeId: string };
-      const events = await collectEvents(broken.url, session.id, ended(started.episodeId), 10_000);
+      const events = await collectEvents(broken.url, session.id, ended(started.episodeId), 60_000);
       expect(events.at(-1)?.event).toMatchObject({ status: 'error', error: { code: 'internal_error', message: expect.stringContaining('closed') } });
       expect((await send()).status).toBe(202);
     } finally {

@@ -60,7 +60,7 @@ describe.skipIf(skipReason !== '')(`demo chat in Chromium${skipReason ? ` (skipp
   it('streams a detection round with the annotated image, then the answer', async () => {
     const { page, sessionId } = await openPage();
     await page.setInputFiles('#file-input', dogPhoto);
-    await page.locator('.pending.ready').waitFor({ timeout: 15_000 });
+    await page.locator('.pending.ready').waitFor({ timeout: 60_000 });
     const imagePath = await uploadedPath(page, sessionId);
     expect(imagePath).toMatch(new RegExp(`^\\./media/uploads/test-[0-9a-f]+/${sessionId}/[0-9a-f]{16}\\.jpg$`));
     const answer = 'A dog is sitting on the porch in front of a bicycle, and a car is parked behind them. I drew boxes around all three.';

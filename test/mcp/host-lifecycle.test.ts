@@ -152,7 +152,7 @@ describe('stderr capture and close()', { timeout: 240_000 }, () => {
       expect((await host.callTool('noisy/shout', { lines: 120 })).text).toBe('wrote 120 lines');
       const status = host.status()[0];
       expect(status?.logFile).toBe(path.join(logDir, 'noisy.stderr.log'));
-      await expect.poll(() => status && host.status()[0]?.stderrTail?.at(-1), { timeout: 5000 }).toBe('shout line 119');
+      await expect.poll(() => status && host.status()[0]?.stderrTail?.at(-1), { timeout: 30_000 }).toBe('shout line 119');
       expect(host.status()[0]?.stderrTail).toHaveLength(50);
     } finally {
       await host.close();

@@ -104,7 +104,7 @@ describe('McpHost with echo, slow, image and paged fixtures', { timeout: 240_000
             .status()
             .find((s) => s.name === 'slow')
             ?.stderrTail?.some((line) => line.startsWith('cancelled after')),
-        { timeout: 3000 },
+        { timeout: 30_000 },
       )
       .toBe(true);
     expect((await host.callTool('slow/ping', {})).text).toBe('pong');
