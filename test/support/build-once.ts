@@ -5,11 +5,11 @@
 // The fixture servers (test/support/fixture-servers/, outside the build) are transpiled beside it,
 // module by module without a type check (their types are checked by tsconfig.test.json).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import ts from 'typescript';
-import { builtFixtureFile, distIsFresh, fixtureServersDir } from './built-entry.js';
+import { builtFixtureFile, builtFolders, distIsFresh, fixtureServersDir } from './built-entry.js';
 import { repoRoot } from './shared-assets.js';
 
 const lockDir = path.join(repoRoot, 'dist', '.test-build-lock');
@@ -57,6 +57,16 @@ export async function buildOnce(): Promise<string> {
   return `${built}; ${transpileFixtures()} fixture server(s) transpiled to dist/test/support/fixture-servers/`;
 }
 
+function touchAll(dir: string): void {
+  if (!existsSync(dir)) return;
+  const now = new Date();
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) touchAll(full);
+    else utimesSync(full, now, now);
+  }
+}
+
 async function buildDist(): Promise<string> {
   if (process.env.M3_TEST_FROM_SOURCE === '1') return 'M3_TEST_FROM_SOURCE=1: children run from source through tsx';
   while (!distIsFresh()) {
@@ -68,12 +78,19 @@ async function buildDist(): Promise<string> {
       if (distIsFresh()) break;
       const started = Date.now();
       const tsc = path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
-      const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: repoRoot, encoding: 'utf8' });
+      // Incremental, so a rebuild after editing one file re-emits only what changed; its record
+      // lives in dist/ and goes with it.
+      const args = [tsc, '-p', 'tsconfig.json', '--incremental', '--tsBuildInfoFile', path.join('dist', '.tsbuildinfo')];
+      const result = spawnSync(process.execPath, args, { cwd: repoRoot, encoding: 'utf8' });
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
-      // tsc emits even when it reports type errors; the children then run that output, as tsx
-      // would run the sources. Say so, since `npm run typecheck` is the place for the errors.
+      // Exit 0, or 2 (type errors, outputs written): dist/ now matches every source, also the
+      // files tsc did not rewrite, so date them all now (the freshness checks here and in
+      // src/config/built-servers.ts compare modification times). Any other exit leaves dist/ stale.
+      if (result.status === 0 || result.status === 2) for (const folder of builtFolders) touchAll(path.join(repoRoot, 'dist', folder));
+      // The children then run that output, as tsx would run the sources with the same errors;
+      // `npm run typecheck` is the place for them.
       if (result.status !== 0) return `built dist/ in ${seconds} s, tsc exit ${result.status}:\n${`${result.stdout}${result.stderr}`.slice(0, 2000)}`;
-      return `built dist/ in ${seconds} s (tsc -p tsconfig.json)`;
+      return `built dist/ in ${seconds} s (tsc -p tsconfig.json --incremental)`;
     } finally {
       rmSync(lockDir, { recursive: true, force: true });
     }

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { repoRoot } from './shared-assets.js';
 
 /** The folders `npm run build` compiles (tsconfig.json's include). */
-const builtFolders = ['src', 'servers', 'tools'];
+export const builtFolders = ['src', 'servers', 'tools'];
 
 /** The file whose age stands for the build: the CLI entry, written by every `tsc -p tsconfig.json`. */
 const buildMarker = path.join(repoRoot, 'dist', 'src', 'cli', 'main.js');
