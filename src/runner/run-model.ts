@@ -14,8 +14,9 @@ import { parseAllowedRoots } from '../mcp/child-env.js';
 import type { ToolHost } from '../mcp/types.js';
 import { finishRun, updateRunManifest, type Store } from '../store/index.js';
 import { removeStaleTemporaries } from '../tasks/write-json.js';
-import { applyDriver, applyLimits, cellLabel, hintsFor, type ConditionSet } from './conditions.js';
+import { applyDriver, applyLimits, applyTaskHost, cellLabel, hintsFor, type ConditionSet } from './conditions.js';
 import { withImageAudit } from './driver-decorators.js';
+import { providerBatchRecord, withProviderBatch } from './provider-batch.js';
 import { ResponseCache } from './response-cache.js';
 import { RunInterruptedError } from './failure.js';
 import { buildManifest, finishManifest, openRunRow } from './run-row.js';
@@ -75,6 +76,12 @@ function tasksToRun(request: RunModelRequest, condition: ConditionSet, host: Too
   return tasks;
 }
 
+/** The condition's per-task tool host, when a part of it changes what tasks see (robustness conditions). */
+function conditionTaskHost(condition: ConditionSet, request: RunModelRequest): ((host: ToolHost, taskId: string, seed: number) => ToolHost) | undefined {
+  if (!condition.parts.some((part) => part.taskHost)) return undefined;
+  return (host, taskId, seed) => applyTaskHost(condition, host, { taskId, gt: request.taskSet.groundTruth.get(taskId), seed });
+}
+
 /** Aborts `stop` when the caller's signal fires (Ctrl-C) or the lease is lost; the reason says which. */
 function stopController(signal: AbortSignal | undefined): { stop: AbortController; dispose: () => void } {
   const stop = new AbortController();
@@ -83,6 +90,15 @@ function stopController(signal: AbortSignal | undefined): { stop: AbortControlle
   if (signal?.aborted) forward();
   else signal?.addEventListener('abort', forward, { once: true });
   return { stop, dispose: () => signal?.removeEventListener('abort', forward) };
+}
+
+/**
+ * Under --batch a model call waits for its job (minutes to hours), so the harness sets no limit
+ * per attempt (M3_LLM_TIMEOUT); the SDK clients keep theirs for each HTTP request, and the task
+ * timeout still bounds the episode.
+ */
+function withoutAttemptTimeout<T extends { retry: { timeoutMs: number } }>(options: T, batch: unknown): T {
+  return batch ? { ...options, retry: { ...options.retry, timeoutMs: 0 } } : options;
 }
 
 export async function runModel(request: RunModelRequest, deps: RunModelDeps): Promise<RunModelReport> {
@@ -104,7 +120,20 @@ export async function runModel(request: RunModelRequest, deps: RunModelDeps): Pr
     ...(request.workspaceRoot ? [request.workspaceRoot] : []),
   ];
   const options = agentOptionsFrom(switches, limits, imageRoots, request.model);
-  const baseDriver = await createDriver(request.model, { env: config.env, groundTruth: request.taskSet.groundTruth, timeoutMs: options.retry.timeoutMs });
+  const driverContext = { env: config.env, groundTruth: request.taskSet.groundTruth, timeoutMs: options.retry.timeoutMs };
+  const plainDriver = await createDriver(request.model, driverContext);
+  // Under --batch the vendor's batch API answers; the plain driver takes what a job does not.
+  const batch = request.batch
+    ? await withProviderBatch(plainDriver, {
+        settings: request.batch,
+        runId: request.runId,
+        concurrency: request.concurrency,
+        context: driverContext,
+        store,
+        logger,
+      })
+    : undefined;
+  const baseDriver = batch?.driver ?? plainDriver;
   // The response cache sits next to the driver, so its key sees the request a condition changed.
   const cache = request.cache ? ResponseCache.open(request.cache, request.runId, request.workspaceRoot) : undefined;
   // The audit wraps the driver itself, inside the condition's decorators: it sees what is sent.
@@ -116,6 +145,7 @@ export async function runModel(request: RunModelRequest, deps: RunModelDeps): Pr
   manifest.fallback = manifestFallback(fallbackSettings, deps.root);
   manifest.price = priceRecord(request.model, prices, config.env.M3_PRICE_TABLE);
   if (cache) manifest.responseCache = cache.counts;
+  if (batch) manifest.providerBatch = providerBatchRecord(batch.counts, request.model, prices);
   const lease = openRunRow(store, { ...request, condition, trials }, label, manifest, {
     logger,
     onLost: (message) => stop.abort(new RunInterruptedError(message)),
@@ -125,7 +155,12 @@ export async function runModel(request: RunModelRequest, deps: RunModelDeps): Pr
     const placeholderImagesDir = request.placeholderImages ? path.join(path.resolve(request.resultsDir), 'placeholder-images') : undefined;
     // Fixture assets (a downloaded PDF, an image) are written into the task's workspace, which lives in the run folder.
     fallback = createFallbackLayer({ settings: fallbackSettings, host, env: config.env, timeoutMs: options.retry.timeoutMs, logger, assetRoots: imageRoots });
-    const extras = { ...(fallback ? { interceptor: fallback.interceptor } : {}), ...(placeholderImagesDir ? { placeholderImagesDir } : {}) };
+    const taskHost = conditionTaskHost(condition, request);
+    const extras = {
+      ...(fallback ? { interceptor: fallback.interceptor } : {}),
+      ...(placeholderImagesDir ? { placeholderImagesDir } : {}),
+      ...(taskHost ? { taskHost } : {}),
+    };
     const costOf = (usage: Usage) => costUsd(request.model, usage, prices) ?? null;
     const reports: TrialReport[] = [];
     for (let trial = 1; trial <= trials && !stop.signal.aborted; trial += 1) {
@@ -140,7 +175,10 @@ export async function runModel(request: RunModelRequest, deps: RunModelDeps): Pr
             seed,
             tasks,
             driver,
-            options: agentOptionsFrom(switches, { ...limits, ...(seed !== undefined ? { seed } : {}) }, imageRoots, request.model),
+            options: withoutAttemptTimeout(
+              agentOptionsFrom(switches, { ...limits, ...(seed !== undefined ? { seed } : {}) }, imageRoots, request.model),
+              batch,
+            ),
             manifest,
             costOf,
             ...extras,
