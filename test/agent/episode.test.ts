@@ -100,13 +100,12 @@ describe('agent loop with the replay model', () => {
   });
 
   it('runs the calls of one round in parallel', async () => {
-    const task = gtTask('parallel', [Array.from({ length: 5 }, () => ({ name: 'slow/sleep', arguments: { ms: 2000 } }))]);
-    const started = Date.now();
+    // Each call answers "met 5" only while all five are in flight together; in series the first
+    // would wait alone until its waitMs (a hang guard, not a speed bound) and say so.
+    const task = gtTask('parallel', [Array.from({ length: 5 }, () => ({ name: 'slow/rendezvous', arguments: { count: 5, waitMs: 8000 } }))]);
     const { prediction } = await replay(task);
-    const elapsed = Date.now() - started;
     expect(prediction.steps[0]?.calls).toHaveLength(5);
-    // In series the five calls take 10 s; in parallel 2 s plus overhead, which a busy machine may stretch.
-    expect(elapsed).toBeLessThan(8000);
+    expect(prediction.steps[0]?.calls.map((call) => call.result)).toEqual(Array.from({ length: 5 }, () => 'met 5'));
   });
 
   it('shows tool-made images to the model typed by their bytes and resized, leaving the file alone', async () => {

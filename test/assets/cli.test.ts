@@ -5,6 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../support/shared-assets.js';
 import { createAssetFixture, flipByte } from './fixtures.js';
+import { m3EntryArgs } from '../support/built-entry.js';
 
 interface Run {
   code: number | null;
@@ -15,7 +16,7 @@ interface Run {
 function runCli(args: string[], env: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
     const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => key !== 'M3_ASSET_MIRROR'));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'assets', ...args], { cwd: repoRoot, env: { ...inherited, ...env } });
+    const child = spawn(process.execPath, [...m3EntryArgs(), 'assets', ...args], { cwd: repoRoot, env: { ...inherited, ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

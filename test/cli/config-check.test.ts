@@ -5,9 +5,10 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../support/shared-assets.js';
+import { m3EntryArgs } from '../support/built-entry.js';
 
 const m3 = (env: NodeJS.ProcessEnv = {}) =>
-  spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'config', 'check'], { cwd: repoRoot, env: { ...process.env, ...env }, encoding: 'utf8' });
+  spawnSync(process.execPath, [...m3EntryArgs(), 'config', 'check'], { cwd: repoRoot, env: { ...process.env, ...env }, encoding: 'utf8' });
 
 describe('m3 config check', () => {
   it('lists the fallback switches with what they do and no dead switch', () => {

@@ -9,12 +9,13 @@ import { startHttpFake } from '../../servers/shared/http-fake.js';
 import { fallbackRuntime, writeFixture } from '../support/fallback-kit.js';
 import { fixtureFile, tsxLoaderUrl } from '../support/fixture-servers/fixture-spec.js';
 import { repoRoot } from '../support/shared-assets.js';
+import { fixtureEntryArgs, m3EntryArgs } from '../support/built-entry.js';
 
 function runCli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'src/cli/main.ts', ...args],
+      [...m3EntryArgs(), ...args],
       { cwd: repoRoot, timeout: 120_000, env: { ...process.env, M3_LOG_LEVEL: 'warn', ...env } },
       (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
     );
@@ -98,7 +99,9 @@ describe('fallback commands', { timeout: 120_000 }, () => {
         return target;
       };
       const config = file('servers.json', {
-        servers: { flaky: { command: process.execPath, args: ['--import', tsxLoaderUrl, fixtureFile('flaky-web')], env: { FLAKY_UPSTREAM_URL: fake.url } } },
+        servers: {
+          flaky: { command: process.execPath, args: fixtureEntryArgs(fixtureFile('flaky-web'), tsxLoaderUrl), env: { FLAKY_UPSTREAM_URL: fake.url } },
+        },
       });
       const gt = ['Paris', 'Rome'].map((city) => ({
         id: city,

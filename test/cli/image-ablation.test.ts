@@ -11,6 +11,7 @@ import { loadBatchManifest } from '../../src/runner/batch-manifest.js';
 import { runM3 } from '../support/m3-child.js';
 import { startMockLlm, type MockLlm } from '../support/mock-llm/index.js';
 import { assertAssetsInCi, sharedAssetsDir } from '../support/shared-assets.js';
+import { nodeEntryArgs } from '../support/built-entry.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-ablation-'));
 let mock: MockLlm;
@@ -54,7 +55,7 @@ describe.skipIf(!assets)('m3 run --condition images-off', () => {
     const tasksFile = path.join(dir, 'tasks.json');
     writeFileSync(
       configFile,
-      JSON.stringify({ servers: { image: { command: 'node', args: ['--import', 'tsx', 'test/support/fixture-servers/image.ts'], env: {} } } }),
+      JSON.stringify({ servers: { image: { command: 'node', args: nodeEntryArgs('test/support/fixture-servers/image.ts'), env: {} } } }),
     );
     writeFileSync(
       tasksFile,

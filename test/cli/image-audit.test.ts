@@ -20,6 +20,7 @@ import type { ImageAudit } from '../../src/store/index.js';
 import { runM3 } from '../support/m3-child.js';
 import { startMockLlm, type MockLlm } from '../support/mock-llm/index.js';
 import { assertAssetsInCi, sharedAssetsDir } from '../support/shared-assets.js';
+import { nodeEntryArgs } from '../support/built-entry.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-image-audit-'));
 let mock: MockLlm;
@@ -106,7 +107,7 @@ describe.skipIf(!assets)('m3 runs images', () => {
     copyFileSync(path.join(assets as string, 'images', 'detection', 'apple_orange.jpg'), path.join(dir, 'photo.jpg'));
     writeFileSync(
       configFile,
-      JSON.stringify({ servers: { image: { command: 'node', args: ['--import', 'tsx', 'test/support/fixture-servers/image.ts'], env: {} } } }),
+      JSON.stringify({ servers: { image: { command: 'node', args: nodeEntryArgs('test/support/fixture-servers/image.ts'), env: {} } } }),
     );
   });
 

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportResponses, importResponses, readResponseStats } from '../../src/llm/response-cache-transfer.js';
 import { runM3 } from '../support/m3-child.js';
 import { startMockLlm, type MockLlm } from '../support/mock-llm/index.js';
+import { nodeEntryArgs } from '../support/built-entry.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-response-cache-'));
 const cacheFile = path.join(dir, 'model-cache.sqlite');
@@ -27,7 +28,7 @@ beforeAll(async () => {
       .png()
       .toFile(path.join(dir, colour, 'pic.png'));
   }
-  const server = (file: string) => ({ command: 'node', args: ['--import', 'tsx', `test/support/fixture-servers/${file}`], env: {} });
+  const server = (file: string) => ({ command: 'node', args: nodeEntryArgs(`test/support/fixture-servers/${file}`), env: {} });
   writeFileSync(path.join(dir, 'echo.json'), JSON.stringify({ servers: { echo: server('echo.ts') } }));
   writeFileSync(path.join(dir, 'echo-image.json'), JSON.stringify({ servers: { echo: server('echo.ts'), image: server('image.ts') } }));
   writeFileSync(

@@ -10,6 +10,7 @@ import { episodesForRun, listRuns, openStore } from '../../src/store/index.js';
 import { predictionSchema } from '../../src/tasks/schemas.js';
 import { startMockLlm, type MockLlm } from '../support/mock-llm/index.js';
 import { repoRoot } from '../support/shared-assets.js';
+import { m3EntryArgs, nodeEntryArgs } from '../support/built-entry.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-run-providers-'));
 const configFile = path.join(dir, 'servers.json');
@@ -20,7 +21,7 @@ let mock: MockLlm;
 beforeAll(async () => {
   mock = await startMockLlm();
   writeFileSync(priceFile, JSON.stringify({ 'openai:mock-model': { input: 2, output: 10, checkedAt: '2026-12-01' } }));
-  writeFileSync(configFile, JSON.stringify({ servers: { math: { command: 'node', args: ['--import', 'tsx', 'servers/math/index.ts'], env: {} } } }));
+  writeFileSync(configFile, JSON.stringify({ servers: { math: { command: 'node', args: nodeEntryArgs('servers/math/index.ts'), env: {} } } }));
   await sharp({ create: { width: 64, height: 48, channels: 3, background: '#2a6' } })
     .png()
     .toFile(path.join(dir, 'chart.png'));
@@ -35,9 +36,7 @@ afterAll(async () => {
 
 function runCli(model: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   const args = [
-    '--import',
-    'tsx',
-    'src/cli/main.ts',
+    ...m3EntryArgs(),
     'run',
     '--model',
     model,

@@ -13,6 +13,7 @@ import { conditionDeltas, loadTaskResults, maxStepSweeps } from '../../src/repor
 import { efficiencyTable } from '../../src/report/task-tables.js';
 import { startMockLlm, type MockLlm } from '../support/mock-llm/index.js';
 import { repoRoot } from '../support/shared-assets.js';
+import { m3EntryArgs, nodeEntryArgs } from '../support/built-entry.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-run-sweep-'));
 const configFile = path.join(dir, 'servers.json');
@@ -22,7 +23,7 @@ let mock: MockLlm;
 
 beforeAll(async () => {
   mock = await startMockLlm({ fallback: { text: 'The median is 6.5.', usage: { inputTokens: 100, outputTokens: 10 } } });
-  writeFileSync(configFile, JSON.stringify({ servers: { math: { command: 'node', args: ['--import', 'tsx', 'servers/math/index.ts'], env: {} } } }));
+  writeFileSync(configFile, JSON.stringify({ servers: { math: { command: 'node', args: nodeEntryArgs('servers/math/index.ts'), env: {} } } }));
 });
 afterAll(async () => {
   await mock?.close();
@@ -30,9 +31,7 @@ afterAll(async () => {
 
 function runCli(extra: string[]): Promise<{ code: number | null; output: string }> {
   const args = [
-    '--import',
-    'tsx',
-    'src/cli/main.ts',
+    ...m3EntryArgs(),
     'run',
     '--model',
     'openai:mock-model',

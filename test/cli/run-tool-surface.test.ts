@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockLlm, type MockLlm } from '../support/mock-llm/index.js';
 import { repoRoot } from '../support/shared-assets.js';
+import { m3EntryArgs, nodeEntryArgs } from '../support/built-entry.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-run-surface-'));
 const configFile = path.join(dir, 'servers.json');
@@ -20,7 +21,7 @@ const numbers = { type: 'object', properties: { numbers: { type: 'array', items:
 
 beforeAll(async () => {
   mock = await startMockLlm({ fallback: { text: 'The median is 6.5.', usage: { inputTokens: 100, outputTokens: 10 } } });
-  writeFileSync(configFile, JSON.stringify({ servers: { math: { command: 'node', args: ['--import', 'tsx', 'servers/math/index.ts'], env: {} } } }));
+  writeFileSync(configFile, JSON.stringify({ servers: { math: { command: 'node', args: nodeEntryArgs('servers/math/index.ts'), env: {} } } }));
   writeFileSync(
     catalogFile,
     JSON.stringify({
@@ -39,7 +40,7 @@ afterAll(async () => {
 });
 
 function runCli(resultsDir: string, extra: string[]): Promise<{ code: number | null; output: string }> {
-  const args = ['--import', 'tsx', 'src/cli/main.ts', 'run', '--model', 'openai:mock-model', '--tasks', tasksFile, '--config', configFile];
+  const args = [...m3EntryArgs(), 'run', '--model', 'openai:mock-model', '--tasks', tasksFile, '--config', configFile];
   const env = {
     PATH: process.env.PATH ?? '',
     HOME: os.homedir(),

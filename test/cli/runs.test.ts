@@ -6,16 +6,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../support/shared-assets.js';
+import { m3EntryArgs, nodeEntryArgs } from '../support/built-entry.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-runs-'));
 const storeFile = path.join(dir, 'store.sqlite');
-const m3 = (args: string[]) =>
-  spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: repoRoot, env: { ...process.env, CI: '1' }, encoding: 'utf8' });
+const m3 = (args: string[]) => spawnSync(process.execPath, [...m3EntryArgs(), ...args], { cwd: repoRoot, env: { ...process.env, CI: '1' }, encoding: 'utf8' });
 
 beforeAll(() => {
   const config = path.join(dir, 'servers.json');
   const tasks = path.join(dir, 'tasks.json');
-  writeFileSync(config, JSON.stringify({ servers: { echo: { command: 'node', args: ['--import', 'tsx', 'test/support/fixture-servers/echo.ts'] } } }));
+  writeFileSync(config, JSON.stringify({ servers: { echo: { command: 'node', args: nodeEntryArgs('test/support/fixture-servers/echo.ts') } } }));
   writeFileSync(
     tasks,
     JSON.stringify([

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../support/shared-assets.js';
 import { fixtureFile, tsxLoaderUrl } from '../support/fixture-servers/fixture-spec.js';
+import { fixtureEntryArgs, m3EntryArgs } from '../support/built-entry.js';
 
 interface CliResult {
   code: number;
@@ -18,7 +19,7 @@ function runCli(args: string[]): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'src/cli/main.ts', ...args],
+      [...m3EntryArgs(), ...args],
       { cwd: repoRoot, timeout: 240_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, M3_LOG_LEVEL: 'warn' } },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
@@ -89,7 +90,7 @@ describe('m3 servers check', { timeout: 240_000 }, () => {
     const config = writeConfig('broken.json', {
       ghost: { command: 'm3-no-such-binary-xyz', args: [], env: {} },
       resting: { command: 'm3-also-missing', disabled: true },
-      echo: { command: process.execPath, args: ['--import', tsxLoaderUrl, fixtureFile('echo')], env: {} },
+      echo: { command: process.execPath, args: fixtureEntryArgs(fixtureFile('echo'), tsxLoaderUrl), env: {} },
     });
     const result = await runCli(['servers', 'check', '--config', config, '--smoke', '--startup-timeout', '120']);
     expect(result.code).toBe(1);
@@ -102,7 +103,7 @@ describe('m3 servers check', { timeout: 240_000 }, () => {
 
   it('prints JSON rows with --json', async () => {
     const config = writeConfig('json.json', {
-      echo: { command: process.execPath, args: ['--import', tsxLoaderUrl, fixtureFile('echo')], env: {} },
+      echo: { command: process.execPath, args: fixtureEntryArgs(fixtureFile('echo'), tsxLoaderUrl), env: {} },
       // resolveArgs: false, or the config loader would take the script (it contains "/") for a path.
       dead: { command: process.execPath, args: ['-e', 'process.stderr.write("cannot load model weights\\n"); process.exit(2)'], resolveArgs: false },
     });

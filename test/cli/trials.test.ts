@@ -13,6 +13,7 @@ import { loadBatchResults } from '../../src/stats/batch-results.js';
 import { summarizeCell } from '../../src/stats/cell-summary.js';
 import { episodesForRun, listRuns, openStore } from '../../src/store/index.js';
 import { runM3 } from '../support/m3-child.js';
+import { nodeEntryArgs } from '../support/built-entry.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-trials-'));
 const configFile = path.join(dir, 'servers.json');
@@ -89,11 +90,11 @@ function onlyCell(name: string) {
 }
 
 beforeAll(async () => {
-  writeFileSync(configFile, JSON.stringify({ servers: { math: { command: 'node', args: ['--import', 'tsx', 'servers/math/index.ts'], env: {} } } }));
+  writeFileSync(configFile, JSON.stringify({ servers: { math: { command: 'node', args: nodeEntryArgs('servers/math/index.ts'), env: {} } } }));
   // The same server name with another tool list: a resume must notice.
   writeFileSync(
     driftConfigFile,
-    JSON.stringify({ servers: { math: { command: 'node', args: ['--import', 'tsx', 'test/support/fixture-servers/echo.ts'], env: {} } } }),
+    JSON.stringify({ servers: { math: { command: 'node', args: nodeEntryArgs('test/support/fixture-servers/echo.ts'), env: {} } } }),
   );
   writeFileSync(gtFile, JSON.stringify(gt));
   const tasks = gt.map((task) => ({ id: task.id, type: task.type, prompt: task.question, question: task.question }));

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { repoRoot, sharedDataDir } from '../support/shared-assets.js';
 import { commit, datasetFiles, imagePartFile, missingDataMessage, repo, tempLayout } from './fixtures.js';
 import { closedPort, hubFakes, sha256Of } from './hub-fake.js';
+import { m3EntryArgs } from '../support/built-entry.js';
 
 interface Run {
   code: number | null;
@@ -24,7 +25,7 @@ const startHubFake = hubFakes();
 
 function startCli(args: string[], env: Record<string, string> = {}): { child: ChildProcess; done: Promise<Run> } {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('HF_') && key !== 'CI'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'dataset', ...args], { cwd: repoRoot, env: { ...inherited, CI: '1', ...env } });
+  const child = spawn(process.execPath, [...m3EntryArgs(), 'dataset', ...args], { cwd: repoRoot, env: { ...inherited, CI: '1', ...env } });
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

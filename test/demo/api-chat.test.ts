@@ -136,11 +136,9 @@ describe('demo chat over the agent loop', () => {
     expect(busy.status).toBe(409);
     expect(busy.json).toMatchObject({ error: { code: 'session_busy' } });
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const began = Date.now();
     expect((await post(`/api/sessions/${sessionId}/cancel`, { episodeId })).json).toEqual({ cancelled: true, episodeId });
     const events = await collectEvents(harness.url, sessionId, ended(episodeId), 25_000);
-    // The reply would take 30 s: ending well before that proves the cancel stopped the episode.
-    expect(Date.now() - began).toBeLessThan(25_000);
+    // The reply would take 30 s and then end the episode completed: status cancelled proves the cancel stopped it.
     expect(events.at(-1)?.event).toMatchObject({ status: 'cancelled', error: { code: 'cancelled' } });
     const episode = episodesForRun(harness.store, harness.demo.runId ?? '').find((row) => row.taskId === `${sessionId}/${episodeId}`);
     expect(episode).toMatchObject({ status: 'infra_failure', errorCode: 'cancelled' });
@@ -199,7 +197,7 @@ describe('demo chat over the agent loop', () => {
           body: JSON.stringify({ text: 'hi', model: 'openai:mock-model' }),
         });
       const started = (await (await send()).json()) as { episodeId: string };
-      const events = await collectEvents(broken.url, session.id, ended(started.episodeId), 10_000);
+      const events = await collectEvents(broken.url, session.id, ended(started.episodeId), 60_000);
       expect(events.at(-1)?.event).toMatchObject({ status: 'error', error: { code: 'internal_error', message: expect.stringContaining('closed') } });
       expect((await send()).status).toBe(202);
     } finally {

@@ -85,7 +85,7 @@ describe.skipIf(!hasChromium)(`demo playground and errors in Chromium${hasChromi
           output.evaluate(
             (image: { complete: boolean; naturalWidth: number; naturalHeight: number }) => image.complete && `${image.naturalWidth}x${image.naturalHeight}`,
           ),
-        { timeout: 20_000 },
+        { timeout: 60_000 },
       )
       .toBe('60x40');
     expect(await page.textContent('#pg-result h2')).toContain('imagesorcery-mcp/resize');

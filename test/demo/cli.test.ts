@@ -11,6 +11,7 @@ import { listRuns, openStore } from '../../src/store/index.js';
 import { startMockLlm, type MockLlm } from '../support/mock-llm/index.js';
 import { repoRoot } from '../support/shared-assets.js';
 import { collectEvents, pageHeaders, testApiKey } from './demo-harness.js';
+import { m3EntryArgs, nodeEntryArgs } from '../support/built-entry.js';
 
 let workDir: string;
 let mock: MockLlm;
@@ -19,7 +20,7 @@ let configFile: string;
 beforeAll(async () => {
   workDir = mkdtempSync(path.join(os.tmpdir(), 'm3-demo-cli-'));
   configFile = path.join(workDir, 'servers.json');
-  writeFileSync(configFile, JSON.stringify({ servers: { math: { command: 'node', args: ['--import', 'tsx', 'servers/math/index.ts'] } } }));
+  writeFileSync(configFile, JSON.stringify({ servers: { math: { command: 'node', args: nodeEntryArgs('servers/math/index.ts') } } }));
   mock = await startMockLlm({ models: ['mock-model', 'other-model'] });
 });
 afterAll(async () => {
@@ -79,22 +80,7 @@ describe('m3 demo as a process', () => {
     const storeFile = path.join(workDir, 'store.sqlite');
     const demo = await start(
       process.execPath,
-      [
-        '--import',
-        'tsx',
-        'src/cli/main.ts',
-        'demo',
-        '--port',
-        '0',
-        '--config',
-        configFile,
-        '--store',
-        storeFile,
-        '--log-dir',
-        path.join(workDir, 'log'),
-        '--max-step',
-        '2',
-      ],
+      [...m3EntryArgs(), 'demo', '--port', '0', '--config', configFile, '--store', storeFile, '--log-dir', path.join(workDir, 'log'), '--max-step', '2'],
       env,
     );
     expect(demo.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);

@@ -16,6 +16,7 @@ import type { GtTask } from '../../src/tasks/schemas.js';
 import { startMockLlm, type MockLlm, type MockTurn, type RecordedRequest } from '../support/mock-llm/index.js';
 import { runM3 } from '../support/m3-child.js';
 import { repoRoot } from '../support/shared-assets.js';
+import { nodeEntryArgs } from '../support/built-entry.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-radar-run-'));
 const gtFile = path.join(dir, 'radar-gt.json');
@@ -56,7 +57,7 @@ beforeAll(async () => {
   const suite = JSON.parse(readFileSync(path.join(repoRoot, 'json', 'm3_radar_GT.json'), 'utf8')) as GtTask[];
   writeFileSync(gtFile, JSON.stringify(suite.filter((task) => ids.includes(task.id))));
   const seeds = path.join(repoRoot, 'json', 'm3_radar_seeds.json');
-  const server = (name: string) => ({ command: 'node', args: ['--import', 'tsx', `servers/${name}/index.ts`], env: { M3_RADAR_SEEDS: seeds } });
+  const server = (name: string) => ({ command: 'node', args: nodeEntryArgs(`servers/${name}/index.ts`), env: { M3_RADAR_SEEDS: seeds } });
   writeFileSync(configFile, JSON.stringify({ servers: { email: server('email'), calendar: server('calendar') } }));
   mock = await startMockLlm({ respond });
 }, 60_000);

@@ -14,6 +14,7 @@ import { loadInfraFailures, manifestFileFor } from '../../src/eval/infra-failure
 import { runStepFiles } from '../../src/eval/step/run.js';
 import { loadGroundTruth, loadPredictions } from '../../src/tasks/load.js';
 import { repoRoot } from '../support/shared-assets.js';
+import { m3EntryArgs } from '../support/built-entry.js';
 
 const work = mkdtempSync(path.join(tmpdir(), 'm3-infra-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -107,7 +108,7 @@ describe('m3 eval step and m3 eval final read the manifest beside the prediction
     const predFile = oracleRun('cli', [crashed]);
     const step = spawnSync(
       process.execPath,
-      ['--import', 'tsx', 'src/cli/main.ts', 'eval', 'step', '--gt', gtFile, '--pred', predFile, '--output-dir', path.join(work, 'cli-out')],
+      [...m3EntryArgs(), 'eval', 'step', '--gt', gtFile, '--pred', predFile, '--output-dir', path.join(work, 'cli-out')],
       { cwd: repoRoot, encoding: 'utf8' },
     );
     expect(step.status, step.stderr).toBe(0);
@@ -115,7 +116,7 @@ describe('m3 eval step and m3 eval final read the manifest beside the prediction
     expect(step.stderr).toMatch(/1 GT id\(s\) ended as infrastructure failures/);
     const final = spawnSync(
       process.execPath,
-      ['--import', 'tsx', 'src/cli/main.ts', 'eval', 'final', '--gt', gtFile, '--pred', predFile, '--proxy-out', path.join(work, 'cli-proxy.json')],
+      [...m3EntryArgs(), 'eval', 'final', '--gt', gtFile, '--pred', predFile, '--proxy-out', path.join(work, 'cli-proxy.json')],
       { cwd: repoRoot, encoding: 'utf8' },
     );
     expect(final.status, final.stderr).toBe(0);

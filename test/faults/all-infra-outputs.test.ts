@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCommand } from '../support/m3-child.js';
+import { nodeEntryArgs } from '../support/built-entry.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-fault-allinfra-'));
 const resultsDir = path.join(dir, 'results');
@@ -15,7 +16,7 @@ const saveDir = path.join(dir, 'save');
 const configFile = path.join(dir, 'servers.json');
 const tasksFile = path.join(dir, 'tasks.json');
 
-writeFileSync(configFile, JSON.stringify({ servers: { echo: { command: 'node', args: ['--import', 'tsx', 'test/support/fixture-servers/echo.ts'] } } }));
+writeFileSync(configFile, JSON.stringify({ servers: { echo: { command: 'node', args: nodeEntryArgs('test/support/fixture-servers/echo.ts') } } }));
 // Every task needs a server that is not configured: each ends as an infrastructure failure.
 writeFileSync(
   tasksFile,

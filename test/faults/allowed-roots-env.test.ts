@@ -8,6 +8,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { runM3 } from '../support/m3-child.js';
+import { nodeEntryArgs } from '../support/built-entry.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-fault-roots-'));
 const allowed = path.join(dir, 'allowed');
@@ -21,7 +22,7 @@ describe('M3_ALLOWED_ROOTS from the environment', () => {
     await sharp({ create: { width: 12, height: 7, channels: 3, background: '#00ff00' } })
       .png()
       .toFile(picture);
-    writeFileSync(configFile, JSON.stringify({ servers: { 'imagesorcery-mcp': { command: 'node', args: ['--import', 'tsx', 'servers/imageops/index.ts'] } } }));
+    writeFileSync(configFile, JSON.stringify({ servers: { 'imagesorcery-mcp': { command: 'node', args: nodeEntryArgs('servers/imageops/index.ts') } } }));
     writeFileSync(
       tasksFile,
       JSON.stringify([

@@ -10,6 +10,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockLlm, keyFingerprint, type MockLlm } from '../support/mock-llm/index.js';
 import { filesUnder, runM3 } from './run-child.js';
+import { nodeEntryArgs } from '../support/built-entry.js';
 
 let mock: MockLlm;
 beforeAll(async () => {
@@ -51,7 +52,7 @@ describe('a key echoed by provider errors reaches no output', () => {
       const results = path.join(dir, 'results');
       writeFileSync(
         path.join(dir, 'servers.json'),
-        JSON.stringify({ servers: { math: { command: 'node', args: ['--import', 'tsx', 'servers/math/index.ts'], env: {} } } }),
+        JSON.stringify({ servers: { math: { command: 'node', args: nodeEntryArgs('servers/math/index.ts'), env: {} } } }),
       );
       await sharp({ create: { width: 32, height: 24, channels: 3, background: '#36c' } })
         .png()

@@ -16,6 +16,7 @@ import { mapIntoWorkspace } from '../../servers/shared/task-paths.js';
 import type { CallContext } from '../../src/core/tool-result-contract.js';
 import { repoRoot } from '../support/shared-assets.js';
 import { toolCaller } from '../support/tool-caller.js';
+import { nodeEntryArgs } from '../support/built-entry.js';
 
 describe('mapIntoWorkspace', () => {
   const media = '/repo/media';
@@ -54,7 +55,7 @@ async function start(entry: string, env: Record<string, string>): Promise<Starte
   const client = new Client({ name: 'workspace-test', version: '0.0.0' });
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', 'tsx', entry],
+    args: nodeEntryArgs(entry),
     cwd: repoRoot,
     env: { ...getDefaultEnvironment(), ...env },
     stderr: 'pipe',

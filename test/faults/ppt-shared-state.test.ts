@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallContext } from '../../src/core/tool-result-contract.js';
 import { repoRoot } from '../support/shared-assets.js';
 import { toolCaller } from '../support/tool-caller.js';
+import { nodeEntryArgs } from '../support/built-entry.js';
 
 let client: Client;
 let work: string;
@@ -38,7 +39,7 @@ beforeAll(async () => {
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
-      args: ['--import', 'tsx', 'servers/ppt/index.ts'],
+      args: nodeEntryArgs('servers/ppt/index.ts'),
       cwd: repoRoot,
       env: { ...getDefaultEnvironment(), M3_ALLOWED_ROOTS: work, PPT_OUTPUT_DIR: work },
       stderr: 'pipe',

@@ -9,12 +9,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../support/shared-assets.js';
+import { m3EntryArgs } from '../support/built-entry.js';
 
 const hostile = { func: 'regex((a+)+$)', op: '=', value: 'a' };
 const answer = `${'a'.repeat(34)}!`;
 
 function runGuarded(args: string[], guardMs: number): Promise<{ code: number | null; killed: boolean; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+  const child = spawn(process.execPath, [...m3EntryArgs(), ...args], {
     cwd: repoRoot,
     env: { PATH: process.env.PATH ?? '', HOME: os.homedir(), CI: '1', M3_NETWORK_GUARD: 'loopback' },
     stdio: ['ignore', 'ignore', 'pipe'],

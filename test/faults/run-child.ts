@@ -5,6 +5,7 @@ import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { repoRoot } from '../support/shared-assets.js';
+import { m3EntryArgs, nodeEntryArgs } from '../support/built-entry.js';
 
 export interface ChildResult {
   code: number | null;
@@ -13,7 +14,7 @@ export interface ChildResult {
 }
 
 export function runM3(args: string[], env: Record<string, string>): Promise<ChildResult> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+  const child = spawn(process.execPath, [...m3EntryArgs(), ...args], {
     cwd: repoRoot,
     env: { PATH: process.env.PATH ?? '', HOME: os.homedir(), CI: '1', M3_NETWORK_GUARD: 'loopback', ...env },
   });
@@ -29,7 +30,7 @@ export function taskFolder(prefix: string, tasks: Array<{ id: string; image: str
   const dir = mkdtempSync(path.join(os.tmpdir(), `m3-${prefix}-`));
   writeFileSync(
     path.join(dir, 'servers.json'),
-    JSON.stringify({ servers: { math: { command: 'node', args: ['--import', 'tsx', 'servers/math/index.ts'], env: {} } } }),
+    JSON.stringify({ servers: { math: { command: 'node', args: nodeEntryArgs('servers/math/index.ts'), env: {} } } }),
   );
   writeFileSync(
     path.join(dir, 'tasks.json'),

@@ -72,11 +72,11 @@ describe.each(vendors)('%s driver faults', (vendor) => {
   it('turns a reply slower than the harness timeout into a transient error', async () => {
     const driver = await driverFor(vendor, mock);
     mock.enqueue({ text: 'too late', delayMs: 30_000 });
-    const started = Date.now();
     const error = await expectProviderError(generateWithRetry(driver, request, policy({ maxRetries: 0, timeoutMs: 300 })));
     expect(error.errorClass).toBe('transient');
+    // A reply that was waited for would be "too late" text, not an error: the timeout cut it, with no clock.
     expect(error.message).toMatch(/timed out/);
-    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(mock.generations()).toHaveLength(1);
   });
 
   it('classifies the SDK client timeout (DriverContext.timeoutMs) as transient', async () => {

@@ -73,12 +73,10 @@ describe('generateWithRetry', () => {
 
   it('turns a hung request into a transient timeout after the per-attempt budget', async () => {
     const driver = scriptedDriver(['hang', 'hang', 'hang']);
-    const started = Date.now();
     const error = await generateWithRetry(driver, request, { ...policy, maxRetries: 1, timeoutMs: 100 }).catch((caught: unknown) => caught);
     expect((error as ProviderError).errorClass).toBe('transient');
     expect((error as Error).message).toContain('timed out after 100 ms');
-    // The hang never ends by itself: any finish at all proves the budget cut it.
-    expect(Date.now() - started).toBeLessThan(20_000);
+    // The hang never ends by itself: any finish at all proves the budget cut it (the test timeout is the hang guard).
     expect(driver.calls).toBe(2);
   });
 

@@ -41,14 +41,13 @@ describe('crash handling', { timeout: 240_000 }, () => {
     expect((await host.callTool('crashing/counter', {})).text).toBe('2');
     const firstPid = host.status()[0]?.pid;
 
-    const began = Date.now();
     const [hangA, hangB, crash] = await Promise.all([
       host.callTool('crashing/hang', {}),
       host.callTool('crashing/hang', {}),
       host.callTool('crashing/crash', { code: 3 }),
     ]);
-    // The hanging calls would wait for the 120 s call timeout.
-    expect(Date.now() - began).toBeLessThan(30_000);
+    // The hanging calls would wait for the 120 s call timeout and then say tool_timeout: server_crashed
+    // on each proves the crash resolved them, with no clock.
     for (const outcome of [hangA, hangB, crash]) {
       expect(outcome.errorCode).toBe('server_crashed');
       expect(outcome.isError).toBe(true);
@@ -96,12 +95,11 @@ describe('crash handling', { timeout: 240_000 }, () => {
       logger: silent,
     });
     await host.callTool('crashing/crash', {});
-    const began = Date.now();
     const outcome = await host.callTool('crashing/counter', {});
     expect(outcome.errorCode).toBe('server_unavailable');
     expect(outcome.text).toContain('is restarting after a crash');
-    // The restart is 30 s away: answering well before proves the wait bound.
-    expect(Date.now() - began).toBeLessThan(15_000);
+    // The restart is 30 s away: had the call waited for it, it would have answered from the
+    // restarted server (counter 1); "is restarting" proves the wait bound cut it, with no clock.
   });
 });
 
@@ -154,7 +152,7 @@ describe('stderr capture and close()', { timeout: 240_000 }, () => {
       expect((await host.callTool('noisy/shout', { lines: 120 })).text).toBe('wrote 120 lines');
       const status = host.status()[0];
       expect(status?.logFile).toBe(path.join(logDir, 'noisy.stderr.log'));
-      await expect.poll(() => status && host.status()[0]?.stderrTail?.at(-1), { timeout: 5000 }).toBe('shout line 119');
+      await expect.poll(() => status && host.status()[0]?.stderrTail?.at(-1), { timeout: 30_000 }).toBe('shout line 119');
       expect(host.status()[0]?.stderrTail).toHaveLength(50);
     } finally {
       await host.close();

@@ -95,8 +95,8 @@ describe('McpHost with echo, slow, image and paged fixtures', { timeout: 240_000
     expect(outcome.errorCode).toBe('tool_timeout');
     expect(outcome.isError).toBe(true);
     expect(outcome.text).toMatch(/^\[Tool error\] slow\/sleep did not answer within 300 ms/);
+    // No upper bound on the clock: a 30 s sleep that was not cut would answer "slept 30000 ms", not tool_timeout.
     expect(elapsed).toBeGreaterThanOrEqual(280);
-    expect(elapsed).toBeLessThan(15_000);
     await expect
       .poll(
         () =>
@@ -104,27 +104,25 @@ describe('McpHost with echo, slow, image and paged fixtures', { timeout: 240_000
             .status()
             .find((s) => s.name === 'slow')
             ?.stderrTail?.some((line) => line.startsWith('cancelled after')),
-        { timeout: 3000 },
+        { timeout: 30_000 },
       )
       .toBe(true);
     expect((await host.callTool('slow/ping', {})).text).toBe('pong');
   });
 
   it('uses the server callTimeoutMs over the host default and the per-call value', async () => {
-    const began = Date.now();
     const outcome = await host.callTool('patient/sleep', { ms: 30_000 }, { timeoutMs: 60_000 });
     expect(outcome.errorCode).toBe('tool_timeout');
+    // "within 2000 ms" names the server's bound; neither the 60 s per-call value nor the 30 s sleep ended the call.
     expect(outcome.text).toContain('within 2000 ms');
-    expect(Date.now() - began).toBeLessThan(15_000);
   });
 
   it('resolves an aborted call with errorCode aborted', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 200);
-    const began = Date.now();
     const outcome = await host.callTool('slow/sleep', { ms: 30_000 }, { signal: controller.signal, timeoutMs: 0 });
+    // A sleep that ran out (timeoutMs 0 disables the bound) would answer "slept 30000 ms", not aborted.
     expect(outcome.errorCode).toBe('aborted');
-    expect(Date.now() - began).toBeLessThan(15_000);
   });
 
   it('shows image content as a short marker and keeps the base64 payload in content', async () => {

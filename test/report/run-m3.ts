@@ -2,6 +2,7 @@
 // in the test process keeps answering while the child runs.
 import { spawn } from 'node:child_process';
 import { repoRoot } from '../support/shared-assets.js';
+import { m3EntryArgs } from '../support/built-entry.js';
 
 export interface RunResult {
   status: number | null;
@@ -22,7 +23,7 @@ export function runCommand(command: string, args: readonly string[], env: Record
 }
 
 export function runM3(args: readonly string[], env: Record<string, string> = {}): Promise<RunResult> {
-  return runCommand(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], env);
+  return runCommand(process.execPath, [...m3EntryArgs(), ...args], env);
 }
 
 /** The last stdout line as JSON: every m3 eval / report command ends with one. */

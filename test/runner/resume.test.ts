@@ -7,6 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { episodesForRun, openStore } from '../../src/store/index.js';
 import { repoRoot } from '../support/shared-assets.js';
+import { m3EntryArgs, nodeEntryArgs } from '../support/built-entry.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-resume-'));
 const configFile = path.join(dir, 'servers.json');
@@ -15,10 +16,7 @@ const resultsDir = path.join(dir, 'results');
 const storeFile = path.join(dir, 'store.sqlite');
 const taskIds = Array.from({ length: 8 }, (_, i) => `task-${i}`);
 
-writeFileSync(
-  configFile,
-  JSON.stringify({ servers: { slow: { command: 'node', args: ['--import', 'tsx', 'test/support/fixture-servers/slow.ts'], env: {} } } }),
-);
+writeFileSync(configFile, JSON.stringify({ servers: { slow: { command: 'node', args: nodeEntryArgs('test/support/fixture-servers/slow.ts'), env: {} } } }));
 writeFileSync(
   tasksFile,
   JSON.stringify(
@@ -33,9 +31,7 @@ writeFileSync(
 
 function startRun(extra: string[]): ChildProcess {
   const args = [
-    '--import',
-    'tsx',
-    'src/cli/main.ts',
+    ...m3EntryArgs(),
     'run',
     '--tasks',
     tasksFile,

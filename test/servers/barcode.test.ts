@@ -10,6 +10,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { assertAssetsInCi, loadSharedManifest, missingAssetsMessage, repoRoot, sharedAssetsDir } from '../support/shared-assets.js';
+import { nodeEntryArgs } from '../support/built-entry.js';
 
 assertAssetsInCi();
 const assets = sharedAssetsDir();
@@ -86,7 +87,7 @@ describe.skipIf(!assets)(assets ? 'barcode server over MCP (zxing-wasm, bwip-js,
   beforeAll(async () => {
     const transport = new StdioClientTransport({
       command: 'node',
-      args: ['--import', 'tsx', 'servers/barcode/index.ts'],
+      args: nodeEntryArgs('servers/barcode/index.ts'),
       cwd: repoRoot,
       env: childEnv(),
       stderr: 'pipe',

@@ -15,6 +15,7 @@ import { McpHost } from '../../src/mcp/host.js';
 import { episodesForRun, listRuns, openStore, toolCallsForEpisode } from '../../src/store/index.js';
 import { gtCalls } from '../support/reference-tools.js';
 import { assertAssetsInCi, missingAssetsMessage, repoRoot, sharedAssetsDir, sharedDataDir } from '../support/shared-assets.js';
+import { m3EntryArgs, nodeEntryArgs } from '../support/built-entry.js';
 
 const detectorEntry = path.join(repoRoot, 'servers', 'yolo', 'index.ts');
 const workDir = mkdtempSync(path.join(tmpdir(), 'm3-detector-key-'));
@@ -24,7 +25,7 @@ function runCli(args: string[]): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'src/cli/main.ts', ...args],
+      [...m3EntryArgs(), ...args],
       { cwd: repoRoot, timeout: 300_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, M3_LOG_LEVEL: 'warn' } },
       (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, output: `${stdout}\n${stderr}` }),
     );
@@ -44,7 +45,7 @@ describe('the detector in the configuration and on the wire', () => {
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,
-        args: ['--import', 'tsx', detectorEntry],
+        args: nodeEntryArgs(detectorEntry),
         cwd: repoRoot,
         env: getDefaultEnvironment(),
         stderr: 'pipe',

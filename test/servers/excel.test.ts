@@ -8,6 +8,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolCaller } from '../support/tool-caller.js';
 import { repoRoot } from '../support/shared-assets.js';
+import { nodeEntryArgs } from '../support/built-entry.js';
 
 let client: Client;
 let work: string;
@@ -26,7 +27,7 @@ beforeAll(async () => {
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
-      args: ['--import', 'tsx', 'servers/excel/index.ts'],
+      args: nodeEntryArgs('servers/excel/index.ts'),
       cwd: repoRoot,
       env: { ...getDefaultEnvironment(), M3_ALLOWED_ROOTS: work, EXCEL_FILES_PATH: work },
       stderr: 'pipe',

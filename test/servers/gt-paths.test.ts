@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mapIntoWorkspace } from '../../servers/shared/task-paths.js';
 import { CALL_CONTEXT_META_KEY, type CallContext, type MappedPathMeta, TOOL_PATHS_META_KEY } from '../../src/core/tool-result-contract.js';
 import { repoRoot, sharedDataDir } from '../support/shared-assets.js';
+import { nodeEntryArgs } from '../support/built-entry.js';
 
 /** Our servers that resolve file arguments through task-paths.ts, by their GT key. */
 const localServers = ['ppt', 'excel', 'imagesorcery-mcp', 'dinox-mcp', 'ocr', 'pyzbar-mcp'];
@@ -105,7 +106,7 @@ async function start(entry: string): Promise<Started> {
   const client = new Client({ name: 'gt-paths-test', version: '0.0.0' });
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', 'tsx', entry],
+    args: nodeEntryArgs(entry),
     cwd: repoRoot,
     env: { ...getDefaultEnvironment(), M3_ALLOWED_ROOTS: work },
     stderr: 'pipe',

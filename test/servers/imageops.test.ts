@@ -8,6 +8,7 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertAssetsInCi, missingAssetsMessage, repoRoot, sharedAssetsDir } from '../support/shared-assets.js';
+import { nodeEntryArgs } from '../support/built-entry.js';
 
 interface ToolAnswer {
   isError: boolean;
@@ -103,7 +104,7 @@ beforeAll(async () => {
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
-      args: ['--import', 'tsx', 'servers/imageops/index.ts'],
+      args: nodeEntryArgs('servers/imageops/index.ts'),
       cwd: repoRoot,
       env: { ...getDefaultEnvironment(), M3_ALLOWED_ROOTS: roots },
       stderr: 'pipe',

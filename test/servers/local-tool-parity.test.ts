@@ -12,6 +12,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { argumentCheckProblems, catalogTools, gtCalls, schemaParityProblems } from '../support/reference-tools.js';
 import { repoRoot } from '../support/shared-assets.js';
+import { nodeEntryArgs } from '../support/built-entry.js';
 import { tinyPoseOnnx } from '../support/tiny-pose-model.js';
 
 interface LocalServer {
@@ -88,7 +89,7 @@ beforeAll(async () => {
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,
-        args: ['--import', 'tsx', server.entry],
+        args: nodeEntryArgs(server.entry),
         cwd: repoRoot,
         env: { ...getDefaultEnvironment(), ...server.env?.() },
         stderr: 'pipe',

@@ -7,6 +7,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot, sharedDataDir } from '../support/shared-assets.js';
+import { nodeEntryArgs } from '../support/built-entry.js';
 
 // The numbers of the GT "statistic and purchase" tasks (math/mean, math/median, math/mode).
 const surveyNumbers = [
@@ -37,9 +38,7 @@ async function failure(name: string, args: Record<string, unknown>): Promise<str
 
 beforeAll(async () => {
   client = new Client({ name: 'math-test', version: '1.0.0' });
-  await client.connect(
-    new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', 'servers/math/index.ts'], cwd: repoRoot, stderr: 'pipe' }),
-  );
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: nodeEntryArgs('servers/math/index.ts'), cwd: repoRoot, stderr: 'pipe' }));
   tools = (await client.listTools()).tools;
 });
 

@@ -10,6 +10,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { assertAssetsInCi, loadSharedManifest, missingAssetsMessage, repoRoot, sharedAssetsDir } from '../support/shared-assets.js';
+import { nodeEntryArgs } from '../support/built-entry.js';
 
 assertAssetsInCi();
 const assets = sharedAssetsDir();
@@ -103,7 +104,7 @@ describe.skipIf(!assets)(assets ? 'ocr server over MCP (PP-OCRv4)' : `ocr server
   beforeAll(async () => {
     const transport = new StdioClientTransport({
       command: 'node',
-      args: ['--import', 'tsx', 'servers/ocr/index.ts'],
+      args: nodeEntryArgs('servers/ocr/index.ts'),
       cwd: repoRoot,
       env: childEnv(),
       stderr: 'pipe',

@@ -10,6 +10,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolCaller } from '../support/tool-caller.js';
 import { assertAssetsInCi, missingAssetsMessage, repoRoot, sharedAssetsDir } from '../support/shared-assets.js';
+import { nodeEntryArgs } from '../support/built-entry.js';
 
 let client: Client;
 let work: string;
@@ -56,7 +57,7 @@ beforeAll(async () => {
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
-      args: ['--import', 'tsx', 'servers/ppt/index.ts'],
+      args: nodeEntryArgs('servers/ppt/index.ts'),
       cwd: repoRoot,
       env: { ...getDefaultEnvironment(), M3_ALLOWED_ROOTS: [work, ...(assets ? [assets] : [])].join(path.delimiter), PPT_OUTPUT_DIR: work },
       stderr: 'pipe',

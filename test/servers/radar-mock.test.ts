@@ -16,6 +16,7 @@ import { stateChecksOf } from '../../src/tasks/state-check.js';
 import { loadSuite } from '../../src/tasks/verify-static.js';
 import { repoRoot } from '../support/shared-assets.js';
 import { toolCaller } from '../support/tool-caller.js';
+import { nodeEntryArgs } from '../support/built-entry.js';
 
 const work = mkdtempSync(path.join(tmpdir(), 'm3-radar-'));
 const seedsFile = path.join(work, 'seeds.json');
@@ -40,7 +41,7 @@ beforeAll(async () => {
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,
-        args: ['--import', 'tsx', `servers/${name}/index.ts`],
+        args: nodeEntryArgs(`servers/${name}/index.ts`),
         cwd: repoRoot,
         env: { ...getDefaultEnvironment(), M3_ALLOWED_ROOTS: work, M3_RADAR_SEEDS: seedsFile },
         stderr: 'pipe',

@@ -12,6 +12,7 @@ import type { CallContext } from '../../src/core/tool-result-contract.js';
 import { repoRoot } from '../support/shared-assets.js';
 import { toolCaller } from '../support/tool-caller.js';
 import { buildDicom } from './healthcare/dicom-file.js';
+import { nodeEntryArgs } from '../support/built-entry.js';
 
 const work = realpathSync(mkdtempSync(path.join(tmpdir(), 'm3-workspace-only-')));
 const sessionA: CallContext = { taskId: 'session-a', runId: 'demo', workspace: path.join(work, 'a'), workspaceOnly: true };
@@ -22,7 +23,7 @@ async function start(entry: string): Promise<ReturnType<typeof toolCaller>> {
   const client = new Client({ name: 'workspace-only-test', version: '0.0.0' });
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', 'tsx', entry],
+    args: nodeEntryArgs(entry),
     cwd: repoRoot,
     env: { ...getDefaultEnvironment(), M3_ALLOWED_ROOTS: work, M3_NETWORK_GUARD: 'loopback' },
     stderr: 'pipe',

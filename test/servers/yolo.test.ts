@@ -16,6 +16,7 @@ import { decodeOutput, expectedRows, intersectionOverUnion, nonMaxSuppression, t
 import { computeLetterbox, padValue, prepareImage, toInputTensorData } from '../../servers/yolo/preprocess.js';
 import { mapPromptToClasses, splitPrompt } from '../../servers/yolo/prompt-classes.js';
 import { assertAssetsInCi, loadSharedManifest, missingAssetsMessage, repoRoot, sharedAssetsDir } from '../support/shared-assets.js';
+import { nodeEntryArgs } from '../support/built-entry.js';
 
 describe('letterbox and input tensor', () => {
   it('scales the longer side to 416 and truncates like YOLOX', () => {
@@ -229,7 +230,7 @@ async function startServer(env: Record<string, string>): Promise<Client> {
   const inherited = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', 'tsx', 'servers/yolo/index.ts'],
+    args: nodeEntryArgs('servers/yolo/index.ts'),
     cwd: repoRoot,
     env: { ...inherited, ...env },
     stderr: 'pipe',

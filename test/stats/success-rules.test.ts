@@ -13,6 +13,7 @@ import { loadBatchManifest } from '../../src/runner/batch-manifest.js';
 import { loadBatchResults, type CellResults } from '../../src/stats/batch-results.js';
 import { summarizeCell } from '../../src/stats/cell-summary.js';
 import { runM3 } from '../support/m3-child.js';
+import { nodeEntryArgs } from '../support/built-entry.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-success-rules-'));
 const configFile = path.join(dir, 'servers.json');
@@ -104,7 +105,7 @@ function expectedOutcomes(name: string): Map<string, Expected[]> {
 }
 
 beforeAll(async () => {
-  writeFileSync(configFile, JSON.stringify({ servers: { math: { command: 'node', args: ['--import', 'tsx', 'servers/math/index.ts'], env: {} } } }));
+  writeFileSync(configFile, JSON.stringify({ servers: { math: { command: 'node', args: nodeEntryArgs('servers/math/index.ts'), env: {} } } }));
   writeFileSync(gtFile, JSON.stringify(gt));
   await runAndScore('replay:gt', 'oracle');
   await runAndScore('replay:noisy?seed=11&drop=0.3&noise=0.4', 'noisy');

@@ -14,6 +14,7 @@ import { trendFigure } from '../../src/report/trend-chart.js';
 import { loadBatchManifest } from '../../src/runner/batch-manifest.js';
 import type { TrendLine } from '../../src/stats/trends.js';
 import { runM3 } from '../support/m3-child.js';
+import { nodeEntryArgs } from '../support/built-entry.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-trends-plot-'));
 const gtFile = path.join(dir, 'gt.json');
@@ -41,7 +42,7 @@ function copyBatch(id: string, startedAt: string, graderVersion?: string) {
 }
 
 beforeAll(async () => {
-  writeFileSync(configFile, JSON.stringify({ servers: { math: { command: 'node', args: ['--import', 'tsx', 'servers/math/index.ts'], env: {} } } }));
+  writeFileSync(configFile, JSON.stringify({ servers: { math: { command: 'node', args: nodeEntryArgs('servers/math/index.ts'), env: {} } } }));
   writeFileSync(
     gtFile,
     JSON.stringify(

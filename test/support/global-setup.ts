@@ -1,10 +1,13 @@
 // Runs once before the test suite: when the shared asset mirror is present, make sure the
 // repo's media/assets/ holds the model and photos (copied and sha256-checked by the project's
-// own asset manager), so `npm test` works on a fresh clone without a separate pull step.
+// own asset manager), so `npm test` works on a fresh clone without a separate pull step; and
+// build dist/ when it is stale, so child processes start compiled code (test/support/build-once.ts).
 import { pullAssets } from '../../src/assets/index.js';
+import { buildOnce } from './build-once.js';
 import { sharedAssetsDir } from './shared-assets.js';
 
 export default async function setup(): Promise<void> {
+  process.stderr.write(`[test setup] ${await buildOnce()}\n`);
   const mirror = sharedAssetsDir();
   if (!mirror) {
     process.stderr.write('[test setup] no asset mirror found (set M3_ASSET_MIRROR); vision tests will skip\n');

@@ -1,11 +1,12 @@
 // Real `m3` CLI child processes for tests (lease, Ctrl-C, exit status): run to their end, or
-// started from source through tsx in their own process group (so a test can signal the CLI alone, or the CLI and
+// started (from dist/ when fresh, else from source through tsx: test/support/built-entry.ts) in their own process group (so a test can signal the CLI alone, or the CLI and
 // its servers together), with their output collected; plus a task suite whose tasks wait on a
 // gate file, so a test decides how long a run stays busy.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { openStore, type Store } from '../../src/store/index.js';
 import path from 'node:path';
+import { m3EntryArgs, nodeEntryArgs } from './built-entry.js';
 import { repoRoot } from './shared-assets.js';
 
 export interface M3Child {
@@ -16,7 +17,7 @@ export interface M3Child {
 }
 
 export function startM3(args: readonly string[], env: NodeJS.ProcessEnv = {}): M3Child {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+  const child = spawn(process.execPath, [...m3EntryArgs(), ...args], {
     cwd: repoRoot,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -53,9 +54,9 @@ export function runCommand(command: string, args: readonly string[], env: NodeJS
   return new Promise((resolve) => child.on('exit', (code) => resolve({ ...result, code })));
 }
 
-/** `m3 <args>` from source, to its end. */
+/** `m3 <args>` (from dist/ when fresh, else from source), to its end. */
 export function runM3(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<Finished> {
-  return runCommand(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], env);
+  return runCommand(process.execPath, [...m3EntryArgs(), ...args], env);
 }
 
 /** Polls `probe` until it returns a value; fails after 90 s with the child's output. */
@@ -112,7 +113,7 @@ export function writeGateSuite(dir: string, count: number, serverEnv: Record<str
   const taskIds = Array.from({ length: count }, (_, i) => `task-${i}`);
   writeFileSync(
     configFile,
-    JSON.stringify({ servers: { gate: { command: 'node', args: ['--import', 'tsx', 'test/support/fixture-servers/gate.ts'], env: serverEnv } } }),
+    JSON.stringify({ servers: { gate: { command: 'node', args: nodeEntryArgs('test/support/fixture-servers/gate.ts'), env: serverEnv } } }),
   );
   writeFileSync(
     tasksFile,

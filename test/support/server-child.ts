@@ -7,6 +7,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { parse as parseLossless } from 'lossless-json';
 import { readToolErrorMeta, type ToolErrorMeta } from '../../src/core/tool-result-contract.js';
+import { nodeEntryArgs } from './built-entry.js';
 import { repoRoot, sharedDataDir } from './shared-assets.js';
 import path from 'node:path';
 
@@ -18,7 +19,7 @@ export interface ServerChild {
 }
 
 /**
- * Spawns `node --import tsx <entry>` from the repo root with no HTTP retries and the network guard
+ * Spawns `node <entry>` (dist/ when fresh, else the source through tsx) from the repo root with no HTTP retries and the network guard
  * on loopback. `inheritEnv` passes the test process env through (its M3_* settings included);
  * otherwise the child gets only PATH and `env`, so a test can prove what a server needs.
  */
@@ -28,7 +29,7 @@ export async function spawnServerChild(entry: string, env: Record<string, string
     : { PATH: process.env.PATH ?? '' };
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', 'tsx', entry],
+    args: nodeEntryArgs(entry),
     cwd: repoRoot,
     env: { ...base, M3_NETWORK_GUARD: 'loopback', M3_HTTP_RETRIES: '0', ...env },
     stderr: 'pipe',

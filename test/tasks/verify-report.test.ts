@@ -7,6 +7,7 @@ import { formatSuiteSummary, formatVerifyReport, summariseSuite } from '../../sr
 import { loadSuite } from '../../src/tasks/verify-static.js';
 import type { VerifyReport } from '../../src/tasks/verify.js';
 import { repoRoot } from '../support/shared-assets.js';
+import { m3EntryArgs } from '../support/built-entry.js';
 
 const gtFile = path.join(repoRoot, 'json', 'm3_local_GT.json');
 const tasksFile = path.join(repoRoot, 'json', 'm3_local_tasks.json');
@@ -68,7 +69,7 @@ describe('summariseSuite on the bundled suite', () => {
 
   it('is printed by `m3 tasks list --json`', async () => {
     const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'tasks', 'list', '--json'], { cwd: repoRoot, timeout: 60_000 }, (error, out, err) =>
+      execFile(process.execPath, [...m3EntryArgs(), 'tasks', 'list', '--json'], { cwd: repoRoot, timeout: 60_000 }, (error, out, err) =>
         resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout: out, stderr: err }),
       );
     });

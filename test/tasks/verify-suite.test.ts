@@ -14,6 +14,7 @@ import { McpHost } from '../../src/mcp/host.js';
 import { loadSuite, type LoadedSuite } from '../../src/tasks/verify-static.js';
 import { serversUsed, verifySuite, type VerifyReport } from '../../src/tasks/verify.js';
 import { assertAssetsInCi, missingAssetsMessage, repoRoot, sharedAssetsDir } from '../support/shared-assets.js';
+import { m3EntryArgs } from '../support/built-entry.js';
 
 assertAssetsInCi();
 const mirror = sharedAssetsDir();
@@ -31,7 +32,7 @@ function runCli(args: string[], env: Record<string, string> = {}): Promise<CliRe
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'src/cli/main.ts', ...args],
+      [...m3EntryArgs(), ...args],
       { cwd: repoRoot, timeout: 400_000, maxBuffer: 32 * 1024 * 1024, env: { ...process.env, M3_LOG_LEVEL: 'warn', ...env } },
       (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
     );

@@ -22,6 +22,7 @@ import { artifactPath, assertChromiumInCi, hasChromium, launchBrowser, missingCh
 import { closedPortUrl } from '../support/fallback-kit.js';
 import { startMockLlm, type MockLlm, type RecordedRequest } from '../support/mock-llm/index.js';
 import { repoRoot } from '../support/shared-assets.js';
+import { m3EntryArgs } from '../support/built-entry.js';
 
 assertChromiumInCi();
 const run = promisify(execFile);
@@ -29,7 +30,7 @@ const taskIds = new Set(['L0007', 'L0012', 'L0033', 'L0041']);
 const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
 
 async function m3(args: string[]): Promise<string> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+  const { stdout } = await run(process.execPath, [...m3EntryArgs(), ...args], {
     cwd: repoRoot,
     env: { ...process.env, CI: '1' },
     maxBuffer: 32 * 1024 * 1024,
@@ -91,7 +92,7 @@ async function startLiveRun(dir: string, storeFile: string, llm: MockLlm): Promi
   writeFileSync(servers, JSON.stringify({ servers: { weather: { ...weather, env } } }));
   const args = ['run', '--model', 'openai:mock-model', '--run-id', 'live-run', '--tasks', tasks, '--config', servers, '--image-dir', 'media'];
   args.push('--run-dir', path.join(dir, 'live-results'), '--store', storeFile, '--concurrency', '1', '--overwrite');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+  const child = spawn(process.execPath, [...m3EntryArgs(), ...args], {
     cwd: repoRoot,
     env: {
       PATH: process.env.PATH ?? '',

@@ -15,6 +15,7 @@ import { loadReportCatalog } from '../../../src/report/catalog-categories.js';
 import { toolCategoryFigure } from '../../../src/report/chart-configs.js';
 import { startMockLlm, type MockLlm, type RecordedRequest } from '../../support/mock-llm/index.js';
 import { repoRoot } from '../../support/shared-assets.js';
+import { m3EntryArgs } from '../../support/built-entry.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-classify-'));
 let mock: MockLlm;
@@ -117,7 +118,7 @@ function runCli(args: string[]): Promise<{ code: number | null; stdout: string; 
     GEMINI_BASE_URL: mock.url,
     GEMINI_API_KEY: 'test-gemini-key-0000000000',
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'tools', 'classify', ...args], { cwd: repoRoot, env });
+  const child = spawn(process.execPath, [...m3EntryArgs(), 'tools', 'classify', ...args], { cwd: repoRoot, env });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += String(chunk)));

@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { perturb, toPredictionRecords } from '../../support/perturb.js';
 import { loadTrajectories } from '../../../src/eval/step/trajectory.js';
 import { repoRoot } from '../../support/shared-assets.js';
+import { m3EntryArgs } from '../../support/built-entry.js';
 
 const work = mkdtempSync(path.join(tmpdir(), 'm3-eval-cv-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -32,9 +33,7 @@ describe('m3 eval cv (child process)', () => {
       spawnSync(
         process.execPath,
         [
-          '--import',
-          'tsx',
-          'src/cli/main.ts',
+          ...m3EntryArgs(),
           'eval',
           'cv',
           '--gt',

@@ -12,6 +12,7 @@ import { createHashgramEmbedder } from '../../../src/eval/embed/hashgram.js';
 import { unitDraw } from '../../support/perturb.js';
 import { loadTrajectories } from '../../../src/eval/step/trajectory.js';
 import { repoRoot } from '../../support/shared-assets.js';
+import { m3EntryArgs } from '../../support/built-entry.js';
 
 const work = mkdtempSync(path.join(tmpdir(), 'm3-cache-safety-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -46,7 +47,7 @@ describe('reference-format caches, library level', () => {
 });
 
 function runCli(args: string[]) {
-  return spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'eval', 'step', '--gt', gtFile, '--pred', gtFile, ...args], {
+  return spawnSync(process.execPath, [...m3EntryArgs(), 'eval', 'step', '--gt', gtFile, '--pred', gtFile, ...args], {
     cwd: repoRoot,
     encoding: 'utf8',
   });

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { perturb, toPredictionRecords } from '../../support/perturb.js';
 import { loadTrajectories } from '../../../src/eval/step/trajectory.js';
 import { repoRoot, sharedDataDir } from '../../support/shared-assets.js';
+import { m3EntryArgs } from '../../support/built-entry.js';
 
 const dataDir = sharedDataDir();
 const gtFile = path.join(dataDir ?? '', 'test_mcp_GT.json');
@@ -17,7 +18,7 @@ const expectedHeader =
   'id,total_gt_calls,total_pred_calls,matched,recall,precision,avg_sim_all_cov,avg_sim_strong_cov,step_coherence_cov,merge_purity_cov,order_consistency_cov';
 
 function runCli(args: string[]) {
-  return spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'eval', 'step', ...args], {
+  return spawnSync(process.execPath, [...m3EntryArgs(), 'eval', 'step', ...args], {
     cwd: repoRoot,
     encoding: 'utf8',
     env: { ...process.env, M3_LOG_LEVEL: 'info' },

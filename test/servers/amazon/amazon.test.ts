@@ -14,7 +14,7 @@ const blocks = [
 
 const web = useWebServer('amazon', {
   routes: () => [{ path: '/request', reply: (request) => ({ body: loadFixture('amazon', request.query.type === 'product' ? 'product' : 'search') }) }],
-  env: (url) => ({ RAINFOREST_API_KEY: KEY, M3_UPSTREAM_RAINFOREST_URL: url, M3_HTTP_TIMEOUT_MS: '1500' }),
+  env: (url) => ({ RAINFOREST_API_KEY: KEY, M3_UPSTREAM_RAINFOREST_URL: url, M3_HTTP_TIMEOUT_MS: '5000' }),
 });
 const call = web.call;
 
@@ -73,7 +73,7 @@ describe('amazon: failures', () => {
     expect((await call('search_products', { keywords: 'pepsi' })).meta?.code).toBe('upstream_server_error');
     web.fake().queueFault('/request', { body: '{"search_results": [', headers: { 'content-type': 'application/json' } });
     expect((await call('search_products', { keywords: 'pepsi' })).meta?.code).toBe('upstream_bad_response');
-    web.fake().queueFault('/request', { delayMs: 3000, body: {} });
+    web.fake().queueFault('/request', { delayMs: 15_000, body: {} });
     expect((await call('search_products', { keywords: 'pepsi' })).meta?.code).toBe('upstream_timeout');
   });
 

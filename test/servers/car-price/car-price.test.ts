@@ -26,7 +26,7 @@ beforeAll(async () => {
   server = await startWebServer('servers/car-price/index.ts', {
     M3_UPSTREAM_FIPE_URL: `${fake.url}/fipe/api/v1`,
     FIPE_API_TOKEN: 'test-fipe-token',
-    M3_HTTP_TIMEOUT_MS: '1000',
+    M3_HTTP_TIMEOUT_MS: '5000',
   });
 });
 
@@ -123,7 +123,7 @@ describe('car-price/search_brand_model_price', () => {
 
 describe('car-price refusals and upstream failures (a server with a cold cache, without a token)', () => {
   it('words a refused brand list as the reference did; types 429, 500, a refused token, malformed JSON, a wrong shape and a slow answer', async () => {
-    const fresh = await startWebServer('servers/car-price/index.ts', { M3_UPSTREAM_FIPE_URL: `${fake.url}/fipe/api/v1`, M3_HTTP_TIMEOUT_MS: '1000' });
+    const fresh = await startWebServer('servers/car-price/index.ts', { M3_UPSTREAM_FIPE_URL: `${fake.url}/fipe/api/v1`, M3_HTTP_TIMEOUT_MS: '5000' });
     try {
       fake.queueFault(base, { status: 404, body: { error: 'gone' } });
       expect(await fresh.call('get_car_brands', {})).toMatchObject({
@@ -152,7 +152,7 @@ describe('car-price refusals and upstream failures (a server with a cold cache, 
       expect((await fresh.call('get_car_brands', {})).errorMeta?.code).toBe('upstream_bad_response');
       fake.queueFault(base, { body: { marcas: [] } });
       expect((await fresh.call('get_car_brands', {})).errorMeta?.code).toBe('upstream_bad_response');
-      fake.queueFault(base, { delayMs: 2500, body: brands });
+      fake.queueFault(base, { delayMs: 15_000, body: brands });
       expect((await fresh.call('get_car_brands', {})).errorMeta?.code).toBe('upstream_timeout');
     } finally {
       await fresh.close();

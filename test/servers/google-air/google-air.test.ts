@@ -27,7 +27,7 @@ const web = useWebServer('google-air', {
       { path: /^\/v1\/mapTypes\/[^/]+\/heatmapTiles\/\d+\/\d+\/\d+$/, reply: { body: tile, headers: { 'content-type': 'image/png' } } },
     ];
   },
-  env: (url) => ({ GOOGLE_MAPS_API_KEY: KEY, M3_UPSTREAM_GOOGLE_AIR_QUALITY_URL: url, M3_HTTP_TIMEOUT_MS: '1500' }),
+  env: (url) => ({ GOOGLE_MAPS_API_KEY: KEY, M3_UPSTREAM_GOOGLE_AIR_QUALITY_URL: url, M3_HTTP_TIMEOUT_MS: '5000' }),
 });
 const call = web.call;
 
@@ -117,7 +117,7 @@ describe('google-air', () => {
     const ocean = await call('current_conditions', { lat: 0, lng: -30 });
     expect([ocean.isError, ocean.meta]).toEqual([true, undefined]);
     expect(ocean.text).toMatch(/^Error executing tool current_conditions: HTTP 400 at .*Information is unavailable/);
-    web.fake().queueFault(/heatmapTiles/, { delayMs: 3000, body: tile });
+    web.fake().queueFault(/heatmapTiles/, { delayMs: 15_000, body: tile });
     expect((await call('heatmap_tile', { z: 1, x: 0, y: 0 })).meta?.code).toBe('upstream_timeout');
   });
 

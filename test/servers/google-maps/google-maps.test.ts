@@ -66,7 +66,7 @@ const web = useWebServer('google-maps', {
     M3_UPSTREAM_GOOGLE_ROADS_URL: `${url}/roads`,
     M3_UPSTREAM_GOOGLE_GEOLOCATION_URL: `${url}/geo`,
     M3_UPSTREAM_GOOGLE_PHOTOS_URL: `${url}/gphotos`,
-    M3_HTTP_TIMEOUT_MS: '1500',
+    M3_HTTP_TIMEOUT_MS: '5000',
   }),
 });
 const call = web.call;
@@ -306,7 +306,7 @@ describe('google-maps: failures are typed and never show the key', () => {
     expect((await call('compute_route', { origin: { placeId: 'a' }, destination: { placeId: 'b' } })).meta?.code).toBe('upstream_server_error');
     web.fake().queueFault('/gmaps/maps/api/distancematrix/json', { body: '{"rows": [', headers: { 'content-type': 'application/json' } });
     expect((await call('distance_matrix', { origins: ['a'], destinations: ['b'] })).meta?.code).toBe('upstream_bad_response');
-    web.fake().queueFault('/gmaps/maps/api/elevation/json', { delayMs: 3000, body: fixture('elevation') });
+    web.fake().queueFault('/gmaps/maps/api/elevation/json', { delayMs: 15_000, body: fixture('elevation') });
     expect((await call('elevation_by_locations', { locations: ['1,2'] })).meta?.code).toBe('upstream_timeout');
   });
 

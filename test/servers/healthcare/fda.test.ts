@@ -12,7 +12,7 @@ let server: WebServer;
 
 beforeAll(async () => {
   fake = await startHealthcareFake();
-  server = await startWebServer('servers/healthcare/index.ts', { ...healthcareEnv(fake), M3_HTTP_TIMEOUT_MS: '1500' });
+  server = await startWebServer('servers/healthcare/index.ts', { ...healthcareEnv(fake), M3_HTTP_TIMEOUT_MS: '5000' });
 });
 afterAll(async () => {
   await server?.close();
@@ -162,7 +162,7 @@ describe('fda_drug_lookup upstream failures are typed', () => {
   });
 
   it('an answer slower than the timeout → upstream_timeout', async () => {
-    fake.queueFault(path, { delayMs: 2500, body: {} });
+    fake.queueFault(path, { delayMs: 15_000, body: {} });
     expect((await lookup(args)).errorMeta).toMatchObject({ code: 'upstream_timeout' });
   });
 

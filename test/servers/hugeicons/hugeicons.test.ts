@@ -26,7 +26,7 @@ beforeAll(async () => {
     M3_UPSTREAM_HUGEICONS_URL: `${fake.url}/site`,
     M3_UPSTREAM_HUGEICONS_SEARCH_URL: `${fake.url}/search-api`,
     M3_UPSTREAM_HUGEICONS_API_URL: `${fake.url}/api/v1`,
-    M3_HTTP_TIMEOUT_MS: '1000',
+    M3_HTTP_TIMEOUT_MS: '5000',
   });
 });
 
@@ -123,7 +123,7 @@ describe('hugeicons-mcp upstream failures are typed (the reference answered a fa
     expect((await server.call('search_icons', { query: 'tree' })).errorMeta?.code).toBe('upstream_bad_response');
     fake.queueFault('/api/v1/icon/home-01/glyphs', { body: { success: true, data: {} } });
     expect((await server.call('get_icon_glyphs', { icon_name: 'home-01' })).errorMeta?.code).toBe('upstream_bad_response');
-    fake.queueFault('/search-api/search', { delayMs: 2500, body: {} });
+    fake.queueFault('/search-api/search', { delayMs: 15_000, body: {} });
     expect((await server.call('search_icons', { query: 'tree' })).errorMeta?.code).toBe('upstream_timeout');
   });
 });

@@ -37,7 +37,7 @@ const web = useWebServer('linkimage', {
       { path: /^\/photos\/[^/]+\/download$/, reply: { body: { url: 'https://images.unsplash.com/photo-1' } } },
     ];
   },
-  env: (url) => ({ UNSPLASH_ACCESS_KEY: KEY, M3_UPSTREAM_UNSPLASH_URL: url, M3_UPSTREAM_UNSPLASH_IMAGES_URL: `${url}/img`, M3_HTTP_TIMEOUT_MS: '1500' }),
+  env: (url) => ({ UNSPLASH_ACCESS_KEY: KEY, M3_UPSTREAM_UNSPLASH_URL: url, M3_UPSTREAM_UNSPLASH_IMAGES_URL: `${url}/img`, M3_HTTP_TIMEOUT_MS: '5000' }),
 });
 const call = (args: Record<string, unknown>) => web.call('fetch_unsplash_image', args);
 

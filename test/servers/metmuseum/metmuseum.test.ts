@@ -51,7 +51,7 @@ beforeAll(async () => {
     M3_UPSTREAM_MET_COLLECTION_URL: `${fake.url}/met`,
     M3_UPSTREAM_MET_IMAGES_URL: `${fake.url}/images`,
     M3_ALLOWED_ROOTS: workspaceRoot,
-    M3_HTTP_TIMEOUT_MS: '1000',
+    M3_HTTP_TIMEOUT_MS: '5000',
   });
 });
 
@@ -162,7 +162,7 @@ describe('metmuseum-mcp upstream failures are typed', () => {
     expect((await server.call('search-museum-objects', { q: 'x' })).errorMeta?.code).toBe('upstream_bad_response');
     fake.queueFault('/images/CRDImages/as/web-large/DP251139.jpg', { body: '<html>not found</html>', headers: { 'content-type': 'text/html' } });
     expect((await server.call('get-museum-object', { objectId: 45734 })).errorMeta?.code).toBe('upstream_bad_response');
-    fake.queueFault(/^\/met\/objects\/\d+$/, { delayMs: 2500, body: quail });
+    fake.queueFault(/^\/met\/objects\/\d+$/, { delayMs: 15_000, body: quail });
     expect((await server.call('get-museum-object', { objectId: 45734 })).errorMeta?.code).toBe('upstream_timeout');
   });
 });

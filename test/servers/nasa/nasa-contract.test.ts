@@ -31,7 +31,7 @@ beforeAll(async () => {
   client = await startStdioServer('servers/nasa/index.ts', {
     M3_UPSTREAM_NASA_URL: fake.url,
     M3_UPSTREAM_NASA_EXOPLANET_URL: fake.url,
-    M3_HTTP_TIMEOUT_MS: '2000',
+    M3_HTTP_TIMEOUT_MS: '5000',
   });
   tools = (await client.listTools()).tools;
 });
@@ -86,7 +86,7 @@ describe('nasa-mcp upstream failures are typed', () => {
   });
 
   it('a slow answer → upstream_timeout; an unreachable host → upstream_network', async () => {
-    fake.queueFault('/DONKI/FLR', { delayMs: 5000, body: [] });
+    fake.queueFault('/DONKI/FLR', { delayMs: 15_000, body: [] });
     expect((await callTool(client, 'get_solar_flare', flareDay)).meta).toMatchObject({ code: 'upstream_timeout' });
     const closed = await startHttpFake();
     const unreachable = closed.url;

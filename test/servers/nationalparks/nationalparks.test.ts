@@ -39,7 +39,7 @@ const web = useWebServer('nationalparks', {
       },
     },
   ],
-  env: (url) => ({ NPS_API_KEY: KEY, M3_UPSTREAM_NPS_URL: url, M3_HTTP_TIMEOUT_MS: '1500' }),
+  env: (url) => ({ NPS_API_KEY: KEY, M3_UPSTREAM_NPS_URL: url, M3_HTTP_TIMEOUT_MS: '5000' }),
 });
 
 async function ok(name: string, args: Record<string, unknown>): Promise<Parsed> {

@@ -27,7 +27,7 @@ let tools: Tool[];
 
 beforeAll(async () => {
   fake = await startNixosFake();
-  client = await startStdioServer('servers/nixos/index.ts', nixosEnv(fake, { M3_HTTP_TIMEOUT_MS: '2000' }));
+  client = await startStdioServer('servers/nixos/index.ts', nixosEnv(fake, { M3_HTTP_TIMEOUT_MS: '5000' }));
   tools = (await client.listTools()).tools;
 });
 afterAll(async () => {
@@ -64,7 +64,7 @@ describe('nixos upstream failures are typed', () => {
   });
 
   it('a slow option page → upstream_timeout; nixhub 500 → upstream_server_error', async () => {
-    fake.queueFault('/home-manager/options.xhtml', { delayMs: 5000, body: '' });
+    fake.queueFault('/home-manager/options.xhtml', { delayMs: 15_000, body: '' });
     expect((await callTool(client, 'home_manager_info', { name: 'programs.zsh.enable' })).meta).toMatchObject({ code: 'upstream_timeout' });
     fake.queueFault('/packages/firefox', { status: 500, body: 'oops' });
     expect((await callTool(client, 'nixhub_package_versions', { package_name: 'firefox' })).meta).toMatchObject({ code: 'upstream_server_error', status: 500 });

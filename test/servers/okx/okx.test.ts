@@ -19,7 +19,7 @@ beforeAll(async () => {
     { path: '/api/v5/market/ticker', reply: { body: loadFixtureBody(fixtures, 'ticker') } },
     { path: '/api/v5/market/candles', reply: { body: loadFixtureBody(fixtures, 'candles') } },
   ]);
-  server = await startWebServer('servers/okx/index.ts', { M3_UPSTREAM_OKX_URL: fake.url, M3_HTTP_TIMEOUT_MS: '1000' });
+  server = await startWebServer('servers/okx/index.ts', { M3_UPSTREAM_OKX_URL: fake.url, M3_HTTP_TIMEOUT_MS: '5000' });
 });
 
 afterAll(async () => {
@@ -143,7 +143,7 @@ describe('okx upstream failures are typed', () => {
     expect((await server.call('get_price', { instrument: 'BTC-USDT' })).errorMeta?.code).toBe('upstream_bad_response');
     fake.queueFault('/api/v5/market/candles', { body: { code: '0', msg: '', data: [['soon', '1', '1', '1', '1', '1', '1']] } });
     expect((await server.call('get_candlesticks', { instrument: 'BTC-USDT' })).errorMeta?.code).toBe('upstream_bad_response');
-    fake.queueFault('/api/v5/market/ticker', { delayMs: 2500, body: loadFixtureBody(fixtures, 'ticker') });
+    fake.queueFault('/api/v5/market/ticker', { delayMs: 15_000, body: loadFixtureBody(fixtures, 'ticker') });
     expect((await server.call('get_price', { instrument: 'BTC-USDT' })).errorMeta?.code).toBe('upstream_timeout');
   });
 });

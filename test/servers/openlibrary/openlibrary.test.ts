@@ -21,7 +21,7 @@ beforeAll(async () => {
     { path: '/api/books', reply: (request) => ({ body: { [String(request.query.bibkeys)]: tomSawyer } }) },
     { path: '/search.json', reply: { body: loadFixtureBody(fixtures, 'search-lord-of-the-rings') } },
   ]);
-  server = await startWebServer('servers/openlibrary/index.ts', { M3_UPSTREAM_OPENLIBRARY_URL: fake.url, M3_HTTP_TIMEOUT_MS: '1000' });
+  server = await startWebServer('servers/openlibrary/index.ts', { M3_UPSTREAM_OPENLIBRARY_URL: fake.url, M3_HTTP_TIMEOUT_MS: '5000' });
 });
 
 afterAll(async () => {
@@ -140,7 +140,7 @@ describe('openlibrary_mcp upstream failures are typed (the reference answered th
     expect((await server.call('get_book_info', { isbn: '1' })).errorMeta?.code).toBe('upstream_bad_response');
     fake.queueFault('/search.json', { body: { docs: 'none' } });
     expect((await server.call('get_book_info', { title: 'Dune' })).errorMeta?.code).toBe('upstream_bad_response');
-    fake.queueFault('/api/books', { delayMs: 2500, body: {} });
+    fake.queueFault('/api/books', { delayMs: 15_000, body: {} });
     expect((await server.call('get_book_info', { isbn: '1' })).errorMeta?.code).toBe('upstream_timeout');
   });
 });

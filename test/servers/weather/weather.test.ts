@@ -30,7 +30,7 @@ beforeAll(async () => {
     M3_UPSTREAM_ZIPPOPOTAM_URL: `${fake.url}/zip`,
     M3_UPSTREAM_OPEN_METEO_GEOCODING_URL: `${fake.url}/geo`,
     M3_UPSTREAM_OPEN_METEO_URL: `${fake.url}/meteo`,
-    M3_HTTP_TIMEOUT_MS: '1000',
+    M3_HTTP_TIMEOUT_MS: '5000',
   });
 });
 
@@ -164,7 +164,7 @@ describe('weather upstream failures are typed', () => {
     expect((await server.call('get_weather', { location: 'Berlin, NJ' })).errorMeta?.code).toBe('upstream_bad_response');
     fake.queueFault('/zip/us/90210', { body: { places: [{ 'place name': 'Beverly Hills' }] } });
     expect((await server.call('get_weather', { location: '90210' })).errorMeta?.code).toBe('upstream_bad_response');
-    fake.queueFault('/geo/v1/search', { delayMs: 2500, body: berlin });
+    fake.queueFault('/geo/v1/search', { delayMs: 15_000, body: berlin });
     expect((await server.call('get_weather', { location: 'Berlin, NJ' })).errorMeta?.code).toBe('upstream_timeout');
   });
 });

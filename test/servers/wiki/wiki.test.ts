@@ -30,7 +30,7 @@ beforeAll(async () => {
   server = await startWebServer('servers/wiki/index.ts', {
     M3_UPSTREAM_WIKIPEDIA_URL: fake.url,
     M3_UPSTREAM_WIKIMEDIA_API_URL: fake.url,
-    M3_HTTP_TIMEOUT_MS: '1000',
+    M3_HTTP_TIMEOUT_MS: '5000',
   });
 });
 
@@ -189,7 +189,7 @@ describe('wiki upstream failures are typed', () => {
   });
 
   it('a slow answer → upstream_timeout', async () => {
-    fake.queueFault(summary, { delayMs: 2500, body: cassidy });
+    fake.queueFault(summary, { delayMs: 15_000, body: cassidy });
     const result = await server.call('summary', { title: 'Apple' });
     expect(result.errorMeta?.code).toBe('upstream_timeout');
   });

@@ -114,7 +114,7 @@ beforeAll(async () => {
     M3_UPSTREAM_YAHOO_QUERY1_URL: `${fake.url}/q1`,
     M3_UPSTREAM_YAHOO_QUERY2_URL: `${fake.url}/q2`,
     M3_UPSTREAM_YAHOO_ROOT_URL: `${fake.url}/root`,
-    M3_HTTP_TIMEOUT_MS: '1000',
+    M3_HTTP_TIMEOUT_MS: '5000',
   });
 });
 
@@ -303,7 +303,7 @@ describe('yahoo-finance crumb renewal and typed failures', () => {
     expect((await server.call('get_historical_stock_prices', { ticker: 'AMD', start_date: '2024-10-01', end_date: '2024-10-03' })).errorMeta?.code).toBe(
       'upstream_bad_response',
     );
-    fake.queueFault(/^\/q2\/v7\/finance\/options\//, { delayMs: 2500, body: {} });
+    fake.queueFault(/^\/q2\/v7\/finance\/options\//, { delayMs: 15_000, body: {} });
     expect((await server.call('get_option_expiration_dates', { ticker: 'MSFT' })).errorMeta?.code).toBe('upstream_timeout');
   });
 });

@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ServerSpec } from '../../../src/config/servers.js';
+import { fixtureEntryArgs } from '../built-entry.js';
 
 const fixtureDir = path.dirname(fileURLToPath(import.meta.url));
 export const fixtureRepoRoot = path.resolve(fixtureDir, '../../..');
@@ -18,7 +19,8 @@ export function fixtureFile(name: FixtureName): string {
 }
 
 /**
- * A stdio spec running `node --import <tsx loader> <fixture>.ts` from the repo root.
+ * A stdio spec running the fixture from the repo root: its transpiled twin in dist/ when fresh
+ * (test/support/built-entry.ts), else `node --import <tsx loader> <fixture>.ts`.
  * `extra` overrides any field, e.g. `{ name: 'echo2', env: { FOO: 'bar' } }`.
  */
 export function fixtureSpec(name: FixtureName, extra: Partial<ServerSpec> = {}): ServerSpec {
@@ -26,7 +28,7 @@ export function fixtureSpec(name: FixtureName, extra: Partial<ServerSpec> = {}):
     name,
     transport: 'stdio',
     command: process.execPath,
-    args: ['--import', tsxLoaderUrl, fixtureFile(name)],
+    args: fixtureEntryArgs(fixtureFile(name), tsxLoaderUrl),
     env: {},
     headers: {},
     cwd: fixtureRepoRoot,

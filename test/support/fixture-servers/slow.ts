@@ -23,6 +23,37 @@ server.registerTool(
   },
 );
 
+// Calls that meet: each waits until `count` calls are in flight at once (answering "met") or until
+// `waitMs` passes (answering how many it saw). Calls made one after another never meet, however
+// fast the machine, so a test of parallel calls needs no clock.
+let waiting: Array<() => void> = [];
+server.registerTool(
+  'rendezvous',
+  {
+    description: 'Answers "met N" once N calls are in flight together, else "alone after waitMs ms (k in flight)".',
+    inputSchema: { count: z.number().int().positive(), waitMs: z.number().int().positive() },
+  },
+  async ({ count, waitMs }) => {
+    const met = await new Promise<boolean>((resolve) => {
+      const release = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        waiting = waiting.filter((other) => other !== release);
+        resolve(false);
+      }, waitMs);
+      waiting.push(release);
+      if (waiting.length >= count) {
+        const all = waiting;
+        waiting = [];
+        for (const other of all) other();
+      }
+    });
+    return { content: [{ type: 'text', text: met ? `met ${count}` : `alone after ${waitMs} ms (${waiting.length + 1} in flight)` }] };
+  },
+);
+
 server.registerTool('ping', { description: 'Answers at once.' }, async () => ({ content: [{ type: 'text', text: 'pong' }] }));
 
 await runStdioServer(server);
