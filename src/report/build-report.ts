@@ -19,7 +19,7 @@ import {
   toolsPerServerFigure,
   type FigureSpec,
 } from './chart-configs.js';
-import { mockedShare, mockedShareTable, placeholderImageTable } from './fallback-share.js';
+import { mockedShare, mockedShareTable, modelResponseTable, placeholderImageTable } from './fallback-share.js';
 import { renderHtml, type HtmlSection } from './html.js';
 import { buildLeaderboard, roundsCsv, stepEvalCsv, syntheticAgentKind, toCsv } from './leaderboard.js';
 import { defaultCvDir, loadAllResults, type ModelResults } from './load-results.js';
@@ -161,6 +161,7 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
     tools: catalog ? toolsTable({ ...catalog, source: shownPath(catalog.source, root) }) : undefined,
     tiers: tierTable(buildTierRows(models, tiers)),
     mocked: mockedShareTable(shares),
+    modelResponses: modelResponseTable(shares),
     trials: trials.trials,
     trialsPerformance: trials.performance,
     paper: paper ? paperComparisonTable(paper, rows, paperLabels) : undefined,
@@ -179,7 +180,7 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
     await renderSection('What was run', [tables.runs, tables.graders], [], options.saveDir),
     await renderSection(
       'Step-level evaluation',
-      [tables.placeholders, tables.leaderboard, tables.rounds, tables.mocked],
+      [tables.placeholders, tables.leaderboard, tables.rounds, tables.mocked, tables.modelResponses],
       rows.length > 0 ? [leaderboardFigure(rows), stepMetricsFigure(rows)] : [],
       options.saveDir,
       { notes: rows.length > 0 ? stepNotes : [] },

@@ -44,3 +44,28 @@ export function placeholderImageTable(shares: ReadonlyArray<MockedShare | undefi
     note: 'These tasks ran with `m3 run --placeholder-images`: their images were missing and were replaced by labelled stand-ins ("PLACEHOLDER — <file name>"), so tools and model never saw the real image. Their scores check the pipeline and say nothing about a model; they are not comparable with the paper.',
   };
 }
+
+/** Shown only when some model's responses came from the model-response cache or a vendor batch job. */
+export function modelResponseTable(shares: ReadonlyArray<MockedShare | undefined>): Table | undefined {
+  const shown = shares.filter(
+    (share): share is MockedShare & { modelResponses: NonNullable<MockedShare['modelResponses']> } =>
+      share?.modelResponses !== undefined && share.modelResponses.servedFromCache + share.modelResponses.batched > 0,
+  );
+  if (shown.length === 0) return undefined;
+  return {
+    id: 'model-responses',
+    title: 'Model responses from the cache or a batch job',
+    header: ['model', 'served by the model-response cache', 'share of cache lookups', 'answered by a batch job', 'share of batch requests'],
+    rows: shown.map((share) => {
+      const responses = share.modelResponses;
+      return [
+        displayName(share.model),
+        `${responses.servedFromCache}/${responses.cacheLookups}`,
+        percent(responses.servedFromCache, responses.cacheLookups),
+        `${responses.batched}/${responses.batchSubmitted}`,
+        percent(responses.batched, responses.batchSubmitted),
+      ];
+    }),
+    note: "A cached response is one recorded earlier for the identical request (m3 run --cache), replayed without asking the provider; a batched one came from the vendor batch API (m3 run --batch). Both are the model's answers; neither was paid at the synchronous list price in this run.",
+  };
+}

@@ -20,6 +20,31 @@ export interface MockedShare {
   byTier: Record<string, number>;
   /** Tasks whose record lists images replaced by placeholders. */
   placeholderTasks: number;
+  /**
+   * Model responses that were not fresh synchronous answers, from the run manifest: served by the
+   * model-response cache (`m3 run --cache`) out of the cache's lookups, and answered by a vendor
+   * batch job (`m3 run --batch`) out of the requests submitted to one. Undefined without a manifest.
+   */
+  modelResponses?: { servedFromCache: number; cacheLookups: number; batched: number; batchSubmitted: number };
+}
+
+interface ManifestCounts {
+  fallback?: { enabled?: unknown };
+  responseCache?: { served?: unknown; missed?: unknown };
+  providerBatch?: { answered?: unknown; submitted?: unknown; resumed?: unknown };
+}
+
+const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+
+function modelResponsesOf(manifest: ManifestCounts): MockedShare['modelResponses'] {
+  const cache = manifest.responseCache;
+  const batch = manifest.providerBatch;
+  return {
+    servedFromCache: count(cache?.served),
+    cacheLookups: count(cache?.served) + count(cache?.missed),
+    batched: count(batch?.answered),
+    batchSubmitted: count(batch?.submitted) + count(batch?.resumed),
+  };
 }
 
 function records(raw: unknown): unknown[] {
@@ -41,7 +66,7 @@ export function mockedTierOf(call: unknown): string | undefined {
 
 export function mockedShare(model: string, predictionFile: string, manifestFile: string): MockedShare | undefined {
   if (!existsSync(predictionFile)) return undefined;
-  const manifest = existsSync(manifestFile) ? (loadJsonFile(manifestFile) as { fallback?: { enabled?: unknown } }) : undefined;
+  const manifest = existsSync(manifestFile) ? (loadJsonFile(manifestFile) as ManifestCounts) : undefined;
   const share: MockedShare = {
     model,
     fallbackEnabled: manifest ? manifest.fallback?.enabled === true : undefined,
@@ -51,6 +76,7 @@ export function mockedShare(model: string, predictionFile: string, manifestFile:
     mockedTasks: 0,
     byTier: {},
     placeholderTasks: 0,
+    ...(manifest ? { modelResponses: modelResponsesOf(manifest) } : {}),
   };
   for (const record of records(loadJsonFile(predictionFile))) {
     const tiers = callsOf(record).map(mockedTierOf);
@@ -81,6 +107,11 @@ export interface MockedLabel {
   by_tier: Record<string, number>;
   /** The run manifest's `fallback.enabled` (null: no manifest beside the predictions). */
   fallback_enabled: boolean | null;
+  /**
+   * Model responses served by the model-response cache (of its lookups) and answered by a vendor
+   * batch job (of the requests submitted to one), from the run manifest; null without a manifest.
+   */
+  model_responses: { served_from_cache: number; cache_lookups: number; batched: number; batch_submitted: number } | null;
 }
 
 const fraction = (part: number, whole: number) => (whole === 0 ? 0 : part / whole);
@@ -99,5 +130,13 @@ export function mockedLabelFor(predFile: string): MockedLabel {
     placeholder_task_share: fraction(counts.placeholderTasks, counts.tasks),
     by_tier: counts.byTier,
     fallback_enabled: counts.fallbackEnabled ?? null,
+    model_responses: share?.modelResponses
+      ? {
+          served_from_cache: share.modelResponses.servedFromCache,
+          cache_lookups: share.modelResponses.cacheLookups,
+          batched: share.modelResponses.batched,
+          batch_submitted: share.modelResponses.batchSubmitted,
+        }
+      : null,
   };
 }
