@@ -30,9 +30,9 @@ interface OtlpRequest {
   resourceSpans: Array<{ resource: { attributes: Array<{ key: string; value: OtlpValue }> }; scopeSpans: Array<{ spans: OtlpSpan[] }> }>;
 }
 
-const valueOf = (value: OtlpValue | undefined) =>
+const otlpValue = (value: OtlpValue | undefined) =>
   value?.stringValue ?? (value?.intValue !== undefined ? Number(value.intValue) : (value?.doubleValue ?? value?.boolValue));
-const attributes = (span: OtlpSpan) => Object.fromEntries(span.attributes.map((entry) => [entry.key, valueOf(entry.value)]));
+const attributes = (span: OtlpSpan) => Object.fromEntries(span.attributes.map((entry) => [entry.key, otlpValue(entry.value)]));
 const ms = (nanos: string) => Number(BigInt(nanos) / 1_000_000n);
 
 /** A loopback OTLP/HTTP receiver: keeps each JSON body POSTed to /v1/traces. */
@@ -122,7 +122,7 @@ describe('m3 runs export --otlp / --otlp-file', () => {
       expect(lines).toEqual([`otlp: 2 trace(s), 7 span(s) of run ${storedRunId} accepted by ${receiver.url}/v1/traces`]);
       expect(receiver.paths.every((line) => line.startsWith('POST /v1/traces application/json'))).toBe(true);
       const resource = receiver.bodies[0]?.resourceSpans[0]?.resource.attributes ?? [];
-      expect(Object.fromEntries(resource.map((entry) => [entry.key, valueOf(entry.value)]))).toMatchObject({
+      expect(Object.fromEntries(resource.map((entry) => [entry.key, otlpValue(entry.value)]))).toMatchObject({
         'service.name': 'm3bench',
         'm3bench.run.id': storedRunId,
       });
