@@ -86,7 +86,7 @@ const nulls = (fields: string[]) => Object.fromEntries(fields.map((field) => [fi
 const stepMetrics = ['recall', 'precision', 'avg_sim_all_cov', 'step_coherence_cov', 'order_consistency_cov'] as const;
 
 /** inspect names models `provider/model`. */
-export function inspectModelName(spec: string): string {
+function inspectModelName(spec: string): string {
   const { provider, model } = splitModelSpec(spec);
   return provider ? `${provider}/${model}` : model;
 }

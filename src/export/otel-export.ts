@@ -39,7 +39,7 @@ class CheckedExporter implements SpanExporter {
 }
 
 /** The traces endpoint: a bare collector address (`http://host:4318`) gets the OTLP path `/v1/traces`. */
-export function tracesUrl(address: string): string {
+function tracesUrl(address: string): string {
   let url: URL;
   try {
     url = new URL(address);
