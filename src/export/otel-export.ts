@@ -10,8 +10,9 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, InMemorySpanExporter, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import { ConfigError } from '../errors/index.js';
-import { toEpisodeSpans, type SpanDescription } from './otel-spans.js';
-import type { RunRecords } from './run-records.js';
+import { type SpanDescription, toEpisodeSpans } from './otel-spans.js';
+import type { RunRow } from '../store/index.js';
+import type { EpisodeRecord, RunRecords } from './run-records.js';
 
 export interface OtelExportSummary {
   traces: number;
@@ -19,7 +20,7 @@ export interface OtelExportSummary {
 }
 
 /** Counts what the wrapped exporter accepted and keeps why an export failed (the SDK only logs it). */
-class CheckedExporter implements SpanExporter {
+export class CheckedExporter implements SpanExporter {
   exported = 0;
   readonly failures: string[] = [];
   constructor(private readonly inner: SpanExporter) {}
@@ -39,7 +40,7 @@ class CheckedExporter implements SpanExporter {
 }
 
 /** The traces endpoint: a bare collector address (`http://host:4318`) gets the OTLP path `/v1/traces`. */
-function tracesUrl(address: string): string {
+export function tracesUrl(address: string): string {
   let url: URL;
   try {
     url = new URL(address);
@@ -64,27 +65,36 @@ function emitSpan(tracer: Tracer, description: SpanDescription, parent = ROOT_CO
 
 // A refused batch rejects the flush with the exporter's errors; CheckedExporter has kept them and
 // the caller reports them with the count accepted, so the flush itself goes on.
-function flush(provider: BasicTracerProvider): Promise<void> {
+export function flush(provider: BasicTracerProvider): Promise<void> {
   return provider.forceFlush().catch(() => undefined);
+}
+
+/** A tracer provider for one run's traces; the queue holds what waits between flushes. */
+export function createRunTraceProvider(run: RunRow, exporter: SpanExporter): BasicTracerProvider {
+  return new BasicTracerProvider({
+    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: 'm3bench', 'm3bench.run.id': run.runId, 'm3bench.model_spec': run.modelSpec }),
+    spanProcessors: [new BatchSpanProcessor(exporter, { maxQueueSize: 100_000, maxExportBatchSize: 512, scheduledDelayMillis: 1000 })],
+  });
+}
+
+/** Emits one episode's trace; returns its span count. */
+export function emitEpisode(tracer: Tracer, run: RunRow, record: EpisodeRecord): number {
+  const described = toEpisodeSpans(run, record);
+  const root = emitSpan(tracer, described.root);
+  const inside = trace.setSpan(ROOT_CONTEXT, root);
+  for (const child of described.children) emitSpan(tracer, child, inside).end(new Date(child.end));
+  root.end(new Date(described.root.end));
+  return described.children.length + 1;
 }
 
 /** Writes every episode of `records` to `exporter`; resolves once the SDK has handed them all over. */
 async function emitRun(records: RunRecords, exporter: SpanExporter): Promise<OtelExportSummary> {
-  const provider = new BasicTracerProvider({
-    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: 'm3bench', 'm3bench.run.id': records.run.runId, 'm3bench.model_spec': records.run.modelSpec }),
-    // The queue holds what is waiting between flushes: flushed every 100 episodes below.
-    spanProcessors: [new BatchSpanProcessor(exporter, { maxQueueSize: 100_000, maxExportBatchSize: 512, scheduledDelayMillis: 1000 })],
-  });
+  const provider = createRunTraceProvider(records.run, exporter);
   const tracer = provider.getTracer('m3bench-export');
   let spans = 0;
   try {
     for (const [index, record] of records.episodes.entries()) {
-      const described = toEpisodeSpans(records.run, record);
-      const root = emitSpan(tracer, described.root);
-      const inside = trace.setSpan(ROOT_CONTEXT, root);
-      for (const child of described.children) emitSpan(tracer, child, inside).end(new Date(child.end));
-      root.end(new Date(described.root.end));
-      spans += described.children.length + 1;
+      spans += emitEpisode(tracer, records.run, record);
       if ((index + 1) % 100 === 0) await flush(provider);
     }
     await flush(provider);

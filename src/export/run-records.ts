@@ -1,7 +1,7 @@
 // What the exports read of one stored run: the run row and, per episode, its model requests and
 // tool calls, straight from the store (which redacted every value on write, src/store/json-column.ts).
 import { StoreError } from '../errors/index.js';
-import { episodesForRun, getRun, modelCallsForEpisode, toolCallsForEpisode, type EpisodeRow, type RunRow, type Store } from '../store/index.js';
+import { episodesForRun, getEpisode, getRun, modelCallsForEpisode, toolCallsForEpisode, type EpisodeRow, type RunRow, type Store } from '../store/index.js';
 
 type ModelCallRow = ReturnType<typeof modelCallsForEpisode>[number];
 type ToolCallRow = ReturnType<typeof toolCallsForEpisode>[number];
@@ -46,6 +46,12 @@ export function loadRunRecords(store: Store, runId: string, options: { latestOnl
       toolCalls: toolCallsForEpisode(store, episode.id),
     })),
   };
+}
+
+/** One stored episode with its calls (undefined when there is no such episode). */
+export function loadEpisodeRecord(store: Store, episodeId: number): EpisodeRecord | undefined {
+  const episode = getEpisode(store, episodeId);
+  return episode && { episode, modelCalls: modelCallsForEpisode(store, episodeId), toolCalls: toolCallsForEpisode(store, episodeId) };
 }
 
 /** `provider:model` split; a spec without a provider prefix is all model. */

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { agentOptionsFrom } from '../agent/options.js';
 import type { ProjectConfig } from '../config/index.js';
 import type { Usage } from '../core/usage.js';
+import { LiveTraces, liveTracesUrl } from '../export/live-traces.js';
 import { createFallbackLayer, fallbackSettingsFrom, manifestFallback, type FallbackLayer } from '../fallback/index.js';
 import { costUsd, loadPriceTable, priceRecord } from '../llm/pricing.js';
 import { createDriver, modelLabel } from '../llm/registry.js';
@@ -121,6 +122,9 @@ export async function runModel(request: RunModelRequest, deps: RunModelDeps): Pr
     onLost: (message) => stop.abort(new RunInterruptedError(message)),
   });
   let fallback: FallbackLayer | undefined;
+  // OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT set: each episode's trace is sent as it is recorded.
+  const otlpUrl = liveTracesUrl(config.env);
+  const traces = otlpUrl ? new LiveTraces(store, request.runId, otlpUrl, logger) : undefined;
   try {
     const placeholderImagesDir = request.placeholderImages ? path.join(path.resolve(request.resultsDir), 'placeholder-images') : undefined;
     // Fixture assets (a downloaded PDF, an image) are written into the task's workspace, which lives in the run folder.
@@ -145,7 +149,16 @@ export async function runModel(request: RunModelRequest, deps: RunModelDeps): Pr
             costOf,
             ...extras,
           },
-          { config, host, store, logger, root: deps.root, signal: stop.signal, leaseLost: () => lease.lost },
+          {
+            config,
+            host,
+            store,
+            logger,
+            root: deps.root,
+            signal: stop.signal,
+            leaseLost: () => lease.lost,
+            ...(traces ? { onEpisodeRecorded: (episodeId: number) => traces.episodeRecorded(episodeId) } : {}),
+          },
         ),
       );
     }
@@ -186,6 +199,7 @@ export async function runModel(request: RunModelRequest, deps: RunModelDeps): Pr
       ...(placeholderImagesDir ? { placeholderImages: placeholders } : {}),
     };
   } finally {
+    await traces?.close();
     cache?.close();
     fallback?.close();
     dispose();

@@ -3,59 +3,11 @@
 // and an execute_tool span per tool call, children of the episode's invoke_agent span, with the
 // GenAI attributes and the store's times; the --otlp-file output holds the same request.
 import { readFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exportRun } from '../../src/export/run-export.js';
+import { attributes, ms, type OtlpRequest, type OtlpSpan, otlpValue, spansOf, startReceiver } from './otlp-receiver.js';
 import { storedRunId, t0, writeStoredRun, type StoredRun } from './stored-run.js';
-
-interface OtlpValue {
-  stringValue?: string;
-  intValue?: string | number;
-  doubleValue?: number;
-  boolValue?: boolean;
-}
-interface OtlpSpan {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  startTimeUnixNano: string;
-  endTimeUnixNano: string;
-  attributes: Array<{ key: string; value: OtlpValue }>;
-  status?: { code?: number; message?: string };
-}
-interface OtlpRequest {
-  resourceSpans: Array<{ resource: { attributes: Array<{ key: string; value: OtlpValue }> }; scopeSpans: Array<{ spans: OtlpSpan[] }> }>;
-}
-
-const otlpValue = (value: OtlpValue | undefined) =>
-  value?.stringValue ?? (value?.intValue !== undefined ? Number(value.intValue) : (value?.doubleValue ?? value?.boolValue));
-const attributes = (span: OtlpSpan) => Object.fromEntries(span.attributes.map((entry) => [entry.key, otlpValue(entry.value)]));
-const ms = (nanos: string) => Number(BigInt(nanos) / 1_000_000n);
-
-/** A loopback OTLP/HTTP receiver: keeps each JSON body POSTed to /v1/traces. */
-async function startReceiver(status = 200) {
-  const bodies: OtlpRequest[] = [];
-  const paths: string[] = [];
-  const server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      paths.push(`${request.method} ${request.url} ${request.headers['content-type']}`);
-      if (status === 200) bodies.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as OtlpRequest);
-      response.writeHead(status, { 'content-type': 'application/json' });
-      response.end('{}');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, bodies, paths, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
-
-const spansOf = (requests: OtlpRequest[]) =>
-  requests.flatMap((body) => body.resourceSpans.flatMap((resource) => resource.scopeSpans.flatMap((scope) => scope.spans)));
 
 function checkTraces(spans: OtlpSpan[]) {
   expect(spans).toHaveLength(7);
