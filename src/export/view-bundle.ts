@@ -32,12 +32,19 @@ export interface ViewBundleSummary {
   file: string;
   bytes: number;
   tasks: number;
+  /** Tool and task images inlined. */
   images: number;
   imageBytes: number;
   missingImages: number;
 }
 
 const enc = encodeURIComponent;
+
+/** The task images a task page lists (`taskImages`: source and delivery status of each), if it lists them. */
+function taskImagesOf(page: object): Array<{ source?: string; status?: string }> {
+  const listed = (page as { taskImages?: unknown }).taskImages;
+  return Array.isArray(listed) ? (listed as Array<{ source?: string; status?: string }>) : [];
+}
 
 async function imageDataUrl(file: string, maxImagePx: number | undefined): Promise<{ url: string; bytes: number }> {
   let body: Buffer = readFileSync(file);
@@ -75,24 +82,27 @@ async function collectBundle(
   const images: Record<string, string> = {};
   let imageBytes = 0;
   let missingImages = 0;
+  const inline = async (route: string, file: string | undefined) => {
+    const real = file ? insideRoots(file, roots, repoRoot) : undefined;
+    if (!real) {
+      missingImages += 1;
+      return;
+    }
+    const image = await imageDataUrl(real, request.maxImagePx);
+    images[route] = image.url;
+    imageBytes += image.bytes;
+  };
   const episodes = latestEpisodes(episodesForRun(store, run.runId));
   for (const episode of episodes) {
     const page = taskPage(sources, run.runId, episode.taskId, episode.trial);
     const route = `/api/runs/${enc(run.runId)}/tasks/${enc(episode.taskId)}`;
     api[`${route}?trial=${episode.trial}`] = page;
     if (episode.trial === 1) api[route] = page;
-    for (const call of page.toolCalls) {
-      for (const [n, file] of toolImagePaths(call.resultText, call.images.length).entries()) {
-        const real = insideRoots(file, roots, repoRoot);
-        if (!real) {
-          missingImages += 1;
-          continue;
-        }
-        const image = await imageDataUrl(real, request.maxImagePx);
-        images[`/api/tool-calls/${call.id}/images/${n}`] = image.url;
-        imageBytes += image.bytes;
-      }
-    }
+    for (const call of page.toolCalls)
+      for (const [n, file] of toolImagePaths(call.resultText, call.images.length).entries()) await inline(`/api/tool-calls/${call.id}/images/${n}`, file);
+    // The task images as sent, where the task page lists them (the route the page shows them by).
+    for (const [n, image] of taskImagesOf(page).entries())
+      if (image.status === 'sent') await inline(`${route}/images/${n}?trial=${episode.trial}`, image.source);
   }
   return { data: { runId: run.runId, api, images }, tasks: episodes.length, imageBytes, missingImages };
 }

@@ -105,7 +105,7 @@ describe.skipIf(!hasChromium)(`m3 view --export in Chromium${hasChromium ? '' : 
     const stdout = await m3(['view', '--export', runId, file, '--results-dir', resultsDir]);
     const size = statSync(file).size;
     expect(stdout).toContain(`${file}: ${(size / 1024 / 1024).toFixed(2)} MiB (bytes written), 2 task page(s), `);
-    expect(stdout).toMatch(/[1-9]\d* tool image\(s\) inlined/);
+    expect(stdout).toMatch(/[1-9]\d* image\(s\) inlined/);
     const { page, blocked } = await openOffline(browser, file);
     await page.waitForSelector(`tr[data-run="${runId}"]`);
     expect(await page.locator('tbody tr').count()).toBe(1);

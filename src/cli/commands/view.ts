@@ -43,7 +43,7 @@ async function exportView(runId: string, target: string | undefined, flags: View
   });
   const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(2)} MiB`;
   process.stdout.write(
-    `${written.file}: ${mib(written.bytes)} (bytes written), ${written.tasks} task page(s), ${written.images} tool image(s) inlined (${mib(written.imageBytes)})` +
+    `${written.file}: ${mib(written.bytes)} (bytes written), ${written.tasks} task page(s), ${written.images} image(s) inlined (${mib(written.imageBytes)})` +
       `${written.missingImages ? `, ${written.missingImages} image file(s) no longer there` : ''}; open it from file://, no server needed\n`,
   );
 }
