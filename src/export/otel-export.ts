@@ -10,6 +10,7 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, InMemorySpanExporter, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import { ConfigError } from '../errors/index.js';
+import { redactText } from '../log/redact.js';
 import { type SpanDescription, toEpisodeSpans } from './otel-spans.js';
 import type { RunRow } from '../store/index.js';
 import type { EpisodeRecord, RunRecords } from './run-records.js';
@@ -54,12 +55,12 @@ export function tracesUrl(address: string): string {
 
 function emitSpan(tracer: Tracer, description: SpanDescription, parent = ROOT_CONTEXT) {
   // Dates, not numbers: the SDK reads a number below the process's start as a performance.now() offset.
-  const span = tracer.startSpan(
-    description.name,
-    { startTime: new Date(description.start), attributes: description.attributes, kind: SpanKind.INTERNAL },
-    parent,
+  // The store redacted every value on write; masking again keeps out a secret registered since.
+  const attributes = Object.fromEntries(
+    Object.entries(description.attributes).map(([key, value]) => [key, typeof value === 'string' ? redactText(value) : value]),
   );
-  if (description.error) span.setStatus({ code: SpanStatusCode.ERROR, message: description.error.message });
+  const span = tracer.startSpan(description.name, { startTime: new Date(description.start), attributes, kind: SpanKind.INTERNAL }, parent);
+  if (description.error) span.setStatus({ code: SpanStatusCode.ERROR, message: redactText(description.error.message) });
   return span;
 }
 

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exportRun } from '../../src/export/run-export.js';
-import { storedRunId, writeStoredRun, type StoredRun } from './stored-run.js';
+import { registerSecret } from '../../src/log/redact.js';
+import { lateSecret, storedRunId, writeStoredRun, type StoredRun } from './stored-run.js';
 
 const schemaFile = path.join(import.meta.dirname, '..', 'fixtures', 'inspect-ai', 'log-schema.json');
 
@@ -71,7 +72,8 @@ describe('m3 runs export --inspect', () => {
     expect(ok.scores.recall.value).toBe(0.5);
     expect(ok.scores.success).toBeUndefined();
     expect(ok.metadata.m3bench_mocked_calls).toEqual([{ tool: 'weather/get_weather', round: 1, tier: 'simulator', real_error: 'connection_refused' }]);
-    expect(failed).toMatchObject({ id: 'T2', epoch: 1, error: null, output: { error: 'bad tool schema' }, metadata: { m3bench_status: 'model_failure' } });
+    expect(failed).toMatchObject({ id: 'T2', epoch: 1, error: null, metadata: { m3bench_status: 'model_failure' } });
+    expect(failed.output.error).toMatch(/^bad tool schema \(request /);
     expect(log.results.scores.map((score: { name: string }) => score.name)).toEqual([
       'recall',
       'precision',
@@ -89,6 +91,15 @@ describe('m3 runs export --inspect', () => {
     const validate = validator();
     expect(validate(log) ? [] : validate.errors).toEqual([]);
     expect(log.samples[0].scores).toBeNull();
+  });
+
+  it('masks a secret registered after the store was written', async () => {
+    registerSecret(lateSecret);
+    const file = path.join(run.dir, 'masked.json');
+    await exportRun({ storeFile: run.file, runId: storedRunId, inspect: file, resultsDir: run.dir });
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain('bad tool schema (request ');
+    expect(text).not.toContain(lateSecret);
   });
 
   it('the schema check can fail: a sample without messages is rejected', async () => {

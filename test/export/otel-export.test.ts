@@ -6,8 +6,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exportRun } from '../../src/export/run-export.js';
+import { registerSecret } from '../../src/log/redact.js';
 import { attributes, ms, type OtlpRequest, type OtlpSpan, otlpValue, spansOf, startReceiver } from './otlp-receiver.js';
-import { storedRunId, t0, writeStoredRun, type StoredRun } from './stored-run.js';
+import { lateSecret, storedRunId, t0, writeStoredRun, type StoredRun } from './stored-run.js';
 
 function checkTraces(spans: OtlpSpan[]) {
   expect(spans).toHaveLength(7);
@@ -54,7 +55,7 @@ function checkTraces(spans: OtlpSpan[]) {
   const failed = byTask.get('T2') ?? [];
   const failedRoot = failed.find((span) => !span.parentSpanId) as OtlpSpan;
   expect(attributes(failedRoot)).toMatchObject({ 'error.type': 'invalid_request', 'm3bench.episode.status': 'model_failure' });
-  expect(failedRoot.status).toMatchObject({ code: 2, message: 'bad tool schema' });
+  expect(failedRoot.status).toMatchObject({ code: 2, message: expect.stringMatching(/^bad tool schema \(request /) });
   const failedChat = failed.find((span) => span.parentSpanId === failedRoot.spanId) as OtlpSpan;
   expect(attributes(failedChat)).toMatchObject({ 'error.type': 'invalid_request', 'm3bench.attempts': 2 });
   expect(ms(failedChat.startTimeUnixNano) - t0).toBe(5100);
@@ -89,6 +90,15 @@ describe('m3 runs export --otlp / --otlp-file', () => {
     const lines = await exportRun({ storeFile: run.file, runId: storedRunId, otlpFile: file });
     expect(lines[0]).toMatch(/^otlp-file: 2 trace\(s\), 7 span\(s\) of run export-run in .*traces\.json \(\d+ bytes, OTLP JSON\)$/);
     checkTraces(spansOf([JSON.parse(readFileSync(file, 'utf8')) as OtlpRequest]));
+  });
+
+  it('masks a secret registered after the store was written', async () => {
+    registerSecret(lateSecret);
+    const file = path.join(run.dir, 'traces.json');
+    await exportRun({ storeFile: run.file, runId: storedRunId, otlpFile: file });
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain('bad tool schema (request ');
+    expect(text).not.toContain(lateSecret);
   });
 
   it('fails with the count accepted when the collector refuses', async () => {

@@ -9,6 +9,8 @@ import { createRun, finishEpisode, finishRun, openStore, recordModelCall, record
 
 export const storedRunId = 'export-run';
 export const t0 = Date.parse('2026-11-30T10:00:00.000Z');
+/** A value in T2's error message that becomes a secret only after the store was written (a key registered later). */
+export const lateSecret = 'zq7-late-registered-value-41';
 const at = (ms: number) => new Date(t0 + ms);
 
 export interface StoredRun {
@@ -99,7 +101,13 @@ export function writeStoredRun(): StoredRun {
     errorMessage: 'bad tool schema',
     createdAt: at(5400),
   });
-  finishEpisode(store, failed, { status: 'model_failure', errorCode: 'invalid_request', errorMessage: 'bad tool schema', rounds: 1, finishedAt: at(5500) });
+  finishEpisode(store, failed, {
+    status: 'model_failure',
+    errorCode: 'invalid_request',
+    errorMessage: `bad tool schema (request ${lateSecret})`,
+    rounds: 1,
+    finishedAt: at(5500),
+  });
   finishRun(store, storedRunId, 'finished', at(6000));
   store.close();
   return { file, dir, episodes: { ok, failed }, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
