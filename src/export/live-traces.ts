@@ -6,12 +6,13 @@
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import type { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import type { Logger } from '../log/logger.js';
+import type { EpisodeObserver } from '../runner/recorder.js';
 import type { RunRow, Store } from '../store/index.js';
 import { CheckedExporter, createRunTraceProvider, emitEpisode, flush, tracesUrl } from './otel-export.js';
 import { loadEpisodeRecord, requireRun } from './run-records.js';
 
 /** The traces endpoint the environment names, or undefined when live traces are off. */
-export function liveTracesUrl(env: Readonly<Record<string, string | undefined>>): string | undefined {
+function liveTracesUrl(env: Readonly<Record<string, string | undefined>>): string | undefined {
   const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
   if (traces) return tracesUrl(traces);
   const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
@@ -19,7 +20,13 @@ export function liveTracesUrl(env: Readonly<Record<string, string | undefined>>)
   return tracesUrl(`${base.replace(/\/+$/, '')}/v1/traces`);
 }
 
-export class LiveTraces {
+/** The live traces of one run when the environment names an endpoint (the runner's EpisodeObserverFactory). */
+export function liveTracesFor(env: Readonly<Record<string, string | undefined>>, store: Store, runId: string, logger: Logger): EpisodeObserver | undefined {
+  const url = liveTracesUrl(env);
+  return url ? new LiveTraces(store, runId, url, logger) : undefined;
+}
+
+class LiveTraces implements EpisodeObserver {
   private readonly exporter: CheckedExporter;
   private provider: BasicTracerProvider | undefined;
   private run: RunRow | undefined;

@@ -6,7 +6,6 @@ import path from 'node:path';
 import { agentOptionsFrom } from '../agent/options.js';
 import type { ProjectConfig } from '../config/index.js';
 import type { Usage } from '../core/usage.js';
-import { LiveTraces, liveTracesUrl } from '../export/live-traces.js';
 import { createFallbackLayer, fallbackSettingsFrom, manifestFallback, type FallbackLayer } from '../fallback/index.js';
 import { costUsd, loadPriceTable, priceRecord } from '../llm/pricing.js';
 import { createDriver, modelLabel } from '../llm/registry.js';
@@ -17,6 +16,7 @@ import { finishRun, updateRunManifest, type Store } from '../store/index.js';
 import { removeStaleTemporaries } from '../tasks/write-json.js';
 import { applyDriver, applyLimits, cellLabel, hintsFor, type ConditionSet } from './conditions.js';
 import { withImageAudit } from './driver-decorators.js';
+import type { EpisodeObserverFactory } from './recorder.js';
 import { ResponseCache } from './response-cache.js';
 import { RunInterruptedError } from './failure.js';
 import { buildManifest, finishManifest, openRunRow } from './run-row.js';
@@ -53,6 +53,8 @@ export interface RunModelDeps {
   store: Store;
   logger: Logger;
   root: string;
+  /** Told of each episode once recorded (live traces); none by default. */
+  observeEpisodes?: EpisodeObserverFactory;
 }
 
 const noCondition: ConditionSet = { name: 'baseline', parts: [] };
@@ -122,9 +124,7 @@ export async function runModel(request: RunModelRequest, deps: RunModelDeps): Pr
     onLost: (message) => stop.abort(new RunInterruptedError(message)),
   });
   let fallback: FallbackLayer | undefined;
-  // OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT set: each episode's trace is sent as it is recorded.
-  const otlpUrl = liveTracesUrl(config.env);
-  const traces = otlpUrl ? new LiveTraces(store, request.runId, otlpUrl, logger) : undefined;
+  const observer = deps.observeEpisodes?.(config.env, store, request.runId, logger);
   try {
     const placeholderImagesDir = request.placeholderImages ? path.join(path.resolve(request.resultsDir), 'placeholder-images') : undefined;
     // Fixture assets (a downloaded PDF, an image) are written into the task's workspace, which lives in the run folder.
@@ -157,7 +157,7 @@ export async function runModel(request: RunModelRequest, deps: RunModelDeps): Pr
             root: deps.root,
             signal: stop.signal,
             leaseLost: () => lease.lost,
-            ...(traces ? { onEpisodeRecorded: (episodeId: number) => traces.episodeRecorded(episodeId) } : {}),
+            ...(observer ? { onEpisodeRecorded: (episodeId: number) => observer.episodeRecorded(episodeId) } : {}),
           },
         ),
       );
@@ -199,7 +199,7 @@ export async function runModel(request: RunModelRequest, deps: RunModelDeps): Pr
       ...(placeholderImagesDir ? { placeholderImages: placeholders } : {}),
     };
   } finally {
-    await traces?.close();
+    await observer?.close();
     cache?.close();
     fallback?.close();
     dispose();

@@ -4,6 +4,7 @@ import { Option, type Command } from 'commander';
 import { AGENT_KINDS } from '../../agent/agent-kind.js';
 import { log } from '../../log/logger.js';
 import { knownConditions } from '../../runner/conditions.js';
+import { liveTracesFor } from '../../export/live-traces.js';
 import { executeRun } from '../../runner/execute-run.js';
 import { RUN_DEFAULTS, type RunDefinition } from '../../runner/run-definition.js';
 import { hostOptionsFrom } from '../host-options.js';
@@ -120,7 +121,13 @@ export async function runDefinition(definition: RunDefinition): Promise<void> {
     log.warn(`${name}: stopping; tasks in flight are abandoned and recorded as interrupted (press Ctrl-C again to exit at once)`),
   );
   try {
-    const { reports, plan, shares } = await executeRun(definition, { logger: log, signal: stop.signal, hostOptions: hostOptionsFrom, requireTasks });
+    const { reports, plan, shares } = await executeRun(definition, {
+      logger: log,
+      signal: stop.signal,
+      hostOptions: hostOptionsFrom,
+      requireTasks,
+      observeEpisodes: liveTracesFor,
+    });
     printSummary(reports, definition.json, shares);
     process.exitCode = reportOutcome(reports, plan.cells.length, log);
   } finally {
