@@ -110,8 +110,12 @@ describe('m3 runs export --otlp / --otlp-file', () => {
     }
   });
 
-  it('names the run store and the run when either is missing', async () => {
+  it('names the run store, the run, the missing format or the bad URL', async () => {
     await expect(exportRun({ storeFile: path.join(run.dir, 'none.sqlite'), runId: storedRunId, otlpFile: 'x' })).rejects.toThrow(/no run store at/);
     await expect(exportRun({ storeFile: run.file, runId: 'nope', otlpFile: 'x' })).rejects.toThrow(/no run "nope"/);
+    await expect(exportRun({ storeFile: run.file, runId: storedRunId })).rejects.toThrow(
+      /pass at least one of --otlp <url>, --otlp-file <file>, --inspect <file>/,
+    );
+    await expect(exportRun({ storeFile: run.file, runId: storedRunId, otlp: 'ftp://127.0.0.1:4318' })).rejects.toThrow(/expected an http or https URL/);
   });
 });
