@@ -119,6 +119,13 @@ describe.skipIf(!hasChromium)(`m3 view --export in Chromium${hasChromium ? '' : 
     const width = async () => image.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth);
     for (let tries = 0; tries < 100 && (await width()) === 0; tries += 1) await page.waitForTimeout(100);
     expect(await width()).toBeGreaterThan(0);
+    // Where the task page shows the task images as sent (#task-images), they come inlined too.
+    for (const taskImage of await page.locator('#task-images img').all()) {
+      expect(await taskImage.getAttribute('src')).toMatch(/^data:image\//);
+      const decoded = async () => taskImage.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth);
+      for (let tries = 0; tries < 100 && (await decoded()) === 0; tries += 1) await page.waitForTimeout(100);
+      expect(await decoded()).toBeGreaterThan(0);
+    }
     await page.waitForSelector('#alignment');
     const score = (
       readJson(path.join(resultsDir, 'replay-gt', 'results_eval.json')) as { per_id: Array<{ id: string; details: { matches: unknown[] } }> }
