@@ -1,10 +1,12 @@
 // The Excel MCP server (registered as "excel"), on exceljs. Every tool reads the workbook
 // from disk, changes it and writes it back (see workbook-files.ts for paths and locking).
-// create_chart is not offered: exceljs writes no charts. create_pivot_table writes a computed
-// summary sheet, as the reference does.
+// exceljs writes no charts: create_chart writes the chart parts into the saved file itself
+// (chart-parts.ts), and every save keeps them. create_pivot_table writes a computed summary
+// sheet, as the reference does.
 // stdout carries MCP only; diagnostics go to stderr.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { runStdioServer } from '../shared/run-stdio.js';
+import { registerChartTool } from './tools-chart.js';
 import { registerDataTools } from './tools-data.js';
 import { registerFormatTools } from './tools-format.js';
 import { registerRangeTools } from './tools-ranges.js';
@@ -18,6 +20,7 @@ function createExcelServer(): McpServer {
   registerFormatTools(server);
   registerSheetStructureTools(server);
   registerRangeTools(server);
+  registerChartTool(server);
   return server;
 }
 

@@ -1,8 +1,7 @@
 // Range tools of the reference (excel-mcp-server): copy_range, delete_range, create_table and
 // create_pivot_table. As in the reference, the "pivot table" is a computed summary sheet
 // (<sheet>_pivot: one row per combination of the row fields, one aggregated column per value
-// field, formatted as a table), not an Excel PivotTable cache. create_chart is not offered:
-// exceljs writes no charts (see README).
+// field, formatted as a table), not an Excel PivotTable cache. create_chart is in tools-chart.ts.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type ExcelJS from 'exceljs';
 import { z } from 'zod';

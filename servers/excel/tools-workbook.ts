@@ -25,7 +25,7 @@ function registerCreateTools(server: McpServer): void {
           const replaced = await fileExists(file);
           const workbook = new ExcelJS.Workbook();
           workbook.addWorksheet(sheetName);
-          await saveWorkbook(workbook, file);
+          await saveWorkbook(workbook, file, { keepCharts: false });
           return jsonResult({
             message: `Created workbook at ${file}`,
             filepath: file,
@@ -67,7 +67,7 @@ function registerSheetTools(server: McpServer): void {
           const sheet = sheetOf(workbook, args.old_name, file);
           if (workbook.getWorksheet(args.new_name)) throw new Error(`sheet "${args.new_name}" already exists in ${args.filepath}`);
           sheet.name = args.new_name;
-          await saveWorkbook(workbook, file);
+          await saveWorkbook(workbook, file, { renamed: { from: args.old_name, to: args.new_name } });
           return jsonResult({ message: `Sheet renamed from ${args.old_name} to ${args.new_name}`, sheets: workbook.worksheets.map((entry) => entry.name) });
         });
       }),

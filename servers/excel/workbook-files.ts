@@ -5,11 +5,12 @@
 // paths must lie inside the allowed roots. Calls on one file are serialised: the ground truth
 // creates two worksheets of one workbook in parallel, which would otherwise lose one of them.
 import { randomUUID } from 'node:crypto';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { allowedRoots, resolveAllowedPath } from '../shared/allowed-roots.js';
 import { resolveOutputArgument, stripFileUri } from '../shared/task-paths.js';
+import { addCharts, extractCharts, type PlacedChart } from './chart-parts.js';
 
 function filesDir(env: NodeJS.ProcessEnv = process.env): string {
   const media = allowedRoots(env)[0] ?? path.resolve('media');
@@ -65,11 +66,38 @@ export async function loadWorkbook(file: string, argument: string): Promise<Exce
   return workbook;
 }
 
-/** Writes through a temporary file and a rename, so a crash never leaves half a workbook. */
-export async function saveWorkbook(workbook: ExcelJS.Workbook, file: string): Promise<void> {
+export interface SaveOptions {
+  /** Keep the charts of the file being replaced (default); false for a new workbook. */
+  keepCharts?: boolean;
+  /** Charts to add (create_chart). */
+  addCharts?: PlacedChart[];
+  /** A sheet renamed by this call: its charts follow it. */
+  renamed?: { from: string; to: string };
+}
+
+/** The charts of the file on disk, moved to a renamed sheet when one was renamed. */
+async function chartsToKeep(file: string, options: SaveOptions): Promise<PlacedChart[]> {
+  if (options.keepCharts === false || !(await fileExists(file))) return [];
+  const charts = await extractCharts(await readFile(file));
+  const renamed = options.renamed;
+  if (!renamed) return charts;
+  const quoted = (name: string) => `'${name.replace(/'/g, "''")}'!`;
+  return charts.map((chart) => ({
+    sheet: chart.sheet === renamed.from ? renamed.to : chart.sheet,
+    anchorXml: chart.anchorXml,
+    chartXml: chart.chartXml.split(quoted(renamed.from)).join(quoted(renamed.to)),
+  }));
+}
+
+/**
+ * Writes through a temporary file and a rename, so a crash never leaves half a workbook.
+ * exceljs drops charts, so the charts of the replaced file are written back (chart-parts.ts).
+ */
+export async function saveWorkbook(workbook: ExcelJS.Workbook, file: string, options: SaveOptions = {}): Promise<void> {
   // exceljs stores formulas without results; ask Excel to compute them when it opens the file.
   workbook.calcProperties.fullCalcOnLoad = true;
-  const bytes = Buffer.from(await workbook.xlsx.writeBuffer());
+  const charts = [...(await chartsToKeep(file, options)), ...(options.addCharts ?? [])];
+  const bytes = (await addCharts(Buffer.from(await workbook.xlsx.writeBuffer()), charts)).bytes;
   await mkdir(path.dirname(file), { recursive: true });
   const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${randomUUID().slice(0, 8)}.tmp`);
   try {

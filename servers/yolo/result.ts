@@ -36,6 +36,8 @@ interface DetectionFrame {
 interface DetectionOptions {
   includeDescription: boolean;
   scoreThreshold: number;
+  /** The model that ran, when not YOLOX-Nano (the open-vocabulary path). */
+  model?: string;
 }
 
 // The reference's wording, per tool.
@@ -77,7 +79,7 @@ function summaryLine(objects: readonly DetectedObject[]): string {
 }
 
 function detectorLine(frame: DetectionFrame, options: DetectionOptions): string {
-  return `Detector: ${modelLabel}; image ${JSON.stringify(frame.source)} (${frame.width}x${frame.height} pixels); objects with score above ${options.scoreThreshold}.`;
+  return `Detector: ${options.model ?? modelLabel}; image ${JSON.stringify(frame.source)} (${frame.width}x${frame.height} pixels); objects with score above ${options.scoreThreshold}.`;
 }
 
 function unsupportedMessage(unsupported: readonly string[]): string | undefined {
@@ -111,7 +113,7 @@ function structuredOf(
   prompt?: string,
 ): Record<string, unknown> {
   return {
-    model: modelLabel,
+    model: options.model ?? modelLabel,
     image: frame,
     scoreThreshold: options.scoreThreshold,
     count: objects.length,
@@ -152,6 +154,28 @@ export function createTextDetectionAnswer(
       `${detectorLine(frame, options)} ${mappingLine(mapping)}`,
     ],
     structured: structuredOf(objects, frame, options, mapping, prompt),
+  };
+}
+
+/** detect-objects-by-text on the open-vocabulary path: every term was searched as written. */
+export function createOpenVocabAnswer(
+  detections: readonly Detection[],
+  frame: DetectionFrame,
+  prompt: string,
+  terms: readonly string[],
+  options: DetectionOptions,
+): DetectionAnswer {
+  const objects = toDetectedObjects(detections, options.includeDescription);
+  const searched = terms.map((term) => JSON.stringify(term)).join(', ');
+  return {
+    objects,
+    blocks: [
+      summaryLine(objects),
+      `Detailed object detection results: ${JSON.stringify(objects, null, 2)}`,
+      notes.text,
+      `${detectorLine(frame, options)} Prompt terms searched by the open-vocabulary model: ${searched}.`,
+    ],
+    structured: { ...structuredOf(objects, frame, options), prompt, terms },
   };
 }
 

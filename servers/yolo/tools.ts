@@ -3,7 +3,9 @@
 // textPrompt, includeDescription}, visualize-detection-result {imageFileUri, detections, ...};
 // extra optional arguments: annotate (PNG with boxes drawn) and scoreThreshold. As in the
 // reference's own local YOLO replacement of that detector, includeDescription is optional
-// (default false). detect-human-pose-keypoints is not offered: no pose model runs here.
+// (default false). detect-human-pose-keypoints is in pose-tool.ts (offered when a pose model is present).
+// detect-objects-by-text runs the open-vocabulary model (world-model.ts) when its files are present
+// at start, else maps the prompt onto COCO-80 and names the terms it cannot search.
 // Answers follow the reference's content layout (result.ts).
 import { writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -17,8 +19,9 @@ import { guarded, jsonResult } from '../shared/tool-result.js';
 import { drawBoxes, type DrawnBox } from './annotate.js';
 import { defaultScoreThreshold, detectObjects, getSession } from './detector.js';
 import { cocoLabels, type CocoLabel } from './labels.js';
-import { mapPromptToClasses } from './prompt-classes.js';
-import { createDetectionAnswer, createTextDetectionAnswer, type DetectionAnswer, toToolResult } from './result.js';
+import { mapPromptToClasses, splitPrompt } from './prompt-classes.js';
+import { createDetectionAnswer, createOpenVocabAnswer, createTextDetectionAnswer, type DetectionAnswer, toToolResult } from './result.js';
+import { detectTerms, loadOpenVocab, type OpenVocab, type OpenVocabFiles } from './world-model.js';
 
 const imageFileUri = z
   .string()
@@ -46,7 +49,7 @@ async function finish(answer: DetectionAnswer, image: LoadedImage, drawn: boolea
     x2: object.bbox.xmax,
     y2: object.bbox.ymax,
     label: `${object.name} ${Math.round(object.score * 100)}%`,
-    colourKey: cocoLabels.indexOf(object.name as CocoLabel),
+    ...(cocoLabels.includes(object.name as CocoLabel) ? { colourKey: cocoLabels.indexOf(object.name as CocoLabel) } : {}),
   }));
   const { png } = await drawBoxes(image.bytes, boxes);
   return toToolResult(answer, [{ data: png, mimeType: 'image/png' }]);
@@ -72,6 +75,21 @@ async function runDetection(args: DetectArgs, call: CallExtra) {
 async function detectAll(args: DetectArgs, call: CallExtra): Promise<CallToolResult> {
   const { image, run, frame, options } = await runDetection(args, call);
   return finish(createDetectionAnswer(run.detections, frame, options), image, args.annotate ?? false);
+}
+
+/** Ultralytics' default confidence for YOLO-World predictions (its scores run lower than YOLOX's). */
+const openVocabScoreThreshold = 0.25;
+
+async function detectByTerms(args: DetectArgs & { textPrompt: string }, call: CallExtra, model: OpenVocab): Promise<CallToolResult> {
+  const terms = [...new Set(splitPrompt(args.textPrompt))];
+  if (terms.length === 0) throw new Error('textPrompt is empty: name the objects to find, separated by "." (e.g. "person.dog.car")');
+  const image = await loadImageInput(args.imageFileUri, (given) => resolveInputArgument(given, call));
+  const scoreThreshold = args.scoreThreshold ?? openVocabScoreThreshold;
+  const run = await detectTerms(model, image.bytes, terms, scoreThreshold);
+  const frame = { source: sourceLabel(args.imageFileUri), width: run.width, height: run.height };
+  const label = `YOLO-World (open vocabulary, local ONNX ${path.basename(model.files.world)}, CLIP text encoder)`;
+  const options = { includeDescription: args.includeDescription ?? false, scoreThreshold, model: label };
+  return finish(createOpenVocabAnswer(run.detections, frame, args.textPrompt, terms, options), image, args.annotate ?? false);
 }
 
 async function detectByText(args: DetectArgs & { textPrompt: string }, call: CallExtra): Promise<CallToolResult> {
@@ -144,7 +162,16 @@ async function visualize(
   );
 }
 
-export function registerYoloTools(server: McpServer): void {
+/** `openVocab`: the YOLO-World and CLIP files when present (index.ts); detect-objects-by-text then searches every term as written. */
+export function registerYoloTools(server: McpServer, openVocab?: OpenVocabFiles): void {
+  let loaded: Promise<OpenVocab> | undefined;
+  const openModel = (files: OpenVocabFiles) => {
+    loaded ??= loadOpenVocab(files).catch((error: unknown) => {
+      loaded = undefined;
+      throw error;
+    });
+    return loaded;
+  };
   server.registerTool(
     'detect-all-objects',
     {
@@ -157,11 +184,12 @@ export function registerYoloTools(server: McpServer): void {
   server.registerTool(
     'detect-objects-by-text',
     {
-      description:
-        'Detect the objects named in a prompt ("person.dog.car"; "." "," or "and" separate terms). Terms are mapped onto the 80 COCO classes (synonyms and plurals understood); terms outside that vocabulary are listed as unsupported, not searched.',
+      description: openVocab
+        ? 'Detect the objects named in a prompt ("hardhat.safety vest.ladder"; "." "," or "and" separate terms) with an open-vocabulary detector (YOLO-World): every term is searched as written.'
+        : 'Detect the objects named in a prompt ("person.dog.car"; "." "," or "and" separate terms). Terms are mapped onto the 80 COCO classes (synonyms and plurals understood); terms outside that vocabulary are listed as unsupported, not searched.',
       inputSchema: { imageFileUri, textPrompt: z.string().describe('Object names separated by "."'), includeDescription, annotate, scoreThreshold },
     },
-    (args, call) => guarded(() => detectByText(args, call)),
+    (args, call) => guarded(async () => (openVocab ? detectByTerms(args, call, await openModel(openVocab)) : detectByText(args, call))),
   );
   server.registerTool(
     'visualize-detection-result',

@@ -8,6 +8,7 @@ export {
   parseAssetManifest,
   selectAssets,
   UNVERIFIED,
+  visionModelManifestFile,
   type AssetManifest,
 } from './manifest.js';
 export {

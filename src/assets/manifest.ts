@@ -7,7 +7,8 @@
 // from a public source, so pull accepts whatever arrives and reports the sha256 it saw (to pin
 // it), and verify reports the file as "unverified", never as "ok". Besides media/assets.json
 // (model and photos, all pinned) there is media/encoders.json, the reference text encoders,
-// pulled with `m3 assets pull --manifest media/encoders.json` (see src/assets/encoders.ts).
+// pulled with `m3 assets pull --manifest media/encoders.json` (see src/assets/encoders.ts), and
+// media/vision-models.json, optional detector models (`--manifest media/vision-models.json`).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -25,6 +26,8 @@ export class AssetError extends M3Error {
 export const defaultManifestFile = fromRepo('media', 'assets.json');
 export const defaultAssetsDir = fromRepo('media', 'assets');
 export const encoderManifestFile = fromRepo('media', 'encoders.json');
+/** Optional detector models for online users (servers/yolo: the pose model). */
+export const visionModelManifestFile = fromRepo('media', 'vision-models.json');
 
 const relativePath = z
   .string()

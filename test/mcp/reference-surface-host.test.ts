@@ -9,6 +9,7 @@ import { loadProjectConfig } from '../../src/config/index.js';
 import { McpHost } from '../../src/mcp/host.js';
 import { hashToolSurface } from '../../src/mcp/tools-hash.js';
 import { loadReferenceSurface } from '../../src/mcp/tool-surface.js';
+import { findPoseModel } from '../../servers/yolo/pose-model.js';
 import { sharedDataDir } from '../support/shared-assets.js';
 
 const dataDir = sharedDataDir();
@@ -16,10 +17,9 @@ const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
 /**
  * Catalog tools no server of ours lists (docs/servers.md "Local servers and tools"): the pose
- * tool needs a pose model pulled through the asset manifest (none is here); excel's create_chart
- * is not implemented.
+ * tool is listed only when a pose model has been pulled (media/vision-models.json).
  */
-const notServed = ['dinox-mcp/detect-human-pose-keypoints', 'excel/create_chart'];
+const notServed = findPoseModel() ? [] : ['dinox-mcp/detect-human-pose-keypoints'];
 
 describe.skipIf(!dataDir)('McpHost under the reference tool surface', { timeout: 600_000 }, () => {
   let host: McpHost;

@@ -3,12 +3,16 @@
 // required set, except the tools this repository cannot serve and a few documented extras; and
 // every ground-truth call to these servers passes the harness's argument check
 // (src/mcp/argument-check.ts), except the one call the reference server also refused.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { argumentCheckProblems, catalogTools, gtCalls, schemaParityProblems } from '../support/reference-tools.js';
 import { repoRoot } from '../support/shared-assets.js';
+import { tinyPoseOnnx } from '../support/tiny-pose-model.js';
 
 interface LocalServer {
   catalog: string;
@@ -22,7 +26,11 @@ interface LocalServer {
   relaxedRequired?: Record<string, string[]>;
   /** GT calls the reference server refused too (arguments outside its schema). */
   refused?: RegExp[];
+  /** Extra environment of the server process. */
+  env?: () => Record<string, string>;
 }
+
+let tinyPoseModel = '';
 
 const servers: LocalServer[] = [
   {
@@ -32,7 +40,7 @@ const servers: LocalServer[] = [
     leftOut: [],
     extras: ['create_presentation.presentation_id'],
   },
-  { catalog: 'excel', entry: 'servers/excel/index.ts', gtCalls: 62, leftOut: ['create_chart'], extras: ['create_workbook.sheet_name'] },
+  { catalog: 'excel', entry: 'servers/excel/index.ts', gtCalls: 62, leftOut: [], extras: ['create_workbook.sheet_name'] },
   {
     catalog: 'imagesorcery-mcp',
     entry: 'servers/imageops/index.ts',
@@ -48,7 +56,9 @@ const servers: LocalServer[] = [
     catalog: 'dinox-mcp',
     entry: 'servers/yolo/index.ts',
     gtCalls: 58,
-    leftOut: ['detect-human-pose-keypoints'],
+    // The pose tool is listed only with a pose model: the server runs with the tiny generated one.
+    leftOut: [],
+    env: () => ({ M3_YOLO_POSE_MODEL: tinyPoseModel }),
     extras: [
       'detect-all-objects.annotate',
       'detect-all-objects.scoreThreshold',
@@ -57,7 +67,11 @@ const servers: LocalServer[] = [
       'visualize-detection-result.outputPath',
     ],
     // As the reference's own local detector (the reference's 2026 local YOLO replacement): includeDescription defaults to false.
-    relaxedRequired: { 'detect-all-objects': ['imageFileUri'], 'detect-objects-by-text': ['imageFileUri', 'textPrompt'] },
+    relaxedRequired: {
+      'detect-all-objects': ['imageFileUri'],
+      'detect-objects-by-text': ['imageFileUri', 'textPrompt'],
+      'detect-human-pose-keypoints': ['imageFileUri'],
+    },
   },
   { catalog: 'ocr', entry: 'servers/ocr/index.ts', gtCalls: 32, leftOut: [], extras: [] },
   { catalog: 'pyzbar-mcp', entry: 'servers/barcode/index.ts', gtCalls: 13, leftOut: [], extras: ['scan_barcode.formats'] },
@@ -67,6 +81,8 @@ const listed = new Map<string, Tool[]>();
 const clients: Client[] = [];
 
 beforeAll(async () => {
+  tinyPoseModel = path.join(await mkdtemp(path.join(tmpdir(), 'm3-parity-')), 'tiny-pose.onnx');
+  await writeFile(tinyPoseModel, tinyPoseOnnx());
   for (const server of servers) {
     const client = new Client({ name: 'parity-test', version: '0.0.0' });
     await client.connect(
@@ -74,7 +90,7 @@ beforeAll(async () => {
         command: process.execPath,
         args: ['--import', 'tsx', server.entry],
         cwd: repoRoot,
-        env: getDefaultEnvironment(),
+        env: { ...getDefaultEnvironment(), ...server.env?.() },
         stderr: 'pipe',
       }),
     );
@@ -85,6 +101,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(clients.map((client) => client.close()));
+  if (tinyPoseModel) await rm(path.dirname(tinyPoseModel), { recursive: true, force: true });
 });
 
 describe.each(servers)('$catalog', (server) => {

@@ -34,7 +34,9 @@ function reportPull(result: PullResult, index: number, total: number): void {
 export function registerAssetsCommands(program: Command): void {
   const assets = program
     .command('assets')
-    .description('pull, verify and list downloaded assets (the YOLOX model, test photos; --manifest media/encoders.json: the reference text encoders)');
+    .description(
+      'pull, verify and list downloaded assets (the YOLOX model, test photos; --manifest media/encoders.json: the reference text encoders; --manifest media/vision-models.json: the optional pose and open-vocabulary detector models)',
+    );
 
   withLocation(assets.command('pull'))
     .description('download (or copy from an offline mirror) the assets into media/assets/, checking each sha256')
