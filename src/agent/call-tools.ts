@@ -5,7 +5,7 @@
 import type { ImagePart } from '../core/content.js';
 import type { ImageDelivery } from '../core/image-delivery.js';
 import type { ToolCall } from '../core/messages.js';
-import { toolErrorText, type CallContext, type FallbackServed, type ToolErrorCode } from '../core/tool-result-contract.js';
+import { toolErrorText, type CallContext, type ConditionMark, type FallbackServed, type ToolErrorCode } from '../core/tool-result-contract.js';
 import { callCheckedTool, resolveTool, type ToolCallInterceptor } from '../mcp/checked-call.js';
 import type { ToolHost } from '../mcp/types.js';
 import { safeEmit, type AgentEventListener } from './events.js';
@@ -23,6 +23,8 @@ export interface ExecutedCall {
   errorCode?: ToolErrorCode;
   /** Set when the tool fallback layer served the result (the real call failed for an infrastructure reason). */
   fallback?: FallbackServed;
+  /** Set when a robustness condition changed or answered the call (src/robustness/). */
+  condition?: ConditionMark;
   durationMs: number;
   images: ImagePart[];
   /** Images the result named or returned that the model is not shown, with the reason (src/agent/tool-images.ts). */
@@ -88,6 +90,7 @@ async function executeOne(call: ToolCall, index: number, context: RoundContext):
     isError: outcome.isError,
     ...(outcome.errorCode ? { errorCode: outcome.errorCode } : {}),
     ...(outcome.fallback ? { fallback: outcome.fallback } : {}),
+    ...(outcome.condition ? { condition: outcome.condition } : {}),
     durationMs: outcome.durationMs,
     images: shown.images,
     undeliveredImages: shown.dropped.map((drop) => ({
@@ -123,6 +126,7 @@ export function emitCallEnd(result: ExecutedCall, index: number, context: Pick<R
     isError: result.isError,
     ...(result.errorCode ? { errorCode: result.errorCode } : {}),
     ...(result.fallback ? { fallback: result.fallback } : {}),
+    ...(result.condition ? { condition: result.condition } : {}),
     durationMs: result.durationMs,
     images: result.images.map((image) => ({
       mediaType: image.mediaType,

@@ -2,7 +2,7 @@
 // turns them into progress and store rows. Listeners must not throw (errors are swallowed).
 import type { ImageFacts } from '../core/content.js';
 import type { ImageDelivery } from '../core/image-delivery.js';
-import type { FallbackServed } from '../core/tool-result-contract.js';
+import type { ConditionMark, FallbackServed } from '../core/tool-result-contract.js';
 import type { Usage } from '../core/usage.js';
 import type { AttemptRecord } from '../llm/retry.js';
 import type { RequestPurpose } from '../llm/types.js';
@@ -54,6 +54,8 @@ export type AgentEvent = { agent?: string } & (
       errorCode?: string;
       /** The fallback tier that served the result, with the real call's failure code. */
       fallback?: FallbackServed;
+      /** What a robustness condition did to the call (src/robustness/). */
+      condition?: ConditionMark;
       durationMs: number;
       images: Array<ImageFacts & { mediaType: string; data?: string }>;
     }

@@ -3,7 +3,7 @@
 // the reference's fields, a failed call records its error code and the record says it does so
 // (src/core/tool-result-contract.ts), so evaluators classify from codes, not from text; a call
 // the tool fallback layer served records its tier and the real call's failure code.
-import { PREDICTION_CODED_FIELD, PREDICTION_ERROR_CODE_FIELD, PREDICTION_FALLBACK_FIELD } from '../core/tool-result-contract.js';
+import { PREDICTION_CODED_FIELD, PREDICTION_CONDITION_FIELD, PREDICTION_ERROR_CODE_FIELD, PREDICTION_FALLBACK_FIELD } from '../core/tool-result-contract.js';
 import { exactArguments } from '../llm/tool-arguments.js';
 import type { PredictionRecord } from '../tasks/schemas.js';
 import type { ExecutedCall } from './call-tools.js';
@@ -19,7 +19,13 @@ export interface TaskHeader {
 }
 
 function toPredictionCall(call: ExecutedCall): PredictionRecord['steps'][number]['calls'][number] {
-  const recorded = { name: call.canonicalName, arguments: recordedArguments(call), result: call.resultText };
+  const recorded = {
+    name: call.canonicalName,
+    arguments: recordedArguments(call),
+    result: call.resultText,
+    // Only a run under a robustness condition writes this field (src/robustness/).
+    ...(call.condition ? { [PREDICTION_CONDITION_FIELD]: call.condition } : {}),
+  };
   // A call the fallback layer served is a result, not an error: it says which tier served it
   // and what the real call failed with.
   if (call.fallback) return { ...recorded, [PREDICTION_FALLBACK_FIELD]: { tier: call.fallback.tier, original_error_code: call.fallback.originalErrorCode } };

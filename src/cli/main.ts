@@ -25,6 +25,7 @@ import { registerFixturesCommands } from './commands/fixtures.js';
 import { registerViewCommand } from './commands/view.js';
 import { registerDatasetCommands } from './commands/dataset.js';
 import { registerCompareCommands } from './commands/compare.js';
+import { registerRobustnessCommand } from './commands/robustness.js';
 import { registerTrendsCommand } from './commands/trends.js';
 import { registerToolsCommands } from './commands/tools.js';
 import { registerEvalBatchCommand } from './commands/eval-batch.js';
@@ -65,6 +66,7 @@ registerToolsCommands(program);
 registerViewCommand(program);
 registerDatasetCommands(program);
 registerCompareCommands(program);
+registerRobustnessCommand(program);
 registerTrendsCommand(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {

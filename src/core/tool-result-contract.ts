@@ -99,10 +99,38 @@ export const UPSTREAM_ERROR_CODES = [
   'missing_credentials',
 ] as const;
 
+/**
+ * Errors a robustness condition (src/robustness/) put in place of a real answer: an injected
+ * infrastructure-shaped fault, or a call to a distractor tool. The model sees an ordinary error;
+ * they are never infrastructure failures of the run (they are the condition) and are counted apart.
+ */
+const CONDITION_ERROR_CODES = ['injected_fault', 'distractor'] as const;
+
 type ModelErrorCode = (typeof MODEL_ERROR_CODES)[number];
+type ConditionErrorCode = (typeof CONDITION_ERROR_CODES)[number];
 export type HostInfraErrorCode = (typeof HOST_INFRA_ERROR_CODES)[number];
 export type UpstreamErrorCode = (typeof UPSTREAM_ERROR_CODES)[number];
-export type ToolErrorCode = ModelErrorCode | HostInfraErrorCode | UpstreamErrorCode;
+export type ToolErrorCode = ModelErrorCode | HostInfraErrorCode | UpstreamErrorCode | ConditionErrorCode;
+
+/**
+ * What a robustness condition did to one call, recorded beside it (prediction field
+ * PREDICTION_CONDITION_FIELD, the store's tool_calls.condition_mark) and never present in a run
+ * without the condition: `distractor` (a call to a planted tool), `injected_fault` (the call never
+ * reached its server), `injection` (the real result with planted instructions carrying a canary).
+ */
+export interface ConditionMark {
+  kind: 'distractor' | 'injected_fault' | 'injection';
+  /** The fault kind, the distractor's kind and the tool it imitates, or the injection style. */
+  detail: string;
+  /** Injections: the canary whose later appearance proves the model followed the instruction. */
+  canary?: string;
+  /** Injections: where the instruction was planted. */
+  channel?: 'text' | 'image';
+  /** Injections of the forbidden-tool style: the tool the instruction asks for. */
+  forbiddenTool?: string;
+}
+
+export const PREDICTION_CONDITION_FIELD = 'condition_mark';
 
 const infraCodes: ReadonlySet<string> = new Set<string>([...HOST_INFRA_ERROR_CODES, ...UPSTREAM_ERROR_CODES]);
 

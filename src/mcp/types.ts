@@ -2,7 +2,7 @@
 // `server/tool` names, and a call that always resolves to a normalised result.
 import type { ServerInspection } from './inspection.js';
 import type { ToolSurface } from './tool-surface.js';
-import type { CallContext, FallbackServed, ToolErrorCode, ToolErrorMeta } from '../core/tool-result-contract.js';
+import type { CallContext, ConditionMark, FallbackServed, ToolErrorCode, ToolErrorMeta } from '../core/tool-result-contract.js';
 
 export interface CatalogTool {
   /** `server/tool`, the name the ground truth and predictions use. */
@@ -45,6 +45,8 @@ export interface ToolCallOutcome {
   durationMs: number;
   /** Set when the tool fallback layer served this result in place of a failed real call. */
   fallback?: FallbackServed;
+  /** Set when a robustness condition (src/robustness/) changed or answered this call. */
+  condition?: ConditionMark;
 }
 
 export interface CallToolOptions {

@@ -6,6 +6,8 @@ import { maxStepProblem, type LoopLimits } from '../agent/options.js';
 import type { ModelDriver } from '../llm/types.js';
 import type { GtTask } from '../tasks/schemas.js';
 import { withImagesWithheld } from './driver-decorators.js';
+import type { ToolHost } from '../mcp/types.js';
+import { parseRobustnessCondition, robustnessConditionHelp, type TaskHostScope } from '../robustness/condition-spec.js';
 
 export interface Condition {
   name: string;
@@ -14,6 +16,8 @@ export interface Condition {
   /** Text appended to a task's first user turn; the recorded question stays the task's own. */
   hint?: (gt: GtTask | undefined) => string | undefined;
   driver?: (driver: ModelDriver) => ModelDriver;
+  /** Wraps the tool host one task sees (the robustness conditions of src/robustness/). */
+  taskHost?: (host: ToolHost, scope: TaskHostScope) => ToolHost;
 }
 
 export const baselineCondition = 'baseline';
@@ -71,9 +75,14 @@ export function parseCondition(text: string): ConditionSet {
   for (const given of names) {
     // `none` is the name MCP-RADAR's sweep uses for the task as written.
     const name = given === 'none' ? baselineCondition : given;
-    const condition = registry.get(name);
-    if (!condition) throw new ConfigError(`--condition "${text}": unknown condition "${given}" (known: ${[...registry.keys()].join(', ')})`);
-    if (name !== baselineCondition && !parts.includes(condition)) parts.push(condition);
+    const condition = registry.get(name) ?? parseRobustnessCondition(given);
+    if (!condition)
+      throw new ConfigError(
+        `--condition "${text}": unknown condition "${given}" (known: ${[...registry.keys()].join(', ')}; with a value: ${robustnessConditionHelp})`,
+      );
+    if (parts.some((part) => part.name.split('=')[0] === condition.name.split('=')[0] && condition.name.includes('=')))
+      throw new ConfigError(`--condition "${text}": ${condition.name.split('=')[0]} is given twice`);
+    if (name !== baselineCondition && !parts.some((part) => part.name === condition.name)) parts.push(condition);
   }
   return { name: parts.length === 0 ? baselineCondition : parts.map((part) => part.name).join('+'), parts };
 }
@@ -94,6 +103,11 @@ export function applyLimits(condition: ConditionSet, limits: LoopLimits): LoopLi
 
 export function applyDriver(condition: ConditionSet, driver: ModelDriver): ModelDriver {
   return condition.parts.reduce((current, part) => part.driver?.(current) ?? current, driver);
+}
+
+/** The tool host one task sees under the condition (the run's host when no part changes it). */
+export function applyTaskHost(condition: ConditionSet, host: ToolHost, scope: TaskHostScope): ToolHost {
+  return condition.parts.reduce((current, part) => part.taskHost?.(current, scope) ?? current, host);
 }
 
 /** The hints the condition adds to one task's first user turn (empty: none). */

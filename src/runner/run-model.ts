@@ -14,7 +14,7 @@ import { parseAllowedRoots } from '../mcp/child-env.js';
 import type { ToolHost } from '../mcp/types.js';
 import { finishRun, updateRunManifest, type Store } from '../store/index.js';
 import { removeStaleTemporaries } from '../tasks/write-json.js';
-import { applyDriver, applyLimits, cellLabel, hintsFor, type ConditionSet } from './conditions.js';
+import { applyDriver, applyLimits, applyTaskHost, cellLabel, hintsFor, type ConditionSet } from './conditions.js';
 import { withImageAudit } from './driver-decorators.js';
 import type { EpisodeObserverFactory } from './recorder.js';
 import { ResponseCache } from './response-cache.js';
@@ -78,6 +78,12 @@ function tasksToRun(request: RunModelRequest, condition: ConditionSet, host: Too
   return tasks;
 }
 
+/** The condition's per-task tool host, when a part of it changes what tasks see (robustness conditions). */
+function conditionTaskHost(condition: ConditionSet, request: RunModelRequest): ((host: ToolHost, taskId: string, seed: number) => ToolHost) | undefined {
+  if (!condition.parts.some((part) => part.taskHost)) return undefined;
+  return (host, taskId, seed) => applyTaskHost(condition, host, { taskId, gt: request.taskSet.groundTruth.get(taskId), seed });
+}
+
 /** Aborts `stop` when the caller's signal fires (Ctrl-C) or the lease is lost; the reason says which. */
 function stopController(signal: AbortSignal | undefined): { stop: AbortController; dispose: () => void } {
   const stop = new AbortController();
@@ -129,7 +135,12 @@ export async function runModel(request: RunModelRequest, deps: RunModelDeps): Pr
     const placeholderImagesDir = request.placeholderImages ? path.join(path.resolve(request.resultsDir), 'placeholder-images') : undefined;
     // Fixture assets (a downloaded PDF, an image) are written into the task's workspace, which lives in the run folder.
     fallback = createFallbackLayer({ settings: fallbackSettings, host, env: config.env, timeoutMs: options.retry.timeoutMs, logger, assetRoots: imageRoots });
-    const extras = { ...(fallback ? { interceptor: fallback.interceptor } : {}), ...(placeholderImagesDir ? { placeholderImagesDir } : {}) };
+    const taskHost = conditionTaskHost(condition, request);
+    const extras = {
+      ...(fallback ? { interceptor: fallback.interceptor } : {}),
+      ...(placeholderImagesDir ? { placeholderImagesDir } : {}),
+      ...(taskHost ? { taskHost } : {}),
+    };
     const costOf = (usage: Usage) => costUsd(request.model, usage, prices) ?? null;
     const reports: TrialReport[] = [];
     for (let trial = 1; trial <= trials && !stop.signal.aborted; trial += 1) {

@@ -43,6 +43,14 @@ export interface TaskEnvironment {
   signal?: AbortSignal;
   /** `--placeholder-images`: where stand-ins for missing task images are written (src/media/missing-image-stand-in.ts). */
   placeholderImagesDir?: string;
+  /** A robustness condition's view of the tool host for one task (src/robustness/). */
+  taskHost?: (host: ToolHost, taskId: string) => ToolHost;
+}
+
+/** The host one task sees: narrowed to an MCP-Universe task's servers, then changed by the condition. */
+function taskHostFor(task: RunnableTask, env: TaskEnvironment): ToolHost {
+  const host = task.universe && task.universe.servers.length > 0 ? narrowHost(env.host, task.universe.servers) : env.host;
+  return env.taskHost ? env.taskHost(host, task.id) : host;
 }
 
 /** `promptHash` (src/runner/prompt-hash.ts) is set once the task's images were read. */
@@ -226,7 +234,7 @@ async function attemptTask(
         (signal) => {
           const deps: EpisodeDeps = {
             driver: env.driver,
-            host: task.universe && task.universe.servers.length > 0 ? narrowHost(env.host, task.universe.servers) : env.host,
+            host: taskHostFor(task, env),
             options: env.options,
             signal,
             ...(onEvent ? { onEvent } : {}),

@@ -58,6 +58,8 @@ export interface TrialPlan {
   interceptor?: ToolCallInterceptor;
   /** `--placeholder-images`: where stand-ins for missing task images are written. */
   placeholderImagesDir?: string;
+  /** The condition's wrapper of the tool host one task sees (robustness conditions), given this trial's seed. */
+  taskHost?: (host: ToolHost, taskId: string, seed: number) => ToolHost;
 }
 
 export interface TrialDeps {
@@ -140,6 +142,7 @@ export async function runTrial(plan: TrialPlan, deps: TrialDeps): Promise<TrialR
       taskTimeoutMs: secondsToTimerMs(switches.M3_TASK_TIMEOUT),
       ...(plan.interceptor ? { interceptor: plan.interceptor } : {}),
       ...(plan.placeholderImagesDir ? { placeholderImagesDir: plan.placeholderImagesDir } : {}),
+      ...(plan.taskHost ? { taskHost: (host: ToolHost, taskId: string) => plan.taskHost?.(host, taskId, plan.seed ?? 0) ?? host } : {}),
     },
     {
       concurrency: request.concurrency,

@@ -62,6 +62,7 @@ export class StoreRecorder implements RunRecorder {
         isError: event.isError,
         ...(event.errorCode ? { errorCode: event.errorCode } : {}),
         ...(event.fallback ? { fallback: event.fallback } : {}),
+        ...(event.condition ? { condition: event.condition } : {}),
         durationMs: event.durationMs,
         ...(event.agent ? { agent: event.agent } : {}),
         images: event.images.map((image) => ({

@@ -19,9 +19,9 @@ const insertModelCallSql = `
 
 const insertToolCallSql = `
   INSERT INTO tool_calls (episode_id, round, call_index, canonical_name, function_name, arguments,
-    result_text, is_error, error_code, fallback_tier, fallback_error_code, duration_ms, images, agent, created_at)
+    result_text, is_error, error_code, fallback_tier, fallback_error_code, condition_mark, duration_ms, images, agent, created_at)
   VALUES (@episodeId, @round, @callIndex, @canonicalName, @functionName, @arguments,
-    @resultText, @isError, @errorCode, @fallbackTier, @fallbackErrorCode, @durationMs, @images, @agent, @createdAt)`;
+    @resultText, @isError, @errorCode, @fallbackTier, @fallbackErrorCode, @conditionMark, @durationMs, @images, @agent, @createdAt)`;
 
 function explainCallConflict(episodeId: number) {
   return (code: string): string | undefined => {
@@ -88,6 +88,7 @@ function toolCallParams(input: ToolCallInput) {
       errorCode: toOptional(call.errorCode),
       fallbackTier: call.fallback?.tier ?? null,
       fallbackErrorCode: call.fallback?.originalErrorCode ?? null,
+      conditionMark: call.condition ? JSON.stringify(call.condition) : null,
       durationMs: Math.round(call.durationMs),
       images: toJsonColumn(call.images),
       agent: toOptional(call.agent),

@@ -18,6 +18,15 @@ const finalEpisodeStatusSchema = episodeStatusSchema.exclude(['running']);
 export const failureKindSchema = z.enum(['model', 'infra']);
 export const fallbackTierSchema = z.enum(FALLBACK_TIERS);
 
+/** What a robustness condition did to a call (src/core/tool-result-contract.ts ConditionMark). */
+export const conditionMarkSchema = z.strictObject({
+  kind: z.enum(['distractor', 'injected_fault', 'injection']),
+  detail: z.string(),
+  canary: z.string().optional(),
+  channel: z.enum(['text', 'image']).optional(),
+  forbiddenTool: z.string().optional(),
+});
+
 const usageSchema = z.object({ inputTokens: count, outputTokens: count, cachedTokens: count });
 
 export const runInputSchema = z.strictObject({
@@ -156,6 +165,7 @@ export const toolCallInputSchema = z.strictObject({
   errorCode: optionalText,
   /** The fallback tier that served the call and the real call's failure code (src/fallback/). */
   fallback: z.strictObject({ tier: fallbackTierSchema, originalErrorCode: z.string().min(1) }).optional(),
+  condition: conditionMarkSchema.optional(),
   durationMs: z.number().nonnegative().default(0),
   images: z.array(imageRecordSchema).default([]),
   /** The workflow agent that made the call (migration 013); absent for a single-agent run. */

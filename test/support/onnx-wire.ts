@@ -1,5 +1,5 @@
 // ONNX protobuf pieces written byte by byte (wire format, no library), for tiny test models.
-// Same encoding as test/support/tiny-st-model.ts; value_info dimensions may be numbers
+// Used by the tiny sentence-transformers, pose and open-vocabulary models; value_info dimensions may be numbers
 // (dim_value) or names (dim_param).
 function varint(value: number): number[] {
   const bytes: number[] = [];

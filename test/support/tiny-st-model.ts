@@ -1,12 +1,13 @@
 // A tiny BERT-shaped sentence-transformers folder, generated deterministically for the
 // in-process encoder tests: an ONNX graph written byte by byte (protobuf wire format, no
-// library), a WordPiece tokenizer.json, modules.json, the pooling config and
+// library; test/support/onnx-wire.ts), a WordPiece tokenizer.json, modules.json, the pooling config and
 // sentence_bert_config.json. The graph has BERT's interface (int64 input_ids, attention_mask,
 // token_type_ids [batch, sequence]; float last_hidden_state [batch, sequence, 4]) and computes
 //   last_hidden_state[b, t] = WORD[input_ids[b, t]] + TYPE[token_type_ids[b, t]] + mask[b, t] * BIAS
 // so every pooled vector can be computed by hand from the tables below.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { bytesField, FLOAT, INT64, int, node, tensor, text, valueInfo } from './onnx-wire.js';
 
 export const WIDTH = 4;
 export const VOCAB = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '{', '}', '"', ':', 'a', 'b', '##s', '1', '2', ',', 'query', 'paris'] as const;
@@ -24,46 +25,6 @@ export const TYPE: number[][] = [
   [0, 0, 0, -1],
 ];
 export const BIAS = [0, 0, 0, 0.25];
-
-// ---- protobuf wire format ----
-function varint(value: number): number[] {
-  const bytes: number[] = [];
-  let rest = value;
-  while (rest >= 0x80) {
-    bytes.push((rest % 0x80) | 0x80);
-    rest = Math.floor(rest / 0x80);
-  }
-  bytes.push(rest);
-  return bytes;
-}
-const key = (field: number, wire: number) => varint(field * 8 + wire);
-const int = (field: number, value: number) => [...key(field, 0), ...varint(value)];
-const bytesField = (field: number, payload: number[] | Uint8Array) => [...key(field, 2), ...varint(payload.length), ...payload];
-const text = (field: number, value: string) => bytesField(field, [...Buffer.from(value, 'utf8')]);
-
-const FLOAT = 1;
-const INT64 = 7;
-
-function tensor(name: string, dims: number[], type: number, values: number[]): number[] {
-  const raw = type === FLOAT ? Buffer.from(Float32Array.from(values).buffer) : Buffer.from(BigInt64Array.from(values.map(BigInt)).buffer);
-  return [...dims.flatMap((dim) => int(1, dim)), ...int(2, type), ...text(8, name), ...bytesField(9, raw)];
-}
-
-function valueInfo(name: string, type: number, dims: string[]): number[] {
-  const shape = dims.flatMap((dim) => bytesField(1, text(2, dim)));
-  const tensorType = [...int(1, type), ...bytesField(2, shape)];
-  return [...text(1, name), ...bytesField(2, bytesField(1, tensorType))];
-}
-
-function node(op: string, inputs: string[], outputs: string[], attributes: number[][] = []): number[] {
-  return [
-    ...inputs.flatMap((input) => text(1, input)),
-    ...outputs.flatMap((output) => text(2, output)),
-    ...text(3, `${op}_${outputs[0]}`),
-    ...text(4, op),
-    ...attributes.flatMap((attribute) => bytesField(5, attribute)),
-  ];
-}
 
 /** The ONNX model bytes (IR 8, opset 13). */
 export function tinyBertOnnx(): Uint8Array {

@@ -5,6 +5,7 @@ import { AGENT_KINDS } from '../../agent/agent-kind.js';
 import { log } from '../../log/logger.js';
 import { knownConditions } from '../../runner/conditions.js';
 import { liveTracesFor } from '../../export/live-traces.js';
+import { robustnessConditionHelp } from '../../robustness/condition-spec.js';
 import { executeRun } from '../../runner/execute-run.js';
 import { RUN_DEFAULTS, type RunDefinition } from '../../runner/run-definition.js';
 import { hostOptionsFrom } from '../host-options.js';
@@ -84,7 +85,7 @@ export function addRunOptions(command: Command): Command {
       '--condition <name...>',
       `run each model under these named conditions, one cell each (repeatable or comma-separated; a+b combines; none = baseline; known: ${knownConditions()
         .map((condition) => condition.name)
-        .join(', ')})`,
+        .join(', ')}; robustness conditions with a value: ${robustnessConditionHelp}, see docs/robustness.md)`,
     )
     .option(
       '--tool-surface <surface>',

@@ -1,6 +1,6 @@
 // Call-level evaluation of one prediction file: per-task illegal calling, then every
 // executed call labelled by the rules, with the LLM judge only for what the rules leave open.
-import { PREDICTION_CODED_FIELD, PREDICTION_ERROR_CODE_FIELD } from '../../core/tool-result-contract.js';
+import { PREDICTION_CODED_FIELD, PREDICTION_CONDITION_FIELD, PREDICTION_ERROR_CODE_FIELD } from '../../core/tool-result-contract.js';
 import type { Prediction } from '../../tasks/schemas.js';
 import { mockedTierOf } from '../../results/mocked-share.js';
 import { mapWithConcurrency } from '../final/judge-kit.js';
@@ -29,6 +29,8 @@ interface FlatCall {
   recorded?: { code: string | undefined };
   /** The fallback tier that served the call (its return is mocked). */
   mockedTier?: string;
+  /** What a robustness condition made of the call (src/robustness/), when it answered it. */
+  conditionKind?: 'distractor' | 'injected_fault';
 }
 
 /**
@@ -55,6 +57,7 @@ function flattenCalls(predictions: readonly Prediction[]): FlatCall[] {
       step.calls.map((call, index) => {
         const recorded = recordedOutcome(prediction, call);
         const mockedTier = mockedTierOf(call);
+        const conditionKind = conditionKindOf(call);
         return {
           id: prediction.id,
           step: step.step ?? stepIndex + 1,
@@ -64,6 +67,7 @@ function flattenCalls(predictions: readonly Prediction[]): FlatCall[] {
           result: call.result,
           ...(recorded ? { recorded } : {}),
           ...(mockedTier ? { mockedTier } : {}),
+          ...(conditionKind ? { conditionKind } : {}),
         };
       }),
     ),
@@ -77,6 +81,19 @@ function flattenCalls(predictions: readonly Prediction[]): FlatCall[] {
 function mockedRecord(call: FlatCall, tier: string): CallLabelRecord {
   const base = { id: call.id, step: call.step, index: call.index, name: typeof call.name === 'string' ? call.name : null };
   return { ...base, label: 'mocked', source: 'rule', rule: 'fallback_served', detail: `return served by the ${tier} tier of the tool fallback layer` };
+}
+
+/** `distractor` or `injected_fault` when a robustness condition answered the call in place of its server. */
+function conditionKindOf(call: unknown): FlatCall['conditionKind'] {
+  const mark = (call as Record<string, unknown> | null)?.[PREDICTION_CONDITION_FIELD] as { kind?: unknown } | undefined;
+  return mark?.kind === 'distractor' || mark?.kind === 'injected_fault' ? mark.kind : undefined;
+}
+
+/** A call a robustness condition answered: counted under its own label, never as the model's success or error. */
+function conditionRecord(call: FlatCall, kind: 'distractor' | 'injected_fault'): CallLabelRecord {
+  const base = { id: call.id, step: call.step, index: call.index, name: typeof call.name === 'string' ? call.name : null };
+  const detail = kind === 'distractor' ? 'a call to a planted distractor tool' : 'an injected fault answered the call before it reached its server';
+  return { ...base, label: kind, source: 'rule', rule: 'condition_mark', detail };
 }
 
 function recordFromVerdict(call: FlatCall, verdict: RuleVerdict): CallLabelRecord {
@@ -99,7 +116,7 @@ async function judgeUndecided(call: FlatCall, record: CallLabelRecord, judge: Ca
 }
 
 function summariseCalls(predictions: readonly Prediction[], records: readonly CallLabelRecord[], meta: CallAnalysis['meta']): CallAnalysis {
-  const counters = { unknown_tool: 0, invalid_arguments: 0, resource_not_found: 0, success: 0, mocked: 0 };
+  const counters = { unknown_tool: 0, invalid_arguments: 0, resource_not_found: 0, success: 0, mocked: 0, distractor: 0, injected_fault: 0 };
   const reasons = { infrastructure: 0, judge_failed: 0 };
   for (const record of records) {
     if (record.label === 'unclassified') reasons[record.reason ?? 'judge_failed'] += 1;
@@ -117,6 +134,8 @@ function summariseCalls(predictions: readonly Prediction[], records: readonly Ca
       resource_not_found: 'calls',
       success: 'calls',
       mocked: 'calls',
+      distractor: 'calls',
+      injected_fault: 'calls',
       unclassified: 'calls',
     },
     totals: { tasks: new Set(predictions.map((prediction) => prediction.id)).size, calls: records.length },
@@ -132,7 +151,11 @@ export async function evaluateCalls(predictions: readonly Prediction[], options:
   const validators = new SchemaValidators();
   const calls = flattenCalls(predictions);
   const records = calls.map((call) =>
-    call.mockedTier ? mockedRecord(call, call.mockedTier) : recordFromVerdict(call, classifyCallByRules(call, options.catalog, validators)),
+    call.conditionKind
+      ? conditionRecord(call, call.conditionKind)
+      : call.mockedTier
+        ? mockedRecord(call, call.mockedTier)
+        : recordFromVerdict(call, classifyCallByRules(call, options.catalog, validators)),
   );
   const open = records.flatMap((record, position) => (record.source === 'fallback' ? [position] : []));
   const judge = options.judge;

@@ -10,7 +10,8 @@ import type { JudgeAttempt } from './judge.js';
 import type { CallCategory } from './rules.js';
 
 /** `mocked`: the tool fallback layer served the call (src/results/mocked-share.ts); counted apart from the categories. */
-type CallLabel = CallCategory | 'unclassified' | 'mocked';
+/** `distractor` and `injected_fault`: calls a robustness condition answered (src/robustness/), counted apart. */
+type CallLabel = CallCategory | 'unclassified' | 'mocked' | 'distractor' | 'injected_fault';
 
 export interface CallLabelRecord {
   id: string;
@@ -37,6 +38,10 @@ export interface CallAnalysis {
   success: number;
   /** Calls whose return the tool fallback layer mocked: not a success, not in the categories above. */
   mocked: number;
+  /** Calls to a planted distractor tool (--condition distractors=N): never a success. */
+  distractor: number;
+  /** Calls that failed by an injected fault (--condition faults=p): neither the model's error nor the run's. */
+  injected_fault: number;
   units: {
     illegal_calling: 'tasks';
     unknown_tool: 'calls';
@@ -44,6 +49,8 @@ export interface CallAnalysis {
     resource_not_found: 'calls';
     success: 'calls';
     mocked: 'calls';
+    distractor: 'calls';
+    injected_fault: 'calls';
     unclassified: 'calls';
   };
   totals: { tasks: number; calls: number };

@@ -4,6 +4,9 @@
 //   replay:noisy[?seed=1&drop=..]     seeded, perturbed ground truth (synthetic, for contrast)
 //   replay:gt?drop=0.2&noise=0.1...   explicit perturbation options
 //   replay:file=<predictions.json>    replays an existing prediction file
+//   ...?retry=1                       re-sends the calls of a round that came back as errors (up
+//                                     to 2 more times each) before the next step: an oracle that
+//                                     recovers from transient tool failures (--condition faults=p)
 import { ConfigError, ProviderError } from '../../errors/index.js';
 import { emptyUsage } from '../../core/usage.js';
 import type { ToolCall } from '../../core/messages.js';
@@ -13,6 +16,43 @@ import { planFromGroundTruth, planFromPrediction, type ReplayPlan } from './plan
 import { perturbPlan, type PerturbOptions } from './perturb.js';
 
 const noisyDefaults: PerturbOptions = { seed: 1, drop: 0.2, noise: 0.25, wrong: 0.1, merge: false };
+
+/** `retry=1` is the driver's own option; the rest of the query are perturbation options. */
+function takeRetry(query: string, spec: string): { retry: boolean; rest: string } {
+  const params = new URLSearchParams(query);
+  const value = params.get('retry');
+  if (value !== null && value !== '0' && value !== '1') throw new ConfigError(`replay option retry=${value} in "${spec}" must be 0 or 1`);
+  params.delete('retry');
+  return { retry: value === '1', rest: params.toString() };
+}
+
+/** How many retries a replayed call gets after an error, before the plan moves on. */
+const maxRetries = 2;
+
+/**
+ * Where a replay with retries stands: the plan step to send next, or the failed calls of the last
+ * round to send again. Plan rounds and retries are told apart by their call ids.
+ */
+function retryState(request: GenerateRequest): { step: number; again: ToolCall[] } {
+  const messages = request.messages;
+  const rounds = messages.filter(
+    (message): message is Extract<typeof message, { role: 'assistant' }> => message.role === 'assistant' && message.toolCalls.length > 0,
+  );
+  const step = rounds.filter((message) => message.toolCalls[0]?.id.startsWith('replay_')).length;
+  const last = rounds.at(-1);
+  // The results of the last round follow it (an instruction turn may come after them).
+  const results = last ? messages.slice(messages.lastIndexOf(last) + 1).find((message) => message.role === 'tool') : undefined;
+  if (!last || results?.role !== 'tool') return { step, again: [] };
+  const failed = new Set(results.results.filter((result) => result.isError).map((result) => result.callId));
+  const again = last.toolCalls
+    .filter((call) => failed.has(call.id))
+    .filter((call) => Number(/_try(\d+)$/.exec(call.id)?.[1] ?? 0) < maxRetries)
+    .map((call) => {
+      const attempt = Number(/_try(\d+)$/.exec(call.id)?.[1] ?? 0) + 1;
+      return { ...call, id: `retry_${call.id.replace(/^(replay|retry)_/, '').replace(/_try\d+$/, '')}_try${attempt}` };
+    });
+  return { step, again };
+}
 
 function parseOptions(query: string, base: PerturbOptions | undefined, spec: string): PerturbOptions | undefined {
   if (!query) return base;
@@ -26,7 +66,7 @@ function parseOptions(query: string, base: PerturbOptions | undefined, spec: str
         throw new ConfigError(`replay option ${key}=${value} in "${spec}" must be ${key === 'seed' ? 'a number' : 'between 0 and 1'}`);
       }
       options[key] = number;
-    } else throw new ConfigError(`unknown replay option "${key}" in "${spec}" (known: seed, drop, noise, wrong, merge)`);
+    } else throw new ConfigError(`unknown replay option "${key}" in "${spec}" (known: seed, drop, noise, wrong, merge, retry)`);
   }
   return options;
 }
@@ -46,7 +86,8 @@ function roundIndex(request: GenerateRequest): number {
 }
 
 export async function createReplayDriver(model: string, context: DriverContext): Promise<ModelDriver> {
-  const [mode = '', query = ''] = model.split('?', 2);
+  const [mode = '', fullQuery = ''] = model.split('?', 2);
+  const { retry, rest: query } = takeRetry(fullQuery, `replay:${model}`);
   let plans: Map<string, ReplayPlan>;
   let perturb: PerturbOptions | undefined;
   if (mode === 'gt' || mode === 'noisy') {
@@ -81,7 +122,10 @@ export async function createReplayDriver(model: string, context: DriverContext):
     async generate(request, options): Promise<GenerateResponse> {
       if (options?.signal?.aborted) throw options.signal.reason;
       const plan = planFor(request);
-      const round = roundIndex(request);
+      const state = retry ? retryState(request) : undefined;
+      if (state && state.again.length > 0 && request.toolChoice !== 'none')
+        return { text: '', toolCalls: state.again, stopReason: 'tool_calls', usage: emptyUsage(), latencyMs: 0, warnings: [] };
+      const round = state ? state.step : roundIndex(request);
       const textReply = (text: string): GenerateResponse => ({ text, toolCalls: [], stopReason: 'end', usage: emptyUsage(), latencyMs: 0, warnings: [] });
       const purpose = request.context?.purpose;
       // Unmerged stages: name the next step's tools when asked to plan; say "yes" once the plan is spent.
