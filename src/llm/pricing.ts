@@ -118,3 +118,20 @@ export function priceRecord(spec: string, table: PriceTable, tableFile: string |
   if (!found) return null;
   return `${describePrice(found)} (built-in table${tableFile?.trim() ? ` overlaid by M3_PRICE_TABLE=${tableFile.trim()}` : ''})`;
 }
+
+/**
+ * What the vendors' batch APIs bill against the synchronous price: half, for all three (OpenAI's
+ * Batch API, Anthropic's Message Batches and Gemini's batch mode each list batch requests at 50 %
+ * of the standard per-token prices on their pricing pages). Entered 2026-12-02, like the table
+ * above not re-checked since; the run manifest states it beside every batch cost.
+ */
+export const batchDiscount = {
+  factor: 0.5,
+  source: 'OpenAI Batch API, Anthropic Message Batches and Gemini batch mode price pages: 50 % of standard token prices (entered 2026-12-02)',
+} as const;
+
+/** Cost in USD of usage billed at the batch price, or undefined when the model has no price. */
+export function batchCostUsd(spec: string, usage: Usage, table: PriceTable = defaultPriceTable): number | undefined {
+  const list = costUsd(spec, usage, table);
+  return list === undefined ? undefined : list * batchDiscount.factor;
+}

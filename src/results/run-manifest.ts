@@ -100,6 +100,20 @@ export const runManifestSchema = z
         recorded: z.number(),
       })
       .optional(),
+    /** `m3 run --batch`: jobs, requests answered by a batch job or sent the ordinary way, and their cost at list and batch price. */
+    providerBatch: z
+      .object({
+        discount: z.number(),
+        discountSource: z.string(),
+        jobs: z.number(),
+        submitted: z.number(),
+        resumed: z.number(),
+        answered: z.number(),
+        fallback: z.number(),
+        answeredCostListUsd: z.number().nullable(),
+        answeredCostBatchUsd: z.number().nullable(),
+      })
+      .optional(),
     /** The run's trials: the files of each and its counts (in the store's copy of the manifest). */
     trialFiles: z
       .array(

@@ -16,6 +16,8 @@ import { createVerboseView } from '../log/verbose-view.js';
 import type { HostOptions } from '../mcp/host.js';
 import { McpHost } from '../mcp/index.js';
 import { parseToolSurface } from '../mcp/tool-surface.js';
+import { checkBatchModel } from '../llm/batch/index.js';
+import { defaultBatchSettings, type BatchSettings } from './provider-batch.js';
 import { parseCachePolicy, type ResponseCacheSettings } from './response-cache.js';
 import { batchManifestFile } from '../results/layout.js';
 import { writeLatestPointer } from '../results/latest.js';
@@ -130,8 +132,22 @@ function responseCacheSettings(definition: RunDefinition): ResponseCacheSettings
   return { policy, file, ...(definition.cacheMaxAge !== undefined ? { maxAgeSeconds: definition.cacheMaxAge } : {}) };
 }
 
+/** `--batch`: the vendor batch API with this window and first poll delay; --batch-window/--batch-poll need it. */
+function providerBatchSettings(definition: RunDefinition): BatchSettings | undefined {
+  if (!definition.batch) {
+    if (definition.batchWindow !== undefined || definition.batchPoll !== undefined) throw new ConfigError('--batch-window and --batch-poll need --batch');
+    return undefined;
+  }
+  return {
+    ...defaultBatchSettings,
+    ...(definition.batchWindow !== undefined ? { windowMs: definition.batchWindow } : {}),
+    ...(definition.batchPoll !== undefined ? { pollMs: definition.batchPoll } : {}),
+  };
+}
+
 interface CellInputs {
   cache: ResponseCacheSettings | undefined;
+  batch: BatchSettings | undefined;
   taskSet: TaskSet;
   shard: { index: number; count: number } | undefined;
   imageDirs: string[];
@@ -140,9 +156,10 @@ interface CellInputs {
 
 /** What runModel runs for one planned cell. */
 function cellRequest(definition: RunDefinition, plan: RunPlan, cell: PlannedCell, inputs: CellInputs): RunModelRequest {
-  const { taskSet, shard, imageDirs, signal, cache } = inputs;
+  const { taskSet, shard, imageDirs, signal, cache, batch } = inputs;
   return {
     ...(cache ? { cache } : {}),
+    ...(batch ? { batch } : {}),
     model: cell.model,
     taskSet,
     ...(cell.labelSuffix ? { labelSuffix: cell.labelSuffix } : {}),
@@ -198,6 +215,8 @@ export async function executeRun(definition: RunDefinition, context: ExecuteRunC
   const plan = planRun(definition, { models, conditions, maxSteps }, config.switches.M3_RUN_ID);
   refuseBeforeStart(definition, plan, shard);
   const cache = responseCacheSettings(definition);
+  const batch = providerBatchSettings(definition);
+  if (batch) for (const model of models) checkBatchModel(model);
   // A cached run may need no request at all (a reproduction from a shared cache): no preflight then.
   if (!cache || cache.policy === 'refresh')
     await checkModels(models, { env: config.env, groundTruth: taskSet.groundTruth, timeoutMs: config.switches.M3_LLM_TIMEOUT * 1000 }, logger);
@@ -225,7 +244,7 @@ export async function executeRun(definition: RunDefinition, context: ExecuteRunC
         `run ${cell.runId}: ${cell.model}${cell.condition.parts.length > 0 ? ` under ${cell.condition.name}` : ''}${maxSteps.length > 1 ? ` at max steps ${cell.maxStep}` : ''} over ${taskSet.tasks.length} task(s)${definition.trials > 1 ? ` x ${definition.trials} trials` : ''} from ${path.relative(process.cwd(), tasksFile)}`,
       );
       reports.push(
-        await runModel(cellRequest(definition, plan, cell, { cache, taskSet, shard, imageDirs, signal: context.signal }), {
+        await runModel(cellRequest(definition, plan, cell, { cache, batch, taskSet, shard, imageDirs, signal: context.signal }), {
           config,
           host,
           store,

@@ -56,6 +56,11 @@ export interface RunDefinition extends Omit<LoopLimits, 'agent' | 'instruction' 
   cacheFile?: string;
   /** `--cache-max-age`: entries older than this many seconds are not served. */
   cacheMaxAge?: number;
+  /** `--batch`: requests go through the vendor's batch API (src/runner/provider-batch.ts). */
+  batch?: boolean;
+  /** `--batch-window <ms>` and `--batch-poll <ms>`: when a job is submitted, how soon it is first polled. */
+  batchWindow?: number;
+  batchPoll?: number;
   /** `--tool-surface`: m3bench (default), reference or reference:<catalog file> (src/mcp/tool-surface.ts). */
   toolSurface?: string;
 }

@@ -16,6 +16,7 @@ import { finishRun, updateRunManifest, type Store } from '../store/index.js';
 import { removeStaleTemporaries } from '../tasks/write-json.js';
 import { applyDriver, applyLimits, applyTaskHost, cellLabel, hintsFor, type ConditionSet } from './conditions.js';
 import { withImageAudit } from './driver-decorators.js';
+import { providerBatchRecord, withProviderBatch } from './provider-batch.js';
 import type { EpisodeObserverFactory } from './recorder.js';
 import { ResponseCache } from './response-cache.js';
 import { RunInterruptedError } from './failure.js';
@@ -94,6 +95,15 @@ function stopController(signal: AbortSignal | undefined): { stop: AbortControlle
   return { stop, dispose: () => signal?.removeEventListener('abort', forward) };
 }
 
+/**
+ * Under --batch a model call waits for its job (minutes to hours), so the harness sets no limit
+ * per attempt (M3_LLM_TIMEOUT); the SDK clients keep theirs for each HTTP request, and the task
+ * timeout still bounds the episode.
+ */
+function withoutAttemptTimeout<T extends { retry: { timeoutMs: number } }>(options: T, batch: unknown): T {
+  return batch ? { ...options, retry: { ...options.retry, timeoutMs: 0 } } : options;
+}
+
 export async function runModel(request: RunModelRequest, deps: RunModelDeps): Promise<RunModelReport> {
   const { config, host, store, logger } = deps;
   const switches = config.switches;
@@ -113,7 +123,20 @@ export async function runModel(request: RunModelRequest, deps: RunModelDeps): Pr
     ...(request.workspaceRoot ? [request.workspaceRoot] : []),
   ];
   const options = agentOptionsFrom(switches, limits, imageRoots, request.model);
-  const baseDriver = await createDriver(request.model, { env: config.env, groundTruth: request.taskSet.groundTruth, timeoutMs: options.retry.timeoutMs });
+  const driverContext = { env: config.env, groundTruth: request.taskSet.groundTruth, timeoutMs: options.retry.timeoutMs };
+  const plainDriver = await createDriver(request.model, driverContext);
+  // Under --batch the vendor's batch API answers; the plain driver takes what a job does not.
+  const batch = request.batch
+    ? await withProviderBatch(plainDriver, {
+        settings: request.batch,
+        runId: request.runId,
+        concurrency: request.concurrency,
+        context: driverContext,
+        store,
+        logger,
+      })
+    : undefined;
+  const baseDriver = batch?.driver ?? plainDriver;
   // The response cache sits next to the driver, so its key sees the request a condition changed.
   const cache = request.cache ? ResponseCache.open(request.cache, request.runId, request.workspaceRoot) : undefined;
   // The audit wraps the driver itself, inside the condition's decorators: it sees what is sent.
@@ -125,6 +148,7 @@ export async function runModel(request: RunModelRequest, deps: RunModelDeps): Pr
   manifest.fallback = manifestFallback(fallbackSettings, deps.root);
   manifest.price = priceRecord(request.model, prices, config.env.M3_PRICE_TABLE);
   if (cache) manifest.responseCache = cache.counts;
+  if (batch) manifest.providerBatch = providerBatchRecord(batch.counts, request.model, prices);
   const lease = openRunRow(store, { ...request, condition, trials }, label, manifest, {
     logger,
     onLost: (message) => stop.abort(new RunInterruptedError(message)),
@@ -155,7 +179,10 @@ export async function runModel(request: RunModelRequest, deps: RunModelDeps): Pr
             seed,
             tasks,
             driver,
-            options: agentOptionsFrom(switches, { ...limits, ...(seed !== undefined ? { seed } : {}) }, imageRoots, request.model),
+            options: withoutAttemptTimeout(
+              agentOptionsFrom(switches, { ...limits, ...(seed !== undefined ? { seed } : {}) }, imageRoots, request.model),
+              batch,
+            ),
             manifest,
             costOf,
             ...extras,

@@ -5,6 +5,7 @@ import type { ConditionSet } from './conditions.js';
 import type { TaskSet } from './task-set.js';
 
 import type { AgentEventListener } from '../agent/events.js';
+import type { BatchSettings } from './provider-batch.js';
 import type { ResponseCacheSettings } from './response-cache.js';
 
 export interface RunModelRequest {
@@ -43,4 +44,6 @@ export interface RunModelRequest {
   onEvent?: AgentEventListener;
   /** `--cache`: model responses served from and recorded in this cache (src/runner/response-cache.ts). */
   cache?: ResponseCacheSettings;
+  /** `--batch`: requests go through the vendor's batch API (src/runner/provider-batch.ts). */
+  batch?: BatchSettings;
 }

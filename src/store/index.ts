@@ -51,3 +51,10 @@ export {
 export type { EpisodeRow, RunRow } from './rows.js';
 export { imageAuditOf, type ImageAudit } from './image-audit.js';
 export { mergeRunShards, runTaskIds, type TableMergeCount } from './merge-shards.js';
+export {
+  recordProviderBatch,
+  updateProviderBatch,
+  settleProviderBatchRequest,
+  pendingProviderBatchRequests,
+  providerBatchesOf,
+} from './provider-batches.js';

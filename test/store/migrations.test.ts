@@ -43,7 +43,16 @@ describe('openStore and migrations', () => {
     expect(store.schemaVersion).toBe(latest);
     expect(pragma(store, 'user_version')).toEqual([{ user_version: latest }]);
     store.close();
-    expect(tableNames(file)).toEqual(['episodes', 'model_calls', 'runs', 'schema_migrations', 'scores', 'tool_calls']);
+    expect(tableNames(file)).toEqual([
+      'episodes',
+      'model_calls',
+      'provider_batch_requests',
+      'provider_batches',
+      'runs',
+      'schema_migrations',
+      'scores',
+      'tool_calls',
+    ]);
   });
 
   it('sets WAL, synchronous NORMAL, foreign keys, a busy timeout and a 2 MiB page cache', () => {

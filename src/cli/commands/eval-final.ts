@@ -16,6 +16,7 @@ import { loadTaskCompletion, taskEntries } from '../../eval/final/output.js';
 import { evaluateProxies } from '../../eval/final/proxies.js';
 import { loadInfraFailures, manifestFileFor, type InfraFailures } from '../../eval/infra-failures.js';
 import { ConfigError } from '../../errors/index.js';
+import { withJudgeBatch } from '../../llm/batch/judge-driver.js';
 import { createDriver } from '../../llm/registry.js';
 import { log } from '../../log/logger.js';
 import { loadGroundTruth, loadPredictions } from '../../tasks/load.js';
@@ -42,6 +43,9 @@ interface EvalFinalOptions {
   maxResultChars: number;
   runManifest?: string;
   referenceCompat?: boolean;
+  batch?: boolean;
+  batchWindow: number;
+  batchPoll: number;
 }
 
 /** The run's infrastructure failures (left out of every denominator), from --run-manifest or beside the predictions. */
@@ -67,7 +71,20 @@ async function runJudges(options: EvalFinalOptions, files: { gt: string; predict
   if (options.lenient) log.warn('--lenient: replies without \\boxed{} fall back to their last number; such scores are flagged parse=lenient_last_number');
   const env = loadEnvironment();
   const switches = parseSwitches(env);
-  const judges = await Promise.all(judgeSpecs.map((spec) => createDriver(spec, { env, timeoutMs: secondsToTimerMs(switches.M3_LLM_TIMEOUT) })));
+  const context = { env, timeoutMs: secondsToTimerMs(switches.M3_LLM_TIMEOUT) };
+  const batch = {
+    maxSize: options.concurrency * 2,
+    windowMs: options.batchWindow,
+    pollMs: options.batchPoll,
+    onState: (line: string) => log.info(line),
+    onFallback: (line: string) => log.warn(line),
+  };
+  const judges = await Promise.all(
+    judgeSpecs.map(async (spec) => {
+      const driver = await createDriver(spec, context);
+      return options.batch ? withJudgeBatch(driver, context, batch) : driver;
+    }),
+  );
   const previous = options.resume && existsSync(outFile) ? taskEntries(loadTaskCompletion(outFile)) : undefined;
   if (previous) log.info(`resuming: ${Object.keys(previous).length} task(s) already scored in ${outFile}`);
   const output = await evaluateFinalAnswers(loadGroundTruth(files.gt), loadPredictions(files.predictions), {
@@ -127,6 +144,9 @@ export function registerEvalFinalCommand(program: Command): void {
     .option('--retry-delay <seconds>', 'wait between attempts after a malformed reply', wholeSeconds, 2)
     .option('--concurrency <n>', 'tasks judged at once (each asks all judges in parallel)', positiveInteger, 2)
     .option('--max-tokens <n>', 'output token budget per judge request', positiveInteger, 4096)
+    .option('--batch', "ask the judges through their vendors' batch APIs (half price; requests a job does not answer go the ordinary way; docs/batch.md)")
+    .option('--batch-window <ms>', 'with --batch: submit a job when no judge request has arrived for this long', positiveInteger, 2000)
+    .option('--batch-poll <ms>', 'with --batch: first poll of a job after this long, doubled per poll up to 300000', positiveInteger, 10_000)
     .option('--max-result-chars <n>', 'cut each tool result to this many characters for the judges; 0 disables', nonNegativeInteger, 2000)
     .option(
       '--reference-compat',

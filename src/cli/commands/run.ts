@@ -99,6 +99,12 @@ export function addRunOptions(command: Command): Command {
     )
     .option('--cache-file <file>', 'model-response cache file (default: <results-dir>/model-cache.sqlite)')
     .option('--cache-max-age <s>', 'with --cache: entries recorded more than this many seconds ago are not served', positiveInteger)
+    .option(
+      '--batch',
+      "send the model's requests through its vendor's batch API (OpenAI Batch, Anthropic Message Batches, Gemini batch mode: half price, answers within 24 h); requests the batch does not answer go the ordinary way (docs/batch.md)",
+    )
+    .option('--batch-window <ms>', 'with --batch: submit a job when no request has arrived for this long (default 2000)', positiveInteger)
+    .option('--batch-poll <ms>', 'with --batch: first poll of a job after this long, doubled per poll up to 300000 (default 10000)', positiveInteger)
     .option('--json', 'print the summary as JSON')
     .option('--trace-file', 'also write every episode event with its timestamp to <run folder>/<label>.trace.jsonl (one file per run and trial)')
     .option('--verbose', 'show every intermediate step (model replies, tool calls and results, final answers) on stderr, secrets masked')

@@ -9,7 +9,8 @@ import { geminiWire } from './wire-gemini.js';
 import { openAiWire } from './wire-openai.js';
 import { responsesWire } from './wire-openai-responses.js';
 
-export type Endpoint = 'generate' | 'embeddings' | 'models' | 'model' | 'unknown';
+/** `batch`: a batch API request (batch-jobs.ts); `batch-line`: one request inside a batch job, answered when the job ends. */
+export type Endpoint = 'generate' | 'embeddings' | 'models' | 'model' | 'batch' | 'batch-line' | 'unknown';
 
 export interface Route {
   vendor: Vendor | 'unknown';

@@ -20,6 +20,9 @@ import {
   type Endpoint,
   type Route,
 } from './http-plumbing.js';
+import { batchRouteOf, MockBatches, type BatchControl, type LineResult, type MockBatchJob } from './batch-jobs.js';
+import { anthropicWire } from './wire-anthropic.js';
+import { geminiWire } from './wire-gemini.js';
 import { MockMemory } from './mock-memory.js';
 import { modelLookup } from './model-lookup.js';
 import { mockTurnSchema, type MockFault, type MockTurn } from './script.js';
@@ -81,8 +84,12 @@ export interface MockLlm {
   failEmbeddings(...faults: MockFault[]): void;
   /** Every request so far, in arrival order (a live array). */
   requests: RecordedRequest[];
-  /** Generation requests only (chat, messages, generateContent). */
+  /** Generation requests only (chat, messages, generateContent), not the lines of batch jobs. */
   generations(): RecordedRequest[];
+  /** The batch APIs: how jobs end (hold, polls before done, expire) and every job so far. */
+  batches: BatchControl;
+  /** The requests inside batch jobs, answered when their job ended (endpoint `batch-line`). */
+  batchLines(): RecordedRequest[];
   /** Turns still queued. */
   pending(): number;
   close(): Promise<void>;
@@ -114,6 +121,7 @@ class MockLlmServer {
   readonly queue: MockTurn[];
   readonly embeddingFaults: MockFault[] = [];
   readonly memory = new MockMemory();
+  readonly batches = new MockBatches((job, index) => this.answerLine(job, index));
   private consumed = 0;
 
   constructor(private readonly options: MockLlmOptions) {
@@ -141,6 +149,12 @@ class MockLlmServer {
       closed.abort();
       this.options.onRequest?.(record);
     });
+    const batchRoute = batchRouteOf(record.method, url.pathname);
+    if (batchRoute) {
+      record.endpoint = 'batch';
+      record.vendor = batchRoute.kind.startsWith('openai') ? 'openai' : batchRoute.kind.startsWith('anthropic') ? 'anthropic' : 'gemini';
+      return this.batches.handle(batchRoute, request, text, response, `http://${request.headers.host ?? '127.0.0.1'}`);
+    }
     if (route.endpoint === 'unknown') {
       Object.assign(record, { valid: false, outcome: 'not_found' });
       return sendJson(response, 404, { error: { message: `mock LLM: no route for ${record.method} ${record.path}` } });
@@ -169,6 +183,53 @@ class MockLlmServer {
     }
     if (route.endpoint === 'embeddings') return this.embeddings(route, record, response);
     return this.generate(route, record, response, closed.signal, credential);
+  }
+
+  /** One line of an ended batch job, answered like a synchronous request of that vendor (recorded as `batch-line`). */
+  private answerLine(job: MockBatchJob, index: number): LineResult {
+    const line = job.lines[index];
+    const wire = job.vendor === 'openai' ? openAiWire : job.vendor === 'anthropic' ? anthropicWire : geminiWire;
+    const model = job.vendor === 'gemini' ? job.model : String((line?.body as { model?: unknown } | undefined)?.model ?? '');
+    const record: RecordedRequest = {
+      sequence: this.requests.length + 1,
+      vendor: job.vendor,
+      endpoint: 'batch-line',
+      method: 'POST',
+      path: `${job.id}#${line?.customId ?? index}`,
+      query: {},
+      model,
+      stream: false,
+      headers: {},
+      body: line?.body,
+      valid: true,
+      issues: [],
+      outcome: 'ok',
+      receivedAt: Date.now(),
+    };
+    this.requests.push(record);
+    const rules: RuleContext = { model, flavour: undefined, memory: this.memory };
+    record.issues = wire.validate(line?.body, rules);
+    const rejection = record.issues.length === 0 ? wire.rules?.(line?.body, rules) : undefined;
+    if (record.issues.length > 0 || rejection) {
+      Object.assign(record, { valid: false, outcome: 'invalid' });
+      return {
+        ok: false,
+        status: rejection?.status ?? 400,
+        message: rejection?.message ?? `mock LLM: invalid ${wire.vendor} request: ${record.issues.join('; ')}`,
+      };
+    }
+    const turn = this.nextTurn(record);
+    if (!turn) {
+      record.outcome = 'exhausted';
+      return { ok: false, status: 500, message: 'mock LLM: no scripted turn left' };
+    }
+    if (turn.fault) {
+      record.outcome = 'fault';
+      const status = turn.fault.kind === 'status' ? turn.fault.status : 500;
+      return { ok: false, status, message: (turn.fault.kind === 'status' ? turn.fault.message : undefined) ?? `mock LLM: scripted HTTP ${status}` };
+    }
+    const body = JSON.parse(bodyText(wire.renderJson(turn, { ...rules, sequence: record.sequence, body: line?.body }))) as unknown;
+    return { ok: true, body };
   }
 
   private reject(record: RecordedRequest, response: http.ServerResponse, route: Route, what: string): void {
@@ -248,6 +309,8 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
     failEmbeddings: (...faults) => mock.embeddingFaults.push(...faults),
     requests: mock.requests,
     generations: () => mock.requests.filter((request) => request.endpoint === 'generate'),
+    batches: mock.batches.control,
+    batchLines: () => mock.requests.filter((request) => request.endpoint === 'batch-line'),
     pending: () => mock.queue.length,
     // Closing the connections fires each response's close event, which cancels pending delays.
     close: async () => {
