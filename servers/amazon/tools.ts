@@ -1,4 +1,4 @@
-// The reference amazon server's two tools (servers/amazon_mcp.py), answering in its plain-text
+// The reference amazon server's two tools (the reference project's servers/amazon_mcp.py), answering in its plain-text
 // layouts: a search is one block per product "- <title>\n  <link>\n  <image>\n  Price: <raw>",
 // a product is "**<title>**\n<link>\n<image>\nPrice: <raw>\n" plus a "Features:" list.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';

@@ -1,4 +1,4 @@
-// The two answers of the reference car-price server (servers/car-price-mcp-main/app.py, the
+// The two answers of the reference car-price server (the reference project's servers/car-price-mcp-main/app.py, the
 // version the ground truth was recorded with), in its words and layout.
 import { pythonRepr } from '../shared/python-format.js';
 import { FipeStatusError, type FipeClient } from './fipe.js';

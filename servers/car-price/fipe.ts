@@ -8,7 +8,7 @@
 // Base URL: M3_UPSTREAM_FIPE_URL (default https://parallelum.com.br/fipe/api/v1).
 import { z } from 'zod';
 import { upstreamBaseUrl, type HttpClient } from '../shared/http-client.js';
-import { UpstreamClientError, UpstreamError } from '../shared/upstream-error.js';
+import { UpstreamClientError } from '../shared/upstream-error.js';
 
 const cacheTtlMs = 6 * 60 * 60 * 1000;
 
@@ -36,28 +36,21 @@ export class FipeClient {
     private readonly env: NodeJS.ProcessEnv = process.env,
   ) {}
 
-  private async get<T>(path: string, schema: z.ZodType<T>, what: string): Promise<T> {
+  private async get<S extends z.ZodType>(path: string, schema: S, what: string): Promise<z.output<S>> {
     const url = new URL(`${upstreamBaseUrl('M3_UPSTREAM_FIPE_URL', 'https://parallelum.com.br/fipe/api/v1', this.env)}${path}`);
     const cached = this.cache.get(url.href);
-    if (cached && cached.expires > Date.now()) return cached.value as T;
+    if (cached && cached.expires > Date.now()) return cached.value as z.output<S>;
     const token = this.env.FIPE_API_TOKEN?.trim();
     const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-    let body: unknown;
+    let value: z.output<S>;
     try {
-      body = (await this.http.getJson(url.href, { headers })).body;
+      value = (await this.http.getJson(url.href, { headers, schema, what })).body;
     } catch (error) {
       if (error instanceof UpstreamClientError) throw new FipeStatusError(error.status);
       throw error;
     }
-    const parsed = schema.safeParse(body);
-    if (!parsed.success)
-      throw new UpstreamError(
-        'upstream_bad_response',
-        `${url.hostname}: the ${what} response has an unexpected shape (${parsed.error.issues[0]?.message ?? 'invalid'})`,
-        { upstream: url.hostname },
-      );
-    this.cache.set(url.href, { expires: Date.now() + cacheTtlMs, value: parsed.data });
-    return parsed.data;
+    this.cache.set(url.href, { expires: Date.now() + cacheTtlMs, value });
+    return value;
   }
 
   brands(): Promise<Brand[]> {

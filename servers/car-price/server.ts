@@ -1,5 +1,5 @@
 // The `car-price` MCP server: the reference's get_car_brands and search_brand_model_price
-// (servers/car-price-mcp-main/server.py + app.py), same schemas and answers. What the reference
+// (the reference project's servers/car-price-mcp-main/server.py + app.py), same schemas and answers. What the reference
 // answered as "Error: could not fetch brands (status N)" for a refused request stays in those
 // words (as a tool error); outages are typed (the reference returned them as text too).
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';

@@ -1,4 +1,4 @@
-// The reference food_nutrition_mcp server's one tool (servers/food_nutrition_mcp.py) over the
+// The reference food_nutrition_mcp server's one tool (the reference project's servers/food_nutrition_mcp.py) over the
 // Edamam Food Database API v2: the parser turns "1 medium apple" into a food id, a measure and
 // a quantity, the nutrients endpoint totals them, and the answer lists ten common nutrients as
 // "- <label>: <quantity with 2 decimals> <unit>" under "Nutrition for: <query>". The app id and

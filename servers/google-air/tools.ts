@@ -1,4 +1,4 @@
-// The reference google-air server's four tools (servers/google_air_mcp.py) over the Air Quality
+// The reference google-air server's four tools (the reference project's servers/google_air_mcp.py) over the Air Quality
 // API v1. Lookups POST JSON with the key as the `key` query parameter and answer with the
 // upstream JSON as the reference did (FastMCP's indent-2 layout). Two requests are sent where
 // the API reads them, unlike the reference: forecast's `hours` becomes a `period` from now, and

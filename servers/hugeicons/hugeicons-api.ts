@@ -17,31 +17,18 @@ const indexSchema = z.object({ icons: z.array(iconSchema) }).loose();
 const searchSchema = z.object({ results: z.array(iconSchema) }).loose();
 const glyphsSchema = z.object({ success: z.boolean(), message: z.string().nullish(), data: z.unknown() }).loose();
 
-function parsed<T>(schema: z.ZodType<T>, body: unknown, upstream: string, what: string): T {
-  const result = schema.safeParse(body);
-  if (!result.success)
-    throw new UpstreamError(
-      'upstream_bad_response',
-      `${upstream}: the ${what} answer has an unexpected shape (${result.error.issues[0]?.message ?? 'invalid'})`,
-      { upstream },
-    );
-  return result.data;
-}
-
 let iconIndex: unknown[] | undefined;
 
 /** The full icon index, fetched once per process as the reference cached it. */
 export async function loadIcons(): Promise<unknown[]> {
   if (iconIndex) return iconIndex;
   const url = new URL(`${upstreamBaseUrl('M3_UPSTREAM_HUGEICONS_URL', 'https://hugeicons.com')}/api/icons`);
-  let body: unknown;
   try {
-    body = (await http.getJson(url.href, { maxBytes: 64 * 1024 * 1024 })).body;
+    iconIndex = (await http.getJson(url.href, { maxBytes: 64 * 1024 * 1024, schema: indexSchema, what: 'icon index' })).body.icons;
   } catch (error) {
     if (error instanceof UpstreamClientError) throw new Error('Failed to load icons data');
     throw error;
   }
-  iconIndex = parsed(indexSchema, body, url.hostname, 'icon index').icons;
   return iconIndex;
 }
 
@@ -49,8 +36,8 @@ export async function loadIcons(): Promise<unknown[]> {
 export async function searchIcons(query: string): Promise<unknown[]> {
   const url = new URL(`${upstreamBaseUrl('M3_UPSTREAM_HUGEICONS_SEARCH_URL', 'https://search.hugeicons.com')}/search`);
   url.searchParams.set('q', query);
-  const body = (await http.getJson(url.href)).body;
-  return parsed(searchSchema, body, url.hostname, 'search').results.map((result) => ({
+  const body = (await http.getJson(url.href, { schema: searchSchema, what: 'search' })).body;
+  return body.results.map((result) => ({
     id: result.id,
     name: result.name,
     tags: result.tags,
@@ -64,14 +51,13 @@ export async function searchIcons(query: string): Promise<unknown[]> {
 async function glyphRequest(path: string, query: Record<string, string>, notFound: string, fallback: string): Promise<unknown> {
   const url = new URL(`${upstreamBaseUrl('M3_UPSTREAM_HUGEICONS_API_URL', 'https://api.hugeicons.com/v1')}${path}`);
   for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
-  let body: unknown;
+  let answer: z.output<typeof glyphsSchema>;
   try {
-    body = (await http.getJson(url.href)).body;
+    answer = (await http.getJson(url.href, { schema: glyphsSchema, what: 'glyph' })).body;
   } catch (error) {
     if (error instanceof UpstreamClientError) throw new Error(error.status === 404 ? notFound : `${fallback}: Request failed with status code ${error.status}`);
     throw error;
   }
-  const answer = parsed(glyphsSchema, body, url.hostname, 'glyph');
   // The reference threw on success=false and its own catch re-wrapped that message.
   if (!answer.success) throw new Error(`${fallback}: ${answer.message || fallback}`);
   return answer.data;

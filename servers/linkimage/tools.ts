@@ -1,4 +1,4 @@
-// The reference linkimage-mcp server's one tool (servers/linkimage_mcp.py): the photo id of an
+// The reference linkimage-mcp server's one tool (the reference project's servers/linkimage_mcp.py): the photo id of an
 // Unsplash page URL, its metadata from the Unsplash API (GET /photos/:id), the full-size image
 // downloaded into the task workspace (the reference wrote ./images/<id>.jpg) and returned as
 // image content. The text keeps the reference's json.dumps layout: message, image_url, author,

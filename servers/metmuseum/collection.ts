@@ -42,22 +42,13 @@ export class MetRequestError extends Error {
 
 const collectionBase = () => upstreamBaseUrl('M3_UPSTREAM_MET_COLLECTION_URL', 'https://collectionapi.metmuseum.org/public/collection/v1');
 
-async function getParsed<T>(http: HttpClient, url: URL, schema: z.ZodType<T>, what: string): Promise<T> {
-  let body: unknown;
+async function getParsed<S extends z.ZodType>(http: HttpClient, url: URL, schema: S, what: string): Promise<z.output<S>> {
   try {
-    body = (await http.getJson(url.href)).body;
+    return (await http.getJson(url.href, { schema, what })).body;
   } catch (error) {
     if (error instanceof UpstreamClientError) throw new MetRequestError(error.status);
     throw error;
   }
-  const parsed = schema.safeParse(body);
-  if (!parsed.success)
-    throw new UpstreamError(
-      'upstream_bad_response',
-      `${url.hostname}: the ${what} response has an unexpected shape (${parsed.error.issues[0]?.message ?? 'invalid'})`,
-      { upstream: url.hostname },
-    );
-  return parsed.data;
 }
 
 export async function fetchDepartments(http: HttpClient): Promise<Array<{ departmentId: number; displayName: string }>> {

@@ -1,4 +1,4 @@
-// The `openlibrary_mcp` MCP server: the reference's `get_book_info` (servers/openlibrary_mcp.py),
+// The `openlibrary_mcp` MCP server: the reference's `get_book_info` (the reference project's servers/openlibrary_mcp.py),
 // same optional arguments and the same answer: the dict the reference returned, which FastMCP
 // sent as JSON indented by two spaces, with the book fields under "metadata".
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';

@@ -9,6 +9,7 @@ import { type Paper, PyDateTime, toPaperDict } from './paper.js';
 import { blocksStartingAt, firstLink, getStrippedText, getText, innerOf } from './html.js';
 import { UpstreamError } from '../shared/upstream-error.js';
 import { baseUrl, fetchFrom, randomBrowserAgent } from './upstreams.js';
+import { sleep } from '../../src/core/sleep.js';
 
 /** Pages read at most: the reference looped until enough papers parsed, without a bound. */
 const maxPages = 10;
@@ -65,7 +66,7 @@ export async function searchScholar(query: string, maxResults: number): Promise<
   const perPage = Math.min(10, maxResults);
   let start = 0;
   for (let page = 0; page < maxPages && papers.length < maxResults; page += 1) {
-    await new Promise((resolve) => setTimeout(resolve, pauseMs()));
+    await sleep(pauseMs());
     const response = await fetchFrom<string>('scholar', '/scholar', 'text', {
       query: { q: query, start, hl: 'en', as_sdt: '0,5' },
       headers: { 'user-agent': randomBrowserAgent(), accept: 'text/html,application/xhtml+xml', 'accept-language': 'en-US,en;q=0.9' },

@@ -1,4 +1,4 @@
-// The reference reddit server's two tools (servers/reddit_mcp.py) in its plain-text layouts:
+// The reference reddit server's two tools (the reference project's servers/reddit_mcp.py) in its plain-text layouts:
 // hot posts as blocks "- <title>\n  Score: s | Comments: c\n  Author: a\n  Link: https://reddit.com<permalink>\n"
 // joined by newlines, a post as "**<title>**", Author, Score, Content and up to comment_limit
 // top-level comments cut to 200 characters.

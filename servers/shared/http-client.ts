@@ -17,10 +17,13 @@
 //   M3_HTTP_MAX_WAIT_MS     longest single backoff / retry-after wait honoured, default 10000
 //   M3_NETWORK_GUARD        "loopback": refuse every host that is not 127.0.0.0/8, ::1 or
 //                           localhost (the test suite sets it so no server can reach the internet)
+import type { z } from 'zod';
 import { HTTP_LIMITS, capOf } from '../../src/core/http-limits.js';
+import { retryAfterFromHeaders } from '../../src/core/retry-after.js';
+import { sleep } from '../../src/core/sleep.js';
 import { isLoopbackHostName, isUnreachableForGood, refusedNamedDestination, type Resolver } from './http-destination.js';
 import { redactSecrets, requestSecrets, vendorMessage } from './vendor-message.js';
-import { UpstreamClientError, UpstreamError } from './upstream-error.js';
+import { parseUpstream, UpstreamClientError, UpstreamError } from './upstream-error.js';
 
 export type ResponseKind = 'json' | 'text' | 'bytes';
 
@@ -45,6 +48,13 @@ export interface RequestOptions {
    * non-public, and the caller's headers are sent only when the URL has the base's origin.
    */
   namedBy?: string;
+}
+
+/** A JSON request whose body must match `schema` (else `upstream_bad_response`, naming `what`). */
+export interface JsonRequestOptions<S extends z.ZodType> extends RequestOptions {
+  schema: S;
+  /** What was asked, for the error message ("search", "object"); default the URL's path. */
+  what?: string;
 }
 
 export interface HttpResponse<T> {
@@ -95,13 +105,10 @@ function envNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): numb
   return Number.isFinite(value) && value >= 0 ? value : fallback;
 }
 
-/** Seconds from a retry-after header (delta seconds or an HTTP date). */
-export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
-  if (!value) return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, (date - now) / 1000);
+/** Seconds the upstream asked to wait (retry-after, through the one parser in src/core). */
+export function secondsToRetry(headers: Headers, now = Date.now()): number | undefined {
+  const ms = retryAfterFromHeaders(headers, now);
+  return ms === undefined ? undefined : ms / 1000;
 }
 
 function buildUrl(url: string, query: RequestOptions['query']): URL {
@@ -172,12 +179,18 @@ export class HttpClient {
     this.backoffBaseMs = options.backoffBaseMs ?? 500;
     this.userAgent = options.userAgent ?? `m3bench-${options.server}/0.1 (MCP benchmark server; https://github.com/EtaYang10th/Open-M3-Bench)`;
     this.guardLoopback = env.M3_NETWORK_GUARD === 'loopback';
-    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.sleep = options.sleep ?? ((ms) => sleep(ms));
     this.resolve = options.resolve;
   }
 
-  getJson<T = unknown>(url: string, options: RequestOptions = {}): Promise<HttpResponse<T>> {
-    return this.request<T>(url, 'json', options);
+  /** JSON, checked against `options.schema` when one is given (the body is then the parsed value). */
+  getJson<S extends z.ZodType>(url: string, options: JsonRequestOptions<S>): Promise<HttpResponse<z.output<S>>>;
+  getJson<T = unknown>(url: string, options?: RequestOptions): Promise<HttpResponse<T>>;
+  async getJson(url: string, options: RequestOptions | JsonRequestOptions<z.ZodType> = {}): Promise<HttpResponse<unknown>> {
+    const response = await this.request<unknown>(url, 'json', options);
+    if (!('schema' in options)) return response;
+    const upstream = new URL(response.url).hostname;
+    return { ...response, body: parseUpstream(options.schema, response.body, upstream, options.what ?? new URL(response.url).pathname) };
   }
 
   getText(url: string, options: RequestOptions = {}): Promise<HttpResponse<string>> {
@@ -329,7 +342,7 @@ export class HttpClient {
     const text = redactSecrets((await response.text().catch(() => '')).slice(0, 4000), secrets);
     const said = vendorMessage(text);
     const saying = said ? `: ${said}` : '';
-    const retryAfterSec = parseRetryAfter(response.headers.get('retry-after'));
+    const retryAfterSec = secondsToRetry(response.headers);
     const extra = { status, upstream, body: text, ...(retryAfterSec !== undefined ? { retryAfterSec } : {}) };
     if (status === 429) throw new UpstreamError('upstream_rate_limited', `${upstream} rate-limited the request (HTTP 429)${saying}`, extra);
     if (status === 401 || status === 403) throw new UpstreamError('upstream_auth', `${upstream} refused the credentials (HTTP ${status})${saying}`, extra);

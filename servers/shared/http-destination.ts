@@ -41,7 +41,10 @@ function bareHost(hostname: string): string {
   return hostname.replace(/^\[|\]$/g, '');
 }
 
-/** True for an IP literal in a loopback, link-local, private, shared, multicast or reserved range. */
+/**
+ * True for an IP literal in a loopback, link-local, private, shared, multicast or reserved range.
+ * @internal Exported for its tests.
+ */
 export function isNonPublicAddress(address: string): boolean {
   const bare = bareHost(address);
   const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(bare);

@@ -6,7 +6,9 @@
 // a body can be streamed slowly in slices (`throttle`), to test interrupted and resumed downloads.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { sleep } from '../../src/core/sleep.js';
 
+/** @internal Exported for its tests. */
 export interface RecordedRequest {
   method: string;
   path: string;
@@ -62,7 +64,7 @@ function toQuery(params: URLSearchParams): Record<string, string | string[]> {
 }
 
 async function send(response: http.ServerResponse, reply: FakeReply): Promise<void> {
-  if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
+  if (reply.delayMs) await sleep(reply.delayMs);
   if (reply.drop) {
     response.socket?.destroy();
     return;
@@ -80,7 +82,7 @@ async function send(response: http.ServerResponse, reply: FakeReply): Promise<vo
   response.writeHead(reply.status ?? 200, { 'content-length': String(bytes.length), ...headers });
   for (let offset = 0; offset < bytes.length && !response.destroyed; offset += reply.throttle.chunkBytes) {
     response.write(bytes.subarray(offset, offset + reply.throttle.chunkBytes));
-    await new Promise((resolve) => setTimeout(resolve, reply.throttle?.intervalMs));
+    await sleep(reply.throttle?.intervalMs ?? 0);
   }
   if (!response.destroyed) response.end();
 }

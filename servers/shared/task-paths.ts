@@ -52,7 +52,10 @@ function contained(target: string, workspace: string, input: string): string {
   return target;
 }
 
-/** Where `input` lands inside `workspace` (see the header); pure, no file system access. */
+/**
+ * Where `input` lands inside `workspace` (see the header); pure, no file system access.
+ * @internal Exported for its tests.
+ */
 export function mapIntoWorkspace(input: string, workspace: string, mediaRoot: string): string {
   const raw = stripFileUri(input.trim());
   if (raw === '') throw new PathNotAllowedError('the path is empty');

@@ -2,6 +2,7 @@
 // client does, and so does `requireCredential`); `guarded` in tool-result.ts turns them into an
 // `isError` result that carries the code in `_meta`, so the host and the fallback layer can tell
 // "the API was down" from "the model asked for something that does not exist".
+import type { z } from 'zod';
 import type { UpstreamErrorCode } from '../../src/core/tool-result-contract.js';
 
 export class UpstreamError extends Error {
@@ -65,5 +66,22 @@ export function requireCredential(names: string | readonly string[], server: str
   throw new UpstreamError(
     'missing_credentials',
     `${server}: no API key: set ${wanted} in the "env" of the "${server}" entry of mcp_servers.json (e.g. "${list[0]}": "\${${list[0]}}")`,
+  );
+}
+
+/**
+ * An upstream's answer checked against the shape the server reads: the parsed value, or
+ * `upstream_bad_response` naming the upstream, what was asked and the first mismatch. The one
+ * place servers turn a zod failure on an upstream body into that error.
+ */
+export function parseUpstream<S extends z.ZodType>(schema: S, body: unknown, upstream: string, what: string): z.output<S> {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  throw new UpstreamError(
+    'upstream_bad_response',
+    `${upstream}: the ${what} response has an unexpected shape (${parsed.error.issues[0]?.message ?? 'invalid'})`,
+    {
+      upstream,
+    },
   );
 }

@@ -1,4 +1,4 @@
-// Where a `location` is, as the reference resolves it (servers/weather_mcp.py): a US ZIP through
+// Where a `location` is, as the reference resolves it (the reference project's servers/weather_mcp.py): a US ZIP through
 // Zippopotam.us (a 404 there falls through to the name search), else "City[, ST]" through the
 // Open-Meteo geocoder (the reference's `country=US` is sent as it sent it; Open-Meteo's own
 // parameter is `countryCode`, so results are worldwide), filtered by state and preferring an
@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { upstreamBaseUrl, type HttpClient } from '../shared/http-client.js';
 import { asReferenceClientError } from '../shared/reference-errors.js';
-import { UpstreamClientError, UpstreamError } from '../shared/upstream-error.js';
+import { UpstreamClientError } from '../shared/upstream-error.js';
 import { parseCityState, stateAbbreviation, stateName } from './us-states.js';
 
 export interface ResolvedPlace {
@@ -35,18 +35,6 @@ const geocodeResultSchema = z.object({ name: z.string().nullish(), latitude: z.n
 const geocodeSchema = z.object({ results: z.array(geocodeResultSchema).nullish() }).loose();
 type GeocodeResult = z.infer<typeof geocodeResultSchema>;
 
-function parseBody<T>(schema: z.ZodType<T>, body: unknown, url: URL, what: string): T {
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) {
-    throw new UpstreamError(
-      'upstream_bad_response',
-      `${url.hostname}: the ${what} response has an unexpected shape (${parsed.error.issues[0]?.message ?? 'invalid'})`,
-      { upstream: url.hostname },
-    );
-  }
-  return parsed.data;
-}
-
 async function geocodeZip(http: HttpClient, text: string): Promise<ResolvedPlace | undefined> {
   const zip = zipPattern.exec(text.trim())?.[1];
   if (!zip) return undefined;
@@ -55,9 +43,11 @@ async function geocodeZip(http: HttpClient, text: string): Promise<ResolvedPlace
     if (error instanceof UpstreamClientError && error.status === 404) return undefined;
     throw error;
   };
-  const response = await asReferenceClientError('get_weather', url.href, () => http.getJson(url.href).catch(notFound));
+  const response = await asReferenceClientError('get_weather', url.href, () =>
+    http.getJson(url.href, { schema: zipSchema, what: 'ZIP lookup' }).catch(notFound),
+  );
   if (!response) return undefined;
-  const parsed = parseBody(zipSchema, response.body, url, 'ZIP lookup');
+  const parsed = response.body;
   const first = parsed.places?.[0];
   if (!first) return undefined;
   const place = first['place name'] || parsed['place name'] || zip;
@@ -89,8 +79,8 @@ export async function resolvePlace(http: HttpClient, location: string): Promise<
   const [city, state] = parseCityState(location);
   const url = new URL(`${upstreamBaseUrl('M3_UPSTREAM_OPEN_METEO_GEOCODING_URL', 'https://geocoding-api.open-meteo.com')}/v1/search`);
   for (const [key, value] of Object.entries({ name: city, count: '10', language: 'en', format: 'json', country: 'US' })) url.searchParams.set(key, value);
-  const response = await asReferenceClientError('get_weather', url.href, () => http.getJson(url.href));
-  const results = parseBody(geocodeSchema, response.body, url, 'geocoding').results ?? [];
+  const response = await asReferenceClientError('get_weather', url.href, () => http.getJson(url.href, { schema: geocodeSchema, what: 'geocoding' }));
+  const results = response.body.results ?? [];
   const pick = pickResult(results, city, state);
   if (!pick) throw new Error(`Error executing tool get_weather: Geocoding failed for '${location}'`);
   const abbreviation = stateAbbreviation(pick.admin1 ?? '');

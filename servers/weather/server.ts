@@ -1,4 +1,4 @@
-// The `weather` MCP server: the reference's `get_weather` (servers/weather_mcp.py), same
+// The `weather` MCP server: the reference's `get_weather` (the reference project's servers/weather_mcp.py), same
 // arguments and the same one-sentence answer
 // "Current weather in <place>: <t>°F, wind <w> mph, code <weathercode>."
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';

@@ -1,4 +1,4 @@
-// US state (and DC) abbreviations → names, in the reference's order (servers/weather_mcp.py):
+// US state (and DC) abbreviations → names, in the reference's order (the reference project's servers/weather_mcp.py):
 // the geocoder's `admin1` is matched against the names, and the first abbreviation whose name
 // matches is the one shown.
 const usStates: ReadonlyArray<readonly [string, string]> = [

@@ -1,4 +1,4 @@
-// The `wiki` MCP server: the reference's two tools (servers/wiki_mcp.py), same names, argument
+// The `wiki` MCP server: the reference's two tools (the reference project's servers/wiki_mcp.py), same names, argument
 // names, defaults and plain-text answers ("Top results:\n- <title>" / "No results." and
 // "**<title>**\n<description>\n\n<extract>").
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';

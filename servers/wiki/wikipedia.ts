@@ -1,4 +1,4 @@
-// English Wikipedia, as the reference `wiki` server (servers/wiki_mcp.py) reaches it:
+// English Wikipedia, as the reference `wiki` server (the reference project's servers/wiki_mcp.py) reaches it:
 // search through the MediaWiki action API (list=search, maxlag=5), falling back to the Wikimedia
 // core REST search when the action API answers 403; summaries from the REST page summary with
 // redirects followed, retried once with an Api-User-Agent header after a 403.
@@ -7,7 +7,7 @@
 // serves /w/api.php and /api/rest_v1) and M3_UPSTREAM_WIKIMEDIA_API_URL (default
 // https://api.wikimedia.org, serves /core/v1/wikipedia/en/search/page).
 import { z } from 'zod';
-import { createHttpClient, parseRetryAfter, upstreamBaseUrl } from '../shared/http-client.js';
+import { createHttpClient, secondsToRetry, upstreamBaseUrl } from '../shared/http-client.js';
 import { asReferenceClientError } from '../shared/reference-errors.js';
 import { UpstreamError } from '../shared/upstream-error.js';
 
@@ -39,28 +39,20 @@ export interface PageSummary {
   extract: string;
 }
 
-/** Python's `urllib.parse.quote(text)` (safe="/"): what the reference puts in the summary path. */
+/**
+ * Python's `urllib.parse.quote(text)` (safe="/"): what the reference puts in the summary path.
+ * @internal Exported for its tests.
+ */
 export function pythonQuote(text: string): string {
   return encodeURIComponent(text)
     .replace(/[!'()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`)
     .replace(/%2F/g, '/');
 }
 
-function parseBody<T>(schema: z.ZodType<T>, body: unknown, upstream: string, what: string): T {
-  const parsed = schema.safeParse(body);
-  if (!parsed.success)
-    throw new UpstreamError(
-      'upstream_bad_response',
-      `${upstream}: the ${what} response has an unexpected shape (${parsed.error.issues[0]?.message ?? 'invalid'})`,
-      { upstream },
-    );
-  return parsed.data;
-}
-
 /** The action API reports overload and throttling in a 200 body; those are outages, not "no results". */
 function throwActionError(error: { code: string; info?: string | undefined }, headers: Headers, upstream: string): never {
   const info = error.info ?? error.code;
-  const retryAfterSec = parseRetryAfter(headers.get('retry-after'));
+  const retryAfterSec = secondsToRetry(headers);
   const extra = { upstream, ...(retryAfterSec !== undefined ? { retryAfterSec } : {}) };
   if (error.code === 'maxlag' || error.code === 'ratelimited') throw new UpstreamError('upstream_rate_limited', `${upstream}: ${info}`, extra);
   if (error.code.startsWith('internal_api_error') || error.code === 'readonly') throw new UpstreamError('upstream_server_error', `${upstream}: ${info}`, extra);
@@ -84,9 +76,9 @@ export async function searchTitles(query: string, limit: number): Promise<string
   const url = new URL(`${wikipediaBase()}/w/api.php`);
   const params = { action: 'query', format: 'json', list: 'search', utf8: '1', srlimit: String(limit), srsearch: query, maxlag: '5' };
   for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
-  const response = await orForbidden(asReferenceClientError('search', url.href, () => http.getJson(url.href)));
+  const response = await orForbidden(asReferenceClientError('search', url.href, () => http.getJson(url.href, { schema: actionSearchSchema, what: 'search' })));
   if (response === forbidden) return searchTitlesCore(query, limit);
-  const body = parseBody(actionSearchSchema, response.body, url.hostname, 'search');
+  const body = response.body;
   if (body.error) throwActionError(body.error, response.headers, url.hostname);
   if (!body.query)
     throw new UpstreamError('upstream_bad_response', `${url.hostname}: the search response has neither "query" nor "error"`, { upstream: url.hostname });
@@ -98,18 +90,20 @@ async function searchTitlesCore(query: string, limit: number): Promise<string[]>
   url.searchParams.set('q', query);
   url.searchParams.set('limit', String(limit));
   const headers = { 'api-user-agent': userAgent };
-  const response = await asReferenceClientError('search', url.href, () => http.getJson(url.href, { headers }));
-  return parseBody(coreSearchSchema, response.body, url.hostname, 'core search').pages.map((page) => page.title ?? '');
+  const response = await asReferenceClientError('search', url.href, () => http.getJson(url.href, { headers, schema: coreSearchSchema, what: 'core search' }));
+  return response.body.pages.map((page) => page.title ?? '');
 }
 
 /** The REST summary of a page (redirects followed). */
 export async function fetchSummary(title: string): Promise<PageSummary> {
   const url = new URL(`${wikipediaBase()}/api/rest_v1/page/summary/${pythonQuote(title)}`);
   url.searchParams.set('redirect', 'true');
-  let response = await orForbidden(asReferenceClientError('summary', url.href, () => http.getJson(url.href)));
+  let response = await orForbidden(asReferenceClientError('summary', url.href, () => http.getJson(url.href, { schema: summarySchema, what: 'page summary' })));
   if (response === forbidden) {
-    response = await asReferenceClientError('summary', url.href, () => http.getJson(url.href, { headers: { 'api-user-agent': userAgent } }));
+    response = await asReferenceClientError('summary', url.href, () =>
+      http.getJson(url.href, { headers: { 'api-user-agent': userAgent }, schema: summarySchema, what: 'page summary' }),
+    );
   }
-  const body = parseBody(summarySchema, response.body, url.hostname, 'page summary');
+  const body = response.body;
   return { title: body.title ?? '', description: body.description ?? '', extract: body.extract ?? '' };
 }

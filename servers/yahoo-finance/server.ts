@@ -1,4 +1,4 @@
-// The `yahoo-finance` MCP server: the reference's nine tools (servers/yahoo.py, which wraps
+// The `yahoo-finance` MCP server: the reference's nine tools (the reference project's servers/yahoo.py, which wraps
 // yfinance), same names, arguments and answers, built from the Yahoo Finance endpoints yfinance
 // 0.2.66 calls (yahoo-client.ts). Two differences, both deliberate: the reference's
 // `company.isin is None` gate asked markets.businessinsider.com (not Yahoo) and in practice never

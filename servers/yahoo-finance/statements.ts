@@ -1,4 +1,4 @@
-// Financial statements as the reference built them (servers/yahoo.py over yfinance 0.2.66
+// Financial statements as the reference built them (the reference project's servers/yahoo.py over yfinance 0.2.66
 // yfinance/scrapers/fundamentals.py): the fundamentals timeseries for every field yfinance asks
 // for ("annual" or "quarterly" + field), one object per period, newest first, {"date": "YYYY-MM-DD",
 // <field>: value or None, ...} in yfinance's field order, dumped by Python's json.

@@ -21,7 +21,10 @@ export class ModelUnavailableError extends Error {
   }
 }
 
-/** M3_YOLO_MODEL when set, else the pulled asset media/assets/models/yolox_nano.onnx. */
+/**
+ * M3_YOLO_MODEL when set, else the pulled asset media/assets/models/yolox_nano.onnx.
+ * @internal Exported for its tests.
+ */
 export function resolveModelPath(env: NodeJS.ProcessEnv = process.env, location: AssetLocation = {}): string {
   const configured = env.M3_YOLO_MODEL?.trim();
   if (configured) {
@@ -43,6 +46,7 @@ export function resolveModelPath(env: NodeJS.ProcessEnv = process.env, location:
   }
 }
 
+/** @internal Exported for its tests. */
 export async function createYoloSession(modelPath: string, env: NodeJS.ProcessEnv = process.env): Promise<ort.InferenceSession> {
   try {
     return await ort.InferenceSession.create(modelPath, yoloSessionOptions(env));
@@ -66,7 +70,10 @@ export function getSession(env: NodeJS.ProcessEnv = process.env): Promise<ort.In
   return sharedSession;
 }
 
-/** Runs the raw head on a prepared NCHW tensor; returns the [3549 x 85] output values. */
+/**
+ * Runs the raw head on a prepared NCHW tensor; returns the [3549 x 85] output values.
+ * @internal Exported for its tests.
+ */
 export async function runModel(session: ort.InferenceSession, data: Float32Array, size = inputSize): Promise<Float32Array> {
   const inputName = session.inputNames[0] ?? 'images';
   const outputName = session.outputNames[0] ?? 'output';

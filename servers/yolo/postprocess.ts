@@ -21,6 +21,7 @@ export interface DecodeOptions {
   scoreThreshold: number;
 }
 
+/** @internal Exported for its tests. */
 export function expectedRows(size: number): number {
   return strides.reduce((sum, stride) => sum + (size / stride) ** 2, 0);
 }

@@ -5,15 +5,17 @@ import { isSrgbEquivalentProfile } from '../shared/colour-profile.js';
 import { maxImagePixels } from '../shared/image-input.js';
 
 export const inputSize = 416;
+/** @internal Exported for its tests. */
 export const padValue = 114;
 
-export interface Letterbox {
+interface Letterbox {
   /** Factor from original pixels to model pixels: min(size/width, size/height). */
   scale: number;
   resizedWidth: number;
   resizedHeight: number;
 }
 
+/** @internal Exported for its tests. */
 export function computeLetterbox(width: number, height: number, size = inputSize): Letterbox {
   if (!(width > 0 && height > 0)) throw new Error(`cannot letterbox an image of ${width}x${height} pixels`);
   const scale = Math.min(size / width, size / height);
@@ -26,6 +28,7 @@ export function computeLetterbox(width: number, height: number, size = inputSize
  * Copies interleaved RGB(A) pixels of the resized image into the top-left corner of a
  * size x size NCHW float tensor in BGR order; everything else is set to the pad value.
  * `target` (3 x size x size floats) is reused when given: only the pad region is refilled.
+ * @internal Exported for its tests.
  */
 export function toInputTensorData(pixels: Uint8Array, width: number, height: number, channels: number, size = inputSize, target?: Float32Array): Float32Array {
   if (width > size || height > size) throw new Error(`resized image ${width}x${height} does not fit the ${size}x${size} input`);
@@ -86,7 +89,7 @@ export async function prepareImage(bytes: Buffer, size = inputSize, target?: Flo
   };
 }
 
-export interface DecodedForLetterbox {
+interface DecodedForLetterbox {
   pixels: Buffer;
   info: sharp.OutputInfo;
   letterbox: Letterbox;
@@ -111,6 +114,7 @@ export interface ImageHeader {
  * thread pool per call. An embedded profile that is sRGB in all but name is not converted to
  * sRGB (servers/shared/colour-profile.ts: the conversion changed no pixel and cost as much as the
  * decode); any other profile is.
+ * @internal Exported for its tests.
  */
 export async function decodeForLetterbox(bytes: Buffer, size = inputSize, header?: ImageHeader): Promise<DecodedForLetterbox> {
   const metadata = header ?? (await sharp(bytes, { limitInputPixels: maxImagePixels }).metadata());

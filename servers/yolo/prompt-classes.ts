@@ -234,7 +234,9 @@ function singularWord(word: string): string {
   return word;
 }
 
-/** Splits on ".", ",", ";", "/", newlines and the word "and"; lower-cases; drops articles. */
+/**
+ * Splits on ".", ",", ";", "/", newlines and the word "and"; lower-cases; drops articles.
+ */
 export function splitPrompt(prompt: string): string[] {
   return prompt
     .toLowerCase()

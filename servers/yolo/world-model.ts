@@ -93,7 +93,10 @@ export async function loadOpenVocab(files: OpenVocabFiles, env: NodeJS.ProcessEn
   return { files, session, imageInput, textInput, size, slots, width: typeof width === 'number' ? width : 512, text };
 }
 
-/** Best prompt slot per anchor above the threshold, in input pixels (the [4 + K, N] layout). */
+/**
+ * Best prompt slot per anchor above the threshold, in input pixels (the [4 + K, N] layout).
+ * @internal Exported for its tests.
+ */
 export function decodeWorldOutput(output: Float32Array, options: { slots: number; anchors: number; scoreThreshold: number }): Box[] {
   const { slots, anchors } = options;
   if (output.length !== (4 + slots) * anchors) throw new Error(`YOLO-World output has ${output.length} values, expected ${4 + slots} x ${anchors}`);

@@ -29,6 +29,7 @@ import type { WorkflowRecord } from './workflow-definition.js';
 import * as prompts from './prompts.js';
 import { rankTools } from './tool-ranking.js';
 import { endOfReply } from './end-status.js';
+import { LimitReached, TaskBudget } from './task-budget.js';
 
 export interface EpisodeInput {
   taskId: string;
@@ -60,6 +61,8 @@ export interface EpisodeTrace {
   rounds: RoundTrace[];
   finalReply: string;
   usage: Usage;
+  /** The part of `usage` the model-response cache served (no request made, nothing paid). */
+  servedUsage?: Usage;
   modelCalls: number;
   warnings: string[];
   /** What a workflow decided (src/agent/workflow.ts); absent for one agent. */
@@ -84,6 +87,8 @@ export interface EpisodeDeps {
   signal?: AbortSignal;
   /** The hook where each finished call is judged (src/mcp/checked-call.ts). */
   interceptor?: ToolCallInterceptor;
+  /** The task's limits (m3 run --token-limit, --message-limit, --cost-limit), shared by a workflow's agents; none: unlimited. */
+  budget?: TaskBudget;
 }
 
 /**
@@ -127,7 +132,8 @@ function toDefinitions(tools: readonly CatalogTool[]): ToolDefinition[] {
 
 export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promise<EpisodeTrace> {
   const { driver, host, options } = deps;
-  const trace: EpisodeTrace = { rounds: [], finalReply: '', usage: emptyUsage(), modelCalls: 0, warnings: [] };
+  const trace: EpisodeTrace = { rounds: [], finalReply: '', usage: emptyUsage(), servedUsage: emptyUsage(), modelCalls: 0, warnings: [] };
+  const budget = deps.budget ?? new TaskBudget({});
   const kind = options.agent ?? 'function-call';
   const offered = kind === 'basic' ? [] : rankTools(input.question, host.tools, options.topTools);
   const base = prompts.systemPromptFor(kind, options.maxStep, options.maxConcurrent, offered);
@@ -141,6 +147,8 @@ export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promis
   });
 
   const ask = async (purpose: EpisodePurpose, round: number, instruction: string, tools: ToolDefinition[]): Promise<GenerateResponse> => {
+    const limit = budget.reached();
+    if (limit) throw new LimitReached(limit);
     const built: GenerateRequest = {
       system: options.instructionRole === 'system' ? `${system}\n\n${instruction}` : system,
       messages: options.instructionRole === 'user' ? [...history, { role: 'user', content: [{ type: 'text', text: instruction }] }] : history,
@@ -165,6 +173,8 @@ export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promis
       const images = await delivery();
       trace.modelCalls += 1;
       trace.usage = addUsage(trace.usage, response.usage);
+      if (response.servedFromCache) trace.servedUsage = addUsage(trace.servedUsage ?? emptyUsage(), response.usage);
+      budget.observe(response);
       trace.warnings.push(...fitted.warnings, ...response.warnings);
       safeEmit(deps.onEvent, {
         type: 'model_call',
@@ -207,84 +217,92 @@ export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promis
     }
   };
 
-  // `basic` never calls tools: its one request is the final answer.
-  let finished = kind === 'basic';
-  for (let round = 1; round <= options.maxStep && !finished; round += 1) {
-    safeEmit(deps.onEvent, { type: 'round_start', taskId: input.taskId, round });
-    let prepare = '';
-    let roundTools = toDefinitions(offered);
-    if (!options.mergePrepareWork) {
-      const planned = await ask('prepare', round, prompts.prepareInstruction(round, options.maxStep, offered), []);
-      prepare = prompts.stripThinking(planned.text);
-      const chosen = prompts.selectedTools(prepare, offered);
-      // Reference bug 1: unrecognised selections fell back to garbage; we fall back to ranking.
-      roundTools = toDefinitions(chosen.length > 0 ? chosen : rankTools(`${input.question} ${prepare}`, host.tools, Math.max(options.topTools, 8)));
+  try {
+    // `basic` never calls tools: its one request is the final answer.
+    let finished = kind === 'basic';
+    for (let round = 1; round <= options.maxStep && !finished; round += 1) {
+      safeEmit(deps.onEvent, { type: 'round_start', taskId: input.taskId, round });
+      let prepare = '';
+      let roundTools = toDefinitions(offered);
+      if (!options.mergePrepareWork) {
+        const planned = await ask('prepare', round, prompts.prepareInstruction(round, options.maxStep, offered), []);
+        prepare = prompts.stripThinking(planned.text);
+        const chosen = prompts.selectedTools(prepare, offered);
+        // Reference bug 1: unrecognised selections fell back to garbage; we fall back to ranking.
+        roundTools = toDefinitions(chosen.length > 0 ? chosen : rankTools(`${input.question} ${prepare}`, host.tools, Math.max(options.topTools, 8)));
+      }
+      // Text mode sends no tools: the catalog is in the system prompt, the calls come back as text.
+      const response =
+        kind === 'react'
+          ? await ask('work', round, prompts.reactRoundInstruction(round, options.maxStep, options.maxConcurrent), [])
+          : await ask('work', round, prompts.roundInstruction(round, options.maxStep, options.maxConcurrent), roundTools);
+      const text = prompts.stripThinking(response.text);
+      const decision = decide(kind, response, text);
+      if (decision.final !== undefined) {
+        trace.finalReply = decision.final;
+        trace.end = endOfReply(response, decision.final);
+        if (trace.rounds.length > 0) trace.rounds[trace.rounds.length - 1]!.end = 'yes';
+        finished = true;
+        break;
+      }
+      const calls = await executeRound(decision.calls, {
+        taskId: input.taskId,
+        round,
+        host,
+        options,
+        callContext: input.callContext,
+        cwd: input.cwd,
+        ...(deps.signal ? { signal: deps.signal } : {}),
+        ...(deps.onEvent ? { onEvent: deps.onEvent } : {}),
+        ...(deps.interceptor ? { interceptor: deps.interceptor } : {}),
+      });
+      decision.malformed.forEach((action, index) => {
+        const recorded = malformedCall(action, `react-malformed-${round}-${index + 1}`);
+        emitCallEnd(recorded, calls.length, { taskId: input.taskId, round, ...(deps.onEvent ? { onEvent: deps.onEvent } : {}) });
+        calls.push(recorded);
+      });
+      if (kind === 'react') {
+        history.push(
+          { role: 'assistant', content: [{ type: 'text', text: text || '(empty reply)' }], toolCalls: [] },
+          observationMessage(calls, options.toolResultMaxChars),
+        );
+      } else {
+        const assistant: AssistantMessage = {
+          role: 'assistant',
+          content: text ? [{ type: 'text', text }] : [],
+          toolCalls: response.toolCalls,
+          ...(response.reasoning ? { reasoning: response.reasoning } : {}),
+        };
+        history.push(assistant, toolResultsMessage(calls, options.toolResultMaxChars));
+      }
+      const unparseable = calls.every((call) => call.call.argumentsError !== undefined);
+      const roundTrace: RoundTrace = { round, prepare: prepare || text, calls, unparseable, end: 'no' };
+      trace.rounds.push(roundTrace);
+      const infrastructure = infrastructureFailure(calls);
+      if (infrastructure) throw new EpisodeFailure(infrastructure, trace);
+      if (!options.skipEndStage) {
+        const verdict = await ask('end', round, prompts.endInstruction, []);
+        roundTrace.end = prompts.parseEndVerdict(verdict.text);
+        finished = roundTrace.end === 'yes';
+      }
     }
-    // Text mode sends no tools: the catalog is in the system prompt, the calls come back as text.
-    const response =
-      kind === 'react'
-        ? await ask('work', round, prompts.reactRoundInstruction(round, options.maxStep, options.maxConcurrent), [])
-        : await ask('work', round, prompts.roundInstruction(round, options.maxStep, options.maxConcurrent), roundTools);
-    const text = prompts.stripThinking(response.text);
-    const decision = decide(kind, response, text);
-    if (decision.final !== undefined) {
-      trace.finalReply = decision.final;
-      trace.end = endOfReply(response, decision.final);
-      if (trace.rounds.length > 0) trace.rounds[trace.rounds.length - 1]!.end = 'yes';
-      finished = true;
-      break;
+    if (kind === 'basic') {
+      const answer = await ask('work', 1, prompts.basicInstruction, []);
+      trace.finalReply = prompts.stripThinking(answer.text);
+      trace.end = endOfReply(answer, trace.finalReply);
+    } else if (!trace.finalReply && (!trace.end || trace.end.status === 'empty')) {
+      // A refusal, a pause or an overflow is the episode's end as the vendor reported it; only an
+      // empty answer (or none after max_step rounds) gets the final-answer request.
+      const final = await ask('final', options.maxStep + 1, prompts.finalInstruction, []);
+      trace.finalReply = finalText(kind, prompts.stripThinking(final.text));
+      trace.end = endOfReply(final, trace.finalReply);
     }
-    const calls = await executeRound(decision.calls, {
-      taskId: input.taskId,
-      round,
-      host,
-      options,
-      callContext: input.callContext,
-      cwd: input.cwd,
-      ...(deps.signal ? { signal: deps.signal } : {}),
-      ...(deps.onEvent ? { onEvent: deps.onEvent } : {}),
-      ...(deps.interceptor ? { interceptor: deps.interceptor } : {}),
-    });
-    decision.malformed.forEach((action, index) => {
-      const recorded = malformedCall(action, `react-malformed-${round}-${index + 1}`);
-      emitCallEnd(recorded, calls.length, { taskId: input.taskId, round, ...(deps.onEvent ? { onEvent: deps.onEvent } : {}) });
-      calls.push(recorded);
-    });
-    if (kind === 'react') {
-      history.push(
-        { role: 'assistant', content: [{ type: 'text', text: text || '(empty reply)' }], toolCalls: [] },
-        observationMessage(calls, options.toolResultMaxChars),
-      );
-    } else {
-      const assistant: AssistantMessage = {
-        role: 'assistant',
-        content: text ? [{ type: 'text', text }] : [],
-        toolCalls: response.toolCalls,
-        ...(response.reasoning ? { reasoning: response.reasoning } : {}),
-      };
-      history.push(assistant, toolResultsMessage(calls, options.toolResultMaxChars));
-    }
-    const unparseable = calls.every((call) => call.call.argumentsError !== undefined);
-    const roundTrace: RoundTrace = { round, prepare: prepare || text, calls, unparseable, end: 'no' };
-    trace.rounds.push(roundTrace);
-    const infrastructure = infrastructureFailure(calls);
-    if (infrastructure) throw new EpisodeFailure(infrastructure, trace);
-    if (!options.skipEndStage) {
-      const verdict = await ask('end', round, prompts.endInstruction, []);
-      roundTrace.end = prompts.parseEndVerdict(verdict.text);
-      finished = roundTrace.end === 'yes';
-    }
-  }
-  if (kind === 'basic') {
-    const answer = await ask('work', 1, prompts.basicInstruction, []);
-    trace.finalReply = prompts.stripThinking(answer.text);
-    trace.end = endOfReply(answer, trace.finalReply);
-  } else if (!trace.finalReply && (!trace.end || trace.end.status === 'empty')) {
-    // A refusal, a pause or an overflow is the episode's end as the vendor reported it; only an
-    // empty answer (or none after max_step rounds) gets the final-answer request.
-    const final = await ask('final', options.maxStep + 1, prompts.finalInstruction, []);
-    trace.finalReply = finalText(kind, prompts.stripThinking(final.text));
-    trace.end = endOfReply(final, trace.finalReply);
+  } catch (error) {
+    // A task limit forbade the next request: the episode ends here, without an answer, and is
+    // scored as the model's result (the model used its budget).
+    if (!(error instanceof LimitReached)) throw error;
+    trace.finalReply = '';
+    trace.end = error.end;
   }
   safeEmit(deps.onEvent, { type: 'final', taskId: input.taskId, text: trace.finalReply, rounds: trace.rounds.length });
   return trace;

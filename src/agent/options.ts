@@ -6,6 +6,7 @@ import { genericDestination } from '../media/image-destination.js';
 import type { ImagePolicy } from '../media/prepare-image.js';
 import { retryPolicyFrom, type RetryPolicy } from '../llm/retry.js';
 import type { AgentKind } from './agent-kind.js';
+import type { TaskLimits } from './task-budget.js';
 import { MAX_SUBTASKS_LIMIT, type WorkflowDefinition } from './workflow-definition.js';
 
 /**
@@ -47,6 +48,8 @@ export interface AgentOptions {
   imageRoots: string[];
   /** Run this workflow instead of one agent (src/agent/workflow.ts). */
   workflow?: WorkflowDefinition;
+  /** What one task may spend (m3 run --token-limit, --message-limit, --cost-limit); none: unlimited. */
+  taskLimits?: TaskLimits;
 }
 
 export interface LoopLimits {
@@ -62,6 +65,8 @@ export interface LoopLimits {
   seed?: number;
   /** A benchmark file's workflow (recorded in the manifest, with its hash, and in the config hash). */
   workflow?: WorkflowDefinition;
+  /** Per-task limits (src/agent/task-budget.ts); recorded in the manifest's options and config hash. */
+  taskLimits?: TaskLimits;
 }
 
 /** M3_IMAGE_POLICY: the reference rule, or the transport policy for the model's endpoint (PNG/JPEG only when unknown). */
@@ -105,5 +110,6 @@ export function agentOptionsFrom(switches: Switches, limits: LoopLimits, imageRo
     ...(limits.seed !== undefined ? { seed: limits.seed } : {}),
     imageRoots,
     ...(limits.workflow ? { workflow: limits.workflow } : {}),
+    ...(limits.taskLimits ? { taskLimits: limits.taskLimits } : {}),
   };
 }

@@ -80,6 +80,7 @@ class WorkflowRun {
   private absorb(trace: EpisodeTrace, agent: string, start: number): void {
     this.trace.rounds.push(...trace.rounds.map((round) => ({ ...round, round: round.round + start, agent })));
     this.trace.usage = addUsage(this.trace.usage, trace.usage);
+    if (trace.servedUsage) this.trace.servedUsage = addUsage(this.trace.servedUsage ?? emptyUsage(), trace.servedUsage);
     this.trace.modelCalls += trace.modelCalls;
     this.trace.warnings.push(...trace.warnings);
     // The workflow's reply is its last agent's: that agent's end is the workflow's end.

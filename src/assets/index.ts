@@ -1,22 +1,22 @@
 // Downloaded assets (models, test photos): manifest, pull from a mirror or URL, verify, resolve.
 export {
-  AssetError,
+  /** @internal */ AssetError,
   defaultAssetsDir,
   defaultManifestFile,
-  encoderManifestFile,
+  /** @internal */ encoderManifestFile,
   loadAssetManifest,
-  parseAssetManifest,
-  selectAssets,
-  UNVERIFIED,
+  /** @internal */ parseAssetManifest,
+  /** @internal */ selectAssets,
+  /** @internal */ UNVERIFIED,
   visionModelManifestFile,
-  type AssetManifest,
+  /** @internal */ type AssetManifest,
 } from './manifest.js';
 export {
-  AssetPullError,
+  /** @internal */ AssetPullError,
   assetPath,
   pullAssets,
   verifyAssets,
   type AssetLocation,
   type PullResult,
 } from './pull.js';
-export { buildEncoderManifest } from './encoders.js';
+export { /** @internal */ buildEncoderManifest } from './encoders.js';

@@ -35,7 +35,10 @@ export interface PullOptions extends AssetLocation {
   fetch?: typeof fetch;
 }
 
-/** Thrown after all assets were attempted; `results` has every outcome. */
+/**
+ * Thrown after all assets were attempted; `results` has every outcome.
+ * @internal Exported for its tests.
+ */
 export class AssetPullError extends AssetError {
   readonly results: PullResult[];
   constructor(results: PullResult[]) {

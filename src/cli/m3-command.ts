@@ -20,7 +20,10 @@ function distance(a: string, b: string): number {
   return (rows[a.length] as number[])[b.length] as number;
 }
 
-/** The candidate closest to `flag` (ties: the first); undefined when there is none. */
+/**
+ * The candidate closest to `flag` (ties: the first); undefined when there is none.
+ * @internal Exported for its tests.
+ */
 export function nearestOption(flag: string, candidates: readonly string[]): string | undefined {
   const bare = flag.split('=')[0] ?? flag;
   let best: { option: string; score: number } | undefined;

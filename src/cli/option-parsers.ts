@@ -44,6 +44,13 @@ export function nonNegativeNumber(value: string): number {
   return parsed;
 }
 
+/** A finite number > 0 (fractions allowed), e.g. an amount in USD. */
+export function positiveNumber(value: string): number {
+  const parsed = Number(value);
+  if (value.trim() === '' || !Number.isFinite(parsed) || parsed <= 0) throw new InvalidArgumentError(`expected a number > 0, got "${value}"`);
+  return parsed;
+}
+
 /** A number from 0 to 1 (a rate, a drop in a rate). */
 export function fraction(value: string): number {
   const parsed = Number(value);

@@ -8,8 +8,9 @@ import path from 'node:path';
 import { TaskFileError } from '../errors/index.js';
 import type { Logger } from '../log/logger.js';
 import type { RunModelReport } from '../runner/run-model.js';
-import type { FallbackShare } from '../store/index.js';
+import { mockedShare } from '../results/mocked-share.js';
 import { selectShard, type TaskSet } from '../runner/task-set.js';
+import type { RunBudget } from '../runner/run-cost.js';
 import { interruptedExitCode } from './stop-signal.js';
 
 const nothingScoredExitCode = 3;
@@ -28,14 +29,30 @@ function percent(part: number, whole: number): string {
   return `${part}/${whole} (${whole === 0 ? 0 : Math.round((part / whole) * 1000) / 10}%)`;
 }
 
-/** One row per trial file (a single-trial run has one per model and condition). `shares` is set when the fallback layer served failures: then the mocked shares of each run are printed too. */
-export function printSummary(reports: readonly RunModelReport[], json: boolean | undefined, shares?: ReadonlyMap<string, FallbackShare | undefined>): void {
-  const rows = reports.flatMap((report) => report.trials.map((trial) => ({ report, trial })));
+/** `--max-cost`: one line saying whether the run stopped scheduling tasks, and what it paid. */
+function maxCostLine(budget: RunBudget, reports: readonly RunModelReport[]): string {
+  const notStarted = reports.reduce((sum, report) => sum + report.result.notStarted.length, 0);
+  return budget.exhausted()
+    ? `max cost: --max-cost $${budget.maxUsd} reached ($${budget.spentUsd.toFixed(4)} paid): no new task was started; ${notStarted} task(s) not started\n`
+    : `max cost: $${budget.spentUsd.toFixed(4)} paid of --max-cost $${budget.maxUsd}\n`;
+}
+
+/**
+ * One row per trial file (a single-trial run has one per model and condition), saying which trial
+ * of how many. With the fallback layer on, each row gives that trial's mocked calls and tasks,
+ * counted from its prediction file by the one computation every output uses
+ * (src/results/mocked-share.ts), never the run's trials pooled.
+ */
+export function printSummary(reports: readonly RunModelReport[], json: boolean | undefined, fallbackOn = false, maxCost?: RunBudget): void {
+  const rows = reports.flatMap((report) =>
+    report.trials.map((trial) => ({ report, trial, share: fallbackOn ? mockedShare(trial.label, trial.output, trial.manifestFile) : undefined })),
+  );
   if (json) {
-    const records = rows.map(({ report, trial }) => ({
+    const records = rows.map(({ report, trial, share }) => ({
       model: report.model,
       condition: report.condition,
       trial: trial.trial,
+      trials: report.trials.length,
       seed: trial.seed ?? null,
       runId: report.runId,
       output: trial.output,
@@ -44,19 +61,23 @@ export function printSummary(reports: readonly RunModelReport[], json: boolean |
       skippedResumed: trial.result.skipped.length,
       notStarted: trial.result.notStarted.length,
       ...(report.stopped ? { stopped: report.stopped } : {}),
-      ...(shares ? { fallback: shares.get(report.runId) ?? null } : {}),
+      ...(fallbackOn ? { fallback: share ?? null } : {}),
       ...(report.placeholderImages ? { placeholderImageTasks: Object.keys(report.placeholderImages).length } : {}),
+      ...(trial.manifest.cost ? { cost: trial.manifest.cost } : {}),
+      ...(maxCost ? { maxCost: { limitUsd: maxCost.maxUsd, spentUsd: maxCost.spentUsd, reached: maxCost.exhausted() } } : {}),
     }));
     process.stdout.write(`${JSON.stringify(records, null, 2)}\n`);
     return;
   }
-  process.stdout.write(`model                          done  model-fail  infra-fail  tokens      predictions${shares ? '  mocked calls / tasks' : ''}\n`);
-  for (const { report, trial } of rows) {
+  // done / model-fail / infra-fail count tasks of that trial (one episode each), not episodes pooled over trials.
+  process.stdout.write(
+    `model                          trial  done  model-fail  infra-fail  tokens      predictions${fallbackOn ? '  mocked calls / tasks (this trial)' : ''}\n`,
+  );
+  for (const { report, trial, share } of rows) {
     const p = trial.result.progress;
-    const share = shares?.get(report.runId);
-    const mocked = shares ? `  ${share ? `${percent(share.mockedCalls, share.calls)} / ${percent(share.mockedTasks, share.tasks)}` : '-'}` : '';
+    const mocked = fallbackOn ? `  ${share ? `${percent(share.mockedCalls, share.calls)} / ${percent(share.mockedTasks, share.tasks)}` : '-'}` : '';
     process.stdout.write(
-      `${trial.label.padEnd(30)} ${String(p.done).padStart(5)}  ${String(p.failedModel).padStart(10)}  ${String(p.failedInfra).padStart(10)}  ${String(p.usage.inputTokens + p.usage.outputTokens).padStart(10)}  ${path.relative(process.cwd(), trial.output)}${mocked}\n`,
+      `${trial.label.padEnd(30)} ${`${trial.trial}/${report.trials.length}`.padStart(5)} ${String(p.done).padStart(5)}  ${String(p.failedModel).padStart(10)}  ${String(p.failedInfra).padStart(10)}  ${String(p.usage.inputTokens + p.usage.outputTokens).padStart(10)}  ${path.relative(process.cwd(), trial.output)}${mocked}\n`,
     );
   }
   for (const report of reports) {
@@ -66,6 +87,22 @@ export function printSummary(reports: readonly RunModelReport[], json: boolean |
       `${report.label}: PLACEHOLDER IMAGES: ${count} task(s) ran on labelled stand-ins for missing images (pipeline check; their scores say nothing about the model)\n`,
     );
   }
+  for (const { trial } of rows) {
+    const line = costLine(trial.label, trial.manifest.cost);
+    if (line) process.stdout.write(line);
+  }
+  if (maxCost) process.stdout.write(maxCostLine(maxCost, reports));
+}
+
+/** `cost <label>: $P paid, $S served by the cache (saved); limits stopped: tokens T, messages M, cost C`, or nothing when there is nothing to say. */
+function costLine(label: string, cost: RunModelReport['trials'][number]['manifest']['cost']): string | undefined {
+  if (!cost) return undefined;
+  const { tokens, messages, cost: byCost } = cost.limited;
+  const limited = tokens + messages + byCost > 0 ? `; stopped by a limit: tokens ${tokens}, messages ${messages}, cost ${byCost}` : '';
+  const served = cost.servedTokens.input + cost.servedTokens.output > 0;
+  if (cost.paidUsd === null && !served && !limited) return undefined;
+  const usd = (value: number | null) => (value === null ? 'n/a (no price)' : `$${value.toFixed(4)}`);
+  return `cost ${label}: ${usd(cost.paidUsd)} paid${served ? `, ${usd(cost.savedUsd)} served by the model cache (saved)` : ''}${limited}\n`;
 }
 
 /** The run id to pass back to --run-id (m3 run appends the model label itself). */

@@ -1,54 +1,23 @@
-// Where each model provider lives and which key it needs. This is the only code that maps
+// Where each model provider lives and which key it needs, resolved from the environment. The
+// definitions are rows of src/config/provider-definitions.ts; this is the only code that maps
 // environment variable names to endpoints: drivers receive the merged env map through their
 // DriverContext and ask here, so no driver (or SDK default) ever reads process.env itself.
 import { ConfigError } from '../errors/index.js';
 import type { EnvMap } from './env-file.js';
+import { type EndpointDefinition, type ProviderDefinition, providerDefinitions } from './provider-definitions.js';
 
-export interface EndpointDefinition {
-  /** Human name for messages, e.g. "DeepSeek". */
-  label: string;
-  defaultBaseUrl: string;
-  /** Variables that override the base URL; the first one set wins. */
-  baseUrlVariables: readonly string[];
-  /** Variables that hold the API key; the first one set wins. */
-  keyVariables: readonly string[];
-  /** Local servers (ollama, vllm, ...) work without a key. */
-  keyRequired: boolean;
-}
+type Rows = typeof providerDefinitions;
+type EndpointRows = { [K in keyof Rows as Rows[K] extends { endpoint: EndpointDefinition } ? K : never]: EndpointDefinition };
 
-function hosted(label: string, prefix: string, defaultBaseUrl: string, keyVariables = [`${prefix}_API_KEY`]): EndpointDefinition {
-  return { label, defaultBaseUrl, baseUrlVariables: [`${prefix}_BASE_URL`], keyVariables, keyRequired: true };
-}
+/**
+ * Every provider with an endpoint of its own, from the one provider table (provider-definitions.ts).
+ * @internal Exported for its tests.
+ */
+export const endpointDefinitions = Object.fromEntries(
+  Object.entries(providerDefinitions as Record<string, ProviderDefinition>).flatMap(([name, row]) => (row.endpoint ? [[name, row.endpoint]] : [])),
+) as EndpointRows;
 
-function local(label: string, prefix: string, defaultBaseUrl: string): EndpointDefinition {
-  return { label, defaultBaseUrl, baseUrlVariables: [`${prefix}_BASE_URL`], keyVariables: [`${prefix}_API_KEY`], keyRequired: false };
-}
-
-/** Every provider name usable in `provider:model`, with its endpoint defaults. */
-export const endpointDefinitions = {
-  openai: hosted('OpenAI', 'OPENAI', 'https://api.openai.com/v1'),
-  anthropic: hosted('Anthropic', 'ANTHROPIC', 'https://api.anthropic.com'),
-  gemini: hosted('Google Gemini', 'GEMINI', 'https://generativelanguage.googleapis.com', ['GEMINI_API_KEY', 'GOOGLE_API_KEY']),
-  ollama: local('Ollama', 'OLLAMA', 'http://127.0.0.1:11434/v1'),
-  vllm: local('vLLM', 'VLLM', 'http://127.0.0.1:8000/v1'),
-  lmstudio: local('LM Studio', 'LMSTUDIO', 'http://127.0.0.1:1234/v1'),
-  llamacpp: local('llama.cpp server', 'LLAMACPP', 'http://127.0.0.1:8080/v1'),
-  xai: hosted('xAI', 'XAI', 'https://api.x.ai/v1'),
-  deepseek: hosted('DeepSeek', 'DEEPSEEK', 'https://api.deepseek.com'),
-  zhipu: hosted('Zhipu (Z.ai)', 'ZHIPU', 'https://open.bigmodel.cn/api/paas/v4'),
-  qwen: {
-    ...hosted('Qwen (DashScope)', 'QWEN', 'https://dashscope-intl.aliyuncs.com/compatible-mode/v1', ['DASHSCOPE_API_KEY']),
-    baseUrlVariables: ['QWEN_BASE_URL', 'DASHSCOPE_BASE_URL'],
-  },
-  dashscope: {
-    ...hosted('DashScope', 'DASHSCOPE', 'https://dashscope-intl.aliyuncs.com/compatible-mode/v1'),
-    baseUrlVariables: ['DASHSCOPE_BASE_URL', 'QWEN_BASE_URL'],
-  },
-  openrouter: hosted('OpenRouter', 'OPENROUTER', 'https://openrouter.ai/api/v1'),
-  together: hosted('Together AI', 'TOGETHER', 'https://api.together.xyz/v1'),
-} as const satisfies Record<string, EndpointDefinition>;
-
-export type EndpointName = keyof typeof endpointDefinitions;
+export type EndpointName = keyof EndpointRows;
 
 export interface ResolvedEndpoint {
   name: string;

@@ -92,6 +92,7 @@ export interface LoadServersOptions {
   preferBuilt?: boolean;
 }
 
+/** @internal Exported for its tests. */
 export function parseServersConfig(raw: unknown, file: string, options: LoadServersOptions): ServerSpec[] {
   const parsed = serversFileSchema.safeParse(raw);
   if (!parsed.success) throw new ConfigError(formatIssues(file, parsed.error.issues));

@@ -1,5 +1,9 @@
 // Every M3_* switch the reference defines, parsed once from the environment with defaults,
-// types and a readable message for a bad value. Nothing else in the project reads these names.
+// types and a readable message for a bad value; the harness reads these names only here. Two
+// kinds of M3_* variables are read elsewhere on purpose: src/log/logger.ts reads M3_LOG_LEVEL
+// itself (the logger exists before any configuration is parsed), and each server process under
+// servers/ reads its own (upstream URLs, limits, allowed roots: docs/servers.md), since a server
+// is a separate process that does not load this module.
 import { z } from 'zod';
 import { ConfigError } from '../errors/index.js';
 import { maxTimerSeconds, timerSecondsMessage } from './timer-ms.js';
@@ -106,6 +110,7 @@ const switchTable = {
 type SwitchName = keyof typeof switchTable;
 export type Switches = { [K in SwitchName]: z.output<(typeof switchTable)[K]['schema']> };
 
+/** @internal Exported for its tests. */
 export const switchNames = Object.keys(switchTable) as SwitchName[];
 
 export interface SwitchDescription {

@@ -4,6 +4,7 @@
 // JPEG/PNG bitmaps are refused with a message that says so.
 import sharp from 'sharp';
 
+/** @internal Exported for its tests. */
 export class BmpDecodeError extends Error {
   constructor(message: string) {
     super(message);
@@ -88,6 +89,7 @@ function pixelAt(bytes: Buffer, row: number, x: number, header: Header): [number
   return [channel(value, red), channel(value, green), channel(value, blue), alpha ? channel(value, alpha) : 255];
 }
 
+/** @internal Exported for its tests. */
 export function decodeBmp(bytes: Buffer, maxPixels: number): RawImage {
   const header = readHeader(bytes);
   if (![1, 4, 8, 16, 24, 32].includes(header.bitsPerPixel)) throw new BmpDecodeError(`${header.bitsPerPixel}-bit BMP is not supported`);

@@ -19,6 +19,12 @@ export const endStatuses = [
   'paused',
   /** A stop reason none of the above covers; the detail names it. */
   'other',
+  /** The harness stopped the episode: its tokens (input + output) reached `m3 run --token-limit` (src/agent/task-budget.ts). */
+  'limit_tokens',
+  /** The harness stopped the episode: its model replies reached `--message-limit`. */
+  'limit_messages',
+  /** The harness stopped the episode: what its requests cost reached `--cost-limit` (USD, the price table). */
+  'limit_cost',
 ] as const;
 
 export type EndStatus = (typeof endStatuses)[number];

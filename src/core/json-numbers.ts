@@ -7,7 +7,10 @@
 // ordinary number: `toJSON` gives the plain value.
 import { parse as parseLossless, stringify as stringifyLossless } from 'lossless-json';
 
-/** A number its JSON source wrote as a float (`2.0`, `40.50`, `1e3`). */
+/**
+ * A number its JSON source wrote as a float (`2.0`, `40.50`, `1e3`).
+ * @internal Exported for its tests.
+ */
 export class JsonFloat {
   constructor(readonly value: number) {}
   toJSON(): number {

@@ -1,7 +1,7 @@
 // Where a mock-domain server (servers/email, servers/calendar) keeps a task's SQLite database,
 // and where the state evaluators (src/eval/state) read it back: one rule, shared by both.
 // The database must belong to one task of one run. A workspace made for the task (`m3 tasks
-// verify`: media/outputs/<id>; isolated runs: media/runs/<run>/<id>) ends in the task's folder
+// verify`: <its scratch folder>/<id>; isolated runs: media/runs/<run>/<id>) ends in the task's folder
 // name and holds it directly; a workspace shared by tasks (the default dedup mode: media/)
 // gets a per-run, per-task subfolder, so tasks never share a database.
 import path from 'node:path';

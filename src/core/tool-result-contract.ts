@@ -88,7 +88,10 @@ const MODEL_ERROR_CODES = ['unknown_tool', 'invalid_arguments', 'over_limit', 't
 /** The host could not get an answer from the server process. */
 const HOST_INFRA_ERROR_CODES = ['tool_timeout', 'server_crashed', 'server_unavailable', 'protocol_error', 'aborted'] as const;
 
-/** A server of ours reached its upstream web API and it failed (reported through TOOL_ERROR_META_KEY). */
+/**
+ * A server of ours reached its upstream web API and it failed (reported through TOOL_ERROR_META_KEY).
+ * @internal Exported for its tests.
+ */
 export const UPSTREAM_ERROR_CODES = [
   'upstream_network',
   'upstream_timeout',

@@ -79,7 +79,10 @@ function toHubFile(entry: z.output<typeof treeEntrySchema>): HubFile {
   };
 }
 
-/** The `rel="next"` target of a Link header, resolved against the page it came with. */
+/**
+ * The `rel="next"` target of a Link header, resolved against the page it came with.
+ * @internal Exported for its tests.
+ */
 export function nextPageUrl(link: string | null, base: string): string | undefined {
   for (const part of (link ?? '').split(',')) {
     const match = /<([^>]+)>\s*;(?:[^,]*;)?\s*rel="?next"?/i.exec(part.trim());

@@ -39,7 +39,10 @@ const typeByExtension: Record<string, string> = {
   '.tiff': 'image/tiff',
 };
 
-/** `images/<rest>` and `./images/<rest>` live in the image folder; other relative paths beside it. */
+/**
+ * `images/<rest>` and `./images/<rest>` live in the image folder; other relative paths beside it.
+ * @internal Exported for its tests.
+ */
 export function imageFileFor(ref: string, imageDir: string): string {
   if (path.isAbsolute(ref)) return ref;
   const clean = ref.replace(/^\.\//, '');

@@ -8,6 +8,6 @@ export {
   originalTaskFiles,
   runImageDirFor,
 } from './layout.js';
-export { DatasetPullError, pullDataset, type DatasetPullOptions, type PullEvent } from './pull.js';
+export { /** @internal */ DatasetPullError, pullDataset, /** @internal */ type DatasetPullOptions, type PullEvent } from './pull.js';
 export { verifyDataset } from './verify.js';
 export { formatVerifyReport } from './verify-report.js';

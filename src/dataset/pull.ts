@@ -58,7 +58,10 @@ export interface DatasetPullResult {
   missingTaskFiles: string[];
 }
 
-/** Thrown after every file was attempted; the lock file already lists the good ones. */
+/**
+ * Thrown after every file was attempted; the lock file already lists the good ones.
+ * @internal Exported for its tests.
+ */
 export class DatasetPullError extends DatasetError {
   readonly result: DatasetPullResult;
   constructor(result: DatasetPullResult) {

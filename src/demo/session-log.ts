@@ -29,14 +29,20 @@ export interface SessionLogEntry {
 
 const pad = (value: number, width = 2) => String(value).padStart(width, '0');
 
-/** Local time as `YYYYmmdd-HHMMSS-micro` (microseconds, like Python's %f). */
+/**
+ * Local time as `YYYYmmdd-HHMMSS-micro` (microseconds, like Python's %f).
+ * @internal Exported for its tests.
+ */
 export function logTimestamp(at: Date, microsWithinMs = Number(process.hrtime.bigint() % 1000n)): string {
   const date = `${at.getFullYear()}${pad(at.getMonth() + 1)}${pad(at.getDate())}`;
   const time = `${pad(at.getHours())}${pad(at.getMinutes())}${pad(at.getSeconds())}`;
   return `${date}-${time}-${pad(at.getMilliseconds() * 1000 + microsWithinMs, 6)}`;
 }
 
-/** Replaces data URLs and other very long strings (base64 pasted by a model) by a marker. */
+/**
+ * Replaces data URLs and other very long strings (base64 pasted by a model) by a marker.
+ * @internal Exported for its tests.
+ */
 export function withoutPayloads(value: unknown): unknown {
   if (typeof value === 'string') {
     if (value.startsWith('data:') && value.length > 64) return `[data URL, ${value.length} characters]`;
@@ -62,6 +68,7 @@ function imageRecord(image: SessionImage): Record<string, unknown> {
   };
 }
 
+/** @internal Exported for its tests. */
 export function toSessionLog(entry: SessionLogEntry): Record<string, unknown> {
   const prediction = entry.trace
     ? toPrediction({ id: entry.episodeId, image: entry.images.map((image) => image.displayPath) }, entry.question, entry.trace)

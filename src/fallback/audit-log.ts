@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { FALLBACK_TIERS, type FallbackTier } from '../core/tool-result-contract.js';
 import { redactValue } from '../log/redact.js';
 
+/** @internal Exported for its tests. */
 export const auditEntrySchema = z.strictObject({
   time: z.string(),
   run: z.string().nullable(),
@@ -21,6 +22,7 @@ export const auditEntrySchema = z.strictObject({
   /** Why an earlier tier did not serve (e.g. the simulator's reply failed validation twice). */
   note: z.string().optional(),
 });
+/** @internal Exported for its tests. */
 export type AuditEntry = z.output<typeof auditEntrySchema>;
 
 export interface AuditRecord {

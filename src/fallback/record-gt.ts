@@ -10,6 +10,7 @@ import type { ToolHost } from '../mcp/types.js';
 import type { GtTask } from '../tasks/schemas.js';
 import { argumentsKey } from './argument-key.js';
 import type { FallbackInterceptor } from './tiers.js';
+import { sleep } from '../core/sleep.js';
 
 export interface PlannedCall {
   tool: string;
@@ -77,7 +78,6 @@ export interface ServerRecording {
   skipped?: string;
 }
 
-const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const clip = (text: string, length: number) => (text.length > length ? `${text.slice(0, length - 3)}...` : text).replace(/\s+/g, ' ');
 
 /** Why a server cannot be recorded now, or undefined. */
@@ -96,7 +96,7 @@ export async function recordServer(server: string, calls: readonly PlannedCall[]
   const planned = options.limit > 0 ? calls.slice(0, options.limit) : calls;
   const context = { taskId: `record/${server}`, workspace: options.workspace };
   for (const [index, call] of planned.entries()) {
-    if (index > 0) await (options.sleep ?? sleepFor)(options.delayMs);
+    if (index > 0) await (options.sleep ?? sleep)(options.delayMs);
     const outcome = await callCheckedTool(options.host, `${server}/${call.tool}`, call.arguments, {
       context,
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),

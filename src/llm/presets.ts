@@ -1,75 +1,16 @@
-// OpenAI-compatible presets: how to talk Chat Completions to each server. Where a server lives
-// and which key it needs is config (src/config/providers.ts); this table holds the wire quirks.
+// OpenAI-compatible presets: how to talk Chat Completions to each server, from the wire quirks
+// in the rows of the one provider table (src/config/provider-definitions.ts).
 // A model spec may override a preset per run:
 //   ollama:llava?images=1&tokens=max_tokens      qwen:qwen3-8b?body.enable_thinking=false
+import { type ChatPreset, chatDefaults, type ProviderDefinition, providerDefinitions } from '../config/provider-definitions.js';
 import { ConfigError } from '../errors/index.js';
 
-type MaxTokensField = 'max_completion_tokens' | 'max_tokens';
-
-export interface ChatPreset {
-  name: string;
-  /**
-   * OpenAI's reasoning models only accept `max_completion_tokens`; most compatible servers
-   * (vLLM, llama.cpp, older Ollama, DeepSeek, Zhipu) only know `max_tokens`.
-   */
-  maxTokensField: MaxTokensField;
-  /** Text-only endpoints get a placeholder (and a warning) instead of each image. */
-  acceptsImages: boolean;
-  /**
-   * Image media types the endpoint decodes; others are converted (to PNG or JPEG) before sending.
-   * xAI takes JPEG and PNG only; Ollama's endpoint refuses GIF; llama.cpp's decoder has no WebP.
-   */
-  imageTypes: readonly string[];
-  /** How an image travels in `image_url.url`: a data: URL, or bare base64 (Zhipu refuses data: URLs). */
-  imageUrl: 'data-url' | 'base64';
-  /** Send `parallel_tool_calls: true`; some servers reject fields they do not know. */
-  sendParallelToolCalls: boolean;
-  /** Send an assistant turn's `reasoning_content` back with its tool calls (DeepSeek thinking mode requires it). */
-  replayReasoning: boolean;
-  /**
-   * Send every assistant turn's `reasoning_details` back unchanged (OpenRouter: Gemini models
-   * answer 400 "Gemini models require OpenRouter reasoning details to be preserved" without them).
-   */
-  replayReasoningDetails: boolean;
-  /** `completion_tokens` excludes reasoning tokens, reported apart in completion_tokens_details (xAI). */
-  reasoningTokensApart: boolean;
-  /** Extra top-level body fields, e.g. DashScope's `enable_thinking: false` for non-streaming Qwen3 calls. */
-  extraBody: Readonly<Record<string, unknown>>;
-}
-
-const commonImageTypes = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'];
-
-const compatible = (name: string, overrides: Partial<ChatPreset> = {}): ChatPreset => ({
-  name,
-  maxTokensField: 'max_tokens',
-  acceptsImages: true,
-  imageTypes: commonImageTypes,
-  imageUrl: 'data-url',
-  sendParallelToolCalls: false,
-  replayReasoning: false,
-  replayReasoningDetails: false,
-  reasoningTokensApart: false,
-  extraBody: {},
-  ...overrides,
-});
-
-/** DashScope refuses non-streaming calls of Qwen3 open models unless thinking is off. */
-const dashScopeBody = { enable_thinking: false };
-
-export const chatPresets: Readonly<Record<string, ChatPreset>> = {
-  openai: compatible('openai', { maxTokensField: 'max_completion_tokens', sendParallelToolCalls: true }),
-  ollama: compatible('ollama', { imageTypes: ['image/png', 'image/jpeg', 'image/webp'] }),
-  vllm: compatible('vllm'),
-  lmstudio: compatible('lmstudio', { imageTypes: ['image/png', 'image/jpeg'] }),
-  llamacpp: compatible('llamacpp', { imageTypes: ['image/png', 'image/jpeg', 'image/gif'] }),
-  xai: compatible('xai', { imageTypes: ['image/png', 'image/jpeg'], reasoningTokensApart: true }),
-  deepseek: compatible('deepseek', { acceptsImages: false, replayReasoning: true }),
-  zhipu: compatible('zhipu', { imageTypes: ['image/png', 'image/jpeg'], imageUrl: 'base64' }),
-  qwen: compatible('qwen', { imageTypes: ['image/png', 'image/jpeg', 'image/webp'], extraBody: dashScopeBody }),
-  dashscope: compatible('dashscope', { imageTypes: ['image/png', 'image/jpeg', 'image/webp'], extraBody: dashScopeBody }),
-  openrouter: compatible('openrouter', { replayReasoningDetails: true }),
-  together: compatible('together', { imageTypes: ['image/png', 'image/jpeg', 'image/webp'] }),
-};
+/** One preset per OpenAI-compatible row of the provider table: the defaults, then its quirks. */
+export const chatPresets: Readonly<Record<string, ChatPreset>> = Object.fromEntries(
+  Object.entries(providerDefinitions as Record<string, ProviderDefinition>).flatMap(([name, row]) =>
+    row.kind === 'chat' ? [[name, { name, ...chatDefaults, ...row.chat }]] : [],
+  ),
+);
 
 const chatPresetNames = Object.keys(chatPresets);
 

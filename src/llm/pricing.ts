@@ -23,6 +23,7 @@ const priceSchema = z.strictObject({
 });
 const tableSchema = z.record(z.string().min(1), priceSchema);
 
+/** @internal Exported for its tests. */
 export type Price = z.infer<typeof priceSchema>;
 export type PriceTable = ReadonlyMap<string, Price>;
 
@@ -45,6 +46,7 @@ const defaultPrices: Readonly<Record<string, Price>> = {
   'deepseek-chat': { input: 0.56, output: 1.68, cached: 0.07, checkedAt },
 };
 
+/** @internal Exported for its tests. */
 export const defaultPriceTable: PriceTable = new Map(Object.entries(defaultPrices));
 
 /** Validates a price table read from `file` (a JSON value). */
@@ -81,7 +83,10 @@ export function loadPriceTable(env: EnvMap): PriceTable {
 // gemini-2.5-flash-preview-05-20, gemini-2.0-flash-001. Other suffixes (gpt-5-nano) stay unknown.
 const releaseSuffix = /^-(\d{4}-\d{2}-\d{2}|\d{8}|\d{3}|latest|preview[-\w.]*|exp[-\w.]*)$/;
 
-/** Finds the price of `provider:model`, `model`, or a dated release of a listed model. */
+/**
+ * Finds the price of `provider:model`, `model`, or a dated release of a listed model.
+ * @internal Exported for its tests.
+ */
 export function findPrice(spec: string, table: PriceTable = defaultPriceTable): { key: string; price: Price } | undefined {
   const colon = spec.indexOf(':');
   const model = colon >= 0 ? spec.slice(colon + 1) : spec;

@@ -2,6 +2,7 @@
 // mean the same for every vendor, and the OpenAI and Anthropic SDKs share one generated error
 // hierarchy, so one duck-typed classifier serves both. Nothing here imports an SDK: each vendor
 // folder's errors.ts passes its SDK's error classes in.
+import { type HeaderReader, retryAfterFromHeaders } from '../core/retry-after.js';
 import { ProviderError, type ProviderErrorClass } from '../errors/index.js';
 
 export interface ClassifiedError {
@@ -21,22 +22,6 @@ export interface FailureContext {
   spec: string;
   /** e.g. "check DEEPSEEK_API_KEY; base URL https://api.deepseek.com (override with DEEPSEEK_BASE_URL)" */
   hint: string;
-}
-
-interface HeaderReader {
-  get(name: string): string | null;
-}
-
-/** `retry-after-ms` (milliseconds) wins over `retry-after` (seconds or an HTTP date). */
-export function retryAfterFromHeaders(headers: HeaderReader | undefined, now = Date.now()): number | undefined {
-  if (!headers || typeof headers.get !== 'function') return undefined;
-  const milliseconds = Number.parseFloat(headers.get('retry-after-ms') ?? '');
-  if (Number.isFinite(milliseconds) && milliseconds >= 0) return Math.round(milliseconds);
-  const raw = headers.get('retry-after')?.trim();
-  if (!raw) return undefined;
-  if (/^\d+(\.\d+)?$/.test(raw)) return Math.round(Number.parseFloat(raw) * 1000);
-  const date = Date.parse(raw);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
 const contextPattern =

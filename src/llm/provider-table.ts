@@ -1,41 +1,29 @@
-// Every provider name usable in `provider:model`, and which driver serves it. A static table,
-// so listing providers (error messages, --help, `m3 config check`) never depends on which
+// Every provider name usable in `provider:model`, and which driver serves it, derived from the
+// one provider table (src/config/provider-definitions.ts). A static table,
+// so listing providers (error messages, the model-spec parser) never depends on which
 // vendor modules happen to be loaded; each driver module is imported only when a spec names it.
 import type { EndpointName } from '../config/providers.js';
-
-type DriverKind = 'replay' | 'chat' | 'responses' | 'anthropic' | 'gemini';
+import { type DriverKind, type ProviderDefinition, type ProviderName, providerDefinitions } from '../config/provider-definitions.js';
 
 export interface ProviderEntry {
   kind: DriverKind;
-  /** Endpoint and key definition in src/config/providers.ts; replay has none. */
+  /** Endpoint and key definition (src/config/providers.ts); replay has none. */
   endpoint?: EndpointName;
   /** One line for listings. */
   summary: string;
 }
 
-const chat = (endpoint: EndpointName, summary: string): ProviderEntry => ({ kind: 'chat', endpoint, summary });
+function entryOf(name: string, row: ProviderDefinition): ProviderEntry {
+  const endpoint = (row.endpointOf ?? (row.endpoint ? name : undefined)) as EndpointName | undefined;
+  return { kind: row.kind, summary: row.summary, ...(endpoint ? { endpoint } : {}) };
+}
 
-export const providerTable = {
-  replay: { kind: 'replay', summary: 'replays ground truth or a prediction file (replay:gt, replay:noisy, replay:file=...)' },
-  openai: chat('openai', 'OpenAI Chat Completions'),
-  'openai-responses': { kind: 'responses', endpoint: 'openai', summary: 'OpenAI Responses API' },
-  anthropic: { kind: 'anthropic', endpoint: 'anthropic', summary: 'Anthropic Messages API' },
-  gemini: { kind: 'gemini', endpoint: 'gemini', summary: 'Google Gemini API' },
-  google: { kind: 'gemini', endpoint: 'gemini', summary: 'alias of gemini' },
-  ollama: chat('ollama', 'Ollama (OpenAI-compatible, local)'),
-  vllm: chat('vllm', 'vLLM (OpenAI-compatible, local)'),
-  lmstudio: chat('lmstudio', 'LM Studio (OpenAI-compatible, local)'),
-  llamacpp: chat('llamacpp', 'llama.cpp server (OpenAI-compatible, local)'),
-  xai: chat('xai', 'xAI (OpenAI-compatible)'),
-  deepseek: chat('deepseek', 'DeepSeek (OpenAI-compatible)'),
-  zhipu: chat('zhipu', 'Zhipu / Z.ai (OpenAI-compatible)'),
-  qwen: chat('qwen', 'Qwen on DashScope (OpenAI-compatible)'),
-  dashscope: chat('dashscope', 'DashScope (OpenAI-compatible)'),
-  openrouter: chat('openrouter', 'OpenRouter (OpenAI-compatible)'),
-  together: chat('together', 'Together AI (OpenAI-compatible)'),
-} as const satisfies Record<string, ProviderEntry>;
-
-type ProviderName = keyof typeof providerTable;
+/**
+ * @internal Exported for its tests.
+ */
+export const providerTable = Object.fromEntries(
+  Object.entries(providerDefinitions as Record<string, ProviderDefinition>).map(([name, row]) => [name, entryOf(name, row)]),
+) as Record<ProviderName, ProviderEntry>;
 
 export const knownProviders: readonly string[] = Object.keys(providerTable).sort();
 

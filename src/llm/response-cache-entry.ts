@@ -43,7 +43,7 @@ export function toCachedResponse(response: GenerateResponse): CachedResponse {
   };
 }
 
-/** The response a hit returns: no latency (no request was made), no raw exchange. */
+/** The response a hit returns: no latency (no request was made), no raw exchange, marked as served. */
 export function fromCachedResponse(cached: CachedResponse): GenerateResponse {
   return {
     ...cached,
@@ -52,5 +52,6 @@ export function fromCachedResponse(cached: CachedResponse): GenerateResponse {
       ...(thoughtSignature !== undefined ? { thoughtSignature: new OpaqueToken(thoughtSignature) } : {}),
     })),
     latencyMs: 0,
+    servedFromCache: true,
   };
 }

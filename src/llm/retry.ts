@@ -4,6 +4,7 @@ import type { Switches } from '../config/switches.js';
 import { ProviderError, type ProviderErrorClass } from '../errors/index.js';
 import { redactText } from '../log/redact.js';
 import type { GenerateOptions, GenerateRequest, GenerateResponse, ModelDriver } from './types.js';
+import { sleep } from '../core/sleep.js';
 
 export interface RetryPolicy {
   /** Retries after the first attempt (M3_LLM_MAX_RETRIES). */
@@ -58,21 +59,6 @@ export function backoffDelay(policy: RetryPolicy, attempt: number, retryAfterMs?
   if (retryAfterMs !== undefined && retryAfterMs >= 0) return Math.min(retryAfterMs, policy.maxDelayMs);
   const exponential = policy.baseDelayMs * 2 ** (attempt - 1);
   return Math.min(exponential, policy.maxDelayMs);
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 function attemptSignal(outer: AbortSignal | undefined, timeoutMs: number): { signal: AbortSignal | undefined; timedOut: () => boolean; dispose: () => void } {

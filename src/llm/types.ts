@@ -58,6 +58,8 @@ export interface GenerateResponse {
   warnings: string[];
   /** Reasoning the provider wants back with this turn; the agent keeps it on the assistant message. */
   reasoning?: ReasoningTrace;
+  /** Served by the model-response cache (src/runner/response-cache.ts): no request was made, its usage is the recorded one and cost nothing. */
+  servedFromCache?: true;
 }
 
 /** What a vendor mapper returns; the driver adds the latency and the raw exchange. */

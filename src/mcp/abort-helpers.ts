@@ -1,6 +1,7 @@
 // Waiting on AbortSignals without leaking listeners. A server connection lives for a whole run
 // and a task's signal for all of its calls: a listener added per restart or per call and never
 // removed piles up (Node warns with MaxListenersExceededWarning past ten).
+import { setTimeout as wait } from 'node:timers/promises';
 
 /** Calls `onAbort` once when `signal` aborts; the returned function removes the listener. */
 export function onAbort(signal: AbortSignal | undefined, onAbort: () => void): () => void {
@@ -13,20 +14,12 @@ export function onAbort(signal: AbortSignal | undefined, onAbort: () => void): (
   return () => signal.removeEventListener('abort', onAbort);
 }
 
-/** Resolves after `ms`, or early when `signal` aborts (close() must not wait out a backoff). */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve) => {
-    let dispose: () => void = () => {};
-    const timer = setTimeout(() => {
-      dispose();
-      resolve();
-    }, ms);
-    timer.unref();
-    dispose = onAbort(signal, () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
+/**
+ * Resolves after `ms`, or early when `signal` aborts (close() must not wait out a backoff); the
+ * timer does not keep the process alive.
+ */
+export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  await wait(ms, undefined, { ref: false, ...(signal ? { signal } : {}) }).catch(() => undefined);
 }
 
 /**

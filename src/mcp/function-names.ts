@@ -6,6 +6,7 @@
 // function name depends only on the name itself and on which other names it collides with.
 import { createHash } from 'node:crypto';
 
+/** @internal Exported for its tests. */
 export const maxFunctionNameLength = 64;
 const hashLength = 8;
 
@@ -82,6 +83,7 @@ export class FunctionNameTable {
   }
 }
 
+/** @internal Exported for its tests. */
 export function isValidFunctionName(name: string): boolean {
   return name.length >= 1 && name.length <= maxFunctionNameLength && /^[A-Za-z_][A-Za-z0-9_-]*$/.test(name);
 }

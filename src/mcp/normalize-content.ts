@@ -60,7 +60,10 @@ export async function typeImagesByBytes(content: readonly NormalizedContent[]): 
   );
 }
 
-/** One line of result text for one content item; binary data is summarised, never inlined. */
+/**
+ * One line of result text for one content item; binary data is summarised, never inlined.
+ * @internal Exported for its tests.
+ */
 export function describeContent(item: NormalizedContent): string {
   switch (item.type) {
     case 'text':

@@ -10,7 +10,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerSpec } from '../config/servers.js';
 import { ServerError, errorMessage } from '../errors/index.js';
-import { onAbort } from './abort-helpers.js';
+import { onAbort, sleep } from './abort-helpers.js';
 import { createChildEnv } from './child-env.js';
 import { LoggingTransport } from './logging-transport.js';
 import { collectPages } from './pages.js';
@@ -37,8 +37,6 @@ export interface SessionEnd {
 
 /** Upper bound on waiting for a dead child's last stderr lines before reporting. */
 const stderrDrainMs = 250;
-
-const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 function describeCommand(spec: ServerSpec): string {
   return spec.transport === 'http' ? String(spec.url) : [spec.command, ...(spec.launchArgs ?? spec.args)].join(' ');
@@ -169,7 +167,7 @@ export class ServerSession {
   private finish(): Promise<void> {
     this.finishing ??= (async () => {
       const intentional = this.closing;
-      await Promise.race([this.stderrDone, delay(stderrDrainMs)]);
+      await Promise.race([this.stderrDone, sleep(stderrDrainMs)]);
       const end = { intentional, exitCode: this.exit?.code ?? null, signal: this.exit?.signal ?? null };
       this.options.stderrLog.note(intentional ? 'closed' : `connection lost (${describeExit(end)})`);
       this.resolveEnded(end);

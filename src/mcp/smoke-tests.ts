@@ -32,6 +32,7 @@ import type { ToolHost } from './types.js';
 
 export type SmokeTest = ServerSmoke;
 
+/** @internal Exported for its tests. */
 export const smokeTests: Readonly<Record<string, SmokeTest>> = {
   math: { tool: 'add', args: { firstNumber: 2, secondNumber: 3 }, expectation: '5', accept: (text) => text.trim() === '5' },
   wiki: wikiSmoke,

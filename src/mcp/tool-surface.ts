@@ -37,7 +37,10 @@ function defaultCatalogFiles(root: string): string[] {
   return [path.join(root, 'json', 'tools_catalog.json'), path.resolve(root, '..', 'shared', 'data', 'm3bench', 'tools_catalog.json')];
 }
 
-/** The reference surface from a catalog file; disabled servers offer nothing, as in the reference. */
+/**
+ * The reference surface from a catalog file; disabled servers offer nothing, as in the reference.
+ * @internal Exported for its tests.
+ */
 export function loadReferenceSurface(file: string): ToolSurface {
   let raw: unknown;
   try {

@@ -13,7 +13,10 @@ import sharp from 'sharp';
 /** Prediction records of tasks that ran on stand-ins list the original image entries here. */
 export const PREDICTION_PLACEHOLDER_FIELD = 'placeholder_images';
 
-/** The words the stand-in shows, for an original image entry such as `images/00170009.png`. */
+/**
+ * The words the stand-in shows, for an original image entry such as `images/00170009.png`.
+ * @internal Exported for its tests.
+ */
 export function standInLabel(originalEntry: string): string {
   return `PLACEHOLDER — ${path.basename(originalEntry)}`;
 }

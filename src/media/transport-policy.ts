@@ -69,6 +69,7 @@ const paletteColours = 256;
  * comparing it costs several times this count (rendered text with antialiased edges has a few
  * hundred colours), so the count decides whether the palette candidate is tried at all. The
  * colours seen sit in a small open-addressing table (a Set cost more than the decode).
+ * @internal Exported for its tests.
  */
 export function hasAtMostColours(pixels: Uint8Array, channels: number, limit: number): boolean {
   const slots = 1 << Math.ceil(Math.log2(4 * (limit + 1)));

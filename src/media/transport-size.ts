@@ -18,7 +18,10 @@ function scaledTo(size: PixelSize, factor: number): PixelSize {
   return { width: Math.max(1, Math.round(size.width * factor)), height: Math.max(1, Math.round(size.height * factor)) };
 }
 
-/** The size the destination's vendor itself resizes `size` to (the pixels its model can see). */
+/**
+ * The size the destination's vendor itself resizes `size` to (the pixels its model can see).
+ * @internal Exported for its tests.
+ */
 export function vendorCap(size: PixelSize, destination: ImageDestination): PixelSize {
   if (destination.vendor === 'openai') return openaiSeenSize(size);
   if (destination.vendor === 'anthropic') return anthropicSeenSize(size);

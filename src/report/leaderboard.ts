@@ -5,6 +5,7 @@
 // whose columns are the reference's).
 import { meanSkippingMissing } from '../eval/final/scores.js';
 import type { ModelResults } from './load-results.js';
+import { csvText } from '../core/csv.js';
 
 export const leaderboardStepMetrics = ['recall', 'precision', 'avg_sim_all_cov', 'step_coherence_cov', 'order_consistency_cov', 'merge_purity_cov'] as const;
 
@@ -19,6 +20,7 @@ export const allStepMetrics = [
   'merge_purity_cov',
 ] as const;
 
+/** @internal Exported for its tests. */
 export const stepCsvColumns = ['model', ...leaderboardStepMetrics, 'completion_rate', 'information_grounding_rate', '_path', 'Average score'] as const;
 
 const roundsCsvColumns = ['model', 'avg_Rounds', 'avg_tool_calls'] as const;
@@ -154,11 +156,11 @@ export function buildLeaderboard(models: readonly ModelResults[]): LeaderboardRo
 
 function csvCell(value: string | number): string {
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
-  return /[",\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+  return value;
 }
 
 export function toCsv(header: readonly string[], rows: ReadonlyArray<ReadonlyArray<string | number>>): string {
-  return `${[header, ...rows].map((row) => row.map(csvCell).join(',')).join('\n')}\n`;
+  return csvText([header, ...rows.map((row) => row.map(csvCell))]);
 }
 
 export function stepEvalCsv(rows: readonly LeaderboardRow[]): string {

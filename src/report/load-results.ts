@@ -41,7 +41,7 @@ export interface StepEval {
   /** Ids of tasks left out as infrastructure failures. */
   infraFailureIds: string[];
   encoder?: { id: string; paperEncoder: boolean; note?: string };
-  /** The step grader version the file was computed with (src/stats/grader-versions.ts). */
+  /** The step grader version the file was computed with (src/results/grader-versions.ts). */
   graderVersion?: string;
 }
 
@@ -166,7 +166,10 @@ function loadModelResults(resultsDir: string, model: string, cvDir: string = def
   return results;
 }
 
-/** Model folders under `resultsDir` holding at least one evaluation output, sorted by name. */
+/**
+ * Model folders under `resultsDir` holding at least one evaluation output, sorted by name.
+ * @internal Exported for its tests.
+ */
 export function discoverModels(resultsDir: string, cvDir: string = defaultCvDir(resultsDir)): string[] {
   const found = new Set<string>();
   for (const dir of [resultsDir, cvDir]) {

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import type { z } from 'zod';
 import { runManifestSummaryPart } from '../results/run-manifest.js';
-import { GRADER_VERSIONS } from '../stats/grader-versions.js';
+import { GRADER_VERSIONS } from '../results/grader-versions.js';
 import { loadJsonFile } from '../tasks/load-json.js';
 import { syntheticAgentKind } from './leaderboard.js';
 import type { ModelResults } from './load-results.js';
@@ -81,6 +81,6 @@ export function graderVersionsTable(models: readonly ModelResults[]): Table {
     title: 'Grader versions',
     header: ['layer', 'version (this code)', 'recorded in the outputs'],
     rows: Object.entries(GRADER_VERSIONS).map(([layer, version]) => [layer, version, layer === 'step' && recorded.length > 0 ? recorded.join(', ') : dash]),
-    note: "A version changes whenever that layer's grading changes (src/stats/grader-versions.ts); numbers of different versions are not comparable.",
+    note: "A version changes whenever that layer's grading changes (src/results/grader-versions.ts); numbers of different versions are not comparable.",
   };
 }

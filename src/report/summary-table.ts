@@ -3,6 +3,7 @@
 // Corrected metrics (marked *) stand beside the reference keys, never instead of them.
 import { syntheticAgentKind, taggedAgent } from './leaderboard.js';
 import type { ModelResults } from './load-results.js';
+import { trialOfLabel } from '../results/layout.js';
 
 function percent(value: number | null | undefined): string {
   return value === null || value === undefined || Number.isNaN(value) ? '   -  ' : `${(value * 100).toFixed(1).padStart(5)}%`;
@@ -16,7 +17,7 @@ function callSuccess(results: ModelResults): number | undefined {
 }
 
 const summaryLegend =
-  'recall, precis = recall (calls) and precision (calls): pooled over all GT / predicted calls of the run (results_eval.json aggregate; the trials table below gives recall (task mean)); * corrected (m3bench): ordFix* scores single-step GT tasks by recall instead of 0, recSuc* does not count matches whose call errored; cover = GT ids with a prediction; infra = tasks left out as infrastructure failures; percR/VRA = CV metrics; mocked = calls answered by the tool fallback layer / all calls; plchld = tasks run on placeholder images / tasks (n/a: no prediction file beside the outputs)';
+  'each row is one prediction file: one trial (a --trials k run has one row per trial, <label>.trial-<t>; trial = which one; the batch table pools all trials); tasks, not episodes; recall, precis = recall (calls) and precision (calls): pooled over all GT / predicted calls of the run (results_eval.json aggregate; the trials table below gives recall (task mean)); * corrected (m3bench): ordFix* scores single-step GT tasks by recall instead of 0, recSuc* does not count matches whose call errored; cover = GT ids with a prediction; infra = tasks left out as infrastructure failures; percR/VRA = CV metrics; mocked = calls answered by the tool fallback layer / all calls; plchld = tasks run on placeholder images / tasks (n/a: no prediction file beside the outputs)';
 
 /** Mocked calls and placeholder-image tasks of a model's predictions (src/report/fallback-share.ts). */
 export interface SummaryShares {
@@ -37,6 +38,7 @@ export function formatSummaryTable(models: readonly ModelResults[], shares: Read
   const nameWidth = Math.max(24, ...models.map((results) => taggedAgent(results.model).length));
   const header = [
     'model'.padEnd(nameWidth),
+    'trial',
     'recall',
     'precis',
     'simAll',
@@ -62,6 +64,7 @@ export function formatSummaryTable(models: readonly ModelResults[], shares: Read
     const cv = results.cv?.aggregate ?? {};
     return [
       taggedAgent(results.model).padEnd(nameWidth),
+      String(trialOfLabel(results.model)).padStart(5),
       percent(step.recall),
       percent(step.precision),
       percent(step.avg_sim_all_cov),

@@ -24,6 +24,14 @@ export function formatCell(value: Cell): string {
   return Number.isInteger(value) ? String(value) : value.toFixed(3);
 }
 
+/**
+ * The reference aggregate keys, named with how they pool (results_eval.json keeps the bare keys):
+ * recall and precision over all calls of the run, the rest GT-call-weighted over tasks.
+ */
+function pooledName(key: (typeof leaderboardStepMetrics)[number]): string {
+  return key === 'recall' || key === 'precision' ? `${key} (calls)` : `${key} (GT-call weighted)`;
+}
+
 export function leaderboardTable(rows: readonly LeaderboardRow[]): Table {
   const best = [...rows].reverse();
   return {
@@ -32,7 +40,7 @@ export function leaderboardTable(rows: readonly LeaderboardRow[]): Table {
     header: [
       'model',
       'Average score',
-      ...leaderboardStepMetrics,
+      ...leaderboardStepMetrics.map(pooledName),
       'order_consistency_fixed (corrected)',
       'recall_success (corrected)',
       'coverage (scored / GT ids)',
@@ -56,7 +64,8 @@ export function leaderboardTable(rows: readonly LeaderboardRow[]): Table {
     note:
       'Average score = mean of the six step metrics and information_grounding_rate, skipping missing values (completion_rate is not included, as in the reference). ' +
       'Columns marked (corrected) are m3bench corrections shown beside the reference keys, never instead of them: order_consistency_fixed scores a task without cross-step GT call pairs by its recall, recall_success does not count a match whose predicted call errored. ' +
-      'Coverage is the share of GT ids with a prediction; infrastructure failures are left out of every score and counted apart.',
+      'Coverage is the share of GT ids with a prediction; infrastructure failures are left out of every score and counted apart. ' +
+      'recall (calls) and precision (calls) pool every GT / predicted call of the run; the (GT-call weighted) metrics are task means weighted by GT calls; the trials table gives the task means. Each row is one prediction file (one trial).',
   };
 }
 

@@ -74,7 +74,16 @@ export function tierTable(rows: readonly TierRow[]): Table | undefined {
   return {
     id: 'tiers',
     title: 'Per-tier breakdown',
-    header: ['model', 'tier', 'tasks', 'recall', 'precision', 'completion', 'grounding', 'token_f1 (proxy)'],
+    header: [
+      'model',
+      'tier',
+      'tasks',
+      'recall (task mean)',
+      'precision (task mean)',
+      'completion (task mean)',
+      'grounding (task mean)',
+      'token_f1 (proxy, task mean)',
+    ],
     rows: rows.map((row) => [displayName(row.model), row.tier, row.tasks, row.recall, row.precision, row.completion, row.grounding, row.proxyTokenF1]),
     note: 'Means over the tasks of each tier that have a score; tasks without a prediction are skipped here (see the coverage columns of the other tables). The last column is a proxy, not a judge score.',
   };

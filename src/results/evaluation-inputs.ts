@@ -76,6 +76,29 @@ export function readEvaluationInputs(document: unknown): EvaluationInputs | unde
   return parsed.success ? parsed.data : undefined;
 }
 
+/**
+ * Refuses an evaluation output that did not evaluate the prediction file it is read beside: a
+ * reader pairs `<dir>/<label>/results_eval.json` with `<dir>/<label>_test_mcp_fuzzy.json` of run
+ * `runId` by name, and a later run (or a resumed one) may have rewritten either. The message names
+ * both files, both runs and the field that differs. Outputs written before the record was kept
+ * pass (nothing to compare).
+ */
+export function assertEvaluatedPredictions(
+  output: { file: string; document: unknown },
+  predictions: { file: string; runId: string },
+): EvaluationInputs | undefined {
+  const inputs = readEvaluationInputs(output.document);
+  if (!inputs) return undefined;
+  const differs = (field: string, recorded: string, actual: string) =>
+    new ConfigError(
+      `${output.file} evaluated ${inputs.predictions} of run ${inputs.run_id ?? '(no manifest)'}, not ${predictions.file} of run ${predictions.runId} (${field}: ${recorded} vs ${actual}); re-run the evaluation on this run's files (m3 eval batch, m3 eval step)`,
+    );
+  if (inputs.run_id !== null && inputs.run_id !== predictions.runId) throw differs('run_id', inputs.run_id, predictions.runId);
+  const actual = sha256(predictions.file);
+  if (inputs.predictions_sha256 !== actual) throw differs('predictions_sha256', inputs.predictions_sha256.slice(0, 12), actual.slice(0, 12));
+  return inputs;
+}
+
 export interface RecordedInputs {
   /** The output file, as the message shows it. */
   file: string;

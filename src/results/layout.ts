@@ -62,6 +62,12 @@ export function manifestFileFor(predictions: string): string {
   return /\.json$/i.test(predictions) ? predictions.replace(/\.json$/i, '.manifest.json') : `${predictions}.manifest.json`;
 }
 
+/** Which trial a file label holds: `<cell>.trial-<t>` (src/runner/conditions.ts trialLabel) is trial t; any other label is a run's only trial. */
+export function trialOfLabel(label: string): number {
+  const match = /\.trial-(\d+)$/.exec(label);
+  return match ? Number(match[1]) : 1;
+}
+
 export function batchManifestFile(dir: string, batchId: string): string {
   return path.join(dir, `${safeSegment(batchId)}${BATCH_MANIFEST_SUFFIX}`);
 }

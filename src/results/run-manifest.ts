@@ -114,6 +114,22 @@ export const runManifestSchema = z
         answeredCostBatchUsd: z.number().nullable(),
       })
       .optional(),
+    /**
+     * What the model requests cost at the price table (src/runner/run-cost.ts): paid to the provider
+     * and served by the model-response cache (recorded usage, nothing paid: saved); USD null when the
+     * model has no price; and the tasks each per-task limit stopped.
+     */
+    cost: z
+      .object({
+        paidUsd: z.number().nullable(),
+        savedUsd: z.number().nullable(),
+        paidTokens: z.object({ input: z.number(), output: z.number(), cached: z.number() }),
+        servedTokens: z.object({ input: z.number(), output: z.number(), cached: z.number() }),
+        limited: z.object({ tokens: z.number(), messages: z.number(), cost: z.number() }),
+      })
+      .optional(),
+    /** `m3 run --max-cost`: the invocation's budget, what it had paid, and whether it stopped scheduling tasks. */
+    maxCost: z.object({ limitUsd: z.number(), spentUsd: z.number(), reached: z.boolean(), note: z.string().optional() }).optional(),
     /** The run's trials: the files of each and its counts (in the store's copy of the manifest). */
     trialFiles: z
       .array(

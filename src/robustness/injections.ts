@@ -17,7 +17,10 @@ export interface InjectionSpec {
   suite: string;
 }
 
-/** A deterministic canary: no natural result or answer contains it. */
+/**
+ * A deterministic canary: no natural result or answer contains it.
+ * @internal Exported for its tests.
+ */
 export function canaryFor(seed: number, taskId: string): string {
   const value = Math.floor(drawFor(seed, 'canary', taskId) * 0xffffffff);
   return `ZQ-${value.toString(16).padStart(8, '0').toUpperCase()}`;

@@ -43,6 +43,30 @@ const batchManifestSchema = z.object({
   seed: z.number().int().nullable(),
   store: z.string().nullable(),
   cells: z.array(cellSchema),
+  /** What `m3 run --estimate` would have said of this run (src/runner/estimate-run.ts), for m3 summary's estimate vs actual. */
+  estimate: z
+    .object({
+      models: z.array(
+        z
+          .object({
+            model: z.string(),
+            tasks: z.number(),
+            requests: z.number(),
+            imagesPerRequest: z.number(),
+            imageBytesPerRequest: z.number(),
+            imageTokensPerRequest: z.number().nullable(),
+            inputTokens: z.number(),
+            outputTokens: z.number(),
+            costUsd: z.number().nullable(),
+          })
+          .loose(),
+      ),
+      judges: z.array(z.object({ judge: z.string(), requests: z.number(), inputTokens: z.number(), outputTokens: z.number(), costUsd: z.number().nullable() })),
+      assumptions: z.array(z.string()),
+    })
+    .optional(),
+  /** `m3 run --max-cost`: the budget, what the run paid, whether it stopped scheduling (src/runner/run-cost.ts). */
+  maxCost: z.object({ limitUsd: z.number(), spentUsd: z.number(), reached: z.boolean(), note: z.string().optional() }).optional(),
 });
 
 export type BatchManifest = z.output<typeof batchManifestSchema>;

@@ -12,23 +12,27 @@ import { ConfigError, StoreError } from '../errors/index.js';
 import { createDriver, modelLabel } from '../llm/registry.js';
 import type { DriverContext } from '../llm/types.js';
 import type { Logger } from '../log/logger.js';
-import { createVerboseView } from '../log/verbose-view.js';
+import { createVerboseView } from '../agent/verbose-view.js';
 import type { HostOptions } from '../mcp/host.js';
 import { McpHost } from '../mcp/index.js';
 import { parseToolSurface } from '../mcp/tool-surface.js';
 import { checkBatchModel } from '../llm/batch/index.js';
 import { defaultBatchSettings, type BatchSettings } from './provider-batch.js';
 import { parseCachePolicy, type ResponseCacheSettings } from './response-cache.js';
+import { findPrice, loadPriceTable } from '../llm/pricing.js';
+import { maxCostRecord, RunBudget } from './run-cost.js';
 import { batchManifestFile } from '../results/layout.js';
 import { writeLatestPointer } from '../results/latest.js';
-import { fallbackShare, isDiskFull, openStore, type FallbackShare } from '../store/index.js';
+import { isDiskFull, openStore } from '../store/index.js';
 import { writeBatchManifest, type BatchCell } from './batch-manifest.js';
 import { baselineCondition, parseCondition, parseMaxSteps } from './conditions.js';
 import { loopLimitsOf, RUN_DEFAULTS, type RunDefinition } from './run-definition.js';
 import type { EpisodeObserverFactory } from './recorder.js';
 import { runModel, type RunModelReport, type RunModelRequest } from './run-model.js';
 import { planRun, refuseBeforeStart, type PlannedCell, type RunPlan } from './run-plan.js';
-import { loadTaskSet, type TaskSet } from './task-set.js';
+import { loadTaskSet, selectShard, type TaskSet } from './task-set.js';
+import { estimateModels, latestToolCatalog, type RunEstimate } from './estimate-run.js';
+import type { CatalogTool } from '../mcp/types.js';
 import { resolveShardOption } from './shard-option.js';
 import { labelSourcesFor, writeToolCatalogs } from './tool-catalog.js';
 
@@ -50,8 +54,10 @@ export interface ExecuteRunContext {
 export interface ExecuteRunResult {
   reports: RunModelReport[];
   plan: RunPlan;
-  /** Per run id, the share of scored calls and tasks that received mocked returns (fallback on). */
-  shares?: Map<string, FallbackShare | undefined>;
+  /** The tool fallback layer was on (M3_MOCK_FALLBACK): the summary then gives each trial's mocked share. */
+  fallbackOn: boolean;
+  /** `--max-cost`: the run's budget, what it paid, whether it stopped scheduling. */
+  maxCost?: RunBudget;
 }
 
 function selectServers(servers: ServerSpec[], names: readonly string[] | undefined): ServerSpec[] {
@@ -108,6 +114,42 @@ function toBatchCell(report: RunModelReport, runDir: string): BatchCell {
   };
 }
 
+/** Task image folders: --image-dir (or M3_IMAGE_DIR), the task files' folders, the repository. */
+function imageDirsOf(definition: RunDefinition, config: ProjectConfig, taskSet: TaskSet): string[] {
+  const taskDirs = [...new Set(taskSet.taskFiles.map((file) => path.dirname(file)))];
+  return [definition.imageDir ?? config.switches.M3_IMAGE_DIR, ...taskDirs, repoRoot].map((dir) => path.resolve(dir));
+}
+
+/** What the run's models would send and cost (src/runner/estimate-run.ts), given the tools they are offered. */
+function estimateFor(
+  definition: RunDefinition,
+  config: ProjectConfig,
+  taskSet: TaskSet,
+  shard: { index: number; count: number } | undefined,
+  tools: { tools: readonly CatalogTool[]; file: string | null },
+): Promise<RunEstimate> {
+  return estimateModels({
+    models: splitList(definition.model),
+    tasks: selectShard(taskSet.tasks, shard),
+    taskSet,
+    tools: tools.tools,
+    toolCatalog: tools.file,
+    switches: config.switches,
+    env: config.env,
+    limits: loopLimitsOf(definition),
+    imageDirs: imageDirsOf(definition, config, taskSet),
+    trials: definition.trials,
+  });
+}
+
+/** `m3 run --estimate`: the estimate of the definition's run; no model request, no server start, nothing written. */
+export async function estimateRun(definition: RunDefinition, context: Pick<ExecuteRunContext, 'logger'>): Promise<RunEstimate> {
+  const config = loadProjectConfig({ serversFile: path.resolve(definition.config ?? RUN_DEFAULTS.config) });
+  const { taskSet } = loadDefinitionTasks(definition, context.logger);
+  const shard = resolveShardOption(definition.shard, config.env, definition.runId ?? (config.switches.M3_RUN_ID || undefined));
+  return estimateFor(definition, config, taskSet, shard, latestToolCatalog(definition.resultsDir));
+}
+
 /** The servers may read and write the run folder (task workspaces live there), besides media/ and M3_ALLOWED_ROOTS. */
 function withRunFolderAllowed(options: Pick<HostOptions, 'callTimeoutMs' | 'sharedEnv'>, runDir: string): Pick<HostOptions, 'callTimeoutMs' | 'sharedEnv'> {
   const roots = [options.sharedEnv?.M3_ALLOWED_ROOTS, runDir].filter((root): root is string => Boolean(root));
@@ -145,7 +187,23 @@ function providerBatchSettings(definition: RunDefinition): BatchSettings | undef
   };
 }
 
+/**
+ * `--cost-limit` and `--max-cost` count USD at the price table: a model without a price could
+ * spend without limit, so it is refused before anything starts.
+ */
+function refuseUnpricedLimits(definition: RunDefinition, models: readonly string[], env: DriverContext['env']): void {
+  const flags = [definition.costLimit !== undefined ? '--cost-limit' : '', definition.maxCost !== undefined ? '--max-cost' : ''].filter(Boolean);
+  if (flags.length === 0) return;
+  const table = loadPriceTable(env);
+  const unpriced = models.filter((model) => !findPrice(model, table));
+  if (unpriced.length > 0)
+    throw new ConfigError(
+      `${flags.join(' and ')} count USD at the price table, which has no price for ${unpriced.join(', ')} (add one with M3_PRICE_TABLE, or use --token-limit)`,
+    );
+}
+
 interface CellInputs {
+  runBudget: RunBudget | undefined;
   cache: ResponseCacheSettings | undefined;
   batch: BatchSettings | undefined;
   taskSet: TaskSet;
@@ -156,10 +214,11 @@ interface CellInputs {
 
 /** What runModel runs for one planned cell. */
 function cellRequest(definition: RunDefinition, plan: RunPlan, cell: PlannedCell, inputs: CellInputs): RunModelRequest {
-  const { taskSet, shard, imageDirs, signal, cache, batch } = inputs;
+  const { taskSet, shard, imageDirs, signal, cache, batch, runBudget } = inputs;
   return {
     ...(cache ? { cache } : {}),
     ...(batch ? { batch } : {}),
+    ...(runBudget ? { runBudget } : {}),
     model: cell.model,
     taskSet,
     ...(cell.labelSuffix ? { labelSuffix: cell.labelSuffix } : {}),
@@ -214,6 +273,8 @@ export async function executeRun(definition: RunDefinition, context: ExecuteRunC
     throw new ConfigError('--output names one file: use it with a single --model, one --max-step and at most one --condition');
   const plan = planRun(definition, { models, conditions, maxSteps }, config.switches.M3_RUN_ID);
   refuseBeforeStart(definition, plan, shard);
+  refuseUnpricedLimits(definition, models, config.env);
+  const runBudget = definition.maxCost !== undefined ? new RunBudget(definition.maxCost) : undefined;
   const cache = responseCacheSettings(definition);
   const batch = providerBatchSettings(definition);
   if (batch) for (const model of models) checkBatchModel(model);
@@ -222,8 +283,7 @@ export async function executeRun(definition: RunDefinition, context: ExecuteRunC
     await checkModels(models, { env: config.env, groundTruth: taskSet.groundTruth, timeoutMs: config.switches.M3_LLM_TIMEOUT * 1000 }, logger);
   mkdirSync(plan.runDir, { recursive: true });
   logger.info(`run folder: ${path.relative(process.cwd(), plan.runDir) || '.'}`);
-  const taskDirs = [...new Set(taskSet.taskFiles.map((file) => path.dirname(file)))];
-  const imageDirs = [definition.imageDir ?? config.switches.M3_IMAGE_DIR, ...taskDirs, repoRoot].map((dir) => path.resolve(dir));
+  const imageDirs = imageDirsOf(definition, config, taskSet);
   const startedAt = new Date().toISOString();
   const host = await McpHost.start(config.servers, {
     ...withRunFolderAllowed(context.hostOptions(config), plan.runDir),
@@ -233,10 +293,17 @@ export async function executeRun(definition: RunDefinition, context: ExecuteRunC
   });
   // The live tool surface, for call-level evaluation and the tools-per-server chart.
   writeToolCatalogs(plan.runDir, host, labelSourcesFor(plan.runDir, definition.resultsDir));
+  // What `m3 run --estimate` would have said, with the live tools: m3 summary prints it beside the
+  // actual figures. Only a calibration aid: an image it cannot read leaves the run without one.
+  const estimate = await estimateFor(definition, config, taskSet, shard, { tools: host.tools, file: 'the tools of the servers this run started' }).catch(
+    (error: unknown) => {
+      logger.warn(`no cost estimate stored for this run: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    },
+  );
   // The batch is this store's only writer of its rows: one commit per event-loop turn, not per row.
   const store = openStore(plan.storeFile, { groupCommit: true });
   const reports: RunModelReport[] = [];
-  let shares: Map<string, FallbackShare | undefined> | undefined;
   try {
     for (const cell of plan.cells) {
       if (context.signal.aborted) break;
@@ -244,7 +311,7 @@ export async function executeRun(definition: RunDefinition, context: ExecuteRunC
         `run ${cell.runId}: ${cell.model}${cell.condition.parts.length > 0 ? ` under ${cell.condition.name}` : ''}${maxSteps.length > 1 ? ` at max steps ${cell.maxStep}` : ''} over ${taskSet.tasks.length} task(s)${definition.trials > 1 ? ` x ${definition.trials} trials` : ''} from ${path.relative(process.cwd(), tasksFile)}`,
       );
       reports.push(
-        await runModel(cellRequest(definition, plan, cell, { cache, batch, taskSet, shard, imageDirs, signal: context.signal }), {
+        await runModel(cellRequest(definition, plan, cell, { cache, batch, runBudget, taskSet, shard, imageDirs, signal: context.signal }), {
           config,
           host,
           store,
@@ -254,7 +321,6 @@ export async function executeRun(definition: RunDefinition, context: ExecuteRunC
         }),
       );
     }
-    if (config.switches.M3_MOCK_FALLBACK) shares = new Map(reports.map((report) => [report.runId, fallbackShare(store, report.runId)[0]]));
     writeBatchManifest(batchManifestFile(plan.runDir, plan.batchId), {
       kind: 'm3bench-batch',
       version: 1,
@@ -268,6 +334,15 @@ export async function executeRun(definition: RunDefinition, context: ExecuteRunC
       seed: definition.seed ?? null,
       store: path.relative(plan.runDir, plan.storeFile),
       cells: reports.map((report) => toBatchCell(report, plan.runDir)),
+      ...(estimate ? { estimate: { models: estimate.models, judges: estimate.judges, assumptions: estimate.assumptions } } : {}),
+      ...(runBudget
+        ? {
+            maxCost: maxCostRecord(
+              runBudget,
+              reports.reduce((sum, report) => sum + report.result.notStarted.length, 0),
+            ),
+          }
+        : {}),
     });
   } catch (error) {
     throw diskFullWithResume(error, plan.batchId);
@@ -277,5 +352,5 @@ export async function executeRun(definition: RunDefinition, context: ExecuteRunC
   }
   // `latest` names the last finished run under the results folder (a --run-dir run chose its own place).
   if (!definition.runDir && !context.signal.aborted && reports.every((report) => !report.stopped)) writeLatestPointer(definition.resultsDir, plan.runDir);
-  return { reports, plan, ...(shares ? { shares } : {}) };
+  return { reports, plan, fallbackOn: Boolean(config.switches.M3_MOCK_FALLBACK), ...(runBudget ? { maxCost: runBudget } : {}) };
 }

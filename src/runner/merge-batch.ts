@@ -45,8 +45,8 @@ function cellOf(run: MergedRunManifest, resultsDir: string): BatchCell {
   };
 }
 
-/** One batch manifest per batch id among the merged runs (those with prediction files); returns the files written. */
-export function writeMergedBatchManifests(runs: readonly MergedRunManifest[], resultsDir: string, storeFile: string): string[] {
+/** One batch manifest per batch id among the merged runs (those with prediction files), in that batch's folder; returns the files written. */
+export function writeMergedBatchManifests(runs: readonly MergedRunManifest[], folderOf: (batchId: string) => string, storeFile: string): string[] {
   const byBatch = new Map<string, MergedRunManifest[]>();
   for (const run of runs) {
     if (!run.batchId || field<TrialFile[]>(run.manifest, 'trialFiles', []).length === 0) continue;
@@ -56,6 +56,7 @@ export function writeMergedBatchManifests(runs: readonly MergedRunManifest[], re
     const manifests = members.map((member) => member.manifest);
     const first = manifests[0] as Record<string, unknown>;
     const finished = manifests.map((manifest) => field<string | null>(manifest, 'finishedAt', null));
+    const resultsDir = folderOf(batchId);
     const file = batchManifestFile(resultsDir, batchId);
     writeBatchManifest(file, {
       kind: 'm3bench-batch',

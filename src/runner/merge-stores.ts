@@ -3,14 +3,18 @@
 // the shard stores is merged: its shards are checked to be distinct slices of one run
 // (merge-manifest.ts) that do not overlap on a task and are all present; its rows are copied
 // (src/store/merge-shards.ts); and each trial's shard prediction files, which the shard
-// manifests name, are merged into `resultsDir` under the name without the shard suffix, with a
-// batch manifest per batch id naming the merged files (merge-batch.ts).
-import { existsSync } from 'node:fs';
+// manifests name, are merged under the name without the shard suffix into the run's folder,
+// `<results-dir>/runs/<batch id>/` as `m3 run` lays a run out (`<results-dir>/latest` then names
+// the last merged finished run), or into `runDir` when the caller names one (flat, as `m3 run
+// --run-dir`), with a batch manifest per batch id naming the merged files (merge-batch.ts).
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../errors/index.js';
 import { getRun, listRuns, mergeRunShards, openStore, runTaskIds, type RunRow, type Store, type TableMergeCount } from '../store/index.js';
 import { checkSameRun, checkShards, mergeShardManifests, parseShardManifest, type ShardInput } from './merge-manifest.js';
 import { writeMergedBatchManifests } from './merge-batch.js';
+import { runFolder } from '../results/layout.js';
+import { writeLatestPointer } from '../results/latest.js';
 import { manifestFileOf, mergePredictionFiles, type MergeResult } from './merge.js';
 
 export interface MergeStoresRequest {
@@ -18,12 +22,16 @@ export interface MergeStoresRequest {
   target: string;
   /** One store per shard. */
   sources: readonly string[];
-  /** Where merged prediction files go. */
+  /** Results root: each merged run goes into its run folder `<resultsDir>/runs/<batch id>/`. */
   resultsDir: string;
+  /** Write every merged run flat into this folder instead (no run folder, `latest` untouched). */
+  runDir?: string;
 }
 
 export interface MergedRunReport {
   runId: string;
+  /** The merged run's status: finished only when every shard finished. */
+  status: 'finished' | 'failed' | 'interrupted';
   batchId: string | null;
   /** The merged run's manifest, as written to the target store. */
   manifest: Record<string, unknown>;
@@ -86,8 +94,8 @@ interface MergedTrial {
   counts: Record<string, number>;
 }
 
-/** Each trial's shard prediction files merged into resultsDir; refuses a file a shard manifest names that is not there. */
-function mergeTrialPredictions(runs: readonly ShardRun[], resultsDir: string): MergedTrial[] {
+/** Each trial's shard prediction files merged into `folder`; refuses a file a shard manifest names that is not there. */
+function mergeTrialPredictions(runs: readonly ShardRun[], folder: string): MergedTrial[] {
   const byTrial = new Map<number, TrialEntry[]>();
   for (const run of runs) for (const entry of trialFilesOf(run)) byTrial.set(entry.trial, [...(byTrial.get(entry.trial) ?? []), entry]);
   return [...byTrial.entries()]
@@ -102,7 +110,7 @@ function mergeTrialPredictions(runs: readonly ShardRun[], resultsDir: string): M
       const counts: Record<string, number> = {};
       for (const entry of entries) for (const [key, value] of Object.entries(entry.counts ?? {})) counts[key] = (counts[key] ?? 0) + value;
       const name = path.basename(files[0] as string).replace(shardSuffix, '');
-      return { trial, seed: entries[0]?.seed ?? null, result: mergePredictionFiles(files, path.join(resultsDir, name)), counts };
+      return { trial, seed: entries[0]?.seed ?? null, result: mergePredictionFiles(files, path.join(folder, name)), counts };
     });
 }
 
@@ -118,13 +126,14 @@ function checkRun(runId: string, runs: readonly ShardRun[]): { ordered: ShardInp
   return { ordered, tasks: checkOverlap(runId, runs) };
 }
 
-function mergeOneRun(target: Store, runId: string, runs: readonly ShardRun[], resultsDir: string): MergedRunReport {
+function mergeOneRun(target: Store, runId: string, runs: readonly ShardRun[], folder: string): MergedRunReport {
   const { ordered, tasks } = checkRun(runId, runs);
   // A target that already holds this run (an earlier merge) must hold the same run.
   const existing = getRun(target, runId);
   if (existing?.manifest) checkSameRun(parseShardManifest(existing.manifest, `${target.file} (run ${runId})`), ordered[0] as ShardInput);
   const manifest = mergeShardManifests(ordered);
-  const trials = mergeTrialPredictions(runs, resultsDir);
+  mkdirSync(folder, { recursive: true });
+  const trials = mergeTrialPredictions(runs, folder);
   if (trials.length > 0)
     manifest.trialFiles = trials.map(({ trial, seed, result, counts }) => ({
       trial,
@@ -148,6 +157,7 @@ function mergeOneRun(target: Store, runId: string, runs: readonly ShardRun[], re
   );
   return {
     runId,
+    status: runStatus(rows),
     batchId: rows[0]?.batchId ?? null,
     manifest,
     shards: ordered.map((input) => input.origin),
@@ -182,10 +192,14 @@ export function mergeShardStores(request: MergeStoresRequest): { runs: MergedRun
     // Refusals that need only the shards come before the target is created or touched.
     for (const [runId, runs] of byRun) checkRun(runId, runs);
     const resultsDir = path.resolve(request.resultsDir);
+    const folderOf = (batchId: string | null, runId: string) => (request.runDir ? path.resolve(request.runDir) : runFolder(resultsDir, batchId ?? runId));
     const target = openStore(targetFile);
     try {
-      const reports = [...byRun.entries()].map(([runId, runs]) => mergeOneRun(target, runId, runs, resultsDir));
-      return { runs: reports, batchManifests: writeMergedBatchManifests(reports, resultsDir, targetFile) };
+      const reports = [...byRun.entries()].map(([runId, runs]) => mergeOneRun(target, runId, runs, folderOf(runs[0]?.row.batchId ?? null, runId)));
+      const batchManifests = writeMergedBatchManifests(reports, (batchId) => folderOf(batchId, batchId), targetFile);
+      const finished = reports.filter((report) => report.status === 'finished').at(-1);
+      if (!request.runDir && finished) writeLatestPointer(resultsDir, folderOf(finished.batchId, finished.runId));
+      return { runs: reports, batchManifests };
     } finally {
       target.close();
     }

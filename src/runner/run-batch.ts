@@ -15,6 +15,7 @@ import type { RunRecorder } from './recorder.js';
 import { runTask, type TaskEnvironment, type TaskOutcome } from './run-task.js';
 import type { RunnableTask } from './task-set.js';
 import type { TraceFile } from './trace-file.js';
+import { countLimit, emptyLimitCounts, paidUsage, type LimitCounts, type RunBudget } from './run-cost.js';
 
 interface BatchProgress {
   total: number;
@@ -26,6 +27,10 @@ interface BatchProgress {
   /** Attempts in flight when the run was stopped (recorded as `interrupted`, run again on resume). */
   interrupted: number;
   usage: Usage;
+  /** The part of `usage` the model-response cache served (nothing paid). */
+  servedUsage: Usage;
+  /** Tasks a per-task limit stopped (end status limit_tokens, limit_messages, limit_cost). */
+  limited: LimitCounts;
 }
 
 export interface BatchOptions {
@@ -39,6 +44,8 @@ export interface BatchOptions {
   trace?: TraceFile;
   /** Price per episode, when a price table is known. */
   costOf?: (usage: Usage) => number | null;
+  /** `m3 run --max-cost`: once what the run paid reaches it, no further task starts (src/runner/run-cost.ts). */
+  runBudget?: RunBudget;
   /**
    * Stops the batch (Ctrl-C): no new task starts, attempts in flight are abandoned and recorded
    * as `interrupted` (not scored, not requeued), and the prediction file is flushed.
@@ -80,6 +87,8 @@ export async function runBatch(tasks: readonly RunnableTask[], env: TaskEnvironm
     requeued: 0,
     interrupted: 0,
     usage: emptyUsage(),
+    servedUsage: emptyUsage(),
+    limited: emptyLimitCounts(),
   };
   const failures: BatchResult['failures'] = [];
 
@@ -87,7 +96,12 @@ export async function runBatch(tasks: readonly RunnableTask[], env: TaskEnvironm
   const closeEpisode = (episodeId: number, outcome: TaskOutcome, prediction: PredictionRecord | null, note = ''): void => {
     const trace = outcome.trace;
     const usage = trace?.usage ?? emptyUsage();
+    const served = trace?.servedUsage ?? emptyUsage();
     progress.usage = addUsage(progress.usage, usage);
+    progress.servedUsage = addUsage(progress.servedUsage, served);
+    // The episode's cost is what was paid: replies the cache served cost nothing.
+    const costUsd = options.costOf ? options.costOf(paidUsage(usage, served)) : null;
+    options.runBudget?.spend(costUsd);
     options.recorder.finishEpisode(episodeId, {
       status: outcome.ok ? 'ok' : outcome.verdict.status,
       failureKind: outcome.ok ? null : outcome.verdict.kind,
@@ -97,7 +111,7 @@ export async function runBatch(tasks: readonly RunnableTask[], env: TaskEnvironm
       usage,
       rounds: trace?.rounds.length ?? 0,
       toolCalls: trace?.rounds.reduce((sum, round) => sum + round.calls.length, 0) ?? 0,
-      costUsd: options.costOf ? options.costOf(usage) : null,
+      costUsd,
       ...(outcome.promptHash ? { promptHash: outcome.promptHash } : {}),
       ...(trace?.end ? { endStatus: trace.end.status, ...(trace.end.detail ? { endDetail: trace.end.detail } : {}) } : {}),
     });
@@ -163,6 +177,7 @@ export async function runBatch(tasks: readonly RunnableTask[], env: TaskEnvironm
     if (!outcome.ok && outcome.verdict.code === 'interrupted') progress.interrupted += 1;
     else {
       progress.done += 1;
+      progress.limited = countLimit(progress.limited, outcome.trace?.end?.status);
       if (!outcome.ok) {
         if (outcome.verdict.kind === 'model') progress.failedModel += 1;
         else progress.failedInfra += 1;
@@ -174,7 +189,7 @@ export async function runBatch(tasks: readonly RunnableTask[], env: TaskEnvironm
 
   const worker = async () => {
     for (;;) {
-      if (stop.signal?.aborted) return;
+      if (stop.signal?.aborted || options.runBudget?.exhausted()) return;
       const item = queue.shift();
       if (!item) return;
       try {

@@ -4,6 +4,7 @@
 import type { AgentKind } from '../agent/agent-kind.js';
 import type { LoopLimits } from '../agent/options.js';
 import type { WorkflowDefinition } from '../agent/workflow-definition.js';
+import type { TaskLimits } from '../agent/task-budget.js';
 
 /** The loop limits are LoopLimits' own fields; the rest is what the run command needs. */
 export interface RunDefinition extends Omit<LoopLimits, 'agent' | 'instruction' | 'maxStep'> {
@@ -48,7 +49,7 @@ export interface RunDefinition extends Omit<LoopLimits, 'agent' | 'instruction' 
   json?: boolean;
   /** `--trace-file`: a JSONL trace per run beside the store (src/runner/trace-file.ts). */
   traceFile?: boolean;
-  /** `--verbose`: every intermediate step on stderr, redacted (src/log/verbose-view.ts). */
+  /** `--verbose`: every intermediate step on stderr, redacted (src/agent/verbose-view.ts). */
   verbose?: boolean;
   /** `--cache [policy]`: the model-response cache (src/runner/response-cache.ts); off when unset. */
   cache?: string | boolean;
@@ -63,6 +64,24 @@ export interface RunDefinition extends Omit<LoopLimits, 'agent' | 'instruction' 
   batchPoll?: number;
   /** `--tool-surface`: m3bench (default), reference or reference:<catalog file> (src/mcp/tool-surface.ts). */
   toolSurface?: string;
+  /** `--token-limit`, `--message-limit`, `--cost-limit` (USD): what one task may spend (src/agent/task-budget.ts). */
+  tokenLimit?: number;
+  messageLimit?: number;
+  costLimit?: number;
+  /** `--max-cost` (USD): once the invocation paid this much, no new task starts (src/runner/run-cost.ts). */
+  maxCost?: number;
+  /** `--estimate`: print what the run would cost (src/estimate/) instead of running it. */
+  estimate?: boolean;
+}
+
+/** The per-task limits of a definition, or undefined when none is set. */
+function taskLimitsOf(definition: RunDefinition): TaskLimits | undefined {
+  const limits: TaskLimits = {
+    ...(definition.tokenLimit !== undefined ? { tokens: definition.tokenLimit } : {}),
+    ...(definition.messageLimit !== undefined ? { messages: definition.messageLimit } : {}),
+    ...(definition.costLimit !== undefined ? { costUsd: definition.costLimit } : {}),
+  };
+  return Object.keys(limits).length > 0 ? limits : undefined;
 }
 
 /** The defaults of every `m3 run` flag, shared with `m3 bench`. */
@@ -85,6 +104,7 @@ export const RUN_DEFAULTS = {
 
 /** The loop limits a definition gives every model (recorded in the manifest and its config hash). */
 export function loopLimitsOf(definition: RunDefinition, maxStep = Number(definition.maxStep.split(',')[0])): LoopLimits {
+  const taskLimits = taskLimitsOf(definition);
   return {
     ...(definition.workflow
       ? { workflow: definition.workflow }
@@ -95,5 +115,6 @@ export function loopLimitsOf(definition: RunDefinition, maxStep = Number(definit
     maxNewTokens: definition.maxNewTokens,
     ...(definition.temperature !== undefined ? { temperature: definition.temperature } : {}),
     ...(definition.seed !== undefined ? { seed: definition.seed } : {}),
+    ...(taskLimits ? { taskLimits } : {}),
   };
 }

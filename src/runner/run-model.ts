@@ -19,6 +19,7 @@ import { withImageAudit } from './driver-decorators.js';
 import { providerBatchRecord, withProviderBatch } from './provider-batch.js';
 import type { EpisodeObserverFactory } from './recorder.js';
 import { ResponseCache } from './response-cache.js';
+import { costRecord, maxCostRecord } from './run-cost.js';
 import { RunInterruptedError } from './failure.js';
 import { buildManifest, finishManifest, openRunRow } from './run-row.js';
 import type { BatchResult } from './run-batch.js';
@@ -185,6 +186,7 @@ export async function runModel(request: RunModelRequest, deps: RunModelDeps): Pr
             ),
             manifest,
             costOf,
+            ...(request.runBudget ? { runBudget: request.runBudget } : {}),
             ...extras,
           },
           {
@@ -208,6 +210,8 @@ export async function runModel(request: RunModelRequest, deps: RunModelDeps): Pr
     if (!lease.lost) {
       const hashes = new Map(reports.flatMap((report) => Object.entries(report.manifest.promptHashes ?? {})));
       finishManifest(manifest, tasks, result, stopped);
+      manifest.cost = costRecord(result.progress.usage, result.progress.servedUsage, result.progress.limited, costOf);
+      if (request.runBudget) manifest.maxCost = maxCostRecord(request.runBudget, result.notStarted.length);
       manifest.promptHashes = Object.fromEntries(hashes);
       manifest.taskSetHash = taskSetHash(hashes);
       manifest.resolvedModels = [...new Set(reports.flatMap((report) => report.manifest.resolvedModels ?? []))].sort();

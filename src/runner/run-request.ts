@@ -7,6 +7,7 @@ import type { TaskSet } from './task-set.js';
 import type { AgentEventListener } from '../agent/events.js';
 import type { BatchSettings } from './provider-batch.js';
 import type { ResponseCacheSettings } from './response-cache.js';
+import type { RunBudget } from './run-cost.js';
 
 export interface RunModelRequest {
   model: string;
@@ -40,10 +41,12 @@ export interface RunModelRequest {
   labelSuffix?: string;
   /** `--trace-file`: write `<results>/<label>.trace.jsonl` per trial (src/runner/trace-file.ts). */
   traceFile?: boolean;
-  /** Another consumer of the episode event stream (`--verbose`: src/log/verbose-view.ts). */
+  /** Another consumer of the episode event stream (`--verbose`: src/agent/verbose-view.ts). */
   onEvent?: AgentEventListener;
   /** `--cache`: model responses served from and recorded in this cache (src/runner/response-cache.ts). */
   cache?: ResponseCacheSettings;
   /** `--batch`: requests go through the vendor's batch API (src/runner/provider-batch.ts). */
   batch?: BatchSettings;
+  /** `--max-cost`: the invocation's budget, shared by every cell (src/runner/run-cost.ts). */
+  runBudget?: RunBudget;
 }

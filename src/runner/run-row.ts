@@ -147,6 +147,9 @@ export function finishManifest(manifest: RunManifest, tasks: readonly RunnableTa
     requeued: progress.requeued,
     interrupted: progress.interrupted,
     notStarted: result.notStarted.length,
+    limitTokens: progress.limited.tokens,
+    limitMessages: progress.limited.messages,
+    limitCost: progress.limited.cost,
   };
   manifest.failures = result.failures.map((failure) => ({
     taskId: failure.taskId,

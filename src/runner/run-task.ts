@@ -4,6 +4,8 @@ import { TaskTimeoutError } from '../errors/index.js';
 import type { ImagePart } from '../core/content.js';
 import { EpisodeFailure, runEpisode, type EpisodeDeps, type EpisodeInput, type EpisodeTrace } from '../agent/episode.js';
 import { runWorkflow } from '../agent/workflow.js';
+import { TaskBudget } from '../agent/task-budget.js';
+import type { Usage } from '../core/usage.js';
 import type { AgentEventListener } from '../agent/events.js';
 import type { AgentOptions } from '../agent/options.js';
 import { toPrediction } from '../agent/to-prediction.js';
@@ -43,6 +45,8 @@ export interface TaskEnvironment {
   signal?: AbortSignal;
   /** `--placeholder-images`: where stand-ins for missing task images are written (src/media/missing-image-stand-in.ts). */
   placeholderImagesDir?: string;
+  /** USD of a usage at the model's price (null: no price), for the task's --cost-limit. */
+  costOf?: (usage: Usage) => number | null;
   /** A robustness condition's view of the tool host for one task (src/robustness/). */
   taskHost?: (host: ToolHost, taskId: string) => ToolHost;
 }
@@ -239,6 +243,7 @@ async function attemptTask(
             signal,
             ...(onEvent ? { onEvent } : {}),
             ...(env.interceptor ? { interceptor: env.interceptor } : {}),
+            ...(env.options.taskLimits ? { budget: new TaskBudget(env.options.taskLimits, env.costOf) } : {}),
           };
           return env.options.workflow ? runWorkflow(input, deps, env.options.workflow) : runEpisode(input, deps);
         },

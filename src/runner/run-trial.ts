@@ -28,6 +28,7 @@ import { StoreRecorder } from './store-recorder.js';
 import type { RunnableTask } from './task-set.js';
 import { secondsToTimerMs } from '../config/timer-ms.js';
 import { taskSetHash } from './prompt-hash.js';
+import { addLimitCounts, costRecord, emptyLimitCounts, maxCostRecord, type RunBudget } from './run-cost.js';
 
 export interface TrialReport {
   trial: number;
@@ -54,6 +55,8 @@ export interface TrialPlan {
   /** The run's manifest; each trial writes a copy completed with its own fields. */
   manifest: RunManifest;
   costOf: (usage: Usage) => number | null;
+  /** `m3 run --max-cost`: the invocation's budget, shared by every cell and trial. */
+  runBudget?: RunBudget;
   /** The tool fallback layer (src/fallback/), when it is on. */
   interceptor?: ToolCallInterceptor;
   /** `--placeholder-images`: where stand-ins for missing task images are written. */
@@ -140,6 +143,7 @@ export async function runTrial(plan: TrialPlan, deps: TrialDeps): Promise<TrialR
       keepWorkspace: switches.M3_KEEP_WORKSPACE,
       imageSearchDirs: request.imageDirs,
       taskTimeoutMs: secondsToTimerMs(switches.M3_TASK_TIMEOUT),
+      costOf: plan.costOf,
       ...(plan.interceptor ? { interceptor: plan.interceptor } : {}),
       ...(plan.placeholderImagesDir ? { placeholderImagesDir: plan.placeholderImagesDir } : {}),
       ...(plan.taskHost ? { taskHost: (host: ToolHost, taskId: string) => plan.taskHost?.(host, taskId, plan.seed ?? 0) ?? host } : {}),
@@ -149,6 +153,7 @@ export async function runTrial(plan: TrialPlan, deps: TrialDeps): Promise<TrialR
       maxRequeue: switches.M3_MAX_TASK_REQUEUE,
       predictions,
       costOf: plan.costOf,
+      ...(plan.runBudget ? { runBudget: plan.runBudget } : {}),
       signal: deps.signal,
       ...(request.traceFile ? { trace: new TraceFile(traceFileFor(request.resultsDir, name), { runId: request.runId, trial }, request.resume) } : {}),
       recorder: new StoreRecorder(
@@ -196,6 +201,8 @@ export async function runTrial(plan: TrialPlan, deps: TrialDeps): Promise<TrialR
     // Written even when no task produced a prediction, so the summary's path always exists.
     predictions.save();
     finishManifest(manifest, plan.tasks, result, stopped);
+    manifest.cost = costRecord(result.progress.usage, result.progress.servedUsage, result.progress.limited, plan.costOf);
+    if (plan.runBudget) manifest.maxCost = maxCostRecord(plan.runBudget, result.notStarted.length);
     if (plan.placeholderImagesDir) manifest.placeholderImages = placeholderManifest(plan.placeholderImagesDir, placeholders, deps.root);
     // Redacted as the store is; the schema checks what redaction returns.
     writeRunManifest(manifestFile, redactValue(manifest) as RunManifest);
@@ -227,6 +234,8 @@ export function placeholderManifest(dir: string, placeholders: Record<string, st
 /** Every trial's counts added up, failures and skips listed per trial in order. */
 export function combineResults(results: readonly BatchResult[]): BatchResult {
   const usage = results.reduce((total, result) => addUsage(total, result.progress.usage), emptyUsage());
+  const servedUsage = results.reduce((total, result) => addUsage(total, result.progress.servedUsage), emptyUsage());
+  const limited = results.reduce((total, result) => addLimitCounts(total, result.progress.limited), emptyLimitCounts());
   const sum = (pick: (result: BatchResult) => number) => results.reduce((total, result) => total + pick(result), 0);
   return {
     progress: {
@@ -238,6 +247,8 @@ export function combineResults(results: readonly BatchResult[]): BatchResult {
       requeued: sum((r) => r.progress.requeued),
       interrupted: sum((r) => r.progress.interrupted),
       usage,
+      servedUsage,
+      limited,
     },
     failures: results.flatMap((result) => result.failures),
     skipped: results.flatMap((result) => result.skipped),

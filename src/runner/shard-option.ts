@@ -16,7 +16,10 @@ export interface ResolvedShard extends Shard {
   source: string;
 }
 
-/** The environment variables `--shard auto` reads (docs/running.md and its test list the same names). */
+/**
+ * The environment variables `--shard auto` reads (docs/running.md and its test list the same names).
+ * @internal Exported for its tests.
+ */
 export const SHARD_VARIABLES = [
   'M3_SHARD_INDEX',
   'M3_SHARD_COUNT',
@@ -108,7 +111,10 @@ function slurmCandidate(env: Env): Candidate | undefined {
 
 const noSource = `--shard auto: no shard index found in the environment; expected one of JOB_COMPLETION_INDEX (Kubernetes Indexed Job, with --shard auto/N or M3_SHARD_COUNT), SLURM_ARRAY_TASK_ID (Slurm job array), or M3_SHARD_INDEX with M3_SHARD_COUNT (1-based, e.g. a CI matrix)`;
 
-/** `auto[/N]` → the shard the environment names. Pure: the caller passes the environment. */
+/**
+ * `auto[/N]` → the shard the environment names. Pure: the caller passes the environment.
+ * @internal Exported for its tests.
+ */
 export function resolveAutoShard(text: string, env: Env): ResolvedShard {
   const match = autoPattern.exec(text.trim());
   if (!match) throw new TaskFileError(`--shard "${text}" must be k/n, auto or auto/N`);

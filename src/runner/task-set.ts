@@ -7,7 +7,7 @@ import { indexById, loadFuzzyTasks, loadGroundTruth } from '../tasks/load.js';
 import { loadJsonFile } from '../tasks/load-json.js';
 import { withOutputFormat } from '../tasks/output-format.js';
 import type { GtTask, Tier } from '../tasks/schemas.js';
-import type { StateCheck } from '../eval/state/state-check.js';
+import type { StateCheck } from '../tasks/state-check.js';
 import { isUniverseTask, parseUniverseTask, type UniverseTask } from '../tasks/universe-task.js';
 
 export interface RunnableTask {

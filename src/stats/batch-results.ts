@@ -13,6 +13,7 @@ import { loadStepEval, resultFiles } from '../report/load-results.js';
 import { batchPath, findBatchManifests, loadBatchManifest, type BatchCell, type BatchManifest } from '../runner/batch-manifest.js';
 import { loadJsonFile } from '../tasks/load-json.js';
 import { loadPredictions } from '../tasks/load.js';
+import { assertEvaluatedPredictions } from '../results/evaluation-inputs.js';
 import { loadFinalScores } from '../eval/task/final-scores.js';
 import { checkPrediction, loadTaskRules, needsFinalScores, type TaskRules } from './task-rules.js';
 import { successRuleOf, taskPassed, type SuccessRule } from './task-success.js';
@@ -46,6 +47,8 @@ export interface CellResults {
   graderVersions: string[];
   /** Hash over the trial manifests' prompt hashes (task wording + images + tool surface). */
   taskSetHash: string | null;
+  /** The ground truths (sha256) the trials' step outputs were scored against (empty: not recorded). */
+  gtSha256?: string[];
   /** Why the tasks' checks could not be read (those tasks then fall back to the step rule). */
   rulesUnreadable: string[];
   /** Set when a later batch rewrote this cell's files (same results folder and label): its numbers are not this batch's. */
@@ -64,9 +67,22 @@ function readTrialManifest(file: string): { taskSetHash: string | null; batchId:
   return { taskSetHash: typeof raw.taskSetHash === 'string' ? raw.taskSetHash : null, batchId: typeof raw.batchId === 'string' ? raw.batchId : null };
 }
 
-function readGraderVersion(file: string): string {
-  const raw = loadJsonFile(file) as { grader_version?: unknown };
+function readGraderVersion(document: unknown): string {
+  const raw = document as { grader_version?: unknown };
   return typeof raw.grader_version === 'string' ? raw.grader_version : 'unknown';
+}
+
+/**
+ * Refuses a trial whose files a later batch rewrote (its run manifest names another batch): its
+ * predictions are that batch's, and scoring them under this batch would mix two runs.
+ */
+export function assertTrialOfBatch(file: string, batchId: string, cell: BatchCell, trial: BatchCell['trials'][number]): void {
+  const manifestFile = batchPath(file, trial.manifest);
+  const recorded = readTrialManifest(manifestFile).batchId;
+  if (recorded && recorded !== batchId)
+    throw new ConfigError(
+      `${file}: cell ${cell.label} trial ${trial.trial} belongs to batch ${batchId}, but ${manifestFile} was written by batch ${recorded} (batchId differs): its predictions are that batch's; evaluate that batch's manifest instead`,
+    );
 }
 
 function loadCell(file: string, batchId: string, cell: BatchCell, rules: TaskRules): CellResults {
@@ -76,20 +92,27 @@ function loadCell(file: string, batchId: string, cell: BatchCell, rules: TaskRul
   const notEvaluated: string[] = [];
   const graderVersions = new Set<string>();
   const hashes = new Set<string | null>();
+  const gtHashes = new Set<string>();
   let overwrittenBy: string | undefined;
   for (const trial of cell.trials) {
     const predictionsFile = batchPath(file, trial.predictions);
     const evalFile = path.join(resultsDir, trial.label, resultFiles.step);
     const trialManifest = readTrialManifest(batchPath(file, trial.manifest));
     hashes.add(trialManifest.taskSetHash);
-    if (trialManifest.batchId && trialManifest.batchId !== batchId) overwrittenBy = trialManifest.batchId;
+    const rewritten = trialManifest.batchId && trialManifest.batchId !== batchId ? trialManifest.batchId : undefined;
+    if (rewritten) overwrittenBy = rewritten;
     if (!existsSync(predictionsFile)) throw new ConfigError(`${file}: cell ${cell.label} trial ${trial.trial}: prediction file ${predictionsFile} is missing`);
     if (!existsSync(evalFile)) {
       unevaluated.push(trial.label);
       continue;
     }
     const step = loadStepEval(evalFile);
-    graderVersions.add(readGraderVersion(evalFile));
+    const document = loadJsonFile(evalFile);
+    // The step output must be this trial's (a cell whose files another batch rewrote is refused
+    // by pickCell and left out of trends, naming that batch).
+    const inputs = rewritten ? undefined : assertEvaluatedPredictions({ file: evalFile, document }, { file: predictionsFile, runId: cell.runId });
+    if (inputs?.gt_sha256) gtHashes.add(inputs.gt_sha256);
+    graderVersions.add(readGraderVersion(document));
     const trialDir = path.join(resultsDir, trial.label);
     const finalScores = needsFinalScores(rules)
       ? loadFinalScores({ judges: path.join(trialDir, resultFiles.taskCompletion), proxy: path.join(trialDir, resultFiles.proxy) })
@@ -128,6 +151,7 @@ function loadCell(file: string, batchId: string, cell: BatchCell, rules: TaskRul
     notEvaluated,
     graderVersions: [...graderVersions].sort(),
     taskSetHash: hashList.length === 1 ? (hashList[0] ?? null) : null,
+    gtSha256: [...gtHashes].sort(),
     rulesUnreadable: rules.unreadable,
     ...(overwrittenBy ? { overwrittenBy } : {}),
   };

@@ -5,7 +5,7 @@ import type { Table } from '../report/tables.js';
 import type { BootstrapSettings, Interval } from './bootstrap.js';
 import type { CellPerformance } from './cell-performance.js';
 import type { CellSummary } from './cell-summary.js';
-import { GRADER_VERSIONS } from './grader-versions.js';
+import { GRADER_VERSIONS } from '../results/grader-versions.js';
 import { SUCCESS_RULE } from './task-success.js';
 
 function fixed(value: number): string {
@@ -55,7 +55,24 @@ function ruleNotes(summaries: readonly CellSummary[]): string[] {
   ]);
 }
 
-const header = ['cell', 'tasks', 'k', 'pass@1', 'pass@k', 'pass^k', 'avg@k', 'recall', 'precision', 'recall per trial'];
+// Every column names what it counts: tasks (with a valid trial) vs trials per task, and that each
+// number pools all k trials of a task (recall, precision: mean over tasks of the trial means).
+const header = [
+  'cell',
+  'tasks',
+  'k (trials/task)',
+  'pass@1 (all trials)',
+  'pass@k',
+  'pass^k',
+  'avg@k',
+  'recall (task mean, all trials)',
+  'precision (task mean, all trials)',
+  'recall per trial (min..max)',
+];
+
+/** What the table's numbers pool, said under it (text and report). */
+const TRIALS_POOLING_NOTE =
+  'every number pools all k trials of each task (episodes = tasks x trials); success per task and trial by the success rule; the per-prediction-file tables give each trial alone';
 
 export function formatTrialsTable(summaries: readonly CellSummary[], settings: BootstrapSettings): string {
   const table = [header, ...rows(summaries)];
@@ -84,6 +101,7 @@ export function formatTrialsTable(summaries: readonly CellSummary[], settings: B
   return [
     ...lines,
     '',
+    TRIALS_POOLING_NOTE,
     `success rule: ${SUCCESS_RULE}`,
     settingsLine(settings),
     'infrastructure failures are not trials: they are in no denominator',
@@ -98,7 +116,7 @@ export function trialsTable(summaries: readonly CellSummary[], settings: Bootstr
     title: `Pass rates with ${Math.round(settings.level * 100)}% confidence intervals (batch ${batchId})`,
     header,
     rows: rows(summaries),
-    note: `Success rule: ${SUCCESS_RULE}. ${ruleNotes(summaries).join('. ')}. ${settingsLine(settings)}. Infrastructure failures are not trials and are in no denominator.`,
+    note: `${TRIALS_POOLING_NOTE}. Success rule: ${SUCCESS_RULE}. ${ruleNotes(summaries).join('. ')}. ${settingsLine(settings)}. Infrastructure failures are not trials and are in no denominator.`,
   };
 }
 

@@ -1,7 +1,9 @@
 // Pairs two cells (models or conditions, in one batch or two) task by task for the paired
 // comparison and the gate, on a named metric: `pass` (per-task success) or a step metric. Only
 // tasks with a valid trial on both sides are paired; cells scored by different graders or run on
-// different task sets (prompt hashes) are not comparable, and are refused unless allowed.
+// different task sets (prompt hashes) or against different ground truths (the sha256 their step
+// outputs recorded) are not comparable, and are refused unless allowed; each cell's step outputs
+// must have evaluated that cell's own prediction files (src/stats/batch-results.ts).
 import { ConfigError } from '../errors/index.js';
 import { meanOfTaskMeans } from './bootstrap.js';
 import { loadBatchResults, pickCell, resolveBatchFile, trialMetrics, type CellResults, type TrialMetric, type TrialOutcome } from './batch-results.js';
@@ -52,6 +54,11 @@ function comparabilityProblems(a: CellResults, b: CellResults): string[] {
   if (a.taskSetHash && b.taskSetHash && a.taskSetHash !== b.taskSetHash) {
     problems.push(`task sets differ (prompt hashes ${a.taskSetHash.slice(0, 12)} vs ${b.taskSetHash.slice(0, 12)}: wording, images or tool surface changed)`);
   }
+  const [gtA, gtB] = [a.gtSha256 ?? [], b.gtSha256 ?? []];
+  if (gtA.length > 0 && gtB.length > 0 && gtA.join(',') !== gtB.join(','))
+    problems.push(
+      `ground truths differ (${a.label}: gt sha256 ${gtA.map((hash) => hash.slice(0, 12)).join(',')}; ${b.label}: gt sha256 ${gtB.map((hash) => hash.slice(0, 12)).join(',')})`,
+    );
   return problems;
 }
 

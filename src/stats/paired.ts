@@ -11,7 +11,7 @@ export interface PairedUnit<T> {
   b: readonly T[];
 }
 
-export interface SignTest {
+interface SignTest {
   /** Tasks where A's per-task value is higher. */
   wins: number;
   losses: number;
@@ -32,7 +32,10 @@ export interface PairedComparison {
   verdict: Verdict;
 }
 
-/** Exact two-sided sign test: P(X <= min(w, l)) * 2 for X ~ Binomial(w + l, 1/2), capped at 1. */
+/**
+ * Exact two-sided sign test: P(X <= min(w, l)) * 2 for X ~ Binomial(w + l, 1/2), capped at 1.
+ * @internal Exported for its tests.
+ */
 export function signTest(wins: number, losses: number, ties = 0): SignTest {
   const n = wins + losses;
   if (n === 0) return { wins, losses, ties, pValue: 1 };

@@ -40,7 +40,10 @@ export function meanAtK(tasks: readonly TaskTrials[], k: number, estimator: (n: 
   return values.length === 0 ? Number.NaN : values.reduce((sum, value) => sum + value, 0) / values.length;
 }
 
-/** pass@1: the mean over tasks of each task's pass share. */
+/**
+ * pass@1: the mean over tasks of each task's pass share.
+ * @internal Exported for its tests.
+ */
 export function passAt1(tasks: readonly TaskTrials[]): number {
   return meanAtK(tasks, 1, (n, c) => c / n);
 }

@@ -1,12 +1,12 @@
 // Metrics over time per cell (model + condition), from every batch manifest in a results
 // folder, oldest first. A trend line is split into segments where the grader versions or the
-// task set (its prompt-hash digest: wording, images, tool surface) change, because numbers on
-// the two sides measure different things; `join` keeps one segment and says where it crossed.
+// task set (its prompt-hash digest: wording, images, tool surface) or the ground truth change,
+// because numbers on the two sides measure different things; `join` keeps one segment and says where it crossed.
 import { defaultBootstrap, type BootstrapSettings, type Interval } from './bootstrap.js';
 import { loadBatchResults } from './batch-results.js';
 import { summarizeCell } from './cell-summary.js';
 import { findBatchManifests } from '../runner/batch-manifest.js';
-import { GRADER_VERSIONS } from './grader-versions.js';
+import { GRADER_VERSIONS } from '../results/grader-versions.js';
 
 export interface TrendPoint {
   batchId: string;
@@ -18,6 +18,8 @@ export interface TrendPoint {
   recall: Interval;
   graderKey: string;
   taskSetHash: string | null;
+  /** The ground truth (sha256) the step outputs were scored against; null: not recorded. */
+  gtSha256?: string | null;
 }
 
 interface TrendSegment {
@@ -52,6 +54,7 @@ export function collectTrendPoints(resultsDir: string, settings: BootstrapSettin
         recall: summary.metrics.recall.interval,
         graderKey,
         taskSetHash: cell.taskSetHash,
+        gtSha256: cell.gtSha256?.join(',') || null,
       };
       lines.set(cell.label, [...(lines.get(cell.label) ?? []), point]);
     }
@@ -64,6 +67,8 @@ function boundary(previous: TrendPoint, next: TrendPoint): string | undefined {
   if (previous.graderKey !== next.graderKey) changes.push(`grader ${previous.graderKey} -> ${next.graderKey}`);
   if (previous.taskSetHash !== next.taskSetHash)
     changes.push(`task set ${String(previous.taskSetHash).slice(0, 12)} -> ${String(next.taskSetHash).slice(0, 12)}`);
+  if (previous.gtSha256 && next.gtSha256 && previous.gtSha256 !== next.gtSha256)
+    changes.push(`ground truth ${previous.gtSha256.slice(0, 12)} -> ${next.gtSha256.slice(0, 12)}`);
   return changes.length > 0 ? `at ${next.batchId}: ${changes.join(', ')}` : undefined;
 }
 

@@ -103,7 +103,10 @@ export function recordToolCall(store: Store, input: ToolCallInput): number {
   return writeTransaction(store, where, () => Number(statement(store, insertToolCallSql).run(params).lastInsertRowid), explainCallConflict(episodeId));
 }
 
-/** Stores a round of parallel tool calls in one transaction: all of them or none. */
+/**
+ * Stores a round of parallel tool calls in one transaction: all of them or none.
+ * @internal Exported for its tests.
+ */
 export function recordToolCalls(store: Store, inputs: readonly ToolCallInput[]): number[] {
   const prepared = inputs.map((input) => toolCallParams(input));
   const first = prepared[0];
@@ -172,6 +175,7 @@ export function getToolCall(store: Store, id: number): ToolCallRow | undefined {
 /**
  * The stored facts of an image as it was sent to the model. Without `facts` (an image the
  * harness did not re-encode) the sizes come from the payload and the dimensions are unknown.
+ * @internal Exported for its tests.
  */
 export function toImageRecord(part: ImagePart): ImageRecord {
   const sentBytes = Buffer.byteLength(part.data, 'base64');

@@ -359,7 +359,10 @@ export function pragma(store: Store, source: string): unknown {
   return handle.db.pragma(source);
 }
 
-/** `PRAGMA integrity_check`: "ok", or the problems SQLite found. */
+/**
+ * `PRAGMA integrity_check`: "ok", or the problems SQLite found.
+ * @internal Exported for its tests.
+ */
 export function checkIntegrity(store: Store): string[] {
   const handle = handleOf(store);
   commitGroup(handle, store);

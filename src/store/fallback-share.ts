@@ -1,11 +1,14 @@
 // How much of a run the tool fallback layer served, per model: the share of tool calls and of
 // tasks that received mocked returns, over the episodes whose predictions are scored (status ok
 // or model_failure; infrastructure failures and requeued attempts never reach predictions).
+// The viewer's count, which must follow runs still in flight; every other output counts from the
+// prediction file (src/results/mocked-share.ts), and test/fallback/mixed-run.test.ts checks that
+// both give the same numbers for a finished run.
 import { z } from 'zod';
 import { type Store, selectAll } from './connection.js';
 import { parseRows } from './rows.js';
 
-export interface FallbackShare {
+interface FallbackShare {
   model: string;
   calls: number;
   mockedCalls: number;

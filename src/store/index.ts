@@ -1,30 +1,30 @@
 // The run store: the only module that speaks SQL. Everything else goes through these typed
 // functions, each taking the Store handle that openStore() returns.
-export { openStore, inTransaction, checkIntegrity, committed, isDiskFull, type Store } from './connection.js';
-export { loadMigrations, defaultMigrationsDir } from './migrations.js';
+export { openStore, inTransaction, /** @internal */ checkIntegrity, committed, isDiskFull, type Store } from './connection.js';
+export { /** @internal */ loadMigrations, /** @internal */ defaultMigrationsDir } from './migrations.js';
 export { createRun, finishRun, reopenRun, getRun, listRuns, updateRunManifest } from './runs.js';
 export {
   startEpisode,
   finishEpisode,
-  getEpisode,
+  /** @internal */ getEpisode,
   episodesForRun,
   finishedTaskIds,
   closeAbandonedEpisodes,
 } from './episodes.js';
-export { acquireRunLease, checkRunLease, renewRunLease, releaseRunLease, getRunLease, type RunLease, type LeaseTakeover } from './leases.js';
+export { acquireRunLease, checkRunLease, renewRunLease, releaseRunLease, getRunLease, /** @internal */ type RunLease, type LeaseTakeover } from './leases.js';
 export {
   recordModelCall,
   recordToolCall,
-  recordToolCalls,
+  /** @internal */ recordToolCalls,
   modelCallsForEpisode,
   imageTokensForRun,
   toolCallsForEpisode,
   getToolCall,
-  toImageRecord,
+  /** @internal */ toImageRecord,
 } from './calls.js';
 export type { EpisodeImageTokens } from './calls.js';
 export { runSummary } from './summary.js';
-export { fallbackShare, type FallbackShare } from './fallback-share.js';
+export { fallbackShare } from './fallback-share.js';
 export { toolFacetsForRun } from './tool-facets.js';
 export {
   openFallbackCache,
@@ -56,5 +56,5 @@ export {
   updateProviderBatch,
   settleProviderBatchRequest,
   pendingProviderBatchRequests,
-  providerBatchesOf,
+  /** @internal */ providerBatchesOf,
 } from './provider-batches.js';

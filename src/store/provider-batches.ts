@@ -1,4 +1,4 @@
-// The provider batch jobs of `m3 run --batch` (migration 016): which vendor job holds which
+// The provider batch jobs of `m3 run --batch` (migration 017): which vendor job holds which
 // request of a run, so a run killed while a job is pending can be resumed without sending those
 // requests again. The SQL lives here; src/llm/batch/collector.ts decides what to submit and when.
 import { z } from 'zod';
@@ -85,7 +85,10 @@ const jobRowSchema = z
   })
   .transform((row) => ({ vendorBatchId: row.vendor_batch_id, state: row.state, detail: row.detail, requests: row.requests, answered: row.answered }));
 
-/** A run's jobs with their request counts, oldest first. */
+/**
+ * A run's jobs with their request counts, oldest first.
+ * @internal Exported for its tests.
+ */
 export function providerBatchesOf(store: Store, runId: string): Array<z.output<typeof jobRowSchema>> {
   const rows = selectAll(
     store,

@@ -92,6 +92,7 @@ function leaves(value: unknown, into: string[] = []): string[] {
  * The text a path-less `textIncludes` searches: for a JSON result its decoded strings (so a
  * newline inside a JSON string is a newline, not the two characters of its escape), else the
  * raw result text.
+ * @internal Exported for its tests.
  */
 export function resultText(result: CheckableResult): string {
   return result.json === undefined ? result.text : leaves(result.json).join('\n');
@@ -108,7 +109,10 @@ export function textContains(haystack: string, needle: string): boolean {
 
 type Segment = { key: string } | { index: number } | { wildcard: true };
 
-/** Parses `a.b[0].c[*]` into segments; throws on anything else. */
+/**
+ * Parses `a.b[0].c[*]` into segments; throws on anything else.
+ * @internal Exported for its tests.
+ */
 export function parsePath(path: string): Segment[] {
   const segments: Segment[] = [];
   const pattern = /\[(\d+|\*)\]|\.?([^.[\]]+)/gy;
@@ -121,14 +125,17 @@ export function parsePath(path: string): Segment[] {
   throw new Error(`path "${path}" is not in the supported subset (dot keys, [n], [*]), e.g. "objects[*].category"`);
 }
 
-export interface PathMatch {
+interface PathMatch {
   found: boolean;
   value: unknown;
   /** True when the path has a [*]: `value` is then the list of everything it matched. */
   multiple: boolean;
 }
 
-/** Resolves a path; with [*] the result is the list of matches (possibly empty). */
+/**
+ * Resolves a path; with [*] the result is the list of matches (possibly empty).
+ * @internal Exported for its tests.
+ */
 export function resolvePath(root: unknown, path: string): PathMatch {
   const segments = parsePath(path);
   let current: unknown[] = [root];

@@ -2,7 +2,7 @@
 // Schemas are tolerant where the real data is defective (missing `arguments`, odd step numbers,
 // stray fields) and strict where a wrong type would silently corrupt a metric.
 import { z } from 'zod';
-import { stateChecksSchema } from '../eval/state/state-check.js';
+import { stateChecksSchema } from './state-check.js';
 import { factSchema } from './facts.js';
 import { evaluatorSchema, taskCheckFields } from './task-checks.js';
 
@@ -42,7 +42,7 @@ export const gtTaskSchema = z
     final_reply: z.string().default(''),
     tier: tierSchema.optional(),
     facts: z.array(factSchema).optional(),
-    /** Claims on the mock domains' final database state (src/eval/state/state-check.ts). */
+    /** Claims on the mock domains' final database state (src/tasks/state-check.ts). */
     state_checks: stateChecksSchema.optional(),
     ...taskCheckFields,
   })

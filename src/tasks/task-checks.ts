@@ -15,7 +15,7 @@
 //                                                (`m3 eval final`): the task passes only when that
 //                                                score reaches `min`; metrics: FINAL_THRESHOLD_METRICS
 //   "state_checks": [...]                        (GT records) claims on the mock domains' final
-//                                                database state, src/eval/state/state-check.ts
+//                                                database state, src/tasks/state-check.ts
 //
 // The rule language itself (functions, operators) is documented in src/eval/rules/functions.ts
 // and src/eval/rules/operators.ts; here only the shapes are validated, so a rule with an unknown

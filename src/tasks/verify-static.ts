@@ -46,6 +46,7 @@ function mentions(text: string, word: string): boolean {
  * Names in `text` that give the tools away: canonical `server/tool` names, server names, the
  * word "MCP", and identifier-like tool names (`perform_ocr`, `detect-all-objects`,
  * `radiansToDegrees`). Plain-word tool names (crop, sum, blur) are ordinary English and allowed.
+ * @internal Exported for its tests.
  */
 export function findToolMentions(text: string, vocabulary: ToolVocabulary): string[] {
   const found = new Set<string>();

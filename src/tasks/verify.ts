@@ -2,13 +2,13 @@
 // servers, step by step (the calls of one step in parallel), and checks the task's facts on
 // the real results. A task passes when its static checks pass (verify-static.ts), every call
 // fits its tool's input schema, no call fails unless marked `expect_error`, every fact holds, and
-// the task's `state_checks` (src/eval/state/state-check.ts) hold on the databases it left.
+// the task's `state_checks` (src/tasks/state-check.ts) hold on the databases it left.
 // The host is injected, so tests and the CLI share one code path.
 import { serverOf } from '../core/canonical-name.js';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { runStateChecks } from '../eval/state/run-state-checks.js';
-import { stateChecksOf } from '../eval/state/state-check.js';
+import { stateChecksOf } from './state-check.js';
 import { callCheckedTool, type CheckedCallOutcome } from '../mcp/checked-call.js';
 import type { ToolCallOutcome, ToolHost } from '../mcp/types.js';
 import { checkFact, describeFact, toCheckableResult, type CheckableResult } from './facts.js';
@@ -39,8 +39,15 @@ export interface VerifyReport {
 export interface VerifyOptions {
   suite: LoadedSuite;
   host: ToolHost;
-  /** Repository root: images and `./media/outputs/<id>` are resolved against it. */
+  /** Repository root: task images are resolved against it. */
   root: string;
+  /**
+   * Folder of the tasks' workspaces (`<dir>/<id>/`: every file a replayed tool writes, the
+   * databases the state checks read). `m3 tasks verify` gives a scratch folder its servers may
+   * write (src/cli/scratch-folder.ts); without one, `<root>/media/outputs` (git-ignored), the one
+   * folder a host started without extra M3_ALLOWED_ROOTS lets its servers write.
+   */
+  workspaceRoot?: string;
   only?: readonly string[];
   /** Tasks replayed at the same time (default 2). */
   concurrency?: number;
@@ -75,13 +82,13 @@ function oneLine(text: string, limit = 300): string {
 
 interface ReplayContext {
   host: ToolHost;
-  root: string;
+  workspaceRoot: string;
   unavailable: ReadonlyMap<string, string>;
 }
 
-/** Where a task's outputs go while it is verified: `./media/outputs/<id>`, emptied before the replay. */
-function outputsDirOf(root: string, taskId: string): string {
-  return path.join(root, 'media', 'outputs', taskId.replace(/[^A-Za-z0-9._-]/g, '_'));
+/** Where a task's outputs go while it is verified: `<workspace root>/<id>`, emptied before the replay. */
+function outputsDirOf(workspaceRoot: string, taskId: string): string {
+  return path.join(workspaceRoot, taskId.replace(/[^A-Za-z0-9._-]/g, '_'));
 }
 
 /** A refused call (never sent) as the problem verify reports for it. */
@@ -114,7 +121,7 @@ async function replayCall(
     return undefined;
   }
   const outcome = await callCheckedTool(context.host, name, call?.arguments, {
-    context: { taskId: task.id, workspace: outputsDirOf(context.root, task.id) },
+    context: { taskId: task.id, workspace: outputsDirOf(context.workspaceRoot, task.id) },
   });
   if (outcome.refusal) {
     problems.push(refusalProblem(label, outcome.refusal));
@@ -129,7 +136,7 @@ async function replayCall(
 
 async function replayTask(task: GtTask, context: ReplayContext): Promise<{ results: Array<Array<CheckableResult | undefined>>; problems: string[] }> {
   // Outputs of an earlier run would change what the calls see (e.g. a workbook that must not exist yet).
-  if (/^[A-Za-z0-9_-]+$/.test(task.id)) await rm(outputsDirOf(context.root, task.id), { recursive: true, force: true });
+  if (/^[A-Za-z0-9_-]+$/.test(task.id)) await rm(outputsDirOf(context.workspaceRoot, task.id), { recursive: true, force: true });
   const problems: string[] = [];
   const results: Array<Array<CheckableResult | undefined>> = [];
   for (let stepIndex = 0; stepIndex < task.steps.length; stepIndex += 1) {
@@ -155,11 +162,11 @@ function checkFacts(task: GtTask, results: ReadonlyArray<ReadonlyArray<Checkable
 }
 
 /** Problems of the task's state checks on the final state of its workspace's databases. */
-function checkState(task: GtTask, root: string): string[] {
+function checkState(task: GtTask, workspaceRoot: string): string[] {
   try {
     const checks = stateChecksOf(task, `task ${task.id}`);
     if (!checks) return [];
-    const outcomes = runStateChecks({ workspace: outputsDirOf(root, task.id), taskId: task.id }, checks);
+    const outcomes = runStateChecks({ workspace: outputsDirOf(workspaceRoot, task.id), taskId: task.id }, checks);
     return outcomes.flatMap((outcome, index) => (outcome.problem ? [`state check ${index + 1} (${outcome.check}): ${outcome.problem}`] : []));
   } catch (error) {
     return [error instanceof Error ? error.message : String(error)];
@@ -172,7 +179,7 @@ async function verifyTask(id: string, gt: GtTask | undefined, staticProblems: st
   if (!gt) return { ...base, factsHeld: 0, status: 'failed', problems: staticProblems, durationMs: 0 };
   const replay = await replayTask(gt, context);
   const facts = checkFacts(gt, replay.results);
-  const problems = [...staticProblems, ...replay.problems, ...facts.problems, ...checkState(gt, context.root)];
+  const problems = [...staticProblems, ...replay.problems, ...facts.problems, ...checkState(gt, context.workspaceRoot)];
   return { ...base, factsHeld: facts.held, status: problems.length === 0 ? 'passed' : 'failed', problems, durationMs: Math.round(performance.now() - began) };
 }
 
@@ -182,7 +189,11 @@ export async function verifySuite(options: VerifyOptions): Promise<VerifyReport>
   const vocabulary = vocabularyOf(options.host, [...(options.serverNames ?? []), ...(options.unavailable?.keys() ?? [])]);
   const findings = checkSuiteStatic(options.suite, { root: options.root, vocabulary });
   const gtById = new Map(options.suite.gt.map((task) => [task.id, task]));
-  const context: ReplayContext = { host: options.host, root: options.root, unavailable: options.unavailable ?? new Map() };
+  const context: ReplayContext = {
+    host: options.host,
+    workspaceRoot: options.workspaceRoot ?? path.join(options.root, 'media', 'outputs'),
+    unavailable: options.unavailable ?? new Map(),
+  };
   const verdicts = new Map<string, TaskVerdict>();
   let next = 0;
   const worker = async (): Promise<void> => {

@@ -1,1 +1,1 @@
-export { startViewServer, type ViewServer } from './server.js';
+export { startViewServer, /** @internal */ type ViewServer } from './server.js';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WorkflowDefinition } from '../../src/agent/workflow-definition.js';
 import type { ModelDriver } from '../../src/llm/types.js';
-import { createVerboseView } from '../../src/log/verbose-view.js';
+import { createVerboseView } from '../../src/agent/verbose-view.js';
 import { PredictionFile } from '../../src/runner/prediction-file.js';
 import { runBatch } from '../../src/runner/run-batch.js';
 import { StoreRecorder } from '../../src/runner/store-recorder.js';

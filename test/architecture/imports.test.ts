@@ -1,6 +1,6 @@
-// The import graph's rules (.dependency-cruiser.cjs): no circle, nothing imports upward along
-// cli → runner → agent → {llm, mcp} → core, servers share only src/core, the asset locator and
-// the zod issue formatter. Runs dependency-cruiser over the real sources.
+// The import graph's rules (.dependency-cruiser.cjs): no circle, no folder imports a layer above
+// its own, servers share only servers/shared, src/core, the asset locator and the zod issue
+// formatter. Runs dependency-cruiser over the real sources.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';

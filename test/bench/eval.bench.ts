@@ -21,7 +21,7 @@ import type { Embedder } from '../../src/eval/embed/types.js';
 import type { StepMode } from '../../src/eval/step/aggregate.js';
 import { runStepEvaluation } from '../../src/eval/step/evaluate.js';
 import { defaultThresholds } from '../../src/eval/step/metrics.js';
-import { type PerturbationKind, perturb, toPredictionRecords } from '../../src/eval/step/perturb.js';
+import { type PerturbationKind, perturb, toPredictionRecords } from '../support/perturb.js';
 import { runStepFiles } from '../../src/eval/step/run.js';
 import { loadTrajectories, type Trajectory } from '../../src/eval/step/trajectory.js';
 import { sharedDataDir } from '../support/shared-assets.js';

@@ -12,7 +12,7 @@ import { EmbeddingCache } from '../../src/eval/embed/cache.js';
 import { createHashgramEmbedder } from '../../src/eval/embed/hashgram.js';
 import { evaluateProxies } from '../../src/eval/final/proxies.js';
 import { embedPairs, planPairs } from '../../src/eval/step/evaluate.js';
-import { corruptValue, fromSteps, perturb, perturbText, toPredictionRecords, unitDraw, type PerturbationKind } from '../../src/eval/step/perturb.js';
+import { corruptValue, fromSteps, perturb, perturbText, toPredictionRecords, unitDraw, type PerturbationKind } from '../support/perturb.js';
 import { serializeArguments } from '../../src/eval/step/serialize.js';
 import { loadTrajectories, type Trajectory } from '../../src/eval/step/trajectory.js';
 import { predictionSchema, type GtTask, type Prediction } from '../../src/tasks/schemas.js';

@@ -2,7 +2,7 @@
 // in several ways: with M3_MOCK_FALLBACK=1 every mockable failure is served (the episode goes
 // on as with a real result), the unmockable one stays an infrastructure failure, and the audit
 // log, the store's tier column, the predictions' per-call field, the summary share and the
-// report's table agree; the manifest records the settings. With the switch off, the prediction
+// report's table and the viewer's run page agree; the manifest records the settings. With the switch off, the prediction
 // file is byte-identical to a run that never goes near the layer's code path.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -20,6 +20,7 @@ import { runModel } from '../../src/runner/run-model.js';
 import { StoreRecorder } from '../../src/runner/store-recorder.js';
 import { loadTaskSet } from '../../src/runner/task-set.js';
 import { createRun, episodesForRun, fallbackShare, openStore, toolCallsForEpisode, type Store } from '../../src/store/index.js';
+import { runPage } from '../../src/view/pages.js';
 import { startHttpFake, type HttpFake } from '../../servers/shared/http-fake.js';
 import { readAudit, silentLogger, writeFixture } from '../support/fallback-kit.js';
 import { fixtureRepoRoot, fixtureSpec } from '../support/fixture-servers/fixture-spec.js';
@@ -156,11 +157,14 @@ describe('a run with the fallback layer on', () => {
         .sort(),
     ).toEqual(served.sort());
     expect(stored.find(({ task }) => task === 't-infra')?.row).toMatchObject({ isError: true, errorCode: 'upstream_server_error', fallback: null });
-    // Summary share (store) and report share (predictions) say the same.
+    // The store's count and the prediction file's (summary, report, evaluation outputs) say the same.
     const [share] = fallbackShare(store, 'mixed');
     expect(share).toEqual({ model: 'replay:gt', calls: 6, mockedCalls: 3, tasks: 5, mockedTasks: 3, byTier: { fixture: 2, template: 1 } });
     const fromPredictions = mockedShare('replay-gt', output, report.manifestFile);
     expect(fromPredictions).toMatchObject({ fallbackEnabled: true, calls: 6, mockedCalls: 3, tasks: 5, mockedTasks: 3, byTier: share?.byTier });
+    // The viewer counts from the store (a run in flight has no final prediction file): the same numbers.
+    const page = runPage({ store, resultsDir: path.join(dir, 'mixed') }, 'mixed');
+    expect(page.run.mocked).toEqual({ calls: fromPredictions?.calls, mockedCalls: fromPredictions?.mockedCalls, share: 0.5, byTier: fromPredictions?.byTier });
     expect(mockedShareTable([fromPredictions])?.rows).toEqual([
       ['replay-gt [oracle: the ground truth replayed]', '3/6', '50%', '3/5', '60%', 'fixture 2, template 1'],
     ]);

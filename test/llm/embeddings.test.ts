@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, ProviderError } from '../../src/errors/index.js';
 import { createEmbedder } from '../../src/eval/embed/registry.js';
-import { createEmbeddingClient, parseEmbeddingSpec } from '../../src/llm/embeddings/index.js';
+import { createEmbeddingClient, parseEmbeddingSpec } from '../../src/llm/embeddings/client.js';
 import { keyFingerprint, mockEmbedding, startMockLlm, type MockLlm } from '../support/mock-llm/index.js';
 
 const cosine = (a: number[], b: number[]) => a.reduce((sum, value, index) => sum + value * (b[index] ?? 0), 0);

@@ -1,6 +1,7 @@
 // The shared error classification: retry-after parsing, HTTP status classes, transport errors.
 import { describe, expect, it } from 'vitest';
-import { classifyHttpStatus, classifyTransportError, retryAfterFromHeaders } from '../../src/llm/provider-errors.js';
+import { retryAfterFromHeaders } from '../../src/core/retry-after.js';
+import { classifyHttpStatus, classifyTransportError } from '../../src/llm/provider-errors.js';
 
 const context = { spec: 'xai:grok-4', hint: 'check XAI_API_KEY; base URL https://api.x.ai/v1 (override with XAI_BASE_URL)' };
 

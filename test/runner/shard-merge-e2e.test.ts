@@ -63,7 +63,16 @@ const outputs: Record<string, Finished[]> = {};
 const merges: Record<string, Finished> = {};
 
 function merge(kind: Kind): Promise<Finished> {
-  return runM3(['merge', '--store', mergedStore(kind), '--from-store', ...[0, 1, 2].map((position) => path.join(shardDir(kind, position), 'm3bench.sqlite'))]);
+  // --run-dir: the merged files flat beside the merged store (the default is its runs/<run-id>/ folder: test/runner/merge-run-folder.test.ts).
+  return runM3([
+    'merge',
+    '--store',
+    mergedStore(kind),
+    '--run-dir',
+    path.join(dir, kind),
+    '--from-store',
+    ...[0, 1, 2].map((position) => path.join(shardDir(kind, position), 'm3bench.sqlite')),
+  ]);
 }
 
 function trialFile(folder: string, trial: number): string {

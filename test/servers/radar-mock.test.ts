@@ -12,7 +12,7 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { taskDatabaseFile } from '../../src/core/task-database-file.js';
 import { runStateChecks } from '../../src/eval/state/run-state-checks.js';
-import { stateChecksOf } from '../../src/eval/state/state-check.js';
+import { stateChecksOf } from '../../src/tasks/state-check.js';
 import { loadSuite } from '../../src/tasks/verify-static.js';
 import { repoRoot } from '../support/shared-assets.js';
 import { toolCaller } from '../support/tool-caller.js';

@@ -1,7 +1,7 @@
 // `m3 eval call`: call-level classification of one prediction file. Rules first, an
 // optional LLM judge for what they leave open; writes results/<model>/callanalysis.json.
 import { evaluationInputsFor, evaluationLabels } from '../../results/evaluation-inputs.js';
-import { GRADER_VERSIONS } from '../../stats/grader-versions.js';
+import { GRADER_VERSIONS } from '../../results/grader-versions.js';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { loadEnvironment } from '../../config/env-file.js';

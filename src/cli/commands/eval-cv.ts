@@ -3,7 +3,7 @@
 // results_cv_eval.json and .csv in --output-dir (scripts/evaluate_cv.sh uses results_cv/<model>/).
 // Human summary on stderr, one JSON line on stdout.
 import { evaluationInputsFor, stampEvaluationInputs } from '../../results/evaluation-inputs.js';
-import { GRADER_VERSIONS } from '../../stats/grader-versions.js';
+import { GRADER_VERSIONS } from '../../results/grader-versions.js';
 import { defaultEvaluationOutput } from '../../results/layout.js';
 import path from 'node:path';
 import type { Command } from 'commander';

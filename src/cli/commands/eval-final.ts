@@ -9,9 +9,9 @@ import { parseSwitches } from '../../config/switches.js';
 import { defaultOutputFile } from '../../eval/call/output.js';
 import { writeJsonAtomic } from '../../tasks/write-json.js';
 import { evaluationInputsFor, evaluationLabels } from '../../results/evaluation-inputs.js';
-import { GRADER_VERSIONS } from '../../stats/grader-versions.js';
+import { GRADER_VERSIONS } from '../../results/grader-versions.js';
 import { evaluateFinalAnswers } from '../../eval/final/evaluate.js';
-import { judgeRetryPolicy, loadPromptFile, parseJudgeList } from '../../eval/final/judge-kit.js';
+import { defaultJudges, judgeRetryPolicy, loadPromptFile, parseJudgeList } from '../../eval/final/judge-kit.js';
 import { loadTaskCompletion, taskEntries } from '../../eval/final/output.js';
 import { evaluateProxies } from '../../eval/final/proxies.js';
 import { loadInfraFailures, manifestFileFor, type InfraFailures } from '../../eval/infra-failures.js';
@@ -23,9 +23,6 @@ import { loadGroundTruth, loadPredictions } from '../../tasks/load.js';
 import { nonNegativeInteger, positiveInteger, wholeSeconds } from '../option-parsers.js';
 import { getOrCreateEvalCommand } from './eval-group.js';
 import { secondsToTimerMs } from '../../config/timer-ms.js';
-
-/** The reference's four-judge ensemble, as provider:model specs. */
-const defaultJudges = ['openai:gpt-5-mini', 'gemini:gemini-2.5-flash', 'deepseek:deepseek-chat', 'xai:grok-4-fast-reasoning'];
 
 interface EvalFinalOptions {
   gt: string;

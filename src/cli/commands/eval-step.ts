@@ -1,7 +1,7 @@
 // `m3 eval step`: step-level evaluation of one prediction file against the ground truth
 // (spec section 3). Human summary on stderr, one JSON line on stdout, files in --output-dir.
 import { evaluationInputsFor, stampEvaluationInputs } from '../../results/evaluation-inputs.js';
-import { GRADER_VERSIONS } from '../../stats/grader-versions.js';
+import { GRADER_VERSIONS } from '../../results/grader-versions.js';
 import { OUTPUT_FILES } from '../../eval/step/outputs.js';
 import { defaultEvaluationOutput } from '../../results/layout.js';
 import path from 'node:path';

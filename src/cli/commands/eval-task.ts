@@ -2,7 +2,7 @@
 // answers, state checks the run recorded, final-answer thresholds, task success, the tutorial's and MCP-RADAR's metrics per tier and domain, and an error
 // taxonomy label with evidence for every failed task; writes results/<model>/task_eval.json + .csv.
 import { evaluationInputsFor, stampEvaluationInputs } from '../../results/evaluation-inputs.js';
-import { GRADER_VERSIONS } from '../../stats/grader-versions.js';
+import { GRADER_VERSIONS } from '../../results/grader-versions.js';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { loadEnvironment } from '../../config/env-file.js';

@@ -1,6 +1,7 @@
 // `m3 merge`: the shards of a run (m3 run --shard k/n or --shard auto) become one run. With
 // --from-store, the shard stores are merged into --store, and the prediction files their
-// manifests name into --results-dir; without, the prediction files named are merged into --output.
+// manifests name into the run's folder under --results-dir (runs/<run-id>/, `latest` pointing at
+// it) or flat into --run-dir; without, the prediction files named are merged into --output.
 import path from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../errors/index.js';
@@ -12,6 +13,7 @@ interface MergeFlags {
   store?: string;
   fromStore?: string[];
   resultsDir?: string;
+  runDir?: string;
 }
 
 function printRun(report: MergedRunReport): void {
@@ -30,7 +32,12 @@ function mergeStores(flags: MergeFlags, files: string[]): void {
   if (files.length > 0 || flags.output)
     throw new ConfigError('m3 merge --from-store merges the prediction files the shard stores name; do not name prediction files or --output as well');
   const store = path.resolve(flags.store);
-  const merged = mergeShardStores({ target: store, sources: flags.fromStore ?? [], resultsDir: path.resolve(flags.resultsDir ?? path.dirname(store)) });
+  const merged = mergeShardStores({
+    target: store,
+    sources: flags.fromStore ?? [],
+    resultsDir: path.resolve(flags.resultsDir ?? path.dirname(store)),
+    ...(flags.runDir ? { runDir: path.resolve(flags.runDir) } : {}),
+  });
   for (const report of merged.runs) printRun(report);
   for (const file of merged.batchManifests) process.stdout.write(`${file}: batch manifest\n`);
 }
@@ -42,7 +49,11 @@ export function registerMergeCommand(program: Command): void {
     .option('--output <file>', 'merged prediction file to write (when merging prediction files alone)')
     .option('--store <file>', 'run store the merged run goes into (created if absent; with --from-store)')
     .option('--from-store <files...>', 'the shard stores, one per shard (give it last: every following name is a store)')
-    .option('--results-dir <dir>', 'where merged prediction files go (with --from-store; default: the folder of --store)')
+    .option(
+      '--results-dir <dir>',
+      'results root the merged run goes into as runs/<run-id>/, with latest pointing at it (with --from-store; default: the folder of --store)',
+    )
+    .option('--run-dir <dir>', 'write the merged prediction files and batch manifest flat into <dir> instead (no run folder; latest untouched)')
     .argument('[files...]', 'shard prediction files (without --from-store)')
     .addHelpText(
       'after',

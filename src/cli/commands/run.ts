@@ -6,16 +6,20 @@ import { log } from '../../log/logger.js';
 import { knownConditions } from '../../runner/conditions.js';
 import { liveTracesFor } from '../../export/live-traces.js';
 import { robustnessConditionHelp } from '../../robustness/condition-spec.js';
-import { executeRun } from '../../runner/execute-run.js';
+import { estimateRun, executeRun } from '../../runner/execute-run.js';
+import { formatEstimate } from '../../runner/estimate-run.js';
 import { RUN_DEFAULTS, type RunDefinition } from '../../runner/run-definition.js';
 import { hostOptionsFrom } from '../host-options.js';
-import { nonNegativeInteger, nonNegativeNumber, positiveInteger, seconds } from '../option-parsers.js';
+import { nonNegativeInteger, nonNegativeNumber, positiveInteger, positiveNumber, seconds } from '../option-parsers.js';
 import { printSummary, reportOutcome, requireTasks } from '../run-outcome.js';
 import { createStopSignal } from '../stop-signal.js';
 
 type RunFlags = Omit<RunDefinition, 'defaultModel'>;
 
-/** The run options, shared by `m3 run` and the equivalence test of `m3 bench`. */
+/**
+ * The run options, shared by `m3 run` and the equivalence test of `m3 bench`.
+ * @internal Exported for its tests.
+ */
 export function addRunOptions(command: Command): Command {
   return command
     .description('run models over a task set and write predictions into a run folder (results/runs/<run-id>/<model>_test_mcp_fuzzy.json) and the run store')
@@ -105,6 +109,26 @@ export function addRunOptions(command: Command): Command {
     )
     .option('--batch-window <ms>', 'with --batch: submit a job when no request has arrived for this long (default 2000)', positiveInteger)
     .option('--batch-poll <ms>', 'with --batch: first poll of a job after this long, doubled per poll up to 300000 (default 10000)', positiveInteger)
+    .option(
+      '--token-limit <n>',
+      "per task: no further model request once the task's input + output tokens (cached and reasoning included) reach n; the task ends with end status limit_tokens",
+      positiveInteger,
+    )
+    .option('--message-limit <n>', 'per task: at most n model replies (every stage); then the task ends with end status limit_messages', positiveInteger)
+    .option(
+      '--cost-limit <usd>',
+      'per task: no further model request once what the task paid reaches this many USD (price table; replies served by --cache cost nothing); end status limit_cost',
+      positiveNumber,
+    )
+    .option(
+      '--max-cost <usd>',
+      'per run: once every task together paid this many USD, no new task starts (tasks in flight finish); said on stdout and in the manifest',
+      positiveNumber,
+    )
+    .option(
+      '--estimate',
+      'print what the run would send and cost per model (tasks, requests, image payload, tokens, USD) and the judges, then exit: no model request, no server start (--json: as JSON)',
+    )
     .option('--json', 'print the summary as JSON')
     .option('--trace-file', 'also write every episode event with its timestamp to <run folder>/<label>.trace.jsonl (one file per run and trial)')
     .option('--verbose', 'show every intermediate step (model replies, tool calls and results, final answers) on stderr, secrets masked')
@@ -124,18 +148,23 @@ export function addRunOptions(command: Command): Command {
 
 /** Runs one definition: the single code path of `m3 run` and `m3 bench`; prints the summary and sets the exit status. */
 export async function runDefinition(definition: RunDefinition): Promise<void> {
+  if (definition.estimate) {
+    const estimate = await estimateRun(definition, { logger: log });
+    process.stdout.write(definition.json ? `${JSON.stringify(estimate, null, 2)}\n` : formatEstimate(estimate));
+    return;
+  }
   const stop = createStopSignal((name) =>
     log.warn(`${name}: stopping; tasks in flight are abandoned and recorded as interrupted (press Ctrl-C again to exit at once)`),
   );
   try {
-    const { reports, plan, shares } = await executeRun(definition, {
+    const { reports, plan, fallbackOn, maxCost } = await executeRun(definition, {
       logger: log,
       signal: stop.signal,
       hostOptions: hostOptionsFrom,
       requireTasks,
       observeEpisodes: liveTracesFor,
     });
-    printSummary(reports, definition.json, shares);
+    printSummary(reports, definition.json, fallbackOn, maxCost);
     process.exitCode = reportOutcome(reports, plan.cells.length, log);
   } finally {
     // Still listening while the servers close (inside executeRun), so a second Ctrl-C exits at once.

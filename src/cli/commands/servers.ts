@@ -11,7 +11,8 @@ import { createLogger } from '../../log/logger.js';
 import { McpHost } from '../../mcp/host.js';
 import { runSmokeTest, startOfflineSmokeFakes, type SmokeResult } from '../../mcp/smoke-tests.js';
 import { seconds } from '../option-parsers.js';
-import { hostOptionsFrom } from '../host-options.js';
+import { allowingFolder, hostOptionsFrom } from '../host-options.js';
+import { withScratchFolder } from '../scratch-folder.js';
 import { secondsToTimerMs } from '../../config/timer-ms.js';
 
 interface CommonFlags {
@@ -41,9 +42,10 @@ function loadServers(flags: CommonFlags): LoadedServers {
   return { config, enabled };
 }
 
-function startHost(specs: ServerSpec[], config: ProjectConfig, flags: CommonFlags): Promise<McpHost> {
+function startHost(specs: ServerSpec[], config: ProjectConfig, flags: CommonFlags, scratch?: string): Promise<McpHost> {
+  const options = hostOptionsFrom(config);
   return McpHost.start(specs, {
-    ...hostOptionsFrom(config),
+    ...(scratch ? allowingFolder(options, scratch) : options),
     ...(flags.startupTimeout ? { startupTimeoutMs: secondsToTimerMs(flags.startupTimeout) } : {}),
     ...(flags.logDir ? { logDir: path.resolve(flags.logDir) } : {}),
     // Only warnings and errors: the table is the report.
@@ -53,39 +55,51 @@ function startHost(specs: ServerSpec[], config: ProjectConfig, flags: CommonFlag
 
 async function checkServers(flags: CommonFlags & { smoke?: boolean; offline?: boolean }): Promise<CheckRow[]> {
   const { config, enabled } = loadServers(flags);
-  const enabledNames = new Set(enabled.map((spec) => spec.name));
-  // --offline: web servers whose smoke declares a loopback fake talk to it instead of their upstream.
-  const fakes = flags.smoke && flags.offline ? await startOfflineSmokeFakes(enabled) : undefined;
-  const host = await startHost(fakes?.specs ?? enabled, config, flags).catch(async (error: unknown) => {
-    await fakes?.close();
-    throw error;
-  });
-  try {
-    const statuses = new Map(host.status().map((status) => [status.name, status]));
-    const rows: CheckRow[] = [];
-    for (const spec of config.servers) {
-      const status = statuses.get(spec.name);
-      if (!enabledNames.has(spec.name) || !status) {
-        rows.push({ server: spec.name, status: 'SKIPPED', transport: spec.transport, tools: 0 });
-        continue;
-      }
-      const ready = status.state === 'ready';
-      const row: CheckRow = { server: spec.name, status: ready ? 'OK' : 'FAILED', transport: spec.transport, tools: status.toolCount };
-      if (status.startMs !== undefined) row.startMs = status.startMs;
-      if (status.error) row.error = status.error;
-      if (ready && flags.smoke) {
-        row.smoke = await runSmokeTest(host, spec.name, path.join(repoRoot, 'media', 'outputs', 'smoke'), {
-          offline: fakes?.faked.includes(spec.name) ?? false,
-        });
-        if (row.smoke.state === 'failed') row.status = 'FAILED';
-      }
-      rows.push(row);
+  // Files a smoke call writes (a downloaded photo, a workbook) go to a scratch folder the servers may use, never media/.
+  return withScratchFolder('m3-servers-smoke', undefined, async (workspace) => {
+    // --offline: web servers whose smoke declares a loopback fake talk to it instead of their upstream.
+    const fakes = flags.smoke && flags.offline ? await startOfflineSmokeFakes(enabled) : undefined;
+    const host = await startHost(fakes?.specs ?? enabled, config, flags, workspace).catch(async (error: unknown) => {
+      await fakes?.close();
+      throw error;
+    });
+    try {
+      return await smokeRows(host, config, enabled, flags, fakes?.faked ?? [], workspace);
+    } finally {
+      await host.close();
+      await fakes?.close();
     }
-    return rows;
-  } finally {
-    await host.close();
-    await fakes?.close();
+  });
+}
+
+async function smokeRows(
+  host: McpHost,
+  config: ProjectConfig,
+  enabled: readonly ServerSpec[],
+  flags: { smoke?: boolean },
+  faked: readonly string[],
+  workspace: string,
+): Promise<CheckRow[]> {
+  const enabledNames = new Set(enabled.map((spec) => spec.name));
+  const statuses = new Map(host.status().map((status) => [status.name, status]));
+  const rows: CheckRow[] = [];
+  for (const spec of config.servers) {
+    const status = statuses.get(spec.name);
+    if (!enabledNames.has(spec.name) || !status) {
+      rows.push({ server: spec.name, status: 'SKIPPED', transport: spec.transport, tools: 0 });
+      continue;
+    }
+    const ready = status.state === 'ready';
+    const row: CheckRow = { server: spec.name, status: ready ? 'OK' : 'FAILED', transport: spec.transport, tools: status.toolCount };
+    if (status.startMs !== undefined) row.startMs = status.startMs;
+    if (status.error) row.error = status.error;
+    if (ready && flags.smoke) {
+      row.smoke = await runSmokeTest(host, spec.name, workspace, { offline: faked.includes(spec.name) });
+      if (row.smoke.state === 'failed') row.status = 'FAILED';
+    }
+    rows.push(row);
   }
+  return rows;
 }
 
 function smokeCell(row: CheckRow, smokeRequested: boolean): string {

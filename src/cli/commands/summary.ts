@@ -11,6 +11,7 @@ import { formatSummaryTable, type SummaryShares } from '../../report/summary-tab
 import { manifestFileFor, predictionFile } from '../../results/layout.js';
 import { findBatchManifests } from '../../runner/batch-manifest.js';
 import { responseCacheLines } from '../../runner/response-cache-report.js';
+import { batchCosts, costLines, estimateComparisons, estimateLines } from '../../runner/cost-report.js';
 import { loadBatchResults, resolveBatchFile } from '../../stats/batch-results.js';
 import { summarizeCell } from '../../stats/cell-summary.js';
 import { batchPerformance } from '../../stats/cell-performance.js';
@@ -72,7 +73,12 @@ function trialsSection(trials: NonNullable<ReturnType<typeof loadTrials>>): stri
   const { batch, file, settings, summaries, performance } = trials;
   const title = `batch ${batch.manifest.batchId} (${path.relative(process.cwd(), file)}): ${batch.manifest.trials} trial(s) per task`;
   const table = formatTrialsTable(summaries, settings);
-  const cached = responseCacheLines(file, batch.manifest);
+  const costs = batchCosts(file, batch.manifest);
+  const cached = [
+    ...responseCacheLines(file, batch.manifest),
+    ...costLines(costs, batch.manifest),
+    ...estimateLines(estimateComparisons(costs, batch.manifest)),
+  ];
   return `${title}\n${table}${performance.length > 0 ? `\n\n${formatPerformanceTable(performance)}` : ''}${cached.length > 0 ? `\n\n${cached.join('\n')}` : ''}`;
 }
 
@@ -95,8 +101,16 @@ export function registerSummaryCommand(program: Command): void {
           batch.manifest.cells.flatMap((cell) => cell.trials.map((trial) => trial.label)),
         ),
       );
+      // How the episodes ended (limits included) and what they cost: paid, and served by the model cache.
+      const ends = endStatusCounts(path.dirname(file)).map(({ model, counts }) => ({ label: model, counts }));
+      const costs = batchCosts(file, batch.manifest);
+      const cost = {
+        cells: costs,
+        estimateVsActual: estimateComparisons(costs, batch.manifest),
+        ...(batch.manifest.maxCost ? { maxCost: batch.manifest.maxCost } : {}),
+      };
       process.stdout.write(
-        `${JSON.stringify({ batch: batch.manifest.batchId, file, settings, successRule: SUCCESS_RULE, cells: summaries, performance, mocked }, null, 2)}\n`,
+        `${JSON.stringify({ batch: batch.manifest.batchId, file, settings, successRule: SUCCESS_RULE, cells: summaries, performance, mocked, endStatuses: ends, cost }, null, 2)}\n`,
       );
       return;
     }

@@ -2,6 +2,7 @@
 // `m3 tasks list` (counts per tier and type). Reports go to stdout, progress to stderr; a failed
 // verification sets a non-zero exit code.
 import path from 'node:path';
+import { withScratchFolder } from '../scratch-folder.js';
 import type { Command } from 'commander';
 import { loadProjectConfig } from '../../config/index.js';
 import { fromRepo, repoRoot } from '../../config/paths.js';
@@ -12,7 +13,7 @@ import { formatSuiteSummary, formatVerifyReport, summariseSuite } from '../../ta
 import { loadSuite, selectIds } from '../../tasks/verify-static.js';
 import { serversUsed, verifySuite, type TaskVerdict } from '../../tasks/verify.js';
 import { positiveInteger, seconds } from '../option-parsers.js';
-import { hostOptionsFrom } from '../host-options.js';
+import { allowingFolder, hostOptionsFrom } from '../host-options.js';
 import { secondsToTimerMs } from '../../config/timer-ms.js';
 
 const defaultGt = 'json/m3_local_GT.json';
@@ -29,6 +30,7 @@ interface VerifyFlags extends SuiteFlags {
   only?: string[];
   concurrency: number;
   startupTimeout: number;
+  workspaceDir?: string;
 }
 
 function idList(value: string, previous: string[] = []): string[] {
@@ -62,32 +64,36 @@ async function runVerify(flags: VerifyFlags): Promise<boolean> {
   if (missing.length > 0)
     throw new ConfigError(`the suite calls server(s) ${missing.join(', ')}, which ${config.serversFile} does not configure (or disables)`);
   process.stderr.write(`m3 tasks verify: starting ${needed.length} server(s) for ${ids.length} task(s): ${needed.join(', ')}\n`);
-  const host = await McpHost.start(
-    config.servers.filter((spec) => needed.includes(spec.name)),
-    { ...hostOptionsFrom(config), startupTimeoutMs: secondsToTimerMs(flags.startupTimeout), logger: createLogger('error') },
-  );
-  try {
-    const unavailable = new Map(
-      host
-        .status()
-        .filter((status) => status.state !== 'ready')
-        .map((status) => [status.name, status.error ?? status.state]),
+  // Each task's workspace (the files its tools write) is in a scratch folder the servers may use, never media/.
+  return withScratchFolder('m3-tasks-verify', flags.workspaceDir, async (workspaceRoot) => {
+    const host = await McpHost.start(
+      config.servers.filter((spec) => needed.includes(spec.name)),
+      { ...allowingFolder(hostOptionsFrom(config), workspaceRoot), startupTimeoutMs: secondsToTimerMs(flags.startupTimeout), logger: createLogger('error') },
     );
-    const report = await verifySuite({
-      suite,
-      host,
-      root: repoRoot,
-      only: flags.only,
-      concurrency: flags.concurrency,
-      unavailable,
-      serverNames: config.servers.map((spec) => spec.name),
-      onTask: flags.json ? undefined : progressLine,
-    });
-    process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatVerifyReport(report));
-    return report.passed;
-  } finally {
-    await host.close();
-  }
+    try {
+      const unavailable = new Map(
+        host
+          .status()
+          .filter((status) => status.state !== 'ready')
+          .map((status) => [status.name, status.error ?? status.state]),
+      );
+      const report = await verifySuite({
+        suite,
+        host,
+        root: repoRoot,
+        workspaceRoot,
+        only: flags.only,
+        concurrency: flags.concurrency,
+        unavailable,
+        serverNames: config.servers.map((spec) => spec.name),
+        onTask: flags.json ? undefined : progressLine,
+      });
+      process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatVerifyReport(report));
+      return report.passed;
+    } finally {
+      await host.close();
+    }
+  });
 }
 
 export function registerTasksCommands(program: Command): void {
@@ -101,6 +107,7 @@ export function registerTasksCommands(program: Command): void {
     .option('--only <ids>', 'comma-separated task ids (repeatable)', idList)
     .option('--concurrency <n>', 'tasks replayed at the same time', positiveInteger, 2)
     .option('--startup-timeout <seconds>', 'per-server startup timeout', seconds, 120)
+    .option('--workspace-dir <dir>', "keep each task's workspace (the files its tools wrote) in <dir>/<id>/ (default: a temp folder, removed at the end)")
     .option('--json', 'print the full report as JSON')
     .action(async (flags: VerifyFlags) => {
       if (!(await runVerify(flags))) process.exitCode = 1;

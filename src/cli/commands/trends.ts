@@ -36,7 +36,9 @@ function formatLine(line: TrendLine): string {
   const out = [`${line.label}`];
   line.segments.forEach((segment, index) => {
     if (line.segments.length > 1 || index > 0)
-      out.push(`  segment ${index + 1}: grader ${segment.graderKey}, task set ${String(segment.taskSetHash).slice(0, 12)}`);
+      out.push(
+        `  segment ${index + 1}: grader ${segment.graderKey}, task set ${String(segment.taskSetHash).slice(0, 12)}, ground truth ${String(segment.points[0]?.gtSha256 ?? null).slice(0, 12)}`,
+      );
     for (const point of segment.points) {
       out.push(
         `    ${point.startedAt.slice(0, 19)}  ${point.batchId.padEnd(24)} tasks ${String(point.tasks).padStart(4)} k ${point.trials}  pass@1 ${formatInterval(point.passAt1)}  recall ${formatInterval(point.recall)}`,

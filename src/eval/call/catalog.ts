@@ -133,6 +133,7 @@ function entriesFromRaw(raw: unknown, file: string): CatalogEntry[] {
     });
 }
 
+/** @internal Exported for its tests. */
 export function parseToolCatalog(raw: unknown, source: string): ToolCatalog {
   const tools = new Map<string, CatalogEntry>();
   for (const entry of entriesFromRaw(raw, source)) tools.set(entry.canonicalName, entry);

@@ -39,6 +39,7 @@ interface FlatCall {
  * empty round is always a failed one. As the reference's count_illegal_calling: a round without
  * `work`, or whose `tool_calls` is missing or not a list, does not count; the count is of records
  * (a duplicated id counts once per record), the ids listed once.
+ * @internal Exported for its tests.
  */
 export function hasIllegalCalling(prediction: Prediction): boolean {
   return prediction.dialogue.some((round) => Array.isArray(round.work?.tool_calls) && round.work.tool_calls.length === 0);

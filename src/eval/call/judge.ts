@@ -39,7 +39,10 @@ export interface JudgedCall {
   result: string;
 }
 
-/** The first non-empty line, stripped of markdown emphasis, must be exactly one digit 1-4. */
+/**
+ * The first non-empty line, stripped of markdown emphasis, must be exactly one digit 1-4.
+ * @internal Exported for its tests.
+ */
 export function parseCallVerdict(reply: string): number | undefined {
   const line = reply
     .split(/\r?\n/)
@@ -55,6 +58,7 @@ function categoryForVote(vote: number): CallCategory {
   return category;
 }
 
+/** @internal Exported for its tests. */
 export function callJudgeUserMessage(call: JudgedCall, maxResultChars: number): string {
   const body = { id: call.id, name: call.name, arguments: call.arguments ?? null, result: truncateText(call.result, maxResultChars) };
   return `Classify the tool call below. Output only one number among 1/2/3/4.\n\n${JSON.stringify(body, null, 2)}`;

@@ -42,7 +42,10 @@ function isEmptyValue(value: unknown): boolean {
   return false;
 }
 
-/** `[]`, `{}`, `{"results": []}`, NO_TEXTUAL_CONTENT: the tool answered with nothing. */
+/**
+ * `[]`, `{}`, `{"results": []}`, NO_TEXTUAL_CONTENT: the tool answered with nothing.
+ * @internal Exported for its tests.
+ */
 export function isEmptyResult(text: string): boolean {
   const trimmed = text.trim();
   if (emptyTexts.has(trimmed)) return true;

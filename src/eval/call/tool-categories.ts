@@ -13,6 +13,7 @@ import type { GenerateRequest, ModelDriver } from '../../llm/types.js';
 import { loadJsonFile } from '../../tasks/load-json.js';
 import { writeJsonAtomic } from '../../tasks/write-json.js';
 
+/** @internal Exported for its tests. */
 export const TOOL_CATEGORIES = [
   'Weather & Air Quality',
   'Geography & Travel',
@@ -46,7 +47,10 @@ function categoryRequest(fullName: string, description: string, maxTokens: numbe
   };
 }
 
-/** The label of a reply, when it is wrapped as asked and is one of the categories. */
+/**
+ * The label of a reply, when it is wrapped as asked and is one of the categories.
+ * @internal Exported for its tests.
+ */
 export function parseCategory(reply: string): string | undefined {
   const label = labelPattern.exec(reply)?.[1]?.trim();
   return label !== undefined && (TOOL_CATEGORIES as readonly string[]).includes(label) ? label : undefined;

@@ -17,6 +17,7 @@ import { formatPythonFloat } from '../step/serialize.js';
 import { describeTrimmedIds, loadTrajectories } from '../step/trajectory.js';
 import { evaluateCv, type CvEvaluation } from './evaluate.js';
 import type { CvTaskScore } from './metrics.js';
+import { csvText } from '../../core/csv.js';
 
 const CV_FILES = { results: 'results_cv_eval.json', csv: 'results_cv_eval.csv', cache: '.emb_cache.json' } as const;
 const CV_CSV_HEADER = [
@@ -59,13 +60,11 @@ function csvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'boolean') return value ? 'True' : 'False';
   if (typeof value === 'number') return formatPythonFloat(value);
-  const text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  return String(value);
 }
 
 function toCvCsv(perId: readonly CvTaskScore[]): string {
-  const rows = perId.map((score) => CV_CSV_HEADER.map((key) => csvCell(score[key])).join(','));
-  return `${[CV_CSV_HEADER.join(','), ...rows].join('\r\n')}\r\n`;
+  return csvText([CV_CSV_HEADER, ...perId.map((score) => CV_CSV_HEADER.map((key) => csvCell(score[key])))], '\r\n');
 }
 
 /** The reference's metrics entry, appended to a JSON list file. */

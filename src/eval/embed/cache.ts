@@ -21,6 +21,7 @@ import { ConfigError } from '../../errors/index.js';
 import type { Embedder } from './types.js';
 
 export type CacheFormat = 'keyed' | 'reference';
+/** @internal Exported for its tests. */
 export const CACHE_FORMAT_TAG = 'm3bench-embedding-cache';
 
 const vectorTable = z.record(z.string(), z.array(z.number()));

@@ -104,7 +104,10 @@ function norm(vector: Float64Array): number {
   return Math.sqrt(total);
 }
 
-/** Embeds one text (pure function of the text and the dimension). */
+/**
+ * Embeds one text (pure function of the text and the dimension).
+ * @internal Exported for its tests.
+ */
 export function hashgramVector(text: string, dimension: number): Float32Array {
   const normalised = text.normalize('NFKC').toLowerCase();
   const combined = new Float64Array(dimension);

@@ -35,7 +35,7 @@ export function createRemoteEmbedder(options: EmbeddingClientOptions): Embedder 
   };
 }
 
-export interface OpenAiCompatibleOptions {
+interface OpenAiCompatibleOptions {
   model: string;
   /** API root including the version segment, e.g. `http://127.0.0.1:8080/v1`. */
   baseUrl: string;
@@ -47,7 +47,10 @@ export interface OpenAiCompatibleOptions {
   retryDelayMs?: number;
 }
 
-/** `openai-compatible:<model>@<baseUrl>` with an explicit key. */
+/**
+ * `openai-compatible:<model>@<baseUrl>` with an explicit key.
+ * @internal Exported for its tests.
+ */
 export function createOpenAiCompatibleEmbedder(options: OpenAiCompatibleOptions): Embedder {
   return createRemoteEmbedder({
     spec: `${GENERIC_PROVIDER}:${options.model}@${options.baseUrl}`,

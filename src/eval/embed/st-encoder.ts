@@ -17,12 +17,15 @@ import { EvaluationError } from '../../errors/index.js';
 import { loadSentenceTransformerFolder, type PoolingMode, type SentenceTransformerFolder } from './st-folder.js';
 import type { Embedder } from './types.js';
 
-export interface TokenizedText {
+interface TokenizedText {
   ids: number[];
   typeIds: number[];
 }
 
-/** Tokenises like sentence-transformers (see the header). */
+/**
+ * Tokenises like sentence-transformers (see the header).
+ * @internal Exported for its tests.
+ */
 export function tokenizeForModel(tokenizer: Tokenizer, config: Pick<SentenceTransformerFolder, 'maxSeqLength' | 'doLowerCase'>, text: string): TokenizedText {
   const input = config.doLowerCase ? text.toLowerCase() : text;
   // The library's Encoding type resolves loosely; pin the two fields used here.

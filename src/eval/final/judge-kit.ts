@@ -8,6 +8,9 @@ import type { Switches } from '../../config/switches.js';
 import { EvaluationError } from '../../errors/index.js';
 import { retryPolicyFrom, type RetryPolicy } from '../../llm/retry.js';
 
+/** The reference's four-judge ensemble, as provider:model specs (m3 eval final --judges default; m3 run --estimate prices them). */
+export const defaultJudges = ['openai:gpt-5-mini', 'gemini:gemini-2.5-flash', 'deepseek:deepseek-chat', 'xai:grok-4-fast-reasoning'];
+
 const promptsDir = fromRepo('prompts');
 
 /** Reads `prompts/<name>`, dropping the leading `<!-- ... -->` note meant for maintainers. */

@@ -7,6 +7,7 @@ import type { ModelDriver } from '../../llm/types.js';
 import type { GtTask, Prediction } from '../../tasks/schemas.js';
 import { truncateText } from './judge-kit.js';
 import { parseScore, type ParseMethod, type ScoreRange } from './scores.js';
+import { sleep } from '../../core/sleep.js';
 
 export type FinalMetric = 'task_completion' | 'information_grounding';
 
@@ -76,21 +77,6 @@ export function informationGroundingMessage(question: string, gt: GtTask, predic
   return JSON.stringify(body, null, 2);
 }
 
-function delay(ms: number, signal?: AbortSignal): Promise<void> {
-  if (ms <= 0) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 export async function askJudge(
   driver: ModelDriver,
   metric: FinalMetric,
@@ -110,7 +96,7 @@ export async function askJudge(
     context: { taskId, purpose: 'judge' as const },
   };
   for (let attempt = 1; attempt <= options.attempts; attempt += 1) {
-    if (attempt > 1) await delay(options.retryDelayMs, options.signal);
+    if (attempt > 1) await sleep(options.retryDelayMs, options.signal);
     let reply: string;
     try {
       reply = (await generateWithRetry(driver, request, options.retryPolicy, options.signal ? { signal: options.signal } : {})).text;

@@ -21,6 +21,7 @@ function tokenize(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
+/** @internal Exported for its tests. */
 export function tokenF1(prediction: string, reference: string): number {
   const predicted = tokenize(prediction);
   const expected = tokenize(reference);
@@ -53,6 +54,7 @@ function lcsLength(a: readonly string[], b: readonly string[]): number {
   return previous[b.length] ?? 0;
 }
 
+/** @internal Exported for its tests. */
 export function rougeL(prediction: string, reference: string): number {
   const predicted = tokenize(prediction);
   const expected = tokenize(reference);
@@ -64,7 +66,10 @@ export function rougeL(prediction: string, reference: string): number {
   return (2 * precision * recall) / (precision + recall);
 }
 
-/** Numbers as canonical strings: `1,234.50` → `1234.5`, `-3` → `-3`, `07` → `7`. */
+/**
+ * Numbers as canonical strings: `1,234.50` → `1234.5`, `-3` → `-3`, `07` → `7`.
+ * @internal Exported for its tests.
+ */
 export function extractNumbers(text: string): Set<string> {
   const found = new Set<string>();
   // A minus sign counts only at the start or after a space/bracket, so "2024-01" is 2024 and 1.
@@ -118,6 +123,7 @@ const functionWords = new Set([
   'please',
 ]);
 
+/** @internal Exported for its tests. */
 export function extractEntities(text: string): Set<string> {
   const found = new Set<string>();
   for (const match of text.matchAll(/"([^"\n]{2,80})"|“([^”\n]{2,80})”/gu)) {
@@ -142,6 +148,7 @@ function recallOf(expected: ReadonlySet<string>, isFound: (item: string) => bool
   return hits / expected.size;
 }
 
+/** @internal Exported for its tests. */
 export function proxyScores(prediction: string, reference: string): ProxyTaskScores {
   if (reference.trim() === '') return { token_f1: null, rouge_l: null, number_recall: null, entity_recall: null };
   const predictedNumbers = extractNumbers(prediction);

@@ -15,7 +15,10 @@ export interface ScoreRange {
 const numberPattern = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const anyNumber = /[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/g;
 
-/** Contents of every `\boxed{...}`, braces balanced (so `\boxed{\text{7}}` is one value). */
+/**
+ * Contents of every `\boxed{...}`, braces balanced (so `\boxed{\text{7}}` is one value).
+ * @internal Exported for its tests.
+ */
 export function boxedContents(text: string): string[] {
   const found: string[] = [];
   const marker = '\\boxed{';

@@ -85,6 +85,7 @@ function runStep(step: PipelineStep, value: unknown, registry: RuleRegistry): un
 /**
  * Applies the steps in order, as MCP-Universe's Evaluator.execute does: `foreach` turns a list
  * into its items and every later step runs on each item; `raw` must be the last step.
+ * @internal Exported for its tests.
  */
 export function runPipeline(steps: readonly PipelineStep[], value: unknown, registry: RuleRegistry): unknown {
   const [step, ...rest] = steps;
@@ -110,7 +111,10 @@ export function runPipeline(steps: readonly PipelineStep[], value: unknown, regi
   return runPipeline(rest, runStep(step, value, registry), registry);
 }
 
-/** The values the operator tests: one, or every item `foreach` produced (flattened, in order). */
+/**
+ * The values the operator tests: one, or every item `foreach` produced (flattened, in order).
+ * @internal Exported for its tests.
+ */
 export function pipelineResults(value: unknown): unknown[] {
   if (value instanceof EachResult) return value.items.flatMap(pipelineResults);
   if (value instanceof RawResult) return [value.value];

@@ -8,7 +8,7 @@ import { rmSync } from 'node:fs';
 import { z } from 'zod';
 import { taskDatabaseFile } from '../../core/task-database-file.js';
 import { runStateChecks, type TaskState } from './run-state-checks.js';
-import { describeStateCheck, type StateCheck } from './state-check.js';
+import { describeStateCheck, type StateCheck } from '../../tasks/state-check.js';
 
 /** The prediction field holding the state-check results of the episode. */
 export const STATE_RESULTS_FIELD = 'state_results';

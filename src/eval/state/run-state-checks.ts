@@ -1,9 +1,9 @@
-// Runs state checks (state-check.ts) on the databases a task left behind, read-only. A
+// Runs state checks (src/tasks/state-check.ts) on the databases a task left behind, read-only. A
 // database that was never created (the agent never called that server) has no rows.
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { taskDatabaseFile } from '../../core/task-database-file.js';
-import { describeStateCheck, STATE_TABLES, type Condition, type StateCheck } from './state-check.js';
+import { describeStateCheck, STATE_TABLES, type Condition, type StateCheck } from '../../tasks/state-check.js';
 
 export interface StateCheckOutcome {
   check: string;

@@ -24,6 +24,7 @@ const QUANTUM = 1e12;
 /**
  * Minimum-cost assignment of min(rows, cols) pairs for an exact integer cost matrix.
  * Returns, for each row, the assigned column or -1.
+ * @internal Exported for its tests.
  */
 export function solveAssignment(cost: readonly (readonly bigint[])[]): number[] {
   const rows = cost.length;
@@ -102,6 +103,7 @@ function solveWide(cost: readonly (readonly bigint[])[], rows: number, cols: num
  * `steps` gives the step index of each row and column (omit: component 3 is zero). Every
  * feasible assignment has min(rows, cols) pairs, so the constant offset that keeps component 5
  * non-negative does not change which assignment is optimal.
+ * @internal Exported for its tests.
  */
 export function thresholdedCosts(
   sims: readonly (readonly number[])[],
@@ -131,7 +133,10 @@ export function thresholdedCosts(
   });
 }
 
-/** Solves one similarity sub-matrix with the thresholded, tie-broken cost. Row → column or -1. */
+/**
+ * Solves one similarity sub-matrix with the thresholded, tie-broken cost. Row → column or -1.
+ * @internal Exported for its tests.
+ */
 export function assignBySimilarity(
   sims: readonly (readonly number[])[],
   tauWeak: number,

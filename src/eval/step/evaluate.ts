@@ -19,7 +19,7 @@ import { createScipySolver } from './scipy-lsap.js';
 import { createEmbeddingSimilarity, type TaskSimilarity } from './similarity.js';
 import type { Trajectory } from './trajectory.js';
 
-export interface StepEvaluationOptions {
+interface StepEvaluationOptions {
   thresholds?: StepThresholds;
   mode?: StepMode;
   /** float32 similarities and costs, as numpy; defaults to true in reference-compat. */
@@ -104,6 +104,7 @@ export async function embedPairs(
   return float32 ? createFloat32Similarity(vectors) : createEmbeddingSimilarity(vectors);
 }
 
+/** @internal Exported for its tests. */
 export function evaluateStep(
   gt: ReadonlyMap<string, Trajectory>,
   pred: ReadonlyMap<string, Trajectory>,

@@ -31,6 +31,7 @@ interface MatchDetail {
   pred_tool: string;
 }
 
+/** @internal Exported for its tests. */
 export interface TaskDetails {
   unmatched_gt_indices: number[];
   unmatched_pred_indices: number[];

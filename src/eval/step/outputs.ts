@@ -5,7 +5,7 @@
 //                            (`1.0`, not `1`) and csv-module line ends (\r\n)
 //   strong_matches.json / weak_matches.json / unmatched_predictions.json
 // Arguments are written with lossless-json so numbers keep their source text (`2.0`).
-import { GRADER_VERSIONS } from '../../stats/grader-versions.js';
+import { GRADER_VERSIONS } from '../../results/grader-versions.js';
 import { mkdirSync } from 'node:fs';
 import { writeFileAtomic } from '../../tasks/write-json.js';
 import path from 'node:path';
@@ -17,6 +17,7 @@ import type { GtChecks } from './gt-checks.js';
 import type { TaskScore } from './metrics.js';
 import { formatPythonFloat } from './serialize.js';
 import type { Trajectory, TrajectoryCall } from './trajectory.js';
+import { csvText } from '../../core/csv.js';
 
 const CSV_HEADER = [
   'id',
@@ -47,22 +48,16 @@ export interface StepOutputExtras {
   gtChecks?: GtChecks;
 }
 
-function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
-}
-
 function toCsv(perId: readonly TaskScore[]): string {
   const integerKeys = new Set(['total_gt_calls', 'total_pred_calls', 'matched']);
-  const lines = [CSV_HEADER.join(',')];
-  for (const score of perId) {
-    const cells = CSV_HEADER.map((key) => {
+  const rows = perId.map((score) =>
+    CSV_HEADER.map((key) => {
       const value = score[key];
-      if (typeof value === 'string') return csvField(value);
+      if (typeof value === 'string') return value;
       return integerKeys.has(key) ? String(value) : formatPythonFloat(value);
-    });
-    lines.push(cells.join(','));
-  }
-  return `${lines.join('\r\n')}\r\n`;
+    }),
+  );
+  return csvText([CSV_HEADER, ...rows], '\r\n');
 }
 
 function describeCall(call: TrajectoryCall) {

@@ -14,7 +14,7 @@
 // The result is `rowIndices` ascending with the matching `columnIndices`, like SciPy's pair.
 import { BELOW_THRESHOLD_COST, type BucketSolver } from './assignment.js';
 
-export interface Assignment {
+interface Assignment {
   rowIndices: number[];
   columnIndices: number[];
 }
@@ -120,6 +120,7 @@ function solveWide(nr: number, nc: number, cost: Float64Array): Int32Array {
 /**
  * Minimum-cost assignment of a row-major cost matrix (`rows` × `cols`), as SciPy returns it.
  * NaN or -Infinity entries are refused, as SciPy refuses them.
+ * @internal Exported for its tests.
  */
 export function linearSumAssignment(cost: readonly (readonly number[])[]): Assignment {
   const rows = cost.length;

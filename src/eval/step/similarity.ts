@@ -22,6 +22,7 @@ function dot(a: Float64Array, b: Float64Array): number {
   return total;
 }
 
+/** @internal Exported for its tests. */
 export function cosineSimilarity(a: Float32Array, b: Float32Array): number {
   return Math.max(-1, Math.min(1, dot(scaled(a), scaled(b))));
 }

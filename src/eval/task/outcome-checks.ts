@@ -8,7 +8,7 @@
 // reason, and the task's success is then unknown (null), never a pass and never a silent fail.
 import { z } from 'zod';
 import { STATE_RESULTS_FIELD, stateResultSchema, type StateResult } from '../state/episode-state.js';
-import { describeStateCheck, type StateCheck } from '../state/state-check.js';
+import { describeStateCheck, type StateCheck } from '../../tasks/state-check.js';
 import type { Prediction } from '../../tasks/schemas.js';
 import type { FinalThreshold } from '../../tasks/task-checks.js';
 import type { CheckResult } from '../rules/evaluate.js';

@@ -14,7 +14,7 @@
 import { textContains, type Fact } from '../../tasks/facts.js';
 import type { FuzzyTask, GtTask, Prediction, Tier } from '../../tasks/schemas.js';
 import type { DecisiveCall, Evaluator, FinalThreshold, PreciseAnswer } from '../../tasks/task-checks.js';
-import type { StateCheck } from '../state/state-check.js';
+import type { StateCheck } from '../../tasks/state-check.js';
 import { describeValue } from '../rules/functions.js';
 import { evaluateRule, type RuleRegistry, type RuleSubject } from '../rules/evaluate.js';
 import type { Trajectory } from '../step/trajectory.js';

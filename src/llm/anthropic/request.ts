@@ -19,7 +19,10 @@ export type AnthropicRequestBody = Anthropic.MessageCreateParamsNonStreaming;
 const supportedImageTypes = new Set(anthropicImageTypes);
 type SupportedImageType = 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
 
-/** Added when history would otherwise end on the assistant. */
+/**
+ * Added when history would otherwise end on the assistant.
+ * @internal Exported for its tests.
+ */
 export const continueText = 'Continue.';
 
 class Mapping {

@@ -1,5 +1,5 @@
 // The one embeddings client: `embed(texts)` over any OpenAI-compatible `/embeddings` endpoint,
-// used by the step evaluator (through src/eval/embed/remote.ts) and by any other code.
+// used by the step evaluator (through src/eval/embed/openai-compatible.ts) and by any other code.
 // One spec format, `<provider>:<model>[@<baseUrl>]`:
 //   provider   an OpenAI-compatible preset (`openai:text-embedding-3-small`,
 //              `ollama:nomic-embed-text`, `vllm:BAAI/bge-m3`, ...): endpoint and key come from
@@ -19,6 +19,7 @@ import { createOpenAiClient } from '../openai/driver.js';
 import { classifyStainlessError, type FailureContext } from '../provider-errors.js';
 import { chatPresets } from '../presets.js';
 import { backoffDelay, type RetryPolicy } from '../retry.js';
+import { sleep } from '../../core/sleep.js';
 
 export interface EmbeddingClientOptions {
   /** `<provider>:<model>[@<baseUrl>]`. */
@@ -54,13 +55,16 @@ const responseSchema = z.object({
   data: z.array(z.object({ index: z.number().int().nonnegative(), embedding: z.array(z.number()) })),
 });
 
-export interface EmbeddingSpec {
+interface EmbeddingSpec {
   provider: EndpointName | typeof GENERIC_PROVIDER;
   model: string;
   baseUrl?: string;
 }
 
-/** Parses `<provider>:<model>[@<baseUrl>]`; throws a ConfigError naming the accepted forms. */
+/**
+ * Parses `<provider>:<model>[@<baseUrl>]`; throws a ConfigError naming the accepted forms.
+ * @internal Exported for its tests.
+ */
 export function parseEmbeddingSpec(spec: string): EmbeddingSpec {
   const trimmed = spec.trim();
   const colon = trimmed.indexOf(':');
@@ -107,21 +111,6 @@ function resolveTarget(
     apiKey: apiKey || undefined,
     failure: { spec: id, hint: `set ${keyVariable} if the server requires a key; base URL ${baseUrl}` },
   };
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
 }
 
 export function createEmbeddingClient(options: EmbeddingClientOptions): EmbeddingClient {

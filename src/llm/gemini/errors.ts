@@ -2,7 +2,8 @@
 // as its message, so the driver captures the response headers itself (for `retry-after`) and
 // the body's google.rpc.RetryInfo `retryDelay` is honoured too.
 import { ProviderError } from '../../errors/index.js';
-import { classifyHttpStatus, classifyTransportError, retryAfterFromHeaders, type ClassifiedError, type FailureContext } from '../provider-errors.js';
+import { retryAfterFromHeaders } from '../../core/retry-after.js';
+import { classifyHttpStatus, classifyTransportError, type ClassifiedError, type FailureContext } from '../provider-errors.js';
 
 interface GeminiErrorBody {
   error?: { message?: unknown; status?: unknown; details?: unknown };
@@ -17,7 +18,10 @@ function parseBody(message: string): GeminiErrorBody | undefined {
   }
 }
 
-/** `retryDelay: "17s"` / `"0.250s"` from a RetryInfo detail, in ms. */
+/**
+ * `retryDelay: "17s"` / `"0.250s"` from a RetryInfo detail, in ms.
+ * @internal Exported for its tests.
+ */
 export function retryDelayFromBody(body: GeminiErrorBody | undefined): number | undefined {
   const details = Array.isArray(body?.error?.details) ? (body.error.details as unknown[]) : [];
   for (const detail of details) {

@@ -10,7 +10,10 @@ import type { AssistantMessage, Message, ToolCall, ToolResultsMessage } from '..
 import { historyArguments } from '../tool-arguments.js';
 import type { GenerateRequest } from '../types.js';
 
-/** Documented stand-in for calls whose signature is unknown (e.g. history from another model). */
+/**
+ * Documented stand-in for calls whose signature is unknown (e.g. history from another model).
+ * @internal Exported for its tests.
+ */
 export const skipSignature = 'skip_thought_signature_validator';
 
 /** Gemini 3 signs function calls and takes images inside function responses. */
@@ -22,7 +25,10 @@ export interface GeminiRequest {
   config: GenerateContentConfig;
 }
 
-/** Ids we made up (`<name>_<round>_<index>`) are never sent back: the API did not issue them. */
+/**
+ * Ids we made up (`<name>_<round>_<index>`) are never sent back: the API did not issue them.
+ * @internal Exported for its tests.
+ */
 export function isSynthesizedCallId(id: string, name: string): boolean {
   return id.startsWith(`${name}_`) && /^_\d+_\d+$/.test(id.slice(name.length));
 }

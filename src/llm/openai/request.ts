@@ -6,7 +6,7 @@
 import type OpenAI from 'openai';
 import { imagesOf, textOf, type ContentPart, type ImagePart } from '../../core/content.js';
 import type { AssistantMessage, Message, ToolResultsMessage } from '../../core/messages.js';
-import type { ChatPreset } from '../presets.js';
+import type { ChatPreset } from '../../config/provider-definitions.js';
 import { historyArguments } from '../tool-arguments.js';
 import type { GenerateRequest } from '../types.js';
 import { isReasoningModel, refusesParallelToolCalls } from './model-families.js';
@@ -23,6 +23,7 @@ export function toDataUrl(image: ImagePart): string {
 /** Body fields the driver may leave out after the API named them unsupported for a model. */
 export type OmittableParameter = 'parallel_tool_calls' | 'temperature' | 'seed';
 
+/** @internal Exported for its tests. */
 export function imagePlaceholder(preset: ChatPreset): string {
   return `[image omitted: ${preset.name} models here take text only]`;
 }

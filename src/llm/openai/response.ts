@@ -45,7 +45,10 @@ const responseSchema = z.object({
     .nullish(),
 });
 
-/** Removes `<think>…</think>` blocks, and a leading reasoning run whose opening tag the template ate. */
+/**
+ * Removes `<think>…</think>` blocks, and a leading reasoning run whose opening tag the template ate.
+ * @internal Exported for its tests.
+ */
 export function stripThinking(text: string): string {
   let out = text.replace(/<think>[\s\S]*?<\/think>/g, '');
   const danglingClose = out.indexOf('</think>');

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stringify as stringifyLossless } from 'lossless-json';
 import { afterAll, describe, expect, it } from 'vitest';
-import { perturb, toPredictionRecords } from '../../../src/eval/step/perturb.js';
+import { perturb, toPredictionRecords } from '../../support/perturb.js';
 import { loadTrajectories } from '../../../src/eval/step/trajectory.js';
 import { repoRoot } from '../../support/shared-assets.js';
 

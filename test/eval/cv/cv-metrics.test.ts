@@ -10,7 +10,7 @@ import { aggregateCv, scoreCvTask } from '../../../src/eval/cv/metrics.js';
 import { hashgramVector } from '../../../src/eval/embed/hashgram.js';
 import { tieBreakSolver } from '../../../src/eval/step/assignment.js';
 import { embedPairs, planPairs } from '../../../src/eval/step/evaluate.js';
-import { perturb } from '../../../src/eval/step/perturb.js';
+import { perturb } from '../../support/perturb.js';
 import { EmbeddingCache } from '../../../src/eval/embed/cache.js';
 import { loadTrajectories, type Trajectory, type TrajectoryCall } from '../../../src/eval/step/trajectory.js';
 import { referenceMatch, similarityMatrix } from '../../support/reference-evaluator.js';

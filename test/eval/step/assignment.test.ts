@@ -2,7 +2,7 @@
 // 10^6 below-threshold cost included), the reference's example, and the documented tie rule.
 import { describe, expect, it } from 'vitest';
 import { assignBySimilarity, BELOW_THRESHOLD_COST, matchCalls, solveAssignment, thresholdedCosts } from '../../../src/eval/step/assignment.js';
-import { unitDraw } from '../../../src/eval/step/perturb.js';
+import { unitDraw } from '../../support/perturb.js';
 import type { TrajectoryCall } from '../../../src/eval/step/trajectory.js';
 
 /** Every injective assignment of min(rows, cols) pairs, as row → column (-1 = none). */

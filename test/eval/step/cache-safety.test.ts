@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EmbeddingCache, embedTexts } from '../../../src/eval/embed/cache.js';
 import { createHashgramEmbedder } from '../../../src/eval/embed/hashgram.js';
-import { unitDraw } from '../../../src/eval/step/perturb.js';
+import { unitDraw } from '../../support/perturb.js';
 import { loadTrajectories } from '../../../src/eval/step/trajectory.js';
 import { repoRoot } from '../../support/shared-assets.js';
 

@@ -10,7 +10,7 @@ import { EmbeddingCache } from '../../../src/eval/embed/cache.js';
 import type { Embedder } from '../../../src/eval/embed/types.js';
 import { hashgramVector } from '../../../src/eval/embed/hashgram.js';
 import { runStepEvaluation, type StepEvaluation } from '../../../src/eval/step/evaluate.js';
-import { perturb, perturbationKinds } from '../../../src/eval/step/perturb.js';
+import { perturb, perturbationKinds } from '../../support/perturb.js';
 import { serializeArguments } from '../../../src/eval/step/serialize.js';
 import { loadTrajectories, type Trajectory, type TrajectoryCall } from '../../../src/eval/step/trajectory.js';
 import { referenceMatch, similarityMatrix, type RefPair } from '../../support/reference-evaluator.js';

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { EmbeddingCache } from '../../../src/eval/embed/cache.js';
 import { createHashgramEmbedder } from '../../../src/eval/embed/hashgram.js';
 import { runStepEvaluation } from '../../../src/eval/step/evaluate.js';
-import { perturb, unitDraw, type PerturbationKind } from '../../../src/eval/step/perturb.js';
+import { perturb, unitDraw, type PerturbationKind } from '../../support/perturb.js';
 import { loadTrajectories, type Trajectory } from '../../../src/eval/step/trajectory.js';
 import { sharedDataDir } from '../../support/shared-assets.js';
 

@@ -7,7 +7,7 @@ import { createHashgramEmbedder } from '../../../src/eval/embed/hashgram.js';
 import type { StepMode } from '../../../src/eval/step/aggregate.js';
 import { runStepEvaluation, type StepEvaluation } from '../../../src/eval/step/evaluate.js';
 import { checkGroundTruth } from '../../../src/eval/step/gt-checks.js';
-import { perturb } from '../../../src/eval/step/perturb.js';
+import { perturb } from '../../support/perturb.js';
 import { loadTrajectories, type LoadedTrajectories, type Trajectory } from '../../../src/eval/step/trajectory.js';
 import { sharedDataDir } from '../../support/shared-assets.js';
 

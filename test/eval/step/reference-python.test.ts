@@ -21,7 +21,7 @@ import { evaluateCv } from '../../../src/eval/cv/evaluate.js';
 import { hashgramVector } from '../../../src/eval/embed/hashgram.js';
 import type { Embedder } from '../../../src/eval/embed/types.js';
 import { embedPairs, planPairs, runStepEvaluation } from '../../../src/eval/step/evaluate.js';
-import { fromSteps, type PerturbationKind, perturb, toPredictionRecords, unitDraw } from '../../../src/eval/step/perturb.js';
+import { fromSteps, type PerturbationKind, perturb, toPredictionRecords, unitDraw } from '../../support/perturb.js';
 import { loadTrajectories, type Trajectory, type TrajectoryCall } from '../../../src/eval/step/trajectory.js';
 import { sharedDataDir } from '../../support/shared-assets.js';
 

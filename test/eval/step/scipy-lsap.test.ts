@@ -6,7 +6,7 @@
 // exhaustive search on random matrices.
 import { describe, expect, it } from 'vitest';
 import { BELOW_THRESHOLD_COST, matchCalls } from '../../../src/eval/step/assignment.js';
-import { unitDraw } from '../../../src/eval/step/perturb.js';
+import { unitDraw } from '../../support/perturb.js';
 import { createScipySolver, linearSumAssignment } from '../../../src/eval/step/scipy-lsap.js';
 import type { TrajectoryCall } from '../../../src/eval/step/trajectory.js';
 

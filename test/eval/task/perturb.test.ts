@@ -1,5 +1,5 @@
 // The task-level metrics in the perturbation suite: the bundled local suite's GT, perturbed with
-// the step suite's seeded, nested perturbations (src/eval/step/perturb.ts), written as
+// the step suite's seeded, nested perturbations (test/support/perturb.ts), written as
 // prediction files and scored by the whole task pipeline (runTaskFiles: alignment, call labels,
 // checks, taxonomy). Each metric must move the way its definition implies, monotonically in the
 // strength, or stay put.
@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { stringify } from 'lossless-json';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { perturb, toPredictionRecords, type PerturbationKind } from '../../../src/eval/step/perturb.js';
+import { perturb, toPredictionRecords, type PerturbationKind } from '../../support/perturb.js';
 import { loadTrajectories, type Trajectory } from '../../../src/eval/step/trajectory.js';
 import { runTaskFiles } from '../../../src/eval/task/run.js';
 import type { TaskEvalDocument } from '../../../src/eval/task/output.js';

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { stringify } from 'lossless-json';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toPredictionRecords } from '../../../src/eval/step/perturb.js';
+import { toPredictionRecords } from '../../support/perturb.js';
 import { loadTrajectories } from '../../../src/eval/step/trajectory.js';
 import { startMockLlm, type MockLlm } from '../../support/mock-llm/index.js';
 import { repoRoot } from '../../support/shared-assets.js';

@@ -1,7 +1,7 @@
 // The shared HTTP client of the web-API servers against a loopback fake: typed failures the
 // fallback layer reads, retries that honour retry-after, the loopback guard, caps and caching.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpClient, parseRetryAfter } from '../../../servers/shared/http-client.js';
+import { createHttpClient, secondsToRetry } from '../../../servers/shared/http-client.js';
 import { UpstreamClientError, UpstreamError, requireCredential } from '../../../servers/shared/upstream-error.js';
 import { guarded } from '../../../servers/shared/tool-result.js';
 import { readToolErrorMeta, isInfrastructureErrorCode } from '../../../src/core/tool-result-contract.js';
@@ -109,9 +109,9 @@ describe('shared HTTP client', () => {
   });
 
   it('parses retry-after as seconds or an HTTP date', () => {
-    expect(parseRetryAfter('7')).toBe(7);
-    expect(parseRetryAfter(new Date(10_000).toUTCString(), 0)).toBe(10);
-    expect(parseRetryAfter('soon')).toBeUndefined();
+    expect(secondsToRetry(new Headers({ 'retry-after': '7' }))).toBe(7);
+    expect(secondsToRetry(new Headers({ 'retry-after': new Date(10_000).toUTCString() }), 0)).toBe(10);
+    expect(secondsToRetry(new Headers({ 'retry-after': 'soon' }))).toBeUndefined();
   });
 });
 

@@ -4,8 +4,8 @@
 // task id, position) and is perturbed when that number is below the strength. The perturbed
 // sets are therefore nested: strength 0.5 perturbs everything 0.25 did, and more.
 import { isLosslessNumber } from 'lossless-json';
-import { serializeArguments } from './serialize.js';
-import type { Trajectory, TrajectoryCall } from './trajectory.js';
+import { serializeArguments } from '../../src/eval/step/serialize.js';
+import type { Trajectory, TrajectoryCall } from '../../src/eval/step/trajectory.js';
 
 export const perturbationKinds = [
   'drop-calls',

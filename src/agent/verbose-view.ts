@@ -3,8 +3,8 @@
 // of each round, every tool call with its arguments and its result, the final answer. Texts
 // are cut to a readable length and every part passes the redaction (src/log/redact.ts) before
 // it is written, so a key a tool or a model echoes never reaches the terminal.
-import type { AgentEvent } from '../agent/events.js';
-import { redactText, toRedactedJson } from './redact.js';
+import type { AgentEvent } from './events.js';
+import { redactText, toRedactedJson } from '../log/redact.js';
 
 const MAX_CHARS = 300;
 

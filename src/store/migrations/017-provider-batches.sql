@@ -1,4 +1,4 @@
--- 016: provider batch jobs (m3 run --batch). Each row of provider_batches is one batch job
+-- 017: provider batch jobs (m3 run --batch). Each row of provider_batches is one batch job
 -- submitted to a vendor's batch API (OpenAI Batch, Anthropic Message Batches, Gemini batch mode)
 -- for a run; each row of provider_batch_requests is one request in it, by the custom id the
 -- vendor returns it under and the key of the request it answers (src/llm/response-cache-key.ts).

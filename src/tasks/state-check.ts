@@ -13,7 +13,7 @@
 // date, unread), events(id, title, start, end, location, attendees, description); recipients
 // and attendees are ", "-joined lists, so test them with `contains`.
 import { z } from 'zod';
-import { formatIssues } from '../../config/zod-issues.js';
+import { formatIssues } from '../config/zod-issues.js';
 
 export const STATE_TABLES = { email: 'mails', calendar: 'events' } as const;
 
