@@ -23,7 +23,7 @@ const priceSchema = z.strictObject({
 });
 const tableSchema = z.record(z.string().min(1), priceSchema);
 
-/** @internal Exported for its tests. */
+/** One model's prices. */
 export type Price = z.infer<typeof priceSchema>;
 export type PriceTable = ReadonlyMap<string, Price>;
 
@@ -85,7 +85,6 @@ const releaseSuffix = /^-(\d{4}-\d{2}-\d{2}|\d{8}|\d{3}|latest|preview[-\w.]*|ex
 
 /**
  * Finds the price of `provider:model`, `model`, or a dated release of a listed model.
- * @internal Exported for its tests.
  */
 export function findPrice(spec: string, table: PriceTable = defaultPriceTable): { key: string; price: Price } | undefined {
   const colon = spec.indexOf(':');

@@ -86,13 +86,18 @@ export function taskOutcomes(resultsDir: string, runId: string): Map<string, boo
   return outcomes;
 }
 
+// The bootstrap is the slow part of a page (seconds on a 10,000-task cell): kept per cell object,
+// which findRunCell returns unchanged while none of the cell's files changed.
+const summaries = new WeakMap<CellResults, ReturnType<typeof summarizeCell>>();
+
 /** pass@1, recall and precision of the run with their bootstrap intervals. */
 export function runIntervals(resultsDir: string, runId: string) {
   const found = findRunCell(resultsDir, runId);
   if ('missing' in found) return { missing: found.missing };
   const { cell } = found.found;
   if (cell.unevaluated.length === cell.trials) return { missing: `no trial of ${cell.label} has a step evaluation yet: run \`m3 eval step\`` };
-  const summary = summarizeCell(cell);
+  const summary = summaries.get(cell) ?? summarizeCell(cell);
+  summaries.set(cell, summary);
   return {
     label: cell.label,
     tasks: summary.tasks,

@@ -44,7 +44,8 @@ function progressOf(store: Store, run: RunRow, byStatus: Record<string, number>)
   return { finished: episodes.length - running, running, lastActivityAt: stamps.at(-1) || null };
 }
 
-function runHeader(sources: ViewSources, run: RunRow) {
+/** The run's totals; its bootstrap intervals unless `intervals` is false (the task table sends them apart, after its rows). */
+function runHeader(sources: ViewSources, run: RunRow, intervals = true) {
   const summary = runSummary(sources.store, run.runId);
   return {
     runId: run.runId,
@@ -67,7 +68,7 @@ function runHeader(sources: ViewSources, run: RunRow) {
     retriedModelCalls: summary.retriedModelCalls,
     mocked: mockedShare(sources.store, run.runId),
     progress: progressOf(sources.store, run, summary.byStatus),
-    intervals: runIntervals(runFolderOfStoredRun(sources.resultsDir, run), run.runId),
+    intervals: intervals ? runIntervals(runFolderOfStoredRun(sources.resultsDir, run), run.runId) : { pending: true as const },
     toolSurface: toolSurfaceOf(run),
   };
 }
@@ -130,22 +131,23 @@ function trialOutputs(sources: ViewSources, run: RunRow) {
   };
 }
 
-export function runPage(sources: ViewSources, runId: string) {
-  const run = runOf(sources, runId);
+/** One row per task and trial (its latest attempt) with the episode it was read from. */
+export function taskRowsOf(sources: ViewSources, run: RunRow) {
   const outputs = trialOutputs(sources, run);
-  const facets = toolFacetsForRun(sources.store, runId);
-  const outcomes = taskOutcomes(runFolderOfStoredRun(sources.resultsDir, run), runId);
-  const tasks = latestEpisodes(episodesForRun(sources.store, runId)).map((episode) => {
+  const facets = toolFacetsForRun(sources.store, run.runId);
+  const outcomes = taskOutcomes(runFolderOfStoredRun(sources.resultsDir, run), run.runId);
+  return latestEpisodes(episodesForRun(sources.store, run.runId)).map((episode) => {
     const { step, final } = outputs(episode.trial);
     const score = 'found' in step ? step.found.perId.get(episode.taskId) : undefined;
     const facet = facets.get(episode.id);
     const scores = finalScoresOf(final, episode.taskId);
-    return {
+    const row = {
       taskId: episode.taskId,
       trial: episode.trial,
       status: episode.status,
       failureKind: episode.failureKind,
       errorCode: episode.errorCode,
+      endStatus: episode.endStatus,
       rounds: episode.rounds,
       toolCalls: episode.toolCallCount,
       tokens: episode.usage.inputTokens + episode.usage.outputTokens,
@@ -153,6 +155,8 @@ export function runPage(sources: ViewSources, runId: string) {
       startedAt: episode.startedAt,
       finishedAt: episode.finishedAt,
       servers: [...new Set((facet?.tools ?? []).map(serverOf))].sort(),
+      tools: facet?.tools ?? [],
+      uncodedToolErrors: facet?.uncodedErrors ?? 0,
       tiers: facet?.tiers ?? [],
       mockedCalls: facet?.mockedCalls ?? 0,
       toolErrorCodes: facet?.errorCodes ?? [],
@@ -165,8 +169,26 @@ export function runPage(sources: ViewSources, runId: string) {
       passed: outcomes?.get(`${episode.taskId}#${episode.trial}`) ?? null,
       allGtCallsMatched: score ? allGtCallsMatched({ recall: score.recall, precision: score.precision }) : null,
     };
+    return { row, episode };
   });
-  return { run: { ...runHeader(sources, run), step: headline(outputs(1).step) }, tasks };
+}
+
+export type TaskRow = ReturnType<typeof taskRowsOf>[number]['row'];
+
+/** The run's header with its headline step metrics. */
+export function runHeadline(sources: ViewSources, run: RunRow, intervals = true) {
+  return { ...runHeader(sources, run, intervals), step: headline(readStepResults(runFolderOfStoredRun(sources.resultsDir, run), evalLabel(run, 1))) };
+}
+
+/** The run's bootstrap intervals (the run page asks for them after drawing its rows). */
+export function runIntervalsPage(sources: ViewSources, runId: string) {
+  const run = runOf(sources, runId);
+  return runIntervals(runFolderOfStoredRun(sources.resultsDir, run), run.runId);
+}
+
+export function runPage(sources: ViewSources, runId: string) {
+  const run = runOf(sources, runId);
+  return { run: runHeadline(sources, run), tasks: taskRowsOf(sources, run).map((entry) => entry.row) };
 }
 
 export function comparePage(sources: ViewSources, aId: string, bId: string) {

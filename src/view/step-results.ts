@@ -29,6 +29,9 @@ const perIdSchema = z.object({
   step_coherence_cov: z.number(),
   order_consistency_cov: z.number(),
   merge_purity_cov: z.number(),
+  /** Float32 noise could change a reference metric (src/eval/step/tie-bounds.ts); absent in older files. */
+  tie_sensitive: z.boolean().optional(),
+  tie_bounds: z.record(z.string(), z.tuple([z.number(), z.number()])).optional(),
   details: z.union([
     z.object({ unmatched_gt_indices: z.array(z.number().int()), unmatched_pred_indices: z.array(z.number().int()), matches: z.array(matchSchema) }),
     z.object({}),
@@ -39,6 +42,11 @@ const resultsSchema = z.object({
   aggregate: z.record(z.string(), z.unknown()),
   per_id: z.array(perIdSchema),
   thresholds: z.object({ tau_strong: z.number(), tau_weak: z.number() }).optional(),
+  /** The embedding cache the evaluator read and wrote: the viewer reads its vectors for the similarity of unmatched pairs. */
+  embedding_cache: z
+    .object({ file: z.string(), format: z.enum(['keyed', 'reference']), embedder: z.string() })
+    .loose()
+    .nullish(),
 });
 
 export type TaskStepScore = z.output<typeof perIdSchema>;
@@ -48,6 +56,9 @@ interface StepResults {
   aggregate: Record<string, unknown>;
   perId: Map<string, TaskStepScore>;
   thresholds: { tauStrong: number; tauWeak: number };
+  embeddingCache: { file: string; format: 'keyed' | 'reference'; embedder: string } | null;
+  /** `reference-compat` computed similarities in float32. */
+  mode: string;
 }
 
 export type StepResultsLookup = { found: StepResults } | { missing: string };
@@ -71,6 +82,10 @@ export function readStepResults(resultsDir: string, modelLabel: string): StepRes
         tauStrong: parsed.thresholds?.tau_strong ?? defaultThresholds.tauStrong,
         tauWeak: parsed.thresholds?.tau_weak ?? defaultThresholds.tauWeak,
       },
+      embeddingCache: parsed.embedding_cache?.file
+        ? { file: parsed.embedding_cache.file, format: parsed.embedding_cache.format, embedder: parsed.embedding_cache.embedder }
+        : null,
+      mode: typeof parsed.aggregate.mode === 'string' ? parsed.aggregate.mode : 'default',
     },
   };
 }

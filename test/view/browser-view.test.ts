@@ -113,6 +113,11 @@ async function startLiveRun(dir: string, storeFile: string, llm: MockLlm): Promi
   return { child, exit: new Promise((resolve) => child.on('exit', (code) => resolve(code))), output: () => output };
 }
 
+/** The run page's table has answered the last filter or sort change (it is busy while a query is in flight). */
+async function settled(page: Page): Promise<void> {
+  await page.waitForSelector('#task-holder[aria-busy="false"]');
+}
+
 async function textOf(page: Page, selector: string): Promise<string> {
   return (await page.textContent(selector)) ?? '';
 }
@@ -228,15 +233,20 @@ describe.skipIf(!hasChromium)(`m3 view in Chromium${hasChromium ? '' : ` (skippe
     const statuses = await page.locator('tbody tr [data-status]').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-status')));
     expect(statuses).toHaveLength(taskIds.size);
     await page.selectOption('#status-filter', 'ok');
+    await settled(page);
     expect(await page.locator('tbody tr').count()).toBe(statuses.filter((status) => status === 'ok').length);
     const options = await page.locator('#status-filter option').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('value')));
     for (const status of options.filter((value) => value !== 'all' && value !== 'ok')) {
       await page.selectOption('#status-filter', status);
+      await settled(page);
       expect(await page.locator('tbody tr').count()).toBe(statuses.filter((entry) => entry === status).length);
     }
     await page.selectOption('#status-filter', 'all');
+    await settled(page);
     await page.click('th[data-key="task"]');
+    await settled(page);
     await page.click('th[data-key="task"]');
+    await settled(page);
     const order = await page.locator('tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-task')));
     expect(order).toEqual([...taskIds].sort().reverse());
   });
@@ -317,14 +327,19 @@ describe.skipIf(!hasChromium)(`m3 view in Chromium${hasChromium ? '' : ` (skippe
     const rowTiers = await page.locator('tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-tiers') ?? ''));
     for (const tier of served) {
       await page.selectOption('#tier-filter', tier!);
+      await settled(page);
       expect(await page.locator('tbody tr').count()).toBe(rowTiers.filter((entry) => entry.split(' ').includes(tier!)).length);
     }
     await page.selectOption('#tier-filter', 'none');
+    await settled(page);
     expect(await page.locator('tbody tr').count()).toBe(rowTiers.filter((entry) => entry === '').length);
     await page.selectOption('#tier-filter', 'all');
+    await settled(page);
     await page.selectOption('#mocked-filter', 'mocked');
+    await settled(page);
     expect(await page.locator('tbody tr').count()).toBe(rowTiers.filter((entry) => entry !== '').length);
     await page.selectOption('#mocked-filter', 'all');
+    await settled(page);
     await page.screenshot({ path: artifactPath('view-run-1280.png'), fullPage: true });
     await page.click(`tbody tr[data-task="${liveTasks[0]}"] a`);
     await page.waitForSelector('#transcript [data-tool-call]');

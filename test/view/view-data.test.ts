@@ -146,6 +146,7 @@ describe('viewer data', () => {
       tiers: ['template'],
       mockedCalls: 1,
       errorCodes: [],
+      uncodedErrors: 0,
     });
     expect(facets.get(episodeIds['a/t2']!)?.tiers).toEqual(['fixture']);
     expect(facets.get(episodeIds['a/t3']!)?.errorCodes).toEqual(['invalid_arguments']);

@@ -9,7 +9,7 @@ import { log } from '../../log/logger.js';
 import { batchPath, loadBatchManifest } from '../../runner/batch-manifest.js';
 import { evaluationInputsFor, stampEvaluationInputs } from '../../results/evaluation-inputs.js';
 import { assertTrialOfBatch, resolveBatchFile } from '../../stats/batch-results.js';
-import { GRADER_VERSIONS } from '../../stats/grader-versions.js';
+import { GRADER_VERSIONS } from '../../results/grader-versions.js';
 import { OUTPUT_FILES } from '../../eval/step/outputs.js';
 import { getOrCreateEvalCommand } from './eval-group.js';
 

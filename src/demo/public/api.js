@@ -1,3 +1,4 @@
+// @ts-check
 // The page's calls to the demo API. Errors come back as { error: { code, message } } and are
 // thrown as ApiError so every caller can show the server's message as is.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The demo page: loads the configuration, opens (or resumes) a session, streams its events
 // into the conversation, and wires the composer, the settings and the tool playground.
 import { api } from './api.js';
@@ -21,11 +22,11 @@ function rememberImages(images) {
 }
 
 function selectedServers() {
-  return [...document.querySelectorAll('#servers input[type=checkbox]:checked')].map((box) => box.value);
+  return [.../** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('#servers input[type=checkbox]:checked'))].map((box) => box.value);
 }
 
 function usableModel() {
-  const select = document.getElementById('model');
+  const select = /** @type {HTMLSelectElement} */ (document.getElementById('model'));
   const model = state.config.models.find((entry) => entry.id === select.value);
   if (!model) return { ok: false, reason: state.config.note ?? 'No model is configured' };
   if (!model.available) return { ok: false, reason: `${model.id} cannot be used: ${model.error}` };
@@ -33,7 +34,7 @@ function usableModel() {
 }
 
 function renderSettings(config) {
-  const select = document.getElementById('model');
+  const select = /** @type {HTMLSelectElement} */ (document.getElementById('model'));
   select.replaceChildren(
     ...config.models.map((model) =>
       h('option', { value: model.id, disabled: !model.available, title: model.error ?? '' }, model.available ? model.id : `${model.id} (unavailable)`),
@@ -70,7 +71,7 @@ function renderSettings(config) {
     );
   select.addEventListener('change', () => composer.refresh());
   document.getElementById('servers-toggle-all').addEventListener('click', () => {
-    const boxes = [...document.querySelectorAll('#servers input[type=checkbox]:not(:disabled)')];
+    const boxes = [.../** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('#servers input[type=checkbox]:not(:disabled)'))];
     const anyOff = boxes.some((box) => !box.checked);
     for (const box of boxes) box.checked = anyOff;
   });
@@ -195,7 +196,7 @@ async function main() {
         model: usableModel().model,
         servers: selectedServers(),
         imageIds,
-        allTools: document.getElementById('all-tools').checked,
+        allTools: /** @type {HTMLInputElement} */ (document.getElementById('all-tools')).checked,
       }),
     cancel: (episodeId) => api.cancel(state.sessionId, episodeId ?? undefined),
   });

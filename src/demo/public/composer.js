@@ -1,3 +1,4 @@
+// @ts-check
 // The message composer: images by drag-and-drop or picker (uploaded at once, so a bad file is
 // reported before sending), the text, Send (or Ctrl/Cmd+Enter) and Cancel.
 import { formatBytes, h } from './dom.js';
@@ -16,13 +17,13 @@ async function rasterTypeOf(file) {
 
 export function createComposer({ limits, upload, send, cancel, canSend }) {
   const form = document.getElementById('composer');
-  const text = document.getElementById('message');
+  const text = /** @type {HTMLTextAreaElement} */ (document.getElementById('message'));
   const dropZone = document.getElementById('drop-zone');
-  const fileInput = document.getElementById('file-input');
+  const fileInput = /** @type {HTMLInputElement} */ (document.getElementById('file-input'));
   const pendingList = document.getElementById('pending-images');
   const error = document.getElementById('composer-error');
-  const sendButton = document.getElementById('send');
-  const cancelButton = document.getElementById('cancel');
+  const sendButton = /** @type {HTMLButtonElement} */ (document.getElementById('send'));
+  const cancelButton = /** @type {HTMLButtonElement} */ (document.getElementById('cancel'));
   document.getElementById('upload-hint').textContent = `Up to ${limits.maxImagesPerMessage} images, ${formatBytes(limits.maxUploadBytes)} each`;
   let pending = [];
   let running = null;

@@ -1,7 +1,15 @@
+// @ts-check
 // Tiny DOM helpers. Everything from the server or the model goes in as text nodes, never as
 // HTML, so a tool result cannot inject markup into the page.
 
-/** h('div', { class: 'x', onclick: fn }, 'text', child) */
+// h('div', { class: 'x', onclick: fn }, 'text', child)
+/**
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Record<string, any>} [attributes]
+ * @param {...any} children
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 export function h(tag, attributes = {}, ...children) {
   const element = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) {

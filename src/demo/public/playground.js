@@ -1,3 +1,4 @@
+// @ts-check
 // The tool playground tab: server and tool pickers, a form generated from the tool's input
 // schema, a direct call through the demo's MCP host, and the result text and images; below,
 // the chosen server's resources, prompts and JSON-RPC log (server-panels.js).
@@ -7,14 +8,14 @@ import { renderSchemaForm } from './schema-form.js';
 import { createServerPanels } from './server-panels.js';
 
 export function createPlayground({ tools, sessionId, images, onImages, upload }) {
-  const serverSelect = document.getElementById('pg-server');
-  const toolSelect = document.getElementById('pg-tool');
+  const serverSelect = /** @type {HTMLSelectElement} */ (document.getElementById('pg-server'));
+  const toolSelect = /** @type {HTMLSelectElement} */ (document.getElementById('pg-tool'));
   const description = document.getElementById('pg-description');
-  const form = document.getElementById('pg-form');
+  const form = /** @type {HTMLFormElement} */ (document.getElementById('pg-form'));
   const error = document.getElementById('pg-error');
   const result = document.getElementById('pg-result');
-  const callButton = document.getElementById('pg-call');
-  const fileInput = document.getElementById('pg-file-input');
+  const callButton = /** @type {HTMLButtonElement} */ (document.getElementById('pg-call'));
+  const fileInput = /** @type {HTMLInputElement} */ (document.getElementById('pg-file-input'));
   let readArguments = () => ({});
   const panels = createServerPanels({ sessionId, onImages });
 
@@ -47,10 +48,12 @@ export function createPlayground({ tools, sessionId, images, onImages, upload })
 
   /** Keeps typed values but refreshes the image pickers when new images arrive. */
   const refreshPickers = () => {
-    const values = new Map([...form.elements].filter((element) => element.name).map((element) => [element.name, element.value]));
+    const values = new Map(
+      [.../** @type {HTMLCollectionOf<HTMLInputElement>} */ (form.elements)].filter((element) => element.name).map((element) => [element.name, element.value]),
+    );
     renderForm();
     for (const [name, value] of values) {
-      const element = form.elements.namedItem(name);
+      const element = /** @type {HTMLInputElement | null} */ (form.elements.namedItem(name));
       if (element) element.value = value;
     }
   };

@@ -1,3 +1,4 @@
+// @ts-check
 // A form generated from a tool's JSON input schema. Strings, numbers, integers and booleans get
 // inputs; enums a select; arrays of primitives a textarea with one value per line (or comma
 // separated); objects and arrays of objects a JSON textarea. Required fields are marked, and

@@ -1,3 +1,4 @@
+// @ts-check
 // The playground's view of the chosen server beyond its tools, as MCP Inspector shows it: its
 // resources (read one: text, an image, or a note of the bytes), its prompts (fill in the
 // arguments, see the messages) and the session's raw JSON-RPC log. A server that did not
@@ -5,7 +6,8 @@
 import { api } from './api.js';
 import { append, clear, collapsible, formatBytes, h, imageGrid, prettyJson } from './dom.js';
 
-const byId = (id) => document.getElementById(id);
+/** @param {string} id An input or select of the panel. */
+const byId = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
 
 /** One content item of a resource or a prompt message. */
 function contentView(item, onImages) {

@@ -1,3 +1,4 @@
+// @ts-check
 // The conversation view: one turn per episode, built only from the server-sent events, so a
 // reload (which replays the session's buffered events) rebuilds exactly what was shown live.
 // It follows a live run: after each event the page scrolls to the newest round, unless the
@@ -13,6 +14,10 @@ function atBottom() {
 }
 
 export class Conversation {
+  /**
+   * @param {HTMLElement} list
+   * @param {{ onEpisodeEnd?: (episode: unknown) => void, emptyState?: HTMLElement }} options
+   */
   constructor(list, { onEpisodeEnd, emptyState }) {
     this.list = list;
     this.emptyState = emptyState;
@@ -48,7 +53,7 @@ export class Conversation {
   }
 
   apply(event) {
-    const episode = this.episode(event.episodeId, event);
+    const episode = this.episode(event.episodeId);
     switch (event.type) {
       case 'user_message':
         return this.userMessage(episode, event);

@@ -1,3 +1,4 @@
+// @ts-check
 // The compare page: two runs on their shared tasks: the paired difference B - A of pass@1 and
 // recall with its bootstrap interval and the sign test (src/stats, as `m3 compare` computes it),
 // the tasks that flip pass/fail, and per-task deltas.

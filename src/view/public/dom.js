@@ -1,3 +1,4 @@
+// @ts-check
 // DOM and formatting helpers shared by the viewer's pages. Everything is built with DOM calls and
 // textContent (never innerHTML), so stored text (model replies, tool results) cannot inject markup.
 const page = document.getElementById('page');
@@ -5,6 +6,13 @@ const page = document.getElementById('page');
 // the images as data: URLs: it reads those, with no server behind it.
 const bundle = globalThis.m3ViewBundle;
 
+/**
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Record<string, any>} [attrs]
+ * @param {...any} children
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 export function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
@@ -21,11 +29,15 @@ export function h(tag, attrs = {}, ...children) {
 /** Replaces the page's content; children as in h() (nested arrays flattened, null skipped). */
 export function show(...children) {
   // Charts of the previous render hold their canvases: free them before the page is replaced.
-  if (window.Chart) for (const chart of Object.values(window.Chart.instances)) chart.destroy();
+  const { Chart } = /** @type {any} */ (window);
+  if (Chart) for (const chart of Object.values(Chart.instances)) chart.destroy();
   // A live page re-renders every poll: what the reader opened or closed stays so (by data-key).
-  const toggled = new Map([...page.querySelectorAll('details[data-key]')].map((node) => [node.dataset.key, node.open]));
+  const toggled = new Map(
+    [...page.querySelectorAll('details[data-key]')].map((node) => /** @type {HTMLDetailsElement} */ (node)).map((node) => [node.dataset.key, node.open]),
+  );
   page.replaceChildren(...h('div', {}, ...children).childNodes);
-  for (const node of page.querySelectorAll('details[data-key]')) if (toggled.has(node.dataset.key)) node.open = toggled.get(node.dataset.key);
+  for (const node of /** @type {NodeListOf<HTMLDetailsElement>} */ (page.querySelectorAll('details[data-key]')))
+    if (toggled.has(node.dataset.key)) node.open = toggled.get(node.dataset.key);
 }
 
 export const enc = encodeURIComponent;
@@ -57,11 +69,34 @@ export function json(value) {
 }
 
 /**
- * A table sorted by clicking a column head. `state` ({key, direction}) is kept by the caller, so
- * the order survives the re-render of a live page.
+ * A column head that sorts: a button (reachable by Tab, pressed by Enter or Space) inside a th
+ * whose aria-sort says the current order. `sort` is {key, direction (1 | -1)}.
+ */
+export function sortHeader(column, sort, onSort) {
+  const active = sort.key === column.key;
+  const order = active ? (sort.direction === -1 ? 'descending' : 'ascending') : 'none';
+  return h(
+    'th',
+    { class: `sortable${column.num ? ' num' : ''}`, 'data-key': column.key, 'aria-sort': order, scope: 'col' },
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'sort-button',
+        'aria-label': `${column.title}: sort ${active && sort.direction !== -1 ? 'descending' : 'ascending'}`,
+        onclick: () => onSort(column.key, active ? -(sort.direction ?? 1) : 1),
+      },
+      column.title,
+    ),
+  );
+}
+
+/**
+ * A table sorted (in the page) by a column head. `state` ({key, direction}) is kept by the
+ * caller, so the order survives the re-render of a live page.
  */
 export function sortableTable(columns, rows, rowOf, state = {}) {
-  const body = h('tbody');
+  const table = h('table');
   const draw = () => {
     const column = columns.find((entry) => entry.key === state.key);
     const direction = state.direction ?? 1;
@@ -71,29 +106,28 @@ export function sortableTable(columns, rows, rowOf, state = {}) {
           const [x, y] = [column.value(a), column.value(b)];
           return (x === y ? 0 : x === null || x === undefined ? 1 : y === null || y === undefined ? -1 : x < y ? -1 : 1) * direction;
         });
-    body.replaceChildren(...sorted.map(rowOf));
-  };
-  const head = h(
-    'tr',
-    {},
-    columns.map((column) =>
+    const onSort = (key, next) => {
+      state.key = key;
+      state.direction = next;
+      const focused = document.activeElement?.closest?.('th')?.dataset.key;
+      draw();
+      if (focused) /** @type {HTMLButtonElement | null} */ (table.querySelector(`th[data-key="${focused}"] button`))?.focus();
+    };
+    table.replaceChildren(
       h(
-        'th',
-        {
-          class: `sortable${column.num ? ' num' : ''}`,
-          'data-key': column.key,
-          onclick: () => {
-            state.direction = state.key === column.key ? -(state.direction ?? 1) : 1;
-            state.key = column.key;
-            draw();
-          },
-        },
-        column.title,
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          columns.map((entry) => sortHeader(entry, state, onSort)),
+        ),
       ),
-    ),
-  );
+      h('tbody', {}, sorted.map(rowOf)),
+    );
+  };
   draw();
-  return h('div', { class: 'scroll' }, h('table', {}, h('thead', {}, head), body));
+  return h('div', { class: 'scroll' }, table);
 }
 
 export function stepCells(step) {

@@ -1,55 +1,58 @@
+// @ts-check
 // The run page: the run's totals and intervals, charts of its per-task metrics, and the task
-// table with filters (status, fallback tier, server, mocked or not, error class, a metric range)
-// and sorting. Filter and sort state live per run outside the render, so a live page keeps them.
-import { api, badge, enc, fmt, h, interval, show, sortableTable, stepCells, when } from './dom.js';
+// table: text search (task ids, questions, answers, tool names and arguments), filters (task
+// success, status, end status, infrastructure failures, mocked, error class, tier, server, tool,
+// a metric range), sort (failures first by default) and paging, all done by the server
+// (GET /api/runs/<id>/tasks, src/view/task-query.ts). Every filter, sort and page is in the URL
+// (#/run/<id>?q=...&outcome=fail&sort=recall&dir=desc&offset=100), so a view is a link.
+import { api, badge, enc, fmt, h, interval, show, sortHeader, stepCells, when } from './dom.js';
 
-const states = new Map();
-
-const metricOf = {
-  recall: (task) => task.step?.recall,
-  precision: (task) => task.step?.precision,
-  judge: (task) => task.judgeScore,
+const pageSize = 100;
+const defaults = {
+  q: '',
+  outcome: 'all',
+  status: 'all',
+  end: 'all',
+  infra: 'all',
+  mocked: 'all',
+  error: 'all',
+  tier: 'all',
+  server: 'all',
+  tool: 'all',
+  metric: 'recall',
+  min: '',
+  max: '',
+  sort: 'failures',
+  dir: 'asc',
+  offset: '0',
 };
 
-const errorClasses = (task) => [task.errorCode, ...task.toolErrorCodes].filter(Boolean);
-
-function matches(task, filter) {
-  if (filter.status !== 'all' && task.status !== filter.status) return false;
-  if (filter.tier === 'none' && task.tiers.length > 0) return false;
-  if (filter.tier !== 'all' && filter.tier !== 'none' && !task.tiers.includes(filter.tier)) return false;
-  if (filter.server !== 'all' && !task.servers.includes(filter.server)) return false;
-  if (filter.mocked === 'mocked' && task.mockedCalls === 0) return false;
-  if (filter.mocked === 'real' && task.mockedCalls > 0) return false;
-  if (filter.error !== 'all' && !(filter.error === 'none' ? errorClasses(task).length === 0 : errorClasses(task).includes(filter.error))) return false;
-  const value = metricOf[filter.metric](task);
-  const [min, max] = [Number.parseFloat(filter.min), Number.parseFloat(filter.max)];
-  if ((Number.isFinite(min) || Number.isFinite(max)) && typeof value !== 'number') return false;
-  if (Number.isFinite(min) && value < min) return false;
-  if (Number.isFinite(max) && value > max) return false;
-  return true;
+/** The query of the URL, every key present (defaults filled in). */
+function queryOf(params) {
+  return Object.fromEntries(Object.entries(defaults).map(([key, value]) => [key, params.get(key) ?? value]));
 }
 
-function select(id, label, values, filter, key, redraw) {
+/** Only what differs from the defaults goes into a link. */
+function searchOf(query) {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== defaults[key]) params.set(key, value);
+  return params.toString();
+}
+
+function select(id, label, values, query, key, onChange) {
   const node = h(
     'select',
     { id, 'aria-label': label },
     values.map((value) => h('option', { value }, value)),
   );
-  node.value = values.includes(filter[key]) ? filter[key] : values[0];
-  filter[key] = node.value;
-  node.addEventListener('change', () => {
-    filter[key] = node.value;
-    redraw();
-  });
+  node.value = values.includes(query[key]) ? query[key] : values[0];
+  node.addEventListener('change', () => onChange({ [key]: node.value }));
   return h('label', {}, `${label} `, node);
 }
 
-function numberInput(id, label, filter, key, redraw) {
-  const node = h('input', { id, type: 'number', step: '0.05', min: '0', max: '1', 'aria-label': label, class: 'range', value: filter[key] });
-  node.addEventListener('input', () => {
-    filter[key] = node.value;
-    redraw();
-  });
+function numberInput(id, label, query, key, onChange) {
+  const node = h('input', { id, type: 'number', step: '0.05', min: '0', max: '1', 'aria-label': label, class: 'range', value: query[key] });
+  node.addEventListener('change', () => onChange({ [key]: node.value }));
   return node;
 }
 
@@ -57,8 +60,8 @@ const columns = [
   { key: 'task', title: 'task', value: (t) => t.taskId },
   { key: 'status', title: 'status', value: (t) => t.status },
   { key: 'error', title: 'error', value: (t) => t.errorCode },
-  { key: 'servers', title: 'servers', value: (t) => t.servers.join(' ') },
-  { key: 'tier', title: 'fallback tier', value: (t) => t.tiers.join(' ') },
+  { key: 'servers', title: 'servers', sortable: false },
+  { key: 'tier', title: 'fallback tier', sortable: false },
   { key: 'rounds', title: 'rounds', num: true, value: (t) => t.rounds },
   { key: 'tools', title: 'tool calls', num: true, value: (t) => t.toolCalls },
   { key: 'tokens', title: 'tokens', num: true, value: (t) => t.tokens },
@@ -83,7 +86,13 @@ const taskRow = (runId, trials) => (task) =>
     { 'data-task': task.taskId, 'data-trial': task.trial, 'data-tiers': task.tiers.join(' ') },
     h('td', {}, taskLink(runId, task, trials)),
     h('td', {}, badge(task.status)),
-    h('td', {}, [task.errorCode, ...task.toolErrorCodes.map((code) => `tool: ${code}`)].filter(Boolean).join(', ')),
+    h(
+      'td',
+      {},
+      [task.errorCode, ...task.toolErrorCodes.map((code) => `tool: ${code}`), task.uncodedToolErrors ? `tool error (no code) ×${task.uncodedToolErrors}` : null]
+        .filter(Boolean)
+        .join(', '),
+    ),
     h('td', {}, task.servers.join(', ')),
     h('td', {}, task.tiers.length ? `${task.tiers.join(', ')} (${task.mockedCalls})` : ''),
     h('td', { class: 'num' }, task.rounds),
@@ -95,65 +104,98 @@ const taskRow = (runId, trials) => (task) =>
     h('td', {}, task.passed === null ? '—' : task.passed ? 'pass' : 'fail'),
   );
 
-/** Per-task recall and precision in five bins, and tasks by status (chart.js, no animation). */
-function charts(tasks) {
-  if (!window.Chart || tasks.length === 0) return null;
-  const bins = ['[0, 0.2)', '[0.2, 0.4)', '[0.4, 0.6)', '[0.6, 0.8)', '[0.8, 1]'];
-  const histogram = (values) => {
-    const counts = bins.map(() => 0);
-    for (const value of values) if (typeof value === 'number') counts[Math.min(4, Math.floor(value * 5))] += 1;
-    return counts;
-  };
+/** Per-task recall and precision in five bins, and tasks by status, as the server counted them (chart.js, no animation). */
+function charts(counts, total) {
+  const { Chart } = /** @type {any} */ (window);
+  if (!Chart || total === 0) return null;
   const metrics = h('canvas', { id: 'chart-metrics', 'aria-label': 'per-task recall and precision' });
   const statuses = h('canvas', { id: 'chart-status', 'aria-label': 'tasks by status' });
-  const byStatus = {};
-  for (const task of tasks) byStatus[task.status] = (byStatus[task.status] ?? 0) + 1;
   const options = (title) => ({ animation: false, responsive: true, maintainAspectRatio: false, plugins: { title: { display: true, text: title } } });
+  const axis = { y: { beginAtZero: true, ticks: { precision: 0 } } };
   queueMicrotask(() => {
-    new window.Chart(metrics, {
+    new Chart(metrics, {
       type: 'bar',
       data: {
-        labels: bins,
+        labels: counts.bins,
         datasets: [
-          { label: 'recall', data: histogram(tasks.map((task) => task.step?.recall)), backgroundColor: '#2563eb' },
-          { label: 'precision', data: histogram(tasks.map((task) => task.step?.precision)), backgroundColor: '#f59e0b' },
+          { label: 'recall', data: counts.recall, backgroundColor: '#2563eb' },
+          { label: 'precision', data: counts.precision, backgroundColor: '#f59e0b' },
         ],
       },
-      options: { ...options('tasks per step-metric bin'), scales: { y: { beginAtZero: true, ticks: { precision: 0 } } } },
+      options: { ...options('tasks per step-metric bin'), scales: axis },
     });
-    new window.Chart(statuses, {
+    new Chart(statuses, {
       type: 'bar',
-      data: { labels: Object.keys(byStatus), datasets: [{ label: 'tasks', data: Object.values(byStatus), backgroundColor: '#6b7280' }] },
-      options: { ...options('tasks by status'), scales: { y: { beginAtZero: true, ticks: { precision: 0 } } } },
+      data: { labels: Object.keys(counts.byStatus), datasets: [{ label: 'tasks', data: Object.values(counts.byStatus), backgroundColor: '#6b7280' }] },
+      options: { ...options('tasks by status'), scales: axis },
     });
   });
   return h('div', { class: 'charts' }, h('div', { class: 'chart' }, metrics), h('div', { class: 'chart' }, statuses));
 }
 
-function filters(tasks, filter, redraw) {
-  const distinct = (values) => [...new Set(values)].sort();
+function searchBox(query, onChange) {
+  const node = h('input', {
+    id: 'task-search',
+    type: 'search',
+    class: 'search',
+    'aria-label': 'Search task ids, questions, answers, tool names and arguments',
+    placeholder: 'search ids, questions, answers, tools, arguments',
+    value: query.q,
+  });
+  let timer;
+  node.addEventListener('input', () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => onChange({ q: node.value }), 250);
+  });
+  return node;
+}
+
+function filters(facets, query, onChange) {
+  const pick = (id, label, key, values) => select(id, label, values, query, key, onChange);
   return h(
     'div',
     { class: 'toolbar filters' },
-    select('status-filter', 'Status', ['all', ...distinct(tasks.map((t) => t.status))], filter, 'status', redraw),
-    select('tier-filter', 'Tier', ['all', 'none', ...distinct(tasks.flatMap((t) => t.tiers))], filter, 'tier', redraw),
-    select('server-filter', 'Server', ['all', ...distinct(tasks.flatMap((t) => t.servers))], filter, 'server', redraw),
-    select('mocked-filter', 'Mocked', ['all', 'mocked', 'real'], filter, 'mocked', redraw),
-    select('error-filter', 'Error', ['all', 'none', ...distinct(tasks.flatMap(errorClasses))], filter, 'error', redraw),
+    searchBox(query, onChange),
+    pick('outcome-filter', 'Success', 'outcome', ['all', 'fail', 'pass', 'unevaluated']),
+    pick('status-filter', 'Status', 'status', ['all', ...facets.status]),
+    pick('end-filter', 'End', 'end', ['all', ...facets.end]),
+    pick('infra-filter', 'Infra failures', 'infra', ['all', 'only', 'exclude']),
+    pick('mocked-filter', 'Mocked', 'mocked', ['all', 'mocked', 'real']),
+    pick('error-filter', 'Error', 'error', ['all', 'none', ...facets.error]),
+    pick('tier-filter', 'Tier', 'tier', ['all', 'none', ...facets.tier]),
+    pick('server-filter', 'Server', 'server', ['all', ...facets.server]),
+    pick('tool-filter', 'Tool', 'tool', ['all', ...facets.tool]),
     h(
       'span',
       {},
-      select('metric-filter', 'Metric', ['recall', 'precision', 'judge'], filter, 'metric', redraw),
+      pick('metric-filter', 'Metric', 'metric', ['recall', 'precision', 'judge']),
       ' from ',
-      numberInput('metric-min', 'metric minimum', filter, 'min', redraw),
+      numberInput('metric-min', 'metric minimum', query, 'min', onChange),
       ' to ',
-      numberInput('metric-max', 'metric maximum', filter, 'max', redraw),
+      numberInput('metric-max', 'metric maximum', query, 'max', onChange),
     ),
   );
 }
 
+function intervalsLine(ci) {
+  if (ci.missing) return h('p', { class: 'note', id: 'run-intervals-missing' }, `intervals: ${ci.missing}`);
+  return h(
+    'p',
+    { class: 'meta', id: 'run-intervals' },
+    `pass@1 ${interval(ci.passAt1)} · recall ${interval(ci.recall)} · precision ${interval(ci.precision)} (recall (task mean) and precision (task mean); pass@1 by task success; 95% bootstrap CI over ${ci.tasks} tasks${ci.unevaluated.length ? `; trials without step evaluation: ${ci.unevaluated.join(', ')}` : ''})`,
+  );
+}
+
+/** The intervals line: a placeholder until the bootstrap (asked for after the rows are drawn) answers. */
+function intervalsSlot(runId) {
+  const slot = h('div', { id: 'intervals-slot' }, h('p', { class: 'meta' }, 'intervals: computing the bootstrap…'));
+  api(`/api/runs/${enc(runId)}/intervals`)
+    .then((ci) => slot.replaceChildren(intervalsLine(ci)))
+    .catch((error) => slot.replaceChildren(h('p', { class: 'note' }, `intervals: ${error.message}`)));
+  return slot;
+}
+
 function summaryLines(run) {
-  const ci = run.intervals;
   return [
     h(
       'p',
@@ -170,13 +212,7 @@ function summaryLines(run) {
       { class: 'meta' },
       `tool surface ${run.toolSurface.name}${run.toolSurface.hash ? ` (${run.toolSurface.hash.slice(0, 12)})` : ''} · tokens ${run.usage.inputTokens + run.usage.outputTokens} · cost ${run.costUsd === null || run.costUsd === undefined ? 'n/a' : `$${fmt(run.costUsd, 4)}`} · model calls ${run.modelCalls} (${run.retriedModelCalls} retried) · mocked tool calls ${run.mocked.mockedCalls}/${run.mocked.calls}`,
     ),
-    ci.missing
-      ? h('p', { class: 'note' }, `intervals: ${ci.missing}`)
-      : h(
-          'p',
-          { class: 'meta', id: 'run-intervals' },
-          `pass@1 ${interval(ci.passAt1)} · recall ${interval(ci.recall)} · precision ${interval(ci.precision)} (recall (task mean) and precision (task mean); pass@1 by task success; 95% bootstrap CI over ${ci.tasks} tasks${ci.unevaluated.length ? `; trials without step evaluation: ${ci.unevaluated.join(', ')}` : ''})`,
-        ),
+    intervalsSlot(run.runId),
     run.step?.missing
       ? h('p', { class: 'note' }, run.step.missing)
       : h(
@@ -187,22 +223,59 @@ function summaryLines(run) {
   ];
 }
 
-export async function runView(runId) {
-  const { run, tasks } = await api(`/api/runs/${enc(runId)}`);
-  const state = states.get(runId) ?? {
-    filter: { status: 'all', tier: 'all', server: 'all', mocked: 'all', error: 'all', metric: 'recall', min: '', max: '' },
-    sort: {},
+function pager(data, onChange) {
+  const from = data.matched === 0 ? 0 : data.offset + 1;
+  const to = data.offset + data.rows.length;
+  return h(
+    'div',
+    { class: 'pager' },
+    h('span', { id: 'task-count', 'data-matched': data.matched, 'data-total': data.total }, `${data.matched} of ${data.total} tasks`),
+    data.matched > data.limit ? h('span', { id: 'task-range' }, ` · rows ${from}–${to}`) : null,
+    data.offset > 0
+      ? h('button', { type: 'button', id: 'page-prev', onclick: () => onChange({ offset: String(Math.max(0, data.offset - data.limit)) }, true) }, '← previous')
+      : null,
+    to < data.matched ? h('button', { type: 'button', id: 'page-next', onclick: () => onChange({ offset: String(to) }, true) }, 'next →') : null,
+  );
+}
+
+function taskTable(runId, run, data, query, onChange) {
+  const sort = { key: query.sort, direction: query.dir === 'desc' ? -1 : 1 };
+  const onSort = (key, direction) => onChange({ sort: key, dir: direction === -1 ? 'desc' : 'asc' });
+  const head = columns.map((column) => (column.sortable === false ? h('th', { scope: 'col' }, column.title) : sortHeader(column, sort, onSort)));
+  return h(
+    'div',
+    {},
+    pager(data, onChange),
+    h(
+      'div',
+      { class: 'scroll' },
+      h('table', { id: 'task-table' }, h('thead', {}, h('tr', {}, head)), h('tbody', {}, data.rows.map(taskRow(runId, run.trials)))),
+    ),
+  );
+}
+
+/** The run page for view.js: live (polled) while the run is in flight. */
+export async function runView(runId, params = new URLSearchParams()) {
+  const query = queryOf(params);
+  const path = () => `/api/runs/${enc(runId)}/tasks?${new URLSearchParams({ ...query, limit: String(pageSize) })}`;
+  const data = await api(path());
+  const holder = h('div', { id: 'task-holder', 'aria-busy': 'false' });
+  let pending = 0;
+  // A change rewrites the URL (no new history entry, no re-render of the toolbar, so the search
+  // box keeps its focus) and fetches the table again; a filter change goes back to the first page.
+  const onChange = async (change, paging = false) => {
+    Object.assign(query, change, paging ? {} : { offset: '0' });
+    history.replaceState(null, '', `#/run/${enc(runId)}${searchOf(query) ? `?${searchOf(query)}` : ''}`);
+    const mine = ++pending;
+    holder.setAttribute('aria-busy', 'true');
+    const next = await api(path());
+    if (mine !== pending) return;
+    const focused = document.activeElement?.closest?.('th')?.dataset.key;
+    holder.replaceChildren(taskTable(runId, next.run, next, query, onChange));
+    if (focused) /** @type {HTMLButtonElement | null} */ (holder.querySelector(`th[data-key="${focused}"] button`))?.focus();
+    holder.setAttribute('aria-busy', 'false');
   };
-  states.set(runId, state);
-  const holder = h('div');
-  const count = h('span', { id: 'task-count' });
-  const draw = () => {
-    const shown = tasks.filter((task) => matches(task, state.filter));
-    count.textContent = `${shown.length} of ${tasks.length} tasks`;
-    holder.replaceChildren(sortableTable(columns, shown, taskRow(runId, run.trials), state.sort));
-  };
-  const toolbar = filters(tasks, state.filter, draw);
-  draw();
-  show(h('h1', {}, `Run ${run.runId}`), summaryLines(run), charts(tasks), toolbar, h('p', {}, count), holder);
-  return run.status === 'running';
+  holder.append(taskTable(runId, data.run, data, query, onChange));
+  show(h('h1', {}, `Run ${data.run.runId}`), summaryLines(data.run), charts(data.charts, data.total), filters(data.facets, query, onChange), holder);
+  return data.run.status === 'running';
 }

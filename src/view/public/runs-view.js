@@ -1,3 +1,4 @@
+// @ts-check
 // The runs page: every run in the store with its condition, trials, batch, task counts by status,
 // pass@1 and recall with their bootstrap intervals, tokens, cost, the share of mocked tool calls
 // and, for a run in flight, its progress; and the two-run comparison picker. With no run in
@@ -78,6 +79,26 @@ function row(run) {
   );
 }
 
+/** What an empty store shows: how to make a run (this page picks it up without a reload). */
+function emptyStore() {
+  const step = (text, command) => h('li', {}, text, h('pre', {}, command));
+  return h(
+    'div',
+    { id: 'empty-store' },
+    h('p', {}, 'No run in this store yet. Make one, and it appears here without a reload:'),
+    h(
+      'ol',
+      {},
+      step('the bundled quick start: a run of the oracle over the local tasks, then its step evaluation', 'npm run bench'),
+      step(
+        'or a run of your own (any provider:model; replay:gt needs no API key), then score it',
+        'npx tsx src/cli/main.ts run --model replay:gt --tasks json/m3_local_tasks.json --gt json/m3_local_GT.json\nnpx tsx src/cli/main.ts eval step --gt json/m3_local_GT.json --pred results/runs/<run id>/replay-gt_test_mcp_fuzzy.json',
+      ),
+    ),
+    h('p', { class: 'meta' }, 'The viewer reads the run store of its results folder (m3 view --results-dir, or --store). docs/running.md has the details.'),
+  );
+}
+
 /** The page's state for view.js: live while a run is in flight; else it watches the run list's stamp. */
 export async function runsView() {
   const { runs, stamp } = await api('/api/runs');
@@ -92,10 +113,8 @@ export async function runsView() {
   if (runs.length > 1) b.selectedIndex = 1;
   const compare = h('button', { id: 'compare-go', onclick: () => (location.hash = `#/compare/${enc(a.value)}/${enc(b.value)}`) }, 'Compare');
   show(
-    h('h1', {}, `Runs (${runs.length})`),
-    runs.length
-      ? sortableTable(columns, runs, row, sortState)
-      : h('p', { class: 'note' }, 'The store holds no run yet: start one with `m3 run` or `npm run bench`.'),
+    h('h1', {}, runs.length ? `Runs (${runs.length})` : 'No runs yet'),
+    runs.length ? sortableTable(columns, runs, row, sortState) : emptyStore(),
     runs.length
       ? h(
           'p',
@@ -103,7 +122,9 @@ export async function runsView() {
           'pass@1: task success, the rule m3 eval task applies (a task with checks passes when all its checks pass; one without when all GT calls are matched: step recall = 1 and precision = 1); recall: mean over tasks; intervals: 95% percentile bootstrap over tasks (src/stats). oracle = replay:gt, synthetic = replay:noisy: harness checks, not models.',
         )
       : null,
-    runs.length > 1 ? h('div', { class: 'toolbar' }, 'Compare', a, 'with', b, compare) : null,
+    runs.length > 1
+      ? h('div', { class: 'toolbar' }, 'Compare', a, 'with', b, compare, h('a', { href: '#/matrix', id: 'matrix-link' }, 'tasks × runs matrix'))
+      : null,
   );
   return { live: runs.some((run) => run.status === 'running'), watch: { url: '/api/runs-stamp', stamp } };
 }

@@ -1,7 +1,12 @@
-// The task page: the transcript (each model request with tokens, latency and every attempt;
-// each tool call with arguments, result, images, error code and fallback tier), the final answer
-// beside the GT reply with the judge and proxy scores, then the ground-truth alignment.
+// @ts-check
+// The task page: the question and task images, the success verdict with each check, the step
+// metrics with their definitions, the transcript (each model request with tokens, latency, every
+// attempt and the request as the model received it; each tool call with arguments, result,
+// images, error code and fallback tier), the final answer beside the GT reply with the judge and
+// proxy scores, then the ground-truth alignment with each GT call's best predicted call.
 import { api, badge, enc, fmt, h, json, show } from './dom.js';
+import { requestView } from './request-view.js';
+import { bestMatchTable, questionSection, stepMetricsSection, successSection, taskImagesSection } from './task-score.js';
 
 function toolEvent(call) {
   const images = Array.from({ length: call.imageCount }, (_, n) =>
@@ -63,7 +68,7 @@ function modelEvent(call) {
     response.text ? json(response.text) : null,
     typeof response.toolCallCount === 'number' ? h('div', { class: 'meta' }, `${response.toolCallCount} tool call(s) requested`) : null,
     call.attempts.length > 1 ? h('ul', { class: 'attempts' }, call.attempts.map(attemptLine)) : null,
-    call.request ? h('details', { 'data-key': `request-${call.id}` }, h('summary', {}, 'request'), json(call.request)) : null,
+    requestView(call),
     call.errorMessage ? h('div', { class: 'note' }, `${call.errorClass}: ${call.errorMessage}`) : null,
   );
 }
@@ -161,7 +166,14 @@ function callBox(call, side) {
   return h(
     'div',
     { class: `call${missing ? (side === 'gt' ? ' missed' : ' extra') : ''}`, 'data-side': side, 'data-index': call.index },
-    h('div', {}, `#${call.index} · step ${call.step + 1} · `, h('strong', {}, call.tool), missing ? (side === 'gt' ? ' — missed' : ' — extra') : ''),
+    h(
+      'div',
+      {},
+      h('span', { class: 'side-label' }, side === 'gt' ? 'GT' : 'predicted'),
+      ` #${call.index} · step ${call.step + 1} · `,
+      h('strong', {}, call.tool),
+      missing ? (side === 'gt' ? ' — missed' : ' — extra') : '',
+    ),
     h('code', {}, call.arguments),
   );
 }
@@ -196,12 +208,14 @@ function alignmentView(alignment) {
       `recall = matched / GT calls = ${counts.matched}/${metrics.total_gt_calls} = ${fmt(metrics.recall)} · precision = matched / predicted calls = ${counts.matched}/${metrics.total_pred_calls} = ${fmt(metrics.precision)} · avg_sim_all_cov ${fmt(metrics.avg_sim_all_cov)} · step coherence ${fmt(metrics.step_coherence_cov)} · order consistency ${fmt(metrics.order_consistency_cov)}`,
     ),
     h('div', { class: 'align', id: 'alignment' }, rows),
+    h('h3', {}, 'Each GT call and its best predicted call'),
+    bestMatchTable(alignment),
   ];
 }
 
 export async function taskView(runId, taskId, trial) {
   const data = await api(`/api/runs/${enc(runId)}/tasks/${enc(taskId)}${trial ? `?trial=${enc(trial)}` : ''}`);
-  const { episode } = data;
+  const { episode, shown } = data;
   show(
     h('p', {}, h('a', { href: `#/run/${enc(runId)}` }, `← run ${runId}`)),
     h('h1', {}, `Task ${taskId}`),
@@ -209,10 +223,19 @@ export async function taskView(runId, taskId, trial) {
       'p',
       { class: 'meta' },
       badge(episode.status),
-      ` · ${data.run.model} · trial ${episode.trial} · attempt ${episode.attempt} · ${episode.rounds} rounds · ${episode.toolCallCount} tool calls · ${episode.usage.inputTokens + episode.usage.outputTokens} tokens`,
+      // Counted from what the transcript below shows: a live episode's row is written at its end.
+      h(
+        'span',
+        { id: 'task-counts', 'data-rounds': shown.rounds, 'data-tool-calls': shown.toolCalls },
+        ` · ${data.run.model} · trial ${episode.trial} · attempt ${episode.attempt} · ${shown.rounds} rounds · ${shown.toolCalls} tool calls · ${episode.usage.inputTokens + episode.usage.outputTokens} tokens`,
+      ),
       episode.errorCode ? ` · ${episode.errorCode}` : '',
     ),
     episode.errorMessage ? h('p', { class: 'note' }, episode.errorMessage) : null,
+    questionSection(data.question),
+    taskImagesSection(runId, taskId, episode.trial, data.taskImages),
+    successSection(data.success),
+    stepMetricsSection(data.alignment),
     h('h2', {}, 'Transcript'),
     h('div', { id: 'transcript' }, transcript(data.modelCalls, data.toolCalls)),
     finalSection(data.final),

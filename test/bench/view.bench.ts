@@ -1,0 +1,99 @@
+// `npm run bench:view`: how fast a 10,000-episode run opens in the viewer, today's page beside
+// the page before search and paging (the run page of commit eaa5356, read from git into a temp
+// folder and served by the same server, whose /api/runs/<id> route it calls). The run is built
+// by test/view/run-builder.ts (store, batch manifest, real step evaluation). Per page: the API
+// answer's time and size (the new page's first request, with its rows not yet indexed, and a
+// second one, a filter change on the indexed rows), and in Chromium the time from navigation to
+// the first task row painted, and the page's height. M3_BENCH_EPISODES=<n> changes the size.
+// Not a test: it prints a table, with the machine load.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import os from 'node:os';
+import path from 'node:path';
+import { createLogger } from '../../src/log/logger.js';
+import { startViewServer, type ViewServer } from '../../src/view/index.js';
+import { launchBrowser } from '../demo/browser.js';
+import { repoRoot } from '../support/shared-assets.js';
+import { buildRun } from '../view/run-builder.js';
+
+const earlierPage = 'eaa5356';
+const episodes = Number(process.env.M3_BENCH_EPISODES ?? 10_000);
+
+/** The viewer's public files as they were at `commit`. */
+function checkoutPage(commit: string, into: string): string {
+  mkdirSync(into, { recursive: true });
+  const listing = execFileSync('git', ['ls-tree', '--name-only', commit, 'src/view/public/'], { cwd: repoRoot, encoding: 'utf8' });
+  for (const file of listing.split('\n').filter(Boolean)) {
+    writeFileSync(path.join(into, path.basename(file)), execFileSync('git', ['show', `${commit}:${file}`], { cwd: repoRoot }));
+  }
+  return into;
+}
+
+async function timeApi(url: URL): Promise<{ ms: number; bytes: number }> {
+  const start = performance.now();
+  const response = await fetch(url);
+  const body = await response.arrayBuffer();
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  return { ms: performance.now() - start, bytes: body.byteLength };
+}
+
+async function timePaint(view: ViewServer, runId: string): Promise<{ ms: number; height: number; rows: number }> {
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.context.newPage();
+    const start = performance.now();
+    await page.goto(new URL(`#/run/${runId}`, view.url).href);
+    await page.waitForSelector('tbody tr[data-task]', { timeout: 300_000 });
+    const ms = performance.now() - start;
+    const height = await page.locator('html').evaluate((html) => html.scrollHeight);
+    return { ms, height, rows: await page.locator('tbody tr[data-task]').count() };
+  } finally {
+    await browser.close();
+  }
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const size = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-bench-view-'));
+  const logger = createLogger('error');
+  try {
+    const buildStart = performance.now();
+    const built = await buildRun(dir, episodes, 'bench-run');
+    process.stdout.write(`built a ${episodes}-episode run in ${seconds(performance.now() - buildStart)} (store, batch manifest, step evaluation)\n`);
+    const sources = { store: built.store, resultsDir: built.resultsDir, port: 0, logger };
+    const today = await startViewServer(sources);
+    const before = await startViewServer({ ...sources, publicDir: checkoutPage(earlierPage, path.join(dir, 'earlier-page')) });
+    try {
+      const newCold = await timeApi(new URL(`/api/runs/${built.runId}/tasks?limit=100`, today.url));
+      const newWarm = await timeApi(new URL(`/api/runs/${built.runId}/tasks?limit=100&outcome=fail`, today.url));
+      const old = await timeApi(new URL(`/api/runs/${built.runId}`, before.url));
+      const paintNew = await timePaint(today, built.runId);
+      const paintOld = await timePaint(before, built.runId);
+      const lines = [
+        `run page of a ${episodes}-episode run (load average ${loadavg()[0]?.toFixed(1)}; times include the API call)`,
+        `page                          API answer                 first task row painted   rows drawn   page height`,
+        `before (${earlierPage}, all rows)   ${seconds(old.ms)} (${size(old.bytes)})`.padEnd(57) +
+          `${seconds(paintOld.ms)}`.padEnd(25) +
+          `${paintOld.rows}`.padEnd(13) +
+          `${paintOld.height} px`,
+        `today (search, paging)        ${seconds(newCold.ms)} (${size(newCold.bytes)}) first,`.padEnd(57) +
+          `${seconds(paintNew.ms)}`.padEnd(25) +
+          `${paintNew.rows}`.padEnd(13) +
+          `${paintNew.height} px`,
+        `                              ${seconds(newWarm.ms)} (${size(newWarm.bytes)}) a filter change`,
+      ];
+      process.stdout.write(`${lines.join('\n')}\n`);
+    } finally {
+      await today.close();
+      await before.close();
+      built.store.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
