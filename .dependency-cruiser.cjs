@@ -24,6 +24,7 @@ const layers = [
   ['stats'], // trials, intervals, comparisons over finished runs
   ['report'], // tables, charts, HTML over evaluations and stats
   ['view', 'dataset'], // the run viewer; pulling the original dataset
+  ['export'], // a stored run as a file or in other tools' formats (view bundle, OpenTelemetry, inspect_ai): reads the viewer's answers
   ['demo'], // the interactive web demo (runs the agent through the runner's task path)
   ['cli'], // one file per command
 ];

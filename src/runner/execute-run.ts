@@ -27,6 +27,7 @@ import { isDiskFull, openStore } from '../store/index.js';
 import { writeBatchManifest, type BatchCell } from './batch-manifest.js';
 import { baselineCondition, parseCondition, parseMaxSteps } from './conditions.js';
 import { loopLimitsOf, RUN_DEFAULTS, type RunDefinition } from './run-definition.js';
+import type { EpisodeObserverFactory } from './recorder.js';
 import { runModel, type RunModelReport, type RunModelRequest } from './run-model.js';
 import { planRun, refuseBeforeStart, type PlannedCell, type RunPlan } from './run-plan.js';
 import { loadTaskSet, selectShard, type TaskSet } from './task-set.js';
@@ -46,6 +47,8 @@ export interface ExecuteRunContext {
   hostOptions: (config: ProjectConfig) => Pick<HostOptions, 'callTimeoutMs' | 'sharedEnv'>;
   /** Refuses an empty task list or shard, naming what was empty (src/cli/run-outcome.ts). */
   requireTasks: (taskSet: TaskSet, shard: { index: number; count: number } | undefined) => void;
+  /** Told of each recorded episode (live traces when OTEL_EXPORTER_OTLP_ENDPOINT is set: src/export/live-traces.ts). */
+  observeEpisodes?: EpisodeObserverFactory;
 }
 
 export interface ExecuteRunResult {
@@ -314,6 +317,7 @@ export async function executeRun(definition: RunDefinition, context: ExecuteRunC
           store,
           logger,
           root: repoRoot,
+          ...(context.observeEpisodes ? { observeEpisodes: context.observeEpisodes } : {}),
         }),
       );
     }

@@ -4,6 +4,8 @@ import type { AgentEvent } from '../agent/events.js';
 import type { EndStatus } from '../core/end-status.js';
 import type { Usage } from '../core/usage.js';
 import type { PredictionRecord } from '../tasks/schemas.js';
+import type { Logger } from '../log/logger.js';
+import type { Store } from '../store/index.js';
 import type { FailureKind, FinalEpisodeStatus } from '../store/schemas.js';
 
 export interface EpisodeEnd {
@@ -22,6 +24,20 @@ export interface EpisodeEnd {
   endStatus?: EndStatus;
   endDetail?: string;
 }
+
+/** Told of each episode once its end is recorded, closed when the model's run ends (live traces: src/export/live-traces.ts). */
+export interface EpisodeObserver {
+  episodeRecorded(episodeId: number): void;
+  close(): Promise<void>;
+}
+
+/** Makes the observer of one run, or none (the CLI injects it, so the runner imports no exporter). */
+export type EpisodeObserverFactory = (
+  env: Readonly<Record<string, string | undefined>>,
+  store: Store,
+  runId: string,
+  logger: Logger,
+) => EpisodeObserver | undefined;
 
 export interface RunRecorder {
   startEpisode(taskId: string, attempt: number): number;

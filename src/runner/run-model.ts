@@ -17,6 +17,7 @@ import { removeStaleTemporaries } from '../tasks/write-json.js';
 import { applyDriver, applyLimits, applyTaskHost, cellLabel, hintsFor, type ConditionSet } from './conditions.js';
 import { withImageAudit } from './driver-decorators.js';
 import { providerBatchRecord, withProviderBatch } from './provider-batch.js';
+import type { EpisodeObserverFactory } from './recorder.js';
 import { ResponseCache } from './response-cache.js';
 import { costRecord, maxCostRecord } from './run-cost.js';
 import { RunInterruptedError } from './failure.js';
@@ -54,6 +55,8 @@ export interface RunModelDeps {
   store: Store;
   logger: Logger;
   root: string;
+  /** Told of each episode once recorded (live traces); none by default. */
+  observeEpisodes?: EpisodeObserverFactory;
 }
 
 const noCondition: ConditionSet = { name: 'baseline', parts: [] };
@@ -152,6 +155,7 @@ export async function runModel(request: RunModelRequest, deps: RunModelDeps): Pr
     onLost: (message) => stop.abort(new RunInterruptedError(message)),
   });
   let fallback: FallbackLayer | undefined;
+  const observer = deps.observeEpisodes?.(config.env, store, request.runId, logger);
   try {
     const placeholderImagesDir = request.placeholderImages ? path.join(path.resolve(request.resultsDir), 'placeholder-images') : undefined;
     // Fixture assets (a downloaded PDF, an image) are written into the task's workspace, which lives in the run folder.
@@ -185,7 +189,16 @@ export async function runModel(request: RunModelRequest, deps: RunModelDeps): Pr
             ...(request.runBudget ? { runBudget: request.runBudget } : {}),
             ...extras,
           },
-          { config, host, store, logger, root: deps.root, signal: stop.signal, leaseLost: () => lease.lost },
+          {
+            config,
+            host,
+            store,
+            logger,
+            root: deps.root,
+            signal: stop.signal,
+            leaseLost: () => lease.lost,
+            ...(observer ? { onEpisodeRecorded: (episodeId: number) => observer.episodeRecorded(episodeId) } : {}),
+          },
         ),
       );
     }
@@ -228,6 +241,7 @@ export async function runModel(request: RunModelRequest, deps: RunModelDeps): Pr
       ...(placeholderImagesDir ? { placeholderImages: placeholders } : {}),
     };
   } finally {
+    await observer?.close();
     cache?.close();
     fallback?.close();
     dispose();

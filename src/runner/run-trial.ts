@@ -73,6 +73,8 @@ export interface TrialDeps {
   root: string;
   signal: AbortSignal;
   leaseLost: () => boolean;
+  /** Told of each episode once it is recorded (live traces, src/export/live-traces.ts). */
+  onEpisodeRecorded?: (episodeId: number) => void;
 }
 
 /** Trial t sends base + t - 1 when a base seed was given, and no seed otherwise. */
@@ -154,7 +156,13 @@ export async function runTrial(plan: TrialPlan, deps: TrialDeps): Promise<TrialR
       ...(plan.runBudget ? { runBudget: plan.runBudget } : {}),
       signal: deps.signal,
       ...(request.traceFile ? { trace: new TraceFile(traceFileFor(request.resultsDir, name), { runId: request.runId, trial }, request.resume) } : {}),
-      recorder: new StoreRecorder(deps.store, request.runId, request.model, { trial, ...(plan.seed !== undefined ? { seed: plan.seed } : {}) }),
+      recorder: new StoreRecorder(
+        deps.store,
+        request.runId,
+        request.model,
+        { trial, ...(plan.seed !== undefined ? { seed: plan.seed } : {}) },
+        deps.onEpisodeRecorded,
+      ),
       onEvent: (event) => {
         stats.observe(event);
         waiting.observe(event);

@@ -18,6 +18,8 @@ export class StoreRecorder implements RunRecorder {
     private readonly runId: string,
     private readonly model: string,
     private readonly trial: RecorderTrial = { trial: 1 },
+    /** Called after each episode's end is recorded. */
+    private readonly onFinished?: (episodeId: number) => void,
   ) {}
 
   startEpisode(taskId: string): number {
@@ -91,6 +93,7 @@ export class StoreRecorder implements RunRecorder {
       ...(end.endStatus ? { endStatus: end.endStatus } : {}),
       ...(end.endDetail ? { endDetail: end.endDetail } : {}),
     });
+    this.onFinished?.(episodeId);
   }
 
   committed(): Promise<void> {

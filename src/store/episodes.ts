@@ -116,7 +116,7 @@ export function finishEpisode(store: Store, episodeId: number, input: EpisodeFin
   throw new StoreError(`${where}: episode already finished with status "${episode.status}"; an episode is finished once (start a new attempt instead)`);
 }
 
-/** @internal Exported for its tests. */
+/** One episode by id (the live trace export reads each episode back once it is recorded). */
 export function getEpisode(store: Store, episodeId: number): EpisodeRow | undefined {
   return parseRows(episodeRowSchema, selectAll(store, 'SELECT * FROM episodes WHERE id = ?', episodeId), 'episodes', store.file)[0];
 }

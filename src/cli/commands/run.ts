@@ -4,6 +4,7 @@ import { Option, type Command } from 'commander';
 import { AGENT_KINDS } from '../../agent/agent-kind.js';
 import { log } from '../../log/logger.js';
 import { knownConditions } from '../../runner/conditions.js';
+import { liveTracesFor } from '../../export/live-traces.js';
 import { robustnessConditionHelp } from '../../robustness/condition-spec.js';
 import { estimateRun, executeRun } from '../../runner/execute-run.js';
 import { formatEstimate } from '../../runner/estimate-run.js';
@@ -161,6 +162,7 @@ export async function runDefinition(definition: RunDefinition): Promise<void> {
       signal: stop.signal,
       hostOptions: hostOptionsFrom,
       requireTasks,
+      observeEpisodes: liveTracesFor,
     });
     printSummary(reports, definition.json, fallbackOn, maxCost);
     process.exitCode = reportOutcome(reports, plan.cells.length, log);

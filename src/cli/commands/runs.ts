@@ -20,6 +20,7 @@ import {
   type Store,
 } from '../../store/index.js';
 import { positiveInteger } from '../option-parsers.js';
+import { registerRunsExportCommand } from './runs-export.js';
 import { imageAuditLine, printImageAudit } from './runs-images.js';
 
 interface StoreFlags {
@@ -161,4 +162,5 @@ export function registerRunsCommands(program: Command): void {
     .option('--store <file>', 'run store', 'results/m3bench.sqlite')
     .option('--json', 'print JSON (every request with its image entries)')
     .action(imagesCommand);
+  registerRunsExportCommand(runs);
 }

@@ -6,6 +6,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
+import { ConfigError } from '../../errors/index.js';
+import { writeViewBundle } from '../../export/view-bundle.js';
 import { startViewServer } from '../../view/index.js';
 import { log } from '../../log/logger.js';
 import { openStore, type Store } from '../../store/index.js';
@@ -18,6 +20,8 @@ interface ViewFlags {
   resultsDir: string;
   store?: string;
   allowHost: string[];
+  export?: string;
+  maxImagePx?: number;
 }
 
 /** The store to show: the folder's own, read-only; or, when there is none yet, an empty one in a temporary folder. */
@@ -28,7 +32,25 @@ function viewedStore(file: string): { store: Store; cleanup: () => void } {
   return { store: openStore(path.join(temporary, 'm3bench.sqlite')), cleanup: () => rmSync(temporary, { recursive: true, force: true }) };
 }
 
-async function runView(flags: ViewFlags): Promise<void> {
+async function exportView(runId: string, target: string | undefined, flags: ViewFlags): Promise<void> {
+  const resultsDir = path.resolve(flags.resultsDir);
+  const written = await writeViewBundle({
+    storeFile: flags.store ?? path.join(resultsDir, 'm3bench.sqlite'),
+    resultsDir,
+    runId,
+    target: target ?? `${runId}.html`,
+    ...(flags.maxImagePx !== undefined ? { maxImagePx: flags.maxImagePx } : {}),
+  });
+  const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(2)} MiB`;
+  process.stdout.write(
+    `${written.file}: ${mib(written.bytes)} (bytes written), ${written.tasks} task page(s), ${written.images} image(s) inlined (${mib(written.imageBytes)})` +
+      `${written.missingImages ? `, ${written.missingImages} image file(s) no longer there` : ''}; open it from file://, no server needed\n`,
+  );
+}
+
+async function runView(target: string | undefined, flags: ViewFlags): Promise<void> {
+  if (flags.export) return exportView(flags.export, target, flags);
+  if (target) throw new ConfigError(`m3 view: ${target}: a file or folder is only taken with --export <run-id>`);
   const resultsDir = path.resolve(flags.resultsDir);
   const { store, cleanup } = viewedStore(path.resolve(flags.store ?? path.join(resultsDir, 'm3bench.sqlite')));
   try {
@@ -59,5 +81,11 @@ export function registerViewCommand(program: Command): void {
     .option('--results-dir <dir>', 'results folder: the store and <label>/results_eval.json of `m3 eval step`', 'results')
     .option('--store <file>', 'SQLite run store (default: <results-dir>/m3bench.sqlite)')
     .option('--allow-host <name>', 'extra host name accepted in the Host header (when bound to a LAN address), repeatable', collect, [])
+    .argument('[file]', 'with --export: the .html file (or a folder, which gets index.html); default <run-id>.html')
+    .option(
+      '--export <run-id>',
+      'write one run as a self-contained page that opens from file:// (no server): runs page, task table, every transcript with its images, the alignment',
+    )
+    .option('--max-image-px <n>', 'with --export: downscale images to this longest edge (pixels)', wholeNumber(16, 100_000))
     .action(runView);
 }

@@ -2,6 +2,9 @@
 // DOM and formatting helpers shared by the viewer's pages. Everything is built with DOM calls and
 // textContent (never innerHTML), so stored text (model replies, tool results) cannot inject markup.
 const page = document.getElementById('page');
+// A page written by `m3 view --export` (src/export/view-bundle.ts) carries the API's answers and
+// the images as data: URLs: it reads those, with no server behind it.
+const bundle = globalThis.m3ViewBundle;
 
 /**
  * @template {keyof HTMLElementTagNameMap} K
@@ -16,6 +19,7 @@ export function h(tag, attrs = {}, ...children) {
     if (value === undefined || value === null || value === false) continue;
     if (key === 'class') node.className = value;
     else if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
+    else if (key === 'src' && bundle?.images[value]) node.setAttribute('src', bundle.images[value]);
     else node.setAttribute(key, value === true ? '' : String(value));
   }
   for (const child of children.flat()) if (child !== undefined && child !== null && child !== false) node.append(child instanceof Node ? child : String(child));
@@ -50,6 +54,10 @@ export function interval(value) {
 }
 
 export async function api(path) {
+  if (bundle) {
+    if (!(path in bundle.api)) throw new Error(`${path} is not in this exported page (it holds run ${bundle.runId} only)`);
+    return structuredClone(bundle.api[path]);
+  }
   const response = await fetch(path, { headers: { accept: 'application/json' } });
   const body = await response.json();
   if (!response.ok) throw new Error(body?.error?.message ?? `HTTP ${response.status}`);

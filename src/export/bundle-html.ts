@@ -1,0 +1,70 @@
+// The viewer's page made self-contained: its index.html with the stylesheet, chart.js and the
+// page modules inlined (the modules bundled into one by esbuild, since a browser loads no module
+// file from file://), and the run's data as a JSON script the fetch helper reads
+// (globalThis.m3ViewBundle, src/view/public/dom.js).
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { build } from 'esbuild';
+import { fromRepo } from '../config/paths.js';
+import { ConfigError } from '../errors/index.js';
+
+export interface BundleData {
+  runId: string;
+  /** API route (as the pages request it) → its JSON answer. */
+  api: Record<string, unknown>;
+  /** Image route → data: URL. */
+  images: Record<string, string>;
+}
+
+const publicDir = () => fromRepo('src', 'view', 'public');
+
+/** Text safe inside a <script> element: no `</script` (or `<!--`) can end it early. */
+const scriptSafe = (text: string) => text.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
+
+async function bundledModules(): Promise<string> {
+  const result = await build({
+    entryPoints: [path.join(publicDir(), 'view.js')],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    write: false,
+    logLevel: 'silent',
+  });
+  const output = result.outputFiles[0];
+  if (!output) throw new ConfigError('m3 view --export: esbuild produced no bundle of src/view/public/view.js');
+  return output.text;
+}
+
+function chartJs(): string {
+  const entry = createRequire(import.meta.url).resolve('chart.js');
+  return readFileSync(path.join(path.dirname(entry), 'chart.umd.min.js'), 'utf8');
+}
+
+/** Replaces exactly one match of `pattern` in `html`; the error names what the viewer page lost. */
+function replaceOnce(html: string, pattern: RegExp, replacement: string, what: string): string {
+  const matches = html.match(new RegExp(pattern.source, 'g')) ?? [];
+  if (matches.length !== 1) throw new ConfigError(`m3 view --export: src/view/public/index.html has ${matches.length} ${what} (expected 1)`);
+  return html.replace(pattern, () => replacement);
+}
+
+export async function buildBundleHtml(data: BundleData): Promise<string> {
+  let html = readFileSync(path.join(publicDir(), 'index.html'), 'utf8');
+  const css = readFileSync(path.join(publicDir(), 'view.css'), 'utf8');
+  // JSON with every `<` escaped parses to the same value and cannot close the script element.
+  const json = JSON.stringify(data).replace(/</g, '\\u003c');
+  html = replaceOnce(html, /<link rel="stylesheet" href="\/view\.css">/, `<style>${css.replace(/<\/(style)/gi, '<\\/$1')}</style>`, 'view.css link');
+  html = replaceOnce(
+    html,
+    /<script src="\/api\/vendor\/chart\.umd\.min\.js"><\/script>/,
+    `<script>${scriptSafe(chartJs())}</script>\n  <script>globalThis.m3ViewBundle = ${json};</script>`,
+    'chart.js script',
+  );
+  html = replaceOnce(
+    html,
+    /<script type="module" src="\/view\.js"><\/script>/,
+    `<script type="module">${scriptSafe(await bundledModules())}</script>`,
+    'view.js script',
+  );
+  return html.replace(/<title>([^<]*)<\/title>/, `<title>$1 · ${data.runId.replace(/[<&]/g, '')} (exported)</title>`);
+}
