@@ -15,6 +15,8 @@ export interface BundleData {
   api: Record<string, unknown>;
   /** Image route → data: URL. */
   images: Record<string, string>;
+  /** Every row of the run's task table with its search text, and the run's headline: the page queries them itself. */
+  taskTable: { run: unknown; rows: unknown[] };
 }
 
 const publicDir = () => fromRepo('src', 'view', 'public');
@@ -33,6 +35,21 @@ async function bundledModules(): Promise<string> {
   });
   const output = result.outputFiles[0];
   if (!output) throw new ConfigError('m3 view --export: esbuild produced no bundle of src/view/public/view.js');
+  return output.text;
+}
+
+/** The viewer's task query as a classic script that sets globalThis.m3BundleQuery (src/export/bundle-query.ts). */
+async function bundledQuery(): Promise<string> {
+  const result = await build({
+    entryPoints: [fromRepo('src', 'export', 'bundle-query.ts')],
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    write: false,
+    logLevel: 'silent',
+  });
+  const output = result.outputFiles[0];
+  if (!output) throw new ConfigError('m3 view --export: esbuild produced no bundle of src/export/bundle-query.ts');
   return output.text;
 }
 
@@ -57,7 +74,7 @@ export async function buildBundleHtml(data: BundleData): Promise<string> {
   html = replaceOnce(
     html,
     /<script src="\/api\/vendor\/chart\.umd\.min\.js"><\/script>/,
-    `<script>${scriptSafe(chartJs())}</script>\n  <script>globalThis.m3ViewBundle = ${json};</script>`,
+    `<script>${scriptSafe(chartJs())}</script>\n  <script>globalThis.m3ViewBundle = ${json};</script>\n  <script>${scriptSafe(await bundledQuery())}</script>`,
     'chart.js script',
   );
   html = replaceOnce(

@@ -10,7 +10,8 @@ import sharp from 'sharp';
 import { fromRepo, repoRoot } from '../config/paths.js';
 import { ConfigError, StoreError } from '../errors/index.js';
 import { episodesForRun, openStore, type Store } from '../store/index.js';
-import { latestEpisodes, runPage, runsPage, type ViewSources } from '../view/pages.js';
+import { latestEpisodes, runHeadline, runIntervalsPage, runPage, runsPage, type ViewSources } from '../view/pages.js';
+import { indexedRows } from '../view/task-index.js';
 import { taskPage } from '../view/task-page.js';
 import { imageTypes, insideRoots, toolImagePaths } from '../view/tool-images.js';
 import { buildBundleHtml, type BundleData } from './bundle-html.js';
@@ -78,7 +79,9 @@ async function collectBundle(
     '/api/runs': { ...runs, runs: runs.runs.filter((entry) => entry.runId === run.runId) },
     '/api/runs-stamp': { stamp: runs.stamp },
     [`/api/runs/${enc(run.runId)}`]: runPage(sources, run.runId),
+    [`/api/runs/${enc(run.runId)}/intervals`]: runIntervalsPage(sources, run.runId),
   };
+  const taskTable = { run: runHeadline(sources, run, false), rows: indexedRows(sources, run) };
   const images: Record<string, string> = {};
   let imageBytes = 0;
   let missingImages = 0;
@@ -104,7 +107,7 @@ async function collectBundle(
     for (const [n, image] of taskImagesOf(page).entries())
       if (image.status === 'sent') await inline(`${route}/images/${n}?trial=${episode.trial}`, image.source);
   }
-  return { data: { runId: run.runId, api, images }, tasks: episodes.length, imageBytes, missingImages };
+  return { data: { runId: run.runId, api, images, taskTable }, tasks: episodes.length, imageBytes, missingImages };
 }
 
 function targetFile(target: string): string {

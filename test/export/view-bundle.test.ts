@@ -112,6 +112,10 @@ describe.skipIf(!hasChromium)(`m3 view --export in Chromium${hasChromium ? '' : 
     await page.click(`tr[data-run="${runId}"] a`);
     await page.waitForSelector('tr[data-task="L0041"]');
     expect(await page.locator('tbody tr').count()).toBe(taskIds.size);
+    // The task table's search runs in the page (no server): one task id leaves one row.
+    await page.fill('#task-search', 'L0041');
+    await page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 1, undefined, { timeout: 60_000 });
+    expect(await page.locator('tbody tr[data-task="L0041"]').count()).toBe(1);
     await page.click('tr[data-task="L0041"] a');
     await page.waitForSelector('#transcript img.tool-image');
     const image = page.locator('#transcript img.tool-image').first();

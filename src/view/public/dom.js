@@ -55,6 +55,12 @@ export function interval(value) {
 
 export async function api(path) {
   if (bundle) {
+    // The task table is queried in the page (src/export/bundle-query.ts), as the server would.
+    const [route, query = ''] = path.split('?');
+    if (/^\/api\/runs\/[^/]+\/tasks$/.test(route ?? '') && bundle.taskTable && globalThis.m3BundleQuery) {
+      const params = Object.fromEntries(new URLSearchParams(query));
+      return { run: structuredClone(bundle.taskTable.run), ...globalThis.m3BundleQuery(bundle.taskTable.rows, params) };
+    }
     if (!(path in bundle.api)) throw new Error(`${path} is not in this exported page (it holds run ${bundle.runId} only)`);
     return structuredClone(bundle.api[path]);
   }
