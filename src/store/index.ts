@@ -6,7 +6,7 @@ export { createRun, finishRun, reopenRun, getRun, listRuns, updateRunManifest } 
 export {
   startEpisode,
   finishEpisode,
-  /** @internal */ getEpisode,
+  getEpisode,
   episodesForRun,
   finishedTaskIds,
   closeAbandonedEpisodes,
