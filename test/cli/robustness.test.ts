@@ -12,6 +12,8 @@ import { PREDICTION_CONDITION_FIELD } from '../../src/core/tool-result-contract.
 import { createEmbedder } from '../../src/eval/embed/registry.js';
 import { runStepFiles } from '../../src/eval/step/run.js';
 import { loadBatchManifest } from '../../src/runner/batch-manifest.js';
+import { openStore } from '../../src/store/index.js';
+import { taskPage } from '../../src/view/task-page.js';
 import { runM3 } from '../support/m3-child.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-robustness-'));
@@ -117,6 +119,19 @@ describe('m3 run --condition faults / distractors / inject, then m3 robustness',
     expect(marked('replay-gt-retry-1+inject=v1')).toEqual(Array.from({ length: 16 }, () => 'injection'));
     expect(marked('replay-gt-retry-1+faults=0.5').length).toBe(marks('replay-gt-retry-1+faults=0.5').length);
     db.close();
+  });
+
+  it("shows the viewer's task page the injection on each call it changed", () => {
+    const store = openStore(path.join(dir, 'store.sqlite'), { readonly: true });
+    try {
+      const runId = loadBatchManifest(batchFile).cells.find((cell) => cell.label === 'replay-gt-retry-1+inject=v1')?.runId ?? '';
+      const page = taskPage({ store, resultsDir: results }, runId, 'r1', 1);
+      const marked = page.toolCalls.map((call) => (call as { condition?: { kind: string; canary?: string } | null }).condition);
+      expect(marked).toHaveLength(2);
+      for (const mark of marked) expect(mark).toMatchObject({ kind: 'injection', canary: expect.stringMatching(/^ZQ-[0-9A-F]{8}$/) });
+    } finally {
+      store.close();
+    }
   });
 
   it('reports the fault recovery of the retrying oracle and the calls it added, with intervals', async () => {

@@ -114,7 +114,7 @@ describe.skipIf(!hasChromium)(`m3 view --export in Chromium${hasChromium ? '' : 
     expect(await page.locator('tbody tr').count()).toBe(taskIds.size);
     // The task table's search runs in the page (no server): one task id leaves one row.
     await page.fill('#task-search', 'L0041');
-    await page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 1, undefined, { timeout: 60_000 });
+    for (let tries = 0; tries < 600 && (await page.locator('tbody tr').count()) !== 1; tries += 1) await page.waitForTimeout(100);
     expect(await page.locator('tbody tr[data-task="L0041"]').count()).toBe(1);
     await page.click('tr[data-task="L0041"] a');
     await page.waitForSelector('#transcript img.tool-image');

@@ -8,6 +8,17 @@ import { api, badge, enc, fmt, h, json, show } from './dom.js';
 import { requestView } from './request-view.js';
 import { bestMatchTable, questionSection, stepMetricsSection, successSection, taskImagesSection } from './task-score.js';
 
+/** What a robustness condition (docs/robustness.md) did to the call: never present in a run without one. */
+function conditionBadge(mark) {
+  const text =
+    mark.kind === 'injection'
+      ? ` injected instruction (${mark.detail}, in the ${mark.channel ?? 'text'}, canary ${mark.canary ?? '?'})`
+      : mark.kind === 'distractor'
+        ? ` distractor: ${mark.detail}`
+        : ` injected fault: ${mark.detail}`;
+  return h('span', { class: 'badge condition', 'data-condition': mark.kind, title: "changed by the run's robustness condition" }, text);
+}
+
 function toolEvent(call) {
   const images = Array.from({ length: call.imageCount }, (_, n) =>
     h('img', { src: `/api/tool-calls/${call.id}/images/${n}`, alt: `${call.canonicalName} image ${n + 1}`, class: 'tool-image' }),
@@ -28,6 +39,7 @@ function toolEvent(call) {
             ` mocked: ${call.fallback.tier} (real: ${call.fallback.originalErrorCode})`,
           )
         : h('span', { class: 'meta' }, ' · real'),
+      call.condition ? conditionBadge(call.condition) : null,
     ),
     h('details', { 'data-key': `arguments-${call.id}` }, h('summary', {}, 'arguments'), json(call.arguments)),
     h(
