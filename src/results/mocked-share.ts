@@ -36,7 +36,8 @@ interface ManifestCounts {
 
 const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
 
-function modelResponsesOf(manifest: ManifestCounts): MockedShare['modelResponses'] {
+/** Cache-served and batch-answered model responses as a run manifest records them (zeros when it used neither). */
+export function modelResponsesOf(manifest: ManifestCounts): NonNullable<MockedShare['modelResponses']> {
   const cache = manifest.responseCache;
   const batch = manifest.providerBatch;
   return {

@@ -3,6 +3,7 @@
 // share and progress; a run's task table with the facets it is filtered on; two runs on their
 // shared tasks with the paired difference. The task page is in task-page.ts.
 import { runFolderOfStoredRun } from '../results/run-folder-of.js';
+import { modelResponsesOf } from '../results/mocked-share.js';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { serverOf } from '../core/canonical-name.js';
@@ -67,6 +68,8 @@ function runHeader(sources: ViewSources, run: RunRow, intervals = true) {
     modelCalls: summary.modelCalls,
     retriedModelCalls: summary.retriedModelCalls,
     mocked: mockedShare(sources.store, run.runId),
+    // Model responses replayed by the model-response cache or answered by a batch job (run manifest).
+    modelResponses: modelResponsesOf((run.manifest ?? {}) as Parameters<typeof modelResponsesOf>[0]),
     progress: progressOf(sources.store, run, summary.byStatus),
     intervals: intervals ? runIntervals(runFolderOfStoredRun(sources.resultsDir, run), run.runId) : { pending: true as const },
     toolSurface: toolSurfaceOf(run),

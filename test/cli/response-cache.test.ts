@@ -7,6 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listRuns, openStore } from '../../src/store/index.js';
+import { runPage } from '../../src/view/pages.js';
 import { exportResponses, importResponses, readResponseStats } from '../../src/llm/response-cache-transfer.js';
 import { runM3 } from '../support/m3-child.js';
 import { startMockLlm, type MockLlm } from '../support/mock-llm/index.js';
@@ -97,6 +99,15 @@ describe('m3 run --cache', () => {
     expect(predictions('second')).toEqual(predictions('first'));
     expect(cacheCounts('second')).toMatchObject({ policy: 'use', served: 2, missed: 0, recorded: 0 });
     expect(readFileSync(cacheFile).includes('sk-test-openai-key')).toBe(false);
+    // The viewer's run header counts the served responses beside the mocked tool calls.
+    const store = openStore(path.join(dir, 'second.sqlite'), { readonly: true });
+    try {
+      const [stored] = listRuns(store);
+      const page = runPage({ store, resultsDir: path.join(dir, 'second') }, stored?.runId ?? '');
+      expect(page.run.modelResponses).toMatchObject({ servedFromCache: 2, cacheLookups: 2, batched: 0 });
+    } finally {
+      store.close();
+    }
     const summary = await runM3(['summary', '--results', path.join(dir, 'second'), '--save', path.join(dir, 'save')]);
     expect(summary.code, summary.output).toBe(0);
     expect(summary.stdout).toContain('model cache   mock-model: 2 of 2 model responses served from the cache (m3 run --cache use)');
