@@ -187,3 +187,15 @@ export function robustnessReport(clean: CellRef, conditioned: CellRef, settings:
     attacks,
   };
 }
+
+const robustnessParts = /^(distractors|faults|inject)=/;
+const isRobust = (ref: CellRef) => ref.cell.condition.split('+').some((part) => robustnessParts.test(part));
+
+/**
+ * For `m3 compare A B`: when exactly one side ran under a robustness condition, the report of that
+ * side against the other (the clean cell); otherwise undefined.
+ */
+export function robustnessOfPair(a: CellRef, b: CellRef, settings: BootstrapSettings = defaultBootstrap): RobustnessReport | undefined {
+  if (isRobust(a) === isRobust(b)) return undefined;
+  return isRobust(a) ? robustnessReport(b, a, settings) : robustnessReport(a, b, settings);
+}

@@ -146,6 +146,16 @@ describe('m3 run --condition faults / distractors / inject, then m3 robustness',
     expect(deltas.find((entry) => entry.name === 'task success')?.comparison.tasks).toBe(8);
   }, 120_000);
 
+  it("m3 compare of the clean and a conditioned cell adds the condition's rates with their intervals", async () => {
+    const outcome = await runM3(['compare', `${batchFile}#replay-gt-retry-1`, `${batchFile}#replay-gt-retry-1+faults=0.5`]);
+    expect(outcome.code, outcome.output).toBe(0);
+    expect(outcome.stdout).toMatch(/replay-gt-retry-1 .* on pass/);
+    expect(outcome.stdout).toMatch(/exception-recovery rate: \d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\] over \d+ task\(s\)/);
+    const plain = await runM3(['compare', `${batchFile}#replay-gt-retry-1`, `${batchFile}#replay-gt-retry-1`, '--json']);
+    expect(plain.code, plain.output).toBe(0);
+    expect(JSON.parse(plain.stdout).robustness).toBeUndefined();
+  }, 120_000);
+
   it('reports no attack success for the oracle, which ignores planted instructions, and prints the definitions', async () => {
     const { report } = await robustness('inject=v1');
     const rates = report.rates as Array<{ name: string; interval: { estimate: number } }>;

@@ -7,6 +7,8 @@ import { evaluateGate } from '../../stats/gate.js';
 import { comparePaired, describeComparison } from '../../stats/paired.js';
 import { compareMetrics, loadCellRef, pairedMetric, pairUnits, parseCompareMetric, requireComparable, type CompareMetric } from '../../stats/paired-cells.js';
 import { settingsLine } from '../../stats/format.js';
+import { formatRobustnessReport } from '../../stats/robustness-format.js';
+import { robustnessOfPair } from '../../stats/robustness-report.js';
 import { SUCCESS_RULE } from '../../stats/task-success.js';
 import { addBootstrapOptions, bootstrapSettings, type BootstrapFlags } from '../bootstrap-options.js';
 import { fraction } from '../option-parsers.js';
@@ -41,14 +43,17 @@ function registerCompare(program: Command): void {
     const problems = requireComparable(left, right, Boolean(flags.allowMismatch));
     for (const problem of problems) log.warn(`comparing anyway: ${problem}`);
     const comparison = comparePaired(pairUnits(left.cell, right.cell), pairedMetric(flags.metric), settings);
+    // A robustness cell against a clean one: its own rates (distractor calls, recovery, attacks) with their intervals too.
+    const robustness = robustnessOfPair(left, right, settings);
     if (flags.json) {
       process.stdout.write(
-        `${JSON.stringify({ cellA: left.cell.label, cellB: right.cell.label, metric: flags.metric, ...comparison, settings, problems }, null, 2)}\n`,
+        `${JSON.stringify({ cellA: left.cell.label, cellB: right.cell.label, metric: flags.metric, ...comparison, settings, problems, ...(robustness ? { robustness } : {}) }, null, 2)}\n`,
       );
       return;
     }
     process.stdout.write(`${describeComparison(left.cell.label, right.cell.label, flags.metric, comparison, settings.level)}\n`);
     if (flags.metric === 'pass') process.stdout.write(`success rule: ${SUCCESS_RULE}\n`);
+    if (robustness) process.stdout.write(`${formatRobustnessReport(robustness, settings.level)}\n`);
     process.stdout.write(`${settingsLine(settings)}\n`);
   });
 }
