@@ -41,3 +41,12 @@ export function formatRobustnessReport(report: RobustnessReport, level: number):
   }
   return lines.join('\n');
 }
+
+/** `m3 summary`'s lines: per robustness cell, the task-success difference and the condition's rates. */
+export function robustnessSummaryLines(reports: readonly RobustnessReport[]): string[] {
+  return reports.map((report) => {
+    const success = report.deltas.find((delta) => delta.name === 'task success')?.comparison.difference;
+    const rates = report.rates.map((entry) => `${entry.name} ${interval(entry.interval)}`).join('; ');
+    return `robustness ${report.conditioned} vs ${report.clean}: task success ${success ? interval(success) : 'n/a'} (conditioned - clean)${rates ? `; ${rates}` : ''} (m3 robustness for every figure and definition)`;
+  });
+}

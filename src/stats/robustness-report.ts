@@ -7,6 +7,7 @@ import { batchPath, loadBatchManifest } from '../runner/batch-manifest.js';
 import { taskRobustness, type TaskRobustness } from '../robustness/task-metrics.js';
 import { loadGroundTruth, loadPredictions } from '../tasks/load.js';
 import { bootstrapInterval, defaultBootstrap, type BootstrapSettings, type Interval, resampleTrials } from './bootstrap.js';
+import type { BatchResults } from './batch-results.js';
 import type { CellRef } from './paired-cells.js';
 import { comparePaired, type PairedComparison, type PairedUnit } from './paired.js';
 import { pairedMetric, pairUnits } from './paired-cells.js';
@@ -198,4 +199,14 @@ const isRobust = (ref: CellRef) => ref.cell.condition.split('+').some((part) => 
 export function robustnessOfPair(a: CellRef, b: CellRef, settings: BootstrapSettings = defaultBootstrap): RobustnessReport | undefined {
   if (isRobust(a) === isRobust(b)) return undefined;
   return isRobust(a) ? robustnessReport(b, a, settings) : robustnessReport(a, b, settings);
+}
+
+/** For `m3 summary`: each robustness cell of a batch against the clean cell of the same model in it. */
+export function batchRobustness(file: string, batch: BatchResults, settings: BootstrapSettings = defaultBootstrap): RobustnessReport[] {
+  const ref = (cell: BatchResults['cells'][number]): CellRef => ({ text: `${file}#${cell.label}`, file, cell });
+  return batch.cells.flatMap((cell) => {
+    if (!isRobust(ref(cell))) return [];
+    const clean = batch.cells.find((other) => other.model === cell.model && !isRobust(ref(other)) && other.condition === 'baseline');
+    return clean ? [robustnessReport(ref(clean), ref(cell), settings)] : [];
+  });
 }

@@ -156,6 +156,23 @@ describe('m3 run --condition faults / distractors / inject, then m3 robustness',
     expect(JSON.parse(plain.stdout).robustness).toBeUndefined();
   }, 120_000);
 
+  it('m3 summary lists each robustness cell against the clean cell, in text and --json', async () => {
+    const text = await runM3(['summary', '--batch', batchFile, '--results', results]);
+    expect(text.code, text.output).toBe(0);
+    expect(text.stdout).toMatch(
+      /robustness replay-gt-retry-1\+faults=0\.5 vs replay-gt-retry-1: task success -?\d\.\d{3} \[.*\] \(conditioned - clean\); exception-recovery rate/,
+    );
+    expect(text.stdout).toMatch(/robustness replay-gt-retry-1\+inject=v1 vs replay-gt-retry-1: .*attack success rate 0\.000/);
+    const json = await runM3(['summary', '--batch', batchFile, '--results', results, '--json']);
+    expect(json.code, json.output).toBe(0);
+    const reports = JSON.parse(json.stdout).robustness as Array<{ conditioned: string }>;
+    expect(reports.map((report) => report.conditioned)).toEqual([
+      'replay-gt-retry-1+faults=0.5',
+      'replay-gt-retry-1+distractors=6',
+      'replay-gt-retry-1+inject=v1',
+    ]);
+  }, 120_000);
+
   it('reports no attack success for the oracle, which ignores planted instructions, and prints the definitions', async () => {
     const { report } = await robustness('inject=v1');
     const rates = report.rates as Array<{ name: string; interval: { estimate: number } }>;

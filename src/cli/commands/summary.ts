@@ -13,6 +13,8 @@ import { findBatchManifests } from '../../runner/batch-manifest.js';
 import { responseCacheLines } from '../../runner/response-cache-report.js';
 import { batchCosts, costLines, estimateComparisons, estimateLines } from '../../runner/cost-report.js';
 import { loadBatchResults, resolveBatchFile } from '../../stats/batch-results.js';
+import { robustnessSummaryLines } from '../../stats/robustness-format.js';
+import { batchRobustness } from '../../stats/robustness-report.js';
 import { summarizeCell } from '../../stats/cell-summary.js';
 import { batchPerformance } from '../../stats/cell-performance.js';
 import { formatPerformanceTable, formatTrialsTable } from '../../stats/format.js';
@@ -78,6 +80,7 @@ function trialsSection(trials: NonNullable<ReturnType<typeof loadTrials>>): stri
     ...responseCacheLines(file, batch.manifest),
     ...costLines(costs, batch.manifest),
     ...estimateLines(estimateComparisons(costs, batch.manifest)),
+    ...robustnessSummaryLines(batchRobustness(file, batch, settings)),
   ];
   return `${title}\n${table}${performance.length > 0 ? `\n\n${formatPerformanceTable(performance)}` : ''}${cached.length > 0 ? `\n\n${cached.join('\n')}` : ''}`;
 }
@@ -110,7 +113,7 @@ export function registerSummaryCommand(program: Command): void {
         ...(batch.manifest.maxCost ? { maxCost: batch.manifest.maxCost } : {}),
       };
       process.stdout.write(
-        `${JSON.stringify({ batch: batch.manifest.batchId, file, settings, successRule: SUCCESS_RULE, cells: summaries, performance, mocked, endStatuses: ends, cost }, null, 2)}\n`,
+        `${JSON.stringify({ batch: batch.manifest.batchId, file, settings, successRule: SUCCESS_RULE, cells: summaries, performance, mocked, endStatuses: ends, cost, robustness: batchRobustness(file, batch, settings) }, null, 2)}\n`,
       );
       return;
     }
