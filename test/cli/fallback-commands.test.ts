@@ -135,8 +135,8 @@ describe('fallback commands', { timeout: 120_000 }, () => {
         { ...env, M3_MOCK_FALLBACK: '1', M3_MOCK_LLM: '0', M3_MAX_TASK_REQUEUE: '0' },
       );
       expect(result.code, result.stderr).toBe(0);
-      expect(result.stdout).toMatch(/predictions {2}mocked calls \/ tasks\n/);
-      expect(result.stdout).toMatch(/^replay-gt +2 +0 +0 .* 1\/2 \(50%\) \/ 1\/2 \(50%\)$/m);
+      expect(result.stdout).toMatch(/predictions {2}mocked calls \/ tasks \(this trial\)\n/);
+      expect(result.stdout).toMatch(/^replay-gt +1\/1 +2 +0 +0 .* 1\/2 \(50%\) \/ 1\/2 \(50%\)$/m);
     } finally {
       await fake.close();
     }
