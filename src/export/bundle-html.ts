@@ -24,34 +24,19 @@ const publicDir = () => fromRepo('src', 'view', 'public');
 /** Text safe inside a <script> element: no `</script` (or `<!--`) can end it early. */
 const scriptSafe = (text: string) => text.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
 
-async function bundledModules(): Promise<string> {
-  const result = await build({
-    entryPoints: [path.join(publicDir(), 'view.js')],
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    write: false,
-    logLevel: 'silent',
-  });
+/** One esbuild bundle of `entry` for the browser, as text (the page loads no module file from file://). */
+async function bundled(entry: string, format: 'esm' | 'iife'): Promise<string> {
+  const result = await build({ entryPoints: [entry], bundle: true, format, platform: 'browser', write: false, logLevel: 'silent' });
   const output = result.outputFiles[0];
-  if (!output) throw new ConfigError('m3 view --export: esbuild produced no bundle of src/view/public/view.js');
+  if (!output) throw new ConfigError(`m3 view --export: esbuild produced no bundle of ${path.relative(fromRepo(), entry)}`);
   return output.text;
 }
 
+/** The viewer's page modules, one ES module. */
+const bundledModules = () => bundled(path.join(publicDir(), 'view.js'), 'esm');
+
 /** The viewer's task query as a classic script that sets globalThis.m3BundleQuery (src/export/bundle-query.ts). */
-async function bundledQuery(): Promise<string> {
-  const result = await build({
-    entryPoints: [fromRepo('src', 'export', 'bundle-query.ts')],
-    bundle: true,
-    format: 'iife',
-    platform: 'browser',
-    write: false,
-    logLevel: 'silent',
-  });
-  const output = result.outputFiles[0];
-  if (!output) throw new ConfigError('m3 view --export: esbuild produced no bundle of src/export/bundle-query.ts');
-  return output.text;
-}
+const bundledQuery = () => bundled(fromRepo('src', 'export', 'bundle-query.ts'), 'iife');
 
 function chartJs(): string {
   const entry = createRequire(import.meta.url).resolve('chart.js');
