@@ -1,7 +1,6 @@
 // Anthropic Messages driver (`anthropic:<model>`). Thin SDK wiring: mapping lives in
 // request.ts / response.ts, key and base URL (ANTHROPIC_BASE_URL) come from config,
 // retries are the harness's (SDK maxRetries 0), errors are classified like OpenAI's.
-import Anthropic from '@anthropic-ai/sdk';
 import { endpointHint, resolveEndpoint } from '../../config/providers.js';
 import { parseJsonKeepingFloats } from '../../core/json-numbers.js';
 import { ProviderError } from '../../errors/index.js';
@@ -9,7 +8,7 @@ import { conformImages } from '../conform-images.js';
 import { anthropicImageTypes } from '../image-types.js';
 import { runPreflight } from '../preflight.js';
 import type { FailureContext } from '../provider-errors.js';
-import { sdkLogger, sdkTimeout } from '../sdk-options.js';
+import { anthropicClient } from './client.js';
 import type { DriverContext, ModelDriver } from '../types.js';
 import { classifyAnthropicError } from './errors.js';
 import { toAnthropicRequest } from './request.js';
@@ -34,16 +33,7 @@ function exactOrNothing(text: string): unknown {
 export async function createAnthropicDriver(model: string, context: DriverContext): Promise<ModelDriver> {
   const id = `anthropic:${model}`;
   const endpoint = resolveEndpoint('anthropic', context.env, id);
-  const client = new Anthropic({
-    apiKey: endpoint.apiKey ?? null,
-    baseURL: endpoint.baseUrl,
-    maxRetries: 0,
-    // An explicit timeout also stops the SDK from refusing long non-streaming requests.
-    timeout: sdkTimeout(context.timeoutMs),
-    logLevel: 'warn',
-    logger: sdkLogger('anthropic-sdk'),
-    openTelemetry: false,
-  });
+  const client = anthropicClient(endpoint, context.timeoutMs);
   const failure: FailureContext = { spec: id, hint: endpointHint(endpoint) };
 
   return {

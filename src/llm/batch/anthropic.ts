@@ -3,13 +3,13 @@
 // driver would send them), polled until `processing_status` is `ended`, then the results JSONL
 // (results_url) read back: succeeded lines are mapped like a Messages response; errored, expired
 // and canceled lines go to the ordinary path.
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import { resolveEndpoint } from '../../config/providers.js';
 import { fromAnthropicResponse } from '../anthropic/response.js';
 import { toAnthropicRequest } from '../anthropic/request.js';
 import { conformImages } from '../conform-images.js';
 import { anthropicImageTypes } from '../image-types.js';
-import { sdkLogger, sdkTimeout } from '../sdk-options.js';
+import { anthropicClient } from '../anthropic/client.js';
 import type { DriverContext } from '../types.js';
 import { answered, type BatchBackend, type BatchItemResult } from './types.js';
 
@@ -21,15 +21,7 @@ function unansweredReason(result: Anthropic.Messages.Batches.MessageBatchResult)
 export function createAnthropicBatchBackend(model: string, context: DriverContext): BatchBackend {
   const id = `anthropic:${model}`;
   const endpoint = resolveEndpoint('anthropic', context.env, id);
-  const client = new Anthropic({
-    apiKey: endpoint.apiKey ?? null,
-    baseURL: endpoint.baseUrl,
-    maxRetries: 0,
-    timeout: sdkTimeout(context.timeoutMs),
-    logLevel: 'warn',
-    logger: sdkLogger('anthropic-sdk'),
-    openTelemetry: false,
-  });
+  const client = anthropicClient(endpoint, context.timeoutMs);
 
   return {
     id,
