@@ -9,7 +9,7 @@ import { toBaseFunctionName } from '../mcp/function-names.js';
 import type { CatalogTool, ToolCallOutcome, ToolHost } from '../mcp/types.js';
 import type { GtTask } from '../tasks/schemas.js';
 import { drawFor, randomFor } from './draw.js';
-import { hostView } from './host-view.js';
+import { hostView } from '../mcp/host-view.js';
 
 export const distractorKinds = ['mixed', 'lookalike', 'unrelated'] as const;
 export type DistractorKind = (typeof distractorKinds)[number];

@@ -6,7 +6,7 @@
 import { toolErrorText } from '../core/tool-result-contract.js';
 import type { ToolHost } from '../mcp/types.js';
 import { drawFor, Occurrences } from './draw.js';
-import { hostView } from './host-view.js';
+import { hostView } from '../mcp/host-view.js';
 
 export const faultKinds = ['timeout', 'rate-limit', 'server-error', 'reset'] as const;
 export type FaultKind = (typeof faultKinds)[number];

@@ -10,7 +10,7 @@ import type { ConditionMark } from '../core/tool-result-contract.js';
 import type { CatalogTool, NormalizedContent, ToolCallOutcome, ToolHost } from '../mcp/types.js';
 import type { GtTask } from '../tasks/schemas.js';
 import { drawFor } from './draw.js';
-import { hostView } from './host-view.js';
+import { hostView } from '../mcp/host-view.js';
 import { injectionText, type InjectionStyle, suiteNamed } from './injection-suite.js';
 
 export interface InjectionSpec {
