@@ -61,15 +61,15 @@ describe('workspace-only call contexts', () => {
   });
 
   it('write a default barcode into the workspace and scan only its own images', async () => {
-    const generated = await barcode.ok('generate_barcode', { text: 'only-b', format: 'QR_CODE' }, sessionB);
+    const generated = await barcode.ok('generate_barcode', { text: 'decoded-payload-b', format: 'QR_CODE' }, sessionB);
     const written = readdirSync(sessionB.workspace).filter((name) => name.endsWith('.png'));
     expect(written).toHaveLength(1);
     expect(existsSync(path.join(repoRoot, 'media', 'generated', written[0] ?? 'none'))).toBe(false);
     expect(generated.path).toContain(written[0]);
     const own = await barcode.ok('scan_barcode', { image_paths: path.join(sessionB.workspace, written[0] ?? '') }, sessionB);
-    expect(JSON.stringify(own)).toContain('only-b');
+    expect(JSON.stringify(own)).toContain('decoded-payload-b');
     const other = await barcode.call('scan_barcode', { image_paths: path.join(sessionB.workspace, written[0] ?? '') }, sessionA);
     expect(JSON.stringify(other)).toContain("outside this session's workspace");
-    expect(JSON.stringify(other)).not.toContain('only-b');
+    expect(JSON.stringify(other)).not.toContain('decoded-payload-b');
   });
 });
