@@ -12,6 +12,7 @@ import { mockedShare } from '../results/mocked-share.js';
 import { selectShard, type TaskSet } from '../runner/task-set.js';
 import type { RunBudget } from '../runner/run-cost.js';
 import { interruptedExitCode } from './stop-signal.js';
+import { formatPercent, shareOf } from '../core/number-format.js';
 
 const nothingScoredExitCode = 3;
 
@@ -26,7 +27,7 @@ export function requireTasks(taskSet: TaskSet, shard: { index: number; count: nu
 }
 
 function percent(part: number, whole: number): string {
-  return `${part}/${whole} (${whole === 0 ? 0 : Math.round((part / whole) * 1000) / 10}%)`;
+  return `${part}/${whole} (${formatPercent(shareOf(part, whole), { trim: true })})`;
 }
 
 /** `--max-cost`: one line saying whether the run stopped scheduling tasks, and what it paid. */

@@ -29,6 +29,7 @@ import type { RunnableTask } from './task-set.js';
 import { secondsToTimerMs } from '../config/timer-ms.js';
 import { taskSetHash } from './prompt-hash.js';
 import { addLimitCounts, costRecord, emptyLimitCounts, maxCostRecord, type RunBudget } from './run-cost.js';
+import { sum } from '../core/number-format.js';
 
 export interface TrialReport {
   trial: number;
@@ -236,16 +237,15 @@ export function combineResults(results: readonly BatchResult[]): BatchResult {
   const usage = results.reduce((total, result) => addUsage(total, result.progress.usage), emptyUsage());
   const servedUsage = results.reduce((total, result) => addUsage(total, result.progress.servedUsage), emptyUsage());
   const limited = results.reduce((total, result) => addLimitCounts(total, result.progress.limited), emptyLimitCounts());
-  const sum = (pick: (result: BatchResult) => number) => results.reduce((total, result) => total + pick(result), 0);
   return {
     progress: {
-      total: sum((r) => r.progress.total),
-      done: sum((r) => r.progress.done),
-      failedModel: sum((r) => r.progress.failedModel),
-      failedInfra: sum((r) => r.progress.failedInfra),
+      total: sum(results, (r) => r.progress.total),
+      done: sum(results, (r) => r.progress.done),
+      failedModel: sum(results, (r) => r.progress.failedModel),
+      failedInfra: sum(results, (r) => r.progress.failedInfra),
       running: 0,
-      requeued: sum((r) => r.progress.requeued),
-      interrupted: sum((r) => r.progress.interrupted),
+      requeued: sum(results, (r) => r.progress.requeued),
+      interrupted: sum(results, (r) => r.progress.interrupted),
       usage,
       servedUsage,
       limited,
