@@ -1,6 +1,7 @@
 // The one HTTP client every web-API server uses (Node's fetch underneath). It adds what each
-// server would otherwise write again: a timeout per attempt, bounded retries (src/core/retry-policy.ts) with backoff that
-// honour `retry-after` on 429 and 5xx (and timeouts), a concurrency cap per upstream host, a
+// server would otherwise write again: a timeout per attempt, bounded retries with backoff that
+// honour `retry-after` on 429 and 5xx (and timeouts) under the one policy of
+// src/core/retry-policy.ts, a concurrency cap per upstream host, a
 // descriptive User-Agent, an optional in-memory GET cache, and typed failures (upstream-error.ts)
 // that keep the vendor's own error text, redacted. Caps on body size, redirects and time come
 // from src/core/http-limits.ts, shared with the asset and dataset downloads.
