@@ -17,10 +17,7 @@ const summarySchema = z.object({ result: z.record(z.string(), z.unknown()).optio
 type SummaryRecord = Record<string, unknown>;
 
 async function eutils<T extends z.ZodType>(tool: string, query: Record<string, string | number | undefined>, schema: T): Promise<z.output<T>> {
-  const response = await http.getJson(`${baseUrl('eutils')}/${tool}`, { query });
-  const parsed = schema.safeParse(response.body);
-  if (!parsed.success) throw badResponse('eutils', `NCBI ${tool} answered with an unexpected body`);
-  return parsed.data;
+  return (await http.getJson(`${baseUrl('eutils')}/${tool}`, { query, schema, what: `NCBI ${tool}` })).body;
 }
 
 /** ESearch then ESummary for `db`; the summary map is empty when nothing matched. */
