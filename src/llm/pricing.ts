@@ -167,11 +167,6 @@ export function sumBilledUsage(a: BilledUsage, b: BilledUsage): BilledUsage {
   return { standard: addUsage(a.standard, b.standard), batch: addUsage(a.batch, b.batch), cache: addUsage(a.cache, b.cache) };
 }
 
-/** Every token, however it was billed. */
-export function totalUsage(billed: BilledUsage): Usage {
-  return addUsage(addUsage(billed.standard, billed.batch), billed.cache);
-}
-
 /** What usage cost: paid to the provider, and saved against the list price by the cache and by batch pricing. */
 export interface PaidCost {
   paidUsd: number;
