@@ -101,9 +101,11 @@ function costLine(label: string, cost: RunModelReport['trials'][number]['manifes
   const { tokens, messages, cost: byCost } = cost.limited;
   const limited = tokens + messages + byCost > 0 ? `; stopped by a limit: tokens ${tokens}, messages ${messages}, cost ${byCost}` : '';
   const served = cost.servedTokens.input + cost.servedTokens.output > 0;
+  const batched = (cost.batchTokens?.input ?? 0) + (cost.batchTokens?.output ?? 0) > 0;
   if (cost.paidUsd === null && !served && !limited) return undefined;
-  const usd = (value: number | null) => (value === null ? 'n/a (no price)' : `$${value.toFixed(4)}`);
-  return `cost ${label}: ${usd(cost.paidUsd)} paid${served ? `, ${usd(cost.savedUsd)} served by the model cache (saved)` : ''}${limited}\n`;
+  const usd = (value: number | null | undefined) => (value === null || value === undefined ? 'n/a (no price)' : `$${value.toFixed(4)}`);
+  const batch = batched ? `, ${usd(cost.savedByBatchUsd)} saved by batch pricing` : '';
+  return `cost ${label}: ${usd(cost.paidUsd)} paid${served ? `, ${usd(cost.savedUsd)} served by the model cache (saved)` : ''}${batch}${limited}\n`;
 }
 
 /** The run id to pass back to --run-id (m3 run appends the model label itself). */
