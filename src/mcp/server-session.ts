@@ -26,7 +26,16 @@ export interface SessionOptions {
   signal?: AbortSignal;
   /** Keep a JSON-RPC log of this many entries (src/mcp/rpc-log.ts); unset or 0: no log. */
   rpcLogEntries?: number;
+  /** A transport in place of the configured one (see `ConnectServer`). */
+  connectServer?: ConnectServer;
 }
+
+/**
+ * Gives a session a ready-made transport for `spec` (a test's in-process server over the SDK's
+ * in-memory transport) instead of spawning or dialling it; undefined keeps the configured
+ * transport. Called once per session, so a restart asks for a fresh one.
+ */
+export type ConnectServer = (spec: ServerSpec) => Transport | undefined;
 
 export interface SessionEnd {
   /** True when close() was called by us; false for a crash or a dropped connection. */
@@ -71,7 +80,7 @@ export class ServerSession {
     this.ended = new Promise((resolve) => {
       this.resolveEnded = resolve;
     });
-    const transport = spec.transport === 'http' ? this.createHttpTransport() : this.createStdioTransport();
+    const transport = this.createInjectedTransport() ?? (spec.transport === 'http' ? this.createHttpTransport() : this.createStdioTransport());
     this.rpcLog = options.rpcLogEntries ? new RpcLog(options.rpcLogEntries) : undefined;
     this.transport = this.rpcLog ? new LoggingTransport(transport, this.rpcLog) : transport;
     this.client.onclose = () => {
@@ -104,6 +113,12 @@ export class ServerSession {
       clearTimeout(timer);
       dispose();
     }
+  }
+
+  private createInjectedTransport(): Transport | undefined {
+    const transport = this.options.connectServer?.(this.spec);
+    if (transport) this.options.stderrLog.note(`connected through an injected transport in place of ${describeCommand(this.spec)}`);
+    return transport;
   }
 
   private createStdioTransport(): Transport {
