@@ -9,12 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpHost } from '../../src/mcp/host.js';
 import { isValidFunctionName } from '../../src/mcp/function-names.js';
 import { fixtureSpec } from '../support/fixture-servers/fixture-spec.js';
-import { inProcessFixtures } from '../support/fixture-servers/in-process.js';
+import { inProcessHost } from '../support/in-process-host.js';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
 describe('McpHost with echo, slow, image and paged fixtures in process', { timeout: 240_000 }, () => {
-  const fixtures = inProcessFixtures();
+  const fixtures = inProcessHost();
   let host: McpHost;
   let workDir: string;
 
