@@ -3,7 +3,7 @@
 // other, so a test of tool, agent or host logic starts no child process. Everything after the
 // transport (tool lists, checked calls, timeouts and cancellation, the rpc log) takes the host's
 // usual path. Two kinds are served:
-// - fixture servers (fixture-servers/fixture-spec.ts), known by their entry file; each sees only
+// - fixture servers (fixture-servers/fixture-spec.ts), known by command and entry file; each sees only
 //   its spec's own env (a child would also get the base variables and the shared env: the tests
 //   of that keep real children). The fixtures whose point is their process (crashing, noisy,
 //   gate, tasks) are not served;
@@ -42,8 +42,13 @@ const factories: Partial<Record<FixtureName, Factory>> = {
 
 const fixtureDirSuffix = path.join('test', 'support', 'fixture-servers');
 
-/** The fixture a spec runs (its entry, source or dist/ twin, is the last argument), if any. */
+/**
+ * The fixture a spec runs, if any: node (as fixtureSpec starts it) with the fixture's entry,
+ * source or dist/ twin, as the last argument. A spec with another command (a test's missing
+ * binary) is not a fixture, whatever its arguments.
+ */
 function fixtureOf(spec: ServerSpec): FixtureName | undefined {
+  if (spec.command !== process.execPath && spec.command !== 'node') return undefined;
   const entry = (spec.launchArgs ?? spec.args).at(-1);
   if (!entry || !path.dirname(entry).endsWith(fixtureDirSuffix)) return undefined;
   const name = path.basename(entry).replace(/\.(ts|js)$/, '');
