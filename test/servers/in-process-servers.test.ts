@@ -3,6 +3,7 @@
 // every server folder uses), and a connection sees its env while open and restores it on close.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectInProcess, inProcessServers } from '../support/in-process-servers.js';
@@ -98,14 +99,63 @@ describe('connectInProcess', () => {
     }
   });
 
-  it('refuses a second open connection that wants another value of a variable, and allows the same value', async () => {
-    const first = await connectInProcess(envEcho, { env: { M3_IN_PROCESS_TEST_KEY: 'one' } });
-    opened.push(first.close);
-    await expect(connectInProcess(envEcho, { env: { M3_IN_PROCESS_TEST_KEY: 'two' } })).rejects.toThrow(/M3_IN_PROCESS_TEST_KEY/);
-    const same = await connectInProcess(envEcho, { env: { M3_IN_PROCESS_TEST_KEY: 'one' } });
-    await same.close();
-    // Still held by the first connection.
+  const seen = async (connection: { client: Client }) => {
+    const result = (await connection.client.callTool({ name: 'env', arguments: {} })) as { content: Array<{ text: string }> };
+    return JSON.parse(result.content[0]?.text ?? '') as Record<string, string | null>;
+  };
+
+  it('gives each connection its own env when its server is called, and the earlier values back as connections close in any order', async () => {
+    const first = await connectInProcess(envEcho, { env: { M3_IN_PROCESS_TEST_KEY: 'one', M3_IN_PROCESS_TEST_GONE: 'first only' } });
+    const second = await connectInProcess(envEcho, { env: { M3_IN_PROCESS_TEST_KEY: 'two' } });
+    // The newest does not name M3_IN_PROCESS_TEST_GONE: it sees the value from before any connection.
+    expect(process.env.M3_IN_PROCESS_TEST_GONE).toBeUndefined();
+    const third = await connectInProcess(envEcho, { env: { M3_IN_PROCESS_TEST_KEY: 'three' } });
+    expect(process.env.M3_IN_PROCESS_TEST_KEY).toBe('three');
+    expect(await seen(first)).toMatchObject({ key: 'one', gone: 'first only' });
+    expect(await seen(second)).toMatchObject({ key: 'two', gone: null });
+    expect(await seen(first)).toMatchObject({ key: 'one', gone: 'first only' });
+    await second.close();
+    expect(await seen(third)).toMatchObject({ key: 'three', gone: null });
+    // Closing the client alone releases the env too.
+    await third.client.close();
     expect(process.env.M3_IN_PROCESS_TEST_KEY).toBe('one');
+    expect(process.env.M3_IN_PROCESS_TEST_GONE).toBe('first only');
+    await first.close();
+    expect(process.env.M3_IN_PROCESS_TEST_KEY).toBeUndefined();
+    expect(process.env.M3_IN_PROCESS_TEST_GONE).toBeUndefined();
+  });
+
+  it('loads the server modules afresh for each connection by key (module state as in a new process)', async () => {
+    const first = await connectInProcess('math');
+    const second = await connectInProcess('math');
+    opened.push(first.close, second.close);
+    expect(first.register).not.toBe(second.register);
+    expect(first.register.name).toBe('registerMathTools');
+  });
+
+  it('with exactEnv, unsets the variables its mcp_servers.json entry names unless given', async () => {
+    process.env.NPS_API_KEY = 'from-the-shell';
+    try {
+      const parks = await connectInProcess('nationalparks', { exactEnv: true, env: { M3_UPSTREAM_NPS_URL: 'http://127.0.0.1:9' } });
+      expect(process.env.NPS_API_KEY).toBeUndefined();
+      expect(process.env.M3_UPSTREAM_NPS_URL).toBe('http://127.0.0.1:9');
+      await parks.close();
+      expect(process.env.NPS_API_KEY).toBe('from-the-shell');
+    } finally {
+      delete process.env.NPS_API_KEY;
+    }
+  });
+
+  it("keeps what the process writes to stderr while open as the connection's stderr, unshown", async () => {
+    const noisy = await connectInProcess((server) =>
+      server.registerTool('shout', { description: 'Writes to stderr.' }, async () => {
+        process.stderr.write('diagnostic line\n');
+        return { content: [{ type: 'text', text: 'ok' }] };
+      }),
+    );
+    opened.push(noisy.close);
+    await noisy.client.callTool({ name: 'shout', arguments: {} });
+    expect(noisy.stderr()).toBe('diagnostic line\n');
   });
 
   it('names an unknown key', async () => {
