@@ -1,6 +1,6 @@
 // Per-task and per-run limits (m3 run --token-limit, --message-limit, --cost-limit, --max-cost)
 // through the batch runner: each vendor's real SDK against the wire-level mock LLM, whose usage
-// figures (input with cached, output with reasoning) drive the limits; a real fixture MCP server
+// figures (input with cached, output with reasoning) drive the limits; a fixture MCP server (in process)
 // and a real SQLite store. Checked: the requests sent, the task's end status in the prediction
 // and the store, that it is scored (a prediction kept, status ok), the per-limit counts, the
 // cost kept apart for replies the model-response cache served, and the --max-cost stop.
