@@ -5,13 +5,12 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { connectInProcess } from '../support/in-process-servers.js';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { child, childrenNamed, descendants, parseXml, type XmlElement } from '../../servers/paper-search/xml.js';
-import { repoRoot } from '../support/shared-assets.js';
 import { toolCaller } from '../support/tool-caller.js';
 
 let client: Client;
@@ -20,16 +19,7 @@ const { call, ok } = toolCaller(() => client);
 
 beforeAll(async () => {
   work = await mkdtemp(path.join(tmpdir(), 'm3-excel-chart-'));
-  client = new Client({ name: 'excel-chart-test', version: '0.0.0' });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: ['--import', 'tsx', 'servers/excel/index.ts'],
-      cwd: repoRoot,
-      env: { ...getDefaultEnvironment(), M3_ALLOWED_ROOTS: work, EXCEL_FILES_PATH: work },
-      stderr: 'pipe',
-    }),
-  );
+  client = (await connectInProcess('excel', { env: { M3_ALLOWED_ROOTS: work, EXCEL_FILES_PATH: work } })).client;
 });
 
 afterAll(async () => {

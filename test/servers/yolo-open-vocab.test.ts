@@ -6,8 +6,8 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { connectInProcess } from '../support/in-process-servers.js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAssetManifest } from '../../src/assets/index.js';
@@ -71,17 +71,7 @@ describe('open-vocabulary parts (in-process)', () => {
 });
 
 async function connect(extra: Record<string, string>): Promise<Client> {
-  const client = new Client({ name: 'open-vocab-test', version: '0.0.0' });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: ['--import', 'tsx', 'servers/yolo/index.ts'],
-      cwd: repoRoot,
-      env: { ...getDefaultEnvironment(), M3_ALLOWED_ROOTS: work, ...extra },
-      stderr: 'pipe',
-    }),
-  );
-  return client;
+  return (await connectInProcess('dinox-mcp', { env: { M3_ALLOWED_ROOTS: work, ...extra } })).client;
 }
 
 type Answer = { isError?: boolean; content: Array<{ text: string }>; structuredContent?: Record<string, unknown> };

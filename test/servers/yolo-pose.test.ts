@@ -5,8 +5,8 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { connectInProcess } from '../support/in-process-servers.js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAssetManifest } from '../../src/assets/index.js';
@@ -86,17 +86,7 @@ describe('pose model (in-process)', () => {
 });
 
 async function connect(env: Record<string, string>): Promise<Client> {
-  const client = new Client({ name: 'pose-test', version: '0.0.0' });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: ['--import', 'tsx', 'servers/yolo/index.ts'],
-      cwd: repoRoot,
-      env: { ...getDefaultEnvironment(), M3_ALLOWED_ROOTS: work, ...env },
-      stderr: 'pipe',
-    }),
-  );
-  return client;
+  return (await connectInProcess('dinox-mcp', { env: { M3_ALLOWED_ROOTS: work, ...env } })).client;
 }
 
 describe('detect-human-pose-keypoints over MCP', () => {

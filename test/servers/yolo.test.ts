@@ -5,8 +5,8 @@ import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { connectInProcess } from '../support/in-process-servers.js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -16,7 +16,6 @@ import { decodeOutput, expectedRows, intersectionOverUnion, nonMaxSuppression, t
 import { computeLetterbox, padValue, prepareImage, toInputTensorData } from '../../servers/yolo/preprocess.js';
 import { mapPromptToClasses, splitPrompt } from '../../servers/yolo/prompt-classes.js';
 import { assertAssetsInCi, loadSharedManifest, missingAssetsMessage, repoRoot, sharedAssetsDir } from '../support/shared-assets.js';
-import { nodeEntryArgs } from '../support/built-entry.js';
 
 describe('letterbox and input tensor', () => {
   it('scales the longer side to 416 and truncates like YOLOX', () => {
@@ -226,18 +225,9 @@ const referenceSchema = z.object({
   ),
 });
 
+/** The detector in process, its modules (and so its cached model session) loaded afresh. */
 async function startServer(env: Record<string, string>): Promise<Client> {
-  const inherited = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: nodeEntryArgs('servers/yolo/index.ts'),
-    cwd: repoRoot,
-    env: { ...inherited, ...env },
-    stderr: 'pipe',
-  });
-  const client = new Client({ name: 'yolo-test', version: '0.0.0' });
-  await client.connect(transport);
-  return client;
+  return (await connectInProcess('dinox-mcp', { env })).client;
 }
 
 describe.skipIf(!assets)(`the detector (dinox-mcp) over MCP${assets ? '' : ` (skipped: ${missingAssetsMessage})`}`, () => {
