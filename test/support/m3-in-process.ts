@@ -6,14 +6,55 @@
 // process's own exit stay with runM3 (test/support/m3-child.ts), as does at least one real start
 // per command family in the tests that check exit statuses end to end.
 //
-// What differs from a child: the environment overlay is applied to process.env for the call and
+// The code is the child's: dist/ when fresh (loaded by Node itself, once per test file), else the
+// sources. What differs from a child: the environment overlay is applied to process.env for the call and
 // restored after; stdout and stderr are captured by replacing their write methods for the call, so
 // calls must not overlap (a test file runs its tests one after another); commander's exits become
 // thrown CommanderErrors (exitOverride), mapped to the status commander would have exited with.
-import { CommanderError, type Command } from 'commander';
-import { cliFailureOf } from '../../src/cli/exit-status.js';
-import { buildProgram } from '../../src/cli/program.js';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Command } from 'commander';
+import { distIsFresh } from './built-entry.js';
 import type { Finished } from './m3-child.js';
+import { repoRoot } from './shared-assets.js';
+
+type ProgramModule = typeof import('../../src/cli/program.js');
+type ExitStatusModule = typeof import('../../src/cli/exit-status.js');
+interface Cli {
+  buildProgram: ProgramModule['buildProgram'];
+  cliFailureOf: ExitStatusModule['cliFailureOf'];
+}
+
+// Node's own import(), which Vitest does not rewrite (test/support/native-import.cjs): dist/ is
+// loaded by Node as a child loads it, not module by module through Vitest's transform pipeline
+// (several times slower for the CLI's whole module tree).
+const nativeImport = createRequire(import.meta.url)('./native-import.cjs') as (url: string) => Promise<unknown>;
+
+let cli: Promise<Cli> | undefined;
+
+/**
+ * The CLI's program and exit mapping: from dist/ when it is fresh (the code a child would run,
+ * test/support/built-entry.ts), else from source.
+ */
+function loadCli(): Promise<Cli> {
+  cli ??= (async () => {
+    if (distIsFresh()) {
+      const built = (file: string) => nativeImport(pathToFileURL(path.join(repoRoot, 'dist', 'src', 'cli', file)).href);
+      const [program, exitStatus] = (await Promise.all([built('program.js'), built('exit-status.js')])) as [ProgramModule, ExitStatusModule];
+      return { buildProgram: program.buildProgram, cliFailureOf: exitStatus.cliFailureOf };
+    }
+    const [program, exitStatus] = await Promise.all([import('../../src/cli/program.js'), import('../../src/cli/exit-status.js')]);
+    return { buildProgram: program.buildProgram, cliFailureOf: exitStatus.cliFailureOf };
+  })();
+  return cli;
+}
+
+/** Commander's own error (usage, --help, --version), by shape: dist/ and the tests may hold two copies of its class. */
+function commanderExit(error: unknown): number | undefined {
+  if (!(error instanceof Error) || !('exitCode' in error) || !('code' in error)) return undefined;
+  return typeof error.code === 'string' && error.code.startsWith('commander.') && typeof error.exitCode === 'number' ? error.exitCode : undefined;
+}
 
 /** Read once when a module loads (src/log/logger.ts), so a per-call value would be silently ignored. */
 const loadTimeVariables = ['M3_LOG_LEVEL'];
@@ -74,15 +115,17 @@ export async function runM3InProcess(args: readonly string[], env: NodeJS.Proces
     result.output += text;
   });
   try {
+    const { buildProgram, cliFailureOf } = await loadCli();
     const program = buildProgram();
     overrideExits(program);
     try {
       await program.parseAsync(['node', 'm3', ...args]);
       result.code = typeof process.exitCode === 'number' ? process.exitCode : Number(process.exitCode ?? 0);
     } catch (error) {
-      if (error instanceof CommanderError) {
+      const usage = commanderExit(error);
+      if (usage !== undefined) {
         // Commander printed its message already (usage error, --help, --version).
-        result.code = error.exitCode;
+        result.code = usage;
       } else {
         const failure = cliFailureOf(error);
         process.stderr.write(failure.message);
