@@ -82,30 +82,44 @@ function capture(stream: NodeJS.WriteStream, sink: (text: string) => void): () =
   };
 }
 
-function applyEnv(env: NodeJS.ProcessEnv): () => void {
-  const saved = new Map<string, string | undefined>();
+/** Kept by a clean environment: what a child given only PATH and HOME still has, and Vitest's own. */
+function keptInCleanEnv(key: string): boolean {
+  return key === 'PATH' || key === 'HOME' || key === 'M3_NETWORK_GUARD' || key.startsWith('VITEST');
+}
+
+/** Applies the overlay (CI=1 first) to process.env; a clean one first drops everything else. Returns the undo. */
+function applyEnv(env: NodeJS.ProcessEnv, clean: boolean): () => void {
+  const saved = { ...process.env };
+  if (clean) for (const key of Object.keys(process.env)) if (!keptInCleanEnv(key)) delete process.env[key];
   for (const [key, value] of Object.entries({ CI: '1', ...env })) {
-    if (loadTimeVariables.includes(key)) throw new Error(`runM3InProcess: ${key} is read when the logger loads; use runM3 (a child) for it`);
-    saved.set(key, process.env[key]);
     if (value === undefined) delete process.env[key];
     else process.env[key] = value;
   }
   return () => {
-    for (const [key, value] of saved) {
-      if (value === undefined) delete process.env[key];
-      else process.env[key] = value;
-    }
+    for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
+    Object.assign(process.env, saved);
   };
 }
 
+export interface InProcessOptions {
+  /**
+   * Run with only PATH, HOME, the network guard and the overlay in process.env, as a child
+   * spawned with `env: { PATH, HOME, ...env }` would (no provider key or M3_* switch of the
+   * developer's shell).
+   */
+  cleanEnv?: boolean;
+}
+
 /** Runs `m3 <args>` in this process to its end; the same result shape as runM3. */
-export async function runM3InProcess(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<Finished> {
+export async function runM3InProcess(args: readonly string[], env: NodeJS.ProcessEnv = {}, options: InProcessOptions = {}): Promise<Finished> {
   if (running) throw new Error('runM3InProcess: calls must not overlap (stdout and stderr are captured per call)');
+  for (const key of Object.keys(env))
+    if (loadTimeVariables.includes(key)) throw new Error(`runM3InProcess: ${key} is read when the logger loads; use runM3 (a child) for it`);
   running = true;
   const result: Finished = { code: null, stdout: '', stderr: '', output: '' };
   const previousExitCode = process.exitCode;
   process.exitCode = undefined;
-  const restoreEnv = applyEnv(env);
+  const restoreEnv = applyEnv(env, options.cleanEnv ?? false);
   const restoreOut = capture(process.stdout, (text) => {
     result.stdout += text;
     result.output += text;
