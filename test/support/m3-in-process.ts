@@ -10,7 +10,8 @@
 // sources. What differs from a child: the environment overlay is applied to process.env for the call and
 // restored after; stdout and stderr are captured by replacing their write methods for the call, so
 // calls must not overlap (a test file runs its tests one after another); commander's exits become
-// thrown CommanderErrors (exitOverride), mapped to the status commander would have exited with.
+// thrown CommanderErrors (exitOverride), mapped to the status commander would have exited with;
+// the logger's level is read once, when the CLI loads, and is `info` (a call cannot change it).
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -38,7 +39,7 @@ let cli: Promise<Cli> | undefined;
  * test/support/built-entry.ts), else from source.
  */
 function loadCli(): Promise<Cli> {
-  cli ??= (async () => {
+  cli ??= withLoadTimeVariables(async () => {
     if (distIsFresh()) {
       const built = (file: string) => nativeImport(pathToFileURL(path.join(repoRoot, 'dist', 'src', 'cli', file)).href);
       const [program, exitStatus] = (await Promise.all([built('program.js'), built('exit-status.js')])) as [ProgramModule, ExitStatusModule];
@@ -46,8 +47,22 @@ function loadCli(): Promise<Cli> {
     }
     const [program, exitStatus] = await Promise.all([import('../../src/cli/program.js'), import('../../src/cli/exit-status.js')]);
     return { buildProgram: program.buildProgram, cliFailureOf: exitStatus.cliFailureOf };
-  })();
+  });
   return cli;
+}
+
+/** Runs `load` with loadTimeVariables in process.env, restoring what was there after. */
+async function withLoadTimeVariables<T>(load: () => Promise<T>): Promise<T> {
+  const saved = Object.keys(loadTimeVariables).map((key) => [key, process.env[key]] as const);
+  Object.assign(process.env, loadTimeVariables);
+  try {
+    return await load();
+  } finally {
+    for (const [key, value] of saved) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  }
 }
 
 /** Commander's own error (usage, --help, --version), by shape: dist/ and the tests may hold two copies of its class. */
@@ -56,8 +71,11 @@ function commanderExit(error: unknown): number | undefined {
   return typeof error.code === 'string' && error.code.startsWith('commander.') && typeof error.exitCode === 'number' ? error.exitCode : undefined;
 }
 
-/** Read once when a module loads (src/log/logger.ts), so a per-call value would be silently ignored. */
-const loadTimeVariables = ['M3_LOG_LEVEL'];
+/**
+ * Read once when a module loads (src/log/logger.ts), so a per-call value would be silently
+ * ignored: the CLI is loaded with the value here, and a call may only ask for that same value.
+ */
+const loadTimeVariables: Record<string, string> = { M3_LOG_LEVEL: 'info' };
 
 let running = false;
 
@@ -113,8 +131,9 @@ export interface InProcessOptions {
 /** Runs `m3 <args>` in this process to its end; the same result shape as runM3. */
 export async function runM3InProcess(args: readonly string[], env: NodeJS.ProcessEnv = {}, options: InProcessOptions = {}): Promise<Finished> {
   if (running) throw new Error('runM3InProcess: calls must not overlap (stdout and stderr are captured per call)');
-  for (const key of Object.keys(env))
-    if (loadTimeVariables.includes(key)) throw new Error(`runM3InProcess: ${key} is read when the logger loads; use runM3 (a child) for it`);
+  for (const [key, value] of Object.entries(env))
+    if (key in loadTimeVariables && value !== loadTimeVariables[key])
+      throw new Error(`runM3InProcess: ${key} is read when the CLI loads (as ${loadTimeVariables[key]}); use runM3 (a child) for ${key}=${value}`);
   running = true;
   const result: Finished = { code: null, stdout: '', stderr: '', output: '' };
   const previousExitCode = process.exitCode;
