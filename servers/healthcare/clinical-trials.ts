@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { asList, asRecord, orElse } from '../shared/loose-record.js';
 import { failure, type Payload, success } from './reference-shape.js';
-import { badResponse, baseUrl, http } from './upstreams.js';
+import { baseUrl, http } from './upstreams.js';
 
 export const trialStatuses = ['recruiting', 'completed', 'active', 'not_recruiting', 'all'] as const;
 type TrialStatus = (typeof trialStatuses)[number];
@@ -55,11 +55,11 @@ export async function searchTrials(condition: string, status: TrialStatus, maxRe
   if (!condition) return failure('Condition is required');
   const response = await http.getJson(`${baseUrl('clinicalTrials')}/studies`, {
     query: { 'query.cond': condition, pageSize: maxResults, format: 'json', 'filter.overallStatus': status === 'all' ? undefined : statusFilter[status] },
+    schema: responseSchema,
+    what: 'study list',
   });
-  const parsed = responseSchema.safeParse(response.body);
-  if (!parsed.success) throw badResponse('clinicalTrials', 'ClinicalTrials.gov answered with a body that is not a study list');
-  const studies = parsed.data.studies;
+  const studies = response.body.studies;
   const trials = studies ? studies.map(toTrial) : [];
-  const total = studies ? parsed.data.totalCount || studies.length : 0;
+  const total = studies ? response.body.totalCount || studies.length : 0;
   return success({ condition, search_status: status, total_results: total, trials });
 }

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { asList, asRecord, type LooseRecord, orElse } from '../shared/loose-record.js';
 import { failure, type Payload, sanitizeText, success } from './reference-shape.js';
-import { badResponse, baseUrl, http, optionalKey } from './upstreams.js';
+import { baseUrl, http, optionalKey } from './upstreams.js';
 
 export const fdaSearchTypes = ['general', 'label', 'adverse_events'] as const;
 type FdaSearchType = (typeof fdaSearchTypes)[number];
@@ -71,11 +71,8 @@ function toDrug(record: FdaRecord, extracted: Payload): Payload {
   };
 }
 
-/** Builds the reference's answer from an openFDA response body. */
-function toFdaPayload(drugName: string, searchType: FdaSearchType, body: unknown): Payload {
-  const parsed = responseSchema.safeParse(body);
-  if (!parsed.success) throw badResponse('openFda', 'openFDA answered with a body that is not a search result object');
-  const data = parsed.data;
+/** Builds the reference's answer from an openFDA search result. */
+function toFdaPayload(drugName: string, searchType: FdaSearchType, data: z.output<typeof responseSchema>): Payload {
   const results = data.results;
   const extracted = results ? extractKeyInfo(results[0] ?? {}, searchType) : {};
   const drugs = results ? results.map((record) => toDrug(record, extracted)) : [extracted];
@@ -87,6 +84,10 @@ export async function lookupDrug(drugName: string, searchType: FdaSearchType): P
   const onLabel = searchType !== 'general';
   const endpoint = `${baseUrl('openFda')}/drug/${onLabel ? 'label' : 'ndc'}.json`;
   const search = onLabel ? `openfda.generic_name:${drugName} OR openfda.brand_name:${drugName}` : `generic_name:${drugName} OR brand_name:${drugName}`;
-  const response = await http.getJson(endpoint, { query: { search, limit: 1, api_key: optionalKey('FDA_API_KEY') } });
+  const response = await http.getJson(endpoint, {
+    query: { search, limit: 1, api_key: optionalKey('FDA_API_KEY') },
+    schema: responseSchema,
+    what: 'drug search',
+  });
   return toFdaPayload(drugName, searchType, response.body);
 }

@@ -2,9 +2,14 @@
 // reference's health-topics-tool.js. The reference reads `Sections.Section`, but the API spells
 // it `Sections.section`; so `section`, `description` and `content` come out empty, exactly as
 // the reference showed them to the model.
+import { z } from 'zod';
 import { asList, asRecord, orElse } from '../shared/loose-record.js';
 import { failure, type Payload, success } from './reference-shape.js';
-import { badResponse, baseUrl, http } from './upstreams.js';
+import { baseUrl, http } from './upstreams.js';
+
+// The topics are read leniently below (a missing field is empty, as in the reference); only a body
+// that is not a JSON object or array is a broken answer.
+const responseSchema = z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]);
 
 export const topicLanguages = ['en', 'es'] as const;
 
@@ -35,9 +40,11 @@ function toTopic(raw: unknown): Payload {
 
 export async function getHealthTopics(topic: string, language: string): Promise<Payload> {
   if (!topic) return failure('Topic is required');
-  const response = await http.getJson(`${baseUrl('myHealthfinder')}/topicsearch.json`, { query: { keyword: topic, lang: language } });
-  if (response.body === null || typeof response.body !== 'object')
-    throw badResponse('myHealthfinder', 'MyHealthfinder answered with a body that is not a JSON object');
+  const response = await http.getJson(`${baseUrl('myHealthfinder')}/topicsearch.json`, {
+    query: { keyword: topic, lang: language },
+    schema: responseSchema,
+    what: 'topic search',
+  });
   const topics = asList(asRecord(asRecord(asRecord(response.body).Result).Resources).Resource).map(toTopic);
   return success({ search_term: topic, language, total_results: topics.length, health_topics: topics });
 }

@@ -1,14 +1,20 @@
 // lookup_icd_code: NLM Clinical Tables ICD-10-CM search (`sf=code,name`, `terms`, `maxList`),
 // whose answer is an array `[total, codes, extra, [[code, name], ...]]`; laid out as the
 // reference's medical-terminology-tool.js (the third column, `category`, is always "").
+import { z } from 'zod';
 import { asList, orElse } from '../shared/loose-record.js';
 import { type Payload, success } from './reference-shape.js';
-import { badResponse, baseUrl, http } from './upstreams.js';
+import { baseUrl, http } from './upstreams.js';
+
+const responseSchema = z.array(z.unknown());
 
 export async function lookupIcdCode(code: string, description: string, maxResults: number): Promise<Payload> {
   const terms = code || description;
-  const response = await http.getJson(`${baseUrl('clinicalTables')}/icd10cm/v3/search`, { query: { sf: 'code,name', terms, maxList: maxResults } });
-  if (!Array.isArray(response.body)) throw badResponse('clinicalTables', 'NLM Clinical Tables answered with a body that is not its result array');
+  const response = await http.getJson(`${baseUrl('clinicalTables')}/icd10cm/v3/search`, {
+    query: { sf: 'code,name', terms, maxList: maxResults },
+    schema: responseSchema,
+    what: 'ICD-10-CM search',
+  });
   const rows = response.body[3];
   const codes = Array.isArray(rows)
     ? rows.map((row) => {

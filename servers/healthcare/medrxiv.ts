@@ -5,16 +5,14 @@
 // absent, so JSON drops them, as it did in the reference.
 import { z } from 'zod';
 import { failure, type Payload, success } from './reference-shape.js';
-import { badResponse, baseUrl, http } from './upstreams.js';
+import { baseUrl, http } from './upstreams.js';
 
 const responseSchema = z.object({ collection: z.array(z.record(z.string(), z.unknown())) }).loose();
 
 export async function searchMedrxiv(query: string, maxResults: number): Promise<Payload> {
   if (!query) return failure('Search query is required');
-  const response = await http.getJson(`${baseUrl('medrxiv')}/details/medrxiv/${encodeURIComponent(query)}/0/180/json`);
-  const parsed = responseSchema.safeParse(response.body);
-  if (!parsed.success) throw badResponse('medrxiv', 'medRxiv answered without a "collection" list');
-  const collection = parsed.data.collection;
+  const url = `${baseUrl('medrxiv')}/details/medrxiv/${encodeURIComponent(query)}/0/180/json`;
+  const collection = (await http.getJson(url, { schema: responseSchema, what: 'details' })).body.collection;
   const articles = collection.slice(0, maxResults).map((article) => ({
     title: article.rel_title,
     authors: article.rel_authors,

@@ -1,8 +1,9 @@
 // pubmed_search and ncbi_bookshelf_search: NCBI E-utilities ESearch (ids) then ESummary
 // (records), JSON mode, laid out as the reference's pubmed-tool.js and ncbi-bookshelf-tool.js.
 import { z } from 'zod';
+import { UpstreamError } from '../shared/upstream-error.js';
 import { failure, type Payload, success } from './reference-shape.js';
-import { badResponse, baseUrl, http, optionalKey } from './upstreams.js';
+import { baseUrl, http, optionalKey } from './upstreams.js';
 
 const searchSchema = z
   .object({
@@ -17,10 +18,7 @@ const summarySchema = z.object({ result: z.record(z.string(), z.unknown()).optio
 type SummaryRecord = Record<string, unknown>;
 
 async function eutils<T extends z.ZodType>(tool: string, query: Record<string, string | number | undefined>, schema: T): Promise<z.output<T>> {
-  const response = await http.getJson(`${baseUrl('eutils')}/${tool}`, { query });
-  const parsed = schema.safeParse(response.body);
-  if (!parsed.success) throw badResponse('eutils', `NCBI ${tool} answered with an unexpected body`);
-  return parsed.data;
+  return (await http.getJson(`${baseUrl('eutils')}/${tool}`, { query, schema, what: `NCBI ${tool}` })).body;
 }
 
 /** ESearch then ESummary for `db`; the summary map is empty when nothing matched. */
@@ -81,7 +79,10 @@ export async function searchBookshelf(query: string, maxResults: number): Promis
   const { ids, total, records } = await searchAndSummarize('books', query, maxResults, optionalKey('NCBI_API_KEY'));
   const books = ids.map((id) => {
     const record = records[id] as SummaryRecord | undefined;
-    if (!record) throw badResponse('eutils', `NCBI esummary.fcgi has no record for Bookshelf id ${id}`);
+    if (!record) {
+      const upstream = new URL(baseUrl('eutils')).hostname;
+      throw new UpstreamError('upstream_bad_response', `NCBI esummary.fcgi has no record for Bookshelf id ${id}`, { upstream });
+    }
     return {
       id,
       title: record.title,

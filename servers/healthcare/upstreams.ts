@@ -2,7 +2,6 @@
 // HTTP client they share. Optional keys (FDA_API_KEY, PUBMED_API_KEY, NCBI_API_KEY) are read from
 // the server's own env at call time and only sent to their own upstream, as the reference does.
 import { createHttpClient, upstreamBaseUrl } from '../shared/http-client.js';
-import { UpstreamError } from '../shared/upstream-error.js';
 
 export const http = createHttpClient({ server: 'healthcare-mcp' });
 
@@ -32,9 +31,4 @@ export function baseUrl(name: keyof typeof upstreamEnv): string {
 export function optionalKey(name: string): string | undefined {
   const value = process.env[name]?.trim();
   return value ? value : undefined;
-}
-
-/** A typed "the upstream answered, but not in its documented shape" failure. */
-export function badResponse(name: keyof typeof upstreamEnv, message: string): UpstreamError {
-  return new UpstreamError('upstream_bad_response', message, { upstream: new URL(baseUrl(name)).hostname });
 }

@@ -1,7 +1,8 @@
 // Mars rover photos and mission manifests (api.nasa.gov), and the NASA Exoplanet Archive query.
 // The rover tools list photo URLs as text, as the reference does; nothing is downloaded.
 import { z } from 'zod';
-import { numberValue, parseLosslessJson, pythonGet, pythonLength, pythonSlice, pythonStr } from '../shared/python-format.js';
+import { parseJsonText } from '../shared/http-body.js';
+import { numberValue, pythonGet, pythonLength, pythonSlice, pythonStr } from '../shared/python-format.js';
 import { errorResult, textResult } from '../shared/tool-result.js';
 import { UpstreamError } from '../shared/upstream-error.js';
 import { unexpectedFormat, type NasaApi, type QueryParams } from './nasa-api.js';
@@ -105,16 +106,10 @@ async function queryExoplanets(api: NasaApi, args: Record<string, unknown>) {
   if (answer.status >= 400) return errorResult(`Error: Exoplanet Archive returned HTTP status ${answer.status}. Response: ${pythonSlice(answer.text, 500)}`);
   const upstream = 'exoplanetarchive.ipac.caltech.edu';
   if (format === 'json' && answer.contentType.includes('application/json')) {
-    let data: unknown;
-    try {
-      data = parseLosslessJson(answer.text);
-    } catch {
-      throw new UpstreamError(
-        'upstream_bad_response',
-        `Error: Failed to decode JSON response from Exoplanet Archive. Response text: ${pythonSlice(answer.text, 500)}`,
-        { upstream },
-      );
-    }
+    const data = parseJsonText(
+      { text: answer.text, upstream },
+      { lossless: true, describe: ({ text }) => `Error: Failed to decode JSON response from Exoplanet Archive. Response text: ${pythonSlice(text, 500)}` },
+    );
     if (!Array.isArray(data)) throw unexpectedFormat('Received unexpected JSON data format from Exoplanet Archive.');
     return textResult(formatExoplanets(data));
   }

@@ -9,9 +9,11 @@
 // What the reference showed for a 4xx answer ("HTTP error: 400" plus the body) is returned as an
 // `http_error` answer, which the tools turn into an ordinary tool error in the reference's words;
 // 401/403/429/5xx, network failures and bodies that are not JSON are typed upstream errors.
+import { parseJsonText } from '../shared/http-body.js';
 import { createHttpClient, upstreamBaseUrl, type HttpClient, type HttpResponse } from '../shared/http-client.js';
 import { parseLosslessJson, pythonSlice } from '../shared/python-format.js';
 import { UpstreamClientError, UpstreamError } from '../shared/upstream-error.js';
+import { requestSecrets } from '../shared/vendor-message.js';
 
 export const NASA_SERVER = 'nasa-mcp';
 const DEMO_KEY = 'DEMO_KEY';
@@ -76,18 +78,8 @@ export class NasaApi {
     }
     // An empty 200 body is read as "no events" (an empty list), not as a broken answer.
     if (response.body.trim() === '') return { kind: 'data', data: [] };
-    try {
-      return { kind: 'data', data: parseLosslessJson(response.body) };
-    } catch {
-      throw new UpstreamError(
-        'upstream_bad_response',
-        `${upstream} answered HTTP ${response.status} with a body that is not JSON: ${response.body.slice(0, 120)}`,
-        {
-          upstream,
-          status: response.status,
-        },
-      );
-    }
+    const secrets = requestSecrets(undefined, { api_key: this.apiKey });
+    return { kind: 'data', data: parseJsonText({ text: response.body, upstream, status: response.status, secrets }, { lossless: true }) };
   }
 
   /** The Exoplanet Archive's legacy API (no key); 4xx answers are returned, not thrown. */

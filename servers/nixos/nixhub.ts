@@ -2,7 +2,8 @@
 // version, and finding one version. A 404 is the reference's NOT_FOUND answer; a 5xx is a typed
 // server error, except for the odd names the reference knew nixhub answers 500 for.
 import { z } from 'zod';
-import { parseLosslessJson, pythonGet, pythonStr, pythonTruthy } from '../shared/python-format.js';
+import { parseJsonText } from '../shared/http-body.js';
+import { pythonGet, pythonStr, pythonTruthy } from '../shared/python-format.js';
 import { UpstreamError } from '../shared/upstream-error.js';
 import { answer, joinStripped, nixosError, type NixosContext, type NixosTool } from './text.js';
 
@@ -23,7 +24,7 @@ function formatUpdated(value: string): string {
 type Fetched = { kind: 'package'; releases: unknown[]; summary: string } | { kind: 'answer'; result: ReturnType<typeof nixosError> };
 
 async function fetchPackage(context: NixosContext, packageName: string, lookupName: string, oddNamesAreMissing: boolean): Promise<Fetched> {
-  let response: { status: number; body: string };
+  let response: { status: number; body: string; upstream: string };
   try {
     response = await context.http.nixhub(lookupName);
   } catch (error) {
@@ -35,14 +36,11 @@ async function fetchPackage(context: NixosContext, packageName: string, lookupNa
     throw error;
   }
   if (response.status === 404) return { kind: 'answer', result: nixosError(`Package '${packageName}' not found in NixHub`, 'NOT_FOUND') };
-  let data: unknown;
-  try {
-    data = parseLosslessJson(response.body);
-  } catch (error) {
-    throw new UpstreamError('upstream_bad_response', `Failed to parse NixHub response: ${(error as Error).message}`, { upstream: 'www.nixhub.io' });
-  }
+  const { body: text, status, upstream } = response;
+  const data = parseJsonText({ text, status, upstream }, { lossless: true, describe: ({ reason }) => `Failed to parse NixHub response: ${reason}` });
+  // A semantic check in the reference's words: the package page is one JSON object.
   if (data === null || typeof data !== 'object' || Array.isArray(data))
-    throw new UpstreamError('upstream_bad_response', 'Invalid response format from NixHub', { upstream: 'www.nixhub.io' });
+    throw new UpstreamError('upstream_bad_response', 'Invalid response format from NixHub', { upstream });
   return { kind: 'package', releases: list(data, 'releases'), summary: str(data, 'summary') };
 }
 

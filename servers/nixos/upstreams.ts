@@ -78,9 +78,13 @@ export class NixosHttp {
     return (await this.send<string>(url, 'text', { maxBytes: 64 * 1024 * 1024 })).body;
   }
 
-  /** GET nixhub's JSON for a package; 404 is an answer, not a failure. */
-  nixhub(packageName: string): Promise<{ status: number; body: string }> {
+  /**
+   * GET nixhub's JSON for a package as text (the nixhub tools parse it); 404 is an answer, not a
+   * failure, and its body need not be JSON.
+   */
+  async nixhub(packageName: string): Promise<{ status: number; body: string; upstream: string }> {
     const url = `${this.urls.nixhubBase}/packages/${packageName}?_data=routes%2F_nixhub.packages.%24pkg._index`;
-    return this.send<string>(url, 'text', { headers: { accept: 'application/json' }, acceptStatus: [404] });
+    const response = await this.send<string>(url, 'text', { headers: { accept: 'application/json' }, acceptStatus: [404] });
+    return { ...response, upstream: new URL(url).hostname };
   }
 }

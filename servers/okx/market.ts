@@ -5,7 +5,7 @@
 // Base URL: M3_UPSTREAM_OKX_URL (default https://www.okx.com).
 import { z } from 'zod';
 import { upstreamBaseUrl, type HttpClient } from '../shared/http-client.js';
-import { UpstreamClientError, UpstreamError } from '../shared/upstream-error.js';
+import { parseUpstream, UpstreamClientError, UpstreamError } from '../shared/upstream-error.js';
 
 const envelopeSchema = z.object({ code: z.string(), msg: z.string().default(''), data: z.unknown() }).loose();
 
@@ -46,17 +46,15 @@ async function getData(http: HttpClient, path: string, query: Record<string, str
   const url = new URL(`${upstreamBaseUrl('M3_UPSTREAM_OKX_URL', 'https://www.okx.com')}${path}`);
   for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
   const upstream = url.hostname;
-  let body: unknown;
+  let envelope: z.output<typeof envelopeSchema>;
   try {
-    body = (await http.getJson(url.href)).body;
+    envelope = (await http.getJson(url.href, { schema: envelopeSchema, what: 'market data envelope' })).body;
   } catch (error) {
     // axios's wording, as the reference passed it on.
     if (error instanceof UpstreamClientError) throw new OkxRequestError(`Request failed with status code ${error.status}`);
     throw error;
   }
-  const envelope = envelopeSchema.safeParse(body);
-  if (!envelope.success) throw new UpstreamError('upstream_bad_response', `${upstream}: the answer is not an OKX {code, msg, data} envelope`, { upstream });
-  const { code, msg, data } = envelope.data;
+  const { code, msg, data } = envelope;
   if (throttleCodes.has(code)) throw new UpstreamError('upstream_rate_limited', `${upstream}: OKX API error ${code}: ${msg}`, { upstream });
   if (busyCodes.has(code)) throw new UpstreamError('upstream_server_error', `${upstream}: OKX API error ${code}: ${msg}`, { upstream });
   if (code !== '0') throw new OkxRequestError(`OKX API error: ${msg}`);
@@ -66,10 +64,7 @@ async function getData(http: HttpClient, path: string, query: Record<string, str
 
 export async function fetchTicker(http: HttpClient, instrument: string): Promise<Record<string, string>> {
   const { data, upstream } = await getData(http, '/api/v5/market/ticker', { instId: instrument });
-  const parsed = tickerSchema.safeParse(data[0]);
-  if (!parsed.success)
-    throw new UpstreamError('upstream_bad_response', `${upstream}: the ticker lacks ${parsed.error.issues[0]?.path.join('.') ?? 'fields'}`, { upstream });
-  const ticker = parsed.data;
+  const ticker = parseUpstream(tickerSchema, data[0], upstream, 'ticker');
   return {
     instrument: ticker.instId,
     lastPrice: ticker.last,
@@ -85,9 +80,8 @@ export async function fetchTicker(http: HttpClient, instrument: string): Promise
 export async function fetchCandles(http: HttpClient, instrument: string, bar: string, limit: number): Promise<Array<Record<string, string>>> {
   const { data, upstream } = await getData(http, '/api/v5/market/candles', { instId: instrument, bar, limit: String(limit) });
   return data.map((row) => {
-    const parsed = candleSchema.safeParse(row);
-    if (!parsed.success) throw new UpstreamError('upstream_bad_response', `${upstream}: a candle is not an array of at least 7 strings`, { upstream });
-    const [time, open, high, low, close, volume, volumeCurrency] = parsed.data as [string, string, string, string, string, string, string];
+    const candle = parseUpstream(candleSchema, row, upstream, 'candle');
+    const [time, open, high, low, close, volume, volumeCurrency] = candle as [string, string, string, string, string, string, string];
     return { timestamp: isoTime(time, upstream), open, high, low, close, volume, volumeCurrency };
   });
 }

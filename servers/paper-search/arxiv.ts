@@ -5,9 +5,9 @@
 // `arxiv_doi`, not `doi` (the reference asked for `entry.get('doi', '')`).
 import { type Paper, PyDateTime, toPaperDict } from './paper.js';
 import { downloadPdf, isPresent, pdfPath, pdfText } from './pdf-files.js';
-import { fetchFrom, pathPart } from './upstreams.js';
+import { baseUrl, fetchFrom, pathPart } from './upstreams.js';
+import { readUpstreamText } from '../shared/http-body.js';
 import { child, childrenNamed, parseXml, type XmlElement } from './xml.js';
-import { badResponse } from './sources.js';
 
 function textOf(element: XmlElement | undefined): string | undefined {
   return element ? element.allText.trim() : undefined;
@@ -40,15 +40,11 @@ function toArxivPaper(entry: XmlElement): Paper | undefined {
 }
 
 export async function searchArxiv(query: string, maxResults: number): Promise<Record<string, unknown>[]> {
-  const response = await fetchFrom<string>('arxivApi', '/query', 'text', {
+  const { status, body: text } = await fetchFrom<string>('arxivApi', '/query', 'text', {
     query: { search_query: query, max_results: maxResults, sortBy: 'submittedDate', sortOrder: 'descending' },
   });
-  let feed: XmlElement;
-  try {
-    feed = parseXml(response.body);
-  } catch (error) {
-    throw badResponse('arxivApi', `arXiv answered with a feed that is not XML (${error instanceof Error ? error.message : String(error)})`);
-  }
+  const upstream = new URL(baseUrl('arxivApi')).hostname;
+  const feed = readUpstreamText({ text, upstream, status }, parseXml, ({ reason }) => `arXiv answered with a feed that is not XML (${reason})`);
   return childrenNamed(feed, 'entry').flatMap((entry) => {
     const paper = toArxivPaper(entry);
     return paper ? [toPaperDict(paper)] : [];

@@ -4,8 +4,9 @@
 // link from resource.primary or link[], the type as category, subjects as keywords, and the
 // publisher fields in `extra` (printed as Python's str() of that dict).
 import { type Paper, PyDateTime, toPaperDict } from './paper.js';
-import { badResponse, parseJsonObject } from './sources.js';
-import { fetchFrom, pathPart } from './upstreams.js';
+import { asRecord } from '../shared/loose-record.js';
+import { jsonObject, parseJsonObject } from './sources.js';
+import { fetchFrom, fetchJson, pathPart } from './upstreams.js';
 
 const mailto = 'paper-search@example.org';
 const headers = { 'user-agent': `paper-search-mcp/0.1.3 (https://github.com/Dragonatorul/paper-search-mcp; mailto:${mailto})`, accept: 'application/json' };
@@ -84,12 +85,14 @@ function toCrossrefPaper(item: Item): Paper {
 }
 
 export async function searchCrossref(query: string, maxResults: number): Promise<Record<string, unknown>[]> {
-  const response = await fetchFrom<{ message?: { items?: unknown } }>('crossref', '/works', 'json', {
+  const response = await fetchJson('crossref', '/works', {
     query: { query, rows: Math.min(maxResults, 1000), sort: 'relevance', order: 'desc', mailto },
     headers,
+    schema: jsonObject,
+    what: 'works search',
   });
-  if (!response.body || typeof response.body !== 'object') throw badResponse('crossref', 'CrossRef answered with a body that is not an object');
-  const items = Array.isArray(response.body.message?.items) ? (response.body.message.items as Item[]) : [];
+  const found = asRecord(response.body.message).items;
+  const items = Array.isArray(found) ? (found as Item[]) : [];
   return items.map((item) => toPaperDict(toCrossrefPaper(item)));
 }
 
@@ -97,6 +100,6 @@ export async function searchCrossref(query: string, maxResults: number): Promise
 export async function crossrefByDoi(doi: string): Promise<Record<string, unknown>> {
   const response = await fetchFrom<string>('crossref', `/works/${pathPart(doi)}`, 'text', { query: { mailto }, headers, acceptStatus: [404] });
   if (response.status === 404) return {};
-  const item = (parseJsonObject(response.body, 'crossref') as { message?: Item }).message;
-  return item && typeof item === 'object' ? toPaperDict(toCrossrefPaper(item)) : {};
+  const item = parseJsonObject(response, 'crossref', 'work').message;
+  return item && typeof item === 'object' ? toPaperDict(toCrossrefPaper(item as Item)) : {};
 }

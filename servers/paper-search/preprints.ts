@@ -4,8 +4,8 @@
 // first page); download fetches `<doi>v1.full.pdf`; reading downloads when absent, then text.
 import { type Paper, PyDateTime, toPaperDict } from './paper.js';
 import { downloadPdf, isPresent, pdfPath, pdfText } from './pdf-files.js';
-import { badResponse } from './sources.js';
-import { fetchFrom, pathPart } from './upstreams.js';
+import { jsonObject } from './sources.js';
+import { fetchJson, pathPart } from './upstreams.js';
 
 export type PreprintServer = 'biorxiv' | 'medrxiv';
 
@@ -40,10 +40,12 @@ export async function searchPreprints(server: PreprintServer, query: string, max
   const end = dateOnly(now);
   const start = dateOnly(new Date(now.getTime() - 30 * 24 * 3600 * 1000));
   const category = query.toLowerCase().replaceAll(' ', '_');
-  const response = await fetchFrom<unknown>('biorxivApi', `/details/${server}/${start}/${end}/0`, 'json', { query: { category: category || undefined } });
-  const body = response.body as { collection?: unknown } | null;
-  if (!body || typeof body !== 'object') throw badResponse('biorxivApi', `the ${server} API answered with a body that is not an object`);
-  const collection = Array.isArray(body.collection) ? (body.collection as Record<string, unknown>[]) : [];
+  const response = await fetchJson('biorxivApi', `/details/${server}/${start}/${end}/0`, {
+    query: { category: category || undefined },
+    schema: jsonObject,
+    what: `${server} details`,
+  });
+  const collection = Array.isArray(response.body.collection) ? (response.body.collection as Record<string, unknown>[]) : [];
   return collection
     .flatMap((item) => {
       const paper = toPreprintPaper(server, item);

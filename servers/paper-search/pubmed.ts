@@ -4,17 +4,14 @@
 // LastName or Initials, a PubDate without Year) is skipped, as the reference's try/except did.
 import { pythonStr } from '../shared/python-format.js';
 import { type Paper, PyDateTime, toPaperDict } from './paper.js';
-import { badResponse } from './sources.js';
-import { fetchFrom } from './upstreams.js';
+import { readUpstreamText } from '../shared/http-body.js';
+import { baseUrl, fetchFrom } from './upstreams.js';
 import { child, descendants, findPath, parseXml, type XmlElement } from './xml.js';
 
 async function fetchXml(path: string, query: Record<string, string | number>): Promise<XmlElement> {
-  const response = await fetchFrom<string>('eutils', path, 'text', { query });
-  try {
-    return parseXml(response.body);
-  } catch (error) {
-    throw badResponse('eutils', `NCBI ${path.slice(1)} answered with a body that is not XML (${error instanceof Error ? error.message : String(error)})`);
-  }
+  const { status, body: text } = await fetchFrom<string>('eutils', path, 'text', { query });
+  const upstream = new URL(baseUrl('eutils')).hostname;
+  return readUpstreamText({ text, upstream, status }, parseXml, ({ reason }) => `NCBI ${path.slice(1)} answered with a body that is not XML (${reason})`);
 }
 
 class SkippedArticle extends Error {}

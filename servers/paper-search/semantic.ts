@@ -4,8 +4,8 @@
 // download/read tools answer "Error: Could not find PDF URL for paper <id>"; we send the same
 // request and keep that behaviour rather than invent a PDF source the reference never used.
 import { type Paper, PyDateTime, toPaperDict } from './paper.js';
-import { badResponse, parseJsonObject } from './sources.js';
-import { fetchFrom, pathPart, randomBrowserAgent } from './upstreams.js';
+import { jsonObject, parseJsonObject } from './sources.js';
+import { fetchFrom, fetchJson, pathPart, randomBrowserAgent } from './upstreams.js';
 
 const fields = ['title', 'abstract', 'year', 'citationCount', 'authors', 'url', 'publicationDate', 'externalIds', 'fieldsOfStudy'].join(',');
 
@@ -59,11 +59,12 @@ function toSemanticPaper(item: Record<string, unknown>): Paper | undefined {
 }
 
 export async function searchSemantic(query: string, year: string | undefined, maxResults: number): Promise<Record<string, unknown>[]> {
-  const response = await fetchFrom<{ data?: unknown }>('semantic', '/paper/search', 'json', {
+  const response = await fetchJson('semantic', '/paper/search', {
     query: { query, limit: maxResults, fields, year: year || undefined },
     headers: headers(),
+    schema: jsonObject,
+    what: 'paper search',
   });
-  if (!response.body || typeof response.body !== 'object') throw badResponse('semantic', 'Semantic Scholar answered with a body that is not an object');
   const results = Array.isArray(response.body.data) ? (response.body.data as Record<string, unknown>[]) : [];
   return results.slice(0, maxResults).flatMap((item) => {
     const paper = toSemanticPaper(item);
@@ -79,7 +80,7 @@ export async function semanticDetails(paperId: string): Promise<Paper | undefine
     acceptStatus: [400, 404],
   });
   if (response.status !== 200) return undefined;
-  return toSemanticPaper(parseJsonObject(response.body, 'semantic'));
+  return toSemanticPaper(parseJsonObject(response, 'semantic', 'paper'));
 }
 
 export function semanticFileName(paperId: string): string {

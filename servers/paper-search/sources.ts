@@ -1,23 +1,18 @@
-// Small pieces the paper sources share: the typed "answered, but not in the documented shape"
-// failure, and the reference's messages for sources that cannot download or read papers.
-import { UpstreamError } from '../shared/upstream-error.js';
+// Small pieces the paper sources share: the outer shape of their JSON answers, reading a text
+// body (fetched as text because a 4xx there is an answer) as that shape, and the reference's
+// messages for sources that cannot download or read papers.
+import { z } from 'zod';
+import { parseJsonText } from '../shared/http-body.js';
+import { parseUpstream } from '../shared/upstream-error.js';
 import { baseUrl, type Upstream } from './upstreams.js';
 
-export function badResponse(name: Upstream, message: string): UpstreamError {
-  return new UpstreamError('upstream_bad_response', message, { upstream: new URL(baseUrl(name)).hostname });
-}
+/** A JSON object; the sources read its fields leniently, as the reference's dict lookups did. */
+export const jsonObject = z.record(z.string(), z.unknown());
 
 /** A JSON object from a text body; anything else is a typed bad response. */
-export function parseJsonObject(text: string, name: Upstream): Record<string, unknown> {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw badResponse(name, `${new URL(baseUrl(name)).hostname} answered with a body that is not JSON: ${text.slice(0, 120)}`);
-  }
-  if (!value || typeof value !== 'object' || Array.isArray(value))
-    throw badResponse(name, `${new URL(baseUrl(name)).hostname} answered with JSON that is not an object`);
-  return value as Record<string, unknown>;
+export function parseJsonObject(response: { status: number; body: string }, name: Upstream, what: string): Record<string, unknown> {
+  const upstream = new URL(baseUrl(name)).hostname;
+  return parseUpstream(jsonObject, parseJsonText({ text: response.body, upstream, status: response.status }), upstream, what);
 }
 
 export const unsupported = {

@@ -3,7 +3,8 @@
 // `requests.raise_for_status()` gave the reference (with the public URL, never a mirror's),
 // outages stay typed UpstreamErrors. arXiv asks for one request at a time and backs off from
 // 3 s, as the 2026 reference does (`_get_with_backoff`: 429, 5xx and network errors retried).
-import { createHttpClient, type HttpClient, type RequestOptions, upstreamBaseUrl } from '../shared/http-client.js';
+import type { z } from 'zod';
+import { createHttpClient, type HttpClient, type JsonRequestOptions, type RequestOptions, upstreamBaseUrl } from '../shared/http-client.js';
 import { namedRequest } from '../shared/named-url.js';
 import { requestsHttpErrorText } from '../shared/reference-errors.js';
 import { UpstreamClientError } from '../shared/upstream-error.js';
@@ -54,21 +55,31 @@ function publicUrl(name: Upstream, path: string, query: RequestOptions['query'])
   return url.href;
 }
 
-/** A request to `<base of name><path>`; a 4xx is thrown worded as requests' HTTPError. */
-export async function fetchFrom<T>(
+/** `send` to `<base of name><path>` on that upstream's client; a 4xx is thrown worded as requests' HTTPError. */
+async function worded<T>(
   name: Upstream,
   path: string,
-  kind: 'json' | 'text' | 'bytes',
-  options: RequestOptions = {},
+  options: RequestOptions,
+  send: (client: HttpClient, url: string) => Promise<{ status: number; body: T }>,
 ): Promise<{ status: number; body: T }> {
   const client: HttpClient = name === 'arxivApi' || name === 'arxiv' ? clients.arxiv : clients.other;
   try {
-    const response = await client.request<T>(`${baseUrl(name)}${path}`, kind, options);
+    const response = await send(client, `${baseUrl(name)}${path}`);
     return { status: response.status, body: response.body };
   } catch (error) {
     if (error instanceof UpstreamClientError) throw new Error(requestsHttpErrorText(error.status, publicUrl(name, path, options.query)));
     throw error;
   }
+}
+
+/** A request to `<base of name><path>` for text or bytes (a page, a feed, a PDF). */
+export function fetchFrom<T extends string | Buffer>(name: Upstream, path: string, kind: 'text' | 'bytes', options: RequestOptions = {}) {
+  return worded(name, path, options, (client, url) => client.request<T>(url, kind, options));
+}
+
+/** JSON from `<base of name><path>`, checked against `options.schema` (else upstream_bad_response). */
+export function fetchJson<S extends z.ZodType>(name: Upstream, path: string, options: JsonRequestOptions<S>) {
+  return worded(name, path, options, (client, url) => client.getJson(url, options));
 }
 
 /**

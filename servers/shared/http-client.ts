@@ -21,6 +21,7 @@ import type { z } from 'zod';
 import { HTTP_LIMITS, capOf } from '../../src/core/http-limits.js';
 import { retryAfterFromHeaders } from '../../src/core/retry-after.js';
 import { sleep } from '../../src/core/sleep.js';
+import { parseJsonText } from './http-body.js';
 import { isLoopbackHostName, isUnreachableForGood, refusedNamedDestination, type Resolver } from './http-destination.js';
 import { redactSecrets, requestSecrets, vendorMessage } from './vendor-message.js';
 import { parseUpstream, UpstreamClientError, UpstreamError } from './upstream-error.js';
@@ -323,15 +324,7 @@ export class HttpClient {
     if (kind === 'text') parsed = bytes.toString('utf8');
     if (kind === 'json') {
       const text = bytes.toString('utf8');
-      try {
-        parsed = text.trim() === '' ? null : JSON.parse(text);
-      } catch {
-        throw new UpstreamError(
-          'upstream_bad_response',
-          `${upstream} answered HTTP ${status} with a body that is not JSON: ${redactSecrets(text.slice(0, 120), prepared.secrets)}`,
-          { upstream, status },
-        );
-      }
+      parsed = text.trim() === '' ? null : parseJsonText({ text, upstream, status, secrets: prepared.secrets });
     }
     return { status, headers: response.headers, body: parsed as T, url: response.url || target.href };
   }

@@ -2,8 +2,9 @@
 // sends and the numbers printed the way Python printed what `json.loads` made of them: a JSON
 // number written with a fraction or exponent is a float ("16.0", "3.0"), one without is an int
 // ("16"), null or a missing field is "None" (servers/shared/python-format.ts).
+import { parseJsonText } from '../shared/http-body.js';
 import { upstreamBaseUrl, type HttpClient } from '../shared/http-client.js';
-import { isJsonNumber, parseLosslessJson, pythonFloatRepr, pythonNumberText } from '../shared/python-format.js';
+import { isJsonNumber, pythonFloatRepr, pythonNumberText } from '../shared/python-format.js';
 import { asReferenceClientError } from '../shared/reference-errors.js';
 import { UpstreamError } from '../shared/upstream-error.js';
 
@@ -34,14 +35,7 @@ export async function fetchCurrentWeather(http: HttpClient, latitude: number, lo
   };
   for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
   const response = await asReferenceClientError('get_weather', url.href, () => http.getText(url.href, { headers: { accept: 'application/json' } }));
-  let parsed: unknown;
-  try {
-    parsed = parseLosslessJson(response.body);
-  } catch {
-    throw new UpstreamError('upstream_bad_response', `${url.hostname} answered with a body that is not JSON: ${response.body.slice(0, 120)}`, {
-      upstream: url.hostname,
-    });
-  }
+  const parsed = parseJsonText({ text: response.body, upstream: url.hostname, status: response.status }, { lossless: true });
   const current = (parsed as { current_weather?: unknown } | null)?.current_weather;
   // The reference printed "None" for everything when current_weather was absent; an answer
   // without it is a broken upstream response, so it fails as one instead.

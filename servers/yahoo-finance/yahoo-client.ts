@@ -6,9 +6,10 @@
 // Base URLs: M3_UPSTREAM_YAHOO_QUERY1_URL (https://query1.finance.yahoo.com),
 // M3_UPSTREAM_YAHOO_QUERY2_URL (https://query2.finance.yahoo.com), M3_UPSTREAM_YAHOO_COOKIE_URL
 // (https://fc.yahoo.com), M3_UPSTREAM_YAHOO_ROOT_URL (https://finance.yahoo.com, news).
+import { parseJsonText, type UpstreamText } from '../shared/http-body.js';
 import { createHttpClient, upstreamBaseUrl, type HttpClient } from '../shared/http-client.js';
-import { parseLosslessJson } from '../shared/python-format.js';
 import { UpstreamClientError, UpstreamError } from '../shared/upstream-error.js';
+import { requestSecrets } from '../shared/vendor-message.js';
 
 export type YahooHost = 'query1' | 'query2' | 'root';
 
@@ -70,7 +71,7 @@ export class YahooClient {
     }
   }
 
-  private async send(method: 'GET' | 'POST', url: URL, query: Record<string, string>, body: unknown, renew: boolean): Promise<string> {
+  private async send(method: 'GET' | 'POST', url: URL, query: Record<string, string>, body: unknown, renew: boolean): Promise<UpstreamText> {
     const { cookie, crumb } = await this.credentials(renew);
     const target = new URL(url);
     for (const [key, value] of Object.entries(query)) target.searchParams.set(key, value);
@@ -82,15 +83,16 @@ export class YahooClient {
         ...(headers ? { headers } : {}),
         ...(body !== undefined ? { json: body } : {}),
       });
-      return response.body;
+      const secrets = requestSecrets(headers, Object.fromEntries(target.searchParams));
+      return { text: response.body, upstream: target.hostname, status: response.status, secrets };
     } catch (error) {
       if (error instanceof UpstreamClientError) throw new YahooNotFound(error.status, error.body);
       throw error;
     }
   }
 
-  /** The body text of a Yahoo API call (crumb added, renewed once after a 401). */
-  async text(url: URL, query: Record<string, string> = {}, body?: unknown): Promise<string> {
+  /** The body of a Yahoo API call (crumb added, renewed once after a 401). */
+  private async answer(url: URL, query: Record<string, string>, body: unknown): Promise<UpstreamText> {
     const method = body === undefined ? 'GET' : 'POST';
     try {
       return await this.send(method, url, query, body, false);
@@ -100,15 +102,13 @@ export class YahooClient {
     }
   }
 
+  /** The body text of a Yahoo API call. */
+  async text(url: URL, query: Record<string, string> = {}, body?: unknown): Promise<string> {
+    return (await this.answer(url, query, body)).text;
+  }
+
   /** The parsed body (numbers as lossless-json numbers); a body that is not JSON is an outage. */
   async json(url: URL, query: Record<string, string> = {}, body?: unknown): Promise<unknown> {
-    const text = await this.text(url, query, body);
-    try {
-      return parseLosslessJson(text);
-    } catch {
-      throw new UpstreamError('upstream_bad_response', `${url.hostname} answered with a body that is not JSON: ${text.slice(0, 120)}`, {
-        upstream: url.hostname,
-      });
-    }
+    return parseJsonText(await this.answer(url, query, body), { lossless: true });
   }
 }
