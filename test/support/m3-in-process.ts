@@ -3,15 +3,17 @@
 // to stderr and an exit status (src/cli/exit-status.ts), without starting a node process and
 // loading every module again (1-5 s per start on the loaded 2-core machine). For tests whose point
 // is what a command does and prints, not the process: signals, process groups, stdin and the
-// process's own exit stay with runM3 (test/support/m3-child.ts), as does at least one real start
-// per command family in the tests that check exit statuses end to end.
+// process's own exit stay with runM3 (test/support/m3-child.ts); main.ts's exit statuses are still
+// checked on real processes (test/cli/usage-errors.test.ts, test/faults/run-child.ts's users, the
+// failing gate of test/cli/trials.test.ts).
 //
 // The code is the child's: dist/ when fresh (loaded by Node itself, once per test file), else the
-// sources. What differs from a child: the environment overlay is applied to process.env for the call and
-// restored after; stdout and stderr are captured by replacing their write methods for the call, so
-// calls must not overlap (a test file runs its tests one after another); commander's exits become
-// thrown CommanderErrors (exitOverride), mapped to the status commander would have exited with;
-// the logger's level is read once, when the CLI loads, and is `info` (a call cannot change it).
+// sources. What differs from a child: the environment overlay is applied to process.env for the
+// call and restored after; stdout and stderr are captured by replacing their write methods for the
+// call, so calls must not overlap (a test file runs its tests one after another); commander's exits
+// become thrown CommanderErrors (exitOverride), mapped to the status commander would have exited
+// with; the logger's level is read once, when the CLI loads, and is `info` (a call cannot change
+// it).
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
