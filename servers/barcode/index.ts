@@ -1,7 +1,14 @@
 // Entry point of the `pyzbar-mcp` MCP server (stdio). Diagnostics go to stderr: stdout carries MCP only.
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { runStdioServer } from '../shared/run-stdio.js';
 import { prepareDecoder } from './decode.js';
-import { createBarcodeServer } from './server.js';
+import { registerBarcodeTools } from './tools.js';
+
+function createBarcodeServer(): McpServer {
+  const server = new McpServer({ name: 'pyzbar-mcp', version: '0.1.0' });
+  registerBarcodeTools(server);
+  return server;
+}
 
 try {
   await runStdioServer(createBarcodeServer());

@@ -6,21 +6,11 @@
 // stdout carries MCP only; diagnostics go to stderr.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { runStdioServer } from '../shared/run-stdio.js';
-import { registerChartTool } from './tools-chart.js';
-import { registerDataTools } from './tools-data.js';
-import { registerFormatTools } from './tools-format.js';
-import { registerRangeTools } from './tools-ranges.js';
-import { registerSheetStructureTools } from './tools-sheets.js';
-import { registerWorkbookTools } from './tools-workbook.js';
+import { registerExcelTools } from './tools.js';
 
 function createExcelServer(): McpServer {
   const server = new McpServer({ name: 'excel', version: '0.1.0' });
-  registerWorkbookTools(server);
-  registerDataTools(server);
-  registerFormatTools(server);
-  registerSheetStructureTools(server);
-  registerRangeTools(server);
-  registerChartTool(server);
+  registerExcelTools(server);
   return server;
 }
 

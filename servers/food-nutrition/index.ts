@@ -3,11 +3,11 @@
 // call time: without them the server starts and lists its tool, and calls fail with missing_credentials.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { runStdioServer } from '../shared/run-stdio.js';
-import { registerNutritionTools } from './tools.js';
+import { registerFoodNutritionTools } from './tools.js';
 
 try {
   const server = new McpServer({ name: 'food-nutrition', version: '0.1.0' });
-  registerNutritionTools(server);
+  registerFoodNutritionTools(server);
   await runStdioServer(server);
   process.stderr.write('food-nutrition MCP server ready on stdio\n');
 } catch (error) {

@@ -33,7 +33,7 @@ async function edamam<T>(path: string, options: { query?: Record<string, string>
   }
 }
 
-export function registerNutritionTools(server: McpServer): void {
+export function registerFoodNutritionTools(server: McpServer): void {
   registerKeyedTool(
     server,
     KEY_NAMES,

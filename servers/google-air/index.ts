@@ -4,11 +4,11 @@
 // the server starts and lists its tools, and calls fail with missing_credentials.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { runStdioServer } from '../shared/run-stdio.js';
-import { registerAirTools } from './tools.js';
+import { registerGoogleAirTools } from './tools.js';
 
 try {
   const server = new McpServer({ name: 'air-quality', version: '0.1.0' });
-  registerAirTools(server);
+  registerGoogleAirTools(server);
   await runStdioServer(server);
   process.stderr.write('google-air MCP server ready on stdio\n');
 } catch (error) {

@@ -43,7 +43,7 @@ async function lookup(tool: string, path: string, body: Json, listField?: string
 
 const location = (lat: number, lng: number) => ({ latitude: lat, longitude: lng });
 
-export function registerAirTools(server: McpServer): void {
+export function registerGoogleAirTools(server: McpServer): void {
   registerKeyedTool(
     server,
     KEY_NAMES,

@@ -4,17 +4,11 @@
 // answers each call with a typed missing_credentials error. Only MCP goes to stdout.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { runStdioServer } from '../shared/run-stdio.js';
-import { registerImageTools } from './image-tools.js';
-import { registerLegacyTools } from './legacy-tools.js';
-import { registerRoadsTools } from './roads-tools.js';
-import { registerV1Tools } from './v1-tools.js';
+import { registerGoogleMapsTools } from './tools.js';
 
 try {
   const server = new McpServer({ name: 'google-maps', version: '0.1.0' });
-  registerLegacyTools(server);
-  registerV1Tools(server);
-  registerRoadsTools(server);
-  registerImageTools(server);
+  registerGoogleMapsTools(server);
   await runStdioServer(server);
   process.stderr.write('google-maps MCP server ready on stdio\n');
 } catch (error) {

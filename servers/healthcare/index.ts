@@ -4,7 +4,7 @@
 // calculators). Nothing but MCP goes to stdout; diagnostics go to stderr.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { runStdioServer } from '../shared/run-stdio.js';
-import { registerHealthcareTools } from './register.js';
+import { registerHealthcareTools } from './tools.js';
 
 try {
   const server = new McpServer({ name: 'healthcare-mcp', version: '0.1.0' });

@@ -4,17 +4,11 @@
 // plus a PNG preview. stdout carries MCP only; diagnostics go to stderr.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { runStdioServer } from '../shared/run-stdio.js';
-import { registerBlurTool } from './tools-blur.js';
-import { registerDrawTools } from './tools-draw.js';
-import { registerServerInfo } from './server-info.js';
-import { registerTransformTools } from './tools-transform.js';
+import { registerImageOpsTools } from './tools.js';
 
 function createImageOpsServer(): McpServer {
   const server = new McpServer({ name: 'imagesorcery-mcp', version: '0.1.0' });
-  registerTransformTools(server);
-  registerBlurTool(server);
-  registerDrawTools(server);
-  registerServerInfo(server);
+  registerImageOpsTools(server);
   return server;
 }
 

@@ -2,12 +2,12 @@
 // Nothing but MCP goes to stdout; diagnostics go to stderr.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { runStdioServer } from '../shared/run-stdio.js';
-import { NasaApi, NASA_SERVER } from './nasa-api.js';
+import { NASA_SERVER } from './nasa-api.js';
 import { registerNasaTools } from './tools.js';
 
 try {
   const server = new McpServer({ name: NASA_SERVER, version: '0.1.0' });
-  registerNasaTools(server, new NasaApi());
+  registerNasaTools(server);
   await runStdioServer(server);
   process.stderr.write('nasa-mcp MCP server ready on stdio\n');
 } catch (error) {

@@ -7,12 +7,13 @@ import { donkiEventTools } from './donki-events.js';
 import { donkiReportTools } from './donki-reports.js';
 import { epicTools } from './epic.js';
 import { marsExoplanetTools } from './mars-exoplanet.js';
-import type { NasaApi } from './nasa-api.js';
+import { NasaApi } from './nasa-api.js';
 import type { NasaTool } from './text-format.js';
 
 const nasaTools: NasaTool[] = [...apodAsteroidTools, ...donkiEventTools, ...donkiReportTools, ...epicTools, ...marsExoplanetTools];
 
-export function registerNasaTools(server: McpServer, api: NasaApi): void {
+/** `api`: the upstream client; by default one built from process.env as it is now (base URLs, key). */
+export function registerNasaTools(server: McpServer, api: NasaApi = new NasaApi()): void {
   for (const tool of nasaTools) {
     server.registerTool(tool.name, { description: tool.description, inputSchema: tool.shape }, async (args: Record<string, unknown>) =>
       guarded(() => tool.run(api, args)),

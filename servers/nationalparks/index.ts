@@ -3,11 +3,11 @@
 // it the server starts and lists its tools, and calls fail with missing_credentials.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { runStdioServer } from '../shared/run-stdio.js';
-import { registerParkTools } from './tools.js';
+import { registerNationalParksTools } from './tools.js';
 
 try {
   const server = new McpServer({ name: 'nationalparks-mcp-server', version: '1.0.0' });
-  registerParkTools(server);
+  registerNationalParksTools(server);
   await runStdioServer(server);
   process.stderr.write('National Parks MCP server ready on stdio\n');
 } catch (error) {

@@ -68,7 +68,7 @@ const parkFilter = (what: string) => ({
   start: z.number().optional().describe('Start position for results (useful for pagination)'),
 });
 
-export function registerParkTools(server: McpServer): void {
+export function registerNationalParksTools(server: McpServer): void {
   const tool = <S extends Record<string, z.ZodType>>(name: string, description: string, shape: S, run: (args: z.infer<z.ZodObject<S>>) => Promise<unknown>) =>
     registerKeyedTool(server, KEY_NAMES, { name, description, shape }, async (args) => {
       const result = await run(args);

@@ -2,14 +2,12 @@
 // Nothing but MCP goes to stdout; diagnostics go to stderr.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { runStdioServer } from '../shared/run-stdio.js';
-import { ChannelCache } from './channels.js';
 import { registerNixosTools } from './tools.js';
-import { NixosHttp, NIXOS_SERVER } from './upstreams.js';
+import { NIXOS_SERVER } from './upstreams.js';
 
 try {
   const server = new McpServer({ name: 'mcp-nixos', version: '0.1.0' });
-  const http = new NixosHttp();
-  registerNixosTools(server, { http, channels: new ChannelCache(http) });
+  registerNixosTools(server);
   await runStdioServer(server);
   process.stderr.write(`${NIXOS_SERVER} MCP server ready on stdio\n`);
 } catch (error) {

@@ -3,11 +3,13 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { guarded } from '../shared/tool-result.js';
+import { ChannelCache } from './channels.js';
 import { flakeStats, searchFlakes } from './flakes.js';
 import { nixhubTools } from './nixhub.js';
 import { nixosTools } from './nixos-tools.js';
 import { darwinTools, homeManagerTools } from './option-tools.js';
 import type { NixosContext, NixosTool } from './text.js';
+import { NixosHttp } from './upstreams.js';
 
 const flakeTools: NixosTool[] = [
   {
@@ -28,7 +30,13 @@ const flakeTools: NixosTool[] = [
 
 const allNixosTools: NixosTool[] = [...nixosTools, ...homeManagerTools, ...darwinTools, ...flakeTools, ...nixhubTools];
 
-export function registerNixosTools(server: McpServer, context: NixosContext): void {
+/** The upstream client (built from process.env as it is now) and its channel cache, shared by the tools of one server. */
+function createNixosContext(): NixosContext {
+  const http = new NixosHttp();
+  return { http, channels: new ChannelCache(http) };
+}
+
+export function registerNixosTools(server: McpServer, context: NixosContext = createNixosContext()): void {
   for (const tool of allNixosTools) {
     server.registerTool(tool.name, { description: tool.description, inputSchema: tool.shape }, async (args: Record<string, unknown>) =>
       guarded(() => tool.run(context, args)),

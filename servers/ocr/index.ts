@@ -1,7 +1,14 @@
 // Entry point of the `ocr` MCP server (stdio). Diagnostics go to stderr: stdout carries MCP only.
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { runStdioServer } from '../shared/run-stdio.js';
 import { warmEngine } from './engine.js';
-import { createOcrServer } from './server.js';
+import { registerOcrTools } from './tools.js';
+
+function createOcrServer(): McpServer {
+  const server = new McpServer({ name: 'ocr', version: '0.1.0' });
+  registerOcrTools(server);
+  return server;
+}
 
 try {
   await runStdioServer(createOcrServer());

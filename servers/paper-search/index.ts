@@ -4,7 +4,7 @@
 // stdout; diagnostics go to stderr.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { runStdioServer } from '../shared/run-stdio.js';
-import { registerPaperSearchTools } from './register.js';
+import { registerPaperSearchTools } from './tools.js';
 
 try {
   const server = new McpServer({ name: 'paper_search_server', version: '0.1.0' });

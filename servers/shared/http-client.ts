@@ -1,6 +1,7 @@
 // The one HTTP client every web-API server uses (Node's fetch underneath). It adds what each
 // server would otherwise write again: a timeout per attempt, bounded retries with backoff that
-// honour `retry-after` on 429 and 5xx (and timeouts), a concurrency cap per upstream host, a
+// honour `retry-after` on 429 and 5xx (and timeouts) under the one policy of
+// src/core/retry-policy.ts, a concurrency cap per upstream host, a
 // descriptive User-Agent, an optional in-memory GET cache, and typed failures (upstream-error.ts)
 // that keep the vendor's own error text, redacted. Caps on body size, redirects and time come
 // from src/core/http-limits.ts, shared with the asset and dataset downloads.
@@ -20,6 +21,7 @@
 import type { z } from 'zod';
 import { HTTP_LIMITS, capOf } from '../../src/core/http-limits.js';
 import { retryAfterFromHeaders } from '../../src/core/retry-after.js';
+import { type RetryLimits, withRetries } from '../../src/core/retry-policy.js';
 import { sleep } from '../../src/core/sleep.js';
 import { parseJsonText } from './http-body.js';
 import { isLoopbackHostName, isUnreachableForGood, refusedNamedDestination, type Resolver } from './http-destination.js';
@@ -158,12 +160,13 @@ interface Prepared {
   secrets: string[];
 }
 
+/** The failures worth another attempt; a final one (DNS failure, network guard, refused host) never is. */
+const retriedCodes: ReadonlySet<string> = new Set(['upstream_network', 'upstream_timeout', 'upstream_rate_limited', 'upstream_server_error']);
+
 export class HttpClient {
   private readonly timeoutMs: number;
-  private readonly retries: number;
-  private readonly maxWaitMs: number;
+  private readonly retry: RetryLimits;
   private readonly perHost: number;
-  private readonly backoffBaseMs: number;
   private readonly userAgent: string;
   private readonly guardLoopback: boolean;
   private readonly sleep: (ms: number) => Promise<void>;
@@ -174,10 +177,15 @@ export class HttpClient {
   constructor(private readonly options: HttpClientOptions) {
     const env = options.env ?? process.env;
     this.timeoutMs = options.timeoutMs ?? envNumber(env, 'M3_HTTP_TIMEOUT_MS', HTTP_LIMITS.apiTimeoutMs);
-    this.retries = options.retries ?? envNumber(env, 'M3_HTTP_RETRIES', 2);
-    this.maxWaitMs = options.maxWaitMs ?? envNumber(env, 'M3_HTTP_MAX_WAIT_MS', 10_000);
+    this.retry = {
+      maxRetries: options.retries ?? envNumber(env, 'M3_HTTP_RETRIES', 2),
+      baseDelayMs: options.backoffBaseMs ?? 500,
+      maxDelayMs: options.maxWaitMs ?? envNumber(env, 'M3_HTTP_MAX_WAIT_MS', 10_000),
+      // A retry-after longer than we are willing to wait fails now: the fallback layer or the
+      // next task is better served by a prompt typed error than by a stalled call.
+      longRetryAfter: 'give-up',
+    };
     this.perHost = options.maxConcurrentPerHost ?? 4;
-    this.backoffBaseMs = options.backoffBaseMs ?? 500;
     this.userAgent = options.userAgent ?? `m3bench-${options.server}/0.1 (MCP benchmark server; https://github.com/EtaYang10th/Open-M3-Bench)`;
     this.guardLoopback = env.M3_NETWORK_GUARD === 'loopback';
     this.sleep = options.sleep ?? ((ms) => sleep(ms));
@@ -248,23 +256,14 @@ export class HttpClient {
     }
   }
 
-  private async withRetries<T>(prepared: Prepared): Promise<HttpResponse<T>> {
-    for (let attempt = 0; ; attempt += 1) {
-      try {
-        return await this.once<T>(prepared);
-      } catch (error) {
-        const retryable =
-          error instanceof UpstreamError &&
-          !error.final &&
-          ['upstream_network', 'upstream_timeout', 'upstream_rate_limited', 'upstream_server_error'].includes(error.code);
-        if (!retryable || attempt >= this.retries) throw error;
-        // A retry-after longer than we are willing to wait fails now: the fallback layer or the
-        // next task is better served by a prompt typed error than by a stalled call.
-        const wait = error.retryAfterSec !== undefined ? error.retryAfterSec * 1000 : Math.min(this.maxWaitMs, this.backoffBaseMs * 2 ** attempt);
-        if (wait > this.maxWaitMs) throw error;
-        await this.sleep(wait);
-      }
-    }
+  private withRetries<T>(prepared: Prepared): Promise<HttpResponse<T>> {
+    return withRetries(this.retry, () => this.once<T>(prepared), {
+      classify: (error) =>
+        error instanceof UpstreamError && !error.final && retriedCodes.has(error.code)
+          ? { retryable: true, retryAfterMs: error.retryAfterSec !== undefined ? error.retryAfterSec * 1000 : undefined }
+          : { retryable: false },
+      sleep: this.sleep,
+    });
   }
 
   /** fetch with redirects followed by hand: each hop checked, headers kept to their origin. */

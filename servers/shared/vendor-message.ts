@@ -1,6 +1,8 @@
 // The upstream's own words from an error answer (401, 403, 404, 429, ...), so a tool error says
 // what the vendor said ("Invalid API key", "Rate limit exceeded for this key") instead of only a
 // status code, with every secret the request carried removed first (a vendor may echo the key).
+import { clip } from '../../src/core/number-format.js';
+
 const messageFields = ['message', 'status_message', 'error_description', 'error_message', 'msg', 'detail', 'title', 'error', 'errors', 'fault', 'faultstring'];
 const maxLength = 300;
 const secretName = /key|token|secret|sig|auth|password|passwd|cookie|session|crumb|client[-_]?id/i;
@@ -35,7 +37,7 @@ export function vendorMessage(body: string): string {
     .replace(/<[^>]+>/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
-  return plain.length > maxLength ? `${plain.slice(0, maxLength)}…` : plain;
+  return clip(plain, maxLength, { marker: '…' });
 }
 
 /** The values of a request that are secrets: every header but the plain ones, and key-like query values. */

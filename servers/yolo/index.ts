@@ -12,19 +12,14 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { runStdioServer } from '../shared/run-stdio.js';
 import { disableImageCache } from './session-options.js';
-import { findPoseModel } from './pose-model.js';
-import { registerPoseTool } from './pose-tool.js';
 import { registerYoloTools } from './tools.js';
-import { findOpenVocabModels } from './world-model.js';
 
 disableImageCache();
 
 const server = new McpServer({ name: 'dinox-mcp', title: 'Local YOLOX-Nano detector (COCO-80) with the DINO-X tool names', version: '0.1.0' });
 
 function start(): Promise<void> {
-  registerYoloTools(server, findOpenVocabModels());
-  const poseModel = findPoseModel();
-  if (poseModel) registerPoseTool(server, poseModel);
+  registerYoloTools(server);
   return runStdioServer(server);
 }
 

@@ -21,7 +21,9 @@ import { defaultScoreThreshold, detectObjects, getSession } from './detector.js'
 import { cocoLabels, type CocoLabel } from './labels.js';
 import { mapPromptToClasses, splitPrompt } from './prompt-classes.js';
 import { createDetectionAnswer, createOpenVocabAnswer, createTextDetectionAnswer, type DetectionAnswer, toToolResult } from './result.js';
-import { detectTerms, loadOpenVocab, type OpenVocab, type OpenVocabFiles } from './world-model.js';
+import { findPoseModel } from './pose-model.js';
+import { registerPoseTool } from './pose-tool.js';
+import { detectTerms, findOpenVocabModels, loadOpenVocab, type OpenVocab, type OpenVocabFiles } from './world-model.js';
 
 const imageFileUri = z
   .string()
@@ -162,8 +164,8 @@ async function visualize(
   );
 }
 
-/** `openVocab`: the YOLO-World and CLIP files when present (index.ts); detect-objects-by-text then searches every term as written. */
-export function registerYoloTools(server: McpServer, openVocab?: OpenVocabFiles): void {
+/** `openVocab`: the YOLO-World and CLIP files when present; detect-objects-by-text then searches every term as written. */
+function registerDetectionTools(server: McpServer, openVocab: OpenVocabFiles | undefined): void {
   let loaded: Promise<OpenVocab> | undefined;
   const openModel = (files: OpenVocabFiles) => {
     loaded ??= loadOpenVocab(files).catch((error: unknown) => {
@@ -206,4 +208,20 @@ export function registerYoloTools(server: McpServer, openVocab?: OpenVocabFiles)
     },
     (args, call) => guarded(() => visualize(args, call)),
   );
+}
+
+/** The optional model files found at start; a tool whose model is absent is not listed (index.ts). */
+export interface YoloModels {
+  openVocab?: OpenVocabFiles | undefined;
+  poseModel?: string | undefined;
+}
+
+/** Finds the optional models in process.env and the pulled assets; throws when a configured path does not exist. */
+function findYoloModels(): YoloModels {
+  return { openVocab: findOpenVocabModels(), poseModel: findPoseModel() };
+}
+
+export function registerYoloTools(server: McpServer, models: YoloModels = findYoloModels()): void {
+  registerDetectionTools(server, models.openVocab);
+  if (models.poseModel) registerPoseTool(server, models.poseModel);
 }

@@ -13,6 +13,7 @@ import { addUsage, emptyUsage, type Usage } from '../core/usage.js';
 import { M3Error, ProviderError, ServerError } from '../errors/index.js';
 import { visionVendorOf } from '../llm/image-destination.js';
 import { fitRequestImages, requestImageLimitsFor } from '../llm/request-image-limits.js';
+import { addBilledUsage, billingOf, emptyBilledUsage, type BilledUsage } from '../llm/pricing.js';
 import { generateWithRetry, ProviderAttemptsError } from '../llm/retry.js';
 import type { GenerateRequest, GenerateResponse, ModelDriver } from '../llm/types.js';
 import type { ToolCallInterceptor } from '../mcp/checked-call.js';
@@ -61,8 +62,8 @@ export interface EpisodeTrace {
   rounds: RoundTrace[];
   finalReply: string;
   usage: Usage;
-  /** The part of `usage` the model-response cache served (no request made, nothing paid). */
-  servedUsage?: Usage;
+  /** `usage` split by billing (src/llm/pricing.ts): synchronous, answered by a batch job, served by the model-response cache (nothing paid). */
+  billed?: BilledUsage;
   modelCalls: number;
   warnings: string[];
   /** What a workflow decided (src/agent/workflow.ts); absent for one agent. */
@@ -132,7 +133,7 @@ function toDefinitions(tools: readonly CatalogTool[]): ToolDefinition[] {
 
 export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promise<EpisodeTrace> {
   const { driver, host, options } = deps;
-  const trace: EpisodeTrace = { rounds: [], finalReply: '', usage: emptyUsage(), servedUsage: emptyUsage(), modelCalls: 0, warnings: [] };
+  const trace: EpisodeTrace = { rounds: [], finalReply: '', usage: emptyUsage(), billed: emptyBilledUsage(), modelCalls: 0, warnings: [] };
   const budget = deps.budget ?? new TaskBudget({});
   const kind = options.agent ?? 'function-call';
   const offered = kind === 'basic' ? [] : rankTools(input.question, host.tools, options.topTools);
@@ -173,7 +174,8 @@ export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promis
       const images = await delivery();
       trace.modelCalls += 1;
       trace.usage = addUsage(trace.usage, response.usage);
-      if (response.servedFromCache) trace.servedUsage = addUsage(trace.servedUsage ?? emptyUsage(), response.usage);
+      const billing = billingOf(response);
+      trace.billed = addBilledUsage(trace.billed ?? emptyBilledUsage(), response.usage, billing);
       budget.observe(response);
       trace.warnings.push(...fitted.warnings, ...response.warnings);
       safeEmit(deps.onEvent, {
@@ -182,6 +184,8 @@ export async function runEpisode(input: EpisodeInput, deps: EpisodeDeps): Promis
         round,
         purpose,
         usage: response.usage,
+        billing,
+        ...(response.batch ? { batch: response.batch } : {}),
         latencyMs: response.latencyMs,
         attempts: response.attempts,
         text: response.text,

@@ -4,6 +4,7 @@ import type { ImageFacts } from '../core/content.js';
 import type { ImageDelivery } from '../core/image-delivery.js';
 import type { ConditionMark, FallbackServed } from '../core/tool-result-contract.js';
 import type { Usage } from '../core/usage.js';
+import type { Billing } from '../llm/pricing.js';
 import type { AttemptRecord } from '../llm/retry.js';
 import type { RequestPurpose } from '../llm/types.js';
 import type { RequestImages } from '../media/request-images.js';
@@ -24,6 +25,10 @@ export type AgentEvent = { agent?: string } & (
       round: number;
       purpose: EpisodePurpose;
       usage: Usage;
+      /** How the reply was paid for (src/llm/pricing.ts): absent on a failed request (nothing answered). */
+      billing?: Billing;
+      /** The provider batch job that answered it (m3 run --batch). */
+      batch?: { vendorBatchId: string; customId: string };
       latencyMs: number;
       attempts: AttemptRecord[];
       text: string;

@@ -6,9 +6,11 @@
 //
 // Tokens and replies count every reply, including those the model-response cache served: they
 // bound the episode's behaviour, so a cached rerun stops where the run it reproduces stopped. Cost
-// counts only replies the provider was paid for: a served reply cost nothing.
+// counts what the provider was paid (src/llm/pricing.ts paidCost): a served reply cost nothing, a
+// reply a provider batch job answered costs the batch price.
 import type { EpisodeEnd } from '../core/end-status.js';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.js';
+import { addBilledUsage, billingOf, emptyBilledUsage, type BilledUsage, type CostOf } from '../llm/pricing.js';
 import type { GenerateResponse } from '../llm/types.js';
 
 export interface TaskLimits {
@@ -16,7 +18,7 @@ export interface TaskLimits {
   tokens?: number;
   /** Model replies (every request of every stage: prepare, work, end, final). */
   messages?: number;
-  /** USD at the price table's rates (src/llm/pricing.ts), replies served from the cache excluded. */
+  /** USD paid at the price table's rates (src/llm/pricing.ts paidCost): cache-served replies cost nothing, batch replies the batch price. */
   costUsd?: number;
 }
 
@@ -24,20 +26,20 @@ const integer = new Intl.NumberFormat('en-US');
 
 export class TaskBudget {
   private usage: Usage = emptyUsage();
-  private paid: Usage = emptyUsage();
+  private billed: BilledUsage = emptyBilledUsage();
   private replies = 0;
 
-  /** `costOf`: USD of a usage at the model's price (null: no price; a cost limit then needs one, checked before the run). */
+  /** `costOf`: what usage cost at the model's price (null: no price; a cost limit then needs one, checked before the run). */
   constructor(
     private readonly limits: TaskLimits,
-    private readonly costOf?: (usage: Usage) => number | null,
+    private readonly costOf?: CostOf,
   ) {}
 
   /** Counts one reply of the episode. */
-  observe(response: Pick<GenerateResponse, 'usage' | 'servedFromCache'>): void {
+  observe(response: Pick<GenerateResponse, 'usage' | 'servedFromCache' | 'batch'>): void {
     this.replies += 1;
     this.usage = addUsage(this.usage, response.usage);
-    if (!response.servedFromCache) this.paid = addUsage(this.paid, response.usage);
+    this.billed = addBilledUsage(this.billed, response.usage, billingOf(response));
   }
 
   /** The end of an episode whose next request a limit forbids, or undefined while every limit allows it. */
@@ -48,7 +50,7 @@ export class TaskBudget {
       return { status: 'limit_tokens', detail: `${integer.format(spentTokens)} tokens reached the limit of ${integer.format(tokens)}` };
     if (messages !== undefined && this.replies >= messages)
       return { status: 'limit_messages', detail: `${this.replies} model replies reached the limit of ${messages}` };
-    const spentUsd = costUsd === undefined ? null : (this.costOf?.(this.paid) ?? null);
+    const spentUsd = costUsd === undefined ? null : (this.costOf?.(this.billed)?.paidUsd ?? null);
     if (costUsd !== undefined && spentUsd !== null && spentUsd >= costUsd)
       return { status: 'limit_cost', detail: `$${spentUsd.toFixed(6)} reached the limit of $${costUsd}` };
     return undefined;

@@ -5,12 +5,12 @@
 // it is written, so a key a tool or a model echoes never reaches the terminal.
 import type { AgentEvent } from './events.js';
 import { redactText, toRedactedJson } from '../log/redact.js';
+import { clip as clipText } from '../core/number-format.js';
 
 const MAX_CHARS = 300;
 
 function clip(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > MAX_CHARS ? `${flat.slice(0, MAX_CHARS)}... (${flat.length} chars)` : flat;
+  return clipText(text, MAX_CHARS, { flatten: true, marker: (whole) => `... (${whole.length} chars)` });
 }
 
 /** The line an event shows, or undefined for events the view skips. */

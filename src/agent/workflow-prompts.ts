@@ -4,6 +4,7 @@
 // fence or the outermost braces of the reply). What cannot be read is recorded, never guessed.
 import { z } from 'zod';
 import type { WorkflowAgent } from './workflow-definition.js';
+import { clip } from '../core/number-format.js';
 
 function agentList(agents: readonly WorkflowAgent[]): string {
   return agents
@@ -72,13 +73,11 @@ function jsonOf(reply: string): unknown {
   }
 }
 
-const clip = (text: string) => (text.length > 200 ? `${text.slice(0, 200)}...` : text);
-
 const routeSchema = z.object({ agent: z.string(), reason: z.string().optional() });
 
 export function parseRoute(reply: string, agents: readonly WorkflowAgent[]): { agent: string | null; reason: string; error?: string } {
   const parsed = routeSchema.safeParse(jsonOf(reply));
-  if (!parsed.success) return { agent: null, reason: '', error: `the router's reply is not a JSON object {"agent", "reason"}: ${clip(reply)}` };
+  if (!parsed.success) return { agent: null, reason: '', error: `the router's reply is not a JSON object {"agent", "reason"}: ${clip(reply, 200)}` };
   const wanted = parsed.data.agent.trim();
   const agent = agents.find((candidate) => candidate.name === wanted);
   const reason = parsed.data.reason ?? '';
@@ -96,7 +95,7 @@ export function parsePlan(
   maxSubtasks: number,
 ): { subtasks: Array<{ agent: string; task: string }>; error?: string } {
   const plan = planSchema.safeParse(jsonOf(reply));
-  if (!plan.success) return { subtasks: [], error: `the orchestrator's plan is not a JSON object {"subtasks": [{"agent", "task"}]}: ${clip(reply)}` };
+  if (!plan.success) return { subtasks: [], error: `the orchestrator's plan is not a JSON object {"subtasks": [{"agent", "task"}]}: ${clip(reply, 200)}` };
   const problems: string[] = [];
   const subtasks: Array<{ agent: string; task: string }> = [];
   plan.data.subtasks.forEach((entry, index) => {

@@ -14,6 +14,7 @@
 // earlier results, then one request composes the answer. A reply that names no usable agent or
 // subtask runs nothing further: the answer is empty and the reason is in `workflow.plan_error`.
 import { addUsage, emptyUsage } from '../core/usage.js';
+import { emptyBilledUsage, sumBilledUsage } from '../llm/pricing.js';
 import { narrowHost } from '../mcp/narrowed-host.js';
 import type { AgentKind } from './agent-kind.js';
 import { EpisodeFailure, runEpisode, type EpisodeDeps, type EpisodeInput, type EpisodeTrace } from './episode.js';
@@ -80,7 +81,7 @@ class WorkflowRun {
   private absorb(trace: EpisodeTrace, agent: string, start: number): void {
     this.trace.rounds.push(...trace.rounds.map((round) => ({ ...round, round: round.round + start, agent })));
     this.trace.usage = addUsage(this.trace.usage, trace.usage);
-    if (trace.servedUsage) this.trace.servedUsage = addUsage(this.trace.servedUsage ?? emptyUsage(), trace.servedUsage);
+    if (trace.billed) this.trace.billed = sumBilledUsage(this.trace.billed ?? emptyBilledUsage(), trace.billed);
     this.trace.modelCalls += trace.modelCalls;
     this.trace.warnings.push(...trace.warnings);
     // The workflow's reply is its last agent's: that agent's end is the workflow's end.

@@ -12,6 +12,7 @@ import { mockedShare } from '../results/mocked-share.js';
 import { selectShard, type TaskSet } from '../runner/task-set.js';
 import type { RunBudget } from '../runner/run-cost.js';
 import { interruptedExitCode } from './stop-signal.js';
+import { formatPercent, shareOf } from '../core/number-format.js';
 
 const nothingScoredExitCode = 3;
 
@@ -26,7 +27,7 @@ export function requireTasks(taskSet: TaskSet, shard: { index: number; count: nu
 }
 
 function percent(part: number, whole: number): string {
-  return `${part}/${whole} (${whole === 0 ? 0 : Math.round((part / whole) * 1000) / 10}%)`;
+  return `${part}/${whole} (${formatPercent(shareOf(part, whole), { trim: true })})`;
 }
 
 /** `--max-cost`: one line saying whether the run stopped scheduling tasks, and what it paid. */
@@ -100,9 +101,11 @@ function costLine(label: string, cost: RunModelReport['trials'][number]['manifes
   const { tokens, messages, cost: byCost } = cost.limited;
   const limited = tokens + messages + byCost > 0 ? `; stopped by a limit: tokens ${tokens}, messages ${messages}, cost ${byCost}` : '';
   const served = cost.servedTokens.input + cost.servedTokens.output > 0;
+  const batched = (cost.batchTokens?.input ?? 0) + (cost.batchTokens?.output ?? 0) > 0;
   if (cost.paidUsd === null && !served && !limited) return undefined;
-  const usd = (value: number | null) => (value === null ? 'n/a (no price)' : `$${value.toFixed(4)}`);
-  return `cost ${label}: ${usd(cost.paidUsd)} paid${served ? `, ${usd(cost.savedUsd)} served by the model cache (saved)` : ''}${limited}\n`;
+  const usd = (value: number | null | undefined) => (value === null || value === undefined ? 'n/a (no price)' : `$${value.toFixed(4)}`);
+  const batch = batched ? `, ${usd(cost.savedByBatchUsd)} saved by batch pricing` : '';
+  return `cost ${label}: ${usd(cost.paidUsd)} paid${served ? `, ${usd(cost.savedUsd)} served by the model cache (saved)` : ''}${batch}${limited}\n`;
 }
 
 /** The run id to pass back to --run-id (m3 run appends the model label itself). */

@@ -2,7 +2,8 @@
 // the variables that override it), which key variables it reads, and, for OpenAI-compatible
 // servers, its wire quirks and image rules. Everything else is derived from this table: the
 // endpoint resolution of src/config/providers.ts, the registry's provider table
-// (src/llm/provider-table.ts) and the chat presets (src/llm/presets.ts), and the README's provider
+// (src/llm/provider-table.ts), the chat presets (src/llm/presets.ts), `m3 config check`'s provider
+// list (provider-status.ts) and the mock LLM's destination rules, and the README's provider
 // table is checked against it (test/config/provider-definitions.test.ts).
 // Adding a provider is one row here (and its README row).
 

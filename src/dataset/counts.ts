@@ -7,6 +7,7 @@ import { serverOf } from '../core/canonical-name.js';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { FuzzyTask, GtTask } from '../tasks/schemas.js';
+import { sum } from '../core/number-format.js';
 
 interface GtCounts {
   entries: number;
@@ -77,7 +78,6 @@ function callsOf(task: GtTask) {
   return task.steps.flatMap((step) => step.calls);
 }
 
-const sum = (tasks: readonly GtTask[], count: (task: GtTask) => number) => tasks.reduce((total, task) => total + count(task), 0);
 const parallelStepsOf = (task: GtTask) => task.steps.filter((step) => step.calls.length > 1).length;
 
 /** Image paths of a record (the field is a string, or a list in hand-written files). */

@@ -13,6 +13,7 @@ import { readStepResults } from '../view/step-results.js';
 import { type SampleScores, toInspectSample } from './inspect-sample.js';
 import type { EpisodeRecord, RunRecords } from './run-records.js';
 import { splitModelSpec } from './run-records.js';
+import { mean, sum } from '../core/number-format.js';
 
 // inspect writes every field of these objects (null when unset); its schema requires them all.
 const generateConfigFields = [
@@ -110,7 +111,7 @@ function scoresByEpisode(run: RunRow, records: EpisodeRecord[], resultsDir: stri
 }
 
 function meanScore(name: string, scorer: string, values: number[], totalSamples: number) {
-  const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
+  const average = mean(values);
   return {
     name,
     scorer,
@@ -118,7 +119,7 @@ function meanScore(name: string, scorer: string, values: number[], totalSamples:
     scored_samples: values.length,
     unscored_samples: totalSamples - values.length,
     params: {},
-    metrics: { mean: { name: 'mean', value: mean, params: {}, metadata: null } },
+    metrics: { mean: { name: 'mean', value: average, params: {}, metadata: null } },
     metadata: null,
   };
 }
@@ -137,9 +138,8 @@ function resultsOf(samples: Array<ReturnType<typeof toInspectSample>>, evaluated
 }
 
 function statsOf(run: RunRow, records: EpisodeRecord[], model: string) {
-  const sum = (pick: (record: EpisodeRecord) => number) => records.reduce((total, record) => total + pick(record), 0);
-  const input = sum((record) => record.episode.usage.inputTokens);
-  const output = sum((record) => record.episode.usage.outputTokens);
+  const input = sum(records, (record) => record.episode.usage.inputTokens);
+  const output = sum(records, (record) => record.episode.usage.outputTokens);
   const costs = records.map((record) => record.episode.costUsd);
   return {
     started_at: run.startedAt,
@@ -150,7 +150,7 @@ function statsOf(run: RunRow, records: EpisodeRecord[], model: string) {
         output_tokens: output,
         total_tokens: input + output,
         input_tokens_cache_write: null,
-        input_tokens_cache_read: sum((record) => record.episode.usage.cachedTokens),
+        input_tokens_cache_read: sum(records, (record) => record.episode.usage.cachedTokens),
         reasoning_tokens: null,
         total_cost: costs.every((cost) => cost !== null) ? costs.reduce((total: number, cost) => total + (cost ?? 0), 0) : null,
       },

@@ -11,6 +11,7 @@ import type { GtTask } from '../tasks/schemas.js';
 import { argumentsKey } from './argument-key.js';
 import type { FallbackInterceptor } from './tiers.js';
 import { sleep } from '../core/sleep.js';
+import { clip } from '../core/number-format.js';
 
 export interface PlannedCall {
   tool: string;
@@ -78,7 +79,8 @@ export interface ServerRecording {
   skipped?: string;
 }
 
-const clip = (text: string, length: number) => (text.length > length ? `${text.slice(0, length - 3)}...` : text).replace(/\s+/g, ' ');
+// Cut first, then flattened: the printed line keeps the length it always had.
+const oneLine = (text: string, length: number) => clip(text, length, { markerInLimit: true }).replace(/\s+/g, ' ');
 
 /** Why a server cannot be recorded now, or undefined. */
 function skipReason(server: string, options: RecordOptions): string | undefined {
@@ -104,17 +106,17 @@ export async function recordServer(server: string, calls: readonly PlannedCall[]
     const shown = `${server}/${call.tool} ${JSON.stringify(call.arguments)}`;
     if (outcome.errorCode === 'missing_credentials') {
       summary.failed += 1;
-      return { ...summary, skipped: `missing credentials: ${clip(outcome.text, 240)}` };
+      return { ...summary, skipped: `missing credentials: ${oneLine(outcome.text, 240)}` };
     }
     const verdict = outcome.tool
       ? options.recorder.recordReal({ tool: outcome.tool, arguments: call.arguments, context, outcome })
       : { recorded: false as const, reason: outcome.text };
     if (verdict.recorded) {
       summary.recorded += 1;
-      options.onLine(`    [OK]   ${shown} -> ${clip(outcome.text, 80)} (${verdict.outcome})`);
+      options.onLine(`    [OK]   ${shown} -> ${oneLine(outcome.text, 80)} (${verdict.outcome})`);
     } else {
       summary.failed += 1;
-      options.onLine(`    [SKIP] ${shown} -> ${clip(outcome.isError ? outcome.text : verdict.reason, 120)}`);
+      options.onLine(`    [SKIP] ${shown} -> ${oneLine(outcome.isError ? outcome.text : verdict.reason, 120)}`);
     }
   }
   return summary;

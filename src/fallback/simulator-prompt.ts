@@ -4,6 +4,7 @@
 // that ask for plausible near-matches for meaningful queries and valid but unrelated results
 // for nonsense ones.
 import type { CatalogTool } from '../mcp/types.js';
+import { clip } from '../core/number-format.js';
 
 export interface SimulatorExample {
   arguments: unknown;
@@ -16,10 +17,6 @@ const maxExampleChars = 3000;
 export const simulatorSystemPrompt =
   "You are a high-fidelity simulator of the real external API behind an MCP tool. Reply with the tool's return payload only: no explanation, no preamble, no markdown fences.";
 
-function clip(text: string): string {
-  return text.length > maxExampleChars ? `${text.slice(0, maxExampleChars)}\n[... cut at ${maxExampleChars} characters]` : text;
-}
-
 export function buildSimulatorPrompt(tool: CatalogTool, args: unknown, contractHint: string, examples: readonly SimulatorExample[]): string {
   const sections = [
     `Tool: ${tool.canonicalName}`,
@@ -29,7 +26,10 @@ export function buildSimulatorPrompt(tool: CatalogTool, args: unknown, contractH
   if (tool.outputSchema) sections.push(`Output JSON schema (the payload must be one JSON value valid against it):\n${JSON.stringify(tool.outputSchema)}`);
   sections.push(`Output contract (match this type, layout and style exactly):\n${contractHint}`);
   if (examples.length > 0) {
-    const shown = examples.map((example, index) => `Example ${index + 1}\nArguments: ${JSON.stringify(example.arguments)}\nReturn:\n${clip(example.result)}`);
+    const shown = examples.map(
+      (example, index) =>
+        `Example ${index + 1}\nArguments: ${JSON.stringify(example.arguments)}\nReturn:\n${clip(example.result, maxExampleChars, { marker: `\n[... cut at ${maxExampleChars} characters]` })}`,
+    );
     sections.push(
       `Real returns of this tool for other arguments (follow their layout; do not copy their facts unless the arguments match):\n\n${shown.join('\n\n')}`,
     );

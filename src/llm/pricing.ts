@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { EnvMap } from '../config/env-file.js';
 import { formatIssues } from '../config/zod-issues.js';
-import type { Usage } from '../core/usage.js';
+import { addUsage, emptyUsage, type Usage } from '../core/usage.js';
 import { ConfigError } from '../errors/index.js';
 
 const priceSchema = z.strictObject({
@@ -134,8 +134,73 @@ export const batchDiscount = {
   source: 'OpenAI Batch API, Anthropic Message Batches and Gemini batch mode price pages: 50 % of standard token prices (entered 2026-12-02)',
 } as const;
 
-/** Cost in USD of usage billed at the batch price, or undefined when the model has no price. */
-export function batchCostUsd(spec: string, usage: Usage, table: PriceTable = defaultPriceTable): number | undefined {
-  const list = costUsd(spec, usage, table);
-  return list === undefined ? undefined : list * batchDiscount.factor;
+/**
+ * How a reply was paid for: `standard` (a synchronous request, list price), `batch` (answered by a
+ * provider batch job, list price times batchDiscount.factor) or `cache` (served by the
+ * model-response cache: no request was made, nothing paid; its list price is what it saved).
+ */
+export type Billing = 'standard' | 'batch' | 'cache';
+
+/** A reply's billing, from what the driver stack marked on it (the cache, the batch collector). */
+export function billingOf(response: { servedFromCache?: true; batch?: unknown }): Billing {
+  if (response.servedFromCache) return 'cache';
+  return response.batch ? 'batch' : 'standard';
+}
+
+/** Usage split by billing: what an episode, a trial or a run used, each part priced its own way. */
+export interface BilledUsage {
+  standard: Usage;
+  batch: Usage;
+  cache: Usage;
+}
+
+export function emptyBilledUsage(): BilledUsage {
+  return { standard: emptyUsage(), batch: emptyUsage(), cache: emptyUsage() };
+}
+
+/** Adds one reply's usage under its billing. */
+export function addBilledUsage(total: BilledUsage, usage: Usage, billing: Billing): BilledUsage {
+  return { ...total, [billing]: addUsage(total[billing], usage) };
+}
+
+export function sumBilledUsage(a: BilledUsage, b: BilledUsage): BilledUsage {
+  return { standard: addUsage(a.standard, b.standard), batch: addUsage(a.batch, b.batch), cache: addUsage(a.cache, b.cache) };
+}
+
+/** What usage cost: paid to the provider, and saved against the list price by the cache and by batch pricing. */
+export interface PaidCost {
+  paidUsd: number;
+  /** The list price of every reply: what the same replies would have cost as synchronous requests. */
+  listUsd: number;
+  /** The list price of the replies the cache served (paid nothing). */
+  savedByCacheUsd: number;
+  /** What batch pricing took off the list price of the batch-answered replies. */
+  savedByBatchUsd: number;
+}
+
+/**
+ * The one price computation of what was paid (episodes, trials, runs, model calls, llm_stats.json,
+ * the task limits and --max-cost all read it): standard replies at list price, batch replies at
+ * the batch price, cache-served replies at $0. Undefined when the model has no price.
+ */
+export function paidCost(spec: string, billed: BilledUsage, table: PriceTable = defaultPriceTable): PaidCost | undefined {
+  const standard = costUsd(spec, billed.standard, table);
+  const batch = costUsd(spec, billed.batch, table);
+  const cache = costUsd(spec, billed.cache, table);
+  if (standard === undefined || batch === undefined || cache === undefined) return undefined;
+  const batchPaid = batch * batchDiscount.factor;
+  return { paidUsd: standard + batchPaid, listUsd: standard + batch + cache, savedByCacheUsd: cache, savedByBatchUsd: batch - batchPaid };
+}
+
+/** What usage cost, at one model's price (null: the model has no price): the runner's cost function. */
+export type CostOf = (billed: BilledUsage) => PaidCost | null;
+
+/** The runner's cost function of `spec` at `table`. */
+export function costOfModel(spec: string, table: PriceTable): CostOf {
+  return (billed) => paidCost(spec, billed, table) ?? null;
+}
+
+/** The paid cost of one reply (a model call row), or undefined when the model has no price. */
+export function paidCostOfReply(spec: string, usage: Usage, billing: Billing, table: PriceTable = defaultPriceTable): PaidCost | undefined {
+  return paidCost(spec, addBilledUsage(emptyBilledUsage(), usage, billing), table);
 }

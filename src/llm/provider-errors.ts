@@ -4,6 +4,7 @@
 // folder's errors.ts passes its SDK's error classes in.
 import { type HeaderReader, retryAfterFromHeaders } from '../core/retry-after.js';
 import { ProviderError, type ProviderErrorClass } from '../errors/index.js';
+import { clip } from '../core/number-format.js';
 
 export interface ClassifiedError {
   errorClass: ProviderErrorClass;
@@ -62,10 +63,8 @@ const requestFaultPattern = new RegExp(
 /** Vendor error codes that name a request fault whatever the text says. */
 const requestFaultCodes = new Set(['unsupported_parameter', 'unsupported_value', 'request_too_large']);
 
-function clip(text: string, limit = 500): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > limit ? `${flat.slice(0, limit)}…` : flat;
-}
+/** An API's message or a network error on one line, cut with an ellipsis. */
+const oneLine = { flatten: true, marker: '…' } as const;
 
 /** Maps an HTTP failure to a class and a message naming the model and what to check. */
 export function classifyHttpStatus(
@@ -74,7 +73,7 @@ export function classifyHttpStatus(
   context: FailureContext,
   extras: { code?: string | null; retryAfterMs?: number } = {},
 ): ClassifiedError {
-  const detail = clip(apiMessage || 'no error message');
+  const detail = clip(apiMessage || 'no error message', 500, oneLine);
   const at = `${context.spec}: HTTP ${status}`;
   const retry = extras.retryAfterMs !== undefined ? { retryAfterMs: extras.retryAfterMs } : {};
   if (status === 429) {
@@ -151,7 +150,7 @@ export function classifyTransportError(error: unknown, context: FailureContext):
     if (link.name === 'TimeoutError') return { errorClass: 'transient', message: `${context.spec}: request timed out (${link.message})` };
     if (link.name === 'AbortError') return { errorClass: 'transient', message: `${context.spec}: request aborted (${link.message})` };
     if (link instanceof SyntaxError) {
-      return { errorClass: 'transient', message: `${context.spec}: the server sent a response that is not valid JSON (${clip(link.message, 200)})` };
+      return { errorClass: 'transient', message: `${context.spec}: the server sent a response that is not valid JSON (${clip(link.message, 200, oneLine)})` };
     }
     // The deepest cause names the real problem ("fetch failed" ← "UND_ERR_SOCKET: other side closed").
     if ((typeof code === 'string' && transientCodes.has(code)) || transientMessage.test(link.message)) {
@@ -159,7 +158,10 @@ export function classifyTransportError(error: unknown, context: FailureContext):
     }
   }
   if (connection === undefined) return undefined;
-  return { errorClass: 'transient', message: `${context.spec}: connection failed (${clip(connection, 200)}); is the server reachable? ${context.hint}` };
+  return {
+    errorClass: 'transient',
+    message: `${context.spec}: connection failed (${clip(connection, 200, oneLine)}); is the server reachable? ${context.hint}`,
+  };
 }
 
 /** The error classes every Stainless-generated SDK (openai, @anthropic-ai/sdk) exports. */

@@ -4,16 +4,17 @@ import type { Switches } from '../config/switches.js';
 import { ProviderError, type ProviderErrorClass } from '../errors/index.js';
 import { redactText } from '../log/redact.js';
 import type { GenerateOptions, GenerateRequest, GenerateResponse, ModelDriver } from './types.js';
+import { retryDelay, type RetryLimits } from '../core/retry-policy.js';
 import { sleep } from '../core/sleep.js';
 
-export interface RetryPolicy {
-  /** Retries after the first attempt (M3_LLM_MAX_RETRIES). */
-  maxRetries: number;
-  baseDelayMs: number;
-  maxDelayMs: number;
+/** The retry limits and backoff of src/core/retry-policy.ts, plus a timeout per attempt. */
+export interface RetryPolicy extends RetryLimits {
   /** Per-attempt timeout (M3_LLM_TIMEOUT); 0 disables. */
   timeoutMs: number;
 }
+
+/** @internal The shared backoff, under the name the retry tests have always imported. */
+export { backoffDelay } from '../core/retry-policy.js';
 
 export interface AttemptRecord {
   attempt: number;
@@ -26,12 +27,13 @@ export interface AttemptRecord {
 }
 
 /**
- * The one retry policy of every model call (agent, judges): M3_LLM_MAX_RETRIES retries,
- * M3_LLM_TIMEOUT per attempt, backoff from 1 s doubling up to 60 s (or the server's retry-after,
- * capped the same way).
+ * The retry policy of every model call (agent, judges): M3_LLM_MAX_RETRIES retries,
+ * M3_LLM_TIMEOUT per attempt, backoff from 1 s doubling up to 60 s with up to a quarter taken off
+ * at random (many tasks of a batch hit the same rate limit at once), or the server's retry-after,
+ * capped at 60 s.
  */
 export function retryPolicyFrom(switches: Pick<Switches, 'M3_LLM_MAX_RETRIES' | 'M3_LLM_TIMEOUT'>): RetryPolicy {
-  return { maxRetries: switches.M3_LLM_MAX_RETRIES, baseDelayMs: 1000, maxDelayMs: 60_000, timeoutMs: switches.M3_LLM_TIMEOUT * 1000 };
+  return { maxRetries: switches.M3_LLM_MAX_RETRIES, baseDelayMs: 1000, maxDelayMs: 60_000, jitter: 0.25, timeoutMs: switches.M3_LLM_TIMEOUT * 1000 };
 }
 
 /** The final failure of a model call, with every attempt made (the store keeps them). */
@@ -54,12 +56,6 @@ export class ProviderAttemptsError extends ProviderError {
 }
 
 const retryable: ReadonlySet<ProviderErrorClass> = new Set(['rate_limit', 'transient']);
-
-export function backoffDelay(policy: RetryPolicy, attempt: number, retryAfterMs?: number): number {
-  if (retryAfterMs !== undefined && retryAfterMs >= 0) return Math.min(retryAfterMs, policy.maxDelayMs);
-  const exponential = policy.baseDelayMs * 2 ** (attempt - 1);
-  return Math.min(exponential, policy.maxDelayMs);
-}
 
 function attemptSignal(outer: AbortSignal | undefined, timeoutMs: number): { signal: AbortSignal | undefined; timedOut: () => boolean; dispose: () => void } {
   if (timeoutMs <= 0) return { signal: outer, timedOut: () => false, dispose: () => undefined };
@@ -111,8 +107,7 @@ export async function generateWithRetry(
         : driver.classifyError(error);
       // Provider text enters the harness here (attempt records, events, the store): redact it once.
       const classified = { ...raw, message: redactText(raw.message) };
-      const canRetry = retryable.has(classified.errorClass) && attempt <= policy.maxRetries;
-      const waitMs = canRetry ? backoffDelay(policy, attempt, classified.retryAfterMs) : undefined;
+      const waitMs = retryDelay(policy, attempt, { retryable: retryable.has(classified.errorClass), retryAfterMs: classified.retryAfterMs });
       const record: AttemptRecord = {
         attempt,
         startedAt,
@@ -124,8 +119,8 @@ export async function generateWithRetry(
       };
       attempts.push(record);
       options.onAttempt?.(record);
-      if (!canRetry) throw new ProviderAttemptsError(classified, attempts, error);
-      await sleep(waitMs ?? 0, options.signal);
+      if (waitMs === undefined) throw new ProviderAttemptsError(classified, attempts, error);
+      await sleep(waitMs, options.signal);
     } finally {
       scoped.dispose();
     }

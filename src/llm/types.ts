@@ -60,6 +60,8 @@ export interface GenerateResponse {
   reasoning?: ReasoningTrace;
   /** Served by the model-response cache (src/runner/response-cache.ts): no request was made, its usage is the recorded one and cost nothing. */
   servedFromCache?: true;
+  /** Answered by a provider batch job (src/llm/batch/collector.ts), billed at the batch price: the job and the line. */
+  batch?: { vendorBatchId: string; customId: string };
 }
 
 /** What a vendor mapper returns; the driver adds the latency and the raw exchange. */

@@ -11,6 +11,7 @@ import { FunctionNameTable } from './function-names.js';
 import { normalizeContent, toResultText, typeImagesByBytes } from './normalize-content.js';
 import { defaultRestartPolicy, ServerConnection, type CallAttempt, type RestartPolicy } from './server-connection.js';
 import { inspectSession, type ServerInspection } from './inspection.js';
+import type { ConnectServer } from './server-session.js';
 import { hashServerTools, hashToolSurface } from './tools-hash.js';
 import { fullSurface, surfaceTools, type ToolSurface } from './tool-surface.js';
 import type { CallToolOptions, CatalogTool, ServerStatus, ToolCallOutcome, ToolHost } from './types.js';
@@ -37,6 +38,12 @@ export interface HostOptions {
   rpcLogEntries?: number;
   /** Which tools are offered (src/mcp/tool-surface.ts); default every tool the servers list. */
   toolSurface?: ToolSurface;
+  /**
+   * A transport for a server in place of its stdio child or HTTP connection (tests run servers
+   * in process through it); undefined for a spec keeps the configured transport. Tool lists,
+   * checked calls, timeouts, restarts and the rpc log take the same path either way.
+   */
+  connectServer?: ConnectServer;
 }
 
 const defaultCallTimeoutMs = 60_000;
@@ -104,6 +111,7 @@ export class McpHost implements ToolHost {
       restart: { ...defaultRestartPolicy, ...options.restart },
       logger: options.logger ?? log,
       rpcLogEntries: options.rpcLogEntries ?? 0,
+      connectServer: options.connectServer,
     };
     const connections = specs.map((spec) => new ServerConnection(spec, connectionOptions));
     await Promise.all(connections.map((connection) => connection.start()));

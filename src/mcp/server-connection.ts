@@ -10,7 +10,7 @@ import { CALL_CONTEXT_META_KEY, type CallContext, type HostInfraErrorCode } from
 import { errorMessage } from '../errors/index.js';
 import type { Logger } from '../log/logger.js';
 import { childSignal, onAbort, sleep } from './abort-helpers.js';
-import { describeExit, ServerSession, type SessionEnd } from './server-session.js';
+import { type ConnectServer, describeExit, ServerSession, type SessionEnd } from './server-session.js';
 import { StderrLog } from './stderr-log.js';
 import { dedupeTools, offeredTools } from './tool-list.js';
 import { hashServerTools } from './tools-hash.js';
@@ -55,6 +55,7 @@ export interface ConnectionOptions {
   logger: Logger;
   /** Entries of each session's JSON-RPC log; 0: no log. */
   rpcLogEntries: number;
+  connectServer: ConnectServer | undefined;
 }
 
 export type CallAttempt = { ok: true; result: CallToolResult } | { ok: false; errorCode: HostInfraErrorCode; message: string };
@@ -129,6 +130,7 @@ export class ServerConnection {
       stderrLog: this.stderrLog,
       signal: this.closing.signal,
       rpcLogEntries: this.options.rpcLogEntries,
+      ...(this.options.connectServer ? { connectServer: this.options.connectServer } : {}),
     });
     if (this.closed) {
       await session.close();

@@ -26,7 +26,17 @@ export interface SessionOptions {
   signal?: AbortSignal;
   /** Keep a JSON-RPC log of this many entries (src/mcp/rpc-log.ts); unset or 0: no log. */
   rpcLogEntries?: number;
+  /** A transport in place of the configured one (see `ConnectServer`). */
+  connectServer?: ConnectServer;
 }
+
+/**
+ * Gives a session a ready-made transport for `spec` (a test's in-process server over the SDK's
+ * in-memory transport) instead of spawning or dialling it; undefined keeps the configured
+ * transport. Called once per session, so a restart asks for a fresh one; the startup timeout
+ * covers it.
+ */
+export type ConnectServer = (spec: ServerSpec) => Transport | undefined | Promise<Transport | undefined>;
 
 export interface SessionEnd {
   /** True when close() was called by us; false for a crash or a dropped connection. */
@@ -48,6 +58,21 @@ export function describeExit(end: Pick<SessionEnd, 'exitCode' | 'signal'>): stri
   return 'exit status unknown';
 }
 
+/** The injected transport for `spec`, if any; one that arrives after `deadline` rejected is closed. */
+async function injectTransport(spec: ServerSpec, connectServer: ConnectServer | undefined, deadline: Promise<never>): Promise<Transport | undefined> {
+  if (!connectServer) return undefined;
+  const pending = Promise.resolve(connectServer(spec));
+  try {
+    return await Promise.race([pending, deadline]);
+  } catch (error) {
+    void pending.then(
+      (late) => late?.close(),
+      () => undefined,
+    );
+    throw error;
+  }
+}
+
 export class ServerSession {
   tools: Tool[] = [];
   pid: number | undefined;
@@ -67,11 +92,13 @@ export class ServerSession {
   private constructor(
     readonly spec: ServerSpec,
     private readonly options: SessionOptions,
+    injected: Transport | undefined,
   ) {
     this.ended = new Promise((resolve) => {
       this.resolveEnded = resolve;
     });
-    const transport = spec.transport === 'http' ? this.createHttpTransport() : this.createStdioTransport();
+    if (injected) options.stderrLog.note(`connected through an injected transport in place of ${describeCommand(spec)}`);
+    const transport = injected ?? (spec.transport === 'http' ? this.createHttpTransport() : this.createStdioTransport());
     this.rpcLog = options.rpcLogEntries ? new RpcLog(options.rpcLogEntries) : undefined;
     this.transport = this.rpcLog ? new LoggingTransport(transport, this.rpcLog) : transport;
     this.client.onclose = () => {
@@ -87,13 +114,23 @@ export class ServerSession {
 
   /** Starts one attempt; throws a ServerError (with stderr tail) if it is not ready in time. */
   static async open(spec: ServerSpec, options: SessionOptions): Promise<ServerSession> {
-    const session = new ServerSession(spec, options);
     let timer: NodeJS.Timeout | undefined;
     let dispose: () => void = () => {};
     const timedOut = new Promise<never>((_resolve, reject) => {
       timer = setTimeout(() => reject(new Error(`no answer to initialize/tools/list within ${options.startupTimeoutMs} ms`)), options.startupTimeoutMs);
       dispose = onAbort(options.signal, () => reject(new Error('start cancelled: the host is closing')));
     });
+    // Rejections of the race's loser would otherwise be unhandled.
+    timedOut.catch(() => undefined);
+    let injected: Transport | undefined;
+    try {
+      injected = await injectTransport(spec, options.connectServer, timedOut);
+    } catch (error) {
+      clearTimeout(timer);
+      dispose();
+      throw new ServerError(spec.name, `server "${spec.name}" failed to start: ${errorMessage(error)}`, { cause: error, code: 'server_start' });
+    }
+    const session = new ServerSession(spec, options, injected);
     try {
       await Promise.race([session.connect(), timedOut]);
       return session;

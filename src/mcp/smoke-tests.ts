@@ -29,6 +29,7 @@ import type { ServerSpec } from '../config/index.js';
 import type { CallContext } from '../core/tool-result-contract.js';
 import { callCheckedTool } from './checked-call.js';
 import type { ToolHost } from './types.js';
+import { clip } from '../core/number-format.js';
 
 export type SmokeTest = ServerSmoke;
 
@@ -85,8 +86,7 @@ export async function runSmokeTest(host: ToolHost, server: string, workspace: st
   const context: CallContext = { taskId: `smoke/${server}`, workspace };
   const outcome = await callCheckedTool(host, canonical, test.args, { context });
   // One line in the report table, however the answer is laid out.
-  const flat = outcome.text.replace(/\s+/g, ' ').trim();
-  const shown = flat.length > 120 ? `${flat.slice(0, 117)}...` : flat;
+  const shown = clip(outcome.text, 120, { flatten: true, markerInLimit: true });
   if (!outcome.isError && test.accept(outcome.text)) {
     return { state: 'passed', detail: `${canonical} → ${shown}`, durationMs: outcome.durationMs };
   }

@@ -8,6 +8,7 @@ import { toolsPerServer } from '../eval/call/catalog.js';
 import { proxyMetricNames } from '../eval/final/output.js';
 import { allStepMetrics, displayName, leaderboardStepMetrics, type LeaderboardRow } from './leaderboard.js';
 import type { ModelResults } from './load-results.js';
+import { formatPercent } from '../core/number-format.js';
 
 export interface ValueLabelOptions {
   decimals: number;
@@ -201,7 +202,6 @@ export function callDonutFigure(results: ModelResults): FigureSpec | undefined {
   };
   const shown = callCategoryStyle.filter((style) => style.key !== 'unclassified' || (counts.unclassified ?? 0) > 0);
   const total = shown.reduce((sum, style) => sum + (counts[style.key] ?? 0), 0);
-  const percent = (value: number) => (total === 0 ? 0 : (100 * value) / total);
   const tasks = calls.totals?.tasks;
   const illegal = `Illegal calling: ${calls.illegal_calling}${tasks !== undefined ? ` of ${tasks}` : ''} tasks (counted per task, not per call)`;
   return {
@@ -212,7 +212,7 @@ export function callDonutFigure(results: ModelResults): FigureSpec | undefined {
     config: {
       type: 'doughnut',
       data: {
-        labels: shown.map((style) => `${style.label}: ${counts[style.key] ?? 0} (${percent(counts[style.key] ?? 0).toFixed(1)}%)`),
+        labels: shown.map((style) => `${style.label}: ${counts[style.key] ?? 0} (${formatPercent(counts[style.key] ?? 0, { of: total })})`),
         datasets: [
           { label: 'calls', data: shown.map((style) => counts[style.key] ?? 0), backgroundColor: shown.map((style) => style.color), borderColor: '#ffffff' },
         ],
@@ -326,7 +326,7 @@ export function toolCategoryFigure(catalog: ToolCatalog): FigureSpec | undefined
     config: {
       type: 'doughnut',
       data: {
-        labels: ordered.map(([category, count]) => `${category} (${((100 * count) / total).toFixed(1)}%)`),
+        labels: ordered.map(([category, count]) => `${category} (${formatPercent(count, { of: total })})`),
         datasets: [
           {
             label: 'tools',

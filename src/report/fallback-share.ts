@@ -4,10 +4,11 @@
 import type { MockedShare } from '../results/mocked-share.js';
 import { displayName } from './leaderboard.js';
 import type { Table } from './tables.js';
+import { formatPercent, shareOf } from '../core/number-format.js';
 
 export { mockedShare, type MockedShare } from '../results/mocked-share.js';
 
-const percent = (part: number, whole: number) => (whole === 0 ? '0%' : `${Math.round((part / whole) * 1000) / 10}%`);
+const percent = (part: number, whole: number) => formatPercent(shareOf(part, whole), { trim: true });
 
 /** Shown only when some model ran with the layer on or received mocked returns. */
 export function mockedShareTable(shares: ReadonlyArray<MockedShare | undefined>): Table | undefined {

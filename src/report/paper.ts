@@ -15,6 +15,7 @@ import { background, leaderboardColors, scoreAxisMax, seriesPalette, type Figure
 import { allStepMetrics, type LeaderboardRow } from './leaderboard.js';
 import type { MockedShare } from '../results/mocked-share.js';
 import type { Cell, Table } from './tables.js';
+import { formatPercent, shareOf } from '../core/number-format.js';
 
 /** The metrics a published value can be compared with: the leaderboard's columns. */
 const comparableMetrics = ['average_score', ...allStepMetrics, 'completion_rate', 'information_grounding_rate'] as const;
@@ -69,7 +70,7 @@ export interface PaperRunLabels {
   includeMocked: boolean;
 }
 
-const percentOf = (part: number, whole: number) => `${whole === 0 ? 0 : Math.round((part / whole) * 1000) / 10} %`;
+const percentOf = (part: number, whole: number) => formatPercent(shareOf(part, whole), { trim: true, separator: ' ' });
 
 /** What makes a run not a clean benchmark result: "mocked 25 %", "placeholder images 50 %". */
 function mockedTags(share: MockedShare | undefined): string[] {

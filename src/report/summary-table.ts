@@ -4,10 +4,10 @@
 import { syntheticAgentKind, taggedAgent } from './leaderboard.js';
 import type { ModelResults } from './load-results.js';
 import { trialOfLabel } from '../results/layout.js';
+import { formatPercent } from '../core/number-format.js';
 
-function percent(value: number | null | undefined): string {
-  return value === null || value === undefined || Number.isNaN(value) ? '   -  ' : `${(value * 100).toFixed(1).padStart(5)}%`;
-}
+/** A table column: ` 12.5%`, or a dash for a missing value. */
+const column = { width: 5, missing: '   -  ' };
 
 function callSuccess(results: ModelResults): number | undefined {
   const calls = results.calls;
@@ -65,22 +65,22 @@ export function formatSummaryTable(models: readonly ModelResults[], shares: Read
     return [
       taggedAgent(results.model).padEnd(nameWidth),
       String(trialOfLabel(results.model)).padStart(5),
-      percent(step.recall),
-      percent(step.precision),
-      percent(step.avg_sim_all_cov),
-      percent(step.step_coherence_cov),
-      percent(step.order_consistency_cov),
-      `${percent(step['corrected.order_consistency_fixed'])} `,
-      percent(step.merge_purity_cov),
-      `${percent(step['corrected.recall_success'])} `,
-      percent(step['coverage.coverage']),
+      formatPercent(step.recall, column),
+      formatPercent(step.precision, column),
+      formatPercent(step.avg_sim_all_cov, column),
+      formatPercent(step.step_coherence_cov, column),
+      formatPercent(step.order_consistency_cov, column),
+      `${formatPercent(step['corrected.order_consistency_fixed'], column)} `,
+      formatPercent(step.merge_purity_cov, column),
+      `${formatPercent(step['corrected.recall_success'], column)} `,
+      formatPercent(step['coverage.coverage'], column),
       String(results.step?.infraFailureIds.length ?? '-').padStart(5),
-      `${percent(callSuccess(results))}  `,
-      percent(tc.completion_rate),
-      percent(tc.information_grounding_rate),
-      `${percent(results.proxy?.aggregate.token_f1)} `,
-      percent(cv.perception_recall_avg),
-      percent(cv.visual_reasoning_ability),
+      `${formatPercent(callSuccess(results), column)}  `,
+      formatPercent(tc.completion_rate, column),
+      formatPercent(tc.information_grounding_rate, column),
+      `${formatPercent(results.proxy?.aggregate.token_f1, column)} `,
+      formatPercent(cv.perception_recall_avg, column),
+      formatPercent(cv.visual_reasoning_ability, column),
       ...shareCells(shares.get(results.model)),
     ].join(' ');
   });

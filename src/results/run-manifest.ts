@@ -116,14 +116,19 @@ export const runManifestSchema = z
       .optional(),
     /**
      * What the model requests cost at the price table (src/runner/run-cost.ts): paid to the provider
-     * and served by the model-response cache (recorded usage, nothing paid: saved); USD null when the
+     * (batch replies at the batch price), served by the model-response cache (recorded usage,
+     * nothing paid: saved) and saved by batch pricing; USD null when the
      * model has no price; and the tasks each per-task limit stopped.
      */
     cost: z
       .object({
         paidUsd: z.number().nullable(),
         savedUsd: z.number().nullable(),
+        /** What batch pricing took off the list price (absent in manifests written before it was recorded). */
+        savedByBatchUsd: z.number().nullable().optional(),
         paidTokens: z.object({ input: z.number(), output: z.number(), cached: z.number() }),
+        /** The part of paidTokens a provider batch job answered (billed at the batch price). */
+        batchTokens: z.object({ input: z.number(), output: z.number(), cached: z.number() }).optional(),
         servedTokens: z.object({ input: z.number(), output: z.number(), cached: z.number() }),
         limited: z.object({ tokens: z.number(), messages: z.number(), cost: z.number() }),
       })

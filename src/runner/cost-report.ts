@@ -1,7 +1,7 @@
 // What a batch's model requests cost, for `m3 summary` (text and --json): per cell, read from its
-// trials' manifests (src/runner/run-cost.ts costRecord), what was paid to the provider, what the
-// model-response cache served (recorded usage, nothing paid: saved), the tasks each per-task limit
-// stopped, and the batch's --max-cost stop.
+// trials' manifests (src/runner/run-cost.ts costRecord), what was paid to the provider (batch
+// replies at the batch price), what the model-response cache served (recorded usage, nothing paid:
+// saved), what batch pricing saved, the tasks each per-task limit stopped, and the --max-cost stop.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { runManifestSchema } from '../results/run-manifest.js';
@@ -14,7 +14,11 @@ export interface CellCost {
   /** USD paid; null when the model has no price (or no trial manifest recorded a cost). */
   paidUsd: number | null;
   savedUsd: number | null;
+  /** USD batch pricing took off the list price (0 without batch replies). */
+  savedByBatchUsd: number | null;
   servedTokens: number;
+  /** Input + output tokens a provider batch job answered. */
+  batchTokens: number;
   /** Input and output tokens of every reply, paid or served. */
   inputTokens: number;
   outputTokens: number;
@@ -35,6 +39,8 @@ export function batchCosts(batchFile: string, manifest: BatchManifest): CellCost
       const cost = manifestCostSchema.safeParse(JSON.parse(readFileSync(file, 'utf8'))).data?.cost;
       if (!cost) continue;
       const served = cost.servedTokens.input + cost.servedTokens.output;
+      const batched = (cost.batchTokens?.input ?? 0) + (cost.batchTokens?.output ?? 0);
+      const savedByBatch = cost.savedByBatchUsd === undefined ? (cost.paidUsd === null ? null : 0) : cost.savedByBatchUsd;
       const inputTokens = cost.paidTokens.input + cost.servedTokens.input;
       const outputTokens = cost.paidTokens.output + cost.servedTokens.output;
       const { tokens, messages, cost: byCost } = cost.limited;
@@ -43,7 +49,9 @@ export function batchCosts(batchFile: string, manifest: BatchManifest): CellCost
             label: cell.label,
             paidUsd: addOrNull(total.paidUsd, cost.paidUsd),
             savedUsd: addOrNull(total.savedUsd, cost.savedUsd),
+            savedByBatchUsd: addOrNull(total.savedByBatchUsd, savedByBatch),
             servedTokens: total.servedTokens + served,
+            batchTokens: total.batchTokens + batched,
             inputTokens: total.inputTokens + inputTokens,
             outputTokens: total.outputTokens + outputTokens,
             limited: { tokens: total.limited.tokens + tokens, messages: total.limited.messages + messages, cost: total.limited.cost + byCost },
@@ -52,7 +60,9 @@ export function batchCosts(batchFile: string, manifest: BatchManifest): CellCost
             label: cell.label,
             paidUsd: cost.paidUsd,
             savedUsd: cost.savedUsd,
+            savedByBatchUsd: savedByBatch,
             servedTokens: served,
+            batchTokens: batched,
             inputTokens,
             outputTokens,
             limited: { tokens, messages, cost: byCost },
@@ -65,13 +75,14 @@ export function batchCosts(batchFile: string, manifest: BatchManifest): CellCost
 
 const usd = (value: number | null) => (value === null ? 'n/a (no price)' : `$${value.toFixed(4)}`);
 
-/** `cost          <label>: $P paid, $S served by the model cache (saved); stopped by a limit: tokens T, messages M, cost C` per cell, then the --max-cost stop. */
+/** `cost          <label>: $P paid, $S served by the model cache (saved), $B saved by batch pricing; stopped by a limit: tokens T, messages M, cost C` per cell, then the --max-cost stop. */
 export function costLines(costs: readonly CellCost[], manifest: BatchManifest): string[] {
   const lines = costs.map((cell) => {
     const { tokens, messages, cost } = cell.limited;
     const saved = cell.servedTokens > 0 ? `, ${usd(cell.savedUsd)} served by the model cache (saved)` : '';
+    const batch = cell.batchTokens > 0 ? `, ${usd(cell.savedByBatchUsd)} saved by batch pricing (batch replies paid at the batch price)` : '';
     const limited = tokens + messages + cost > 0 ? `; stopped by a limit: tokens ${tokens}, messages ${messages}, cost ${cost}` : '';
-    return `cost          ${cell.label}: ${usd(cell.paidUsd)} paid${saved}${limited}`;
+    return `cost          ${cell.label}: ${usd(cell.paidUsd)} paid${saved}${batch}${limited}`;
   });
   if (manifest.maxCost?.note) lines.push(`max cost      ${manifest.maxCost.note}`);
   return lines;
@@ -93,7 +104,7 @@ export interface EstimateComparison {
   actual: { inputTokens: number; outputTokens: number; costUsd: number | null };
 }
 
-/** Per cell, the run's stored estimate for its model beside what its trials' manifests recorded (the cost without the cache's savings). */
+/** Per cell, the run's stored estimate for its model beside what its trials' manifests recorded (at list price: paid plus what the cache and batch pricing saved, as the estimate prices). */
 export function estimateComparisons(costs: readonly CellCost[], manifest: BatchManifest): EstimateComparison[] {
   const comparisons: EstimateComparison[] = [];
   for (const cell of manifest.cells) {
@@ -104,7 +115,11 @@ export function estimateComparisons(costs: readonly CellCost[], manifest: BatchM
       label: cell.label,
       model: cell.model,
       estimated: { inputTokens: estimate.inputTokens, outputTokens: estimate.outputTokens, costUsd: estimate.costUsd },
-      actual: { inputTokens: actual.inputTokens, outputTokens: actual.outputTokens, costUsd: addOrNull(actual.paidUsd, actual.savedUsd) },
+      actual: {
+        inputTokens: actual.inputTokens,
+        outputTokens: actual.outputTokens,
+        costUsd: addOrNull(addOrNull(actual.paidUsd, actual.savedUsd), actual.savedByBatchUsd),
+      },
     });
   }
   return comparisons;

@@ -15,6 +15,7 @@ import { toolCatalogFiles } from '../results/layout.js';
 import { loadJsonFile } from '../tasks/load-json.js';
 import { CHARS_PER_TOKEN, estimateTask, TOOL_RESULT_CHARS, type TaskEstimate } from './estimate-task.js';
 import type { RunnableTask, TaskSet } from './task-set.js';
+import { mean, sum } from '../core/number-format.js';
 
 // A type alias (not an interface): the batch manifest's loose schema takes it as a record.
 type ModelEstimate = {
@@ -69,9 +70,6 @@ export interface EstimateInput {
 /** A judge answers with a score and a sentence or two. */
 const JUDGE_OUTPUT_TOKENS = 60;
 
-const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
-const mean = (values: readonly number[]) => (values.length === 0 ? 0 : sum(values) / values.length);
-
 function modelEstimate(model: string, perTask: readonly TaskEstimate[], trials: number, env: EnvMap): ModelEstimate {
   const table = loadPriceTable(env);
   const inputTokens = sum(perTask.map((task) => task.inputTokens)) * trials;
@@ -80,11 +78,20 @@ function modelEstimate(model: string, perTask: readonly TaskEstimate[], trials: 
   return {
     model,
     tasks: perTask.length * trials,
-    requestsPerTask: mean(perTask.map((task) => task.requests)),
+    requestsPerTask: mean(
+      perTask.map((task) => task.requests),
+      0,
+    ),
     requests: sum(perTask.map((task) => task.requests)) * trials,
-    imagesPerRequest: mean(perTask.map((task) => task.images.count)),
-    imageBytesPerRequest: mean(perTask.map((task) => task.images.bytes)),
-    imageTokensPerRequest: imageTokens.some((tokens) => tokens === null) ? null : mean(imageTokens as number[]),
+    imagesPerRequest: mean(
+      perTask.map((task) => task.images.count),
+      0,
+    ),
+    imageBytesPerRequest: mean(
+      perTask.map((task) => task.images.bytes),
+      0,
+    ),
+    imageTokensPerRequest: imageTokens.some((tokens) => tokens === null) ? null : mean(imageTokens as number[], 0),
     inputTokens,
     outputTokens,
     costUsd: costUsd(model, { inputTokens, outputTokens, cachedTokens: 0 }, table) ?? null,

@@ -1,7 +1,9 @@
 // M3_LLM_STATS counters: requests, tokens and image bytes, flushed to M3_LLM_STATS_FILE every
-// N requests so a run killed by a signal still leaves numbers behind.
+// N requests so a run killed by a signal still leaves numbers behind. `costUsd` is what was paid
+// (src/llm/pricing.ts paidCost: batch replies at the batch price, cache-served replies at $0),
+// `savedUsd` what the cache and batch pricing saved, and `costBasis` says so in the file.
 import type { AgentEvent } from '../agent/events.js';
-import type { Usage as AgentUsage } from '../core/usage.js';
+import { addBilledUsage, batchDiscount, emptyBilledUsage, type CostOf } from '../llm/pricing.js';
 import { writeJsonAtomic } from '../tasks/write-json.js';
 
 export interface LlmStatsCounters {
@@ -16,9 +18,18 @@ export interface LlmStatsCounters {
   imageBytesSent: number;
   toolCalls: number;
   toolErrors: number;
-  /** Sum over priced requests; stays 0 when the model has no price in the table. */
+  /** Replies served by the model-response cache (no request made, nothing paid). */
+  servedFromCache: number;
+  /** Replies a provider batch job answered (billed at the batch price). */
+  batchAnswered: number;
+  /** USD paid, summed over priced replies; stays 0 when the model has no price in the table. */
   costUsd: number;
+  /** USD the cache (list price of served replies) and batch pricing (list minus batch price) saved. */
+  savedUsd: number;
 }
+
+/** The file's label of how its USD figures were priced. */
+const costBasis = `costUsd is what was paid: synchronous replies at list price, provider batch replies at ${batchDiscount.factor} x list price, cache-served replies at $0; savedUsd is the list price the cache served plus what batch pricing took off`;
 
 export class LlmStats {
   readonly counters: LlmStatsCounters = {
@@ -33,14 +44,17 @@ export class LlmStats {
     imageBytesSent: 0,
     toolCalls: 0,
     toolErrors: 0,
+    servedFromCache: 0,
+    batchAnswered: 0,
     costUsd: 0,
+    savedUsd: 0,
   };
   private sinceFlush = 0;
 
   constructor(
     private readonly file: string | undefined,
     private readonly flushEvery: number,
-    private readonly costOf: (usage: AgentUsage) => number | null = () => null,
+    private readonly costOf: CostOf = () => null,
   ) {}
 
   observe(event: AgentEvent): void {
@@ -51,7 +65,12 @@ export class LlmStats {
       this.counters.inputTokens += event.usage.inputTokens;
       this.counters.outputTokens += event.usage.outputTokens;
       this.counters.cachedTokens += event.usage.cachedTokens;
-      this.counters.costUsd += this.costOf(event.usage) ?? 0;
+      const billing = event.billing ?? 'standard';
+      if (billing === 'cache') this.counters.servedFromCache += 1;
+      if (billing === 'batch') this.counters.batchAnswered += 1;
+      const cost = this.costOf(addBilledUsage(emptyBilledUsage(), event.usage, billing));
+      this.counters.costUsd += cost?.paidUsd ?? 0;
+      this.counters.savedUsd += cost ? cost.savedByCacheUsd + cost.savedByBatchUsd : 0;
       this.sinceFlush += 1;
       if (this.flushEvery > 0 && this.sinceFlush >= this.flushEvery) this.flush();
     } else if (event.type === 'tool_call_end') {
@@ -67,6 +86,6 @@ export class LlmStats {
 
   flush(): void {
     this.sinceFlush = 0;
-    if (this.file) writeJsonAtomic(this.file, { updatedAt: new Date().toISOString(), ...this.counters });
+    if (this.file) writeJsonAtomic(this.file, { updatedAt: new Date().toISOString(), ...this.counters, costBasis });
   }
 }

@@ -1,10 +1,10 @@
 // `m3 run --batch`: the model's requests go through its vendor's batch API (src/llm/batch/),
 // with the run store as the ledger of submitted jobs, so `--resume` picks up a job that was still
 // pending when the process ended. Counts go to the run manifest (`providerBatch`), with the
-// batch-price cost of the answered requests (src/llm/pricing.ts batchPrice).
+// cost of the answered requests at list and at batch price (src/llm/pricing.ts paidCost).
 import { BatchCollector, createBatchBackend, type BatchCounts, type BatchLedger } from '../llm/batch/index.js';
 import { canonicalRequest, keyOfCanonical } from '../llm/response-cache-key.js';
-import { batchCostUsd, batchDiscount, costUsd, type PriceTable } from '../llm/pricing.js';
+import { batchDiscount, emptyBilledUsage, paidCost, type PriceTable } from '../llm/pricing.js';
 import type { DriverContext, ModelDriver } from '../llm/types.js';
 import type { Logger } from '../log/logger.js';
 import { committed, pendingProviderBatchRequests, recordProviderBatch, settleProviderBatchRequest, updateProviderBatch, type Store } from '../store/index.js';
@@ -62,10 +62,11 @@ export async function withProviderBatch(driver: ModelDriver, setup: ProviderBatc
 
 /**
  * The manifest's `providerBatch`: the live counts (read when the manifest is written) and the cost
- * of the batch-answered requests at list and at batch price. Episode and run cost figures
- * elsewhere are at list price; the difference of the two figures here is what the batch saved.
+ * of the batch-answered requests at list and at batch price. The episode and run costs (the
+ * store, the manifest's `cost`) already count these requests at the batch price.
  */
 export function providerBatchRecord(counts: BatchCounts, spec: string, prices: PriceTable) {
+  const answeredCost = () => paidCost(spec, { ...emptyBilledUsage(), batch: counts.answeredUsage }, prices);
   return {
     discount: batchDiscount.factor,
     discountSource: batchDiscount.source,
@@ -85,10 +86,10 @@ export function providerBatchRecord(counts: BatchCounts, spec: string, prices: P
       return counts.fallback;
     },
     get answeredCostListUsd() {
-      return costUsd(spec, counts.answeredUsage, prices) ?? null;
+      return answeredCost()?.listUsd ?? null;
     },
     get answeredCostBatchUsd() {
-      return batchCostUsd(spec, counts.answeredUsage, prices) ?? null;
+      return answeredCost()?.paidUsd ?? null;
     },
   };
 }

@@ -17,7 +17,10 @@ export interface EpisodeEnd {
   usage: Usage;
   rounds: number;
   toolCalls: number;
+  /** USD paid (src/llm/pricing.ts paidCost); null when the model has no price. */
   costUsd: number | null;
+  /** USD the cache and batch pricing saved against the list price. */
+  savedUsd?: number | null;
   /** The task's prompt hash, when its images were read (src/runner/prompt-hash.ts). */
   promptHash?: string;
   /** How the episode's last reply ended (src/agent/end-status.ts), and what the vendor said. */

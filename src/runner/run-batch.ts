@@ -15,7 +15,8 @@ import type { RunRecorder } from './recorder.js';
 import { runTask, type TaskEnvironment, type TaskOutcome } from './run-task.js';
 import type { RunnableTask } from './task-set.js';
 import type { TraceFile } from './trace-file.js';
-import { countLimit, emptyLimitCounts, paidUsage, type LimitCounts, type RunBudget } from './run-cost.js';
+import { countLimit, emptyLimitCounts, type LimitCounts, type RunBudget } from './run-cost.js';
+import { emptyBilledUsage, sumBilledUsage, type BilledUsage, type CostOf } from '../llm/pricing.js';
 
 interface BatchProgress {
   total: number;
@@ -27,8 +28,8 @@ interface BatchProgress {
   /** Attempts in flight when the run was stopped (recorded as `interrupted`, run again on resume). */
   interrupted: number;
   usage: Usage;
-  /** The part of `usage` the model-response cache served (nothing paid). */
-  servedUsage: Usage;
+  /** `usage` split by billing: synchronous, answered by a batch job, served by the model-response cache (nothing paid). */
+  billed: BilledUsage;
   /** Tasks a per-task limit stopped (end status limit_tokens, limit_messages, limit_cost). */
   limited: LimitCounts;
 }
@@ -42,8 +43,8 @@ export interface BatchOptions {
   onEvent?: (event: AgentEvent) => void;
   /** `--trace-file`: every event of the stream above, and each attempt's end, as JSONL (trace-file.ts). */
   trace?: TraceFile;
-  /** Price per episode, when a price table is known. */
-  costOf?: (usage: Usage) => number | null;
+  /** What an episode paid and saved (src/llm/pricing.ts paidCost), when a price table is known. */
+  costOf?: CostOf;
   /** `m3 run --max-cost`: once what the run paid reaches it, no further task starts (src/runner/run-cost.ts). */
   runBudget?: RunBudget;
   /**
@@ -87,7 +88,7 @@ export async function runBatch(tasks: readonly RunnableTask[], env: TaskEnvironm
     requeued: 0,
     interrupted: 0,
     usage: emptyUsage(),
-    servedUsage: emptyUsage(),
+    billed: emptyBilledUsage(),
     limited: emptyLimitCounts(),
   };
   const failures: BatchResult['failures'] = [];
@@ -96,11 +97,12 @@ export async function runBatch(tasks: readonly RunnableTask[], env: TaskEnvironm
   const closeEpisode = (episodeId: number, outcome: TaskOutcome, prediction: PredictionRecord | null, note = ''): void => {
     const trace = outcome.trace;
     const usage = trace?.usage ?? emptyUsage();
-    const served = trace?.servedUsage ?? emptyUsage();
+    const billed = trace?.billed ?? { ...emptyBilledUsage(), standard: usage };
     progress.usage = addUsage(progress.usage, usage);
-    progress.servedUsage = addUsage(progress.servedUsage, served);
-    // The episode's cost is what was paid: replies the cache served cost nothing.
-    const costUsd = options.costOf ? options.costOf(paidUsage(usage, served)) : null;
+    progress.billed = sumBilledUsage(progress.billed, billed);
+    // The episode's cost is what was paid: batch replies at the batch price, cache-served ones nothing.
+    const cost = options.costOf?.(billed) ?? null;
+    const costUsd = cost?.paidUsd ?? null;
     options.runBudget?.spend(costUsd);
     options.recorder.finishEpisode(episodeId, {
       status: outcome.ok ? 'ok' : outcome.verdict.status,
@@ -112,6 +114,7 @@ export async function runBatch(tasks: readonly RunnableTask[], env: TaskEnvironm
       rounds: trace?.rounds.length ?? 0,
       toolCalls: trace?.rounds.reduce((sum, round) => sum + round.calls.length, 0) ?? 0,
       costUsd,
+      savedUsd: cost ? cost.savedByCacheUsd + cost.savedByBatchUsd : null,
       ...(outcome.promptHash ? { promptHash: outcome.promptHash } : {}),
       ...(trace?.end ? { endStatus: trace.end.status, ...(trace.end.detail ? { endDetail: trace.end.detail } : {}) } : {}),
     });

@@ -2,8 +2,10 @@
 // `m3 run --max-cost` (shared by every cell, trial and task of one invocation: once what was paid
 // reaches it no new task starts; tasks in flight finish, so a run may end somewhat above it) and
 // the cost record of each manifest, which keeps what the provider was paid apart from what the
-// model-response cache served (recorded usage, nothing paid: saved).
+// model-response cache served (recorded usage, nothing paid: saved) and what batch pricing took
+// off the list price. Every USD figure comes from src/llm/pricing.ts paidCost.
 import { addUsage, type Usage } from '../core/usage.js';
+import type { BilledUsage, CostOf } from '../llm/pricing.js';
 
 export class RunBudget {
   private spent = 0;
@@ -46,19 +48,24 @@ export function addLimitCounts(a: LimitCounts, b: LimitCounts): LimitCounts {
   return { tokens: a.tokens + b.tokens, messages: a.messages + b.messages, cost: a.cost + b.cost };
 }
 
-/** The usage a run paid for: everything it used but what the cache served. */
-export function paidUsage(usage: Usage, served: Usage): Usage {
-  return addUsage(usage, { inputTokens: -served.inputTokens, outputTokens: -served.outputTokens, cachedTokens: -served.cachedTokens });
-}
+const tokensOf = (usage: Usage) => ({ input: usage.inputTokens, output: usage.outputTokens, cached: usage.cachedTokens });
 
-/** The manifest's `cost` record: paid vs served (saved) tokens and USD (null: no price), and the tasks each limit stopped. */
-export function costRecord(usage: Usage, served: Usage, limited: LimitCounts, costOf: (usage: Usage) => number | null) {
-  const paid = paidUsage(usage, served);
+/**
+ * The manifest's `cost` record: USD paid (standard replies at list price, batch replies at the
+ * batch price), saved by the cache (`savedUsd`: the list price of the replies it served) and by
+ * batch pricing (`savedByBatchUsd`), all null when the model has no price; the tokens paid for
+ * (`paidTokens`, batch tokens included, which `batchTokens` repeats), the tokens served; and the
+ * tasks each limit stopped.
+ */
+export function costRecord(billed: BilledUsage, limited: LimitCounts, costOf: CostOf) {
+  const cost = costOf(billed);
   return {
-    paidUsd: costOf(paid),
-    savedUsd: costOf(served),
-    paidTokens: { input: paid.inputTokens, output: paid.outputTokens, cached: paid.cachedTokens },
-    servedTokens: { input: served.inputTokens, output: served.outputTokens, cached: served.cachedTokens },
+    paidUsd: cost?.paidUsd ?? null,
+    savedUsd: cost?.savedByCacheUsd ?? null,
+    savedByBatchUsd: cost?.savedByBatchUsd ?? null,
+    paidTokens: tokensOf(addUsage(billed.standard, billed.batch)),
+    batchTokens: tokensOf(billed.batch),
+    servedTokens: tokensOf(billed.cache),
     limited,
   };
 }

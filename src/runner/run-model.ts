@@ -5,9 +5,8 @@
 import path from 'node:path';
 import { agentOptionsFrom } from '../agent/options.js';
 import type { ProjectConfig } from '../config/index.js';
-import type { Usage } from '../core/usage.js';
 import { createFallbackLayer, fallbackSettingsFrom, manifestFallback, type FallbackLayer } from '../fallback/index.js';
-import { costUsd, loadPriceTable, priceRecord } from '../llm/pricing.js';
+import { costOfModel, loadPriceTable, priceRecord } from '../llm/pricing.js';
 import { createDriver, modelLabel } from '../llm/registry.js';
 import type { Logger } from '../log/logger.js';
 import { parseAllowedRoots } from '../mcp/child-env.js';
@@ -166,7 +165,7 @@ export async function runModel(request: RunModelRequest, deps: RunModelDeps): Pr
       ...(placeholderImagesDir ? { placeholderImagesDir } : {}),
       ...(taskHost ? { taskHost } : {}),
     };
-    const costOf = (usage: Usage) => costUsd(request.model, usage, prices) ?? null;
+    const costOf = costOfModel(request.model, prices);
     const reports: TrialReport[] = [];
     for (let trial = 1; trial <= trials && !stop.signal.aborted; trial += 1) {
       const seed = trialSeed(limits.seed, trial);
@@ -210,7 +209,7 @@ export async function runModel(request: RunModelRequest, deps: RunModelDeps): Pr
     if (!lease.lost) {
       const hashes = new Map(reports.flatMap((report) => Object.entries(report.manifest.promptHashes ?? {})));
       finishManifest(manifest, tasks, result, stopped);
-      manifest.cost = costRecord(result.progress.usage, result.progress.servedUsage, result.progress.limited, costOf);
+      manifest.cost = costRecord(result.progress.billed, result.progress.limited, costOf);
       if (request.runBudget) manifest.maxCost = maxCostRecord(request.runBudget, result.notStarted.length);
       manifest.promptHashes = Object.fromEntries(hashes);
       manifest.taskSetHash = taskSetHash(hashes);

@@ -5,7 +5,7 @@ import type { ImagePart } from '../core/content.js';
 import { EpisodeFailure, runEpisode, type EpisodeDeps, type EpisodeInput, type EpisodeTrace } from '../agent/episode.js';
 import { runWorkflow } from '../agent/workflow.js';
 import { TaskBudget } from '../agent/task-budget.js';
-import type { Usage } from '../core/usage.js';
+import type { CostOf } from '../llm/pricing.js';
 import type { AgentEventListener } from '../agent/events.js';
 import type { AgentOptions } from '../agent/options.js';
 import { toPrediction } from '../agent/to-prediction.js';
@@ -46,7 +46,7 @@ export interface TaskEnvironment {
   /** `--placeholder-images`: where stand-ins for missing task images are written (src/media/missing-image-stand-in.ts). */
   placeholderImagesDir?: string;
   /** USD of a usage at the model's price (null: no price), for the task's --cost-limit. */
-  costOf?: (usage: Usage) => number | null;
+  costOf?: CostOf;
   /** A robustness condition's view of the tool host for one task (src/robustness/). */
   taskHost?: (host: ToolHost, taskId: string) => ToolHost;
 }

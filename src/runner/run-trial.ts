@@ -4,8 +4,9 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { AgentOptions } from '../agent/options.js';
 import type { ProjectConfig } from '../config/index.js';
-import { emptyUsage, addUsage, type Usage } from '../core/usage.js';
+import { emptyUsage, addUsage } from '../core/usage.js';
 import { ConfigError } from '../errors/index.js';
+import { emptyBilledUsage, sumBilledUsage, type CostOf } from '../llm/pricing.js';
 import type { ModelDriver } from '../llm/types.js';
 import type { Logger } from '../log/logger.js';
 import { createProgress } from '../log/progress.js';
@@ -29,6 +30,7 @@ import type { RunnableTask } from './task-set.js';
 import { secondsToTimerMs } from '../config/timer-ms.js';
 import { taskSetHash } from './prompt-hash.js';
 import { addLimitCounts, costRecord, emptyLimitCounts, maxCostRecord, type RunBudget } from './run-cost.js';
+import { sum } from '../core/number-format.js';
 
 export interface TrialReport {
   trial: number;
@@ -54,7 +56,7 @@ export interface TrialPlan {
   options: AgentOptions;
   /** The run's manifest; each trial writes a copy completed with its own fields. */
   manifest: RunManifest;
-  costOf: (usage: Usage) => number | null;
+  costOf: CostOf;
   /** `m3 run --max-cost`: the invocation's budget, shared by every cell and trial. */
   runBudget?: RunBudget;
   /** The tool fallback layer (src/fallback/), when it is on. */
@@ -162,6 +164,7 @@ export async function runTrial(plan: TrialPlan, deps: TrialDeps): Promise<TrialR
         request.model,
         { trial, ...(plan.seed !== undefined ? { seed: plan.seed } : {}) },
         deps.onEpisodeRecorded,
+        plan.costOf,
       ),
       onEvent: (event) => {
         stats.observe(event);
@@ -201,7 +204,7 @@ export async function runTrial(plan: TrialPlan, deps: TrialDeps): Promise<TrialR
     // Written even when no task produced a prediction, so the summary's path always exists.
     predictions.save();
     finishManifest(manifest, plan.tasks, result, stopped);
-    manifest.cost = costRecord(result.progress.usage, result.progress.servedUsage, result.progress.limited, plan.costOf);
+    manifest.cost = costRecord(result.progress.billed, result.progress.limited, plan.costOf);
     if (plan.runBudget) manifest.maxCost = maxCostRecord(plan.runBudget, result.notStarted.length);
     if (plan.placeholderImagesDir) manifest.placeholderImages = placeholderManifest(plan.placeholderImagesDir, placeholders, deps.root);
     // Redacted as the store is; the schema checks what redaction returns.
@@ -234,20 +237,19 @@ export function placeholderManifest(dir: string, placeholders: Record<string, st
 /** Every trial's counts added up, failures and skips listed per trial in order. */
 export function combineResults(results: readonly BatchResult[]): BatchResult {
   const usage = results.reduce((total, result) => addUsage(total, result.progress.usage), emptyUsage());
-  const servedUsage = results.reduce((total, result) => addUsage(total, result.progress.servedUsage), emptyUsage());
+  const billed = results.reduce((total, result) => sumBilledUsage(total, result.progress.billed), emptyBilledUsage());
   const limited = results.reduce((total, result) => addLimitCounts(total, result.progress.limited), emptyLimitCounts());
-  const sum = (pick: (result: BatchResult) => number) => results.reduce((total, result) => total + pick(result), 0);
   return {
     progress: {
-      total: sum((r) => r.progress.total),
-      done: sum((r) => r.progress.done),
-      failedModel: sum((r) => r.progress.failedModel),
-      failedInfra: sum((r) => r.progress.failedInfra),
+      total: sum(results, (r) => r.progress.total),
+      done: sum(results, (r) => r.progress.done),
+      failedModel: sum(results, (r) => r.progress.failedModel),
+      failedInfra: sum(results, (r) => r.progress.failedInfra),
       running: 0,
-      requeued: sum((r) => r.progress.requeued),
-      interrupted: sum((r) => r.progress.interrupted),
+      requeued: sum(results, (r) => r.progress.requeued),
+      interrupted: sum(results, (r) => r.progress.interrupted),
       usage,
-      servedUsage,
+      billed,
       limited,
     },
     failures: results.flatMap((result) => result.failures),

@@ -1,6 +1,9 @@
 // The RunRecorder backed by the SQLite store: one episode row per attempt, a row per model
-// request and per tool call (images recorded as facts, never as payloads).
+// request and per tool call (images recorded as facts, never as payloads). Each model call row
+// says how its reply was paid for (synchronous, a batch job's, the cache's) and what it paid and
+// saved, from the one price computation (src/llm/pricing.ts paidCost).
 import type { AgentEvent } from '../agent/events.js';
+import { addBilledUsage, emptyBilledUsage, type CostOf } from '../llm/pricing.js';
 import { committed, episodesForRun, finishedTaskIds, finishEpisode, recordModelCall, recordToolCall, startEpisode, type Store } from '../store/index.js';
 import { parsePredictionRecord } from '../tasks/load.js';
 import type { PredictionRecord } from '../tasks/schemas.js';
@@ -20,6 +23,8 @@ export class StoreRecorder implements RunRecorder {
     private readonly trial: RecorderTrial = { trial: 1 },
     /** Called after each episode's end is recorded. */
     private readonly onFinished?: (episodeId: number) => void,
+    /** Prices each model call (none: calls are recorded without a cost). */
+    private readonly costOf?: CostOf,
   ) {}
 
   startEpisode(taskId: string): number {
@@ -36,6 +41,8 @@ export class StoreRecorder implements RunRecorder {
 
   observe(episodeId: number, event: AgentEvent): void {
     if (event.type === 'model_call') {
+      const billing = event.billing ?? 'standard';
+      const cost = this.costOf?.(addBilledUsage(emptyBilledUsage(), event.usage, billing));
       recordModelCall(this.store, {
         episodeId,
         round: event.round,
@@ -49,6 +56,9 @@ export class StoreRecorder implements RunRecorder {
         images: event.images,
         ...(event.error ? { errorClass: event.error.errorClass, errorMessage: event.error.message } : {}),
         ...(event.agent ? { agent: event.agent } : {}),
+        billing,
+        ...(event.batch ? { vendorBatchId: event.batch.vendorBatchId } : {}),
+        ...(cost ? { costUsd: cost.paidUsd, savedUsd: cost.savedByCacheUsd + cost.savedByBatchUsd } : {}),
       });
     } else if (event.type === 'tool_call_end') {
       recordToolCall(this.store, {
@@ -88,6 +98,7 @@ export class StoreRecorder implements RunRecorder {
       toolCallCount: end.toolCalls,
       usage: end.usage,
       ...(end.costUsd !== null ? { costUsd: end.costUsd } : {}),
+      ...(end.savedUsd !== undefined && end.savedUsd !== null ? { savedUsd: end.savedUsd } : {}),
       ...(end.prediction ? { prediction: end.prediction } : {}),
       ...(end.promptHash ? { promptHash: end.promptHash } : {}),
       ...(end.endStatus ? { endStatus: end.endStatus } : {}),

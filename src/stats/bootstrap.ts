@@ -5,6 +5,7 @@
 // src/llm/replay/perturb.ts). With every unit identical the interval is that single point.
 import { createRandom } from '../core/seeded-random.js';
 import { finite, quantileSorted } from './describe.js';
+import { mean } from '../core/number-format.js';
 
 export interface BootstrapSettings {
   /** Number of bootstrap replicates. */
@@ -67,7 +68,7 @@ export function meanOfTaskMeans(units: ReadonlyArray<readonly number[]>): number
   let count = 0;
   for (const trials of units) {
     if (trials.length === 0) continue;
-    total += trials.reduce((sum, value) => sum + value, 0) / trials.length;
+    total += mean(trials);
     count += 1;
   }
   return count === 0 ? Number.NaN : total / count;

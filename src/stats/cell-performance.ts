@@ -11,6 +11,7 @@ import { type EpisodeImageTokens, type EpisodeRow, episodesForRun, imageTokensFo
 import { loadJsonFile } from '../tasks/load-json.js';
 import type { BatchResults, CellResults } from './batch-results.js';
 import { median } from './describe.js';
+import { mean } from '../core/number-format.js';
 
 interface PerformanceFigures {
   /** null: every trial of the cell together; else that trial. */
@@ -52,8 +53,6 @@ function lastValidAttempts(episodes: readonly EpisodeRow[]): EpisodeRow[] {
   return [...latest.values()];
 }
 
-const average = (values: readonly number[]) => (values.length === 0 ? Number.NaN : values.reduce((sum, value) => sum + value, 0) / values.length);
-
 function figures(trial: number | null, valid: readonly EpisodeRow[], passed: number, imageTokens: ReadonlyMap<number, EpisodeImageTokens>): PerformanceFigures {
   const costs = valid.map((episode) => episode.costUsd);
   const priced = costs.length > 0 && costs.every((cost) => cost !== null);
@@ -64,8 +63,8 @@ function figures(trial: number | null, valid: readonly EpisodeRow[], passed: num
     medianDurationMs: median(valid.map((episode) => (episode.finishedAt ? Date.parse(episode.finishedAt) - Date.parse(episode.startedAt) : Number.NaN))),
     medianRounds: median(valid.map((episode) => episode.rounds)),
     medianToolCalls: median(valid.map((episode) => episode.toolCallCount)),
-    meanInputTokens: average(valid.map((episode) => episode.usage.inputTokens)),
-    meanOutputTokens: average(valid.map((episode) => episode.usage.outputTokens)),
+    meanInputTokens: mean(valid.map((episode) => episode.usage.inputTokens)),
+    meanOutputTokens: mean(valid.map((episode) => episode.usage.outputTokens)),
     meanImageTokens: meanImageTokensPerRequest(valid, imageTokens),
     costUsd,
     costPerPassedUsd: costUsd !== null && passed > 0 ? costUsd / passed : null,

@@ -8,6 +8,7 @@ import { trialMetrics } from './batch-results.js';
 import { spread, type Spread } from './describe.js';
 import { avgAtK, meanAtK, passAtK, passHatK } from './pass-at-k.js';
 import type { SuccessRule } from './task-success.js';
+import { mean } from '../core/number-format.js';
 
 interface MetricSummary {
   interval: Interval;
@@ -52,7 +53,7 @@ function perTrialMeans(units: readonly Unit[], trials: number, value: (outcome: 
     const values = units
       .flatMap((unit) => unit.filter((outcome) => outcome.trial === trial).map(value))
       .filter((entry): entry is number => entry !== undefined && Number.isFinite(entry));
-    means.push(values.length === 0 ? Number.NaN : values.reduce((sum, entry) => sum + entry, 0) / values.length);
+    means.push(mean(values));
   }
   return means;
 }
@@ -94,7 +95,7 @@ export function summarizeCell(cell: CellResults, settings: BootstrapSettings = d
     passHatK: bootstrapInterval(units, estimatorOver(k, passHatK), settings),
     avgAtK: avgAtK(perTrialMeans(units, k, (outcome) => (outcome.passed ? 1 : 0))),
     metrics,
-    meanToolCalls: calls.length === 0 ? Number.NaN : calls.reduce((sum, entry) => sum + entry, 0) / calls.length,
+    meanToolCalls: mean(calls),
     successRules: Object.fromEntries(
       [...cell.tasks]
         .filter(([, unit]) => unit.length > 0)

@@ -1,5 +1,6 @@
 // Plain descriptive statistics over finite numbers (NaN and infinities are skipped, so a metric
 // a layer could not compute for one trial does not poison the others).
+import { mean } from '../core/number-format.js';
 
 export interface Spread {
   n: number;
@@ -37,7 +38,7 @@ export function spread(values: readonly number[]): Spread {
   const kept = finite(values);
   const n = kept.length;
   if (n === 0) return { n: 0, mean: Number.NaN, min: Number.NaN, max: Number.NaN, std: Number.NaN, median: Number.NaN };
-  const average = kept.reduce((sum, value) => sum + value, 0) / n;
+  const average = mean(kept);
   const variance = n > 1 ? kept.reduce((sum, value) => sum + (value - average) ** 2, 0) / (n - 1) : 0;
   return { n, mean: average, min: Math.min(...kept), max: Math.max(...kept), std: Math.sqrt(variance), median: median(kept) };
 }

@@ -5,6 +5,7 @@
 //   avg@k   the mean over trials of each trial's pass rate (MCPMark's avg@k)
 // With n = k they reduce to "any trial passed" and "every trial passed". A task with fewer than
 // k valid trials (infrastructure failures are not trials) cannot be scored at k and is left out.
+import { mean } from '../core/number-format.js';
 
 /** 1 - C(n-c, k) / C(n, k), as a product so large n does not overflow. */
 export function passAtK(n: number, c: number, k: number): number {
@@ -37,7 +38,7 @@ function countPasses(task: TaskTrials): number {
 /** Mean over tasks of the per-task estimator, over tasks with at least k valid trials. */
 export function meanAtK(tasks: readonly TaskTrials[], k: number, estimator: (n: number, c: number, k: number) => number): number {
   const values = tasks.filter((task) => task.passed.length >= k).map((task) => estimator(task.passed.length, countPasses(task), k));
-  return values.length === 0 ? Number.NaN : values.reduce((sum, value) => sum + value, 0) / values.length;
+  return mean(values);
 }
 
 /**
@@ -54,5 +55,5 @@ export function passAt1(tasks: readonly TaskTrials[]): number {
  */
 export function avgAtK(trialPassRates: readonly number[]): number {
   const rates = trialPassRates.filter((rate) => Number.isFinite(rate));
-  return rates.length === 0 ? Number.NaN : rates.reduce((sum, rate) => sum + rate, 0) / rates.length;
+  return mean(rates);
 }

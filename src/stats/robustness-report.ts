@@ -11,6 +11,7 @@ import type { BatchResults } from './batch-results.js';
 import type { CellRef } from './paired-cells.js';
 import { comparePaired, type PairedComparison, type PairedUnit } from './paired.js';
 import { pairedMetric, pairUnits } from './paired-cells.js';
+import { mean } from '../core/number-format.js';
 
 interface RobustnessRate {
   name: string;
@@ -83,7 +84,7 @@ function rate(
 const meanPerTask = (pick: (t: TaskRobustness) => number) => ({
   statistic: (sample: ReadonlyArray<readonly TaskRobustness[]>) => {
     const means = sample.filter((trials) => trials.length > 0).map((trials) => trials.reduce((sum, trial) => sum + pick(trial), 0) / trials.length);
-    return means.length === 0 ? Number.NaN : means.reduce((a, b) => a + b, 0) / means.length;
+    return mean(means);
   },
   perTask: (trials: readonly TaskRobustness[]) => trials.reduce((sum, trial) => sum + pick(trial), 0) / Math.max(1, trials.length),
 });

@@ -13,9 +13,11 @@ import { modelCallInputSchema, parseInput, toolCallInputSchema, type ImageRecord
 
 const insertModelCallSql = `
   INSERT INTO model_calls (episode_id, round, purpose, request, request_delta, response, input_tokens, output_tokens,
-    cached_tokens, latency_ms, attempts, error_class, error_message, images, image_count, image_bytes, image_tokens_est, agent, created_at)
+    cached_tokens, latency_ms, attempts, error_class, error_message, images, image_count, image_bytes, image_tokens_est, agent,
+    billing, vendor_batch_id, cost_usd, saved_usd, created_at)
   VALUES (@episodeId, @round, @purpose, @request, @requestDelta, @response, @inputTokens, @outputTokens,
-    @cachedTokens, @latencyMs, @attempts, @errorClass, @errorMessage, @images, @imageCount, @imageBytes, @imageTokensEst, @agent, @createdAt)`;
+    @cachedTokens, @latencyMs, @attempts, @errorClass, @errorMessage, @images, @imageCount, @imageBytes, @imageTokensEst, @agent,
+    @billing, @vendorBatchId, @costUsd, @savedUsd, @createdAt)`;
 
 const insertToolCallSql = `
   INSERT INTO tool_calls (episode_id, round, call_index, canonical_name, function_name, arguments,
@@ -57,6 +59,10 @@ export function recordModelCall(store: Store, input: ModelCallInput): number {
     imageBytes: call.imagePayload.bytes,
     imageTokensEst: call.imagePayload.estimatedTokens,
     agent: toOptional(call.agent),
+    billing: call.billing,
+    vendorBatchId: toOptional(call.vendorBatchId),
+    costUsd: toOptional(call.costUsd),
+    savedUsd: toOptional(call.savedUsd),
     createdAt: toTimeColumn(call.createdAt),
   };
   const id = writeTransaction(

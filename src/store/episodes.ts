@@ -76,7 +76,7 @@ const finishEpisodeSql = `
   UPDATE episodes SET status = @status, failure_kind = @failureKind, error_code = @errorCode,
     error_message = @errorMessage, finished_at = @finishedAt, rounds = @rounds,
     tool_call_count = @toolCallCount, input_tokens = @inputTokens, output_tokens = @outputTokens,
-    cached_tokens = @cachedTokens, cost_usd = @costUsd, prediction = @prediction,
+    cached_tokens = @cachedTokens, cost_usd = @costUsd, saved_usd = @savedUsd, prediction = @prediction,
     prompt_hash = COALESCE(@promptHash, prompt_hash), end_status = @endStatus, end_detail = @endDetail
   WHERE id = @id AND status = 'running'`;
 
@@ -104,6 +104,7 @@ export function finishEpisode(store: Store, episodeId: number, input: EpisodeFin
       outputTokens: finish.usage.outputTokens,
       cachedTokens: finish.usage.cachedTokens,
       costUsd: toOptional(finish.costUsd),
+      savedUsd: toOptional(finish.savedUsd),
       prediction: toJsonColumn(finish.prediction),
       promptHash: toOptional(finish.promptHash),
       endStatus: toOptional(finish.endStatus),

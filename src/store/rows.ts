@@ -86,6 +86,7 @@ export const episodeRowSchema = z
     output_tokens: integer,
     cached_tokens: integer,
     cost_usd: z.number().nullable(),
+    saved_usd: z.number().nullable().default(null),
     prediction: nullableJsonColumn(predictionSchema),
     seed: integer.nullable(),
     prompt_hash: nullableText,
@@ -110,6 +111,7 @@ export const episodeRowSchema = z
     toolCallCount: row.tool_call_count,
     usage: { inputTokens: row.input_tokens, outputTokens: row.output_tokens, cachedTokens: row.cached_tokens },
     costUsd: row.cost_usd,
+    savedUsd: row.saved_usd,
     prediction: row.prediction,
     seed: row.seed,
     promptHash: row.prompt_hash,
@@ -138,6 +140,11 @@ export const modelCallRowSchema = z
     image_bytes: integer,
     image_tokens_est: integer.nullable(),
     agent: nullableText,
+    // Migration 019; rows written before it are synchronous, with no recorded cost.
+    billing: z.enum(['standard', 'batch', 'cache']).default('standard'),
+    vendor_batch_id: nullableText.default(null),
+    cost_usd: z.number().nullable().default(null),
+    saved_usd: z.number().nullable().default(null),
     created_at: text,
   })
   .transform((row) => ({
@@ -157,6 +164,10 @@ export const modelCallRowSchema = z
     images: row.images,
     imagePayload: { count: row.image_count, bytes: row.image_bytes, estimatedTokens: row.image_tokens_est },
     agent: row.agent,
+    billing: row.billing,
+    vendorBatchId: row.vendor_batch_id,
+    costUsd: row.cost_usd,
+    savedUsd: row.saved_usd,
     createdAt: row.created_at,
   }));
 

@@ -78,6 +78,8 @@ export const episodeFinishSchema = z.strictObject({
   toolCallCount: count.default(0),
   usage: usageSchema.default({ inputTokens: 0, outputTokens: 0, cachedTokens: 0 }),
   costUsd: z.number().nonnegative().optional(),
+  /** USD the cache and batch pricing saved against the list price (migration 019). */
+  savedUsd: z.number().nonnegative().optional(),
   /** The task's prompt hash (src/runner/prompt-hash.ts), once its images were read. */
   promptHash: optionalText,
   /** How the episode's last reply ended (src/core/end-status.ts), when it had one. */
@@ -138,6 +140,13 @@ export const modelCallInputSchema = z.strictObject({
   images: z.array(imageDeliverySchema).default([]),
   /** The workflow agent that made the request (migration 013); absent for a single-agent run. */
   agent: optionalText,
+  /** How the reply was paid for (migration 019): synchronous, a provider batch job's answer, or served by the model-response cache. */
+  billing: z.enum(['standard', 'batch', 'cache']).default('standard'),
+  /** The provider batch job that answered it (billing `batch`). */
+  vendorBatchId: optionalText,
+  /** USD the reply paid and what the cache or batch pricing saved (absent: the model has no price). */
+  costUsd: z.number().nonnegative().optional(),
+  savedUsd: z.number().nonnegative().optional(),
   createdAt: z.date().optional(),
 });
 

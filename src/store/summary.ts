@@ -16,7 +16,10 @@ interface EpisodeTotals {
   byStatus: StatusCounts;
   failures: { model: number; infra: number };
   usage: { inputTokens: number; outputTokens: number; cachedTokens: number };
+  /** USD paid (batch replies at the batch price, cache-served ones at $0). */
   costUsd: number;
+  /** USD the model-response cache and batch pricing saved against the list price. */
+  savedUsd: number;
   rounds: number;
   toolCalls: number;
   modelCalls: number;
@@ -39,6 +42,7 @@ const groupRowSchema = z.object({
   output_tokens: z.number(),
   cached_tokens: z.number(),
   cost_usd: z.number(),
+  saved_usd: z.number(),
   rounds: z.number(),
   tool_calls: z.number(),
 });
@@ -58,6 +62,7 @@ function emptyTotals(): EpisodeTotals {
     failures: { model: 0, infra: 0 },
     usage: { inputTokens: 0, outputTokens: 0, cachedTokens: 0 },
     costUsd: 0,
+    savedUsd: 0,
     rounds: 0,
     toolCalls: 0,
     modelCalls: 0,
@@ -73,6 +78,7 @@ function addGroup(totals: EpisodeTotals, row: z.output<typeof groupRowSchema>): 
   totals.usage.outputTokens += row.output_tokens;
   totals.usage.cachedTokens += row.cached_tokens;
   totals.costUsd += row.cost_usd;
+  totals.savedUsd += row.saved_usd;
   totals.rounds += row.rounds;
   totals.toolCalls += row.tool_calls;
 }
@@ -86,7 +92,7 @@ export function runSummary(store: Store, runId: string): RunSummary {
       store,
       `SELECT model, status, failure_kind, COUNT(*) AS episodes,
           SUM(input_tokens) AS input_tokens, SUM(output_tokens) AS output_tokens,
-          SUM(cached_tokens) AS cached_tokens, TOTAL(cost_usd) AS cost_usd,
+          SUM(cached_tokens) AS cached_tokens, TOTAL(cost_usd) AS cost_usd, TOTAL(saved_usd) AS saved_usd,
           SUM(rounds) AS rounds, SUM(tool_call_count) AS tool_calls
         FROM episodes WHERE run_id = ? GROUP BY model, status, failure_kind`,
       runId,

@@ -14,6 +14,7 @@
 // subset: dot keys, `[n]` and `[*]` (e.g. `results[0].codes[*].text`).
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
+import { clip } from '../core/number-format.js';
 
 const checkKeys = ['equals', 'includes', 'excludes', 'textIncludes', 'number', 'atLeast', 'atMost', 'length', 'expectError'] as const;
 
@@ -160,7 +161,7 @@ export function resolvePath(root: unknown, path: string): PathMatch {
 
 function show(value: unknown): string {
   const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
-  return text.length > 160 ? `${text.slice(0, 157)}...` : text;
+  return clip(text, 160, { markerInLimit: true });
 }
 
 function asText(value: unknown): string {

@@ -2,6 +2,7 @@
 // `m3 tasks list` (counts per tier and type). Pure functions: the CLI decides where they go.
 import type { LoadedSuite } from './verify-static.js';
 import type { VerifyReport } from './verify.js';
+import { clip } from '../core/number-format.js';
 
 function table(header: string[], rows: string[][], rightAligned: ReadonlySet<number> = new Set()): string[] {
   const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => (row[column] ?? '').length)));
@@ -13,10 +14,6 @@ function table(header: string[], rows: string[][], rightAligned: ReadonlySet<num
   return [render(header), ...rows.map(render)];
 }
 
-function clip(text: string, limit: number): string {
-  return text.length > limit ? `${text.slice(0, limit - 3)}...` : text;
-}
-
 export function formatVerifyReport(report: VerifyReport): string {
   const rows = report.tasks.map((task) => [
     task.id,
@@ -24,7 +21,7 @@ export function formatVerifyReport(report: VerifyReport): string {
     String(task.calls),
     `${task.factsHeld}/${task.facts}`,
     task.status === 'passed' ? 'ok' : 'FAILED',
-    task.problems[0] ? clip(task.problems[0], 100) : '',
+    task.problems[0] ? clip(task.problems[0], 100, { markerInLimit: true }) : '',
   ]);
   const lines = table(['task', 'tier', 'calls', 'facts', 'status', 'first problem'], rows, new Set([2, 3]));
   const failed = report.tasks.filter((task) => task.status === 'failed');

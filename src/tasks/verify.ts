@@ -14,6 +14,7 @@ import type { ToolCallOutcome, ToolHost } from '../mcp/types.js';
 import { checkFact, describeFact, toCheckableResult, type CheckableResult } from './facts.js';
 import type { GtTask, Tier } from './schemas.js';
 import { checkSuiteStatic, expectsError, selectIds, type LoadedSuite, type ToolVocabulary } from './verify-static.js';
+import { clip } from '../core/number-format.js';
 
 export interface TaskVerdict {
   id: string;
@@ -76,8 +77,7 @@ function toResult(outcome: ToolCallOutcome): CheckableResult {
 }
 
 function oneLine(text: string, limit = 300): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > limit ? `${flat.slice(0, limit - 3)}...` : flat;
+  return clip(text, limit, { flatten: true, markerInLimit: true });
 }
 
 interface ReplayContext {

@@ -3,6 +3,8 @@
 // offered, read from the provider's own wire body as the driver sent it (OpenAI chat and
 // Responses, Anthropic messages, Gemini generateContent). Inline image bytes were elided when the
 // request was stored (src/store/json-column.ts), so an image part shows its media type and size.
+import { clip } from '../core/number-format.js';
+
 type Json = Record<string, unknown>;
 
 interface RequestPart {
@@ -19,7 +21,7 @@ export interface RequestSummary {
 
 const textLimit = 4000;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-const cut = (text: string) => (text.length > textLimit ? `${text.slice(0, textLimit)}… (${text.length} characters)` : text);
+const cut = (text: string) => clip(text, textLimit, { marker: (whole) => `… (${whole.length} characters)` });
 const asText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value ?? null));
 
 /** `data:image/png;base64,[base64 elided: 1234 bytes, sha256 …]` → `image/png, 1234 bytes`. */

@@ -7,7 +7,7 @@
 import { runFolderOfStoredRun } from '../results/run-folder-of.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { costUsd } from '../llm/pricing.js';
+import { paidCostOfReply } from '../llm/pricing.js';
 import { episodesForRun, modelCallsForEpisode, toolCallsForEpisode, type EpisodeRow, type RunRow } from '../store/index.js';
 import { loadGroundTruth } from '../tasks/load.js';
 import type { GtTask } from '../tasks/schemas.js';
@@ -52,12 +52,16 @@ export function taskImagesOf(modelCalls: readonly ModelCallRow[]) {
   return (modelCalls[0]?.images ?? []).filter((image) => image.origin === 'task');
 }
 
-/** Each request with what the model received (messages, tools offered, images) and its price at the default table. */
+/**
+ * Each request with what the model received (messages, tools offered, images) and what it paid:
+ * the cost the run recorded (migration 019: batch replies at the batch price, cache-served ones
+ * $0), or for an older row the same computation at the default table.
+ */
 function requestsOf(run: RunRow, modelCalls: readonly ModelCallRow[]) {
   return modelCalls.map((call) => {
     const { request, ...rest } = call;
-    const cost = costUsd(run.modelSpec, call.usage);
-    return { ...rest, request: summarizeRequest(request), costUsd: cost ?? null };
+    const cost = call.costUsd ?? paidCostOfReply(run.modelSpec, call.usage, call.billing)?.paidUsd ?? null;
+    return { ...rest, request: summarizeRequest(request), costUsd: cost };
   });
 }
 

@@ -1,4 +1,5 @@
-// The agent loop end to end: replay driver + real fixture MCP servers as child processes.
+// The agent loop end to end: replay driver + the fixture MCP servers (in process, through the
+// host's connectServer option).
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -16,12 +17,17 @@ import type { GenerateRequest, ModelDriver } from '../../src/llm/types.js';
 import { McpHost } from '../../src/mcp/index.js';
 import type { GtTask } from '../../src/tasks/schemas.js';
 import { fixtureSpec } from '../support/fixture-servers/fixture-spec.js';
+import { inProcessHost } from '../support/in-process-host.js';
 
 const workDir = mkdtempSync(path.join(os.tmpdir(), 'm3-episode-'));
 let host: McpHost;
 
 beforeAll(async () => {
-  host = await McpHost.start([fixtureSpec('echo'), fixtureSpec('slow'), fixtureSpec('image')], { requireAll: true, callTimeoutMs: 10_000 });
+  host = await McpHost.start([fixtureSpec('echo'), fixtureSpec('slow'), fixtureSpec('image')], {
+    requireAll: true,
+    callTimeoutMs: 10_000,
+    connectServer: inProcessHost().connectServer,
+  });
 });
 afterAll(async () => {
   await host?.close();

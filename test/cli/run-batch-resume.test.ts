@@ -57,7 +57,9 @@ describe('m3 run --batch with a provider that has no batch API', () => {
       path.join(dir, 'refused'),
     ]);
     expect(result.code, result.output).toBe(2);
-    expect(result.stderr).toContain('--batch: replay:gt has no provider batch API here (batch works with openai, anthropic, gemini, google)');
+    expect(result.stderr).toContain(
+      '--batch: replay:gt has no provider batch API here: replay answers from recorded files and calls no provider (batch works with openai, openai-responses, anthropic, gemini, google, qwen, dashscope)',
+    );
     expect(result.output).not.toContain('run folder:');
   }, 120_000);
 });

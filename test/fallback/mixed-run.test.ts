@@ -24,6 +24,7 @@ import { runPage } from '../../src/view/pages.js';
 import { startHttpFake, type HttpFake } from '../../servers/shared/http-fake.js';
 import { readAudit, silentLogger, writeFixture } from '../support/fallback-kit.js';
 import { fixtureRepoRoot, fixtureSpec } from '../support/fixture-servers/fixture-spec.js';
+import { inProcessHost } from '../support/in-process-host.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-fallback-run-'));
 const runtimeDir = path.join(dir, 'mock_runtime');
@@ -63,10 +64,12 @@ beforeAll(async () => {
     { path: '/forecast', reply: { status: 503, body: 'down' } },
   ]);
   const web = (name: string) => fixtureSpec('flaky-web', { name, env: { FLAKY_UPSTREAM_URL: fake.url, M3_HTTP_TIMEOUT_MS: '10000' } });
+  // echo and flaky-web in process; crashing stays a child (its crash is a process exit).
   host = await McpHost.start([fixtureSpec('echo'), web('flaky'), web('ocr'), fixtureSpec('crashing')], {
     requireAll: true,
     startupTimeoutMs: 90_000,
     logger: silentLogger,
+    connectServer: inProcessHost().connectServer,
   });
   store = openStore(path.join(dir, 'store.sqlite'));
 }, 120_000);

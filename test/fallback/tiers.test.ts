@@ -1,5 +1,6 @@
-// The tool fallback layer behind real fixture servers that fail on purpose (child processes over
-// MCP stdio; the web one reaches a loopback HTTP fake or a closed port): every infrastructure
+// The tool fallback layer behind fixture servers that fail on purpose (the web ones in process,
+// through the host's connectServer option, reaching a loopback HTTP fake or a closed port; the
+// crashing one a child process over MCP stdio, since its crash is a process exit): every infrastructure
 // failure is served, the tiers are reached in their order, a real success is never replaced, a
 // model's own argument error is never mocked, and a vision server is never mocked even when it
 // is on the allow-list and has a fixture. The simulator tier talks to the wire-level mock LLM
@@ -13,6 +14,7 @@ import { McpHost } from '../../src/mcp/index.js';
 import { startHttpFake, type HttpFake } from '../../servers/shared/http-fake.js';
 import { closedPortUrl, fallbackRuntime, layerFor, readAudit, silentLogger, writeFixture } from '../support/fallback-kit.js';
 import { fixtureSpec } from '../support/fixture-servers/fixture-spec.js';
+import { inProcessHost } from '../support/in-process-host.js';
 import { startMockLlm, type MockLlm } from '../support/mock-llm/index.js';
 
 const runtime = fallbackRuntime({ M3_MOCK_LLM_MODEL: 'openai:simulator-model', M3_MOCK_ALLOW: 'flaky/forecast,refused/*,ocr/*' });
@@ -40,6 +42,7 @@ beforeAll(async () => {
     requireAll: true,
     startupTimeoutMs: 90_000,
     logger: silentLogger,
+    connectServer: inProcessHost().connectServer,
   });
   layer = layerFor(runtime.settings, host, { OPENAI_API_KEY: 'sk-simulator-test', OPENAI_BASE_URL: llm.openAiBaseUrl });
 }, 120_000);

@@ -1,4 +1,4 @@
-// The checked tool call (src/mcp/checked-call.ts) against real fixture servers: name
+// The checked tool call (src/mcp/checked-call.ts) against the fixture servers (in process): name
 // resolution, refusals that never reach a server, the call context in the request `_meta`,
 // upstream error codes read from the result `_meta`, and the interceptor hook.
 import { mkdtempSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { callCheckedTool, type FinishedToolCall, type ToolCallInterceptor } from
 import { McpHost } from '../../src/mcp/index.js';
 import { verifySuite } from '../../src/tasks/verify.js';
 import { fixtureRepoRoot, fixtureSpec } from '../support/fixture-servers/fixture-spec.js';
+import { inProcessHost } from '../support/in-process-host.js';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 const workDir = mkdtempSync(path.join(os.tmpdir(), 'm3-checked-'));
@@ -17,7 +18,12 @@ const context: CallContext = { taskId: 'task-7', runId: 'run-3', workspace: path
 let host: McpHost;
 
 beforeAll(async () => {
-  host = await McpHost.start([fixtureSpec('echo'), fixtureSpec('meta')], { requireAll: true, startupTimeoutMs: 90_000, logger: silent });
+  host = await McpHost.start([fixtureSpec('echo'), fixtureSpec('meta')], {
+    requireAll: true,
+    startupTimeoutMs: 90_000,
+    logger: silent,
+    connectServer: inProcessHost().connectServer,
+  });
 }, 120_000);
 afterAll(async () => {
   await host?.close();

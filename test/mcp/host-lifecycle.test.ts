@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ServerError } from '../../src/errors/index.js';
 import { McpHost } from '../../src/mcp/host.js';
 import { fixtureSpec } from '../support/fixture-servers/fixture-spec.js';
+import { inProcessHost } from '../support/in-process-host.js';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 // The CI machine is small and shared; give children time to boot, but keep backoffs short.
@@ -103,6 +104,7 @@ describe('crash handling', { timeout: 240_000 }, () => {
   });
 });
 
+// The working echo server runs in process (connectServer); the failing ones are real start attempts.
 describe('start failures and isolation', { timeout: 240_000 }, () => {
   it('keeps working servers when others fail to start, and reports why', async () => {
     const host = await McpHost.start(
@@ -112,7 +114,7 @@ describe('start failures and isolation', { timeout: 240_000 }, () => {
         { ...fixtureSpec('echo'), name: 'dies', command: process.execPath, args: ['-e', 'process.stderr.write("boom: bad config value\\n"); process.exit(4)'] },
         { ...fixtureSpec('echo'), name: 'mute', command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'], startupTimeoutMs: 1500 },
       ],
-      { startupTimeoutMs, logger: silent },
+      { startupTimeoutMs, logger: silent, connectServer: inProcessHost().connectServer },
     );
     try {
       const byName = Object.fromEntries(host.status().map((server) => [server.name, server]));
@@ -138,6 +140,7 @@ describe('start failures and isolation', { timeout: 240_000 }, () => {
       startupTimeoutMs,
       requireAll: true,
       logger: silent,
+      connectServer: inProcessHost().connectServer,
     });
     await expect(attempt).rejects.toBeInstanceOf(ServerError);
     await expect(attempt).rejects.toThrow(/1 MCP server\(s\) failed to start: ghost/);

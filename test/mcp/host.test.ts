@@ -1,5 +1,6 @@
-// McpHost against real fixture servers (child processes): catalog, routing, errors, timeouts,
-// cancellation, content normalisation, pagination, env isolation and cwd.
+// McpHost against the fixture servers: catalog, routing, errors, timeouts, cancellation, content
+// normalisation and pagination with the servers in process (the host's connectServer option);
+// env isolation and cwd with real child processes, where the process is the point.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,10 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpHost } from '../../src/mcp/host.js';
 import { isValidFunctionName } from '../../src/mcp/function-names.js';
 import { fixtureSpec } from '../support/fixture-servers/fixture-spec.js';
+import { inProcessHost } from '../support/in-process-host.js';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
-describe('McpHost with echo, slow, image and paged fixtures', { timeout: 240_000 }, () => {
+describe('McpHost with echo, slow, image and paged fixtures in process', { timeout: 240_000 }, () => {
+  const fixtures = inProcessHost();
   let host: McpHost;
   let workDir: string;
 
@@ -25,7 +28,7 @@ describe('McpHost with echo, slow, image and paged fixtures', { timeout: 240_000
         fixtureSpec('image'),
         fixtureSpec('paged', { env: { PAGED_TOOL_COUNT: '25', PAGED_PAGE_SIZE: '10' } }),
       ],
-      { callTimeoutMs: 10_000, startupTimeoutMs: 90_000, logger: silent },
+      { callTimeoutMs: 10_000, startupTimeoutMs: 90_000, logger: silent, connectServer: fixtures.connectServer },
     );
   });
 
@@ -35,6 +38,7 @@ describe('McpHost with echo, slow, image and paged fixtures', { timeout: 240_000
   });
 
   it('starts every server and builds a catalog of canonical names with safe function names', () => {
+    expect(fixtures.connected).toEqual(['echo', 'slow', 'patient', 'image', 'paged']);
     expect(host.status().map((server) => [server.name, server.state])).toEqual([
       ['echo', 'ready'],
       ['slow', 'ready'],
@@ -97,16 +101,7 @@ describe('McpHost with echo, slow, image and paged fixtures', { timeout: 240_000
     expect(outcome.text).toMatch(/^\[Tool error\] slow\/sleep did not answer within 300 ms/);
     // No upper bound on the clock: a 30 s sleep that was not cut would answer "slept 30000 ms", not tool_timeout.
     expect(elapsed).toBeGreaterThanOrEqual(280);
-    await expect
-      .poll(
-        () =>
-          host
-            .status()
-            .find((s) => s.name === 'slow')
-            ?.stderrTail?.some((line) => line.startsWith('cancelled after')),
-        { timeout: 30_000 },
-      )
-      .toBe(true);
+    await expect.poll(() => fixtures.linesOf('slow').some((line) => line.startsWith('cancelled after')), { timeout: 30_000 }).toBe(true);
     expect((await host.callTool('slow/ping', {})).text).toBe('pong');
   });
 

@@ -1,5 +1,6 @@
 // `--tool-surface reference` end to end at the host: every configured server of the repository
-// runs (real child processes), and the host offers, for every server of the ground truth,
+// runs (in process, through the host's connectServer option: the tool lists are the point here;
+// test/servers/ starts each kind of server as a real child), and the host offers, for every server of the ground truth,
 // exactly the reference catalog's tools with its descriptions and input schemas, entry by entry,
 // and nothing of the servers the reference does not have (the email and calendar mocks).
 import { readFileSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { McpHost } from '../../src/mcp/host.js';
 import { hashToolSurface } from '../../src/mcp/tools-hash.js';
 import { loadReferenceSurface } from '../../src/mcp/tool-surface.js';
 import { findPoseModel } from '../../servers/yolo/pose-model.js';
+import { inProcessHost } from '../support/in-process-host.js';
 import { sharedDataDir } from '../support/shared-assets.js';
 
 const dataDir = sharedDataDir();
@@ -24,15 +26,19 @@ const notServed = findPoseModel() ? [] : ['dinox-mcp/detect-human-pose-keypoints
 describe.skipIf(!dataDir)('McpHost under the reference tool surface', { timeout: 600_000 }, () => {
   let host: McpHost;
   let full: McpHost;
+  const inProcess = inProcessHost({ local: true });
   const catalogFile = path.join(dataDir as string, 'tools_catalog.json');
 
   beforeAll(async () => {
     const servers = loadProjectConfig({ env: {} }).servers;
-    host = await McpHost.start(servers, { startupTimeoutMs: 300_000, logger: silent, toolSurface: loadReferenceSurface(catalogFile) });
+    const connectServer = inProcess.connectServer;
+    host = await McpHost.start(servers, { startupTimeoutMs: 300_000, logger: silent, toolSurface: loadReferenceSurface(catalogFile), connectServer });
     full = await McpHost.start(
       servers.filter((server) => server.name === 'email'),
-      { startupTimeoutMs: 300_000, logger: silent },
+      { startupTimeoutMs: 300_000, logger: silent, connectServer },
     );
+    // Every server ran in process (none fell back to a child).
+    expect(inProcess.connected.sort()).toEqual([...servers.map((server) => server.name), 'email'].sort());
   }, 600_000);
 
   afterAll(async () => {

@@ -1,7 +1,9 @@
 // The JSON-RPC log of a server session: the ring buffer keeps the newest entries, pairs each
 // response with its request's method, masks secrets and elides image bytes; the logging
-// transport, wrapped around real stdio servers, records every message both ways without
-// changing what the host gets back, and a host that keeps no log has none. The imageops server's
+// transport, wrapped around the host's transport to each server (here the servers run in
+// process, through the connectServer option: the transport under the log does not matter to
+// it), records every message both ways without changing what the host gets back, and a host
+// that keeps no log has none. The imageops server's
 // resources and prompt are read through the same inspection the demo uses.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +12,7 @@ import { registerSecret } from '../../src/log/redact.js';
 import { McpHost } from '../../src/mcp/host.js';
 import { RpcLog } from '../../src/mcp/rpc-log.js';
 import { fixtureSpec } from '../support/fixture-servers/fixture-spec.js';
+import { inProcessHost } from '../support/in-process-host.js';
 import { repoRoot } from '../support/shared-assets.js';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
@@ -61,7 +64,8 @@ describe('RpcLog', () => {
   });
 });
 
-describe('the logging transport on real stdio servers', { timeout: 240_000 }, () => {
+describe('the logging transport on the fixture and imageops servers', { timeout: 240_000 }, () => {
+  const inProcess = inProcessHost({ local: true });
   let host: McpHost;
   let plain: McpHost;
 
@@ -74,9 +78,11 @@ describe('the logging transport on real stdio servers', { timeout: 240_000 }, ()
         startupTimeoutMs: 90_000,
         logger: silent,
         rpcLogEntries: 40,
+        connectServer: inProcess.connectServer,
       }),
-      McpHost.start([fixtureSpec('echo')], { requireAll: true, startupTimeoutMs: 90_000, logger: silent }),
+      McpHost.start([fixtureSpec('echo')], { requireAll: true, startupTimeoutMs: 90_000, logger: silent, connectServer: inProcess.connectServer }),
     ]);
+    expect(inProcess.connected.sort()).toEqual(['echo', 'echo', 'image', 'imagesorcery-mcp']);
   });
   afterAll(async () => {
     await host?.close();

@@ -17,6 +17,7 @@ import { StoreRecorder } from '../../src/runner/store-recorder.js';
 import { createRun, openStore, type Store } from '../../src/store/index.js';
 import type { PredictionRecord } from '../../src/tasks/schemas.js';
 import { fixtureSpec } from '../support/fixture-servers/fixture-spec.js';
+import { inProcessHost } from '../support/in-process-host.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-retention-'));
 
@@ -70,7 +71,7 @@ describe('a batch of many concurrent attempts and the run stop signal', () => {
   let host: McpHost;
   let store: Store;
   beforeAll(async () => {
-    host = await McpHost.start([fixtureSpec('echo')], { requireAll: true });
+    host = await McpHost.start([fixtureSpec('echo')], { requireAll: true, connectServer: inProcessHost().connectServer });
     store = openStore(path.join(dir, 'store.sqlite'));
     createRun(store, { runId: 'r', modelSpec: 'script:x', modelLabel: 'x' });
   });

@@ -36,7 +36,7 @@ describe('m3 merge', () => {
 describe('LLM stats counters', () => {
   it('flushes every N requests so a killed run still leaves numbers, and counts tool images', () => {
     const file = path.join(dir, 'stats.json');
-    const stats = new LlmStats(file, 2, (usage) => usage.inputTokens * 0.001);
+    const stats = new LlmStats(file, 2, (billed) => ({ paidUsd: billed.standard.inputTokens * 0.001, listUsd: 0, savedByCacheUsd: 0, savedByBatchUsd: 0 }));
     const call = {
       type: 'model_call' as const,
       taskId: 't',

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getRun, openStore } from '../../src/store/index.js';
+import { nodeEntryArgs } from '../support/built-entry.js';
 import { runM3 } from '../support/m3-child.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-merge-run-folder-'));
@@ -19,7 +20,8 @@ const ids = ['p1', 'p2', 'p3', 'p4'];
 const shardStore = (index: number) => path.join(dir, 'shards', String(index), 'm3bench.sqlite');
 
 beforeAll(async () => {
-  writeFileSync(configFile, JSON.stringify({ servers: { math: { command: 'node', args: ['--import', 'tsx', 'servers/math/index.ts'], env: {} } } }));
+  // From dist/ when it is fresh: through tsx each start transpiles every module it loads.
+  writeFileSync(configFile, JSON.stringify({ servers: { math: { command: 'node', args: nodeEntryArgs('servers/math/index.ts'), env: {} } } }));
   writeFileSync(
     gtFile,
     JSON.stringify(

@@ -1,4 +1,4 @@
-// The batch runner with real fixture servers and a real SQLite store; drivers are scripted
+// The batch runner with the fixture servers (in process) and a real SQLite store; drivers are scripted
 // implementations of the driver interface so failures can be placed exactly.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -16,13 +16,14 @@ import { StoreRecorder } from '../../src/runner/store-recorder.js';
 import type { RunnableTask } from '../../src/runner/task-set.js';
 import { createRun, episodesForRun, openStore, type Store } from '../../src/store/index.js';
 import { fixtureSpec } from '../support/fixture-servers/fixture-spec.js';
+import { inProcessHost } from '../support/in-process-host.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-batch-'));
 let host: McpHost;
 let store: Store;
 
 beforeAll(async () => {
-  host = await McpHost.start([fixtureSpec('echo'), fixtureSpec('slow')], { requireAll: true });
+  host = await McpHost.start([fixtureSpec('echo'), fixtureSpec('slow')], { requireAll: true, connectServer: inProcessHost().connectServer });
   store = openStore(path.join(dir, 'store.sqlite'));
 });
 afterAll(async () => {

@@ -13,8 +13,9 @@ import { runStepFiles } from '../../src/eval/step/run.js';
 import { loadBatchManifest } from '../../src/runner/batch-manifest.js';
 import { loadBatchResults } from '../../src/stats/batch-results.js';
 import { episodesForRun, getRun, listRuns, modelCallsForEpisode, openStore, toolCallsForEpisode } from '../../src/store/index.js';
-import { repoRoot } from '../support/shared-assets.js';
+import { nodeEntryArgs } from '../support/built-entry.js';
 import { runM3, type Finished } from '../support/m3-child.js';
+import { repoRoot } from '../support/shared-assets.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-shard-e2e-'));
 const configFile = path.join(dir, 'servers.json');
@@ -118,9 +119,11 @@ async function stepAggregate(predFile: string, outputDir: string) {
 }
 
 beforeAll(async () => {
-  // Two light servers; the tasks that need others run anyway and get tool errors (--allow-missing-servers).
-  const servers = (JSON.parse(readFileSync(path.join(repoRoot, 'mcp_servers.json'), 'utf8')) as { servers: Record<string, unknown> }).servers;
-  writeFileSync(configFile, JSON.stringify({ servers: { math: servers.math, 'pyzbar-mcp': servers['pyzbar-mcp'] } }));
+  // Two light servers, started from dist/ when it is fresh (mcp_servers.json starts them through
+  // tsx, which transpiles every module on each of the 16 starts); the tasks that need others run
+  // anyway and get tool errors (--allow-missing-servers).
+  const server = (entry: string) => ({ command: 'node', args: nodeEntryArgs(entry), env: {} });
+  writeFileSync(configFile, JSON.stringify({ servers: { math: server('servers/math/index.ts'), 'pyzbar-mcp': server('servers/barcode/index.ts') } }));
   outputs.single = [await run(path.join(dir, 'single'), ['--run-id', 'whole'], {})];
   for (const kind of Object.keys(workers) as Kind[]) {
     // The workers of an array run at the same time, as a scheduler starts them.

@@ -1,6 +1,6 @@
 // Per-task and per-run limits (m3 run --token-limit, --message-limit, --cost-limit, --max-cost)
 // through the batch runner: each vendor's real SDK against the wire-level mock LLM, whose usage
-// figures (input with cached, output with reasoning) drive the limits; a real fixture MCP server
+// figures (input with cached, output with reasoning) drive the limits; a fixture MCP server (in process)
 // and a real SQLite store. Checked: the requests sent, the task's end status in the prediction
 // and the store, that it is scored (a prediction kept, status ok), the per-limit counts, the
 // cost kept apart for replies the model-response cache served, and the --max-cost stop.
@@ -9,8 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TaskLimits } from '../../src/agent/task-budget.js';
-import type { Usage } from '../../src/core/usage.js';
-import { costUsd } from '../../src/llm/pricing.js';
+import { costOfModel } from '../../src/llm/pricing.js';
 import type { ModelDriver } from '../../src/llm/types.js';
 import { PredictionFile } from '../../src/runner/prediction-file.js';
 import { ResponseCache } from '../../src/runner/response-cache.js';
@@ -33,7 +32,7 @@ let mock: MockLlm;
 const usage = { inputTokens: 600, outputTokens: 100, cachedTokens: 200, reasoningTokens: 40 };
 // One price for every vendor's model, so each reply costs the same: (400 x 2.5 + 200 x 1.25 + 100 x 10) / 1e6 = $0.00225.
 const prices = new Map(Object.values(specs).map((spec) => [spec, { input: 2.5, output: 10, cached: 1.25, checkedAt: '2026-12-02' }]));
-const costOf = (spent: Usage) => costUsd('openai:gpt-4o', spent, prices) ?? null;
+const costOf = costOfModel('openai:gpt-4o', prices);
 const perReply = 0.00225;
 /** When set, the model answers at once (one reply per task) instead of calling a tool every round. */
 let answerAtOnce = false;
@@ -139,7 +138,7 @@ describe('limits and the model-response cache (openai)', () => {
       expect(cache.counts).toMatchObject({ served: 3 });
       expect(second.predictions[0]).toMatchObject({ end_status: 'limit_cost' });
       expect(second.episodes[0]?.costUsd).toBeCloseTo(3 * perReply, 10);
-      const record = costRecord(second.result.progress.usage, second.result.progress.servedUsage, second.result.progress.limited, costOf);
+      const record = costRecord(second.result.progress.billed, second.result.progress.limited, costOf);
       expect(record.paidUsd).toBeCloseTo(3 * perReply, 10);
       expect(record.savedUsd).toBeCloseTo(3 * perReply, 10);
       expect(record.servedTokens).toEqual({ input: 1800, output: 300, cached: 600 });

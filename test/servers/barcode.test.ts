@@ -4,13 +4,12 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { assertAssetsInCi, loadSharedManifest, missingAssetsMessage, repoRoot, sharedAssetsDir } from '../support/shared-assets.js';
-import { nodeEntryArgs } from '../support/built-entry.js';
+import { connectInProcess } from '../support/in-process-servers.js';
 
 assertAssetsInCi();
 const assets = sharedAssetsDir();
@@ -57,11 +56,6 @@ const roundTrips: Array<{ format: string; text: string; expectFormat: string; ex
   { format: 'Aztec', text: 'Aztec code, round trip', expectFormat: 'Aztec' },
 ];
 
-function childEnv(): Record<string, string> {
-  const env = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
-  return { ...env, M3_ALLOWED_ROOTS: [assets ?? '', workDir].join(path.delimiter) };
-}
-
 let client: Client;
 
 async function call(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; content: z.infer<typeof contentSchema> }> {
@@ -85,15 +79,7 @@ async function generate(args: Record<string, unknown>): Promise<{ summary: z.inf
 
 describe.skipIf(!assets)(assets ? 'barcode server over MCP (zxing-wasm, bwip-js, qrcode)' : `barcode server: ${missingAssetsMessage}`, () => {
   beforeAll(async () => {
-    const transport = new StdioClientTransport({
-      command: 'node',
-      args: nodeEntryArgs('servers/barcode/index.ts'),
-      cwd: repoRoot,
-      env: childEnv(),
-      stderr: 'pipe',
-    });
-    client = new Client({ name: 'barcode-test', version: '1.0.0' });
-    await client.connect(transport);
+    client = (await connectInProcess('pyzbar-mcp', { env: { M3_ALLOWED_ROOTS: [assets ?? '', workDir].join(path.delimiter) } })).client;
   });
 
   afterAll(async () => {

@@ -2,13 +2,11 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolCaller } from '../support/tool-caller.js';
-import { repoRoot } from '../support/shared-assets.js';
-import { nodeEntryArgs } from '../support/built-entry.js';
+import { connectInProcess } from '../support/in-process-servers.js';
 
 let client: Client;
 let work: string;
@@ -23,16 +21,7 @@ async function readBack(file: string): Promise<ExcelJS.Workbook> {
 
 beforeAll(async () => {
   work = await mkdtemp(path.join(tmpdir(), 'm3-excel-'));
-  client = new Client({ name: 'excel-test', version: '0.0.0' });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: nodeEntryArgs('servers/excel/index.ts'),
-      cwd: repoRoot,
-      env: { ...getDefaultEnvironment(), M3_ALLOWED_ROOTS: work, EXCEL_FILES_PATH: work },
-      stderr: 'pipe',
-    }),
-  );
+  client = (await connectInProcess('excel', { env: { M3_ALLOWED_ROOTS: work, EXCEL_FILES_PATH: work } })).client;
 });
 
 afterAll(async () => {

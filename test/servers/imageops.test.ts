@@ -3,12 +3,11 @@
 import { copyFile, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertAssetsInCi, missingAssetsMessage, repoRoot, sharedAssetsDir } from '../support/shared-assets.js';
-import { nodeEntryArgs } from '../support/built-entry.js';
+import { assertAssetsInCi, missingAssetsMessage, sharedAssetsDir } from '../support/shared-assets.js';
+import { connectInProcess } from '../support/in-process-servers.js';
 
 interface ToolAnswer {
   isError: boolean;
@@ -100,16 +99,7 @@ beforeAll(async () => {
   assertAssetsInCi();
   work = await mkdtemp(path.join(tmpdir(), 'm3-imageops-'));
   const roots = [work, ...(assets ? [assets] : [])].join(path.delimiter);
-  client = new Client({ name: 'imageops-test', version: '0.0.0' });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: nodeEntryArgs('servers/imageops/index.ts'),
-      cwd: repoRoot,
-      env: { ...getDefaultEnvironment(), M3_ALLOWED_ROOTS: roots },
-      stderr: 'pipe',
-    }),
-  );
+  client = (await connectInProcess('imagesorcery-mcp', { env: { M3_ALLOWED_ROOTS: roots } })).client;
   await writePattern(path.join(work, 'pattern.png'), 200, 150);
 });
 

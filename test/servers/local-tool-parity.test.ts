@@ -6,13 +6,11 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { argumentCheckProblems, catalogTools, gtCalls, schemaParityProblems } from '../support/reference-tools.js';
-import { repoRoot } from '../support/shared-assets.js';
-import { nodeEntryArgs } from '../support/built-entry.js';
+import { connectInProcess, serverKeyOf } from '../support/in-process-servers.js';
 import { tinyPoseOnnx } from '../support/tiny-pose-model.js';
 
 interface LocalServer {
@@ -27,7 +25,7 @@ interface LocalServer {
   relaxedRequired?: Record<string, string[]>;
   /** GT calls the reference server refused too (arguments outside its schema). */
   refused?: RegExp[];
-  /** Extra environment of the server process. */
+  /** Extra environment of the server. */
   env?: () => Record<string, string>;
 }
 
@@ -85,16 +83,7 @@ beforeAll(async () => {
   tinyPoseModel = path.join(await mkdtemp(path.join(tmpdir(), 'm3-parity-')), 'tiny-pose.onnx');
   await writeFile(tinyPoseModel, tinyPoseOnnx());
   for (const server of servers) {
-    const client = new Client({ name: 'parity-test', version: '0.0.0' });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: nodeEntryArgs(server.entry),
-        cwd: repoRoot,
-        env: { ...getDefaultEnvironment(), ...server.env?.() },
-        stderr: 'pipe',
-      }),
-    );
+    const { client } = await connectInProcess(serverKeyOf(server.entry), { env: server.env?.() ?? {} });
     clients.push(client);
     listed.set(server.catalog, (await client.listTools()).tools);
   }

@@ -2,12 +2,11 @@
 // the M3-Bench catalog, every tool computes the right value, and bad input gives clear errors.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot, sharedDataDir } from '../support/shared-assets.js';
-import { nodeEntryArgs } from '../support/built-entry.js';
+import { sharedDataDir } from '../support/shared-assets.js';
+import { connectInProcess } from '../support/in-process-servers.js';
 
 // The numbers of the GT "statistic and purchase" tasks (math/mean, math/median, math/mode).
 const surveyNumbers = [
@@ -37,8 +36,7 @@ async function failure(name: string, args: Record<string, unknown>): Promise<str
 }
 
 beforeAll(async () => {
-  client = new Client({ name: 'math-test', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: nodeEntryArgs('servers/math/index.ts'), cwd: repoRoot, stderr: 'pipe' }));
+  client = (await connectInProcess('math')).client;
   tools = (await client.listTools()).tools;
 });
 

@@ -4,13 +4,12 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { assertAssetsInCi, loadSharedManifest, missingAssetsMessage, repoRoot, sharedAssetsDir } from '../support/shared-assets.js';
-import { nodeEntryArgs } from '../support/built-entry.js';
+import { connectInProcess } from '../support/in-process-servers.js';
 
 assertAssetsInCi();
 const assets = sharedAssetsDir();
@@ -74,11 +73,6 @@ function wordRecall(got: string, reference: string): number {
   return words.filter((word) => text.includes(word)).length / words.length;
 }
 
-function childEnv(): Record<string, string> {
-  const env = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
-  return { ...env, M3_ALLOWED_ROOTS: [assets ?? '', workDir].join(path.delimiter) };
-}
-
 let client: Client;
 
 async function callOcr(args: Record<string, unknown>): Promise<{ isError: boolean; text: string }> {
@@ -102,15 +96,7 @@ async function renderText(lines: string[], options: { transparent?: boolean } = 
 
 describe.skipIf(!assets)(assets ? 'ocr server over MCP (PP-OCRv4)' : `ocr server: ${missingAssetsMessage}`, () => {
   beforeAll(async () => {
-    const transport = new StdioClientTransport({
-      command: 'node',
-      args: nodeEntryArgs('servers/ocr/index.ts'),
-      cwd: repoRoot,
-      env: childEnv(),
-      stderr: 'pipe',
-    });
-    client = new Client({ name: 'ocr-test', version: '1.0.0' });
-    await client.connect(transport);
+    client = (await connectInProcess('ocr', { env: { M3_ALLOWED_ROOTS: [assets ?? '', workDir].join(path.delimiter) } })).client;
   });
 
   afterAll(async () => {

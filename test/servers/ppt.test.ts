@@ -1,16 +1,15 @@
-// The PowerPoint server as a real child process over MCP stdio: build decks with the
+// The PowerPoint server over MCP (in process: test/support/in-process-servers.ts): build decks with the
 // ground-truth argument shapes, save them, and read the .pptx back with jszip.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import JSZip from 'jszip';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolCaller } from '../support/tool-caller.js';
-import { assertAssetsInCi, missingAssetsMessage, repoRoot, sharedAssetsDir } from '../support/shared-assets.js';
-import { nodeEntryArgs } from '../support/built-entry.js';
+import { assertAssetsInCi, missingAssetsMessage, sharedAssetsDir } from '../support/shared-assets.js';
+import { connectInProcess } from '../support/in-process-servers.js';
 
 let client: Client;
 let work: string;
@@ -53,16 +52,8 @@ async function readDeck(file: string): Promise<Deck> {
 beforeAll(async () => {
   assertAssetsInCi();
   work = await mkdtemp(path.join(tmpdir(), 'm3-ppt-'));
-  client = new Client({ name: 'ppt-test', version: '0.0.0' });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: nodeEntryArgs('servers/ppt/index.ts'),
-      cwd: repoRoot,
-      env: { ...getDefaultEnvironment(), M3_ALLOWED_ROOTS: [work, ...(assets ? [assets] : [])].join(path.delimiter), PPT_OUTPUT_DIR: work },
-      stderr: 'pipe',
-    }),
-  );
+  client = (await connectInProcess('ppt', { env: { M3_ALLOWED_ROOTS: [work, ...(assets ? [assets] : [])].join(path.delimiter), PPT_OUTPUT_DIR: work } }))
+    .client;
   await sharp({ create: { width: 320, height: 200, channels: 3, background: '#2a7fff' } })
     .png()
     .toFile(path.join(work, 'chart.png'));

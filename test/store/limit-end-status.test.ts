@@ -17,11 +17,14 @@ import {
 } from '../../src/store/index.js';
 import { tempStoreFile } from './temp-store.js';
 
-/** A folder holding the repository's migrations numbered below `before`. */
-function migrationsBefore(before: number): string {
+/**
+ * A folder holding the repository's migrations but `without`: a store written before that one
+ * (later ones applied, as on a sibling branch merged first), which today's store code can write to.
+ */
+function migrationsWithout(without: number): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-migrations-'));
   mkdirSync(dir, { recursive: true });
-  for (const name of readdirSync(defaultMigrationsDir()).filter((file) => /^\d{3}-.*\.sql$/.test(file) && Number(file.slice(0, 3)) < before))
+  for (const name of readdirSync(defaultMigrationsDir()).filter((file) => /^\d{3}-.*\.sql$/.test(file) && Number(file.slice(0, 3)) !== without))
     copyFileSync(path.join(defaultMigrationsDir(), name), path.join(dir, name));
   return dir;
 }
@@ -29,7 +32,7 @@ function migrationsBefore(before: number): string {
 describe('limit end statuses (migration 018)', () => {
   it('keeps the statuses and model calls of a store written before it, and accepts the limit statuses after it', () => {
     const file = tempStoreFile();
-    const old = openStore(file, { migrationsDir: migrationsBefore(18) });
+    const old = openStore(file, { migrationsDir: migrationsWithout(18) });
     createRun(old, { runId: 'r', modelSpec: 'openai:gpt-4o', modelLabel: 'gpt-4o', configHash: 'c' });
     const refused = startEpisode(old, { runId: 'r', taskId: 't1', model: 'gpt-4o' });
     recordModelCall(old, { episodeId: refused, round: 1, purpose: 'work', usage: { inputTokens: 900, outputTokens: 40, cachedTokens: 0 } });

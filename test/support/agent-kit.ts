@@ -1,5 +1,5 @@
-// Shared pieces for tests that run episodes on real fixture servers: a host started for a test
-// file, quiet agent options, a silent logger, one replay-oracle episode of a hand-written task,
+// Shared pieces for tests that run episodes on the fixture servers: a host started for a test
+// file (its fixtures in process, test/support/in-process-host.ts), quiet agent options, a silent logger, one replay-oracle episode of a hand-written task,
 // and prediction files written and read back the way the evaluators read them.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,14 +13,18 @@ import { McpHost } from '../../src/mcp/host.js';
 import { loadPredictions } from '../../src/tasks/load.js';
 import type { Prediction, PredictionRecord } from '../../src/tasks/schemas.js';
 import type { ServerSpec } from '../../src/config/servers.js';
+import { inProcessHost } from './in-process-host.js';
 
 export const silentLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
-/** Starts a host on these servers before the file's tests and closes it after; call the result for it. */
+/**
+ * Starts a host on these servers before the file's tests and closes it after; call the result for
+ * it. Fixture servers run in process; other specs start as configured.
+ */
 export function useHost(specs: () => ServerSpec[]): () => McpHost {
   let host: McpHost | undefined;
   beforeAll(async () => {
-    host = await McpHost.start(specs(), { requireAll: true, startupTimeoutMs: 120_000, logger: silentLogger });
+    host = await McpHost.start(specs(), { requireAll: true, startupTimeoutMs: 120_000, logger: silentLogger, connectServer: inProcessHost().connectServer });
   }, 180_000);
   afterAll(async () => {
     await host?.close();

@@ -1,6 +1,6 @@
-// Running one of our web-API servers in a test: a real child process over MCP stdio with the env
-// a test gives (keys, base URLs pointed at a loopback fake), its stderr captured so tests can
-// scan it for secrets, calls that carry the host's call context (task id, workspace), and the
+// Running one of our web-API servers in a test: connected in process (in-process-servers.ts) with
+// of its configured variables only the env a test gives (keys, base URLs pointed at a loopback
+// fake), its stderr captured so tests can scan it for secrets, calls that carry the host's call context (task id, workspace), and the
 // ground-truth arguments of a tool read from the shared data.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,8 @@ import { afterAll, beforeAll } from 'vitest';
 import { startHttpFake, type FakeRoute, type HttpFake } from '../../servers/shared/http-fake.js';
 import { stringify as stringifyLossless } from 'lossless-json';
 import { CALL_CONTEXT_META_KEY, type ToolErrorMeta } from '../../src/core/tool-result-contract.js';
-import { type GtCall, groundTruthCallsWhere, readSourcedFixture, readToolAnswer, spawnServerChild } from './server-child.js';
+import { connectInProcess, serverKeyOf } from './in-process-servers.js';
+import { type GtCall, groundTruthCallsWhere, readSourcedFixture, readToolAnswer } from './server-child.js';
 import { repoRoot } from './shared-assets.js';
 
 export interface WebServerProcess {
@@ -31,11 +32,11 @@ export interface WebCall {
   raw: CallToolResult;
 }
 
-/** Starts `servers/<folder>/index.ts` with exactly `env` (plus PATH/HOME from the SDK defaults). */
+/** Connects the server of `servers/<folder>/index.ts` with, of its configured variables, exactly `env`. */
 export async function startWebServer(folder: string, env: Record<string, string>): Promise<WebServerProcess> {
   const workspace = mkdtempSync(path.join(tmpdir(), `m3-${folder}-`));
-  const child = await spawnServerChild(`servers/${folder}/index.ts`, { M3_ALLOWED_ROOTS: workspace, ...env });
-  return { ...child, workspace };
+  const server = await connectInProcess(serverKeyOf(`servers/${folder}/index.ts`), { env: { M3_ALLOWED_ROOTS: workspace, ...env }, exactEnv: true });
+  return { client: server.client, stderr: server.stderr, close: server.close, workspace };
 }
 
 /** Calls a tool with the host's call context, so outputs go into the process's workspace. */

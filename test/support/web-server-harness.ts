@@ -1,5 +1,6 @@
-// Pieces the web-API server tests share: start one of our servers as a real stdio child with its
-// base URLs pointed at a loopback fake, call tools (text, error flag, error meta), load recorded
+// Pieces the web-API server tests share: connect one of our servers in process (as a child
+// spawned with only the given env would see it: in-process-servers.ts) with its base URLs
+// pointed at a loopback fake, call tools (text, error flag, error meta), load recorded
 // upstream bodies (`{"_source": ..., "body": ...}`) keeping their number text, and read the
 // ground-truth calls a server receives.
 import { readFileSync } from 'node:fs';
@@ -12,11 +13,13 @@ import type { ServerSmoke } from '../../servers/shared/smoke.js';
 import { ArgumentChecker } from '../../src/mcp/argument-check.js';
 import { readToolErrorMeta, type ToolErrorMeta } from '../../src/core/tool-result-contract.js';
 import { serverOf } from '../../src/core/canonical-name.js';
-import { groundTruthCallsWhere, readSourcedFixture, spawnServerChild } from './server-child.js';
+import { connectInProcess, serverKeyOf } from './in-process-servers.js';
+import { groundTruthCallsWhere, readSourcedFixture } from './server-child.js';
 import { sharedDataDir } from './shared-assets.js';
 
-export async function startStdioServer(entry: string, env: Record<string, string>): Promise<Client> {
-  return (await spawnServerChild(entry, env)).client;
+/** The server of `<entry>` with of its configured variables only `env`; closing the client closes it. */
+export async function startInProcessServer(entry: string, env: Record<string, string>): Promise<Client> {
+  return (await connectInProcess(serverKeyOf(entry), { env, exactEnv: true })).client;
 }
 
 export interface CallOutcome {
@@ -111,7 +114,7 @@ export function rejectedGtCalls(server: string, tools: Tool[]): string[] {
 export async function runOfflineSmoke(entry: string, smoke: ServerSmoke): Promise<{ result: CallOutcome; requests: RecordedRequest[] }> {
   const fake = await startHttpFake(smoke.offline?.routes ?? []);
   const env = Object.fromEntries(Object.entries(smoke.offline?.env ?? {}).map(([name, prefix]) => [name, `${fake.url}${prefix}`]));
-  const server = await startStdioServer(entry, env);
+  const server = await startInProcessServer(entry, env);
   try {
     return { result: await callTool(server, smoke.tool, smoke.args), requests: fake.requests };
   } finally {

@@ -1,5 +1,6 @@
-// Starting one of our web-API servers as a real child process over MCP stdio, with its base-URL
-// variables pointed at a loopback fake, and reading its answers the way the host does: text,
+// Starting one of our web-API servers with its base-URL variables pointed at a loopback fake, in
+// this process over the SDK's in-memory transport (in-process-servers.ts; a web server's stdio
+// process is tested in workspace-only.test.ts), and reading its answers the way the host does: text,
 // image parts, and the upstream-error `_meta` (src/core/tool-result-contract.ts).
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -11,7 +12,8 @@ import { CALL_CONTEXT_META_KEY, type CallContext, type ToolErrorMeta } from '../
 import { describe, expect, it } from 'vitest';
 import { fallbackFixtureProblems } from './reference-tools.js';
 import { repoRoot } from './shared-assets.js';
-import { readSourcedFixture, readToolAnswer, spawnServerChild } from './server-child.js';
+import { connectInProcess, serverKeyOf } from './in-process-servers.js';
+import { readSourcedFixture, readToolAnswer } from './server-child.js';
 
 export interface WebToolResult {
   isError: boolean;
@@ -29,9 +31,9 @@ export interface WebServer {
   close(): Promise<void>;
 }
 
-/** Spawns `<entry>` (relative to the repo root) with the test process env and `env` on top. */
+/** Connects the server of `<entry>` (relative to the repo root) in process, with the test process env and `env` on top. */
 export async function startWebServer(entry: string, env: Record<string, string>): Promise<WebServer> {
-  const child = await spawnServerChild(entry, env, { inheritEnv: true });
+  const child = await connectInProcess(serverKeyOf(entry), { env });
   const tools = (await child.client.listTools()).tools;
   async function call(name: string, args: Record<string, unknown>, context?: CallContext): Promise<WebToolResult> {
     const raw = (await child.client.callTool({ name, arguments: args, ...(context ? { _meta: { [CALL_CONTEXT_META_KEY]: context } } : {}) })) as CallToolResult;

@@ -22,6 +22,7 @@ import {
 import { createTransferProgress } from '../../log/progress.js';
 import { redactText, registerSecret } from '../../log/redact.js';
 import { positiveInteger } from '../option-parsers.js';
+import { sum } from '../../core/number-format.js';
 
 interface PullFlags {
   repo: string;
@@ -61,7 +62,7 @@ function progressHandler(): { onEvent: (event: PullEvent) => void; stop: () => v
   const snapshot = () => ({
     files: state.files,
     filesTotal: state.filesTotal,
-    bytes: state.finished + [...inflight.values()].reduce((sum, bytes) => sum + bytes, 0),
+    bytes: state.finished + sum(inflight.values()),
     bytesTotal: state.bytesTotal,
   });
   return {

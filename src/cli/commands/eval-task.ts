@@ -17,6 +17,7 @@ import { createDriver } from '../../llm/registry.js';
 import { log } from '../../log/logger.js';
 import { positiveInteger, nonNegativeInteger } from '../option-parsers.js';
 import { getOrCreateEvalCommand } from './eval-group.js';
+import { formatPercent } from '../../core/number-format.js';
 
 interface EvalTaskOptions {
   pred: string;
@@ -53,7 +54,7 @@ async function createJudge(spec: string, options: EvalTaskOptions): Promise<Taxo
 }
 
 function percent(rate: { rate: number | null; numerator: number; denominator: number }): string {
-  return rate.rate === null ? 'n/a' : `${(rate.rate * 100).toFixed(1)}% (${rate.numerator}/${rate.denominator})`;
+  return rate.rate === null ? 'n/a' : `${formatPercent(rate.rate)} (${rate.numerator}/${rate.denominator})`;
 }
 
 async function runEvalTask(options: EvalTaskOptions): Promise<void> {

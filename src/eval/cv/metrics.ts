@@ -20,6 +20,7 @@ import { matchCalls, type BucketSolver, type Match } from '../step/assignment.js
 import { boundsOver, type Bounds, FLOAT32_NOISE, mayDependOnNoise, noiseVariants, seedOf } from '../step/tie-bounds.js';
 import type { Trajectory } from '../step/trajectory.js';
 import { categorise } from './categories.js';
+import { mean } from '../../core/number-format.js';
 
 interface CvMatchDetail {
   gt_call_index: number;
@@ -50,8 +51,6 @@ export const CV_MEAN_TOLERANCE = 1e-5;
 
 const cvMetricKeys = ['perception_recall', 'grounding_arg_sim', 'visual_reasoning_ability'] as const;
 type CvMetricKey = (typeof cvMetricKeys)[number];
-
-const mean = (values: readonly number[]) => values.reduce((total, value) => total + value, 0) / values.length;
 
 type CvValues = Omit<CvTaskScore, 'id' | 'details' | 'tie_sensitive'> & { visionGap: number | null };
 

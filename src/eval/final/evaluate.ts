@@ -19,6 +19,7 @@ import {
 } from './judges.js';
 import { gtTotals, type GtTotals, type JudgeFailureRecord, type JudgeScoreEntry, type TaskCompletionOutput, type TaskScoreEntry } from './output.js';
 import { meanSkippingMissing, trimmedMean } from './scores.js';
+import { sum } from '../../core/number-format.js';
 
 interface FinalPrompts {
   taskCompletion: string;
@@ -107,7 +108,6 @@ function buildTaskCompletionOutput(
   const entries = Object.values(perId);
   const completion = entries.map((entry) => entry.final);
   const grounding = entries.flatMap((entry) => (entry.info_grounding ? [entry.info_grounding.final] : []));
-  const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
   const rate = (values: number[]) => (values.length === 0 ? 0 : meanSkippingMissing(values));
   const failedIds = new Set(failures.map((failure) => failure.id));
   const infra = extras.infra ?? [];

@@ -7,6 +7,7 @@ import { fromRepo } from '../../config/paths.js';
 import type { Switches } from '../../config/switches.js';
 import { EvaluationError } from '../../errors/index.js';
 import { retryPolicyFrom, type RetryPolicy } from '../../llm/retry.js';
+import { clip } from '../../core/number-format.js';
 
 /** The reference's four-judge ensemble, as provider:model specs (m3 eval final --judges default; m3 run --estimate prices them). */
 export const defaultJudges = ['openai:gpt-5-mini', 'gemini:gemini-2.5-flash', 'deepseek:deepseek-chat', 'xai:grok-4-fast-reasoning'];
@@ -31,8 +32,8 @@ export function judgeRetryPolicy(switches: Pick<Switches, 'M3_LLM_MAX_RETRIES' |
 }
 
 export function truncateText(text: string, maxChars: number): string {
-  if (maxChars <= 0 || text.length <= maxChars) return text;
-  return `${text.slice(0, maxChars)}… [truncated, ${text.length - maxChars} more characters]`;
+  if (maxChars <= 0) return text;
+  return clip(text, maxChars, { marker: (whole) => `… [truncated, ${whole.length - maxChars} more characters]` });
 }
 
 /** Runs `work` over `items` with at most `limit` in flight; results keep the input order. */

@@ -16,6 +16,7 @@ import { noInfraFailures, type InfraFailures } from '../infra-failures.js';
 import type { GtTask, Prediction } from '../../tasks/schemas.js';
 import { gtTotals, proxyMetricNames, type FinalProxyOutput, type ProxyMetric, type ProxyTaskScores } from './output.js';
 import { meanSkippingMissing } from './scores.js';
+import { sum } from '../../core/number-format.js';
 
 function tokenize(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
@@ -197,8 +198,7 @@ export function evaluateProxies(
         (name !== 'number_recall' || extractNumbers(gt.final_reply).size > 0) &&
         (name !== 'entity_recall' || extractEntities(gt.final_reply).size > 0),
     ).length;
-    const sum = values.reduce<number>((total, value) => total + (value ?? 0), 0);
-    aggregate[`${name}_all`] = withReference === 0 ? null : sum / withReference;
+    aggregate[`${name}_all`] = withReference === 0 ? null : sum(values, (value) => value ?? 0) / withReference;
   }
   return {
     kind: 'proxy',

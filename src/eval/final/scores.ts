@@ -2,6 +2,7 @@
 // boxed value wins, since models sometimes restate the format before answering. The reference
 // fell back to the first number anywhere ("Planning 3/3 ..." → 3, bug 42); here a fallback to
 // the last number exists only in an explicitly requested lenient mode and is flagged.
+import { mean } from '../../core/number-format.js';
 
 export type ParseMethod = 'boxed' | 'lenient_last_number';
 
@@ -75,11 +76,11 @@ export function trimmedMean(scores: readonly number[]): number {
   if (scores.length === 0) return Number.NaN;
   const sorted = [...scores].sort((a, b) => a - b);
   const kept = sorted.length > 2 ? sorted.slice(1, -1) : sorted;
-  return kept.reduce((sum, value) => sum + value, 0) / kept.length;
+  return mean(kept);
 }
 
 /** Mean that skips NaN / null; NaN when nothing is left. */
 export function meanSkippingMissing(values: ReadonlyArray<number | null | undefined>): number {
   const present = values.filter((value): value is number => typeof value === 'number' && !Number.isNaN(value));
-  return present.length === 0 ? Number.NaN : present.reduce((sum, value) => sum + value, 0) / present.length;
+  return mean(present);
 }

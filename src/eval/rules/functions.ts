@@ -26,6 +26,7 @@
 //   sum           sum of a list of numbers
 //   keys, values  of an object
 import { execWithTimeLimit, RegexTimeoutError } from './bounded-regex.js';
+import { clip } from '../../core/number-format.js';
 
 export class RuleFailure extends Error {}
 
@@ -33,7 +34,7 @@ export type RuleFunction = (value: unknown, args: readonly string[]) => unknown;
 
 export function describeValue(value: unknown, max = 120): string {
   const text = value === undefined ? 'undefined' : (JSON.stringify(value) ?? String(value));
-  return text.length > max ? `${text.slice(0, max)}…` : text;
+  return clip(text, max, { marker: '…' });
 }
 
 function kindOf(value: unknown): string {

@@ -19,6 +19,7 @@
 // `aggregate.tie_sensitive` counts those tasks and gives the range of each reference aggregate
 // over their tie-breaks (tie-bounds.ts).
 import { safeDiv, type StepMetricValues, type TaskScore } from './metrics.js';
+import { sum } from '../../core/number-format.js';
 
 export type StepMode = 'default' | 'reference-compat';
 
@@ -76,12 +77,6 @@ export interface StepAggregate extends StepMetricValues {
   coverage: Coverage;
   corrected: CorrectedAggregate;
   infra_failures: InfraFailureSummary;
-}
-
-function sum(values: Iterable<number>): number {
-  let total = 0;
-  for (const value of values) total += value;
-  return total;
 }
 
 function distinctMatchedPredictions(score: TaskScore): number {

@@ -13,6 +13,7 @@ import { isToolErrorText } from '../../core/tool-result-contract.js';
 import { matchCalls, tieBreakSolver, type BucketSolver, type Match } from './assignment.js';
 import { boundsOver, type Bounds, mayDependOnNoise, noiseVariants, seedOf } from './tie-bounds.js';
 import type { Trajectory } from './trajectory.js';
+import { sum } from '../../core/number-format.js';
 
 export interface StepThresholds {
   tauStrong: number;
@@ -115,7 +116,7 @@ function orderError(matches: readonly Match[]): number {
 
 /** Normalised conditional entropy of GT steps given predicted steps, weighted by W mass. */
 function mergeEntropy(matrix: readonly (readonly number[])[]): number {
-  const activeRows = matrix.filter((row) => row.reduce((sum, value) => sum + value, 0) > 0).length;
+  const activeRows = matrix.filter((row) => sum(row) > 0).length;
   if (activeRows <= 1) return 0;
   const columns = matrix[0]?.length ?? 0;
   const masses: Array<{ column: number; mass: number }> = [];
@@ -195,7 +196,7 @@ function stepStructure(gt: Trajectory, pred: Trajectory, matches: readonly Match
     }
   }
   return {
-    stepCoherence: coherenceSum / (callsPerStep.reduce((sum, count) => sum + count, 0) || 1),
+    stepCoherence: coherenceSum / (sum(callsPerStep) || 1),
     orderConsistencyCov: clip01(1 - orderError(matches)) * safeDiv(matchedPairs, gtPairs),
     gtPairs,
     mergePurity: clip01(1 - mergeEntropy(matrix)),

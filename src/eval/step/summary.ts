@@ -5,6 +5,7 @@ import type { CacheStats } from '../embed/cache.js';
 import type { EmbedderRecord } from '../embed/types.js';
 import { worstTypes } from './aggregate.js';
 import type { StepEvaluation } from './evaluate.js';
+import { formatPercent } from '../../core/number-format.js';
 
 const LABEL_WIDTH = 20;
 
@@ -20,9 +21,7 @@ const percentRows: Array<
   ['order_consistency_cov', 'Order Consistency'],
 ];
 
-function percent(value: number): string {
-  return `${(value * 100).toFixed(2).padStart(6)}%`;
-}
+const column = { digits: 2, width: 6 };
 
 function fixed(value: number): string {
   return value.toFixed(2).padStart(6);
@@ -35,7 +34,7 @@ function row(label: string, value: string): string {
 export function formatConsoleSummary(evaluation: StepEvaluation, outputDir: string, cache?: CacheStats, embedder?: EmbedderRecord): string {
   const { aggregate } = evaluation;
   const lines = [row('Output Dir', outputDir), row('Num Ids', String(aggregate.num_ids)), ''];
-  for (const [key, label] of percentRows) lines.push(row(label, percent(aggregate[key])));
+  for (const [key, label] of percentRows) lines.push(row(label, formatPercent(aggregate[key], column)));
   lines.push(row('Avg Rounds', fixed(aggregate.avg_Rounds)));
   lines.push(row('Avg Tool Calls', fixed(aggregate.avg_tool_calls)));
   lines.push('');
@@ -46,7 +45,7 @@ export function formatConsoleSummary(evaluation: StepEvaluation, outputDir: stri
   ];
   for (const [key, label] of groups) {
     lines.push(`${`Top N Types - ${label}`.padEnd(LABEL_WIDTH)} :`);
-    for (const summary of worstTypes(evaluation.perType, key)) lines.push(`  ${summary.type.padEnd(LABEL_WIDTH - 2)} : ${percent(summary[key])}`);
+    for (const summary of worstTypes(evaluation.perType, key)) lines.push(`  ${summary.type.padEnd(LABEL_WIDTH - 2)} : ${formatPercent(summary[key], column)}`);
   }
   const { coverage, corrected } = aggregate;
   lines.push('');
@@ -68,7 +67,7 @@ export function formatConsoleSummary(evaluation: StepEvaluation, outputDir: stri
   lines.push(
     row(
       'Coverage',
-      `${percent(coverage.coverage)} (${coverage.evaluated_ids}/${coverage.gt_ids} GT ids; ${coverage.missing_ids.length} missing, ${coverage.extra_ids.length} extra)`,
+      `${formatPercent(coverage.coverage, column)} (${coverage.evaluated_ids}/${coverage.gt_ids} GT ids; ${coverage.missing_ids.length} missing, ${coverage.extra_ids.length} extra)`,
     ),
   );
   const infra = aggregate.infra_failures;
@@ -78,10 +77,10 @@ export function formatConsoleSummary(evaluation: StepEvaluation, outputDir: stri
       infra.count ? `${infra.count} task(s) not scored: ${infra.ids.slice(0, 10).join(', ')}${infra.count > 10 ? ', ...' : ''}` : 'none recorded',
     ),
   );
-  lines.push(row('Order Consist. fixed', percent(corrected.order_consistency_fixed)));
-  lines.push(row('Recall (success)', percent(corrected.recall_success)));
-  lines.push(row('Recall (all ids)', percent(corrected.recall_all_ids)));
-  lines.push(row('Precision (all ids)', percent(corrected.precision_all_ids)));
+  lines.push(row('Order Consist. fixed', formatPercent(corrected.order_consistency_fixed, column)));
+  lines.push(row('Recall (success)', formatPercent(corrected.recall_success, column)));
+  lines.push(row('Recall (all ids)', formatPercent(corrected.recall_all_ids, column)));
+  lines.push(row('Precision (all ids)', formatPercent(corrected.precision_all_ids, column)));
   if (embedder)
     lines.push(
       row('Encoder', `${embedder.id}${embedder.paper_encoder ? " (the paper's)" : " - NOT the paper's encoder; numbers are not comparable with the paper"}`),

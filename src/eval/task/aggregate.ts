@@ -22,6 +22,7 @@
 import { taxonomyLabels, type TaxonomyCategory, type TaxonomyLabel } from './taxonomy.js';
 import type { TaskCheck } from './outcome-checks.js';
 import type { TaskRecord } from './task-record.js';
+import { sum } from '../../core/number-format.js';
 
 export interface Rate {
   rate: number | null;
@@ -66,10 +67,6 @@ function rate(numerator: number, denominator: number): Rate {
 
 function count<T>(items: readonly T[], predicate: (item: T) => boolean): number {
   return items.reduce((total, item) => total + (predicate(item) ? 1 : 0), 0);
-}
-
-function sum<T>(items: readonly T[], value: (item: T) => number): number {
-  return items.reduce((total, item) => total + value(item), 0);
 }
 
 /** Per task, its evaluated checks of one kind (tasks without any are left out). */

@@ -26,6 +26,7 @@ import { checksVerdict, finalCheckOn, stateChecksOn, type TaskCheck } from './ou
 import type { TaskTokens } from './resources.js';
 import { classifyFailure, textHoldsValue, type MissingContent, type TaskTaxonomy } from './taxonomy.js';
 import { countTurns, type TurnCounts } from './turns.js';
+import { mean } from '../../core/number-format.js';
 
 export interface TaskSpec {
   evaluators: Evaluator[];
@@ -143,7 +144,7 @@ function operationOf(input: TaskInput): TaskRecord['operation'] {
     decisive: decisive.length,
     matched,
     passed: matched === decisive.length,
-    mean_similarity: similarities.reduce((a, b) => a + b, 0) / decisive.length,
+    mean_similarity: mean(similarities),
   };
 }
 

@@ -253,7 +253,7 @@ export class BatchCollector {
     this.counts.answered += 1;
     this.counts.answeredUsage = addUsage(this.counts.answeredUsage, result.response.usage);
     this.ledger.settled(job.vendorBatchId, customId, 'answered');
-    waiter.resolve({ ...result.response, latencyMs: Date.now() - waiter.startedAt });
+    waiter.resolve({ ...result.response, latencyMs: Date.now() - waiter.startedAt, batch: { vendorBatchId: job.vendorBatchId, customId } });
   }
 
   private fallback(waiter: Waiter, vendorBatchId: string | undefined, reason: string, customId?: string): void {

@@ -4,13 +4,13 @@
 // polled through GET /v1beta/batches/<id> until the job leaves PENDING/RUNNING; a SUCCEEDED job's
 // inlined responses are mapped like generateContent responses, an errored one goes to the
 // ordinary path, and an EXPIRED, FAILED or CANCELLED job has no results (all go to it).
-import { GoogleGenAI, type BatchJob, type InlinedRequest } from '@google/genai';
+import type { BatchJob, InlinedRequest } from '@google/genai';
 import { resolveEndpoint } from '../../config/providers.js';
 import { conformImages } from '../conform-images.js';
+import { geminiClient } from '../gemini/client.js';
 import { toGeminiRequest } from '../gemini/request.js';
 import { fromGeminiResponse } from '../gemini/response.js';
 import { geminiImageTypes } from '../image-types.js';
-import { sdkTimeout } from '../sdk-options.js';
 import { roundOf } from '../tool-arguments.js';
 import type { DriverContext } from '../types.js';
 import { answered, type BatchBackend, type BatchItemResult, type BatchJobState } from './types.js';
@@ -33,11 +33,7 @@ function stateOf(state: BatchJob['state']): BatchJobState {
 export function createGeminiBatchBackend(model: string, context: DriverContext): BatchBackend {
   const id = `gemini:${model}`;
   const endpoint = resolveEndpoint('gemini', context.env, id);
-  const client = new GoogleGenAI({
-    apiKey: endpoint.apiKey ?? '',
-    vertexai: false,
-    httpOptions: { baseUrl: endpoint.baseUrl, timeout: sdkTimeout(context.timeoutMs), retryOptions: { attempts: 1 } },
-  });
+  const client = geminiClient(endpoint, context.timeoutMs);
 
   return {
     id,

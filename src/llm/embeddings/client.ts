@@ -6,9 +6,9 @@
 //              config, the same variables as chat (<NAME>_BASE_URL, <NAME>_API_KEY); or
 //              `openai-compatible`, a server named only by `@<baseUrl>`.
 //   @baseUrl   overrides the endpoint (the key then comes from `apiKeyEnv`, or the preset's).
-// One retry policy, the harness's (src/llm/retry.ts): rate limits and transient errors
-// (timeouts, 5xx, dropped connections) wait `backoffDelay(policy, attempt, retry-after)` and are
-// tried again up to `maxRetries` times. The default retries nothing, so a caller that owns
+// One retry policy, the harness's (src/core/retry-policy.ts): rate limits and transient errors
+// (timeouts, 5xx, dropped connections) wait the doubling backoff or the server's retry-after and
+// are tried again up to `maxRetries` times. The default retries nothing, so a caller that owns
 // retries sees every failure. Batches keep requests small; results come back in input order.
 import OpenAI from 'openai';
 import { z } from 'zod';
@@ -18,8 +18,8 @@ import { ConfigError, ProviderError } from '../../errors/index.js';
 import { createOpenAiClient } from '../openai/driver.js';
 import { classifyStainlessError, type FailureContext } from '../provider-errors.js';
 import { chatPresets } from '../presets.js';
-import { backoffDelay, type RetryPolicy } from '../retry.js';
-import { sleep } from '../../core/sleep.js';
+import type { RetryPolicy } from '../retry.js';
+import { withRetries } from '../../core/retry-policy.js';
 
 export interface EmbeddingClientOptions {
   /** `<provider>:<model>[@<baseUrl>]`. */
@@ -157,17 +157,14 @@ export function createEmbeddingClient(options: EmbeddingClientOptions): Embeddin
     return vectors;
   };
 
-  const withRetry = async (batch: string[], signal?: AbortSignal): Promise<number[][]> => {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await requestBatch(batch, signal);
-      } catch (error) {
-        const retryable = error instanceof ProviderError && (error.errorClass === 'rate_limit' || error.errorClass === 'transient');
-        if (!retryable || attempt > policy.maxRetries || signal?.aborted) throw error;
-        await sleep(backoffDelay(policy, attempt, error.retryAfterMs), signal);
-      }
-    }
-  };
+  const withRetry = (batch: string[], signal?: AbortSignal): Promise<number[][]> =>
+    withRetries(policy, () => requestBatch(batch, signal), {
+      classify: (error) =>
+        error instanceof ProviderError
+          ? { retryable: error.errorClass === 'rate_limit' || error.errorClass === 'transient', retryAfterMs: error.retryAfterMs }
+          : { retryable: false },
+      ...(signal ? { signal } : {}),
+    });
 
   return {
     id,

@@ -2,7 +2,7 @@
 // request.ts / response.ts; key (GEMINI_API_KEY or GOOGLE_API_KEY) and base URL
 // (GEMINI_BASE_URL → httpOptions.baseUrl) come from config; SDK retries off (one attempt).
 // The SDK's errors drop response headers, so each call wraps fetch to keep them for retry-after.
-import { ApiError, GoogleGenAI } from '@google/genai';
+import { ApiError } from '@google/genai';
 import { endpointHint, resolveEndpoint } from '../../config/providers.js';
 import { ProviderError } from '../../errors/index.js';
 import { conformImages } from '../conform-images.js';
@@ -12,6 +12,7 @@ import type { FailureContext } from '../provider-errors.js';
 import { sdkTimeout } from '../sdk-options.js';
 import { roundOf } from '../tool-arguments.js';
 import type { DriverContext, ModelDriver } from '../types.js';
+import { geminiClient } from './client.js';
 import { classifyGeminiError } from './errors.js';
 import { toGeminiRequest } from './request.js';
 import { fromGeminiResponse } from './response.js';
@@ -39,11 +40,7 @@ export async function createGeminiDriver(model: string, context: DriverContext):
   const id = `gemini:${model}`;
   const endpoint = resolveEndpoint('gemini', context.env, id);
   const timeoutMs = sdkTimeout(context.timeoutMs);
-  const client = new GoogleGenAI({
-    apiKey: endpoint.apiKey ?? '',
-    vertexai: false,
-    httpOptions: { baseUrl: endpoint.baseUrl, timeout: timeoutMs, retryOptions: { attempts: 1 } },
-  });
+  const client = geminiClient(endpoint, context.timeoutMs);
   const failure: FailureContext = { spec: id, hint: endpointHint(endpoint) };
 
   return {

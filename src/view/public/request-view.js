@@ -49,7 +49,10 @@ function messageItem(message) {
 }
 
 export function requestView(call) {
-  const cost = call.costUsd === null ? 'cost n/a (no price known for this model)' : `cost $${fmt(call.costUsd, 6)} (default price table)`;
+  // What the reply paid (the store's figure): batch replies at the batch price, cache-served ones $0.
+  const billing = { batch: ` (provider batch ${call.vendorBatchId ?? ''}, batch price)`, cache: ' (served by the model cache)' }[call.billing] ?? '';
+  const saved = call.savedUsd ? `, $${fmt(call.savedUsd, 6)} saved` : '';
+  const cost = call.costUsd === null ? 'cost n/a (no price known for this model)' : `$${fmt(call.costUsd, 6)} paid${billing}${saved}`;
   const totals = `in ${call.usage.inputTokens} / out ${call.usage.outputTokens} tokens · ${cost} · images: ${call.imagePayload.count ?? 0}, ${call.imagePayload.bytes ?? 0} bytes`;
   const request = call.request;
   return h(

@@ -210,7 +210,7 @@ function summaryLines(run) {
     h(
       'p',
       { class: 'meta' },
-      `tool surface ${run.toolSurface.name}${run.toolSurface.hash ? ` (${run.toolSurface.hash.slice(0, 12)})` : ''} · tokens ${run.usage.inputTokens + run.usage.outputTokens} · cost ${run.costUsd === null || run.costUsd === undefined ? 'n/a' : `$${fmt(run.costUsd, 4)}`} · model calls ${run.modelCalls} (${run.retriedModelCalls} retried) · mocked tool calls ${run.mocked.mockedCalls}/${run.mocked.calls} · model responses from the cache ${run.modelResponses.servedFromCache}/${run.modelResponses.cacheLookups}, from batch jobs ${run.modelResponses.batched}/${run.modelResponses.batchSubmitted}`,
+      `tool surface ${run.toolSurface.name}${run.toolSurface.hash ? ` (${run.toolSurface.hash.slice(0, 12)})` : ''} · tokens ${run.usage.inputTokens + run.usage.outputTokens} · cost ${run.costUsd === null || run.costUsd === undefined ? 'n/a' : `$${fmt(run.costUsd, 4)} paid${run.savedUsd ? `, $${fmt(run.savedUsd, 4)} saved (cache, batch price)` : ''}`} · model calls ${run.modelCalls} (${run.retriedModelCalls} retried) · mocked tool calls ${run.mocked.mockedCalls}/${run.mocked.calls} · model responses from the cache ${run.modelResponses.servedFromCache}/${run.modelResponses.cacheLookups}, from batch jobs ${run.modelResponses.batched}/${run.modelResponses.batchSubmitted}`,
     ),
     intervalsSlot(run.runId),
     run.step?.missing

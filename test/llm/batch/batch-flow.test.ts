@@ -11,8 +11,16 @@ import type { GenerateRequest } from '../../../src/llm/types.js';
 import type { MockLlm, MockTurn } from '../../support/mock-llm/index.js';
 import { envFor, episodeTools, firstRequest, specs, taskImage, useMockLlm } from '../helpers.js';
 
-type BatchVendor = 'openai' | 'anthropic' | 'gemini';
-const batchVendors: BatchVendor[] = ['openai', 'anthropic', 'gemini'];
+type BatchVendor = 'openai' | 'openai-responses' | 'anthropic' | 'gemini' | 'qwen';
+const batchVendors: BatchVendor[] = ['openai', 'openai-responses', 'anthropic', 'gemini', 'qwen'];
+
+/** Alibaba Cloud Model Studio's OpenAI-compatible Batch API, through the qwen preset against the mock's OpenAI routes. */
+const qwenSpec = 'qwen:qwen-vl-max';
+const specOf = (vendor: BatchVendor) => (vendor === 'qwen' ? qwenSpec : specs[vendor]);
+function envOf(vendor: BatchVendor, mock: MockLlm): Record<string, string> {
+  if (vendor === 'qwen') return { QWEN_BASE_URL: mock.openAiBaseUrl, DASHSCOPE_API_KEY: 'sk-test-dashscope-key-0000000000' };
+  return envFor(vendor, mock);
+}
 
 interface MemoryLedger extends BatchLedger {
   jobs: Map<string, { requests: Array<{ customId: string; key: string }>; state: string; settled: Map<string, string> }>;
@@ -35,9 +43,9 @@ function memoryLedger(): MemoryLedger {
 }
 
 async function collectorFor(vendor: BatchVendor, mock: MockLlm, ledger: BatchLedger) {
-  const context = { env: envFor(vendor, mock), timeoutMs: 10_000 };
-  const driver = await createDriver(specs[vendor], context);
-  const backend = await createBatchBackend(specs[vendor], context);
+  const context = { env: envOf(vendor, mock), timeoutMs: 10_000 };
+  const driver = await createDriver(specOf(vendor), context);
+  const backend = await createBatchBackend(specOf(vendor), context);
   let sequence = 0;
   const collector = new BatchCollector(backend, driver, ledger, {
     maxSize: 3,
@@ -66,7 +74,7 @@ const answers: MockTurn[] = [
 /** The image of each batch line's first user turn, in the vendor's own shape. */
 function lineImage(vendor: BatchVendor, body: unknown): string | undefined {
   const text = JSON.stringify(body);
-  if (vendor === 'openai') return /data:image\/png;base64,([A-Za-z0-9+/=]+)/.exec(text)?.[1];
+  if (vendor !== 'anthropic' && vendor !== 'gemini') return /data:image\/png;base64,([A-Za-z0-9+/=]+)/.exec(text)?.[1];
   return /"data":"([A-Za-z0-9+/=]+)"/.exec(text)?.[1];
 }
 
@@ -87,6 +95,9 @@ describe.each(batchVendors)('%s batch API through its SDK against the mock', (ve
     expect(mock.generations()).toHaveLength(0);
     const lines = mock.batchLines();
     expect(lines.map((line) => line.valid)).toEqual([true, true, true]);
+    // Each vendor's own line shape: OpenAI's and DashScope's file lines name the endpoint the job was created for.
+    if (vendor === 'openai-responses') expect(mock.batches.jobs[0]?.endpoint).toBe('/v1/responses');
+    if (vendor === 'openai' || vendor === 'qwen') expect(mock.batches.jobs[0]?.endpoint).toBe('/v1/chat/completions');
     const image = await taskImage();
     for (const line of lines) expect(lineImage(vendor, line.body)).toBe(image.data);
     expect(JSON.stringify(lines[0]?.body)).toContain('Task first');
@@ -101,6 +112,8 @@ describe.each(batchVendors)('%s batch API through its SDK against the mock', (ve
     );
     expect(statusReads.length).toBeGreaterThanOrEqual(3);
     expect(collector.counts).toMatchObject({ jobs: 1, submitted: 3, answered: 3, fallback: 0, answeredUsage: { inputTokens: 2100, outputTokens: 62 } });
+    // Each answer says which job answered it: the run bills it at the batch price.
+    expect(responses.map((response) => response.batch?.vendorBatchId)).toEqual(Array(3).fill(mock.batches.jobs[0]?.id));
     const [job] = [...ledger.jobs.values()];
     expect(job?.state).toBe('ended');
     expect(new Set(job?.requests.map((request) => request.customId)).size).toBe(3);
@@ -117,6 +130,7 @@ describe.each(batchVendors)('%s batch API through its SDK against the mock', (ve
     const responses = await Promise.all((await threeRequests()).map((request) => driver.generate(request)));
 
     expect(responses.map((response) => response.text)).toEqual(['', 'Answered the ordinary way.', 'A red field.']);
+    expect(responses.map((response) => response.batch !== undefined)).toEqual([true, false, true]);
     expect(mock.generations()).toHaveLength(1);
     expect(JSON.stringify(mock.generations()[0]?.body)).toContain('Task second');
     expect(collector.counts).toMatchObject({ jobs: 1, answered: 2, fallback: 1 });
@@ -171,12 +185,19 @@ describe('a request whose episode stopped waiting', () => {
     expect(collector.counts).toMatchObject({ jobs: 1, submitted: 1, resumed: 1, answered: 1, fallback: 0 });
   });
 
-  it('refuses a provider without a batch API, naming those that have one', async () => {
+  it('refuses a provider without a batch API, saying why and naming those that have one', async () => {
+    const works = '(batch works with openai, openai-responses, anthropic, gemini, google, qwen, dashscope)';
     expect(() => checkBatchModel('replay:gt')).toThrow('--batch: replay:gt has no provider batch API here');
-    expect(() => checkBatchModel('google:gemini-2.5-flash')).not.toThrow();
+    for (const spec of ['google:gemini-2.5-flash', 'openai-responses:gpt-4.1', 'qwen:qwen-vl-max', 'dashscope:qwen-vl-plus'])
+      expect(() => checkBatchModel(spec)).not.toThrow();
     await expect(createBatchBackend('ollama:qwen2.5-vl', { env: {}, timeoutMs: 1000 })).rejects.toThrow(
-      '--batch: ollama:qwen2.5-vl has no provider batch API here (batch works with openai, anthropic, gemini, google)',
+      `--batch: ollama:qwen2.5-vl has no provider batch API here: a local OpenAI-compatible server, which documents no batch API ${works}`,
     );
+    expect(() => checkBatchModel('deepseek:deepseek-chat')).toThrow(
+      `--batch: deepseek:deepseek-chat has no provider batch API here: DeepSeek documents no batch API ${works}`,
+    );
+    expect(() => checkBatchModel('xai:grok-4')).toThrow("xAI's Batch API is its own");
+    expect(() => checkBatchModel('together:meta-llama/Llama-Vision')).toThrow("Together AI's Batch API differs from OpenAI's");
   });
 });
 

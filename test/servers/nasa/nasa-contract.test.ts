@@ -17,7 +17,7 @@ import {
   schemaDifferences,
   recordedReply,
   runOfflineSmoke,
-  startStdioServer,
+  startInProcessServer,
 } from '../../support/web-server-harness.js';
 
 const fixtures = path.join(import.meta.dirname, 'fixtures');
@@ -28,7 +28,7 @@ const flareDay = { start_date: '2025-01-03', end_date: '2025-01-03' };
 
 beforeAll(async () => {
   fake = await startHttpFake([{ path: '/DONKI/FLR', reply: recordedReply(fixtures, 'donki-flr-2024-05-09.json') }]);
-  client = await startStdioServer('servers/nasa/index.ts', {
+  client = await startInProcessServer('servers/nasa/index.ts', {
     M3_UPSTREAM_NASA_URL: fake.url,
     M3_UPSTREAM_NASA_EXOPLANET_URL: fake.url,
     M3_HTTP_TIMEOUT_MS: '5000',
@@ -91,7 +91,7 @@ describe('nasa-mcp upstream failures are typed', () => {
     const closed = await startHttpFake();
     const unreachable = closed.url;
     await closed.close();
-    const offline = await startStdioServer('servers/nasa/index.ts', { M3_UPSTREAM_NASA_URL: unreachable });
+    const offline = await startInProcessServer('servers/nasa/index.ts', { M3_UPSTREAM_NASA_URL: unreachable });
     try {
       expect((await callTool(offline, 'get_solar_flare', flareDay)).meta).toMatchObject({ code: 'upstream_network' });
     } finally {

@@ -8,7 +8,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { stringify } from 'lossless-json';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpFake, type FakeReply, type HttpFake } from '../../../servers/shared/http-fake.js';
-import { callTool, groundTruthCalls, loadRecordedBody, recordedReply, startStdioServer } from '../../support/web-server-harness.js';
+import { callTool, groundTruthCalls, loadRecordedBody, recordedReply, startInProcessServer } from '../../support/web-server-harness.js';
 
 const fixtures = path.join(import.meta.dirname, 'fixtures');
 const reference = JSON.parse(readFileSync(path.join(fixtures, 'reference-outputs.json'), 'utf8')) as {
@@ -29,7 +29,7 @@ const secretKey = 'test-personal-key-0123';
 
 beforeAll(async () => {
   fake = await startHttpFake();
-  client = await startStdioServer('servers/nasa/index.ts', {
+  client = await startInProcessServer('servers/nasa/index.ts', {
     M3_UPSTREAM_NASA_URL: fake.url,
     M3_UPSTREAM_NASA_EXOPLANET_URL: `${fake.url}/exo`,
     NASA_API_KEY: secretKey,

@@ -17,7 +17,7 @@ import {
   rejectedGtCalls,
   schemaDifferences,
   runOfflineSmoke,
-  startStdioServer,
+  startInProcessServer,
 } from '../../support/web-server-harness.js';
 import { json, nixosEnv, startNixosFake } from './nixos-fake.js';
 
@@ -27,7 +27,7 @@ let tools: Tool[];
 
 beforeAll(async () => {
   fake = await startNixosFake();
-  client = await startStdioServer('servers/nixos/index.ts', nixosEnv(fake, { M3_HTTP_TIMEOUT_MS: '5000' }));
+  client = await startInProcessServer('servers/nixos/index.ts', nixosEnv(fake, { M3_HTTP_TIMEOUT_MS: '5000' }));
   tools = (await client.listTools()).tools;
 });
 afterAll(async () => {
@@ -72,7 +72,7 @@ describe('nixos upstream failures are typed', () => {
 
   it('a search backend that is down everywhere: typed error, and channels are probed again on the next call', async () => {
     const down = await startHttpFake([{ path: /.*/, reply: { status: 502, body: 'Bad Gateway' } }]);
-    const server = await startStdioServer('servers/nixos/index.ts', nixosEnv(down));
+    const server = await startInProcessServer('servers/nixos/index.ts', nixosEnv(down));
     try {
       expect((await callTool(server, 'nixos_search', search)).meta).toMatchObject({ code: 'upstream_server_error', status: 502 });
       const probes = () => down.requests.filter((request) => request.path.endsWith('/_count') && request.body.includes('match_all')).length;

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpFake } from '../../../servers/shared/http-fake.js';
-import { callTool, groundTruthCalls, startStdioServer } from '../../support/web-server-harness.js';
+import { callTool, groundTruthCalls, startInProcessServer } from '../../support/web-server-harness.js';
 import { fixtures, nixosEnv, startNixosFake } from './nixos-fake.js';
 
 const reference = JSON.parse(readFileSync(path.join(fixtures, 'reference-outputs.json'), 'utf8')) as {
@@ -21,7 +21,7 @@ let client: Client;
 
 beforeAll(async () => {
   fake = await startNixosFake();
-  client = await startStdioServer('servers/nixos/index.ts', nixosEnv(fake));
+  client = await startInProcessServer('servers/nixos/index.ts', nixosEnv(fake));
 });
 afterAll(async () => {
   await client?.close();

@@ -12,6 +12,8 @@ export interface MockBatchJob {
   id: string;
   sequence: number;
   vendor: 'openai' | 'anthropic' | 'gemini';
+  /** OpenAI: the endpoint every line is sent to (`/v1/chat/completions` or `/v1/responses`). */
+  endpoint?: string;
   model: string;
   /** Each request of the job: its custom id (Gemini: metadata.key) and its request body. */
   lines: Array<{ customId: string; body: unknown }>;
@@ -76,11 +78,13 @@ function createOpenAi(text: string, files: ReadonlyMap<string, string>, sequence
   if (!isObject(body)) return bad('request body must be a JSON object');
   if (typeof body.input_file_id !== 'string') return bad("Missing required parameter: 'input_file_id'.");
   if (body.completion_window !== '24h') return bad(`Invalid completion_window ${String(body.completion_window)}: only '24h' is supported.`);
-  if (body.endpoint !== '/v1/chat/completions') return bad(`mock LLM: batch endpoint ${String(body.endpoint)} is not served here (only /v1/chat/completions)`);
+  // OpenAI's Batch API lists more endpoints (embeddings, completions, ...); the mock serves the two the harness sends.
+  if (body.endpoint !== '/v1/chat/completions' && body.endpoint !== '/v1/responses')
+    return bad(`mock LLM: batch endpoint ${String(body.endpoint)} is not served here (only /v1/chat/completions and /v1/responses)`);
   const file = files.get(body.input_file_id);
   if (file === undefined) return bad(`No such File object: ${body.input_file_id}`);
   const { lines, errors, model } = openAiLines(file, body.endpoint);
-  const job = newJob('openai', `batch_mock${sequence}`, sequence, model, lines);
+  const job = { ...newJob('openai', `batch_mock${sequence}`, sequence, model, lines), endpoint: body.endpoint };
   if (errors.length > 0) Object.assign(job, { state: 'failed', errors });
   return { job };
 }
@@ -145,7 +149,7 @@ function openAiView(job: MockBatchJob): unknown {
   return {
     id: job.id,
     object: 'batch',
-    endpoint: '/v1/chat/completions',
+    endpoint: job.endpoint ?? '/v1/chat/completions',
     errors: job.errors
       ? { object: 'list', data: job.errors.map((error) => ({ code: 'invalid_request', message: error.message, line: error.line, param: null })) }
       : null,

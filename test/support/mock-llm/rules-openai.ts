@@ -8,6 +8,13 @@
 //   xAI: JPEG and PNG images only.   Ollama: no GIF.
 //   OpenRouter + Gemini: reasoning_details of a tool-calling turn must come back with it.
 //   Every destination: image count and bytes per request, history arguments a JSON object (rules-limits.ts).
+// What a destination accepts is read from its row of the provider table
+// (src/config/provider-definitions.ts) at each request, the row the driver builds its requests
+// from, so the mock and the drivers cannot disagree: the image types (`imageTypes`), whether
+// images are taken at all (`acceptsImages`), bare base64 instead of a data: URL (`imageUrl`),
+// the reasoning a tool-calling turn must carry back (`replayReasoning`, `replayReasoningDetails`).
+// A vendor's own error text is used where it is known; other refusals are the mock's words.
+import { type ChatPreset, chatDefaults, type ProviderDefinition, providerDefinitions } from '../../../src/config/provider-definitions.js';
 import { malformedHistoryArguments, openAiLimits } from './rules-limits.js';
 import type { Rejection, RuleContext } from './wire-common.js';
 import { dataUrlType } from './wire-common.js';
@@ -28,6 +35,12 @@ interface ChatBody {
   max_tokens?: unknown;
   stream?: unknown;
   enable_thinking?: unknown;
+}
+
+/** The destination's row of the provider table over the defaults, read now (a test may plant a change). */
+function presetOf(context: Pick<RuleContext, 'flavour'>): Omit<ChatPreset, 'name'> | undefined {
+  const row: ProviderDefinition | undefined = context.flavour ? (providerDefinitions as Record<string, ProviderDefinition>)[context.flavour] : undefined;
+  return row?.kind === 'chat' ? { ...chatDefaults, ...row.chat } : undefined;
 }
 
 const isOSeries = (model: string) => /^o\d/.test(model);
@@ -66,7 +79,7 @@ function parameterRules(body: ChatBody, model: string): Rejection | undefined {
 }
 
 function deepSeekRule(body: ChatBody, context: RuleContext): Rejection | undefined {
-  if (context.flavour !== 'deepseek' && !/^deepseek-reasoner/.test(context.model)) return undefined;
+  if (!presetOf(context)?.replayReasoning && !/^deepseek-reasoner/.test(context.model)) return undefined;
   const index = (body.messages ?? []).findIndex(
     (message) =>
       message.role === 'assistant' &&
@@ -96,23 +109,27 @@ function imageUrls(body: ChatBody): string[] {
 
 function imageRules(body: ChatBody, context: RuleContext): Rejection | undefined {
   const urls = imageUrls(body);
-  if (context.flavour === 'zhipu' || /^glm-/i.test(context.model)) {
+  const preset = presetOf(context);
+  if (preset && !preset.acceptsImages && urls.length > 0) {
+    return openAiError(`${context.flavour}: this destination takes no images (acceptsImages false in its provider definition)`, 'messages', null);
+  }
+  if (preset?.imageUrl === 'base64' || /^glm-/i.test(context.model)) {
     if (urls.some((url) => url.startsWith('data:'))) {
-      return { status: 400, message: 'zhipu: data: URL refused', body: { error: { code: '1210', message: '图片输入格式/解析错误' } } };
+      return { status: 400, message: `${context.flavour ?? 'zhipu'}: data: URL refused`, body: { error: { code: '1210', message: '图片输入格式/解析错误' } } };
     }
   }
   const types = urls.map(dataUrlType).filter((type): type is string => type !== undefined);
-  if (isGrok(context.model, context)) {
-    const bad = types.find((type) => type !== 'image/jpeg' && type !== 'image/png');
-    if (bad) {
-      const message = `Unsupported image format ${bad}: only JPEG and PNG images are supported`;
-      return { status: 400, message, body: { code: 'Client specified an invalid argument', error: message } };
-    }
+  // A Grok model is held to xAI's row wherever it is served.
+  const grok = isGrok(context.model, context);
+  const accepted = grok ? presetOf({ flavour: 'xai' })?.imageTypes : preset?.imageTypes;
+  const bad = accepted && types.find((type) => !accepted.includes(type));
+  if (!bad) return undefined;
+  if (grok) {
+    const message = `Unsupported image format ${bad}: only JPEG and PNG images are supported`;
+    return { status: 400, message, body: { code: 'Client specified an invalid argument', error: message } };
   }
-  if (context.flavour === 'ollama' && types.includes('image/gif')) {
-    return openAiError('invalid image input', null, null);
-  }
-  return undefined;
+  if (context.flavour === 'ollama') return openAiError('invalid image input', null, null);
+  return openAiError(`${context.flavour}: unsupported image type ${bad} (takes ${accepted.join(', ')})`, 'messages', null);
 }
 
 /** Every destination is held to vLLM's rule: a history call's arguments must be a JSON object. */
@@ -131,7 +148,7 @@ function historyArgumentsRule(body: ChatBody): Rejection | undefined {
  * Gemini's thought signatures) must come back unchanged with that turn, as OpenRouter answers.
  */
 function openRouterRule(body: ChatBody, context: RuleContext): Rejection | undefined {
-  if (context.flavour !== 'openrouter' || !/gemini/i.test(context.model)) return undefined;
+  if (!presetOf(context)?.replayReasoningDetails || !/gemini/i.test(context.model)) return undefined;
   for (const message of body.messages ?? []) {
     const issued = (message.tool_calls ?? []).map((call) => (call.id ? context.memory.issued(call.id)?.reasoningDetails : undefined)).find(Boolean);
     if (issued && JSON.stringify(message.reasoning_details) !== JSON.stringify(issued)) {

@@ -28,6 +28,7 @@ import { modelLookup } from './model-lookup.js';
 import { mockTurnSchema, type MockFault, type MockTurn } from './script.js';
 import { bodyText, type Flavour, type RuleContext, type Vendor } from './wire-common.js';
 import { openAiWire, renderEmbeddings, validateEmbeddingRequest } from './wire-openai.js';
+import { responsesWire } from './wire-openai-responses.js';
 
 export { keyFingerprint };
 
@@ -188,7 +189,8 @@ class MockLlmServer {
   /** One line of an ended batch job, answered like a synchronous request of that vendor (recorded as `batch-line`). */
   private answerLine(job: MockBatchJob, index: number): LineResult {
     const line = job.lines[index];
-    const wire = job.vendor === 'openai' ? openAiWire : job.vendor === 'anthropic' ? anthropicWire : geminiWire;
+    const openAi = job.endpoint === '/v1/responses' ? responsesWire : openAiWire;
+    const wire = job.vendor === 'openai' ? openAi : job.vendor === 'anthropic' ? anthropicWire : geminiWire;
     const model = job.vendor === 'gemini' ? job.model : String((line?.body as { model?: unknown } | undefined)?.model ?? '');
     const record: RecordedRequest = {
       sequence: this.requests.length + 1,

@@ -1,11 +1,11 @@
-// The `yahoo-finance` MCP server: the reference's nine tools (the reference project's servers/yahoo.py, which wraps
+// The tools of the `yahoo-finance` MCP server: the reference's nine tools (the reference project's servers/yahoo.py, which wraps
 // yfinance), same names, arguments and answers, built from the Yahoo Finance endpoints yfinance
 // 0.2.66 calls (yahoo-client.ts). Two differences, both deliberate: the reference's
 // `company.isin is None` gate asked markets.businessinsider.com (not Yahoo) and in practice never
 // fired, so it is not reproduced; instead a symbol Yahoo does not know answers "Company ticker X
 // not found.", the words that gate was meant to give. Yahoo outages are typed errors; what the
 // reference answered as "Error: getting … for X: …" for a refused request stays in those words.
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { pythonJsonDumps } from '../shared/python-format.js';
@@ -39,10 +39,9 @@ async function worded(what: string, body: () => Promise<CallToolResult>): Promis
 const describe = (summary: string, args: string[], returns: string) =>
   `${summary}\nArgs:\n${args.map((line) => `  ${line}`).join('\n')}\nReturns:\n  ${returns}`;
 
-export function createYahooFinanceServer(): McpServer {
+export function registerYahooFinanceTools(server: McpServer): void {
   const client = new YahooClient();
   const history = new HistoryClient(client);
-  const server = new McpServer({ name: 'yfinance', version: '0.1.0' });
   const register = (name: string, description: string, inputSchema: z.ZodRawShape, handler: (args: Record<string, unknown>) => Promise<CallToolResult>) =>
     server.registerTool(name, { description, inputSchema, annotations: { readOnlyHint: true, openWorldHint: true } }, (args: Record<string, unknown>) =>
       handler(args),
@@ -219,5 +218,4 @@ export function createYahooFinanceServer(): McpServer {
       );
     },
   );
-  return server;
 }

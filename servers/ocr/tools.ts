@@ -1,7 +1,7 @@
-// The `ocr` MCP server: the reference's `perform_ocr` / `get_supported_languages` tools
+// The tools of the `ocr` MCP server: the reference's `perform_ocr` / `get_supported_languages` tools
 // (same names and arguments), answered by PP-OCRv4 instead of Tesseract. See options.ts for
 // what `language` and `config` mean here.
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { resolveInputArgument } from '../shared/task-paths.js';
 import { guarded, jsonResult } from '../shared/tool-result.js';
@@ -25,14 +25,14 @@ const performOcrInput = {
     ),
 };
 
-export interface OcrRequest {
+interface OcrRequest {
   input_data: string;
   language?: string;
   config?: string;
 }
 
 /** `call` is the tool call's `extra`: with a task context, paths resolve in the task's workspace. */
-export async function runPerformOcr(request: OcrRequest, call?: { _meta?: unknown }): Promise<Record<string, unknown>> {
+async function runPerformOcr(request: OcrRequest, call?: { _meta?: unknown }): Promise<Record<string, unknown>> {
   const language = parseLanguage(request.language);
   const config = parseConfig(request.config);
   const image = await loadOcrInput(request.input_data, (given) => resolveInputArgument(given, call));
@@ -53,8 +53,7 @@ export async function runPerformOcr(request: OcrRequest, call?: { _meta?: unknow
   };
 }
 
-export function createOcrServer(): McpServer {
-  const server = new McpServer({ name: 'ocr', version: '0.1.0' });
+export function registerOcrTools(server: McpServer): void {
   server.registerTool(
     'perform_ocr',
     {
@@ -83,5 +82,4 @@ export function createOcrServer(): McpServer {
         }),
       ),
   );
-  return server;
 }

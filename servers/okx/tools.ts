@@ -1,7 +1,7 @@
-// The `okx` MCP server: the reference's `get_price` and `get_candlesticks`
+// The tools of the `okx` MCP server: the reference's `get_price` and `get_candlesticks`
 // (servers/okx-mcp/src/index.ts), same schemas and defaults (bar "1m", limit 100; an empty bar
 // or a zero limit also falls back to them, as `||` did there) and the same two-space JSON.
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { createHttpClient } from '../shared/http-client.js';
 import { errorResult, guarded, textResult } from '../shared/tool-result.js';
@@ -11,9 +11,8 @@ const instrument = z.string().describe('Instrument ID (e.g. BTC-USDT)');
 
 const missingInstrument = () => errorResult('Missing required parameter: instrument');
 
-export function createOkxServer(): McpServer {
+export function registerOkxTools(server: McpServer): void {
   const http = createHttpClient({ server: 'okx' });
-  const server = new McpServer({ name: 'okx-mcp-server', version: '0.1.0' });
   server.registerTool(
     'get_price',
     {
@@ -44,5 +43,4 @@ export function createOkxServer(): McpServer {
         return textResult(JSON.stringify(candles, null, 2));
       }),
   );
-  return server;
 }

@@ -1,8 +1,8 @@
-// The `car-price` MCP server: the reference's get_car_brands and search_brand_model_price
+// The tools of the `car-price` MCP server: the reference's get_car_brands and search_brand_model_price
 // (the reference project's servers/car-price-mcp-main/server.py + app.py), same schemas and answers. What the reference
 // answered as "Error: could not fetch brands (status N)" for a refused request stays in those
 // words (as a tool error); outages are typed (the reference returned them as text too).
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { createHttpClient } from '../shared/http-client.js';
@@ -21,10 +21,9 @@ async function worded(refused: (status: number) => string, body: () => Promise<s
   });
 }
 
-export function createCarPriceServer(): McpServer {
+export function registerCarPriceTools(server: McpServer): void {
   // The free mirror is shared by everyone: two requests at a time at most.
   const fipe = new FipeClient(createHttpClient({ server: 'car-price', maxConcurrentPerHost: 2 }));
-  const server = new McpServer({ name: 'car-price-mcp', version: '0.1.0' });
   server.registerTool(
     'get_car_brands',
     {
@@ -58,5 +57,4 @@ export function createCarPriceServer(): McpServer {
       );
     },
   );
-  return server;
 }

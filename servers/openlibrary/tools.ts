@@ -1,7 +1,7 @@
-// The `openlibrary_mcp` MCP server: the reference's `get_book_info` (the reference project's servers/openlibrary_mcp.py),
+// The tools of the `openlibrary_mcp` MCP server: the reference's `get_book_info` (the reference project's servers/openlibrary_mcp.py),
 // same optional arguments and the same answer: the dict the reference returned, which FastMCP
 // sent as JSON indented by two spaces, with the book fields under "metadata".
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { createHttpClient } from '../shared/http-client.js';
 import { errorResult, guarded, textResult } from '../shared/tool-result.js';
@@ -15,9 +15,8 @@ const bookInput = {
 
 const asText = (payload: unknown) => JSON.stringify(payload, null, 2);
 
-export function createOpenLibraryServer(): McpServer {
+export function registerOpenLibraryTools(server: McpServer): void {
   const http = createHttpClient({ server: 'openlibrary_mcp' });
-  const server = new McpServer({ name: 'openlibrary', version: '0.1.0' });
   server.registerTool(
     'get_book_info',
     {
@@ -40,5 +39,4 @@ export function createOpenLibraryServer(): McpServer {
         }
       }),
   );
-  return server;
 }

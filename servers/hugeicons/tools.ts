@@ -1,8 +1,8 @@
-// The `hugeicons-mcp` MCP server: the reference's five tools (servers/hugeicons/src/index.ts),
+// The tools of the `hugeicons-mcp` MCP server: the reference's five tools (servers/hugeicons/src/index.ts),
 // same names, schemas and two-space JSON answers; its McpError texts become tool errors in the
 // same words. Two deliberate differences: no agnost telemetry, and a failing search service is
 // a typed outage (the reference answered "[]" then, indistinguishable from "no icon matches").
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { UpstreamError } from '../shared/upstream-error.js';
@@ -39,8 +39,7 @@ async function prefixed(prefix: string | undefined, body: () => Promise<CallTool
 
 const blank = (value: string) => value.trim() === '';
 
-export function createHugeiconsServer(): McpServer {
-  const server = new McpServer({ name: 'hugeicons-mcp', version: '0.1.0' });
+export function registerHugeiconsTools(server: McpServer): void {
   const annotations = { readOnlyHint: true, openWorldHint: true };
   server.registerTool(
     'list_icons',
@@ -100,5 +99,4 @@ export function createHugeiconsServer(): McpServer {
         return pretty(await glyphByStyle(icon_name.trim(), style));
       }),
   );
-  return server;
 }

@@ -1,9 +1,9 @@
-// The `metmuseum-mcp` MCP server: the reference's three tools (servers/metmuseum-mcp/src/tools),
+// The tools of the `metmuseum-mcp` MCP server: the reference's three tools (servers/metmuseum-mcp/src/tools),
 // same names, schemas and text layouts. get-museum-object returns the object's small primary
 // image as image content (typed by its bytes, not always JPEG as the reference claimed) and saves
 // it in the task's workspace. The reference also listed fetched images as MCP resources
 // (met-image://<title>); no harness reads those, so this server does not offer them.
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { workspaceOf } from '../shared/call-context.js';
@@ -24,7 +24,7 @@ async function referenceErrors(prefix: string, body: () => Promise<CallToolResul
   });
 }
 
-export function objectText(data: MetObject): string {
+function objectText(data: MetObject): string {
   const line = (label: string, value: string | undefined) => (value ? `${label}: ${value}\n` : '');
   return (
     `Title: ${data.title}\n` +
@@ -63,9 +63,8 @@ function registerObjectTool(server: McpServer, http: HttpClient): void {
   );
 }
 
-export function createMetMuseumServer(): McpServer {
+export function registerMetMuseumTools(server: McpServer): void {
   const http = createHttpClient({ server: 'metmuseum-mcp' });
-  const server = new McpServer({ name: 'met-museum-mcp', version: '0.1.0' });
   server.registerTool(
     'list-departments',
     {
@@ -104,5 +103,4 @@ export function createMetMuseumServer(): McpServer {
       }),
   );
   registerObjectTool(server, http);
-  return server;
 }

@@ -1,6 +1,6 @@
-// The `pyzbar-mcp` MCP server: the reference's `scan_barcode` (same name and `image_paths`
+// The tools of the `pyzbar-mcp` MCP server: the reference's `scan_barcode` (same name and `image_paths`
 // argument) decoded with zxing-wasm instead of zbar, plus `generate_barcode`.
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { guarded, jsonResult } from '../shared/tool-result.js';
 import { namedFormats } from './formats.js';
@@ -23,8 +23,7 @@ const generateInput = {
   scale: z.number().int().min(1).max(10).optional().describe('Pixels per module, 1-10 (default 3).'),
 };
 
-export function createBarcodeServer(): McpServer {
-  const server = new McpServer({ name: 'pyzbar-mcp', version: '0.1.0' });
+export function registerBarcodeTools(server: McpServer): void {
   server.registerTool(
     'scan_barcode',
     {
@@ -49,5 +48,4 @@ export function createBarcodeServer(): McpServer {
         return jsonResult(summary, [{ data: png, mimeType: 'image/png' }]);
       }),
   );
-  return server;
 }

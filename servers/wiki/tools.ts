@@ -1,7 +1,7 @@
-// The `wiki` MCP server: the reference's two tools (the reference project's servers/wiki_mcp.py), same names, argument
+// The tools of the `wiki` MCP server: the reference's two tools (the reference project's servers/wiki_mcp.py), same names, argument
 // names, defaults and plain-text answers ("Top results:\n- <title>" / "No results." and
 // "**<title>**\n<description>\n\n<extract>").
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { fastMcpToolErrorText } from '../shared/reference-errors.js';
 import { guarded, textResult } from '../shared/tool-result.js';
@@ -22,7 +22,7 @@ const summaryInput = z.looseObject({
   title: z.string().optional().describe('Exact or redirectable page title.'),
 });
 
-export function formatSearch(titles: readonly string[]): string {
+function formatSearch(titles: readonly string[]): string {
   return titles.length > 0 ? `Top results:\n${titles.map((title) => `- ${title}`).join('\n')}` : 'No results.';
 }
 
@@ -32,8 +32,7 @@ function titleOf(args: { title?: string | undefined; [key: string]: unknown }): 
   throw new Error(fastMcpToolErrorText('summary', '1 validation error for summaryArguments\ntitle\n  Field required'));
 }
 
-export function createWikiServer(): McpServer {
-  const server = new McpServer({ name: 'wiki', version: '0.1.0' });
+export function registerWikiTools(server: McpServer): void {
   server.registerTool(
     'search',
     {
@@ -58,5 +57,4 @@ export function createWikiServer(): McpServer {
         return textResult(`**${page.title}**\n${page.description}\n\n${page.extract}`);
       }),
   );
-  return server;
 }

@@ -1,7 +1,7 @@
-// The `weather` MCP server: the reference's `get_weather` (the reference project's servers/weather_mcp.py), same
+// The tools of the `weather` MCP server: the reference's `get_weather` (the reference project's servers/weather_mcp.py), same
 // arguments and the same one-sentence answer
 // "Current weather in <place>: <t>°F, wind <w> mph, code <weathercode>."
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { createHttpClient } from '../shared/http-client.js';
 import { guarded, textResult } from '../shared/tool-result.js';
@@ -13,9 +13,8 @@ const weatherInput = {
   units: z.enum(['us', 'metric']).default('us').describe('"us" for imperial units or "metric" for SI units.'),
 };
 
-export function createWeatherServer(): McpServer {
+export function registerWeatherTools(server: McpServer): void {
   const http = createHttpClient({ server: 'weather' });
-  const server = new McpServer({ name: 'weather', version: '0.1.0' });
   server.registerTool(
     'get_weather',
     {
@@ -34,5 +33,4 @@ export function createWeatherServer(): McpServer {
         );
       }),
   );
-  return server;
 }
