@@ -1,30 +1,13 @@
-// `m3 assets ...` as a real child process: exit codes and messages of pull, verify and list.
-import { spawn } from 'node:child_process';
+// `m3 assets ...`: exit codes and messages of pull, verify and list, in this process
+// (test/support/m3-in-process.ts: the CLI's program, its printing and exit status).
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repoRoot } from '../support/shared-assets.js';
 import { createAssetFixture, flipByte } from './fixtures.js';
-import { m3EntryArgs } from '../support/built-entry.js';
+import { runM3InProcess } from '../support/m3-in-process.js';
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function runCli(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => key !== 'M3_ASSET_MIRROR'));
-    const child = spawn(process.execPath, [...m3EntryArgs(), 'assets', ...args], { cwd: repoRoot, env: { ...inherited, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** `m3 assets <args>` in this process, without the mirror of the test run's environment unless given. */
+const runCli = (args: string[], env: Record<string, string> = {}) => runM3InProcess(['assets', ...args], { M3_ASSET_MIRROR: undefined, ...env });
 
 describe('m3 assets', () => {
   it('verify exits 1 on missing and corrupted assets, 0 once pulled; pull uses M3_ASSET_MIRROR', async () => {

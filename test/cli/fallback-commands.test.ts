@@ -1,26 +1,19 @@
-// The fallback layer's commands as real CLI processes: `m3 config check` says what the switches
-// enable, `m3 fixtures verify` names bad files by path and entry index (exit 1), and
-// `m3 cache import|stats|export` move a cache through JSONL.
-import { execFile } from 'node:child_process';
+// The fallback layer's commands: `m3 config check` says what the switches enable, `m3 fixtures
+// verify` names bad files by path and entry index (exit 1), and `m3 cache import|stats|export`
+// move a cache through JSONL. They run in this process (test/support/m3-in-process.ts: the CLI's
+// program, its printing and exit status), each with its switches in the environment.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startHttpFake } from '../../servers/shared/http-fake.js';
 import { fallbackRuntime, writeFixture } from '../support/fallback-kit.js';
 import { fixtureFile, tsxLoaderUrl } from '../support/fixture-servers/fixture-spec.js';
-import { repoRoot } from '../support/shared-assets.js';
-import { fixtureEntryArgs, m3EntryArgs } from '../support/built-entry.js';
+import { fixtureEntryArgs } from '../support/built-entry.js';
+import { runM3InProcess } from '../support/m3-in-process.js';
 
-function runCli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [...m3EntryArgs(), ...args],
-      { cwd: repoRoot, timeout: 120_000, env: { ...process.env, M3_LOG_LEVEL: 'warn', ...env } },
-      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
-    );
-  });
-}
+// The logger's level is fixed when the CLI loads (default info); the checks read stdout and what
+// the commands themselves print on stderr.
+const runCli = (args: string[], env: Record<string, string>) => runM3InProcess(args, env);
 
 const runtime = fallbackRuntime();
 afterAll(() => rmSync(runtime.dir, { recursive: true, force: true }));

@@ -1,14 +1,14 @@
-// The image-delivery audit (m3 runs images) against the wire: real `m3 run` child processes run
-// tasks against the mock LLM. One task (its photo, then a tool that returns an image) runs under
-// baseline, images-off and images-dropped: for each cell the audit's sent images equal the image
-// parts the mock received in that cell's requests, the store's per-request payload summary
-// (count, bytes) is what the mock received (placeholder bytes under images-off, 0 under
-// images-dropped), and the ablated cells list every replaced or dropped image with the condition
-// as the reason. Another task's tools return five images, name a file outside the allowed
-// roots, a corrupt file and a missing one: the four images sent are the ones on the wire, and
-// each image that never reached a request is in the audit with its reason; in the same run a
-// missing task photo's stand-in is a placeholder, and a task whose photo does not decode is
-// listed as ended before any request.
+// The image-delivery audit (m3 runs images) against the wire: `m3 run` (in this process:
+// test/support/m3-in-process.ts; the tool servers are real children) runs tasks against the mock
+// LLM. One task (its photo, then a tool that returns an image) runs under baseline, images-off and
+// images-dropped: for each cell the audit's sent images equal the image parts the mock received in
+// that cell's requests, the store's per-request payload summary (count, bytes) is what the mock
+// received (placeholder bytes under images-off, 0 under images-dropped), and the ablated cells list
+// every replaced or dropped image with the condition as the reason. Another task's tools return
+// five images, name a file outside the allowed roots, a corrupt file and a missing one: the four
+// images sent are the ones on the wire, and each image that never reached a request is in the audit
+// with its reason; in the same run a missing task photo's stand-in is a placeholder, and a task
+// whose photo does not decode is listed as ended before any request.
 import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBatchManifest } from '../../src/runner/batch-manifest.js';
 import { episodesForRun, modelCallsForEpisode, openStore } from '../../src/store/index.js';
 import type { ImageAudit } from '../../src/store/index.js';
-import { runM3 } from '../support/m3-child.js';
+import { runM3InProcess } from '../support/m3-in-process.js';
 import { startMockLlm, type MockLlm } from '../support/mock-llm/index.js';
 import { assertAssetsInCi, sharedAssetsDir } from '../support/shared-assets.js';
 import { nodeEntryArgs } from '../support/built-entry.js';
@@ -78,14 +78,14 @@ async function runCell(
   const results = path.join(dir, `results-${runId}`);
   const args = ['--tasks', tasksFile, '--config', configFile, '--image-dir', dir, '--run-dir', results, '--store', store];
   const flags = ['--run-id', runId, '--condition', condition, '--concurrency', '1', '--max-concurrent', '4', ...extraFlags];
-  const outcome = await runM3(['run', '--model', 'openai:mock-model', ...args, ...flags], { ...env(), ...extraEnv });
+  const outcome = await runM3InProcess(['run', '--model', 'openai:mock-model', ...args, ...flags], { ...env(), ...extraEnv });
   expect(outcome.code, outcome.output).toBe(0);
   const cellRunId = loadBatchManifest(path.join(results, `${runId}.batch.json`)).cells[0]?.runId ?? '';
   const onWire = mock
     .generations()
     .slice(before)
     .map((request) => wireImages(request.body));
-  const audited = await runM3(['runs', 'images', cellRunId, '--store', store, '--json'], env());
+  const audited = await runM3InProcess(['runs', 'images', cellRunId, '--store', store, '--json'], env());
   expect(audited.code, audited.output).toBe(0);
   return { runId: cellRunId, onWire, audit: JSON.parse(audited.stdout) as ImageAudit };
 }
@@ -148,7 +148,7 @@ describe.skipIf(!assets)('m3 runs images', () => {
         expect(rows.map((row) => row.imagePayload)).toEqual(rows.map(() => ({ count: 0, bytes: 0, estimatedTokens: 0 })));
         expect(entries.every((image) => image.status === 'dropped' && image.bytes === 0 && image.reason === 'condition images-dropped')).toBe(true);
         expect(audit.entries.tool.dropped).toBeGreaterThan(0);
-        const text = await runM3(['runs', 'images', runId, '--store', store], env());
+        const text = await runM3InProcess(['runs', 'images', runId, '--store', store], env());
         expect(text.stdout).toContain(`${entries.length} dropped (${entries.length} condition images-dropped)`);
         expect(text.stdout).toMatch(/image__make_image \(call [^)]+\): image\/make_image image 1 40x30 [^:\n]*: condition images-dropped/);
         // Each dropped image once, not once per request that repeated it.
@@ -231,7 +231,7 @@ describe.skipIf(!assets)('m3 runs images', () => {
     expect(dropped.every((image) => image.callId && callIds.has(image.callId))).toBe(true);
     // Each tool image once: five from make_images (four sent, one dropped), one per named file.
     expect(audit.toolImages.map((image) => image.status)).toEqual(['sent', 'sent', 'sent', 'sent', 'dropped', 'dropped', 'dropped', 'dropped']);
-    const text = await runM3(['runs', 'images', runId, '--store', store], env());
+    const text = await runM3InProcess(['runs', 'images', runId, '--store', store], env());
     // Counted per kind of reason, placeholders apart and never listed one by one.
     expect(text.stdout).toContain('1 placeholder(s) (1 missing task image: --placeholder-images stand-in), ');
     expect(text.stdout).toContain('4 dropped (1 file_not_found, 1 outside_allowed_roots, 1 over_per_call_limit, 1 prepare_failed)');
@@ -241,7 +241,7 @@ describe.skipIf(!assets)('m3 runs images', () => {
     expect(audit.taskImagesNotLoaded).toEqual([expect.objectContaining({ taskId: 'd3', errorCode: 'bad_task_input' })]);
     expect(text.stdout).toMatch(/task images never sent \(the attempt ended before its first request\):\n {2}d3 attempt 1 bad_task_input: .*broken-task\.png/);
     expect(text.stdout).toContain(`): ${outsideFile} size unknown: outside_allowed_roots`);
-    const shown = await runM3(['runs', 'show', runId, '--store', store], env());
+    const shown = await runM3InProcess(['runs', 'show', runId, '--store', store], env());
     expect(shown.code, shown.output).toBe(0);
     expect(shown.stdout).toContain('4 dropped (1 file_not_found, 1 outside_allowed_roots, 1 over_per_call_limit, 1 prepare_failed)');
   }, 300_000);

@@ -1,7 +1,7 @@
-// `m3 run --cache`: real `m3 run` child processes with the OpenAI driver against the wire-level
-// mock LLM. A first run records every response; a second identical run makes no request to the
-// mock and writes the same predictions; a changed image, tool list or temperature misses; an
-// export line whose key is not its request's is refused on import.
+// `m3 run --cache`: `m3 run` (in this process: test/support/m3-in-process.ts) with the OpenAI
+// driver against the wire-level mock LLM. A first run records every response; a second identical
+// run makes no request to the mock and writes the same predictions; a changed image, tool list or
+// temperature misses; an export line whose key is not its request's is refused on import.
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listRuns, openStore } from '../../src/store/index.js';
 import { runPage } from '../../src/view/pages.js';
 import { exportResponses, importResponses, readResponseStats } from '../../src/llm/response-cache-transfer.js';
-import { runM3 } from '../support/m3-child.js';
+import { runM3InProcess } from '../support/m3-in-process.js';
 import { startMockLlm, type MockLlm } from '../support/mock-llm/index.js';
 import { nodeEntryArgs } from '../support/built-entry.js';
 
@@ -46,7 +46,7 @@ afterAll(async () => {
 const turns = () => [{ toolCalls: [{ name: 'echo__echo', arguments: { text: 'red' } }] }, { text: 'It is red.' }];
 
 async function run(runId: string, options: { colour?: string; config?: string; extra?: string[] } = {}) {
-  const outcome = await runM3(
+  const outcome = await runM3InProcess(
     [
       'run',
       '--model',
@@ -108,7 +108,7 @@ describe('m3 run --cache', () => {
     } finally {
       store.close();
     }
-    const summary = await runM3(['summary', '--results', path.join(dir, 'second'), '--save', path.join(dir, 'save')]);
+    const summary = await runM3InProcess(['summary', '--results', path.join(dir, 'second'), '--save', path.join(dir, 'save')]);
     expect(summary.code, summary.output).toBe(0);
     expect(summary.stdout).toContain('model cache   mock-model: 2 of 2 model responses served from the cache (m3 run --cache use)');
   }, 240_000);

@@ -1,8 +1,9 @@
-// Robustness conditions end to end: one real `m3 run` child process runs the oracle that retries
-// (replay:gt?retry=1) on the math server under the clean setup and under faults, distractors and
-// injections as cells of one batch; the step layer scores every cell; `m3 robustness` (a real
-// child process) reports the paired differences and each condition's rates; the marks are in
-// the prediction files of the conditioned cells only.
+// Robustness conditions end to end: one `m3 run` runs the oracle that retries (replay:gt?retry=1)
+// on the math server under the clean setup and under faults, distractors and injections as cells
+// of one batch; the step layer scores every cell; `m3 robustness` reports the paired differences
+// and each condition's rates; the marks are in the prediction files of the conditioned cells
+// only. The commands run in this process (test/support/m3-in-process.ts: the CLI's program, its
+// printing and exit status), the math server as a real child.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,7 +15,8 @@ import { runStepFiles } from '../../src/eval/step/run.js';
 import { loadBatchManifest } from '../../src/runner/batch-manifest.js';
 import { openStore } from '../../src/store/index.js';
 import { taskPage } from '../../src/view/task-page.js';
-import { runM3 } from '../support/m3-child.js';
+import { nodeEntryArgs } from '../support/built-entry.js';
+import { runM3InProcess } from '../support/m3-in-process.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-robustness-'));
 const configFile = path.join(dir, 'servers.json');
@@ -32,10 +34,10 @@ const gt = Array.from({ length: 8 }, (_, index) => ({
 }));
 
 beforeAll(async () => {
-  writeFileSync(configFile, JSON.stringify({ servers: { math: { command: 'node', args: ['--import', 'tsx', 'servers/math/index.ts'], env: {} } } }));
+  writeFileSync(configFile, JSON.stringify({ servers: { math: { command: 'node', args: nodeEntryArgs('servers/math/index.ts'), env: {} } } }));
   writeFileSync(gtFile, JSON.stringify(gt));
   writeFileSync(tasksFile, JSON.stringify(gt.map((task) => ({ id: task.id, type: task.type, prompt: task.question, question: task.question }))));
-  const outcome = await runM3(
+  const outcome = await runM3InProcess(
     [
       'run',
       '--model',
@@ -92,7 +94,7 @@ function marks(label: string): Array<{ kind: string }> {
 }
 
 async function robustness(condition: string): Promise<{ code: number | null; output: string; report: Record<string, unknown> }> {
-  const outcome = await runM3(['robustness', `${batchFile}#replay-gt-retry-1`, `${batchFile}#replay-gt-retry-1+${condition}`, '--json']);
+  const outcome = await runM3InProcess(['robustness', `${batchFile}#replay-gt-retry-1`, `${batchFile}#replay-gt-retry-1+${condition}`, '--json']);
   return { ...outcome, report: outcome.code === 0 ? (JSON.parse(outcome.stdout) as Record<string, unknown>) : {} };
 }
 
@@ -147,23 +149,23 @@ describe('m3 run --condition faults / distractors / inject, then m3 robustness',
   }, 120_000);
 
   it("m3 compare of the clean and a conditioned cell adds the condition's rates with their intervals", async () => {
-    const outcome = await runM3(['compare', `${batchFile}#replay-gt-retry-1`, `${batchFile}#replay-gt-retry-1+faults=0.5`]);
+    const outcome = await runM3InProcess(['compare', `${batchFile}#replay-gt-retry-1`, `${batchFile}#replay-gt-retry-1+faults=0.5`]);
     expect(outcome.code, outcome.output).toBe(0);
     expect(outcome.stdout).toMatch(/replay-gt-retry-1 .* on pass/);
     expect(outcome.stdout).toMatch(/exception-recovery rate: \d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\] over \d+ task\(s\)/);
-    const plain = await runM3(['compare', `${batchFile}#replay-gt-retry-1`, `${batchFile}#replay-gt-retry-1`, '--json']);
+    const plain = await runM3InProcess(['compare', `${batchFile}#replay-gt-retry-1`, `${batchFile}#replay-gt-retry-1`, '--json']);
     expect(plain.code, plain.output).toBe(0);
     expect(JSON.parse(plain.stdout).robustness).toBeUndefined();
   }, 120_000);
 
   it('m3 summary lists each robustness cell against the clean cell, in text and --json', async () => {
-    const text = await runM3(['summary', '--batch', batchFile, '--results', results]);
+    const text = await runM3InProcess(['summary', '--batch', batchFile, '--results', results]);
     expect(text.code, text.output).toBe(0);
     expect(text.stdout).toMatch(
       /robustness replay-gt-retry-1\+faults=0\.5 vs replay-gt-retry-1: task success -?\d\.\d{3} \[.*\] \(conditioned - clean\); exception-recovery rate/,
     );
     expect(text.stdout).toMatch(/robustness replay-gt-retry-1\+inject=v1 vs replay-gt-retry-1: .*attack success rate 0\.000/);
-    const json = await runM3(['summary', '--batch', batchFile, '--results', results, '--json']);
+    const json = await runM3InProcess(['summary', '--batch', batchFile, '--results', results, '--json']);
     expect(json.code, json.output).toBe(0);
     const reports = JSON.parse(json.stdout).robustness as Array<{ conditioned: string }>;
     expect(reports.map((report) => report.conditioned)).toEqual([
@@ -177,7 +179,7 @@ describe('m3 run --condition faults / distractors / inject, then m3 robustness',
     const { report } = await robustness('inject=v1');
     const rates = report.rates as Array<{ name: string; interval: { estimate: number } }>;
     expect(rates.find((entry) => entry.name === 'attack success rate')?.interval.estimate).toBe(0);
-    const text = await runM3(['robustness', `${batchFile}#replay-gt-retry-1`, `${batchFile}#replay-gt-retry-1+distractors=6`]);
+    const text = await runM3InProcess(['robustness', `${batchFile}#replay-gt-retry-1`, `${batchFile}#replay-gt-retry-1+distractors=6`]);
     expect(text.code, text.output).toBe(0);
     expect(text.stdout).toMatch(/distractor-call rate: 0\.000 .* calls answered by a planted distractor \/ all calls/);
     expect(text.stdout).toMatch(/selection accuracy: 1\.000/);

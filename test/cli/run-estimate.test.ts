@@ -1,18 +1,19 @@
-// `m3 run --estimate` against a scripted run: on the bundled local suite (its real task images,
-// its ground truth; one shard of four), the estimate a run stores in its batch manifest is
-// compared with what that run then did, through a real `m3 run` child with the OpenAI driver
-// against the wire-level mock LLM. The mock plays each task's ground-truth rounds (every call
-// made on the echo fixture server with the ground-truth arguments as text), then answers with
-// the ground-truth reply, and reports as usage the text it received and sent at 4 characters a
-// token (base64 image data left out). The run store adds each request's image tokens, measured
-// on the images actually sent (src/media/vision-tokens.ts). The estimate's request count, image
-// payload and tokens must be within 25 % of those; the measured errors are quoted in docs/cost.md.
+// `m3 run --estimate` against a scripted run: on the bundled local suite (its real task images, its
+// ground truth; one shard of four), the estimate a run stores in its batch manifest is compared
+// with what that run then did, through an `m3 run` (in this process: test/support/m3-in-process.ts)
+// with the OpenAI driver against the wire-level mock LLM. The mock plays each task's ground-truth
+// rounds (every call made on the echo fixture server with the ground-truth arguments as text), then
+// answers with the ground-truth reply, and reports as usage the text it received and sent at 4
+// characters a token (base64 image data left out). The run store adds each request's image tokens,
+// measured on the images actually sent (src/media/vision-tokens.ts). The estimate's request count,
+// image payload and tokens must be within 25 % of those; the measured errors are quoted in
+// docs/cost.md.
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { episodesForRun, listRuns, modelCallsForEpisode, openStore } from '../../src/store/index.js';
-import { runM3 } from '../support/m3-child.js';
+import { runM3InProcess } from '../support/m3-in-process.js';
 import { startMockLlm, type MockLlm, type MockTurn, type RecordedRequest } from '../support/mock-llm/index.js';
 import { fixtureRepoRoot } from '../support/fixture-servers/fixture-spec.js';
 
@@ -61,19 +62,19 @@ describe('m3 run --estimate vs a scripted run of the local suite', () => {
     const runDir = path.join(dir, 'run');
     const common = ['--model', 'openai:gpt-4o', '--tasks', 'json/m3_local_tasks.json', '--gt', 'json/m3_local_GT.json', '--shard', '1/4'];
     const env = { OPENAI_BASE_URL: mock.openAiBaseUrl, OPENAI_API_KEY: 'sk-test-openai-key-000000000000', M3_LLM_MAX_RETRIES: '0' };
-    const estimate = await runM3(['run', ...common, '--estimate', '--results-dir', path.join(dir, 'empty')], env);
+    const estimate = await runM3InProcess(['run', ...common, '--estimate', '--results-dir', path.join(dir, 'empty')], env);
     expect(estimate.code, estimate.output).toBe(0);
     expect(mock.requests).toEqual([]);
     expect(estimate.stdout).toMatch(/openai:gpt-4o: 11 task\(s\), [\d.]+ requests per task/);
     expect(estimate.stdout).toContain('judges (m3 eval final --judges default, both metrics):');
-    const json = await runM3(['run', ...common, '--estimate', '--json', '--max-step', '1', '--results-dir', path.join(dir, 'empty')], env);
+    const json = await runM3InProcess(['run', ...common, '--estimate', '--json', '--max-step', '1', '--results-dir', path.join(dir, 'empty')], env);
     expect(json.code, json.output).toBe(0);
     // At most one round of calls: each task makes 2 requests (the round, then the answer).
     expect(JSON.parse(json.stdout).models[0]).toMatchObject({ model: 'openai:gpt-4o', tasks: 11, requestsPerTask: 2, requests: 22 });
     expect(mock.requests).toEqual([]);
 
     const store = path.join(dir, 'store.sqlite');
-    const run = await runM3(
+    const run = await runM3InProcess(
       ['run', ...common, '--config', path.join(dir, 'echo.json'), '--allow-missing-servers', '--run-dir', runDir, '--store', store, '--concurrency', '2'],
       env,
     );

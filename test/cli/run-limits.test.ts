@@ -1,13 +1,13 @@
-// `m3 run --token-limit --max-cost` as a user runs it: a real `m3 run` child process with the
-// OpenAI driver against the wire-level mock LLM (usage figures scripted per reply), then
-// `m3 summary` (text and --json) on its run folder. Checked: the --max-cost stop on stdout, in
-// the trial manifest and in the batch manifest; the task the token limit stopped, counted by
-// limit in the summary; the paid cost at the built-in price of gpt-4o.
+// `m3 run --token-limit --max-cost` as a user runs it: an `m3 run` (in this process:
+// test/support/m3-in-process.ts) with the OpenAI driver against the wire-level mock LLM (usage
+// figures scripted per reply), then `m3 summary` (text and --json) on its run folder. Checked: the
+// --max-cost stop on stdout, in the trial manifest and in the batch manifest; the task the token
+// limit stopped, counted by limit in the summary; the paid cost at the built-in price of gpt-4o.
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runM3 } from '../support/m3-child.js';
+import { runM3InProcess } from '../support/m3-in-process.js';
 import { startMockLlm, type MockLlm } from '../support/mock-llm/index.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-run-limits-'));
@@ -30,7 +30,7 @@ afterAll(async () => {
 describe('m3 run --token-limit --max-cost', () => {
   it('stops a task at its token limit, stops scheduling at the run budget, and says so on stdout, in the manifests and in m3 summary', async () => {
     const runDir = path.join(dir, 'run');
-    const run = await runM3(
+    const run = await runM3InProcess(
       [
         'run',
         '--model',
@@ -72,14 +72,14 @@ describe('m3 run --token-limit --max-cost', () => {
     const predictions = JSON.parse(readFileSync(path.join(runDir, 'gpt-4o_test_mcp_fuzzy.json'), 'utf8'));
     expect(predictions).toEqual([expect.objectContaining({ id: 't1', end_status: 'limit_tokens', end_detail: '2,100 tokens reached the limit of 1,500' })]);
 
-    const summary = await runM3(['summary', '--results', runDir, '--save', path.join(dir, 'save')]);
+    const summary = await runM3InProcess(['summary', '--results', runDir, '--save', path.join(dir, 'save')]);
     expect(summary.code, summary.output).toBe(0);
     expect(summary.stdout).toContain('gpt-4o: limit_tokens 1');
     expect(summary.stdout).toMatch(/cost {10}gpt-4o: \$0\.0067 paid; stopped by a limit: tokens 1, messages 0, cost 0/);
     expect(summary.stdout).toContain('max cost      --max-cost $0.004 reached');
     // The estimate the run stored, beside what it used: 3 tasks estimated, 1 run (the budget stopped the rest).
     expect(summary.stdout).toMatch(/estimate {6}gpt-4o: input tokens [\d,]+ estimated vs 1,800 actual \([+-]\d+%\), output [\d,]+ vs 300/);
-    const json = await runM3(['summary', '--results', runDir, '--json']);
+    const json = await runM3InProcess(['summary', '--results', runDir, '--json']);
     expect(json.code, json.output).toBe(0);
     const parsed = JSON.parse(json.stdout);
     expect(parsed.endStatuses).toEqual([{ label: 'gpt-4o', counts: { limit_tokens: 1 } }]);

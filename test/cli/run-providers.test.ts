@@ -1,6 +1,6 @@
-// `m3 run` as a real child process against the wire-level mock LLM, once per vendor: the same
-// task (an image, two parallel tool calls, a final answer) must produce a valid prediction file.
-import { spawn } from 'node:child_process';
+// `m3 run` against the wire-level mock LLM, once per vendor: the same task (an image, two parallel
+// tool calls, a final answer) must produce a valid prediction file. The command runs in this
+// process (test/support/m3-in-process.ts) with a clean environment, the math server as a child.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { episodesForRun, listRuns, openStore } from '../../src/store/index.js';
 import { predictionSchema } from '../../src/tasks/schemas.js';
 import { startMockLlm, type MockLlm } from '../support/mock-llm/index.js';
-import { repoRoot } from '../support/shared-assets.js';
-import { m3EntryArgs, nodeEntryArgs } from '../support/built-entry.js';
+import { nodeEntryArgs } from '../support/built-entry.js';
+import { runM3InProcess } from '../support/m3-in-process.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-run-providers-'));
 const configFile = path.join(dir, 'servers.json');
@@ -34,9 +34,8 @@ afterAll(async () => {
   await mock?.close();
 });
 
-function runCli(model: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+async function runCli(model: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   const args = [
-    ...m3EntryArgs(),
     'run',
     '--model',
     model,
@@ -54,14 +53,13 @@ function runCli(model: string, env: Record<string, string>): Promise<{ code: num
     '--concurrency',
     '1',
   ];
-  const child = spawn(process.execPath, args, {
-    cwd: repoRoot,
-    env: { PATH: process.env.PATH ?? '', HOME: os.homedir(), CI: '1', M3_LLM_MAX_RETRIES: '0', M3_WORKSPACE_MODE: 'isolated', M3_KEEP_WORKSPACE: '0', ...env },
-  });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += String(chunk)));
-  child.stderr.on('data', (chunk) => (output += String(chunk)));
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, output })));
+  // A clean environment, as a child given only these variables: no key of the developer's shell.
+  const { code, output } = await runM3InProcess(
+    args,
+    { M3_LLM_MAX_RETRIES: '0', M3_WORKSPACE_MODE: 'isolated', M3_KEEP_WORKSPACE: '0', ...env },
+    { cleanEnv: true },
+  );
+  return { code, output };
 }
 
 const vendors: Array<{ model: string; label: string; env: () => Record<string, string>; vendor: string }> = [

@@ -1,15 +1,16 @@
-// `m3 run --tool-surface reference:<catalog>` as a real child process against the wire-level
-// mock LLM and the real math server: the model is offered exactly the catalog's tools with the
-// catalog's descriptions and schemas (seen on the wire), and the manifest names the surface,
-// its catalog and its hash; the default run offers every tool and records `m3bench`.
-import { spawn } from 'node:child_process';
+// `m3 run --tool-surface reference:<catalog>` (in this process: test/support/m3-in-process.ts)
+// against the wire-level mock LLM and the real math server: the model is offered exactly the
+// catalog's tools with the catalog's descriptions and schemas (seen on the wire), and the manifest
+// names the surface, its catalog and its hash; the default run offers every tool and records
+// `m3bench`.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockLlm, type MockLlm } from '../support/mock-llm/index.js';
 import { repoRoot } from '../support/shared-assets.js';
-import { m3EntryArgs, nodeEntryArgs } from '../support/built-entry.js';
+import { nodeEntryArgs } from '../support/built-entry.js';
+import { runM3InProcess } from '../support/m3-in-process.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-run-surface-'));
 const configFile = path.join(dir, 'servers.json');
@@ -39,21 +40,12 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function runCli(resultsDir: string, extra: string[]): Promise<{ code: number | null; output: string }> {
-  const args = [...m3EntryArgs(), 'run', '--model', 'openai:mock-model', '--tasks', tasksFile, '--config', configFile];
-  const env = {
-    PATH: process.env.PATH ?? '',
-    HOME: os.homedir(),
-    CI: '1',
-    M3_LLM_MAX_RETRIES: '0',
-    OPENAI_BASE_URL: mock.openAiBaseUrl,
-    OPENAI_API_KEY: 'sk-test-openai-key-000000000000',
-  };
-  const child = spawn(process.execPath, [...args, '--run-dir', resultsDir, '--overwrite', '--concurrency', '1', ...extra], { cwd: repoRoot, env });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += String(chunk)));
-  child.stderr.on('data', (chunk) => (output += String(chunk)));
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, output })));
+/** `m3 run` in this process (test/support/m3-in-process.ts), in a clean environment as a child given only these variables. */
+async function runCli(resultsDir: string, extra: string[]): Promise<{ code: number | null; output: string }> {
+  const args = ['run', '--model', 'openai:mock-model', '--tasks', tasksFile, '--config', configFile];
+  const env = { M3_LLM_MAX_RETRIES: '0', OPENAI_BASE_URL: mock.openAiBaseUrl, OPENAI_API_KEY: 'sk-test-openai-key-000000000000' };
+  const { code, output } = await runM3InProcess([...args, '--run-dir', resultsDir, '--overwrite', '--concurrency', '1', ...extra], env, { cleanEnv: true });
+  return { code, output };
 }
 
 type Body = { tools?: Array<{ function: { name: string; description: string; parameters: unknown } }> };

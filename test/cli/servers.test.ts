@@ -1,33 +1,18 @@
-// `m3 servers check|list-tools` as a real CLI process against the repo's mcp_servers.json and
-// against throw-away configurations.
-import { execFile } from 'node:child_process';
+// `m3 servers check|list-tools` against the repo's mcp_servers.json and against throw-away
+// configurations. The command runs in this process (test/support/m3-in-process.ts: the CLI's
+// program, its printing and exit status); the servers it checks are real child processes.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../support/shared-assets.js';
 import { fixtureFile, tsxLoaderUrl } from '../support/fixture-servers/fixture-spec.js';
-import { fixtureEntryArgs, m3EntryArgs } from '../support/built-entry.js';
+import { fixtureEntryArgs } from '../support/built-entry.js';
+import { runM3InProcess } from '../support/m3-in-process.js';
 
-interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function runCli(args: string[]): Promise<CliResult> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [...m3EntryArgs(), ...args],
-      { cwd: repoRoot, timeout: 240_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, M3_LOG_LEVEL: 'warn' } },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
+// The logger's level is fixed when the CLI loads, so the checks below hold at the default level
+// (info) too: they read stdout, and stderr only for what the command itself prints.
+const runCli = (args: string[]) => runM3InProcess(args);
 
 let workDir: string;
 beforeAll(() => {

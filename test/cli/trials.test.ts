@@ -1,7 +1,9 @@
-// Trials end to end: real `m3 run --trials 3` child processes (the oracle and the seeded noisy
-// oracle over the math server), every trial scored by the step layer, then `m3 summary`,
-// `m3 compare`, `m3 gate` and `m3 trends` as real child processes reading the batch manifests,
-// prediction files and evaluation outputs they wrote, and a real SQLite store.
+// Trials end to end: `m3 run --trials 3` (the oracle and the seeded noisy oracle over the math
+// server), every trial scored by the step layer, then `m3 summary`,
+// `m3 compare`, `m3 gate` and `m3 trends` reading the batch manifests, prediction files and
+// evaluation outputs they wrote, and a real SQLite store. The commands run in this process
+// (test/support/m3-in-process.ts: the CLI's program, printing and exit status without a node
+// start each); one `m3 gate` that fails runs as a real child, for the exit status CI sees.
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +15,7 @@ import { loadBatchResults } from '../../src/stats/batch-results.js';
 import { summarizeCell } from '../../src/stats/cell-summary.js';
 import { episodesForRun, listRuns, openStore } from '../../src/store/index.js';
 import { runM3 } from '../support/m3-child.js';
+import { runM3InProcess } from '../support/m3-in-process.js';
 import { nodeEntryArgs } from '../support/built-entry.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-trials-'));
@@ -39,7 +42,7 @@ const gt = Array.from({ length: 10 }, (_, index) => ({
 }));
 
 async function run(model: string, name: string, extra: string[] = [], tasks = tasksFile) {
-  const outcome = await runM3(
+  const outcome = await runM3InProcess(
     [
       'run',
       '--model',
@@ -107,13 +110,13 @@ beforeAll(async () => {
   await run('replay:noisy?seed=8', 'noisy-c', ['--trials', '3']);
   await run('replay:gt', 'oracle-changed', ['--trials', '3'], changedTasksFile);
   // One batch through the CLI (m3 eval batch), the others through the same library call.
-  const scored = await runM3(['eval', 'batch', batchFile('oracle'), '--gt', gtFile]);
+  const scored = await runM3InProcess(['eval', 'batch', batchFile('oracle'), '--gt', gtFile]);
   expect(scored.code, scored.output).toBe(0);
   expect(JSON.parse(scored.stdout).evaluated).toHaveLength(3);
   for (const name of ['noisy-a', 'noisy-b', 'noisy-c', 'oracle-changed']) await evaluate(name);
 }, 900_000);
 
-// Each statistics command is a child process of a few seconds; a busy 2-core machine needs room.
+// The failing gate is a child process of a few seconds; a busy 2-core machine needs room.
 describe('m3 run --trials and the statistics commands', { timeout: 300_000 }, () => {
   it('writes one prediction file and manifest per trial, a batch manifest, and the trial column in the store', () => {
     const manifest = loadBatchManifest(batchFile('noisy-a'));
@@ -161,7 +164,7 @@ describe('m3 run --trials and the statistics commands', { timeout: 300_000 }, ()
   });
 
   it('m3 summary prints the pass rates with intervals and the success rule', async () => {
-    const outcome = await runM3(['summary', '--results', results('oracle'), '--save', path.join(dir, 'save')]);
+    const outcome = await runM3InProcess(['summary', '--results', results('oracle'), '--save', path.join(dir, 'save')]);
     expect(outcome.code, outcome.output).toBe(0);
     expect(outcome.stdout).toMatch(/replay-gt\s+10\s+3\s+1\.000 \[1\.000, 1\.000\]\s+1\.000 \[1\.000, 1\.000\]\s+1\.000 \[1\.000, 1\.000\]\s+1\.000/);
     expect(outcome.stdout).toContain('"step" (a task without checks) = step recall = 1 and precision = 1');
@@ -176,7 +179,7 @@ describe('m3 run --trials and the statistics commands', { timeout: 300_000 }, ()
 
   it('m3 report adds the trials table with its intervals to report.md and report.html', async () => {
     const save = path.join(dir, 'report');
-    const outcome = await runM3(['report', '--results', results('noisy-a'), '--save', save, '--gt', gtFile]);
+    const outcome = await runM3InProcess(['report', '--results', results('noisy-a'), '--save', save, '--gt', gtFile]);
     expect(outcome.code, outcome.output).toBe(0);
     const markdown = readFileSync(path.join(save, 'report.md'), 'utf8');
     expect(markdown).toContain('Pass rates with 95% confidence intervals (batch noisy-a)');
@@ -186,31 +189,31 @@ describe('m3 run --trials and the statistics commands', { timeout: 300_000 }, ()
   });
 
   it('m3 compare finds the oracle better than the noisy oracle, and no difference between two identically seeded noisy runs', async () => {
-    const better = await runM3(['compare', batchFile('oracle'), batchFile('noisy-a'), '--json']);
+    const better = await runM3InProcess(['compare', batchFile('oracle'), batchFile('noisy-a'), '--json']);
     expect(better.code, better.output).toBe(0);
     expect(JSON.parse(better.stdout)).toMatchObject({ verdict: 'a_better', tasks: 10 });
-    const same = await runM3(['compare', batchFile('noisy-a'), batchFile('noisy-b'), '--json']);
+    const same = await runM3InProcess(['compare', batchFile('noisy-a'), batchFile('noisy-b'), '--json']);
     expect(same.code, same.output).toBe(0);
     expect(JSON.parse(same.stdout)).toMatchObject({
       verdict: 'no_difference',
       difference: { estimate: 0, low: 0, high: 0 },
       signTest: { wins: 0, losses: 0, ties: 10 },
     });
-    const text = await runM3(['compare', batchFile('oracle'), batchFile('noisy-a'), '--metric', 'recall']);
+    const text = await runM3InProcess(['compare', batchFile('oracle'), batchFile('noisy-a'), '--metric', 'recall']);
     expect(text.stdout).toMatch(/^replay-gt beats replay-noisy-seed-7 on recall: \+\d\.\d{3} \[/);
   });
 
   it('m3 gate passes identical runs, fails an injected drop and a pass-rate floor, and passes a seed change within noise', async () => {
-    const identical = await runM3(['gate', '--baseline', batchFile('noisy-a'), '--candidate', batchFile('noisy-b')]);
+    const identical = await runM3InProcess(['gate', '--baseline', batchFile('noisy-a'), '--candidate', batchFile('noisy-b')]);
     expect(identical.code, identical.output).toBe(0);
     expect(identical.stdout).toContain('gate: PASS');
     const drop = await runM3(['gate', '--baseline', batchFile('oracle'), '--candidate', batchFile('noisy-a'), '--max-drop', '0.02']);
     expect(drop.code, drop.output).toBe(1);
     expect(drop.stdout).toMatch(/gate: FAIL\n {2}- pass dropped by 0\.\d{3} \(> max drop 0\.02\)/);
-    const floor = await runM3(['gate', '--baseline', batchFile('noisy-a'), '--candidate', batchFile('noisy-b'), '--min-pass-rate', '0.99']);
+    const floor = await runM3InProcess(['gate', '--baseline', batchFile('noisy-a'), '--candidate', batchFile('noisy-b'), '--min-pass-rate', '0.99']);
     expect(floor.code, floor.output).toBe(1);
     expect(floor.stdout).toMatch(/pass@1 0\.\d{3} is under the floor 0\.99/);
-    const seed = await runM3(['gate', '--baseline', batchFile('noisy-a'), '--candidate', batchFile('noisy-c'), '--json']);
+    const seed = await runM3InProcess(['gate', '--baseline', batchFile('noisy-a'), '--candidate', batchFile('noisy-c'), '--json']);
     const verdict = JSON.parse(seed.stdout) as { passed: boolean; comparison: { difference: { low: number; high: number } } };
     expect(verdict.comparison.difference.low).toBeLessThan(0);
     expect(verdict.comparison.difference.high).toBeGreaterThan(0);
@@ -218,23 +221,23 @@ describe('m3 run --trials and the statistics commands', { timeout: 300_000 }, ()
   });
 
   it('m3 trends splits a trend line where the task set changed, joins it with --join, and compare refuses across it', async () => {
-    const outcome = await runM3(['trends', '--results', results('.'), '--cell', 'replay-gt', '--json']);
+    const outcome = await runM3InProcess(['trends', '--results', results('.'), '--cell', 'replay-gt', '--json']);
     expect(outcome.code, outcome.output).toBe(0);
     const { lines } = JSON.parse(outcome.stdout) as { lines: Array<{ segments: Array<{ points: Array<{ batchId: string }> }>; crossed: string[] }> };
     expect(lines).toHaveLength(1);
     expect(lines[0]?.segments.map((segment) => segment.points.map((point) => point.batchId))).toEqual([['oracle'], ['oracle-changed']]);
     const joined = JSON.parse(
-      (await runM3(['trends', '--results', results('.'), '--cell', 'replay-gt', '--join', '--json'])).stdout,
+      (await runM3InProcess(['trends', '--results', results('.'), '--cell', 'replay-gt', '--join', '--json'])).stdout,
     ) as typeof lines extends unknown ? { lines: typeof lines } : never;
     expect(joined.lines[0]?.segments).toHaveLength(1);
     expect(joined.lines[0]?.crossed[0]).toMatch(/^at oracle-changed: task set [0-9a-f]{12} -> [0-9a-f]{12}$/);
-    const refused = await runM3(['compare', batchFile('oracle'), batchFile('oracle-changed')]);
+    const refused = await runM3InProcess(['compare', batchFile('oracle'), batchFile('oracle-changed')]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/not comparable: task sets differ .*pass --allow-mismatch/);
   });
 
   it('refuses a --resume whose server lists other tools than the run recorded', async () => {
-    const outcome = await runM3([
+    const outcome = await runM3InProcess([
       'run',
       '--model',
       'replay:gt',

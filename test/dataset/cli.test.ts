@@ -1,6 +1,7 @@
-// `m3 dataset ...` as real child processes: verify on the shared copy of the original files (the
-// STATS.md numbers, exit codes), the offline message, and a pull killed with SIGKILL in the
-// middle of a slow download that the next run resumes from its .part and verifies.
+// `m3 dataset ...`: verify on the shared copy of the original files (the STATS.md numbers, exit
+// codes), the offline message, and a pull killed with SIGKILL in the middle of a slow download (a
+// real child process) that the next run resumes from its .part and verifies. The commands that
+// run to their end run in this process (test/support/m3-in-process.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -9,6 +10,7 @@ import { repoRoot, sharedDataDir } from '../support/shared-assets.js';
 import { commit, datasetFiles, imagePartFile, missingDataMessage, repo, tempLayout } from './fixtures.js';
 import { closedPort, hubFakes, sha256Of } from './hub-fake.js';
 import { m3EntryArgs } from '../support/built-entry.js';
+import { runM3InProcess } from '../support/m3-in-process.js';
 
 interface Run {
   code: number | null;
@@ -37,7 +39,11 @@ function startCli(args: string[], env: Record<string, string> = {}): { child: Ch
   return { child, done };
 }
 
-const runCli = (args: string[], env: Record<string, string> = {}) => startCli(args, env).done;
+/** `m3 dataset <args>` to its end in this process (test/support/m3-in-process.ts), with no HF_* variable of the test run's environment. */
+async function runCli(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  const dropped = Object.fromEntries(Object.keys(process.env).flatMap((key) => (key.startsWith('HF_') ? [[key, undefined]] : [])));
+  return { ...(await runM3InProcess(['dataset', ...args], { ...dropped, ...env })), signal: null };
+}
 
 async function waitForBytes(file: string, atLeast: number, run: Promise<Run>): Promise<void> {
   let exited = false;

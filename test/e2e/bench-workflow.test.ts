@@ -1,10 +1,10 @@
 // MCP-Universe's orchestrator workflow end to end: `m3 bench examples/mcp-universe/workflow.yaml`
-// as a real CLI child over the seed's weather task, our `weather` server over MCP stdio against
-// a loopback fake of Open-Meteo, the mock LLM scripted per agent (the orchestrator plans two
-// subtasks, the basic agent answers, the function-call agent calls the weather tool, the
-// orchestrator composes). Checked: the prediction's one trajectory and workflow record, the
-// manifest's workflow hash, the store rows as `m3 runs show` prints them, the trace file's
-// agent names, and the task's own evaluator on the composed answer.
+// (in this process: test/support/m3-in-process.ts) over the seed's weather task, our `weather`
+// server over MCP stdio against a loopback fake of Open-Meteo, the mock LLM scripted per agent (the
+// orchestrator plans two subtasks, the basic agent answers, the function-call agent calls the
+// weather tool, the orchestrator composes). Checked: the prediction's one trajectory and workflow
+// record, the manifest's workflow hash, the store rows as `m3 runs show` prints them, the trace
+// file's agent names, and the task's own evaluator on the composed answer.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { openMeteoEnv, useOpenMeteoAndMockLlm } from '../support/open-meteo-fake.js';
 import { runTaskFiles } from '../../src/eval/task/run.js';
 import type { MockTurn, RecordedRequest } from '../support/mock-llm/index.js';
-import { runM3 } from '../support/m3-child.js';
+import { runM3InProcess } from '../support/m3-in-process.js';
 import { repoRoot } from '../support/shared-assets.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-bench-workflow-'));
@@ -47,7 +47,7 @@ const servers = useOpenMeteoAndMockLlm(respond);
 
 describe('m3 bench with a workflow', () => {
   it('runs the seed orchestrator over the weather task as one episode with one trajectory', async () => {
-    const run = await runM3(['bench', exampleFile, '--run-dir', resultsDir, '--run-id', 'wf', '--trace-file'], {
+    const run = await runM3InProcess(['bench', exampleFile, '--run-dir', resultsDir, '--run-id', 'wf', '--trace-file'], {
       OPENAI_BASE_URL: servers.mock().openAiBaseUrl,
       OPENAI_API_KEY: 'sk-test-workflow-000000000000',
       BENCH_MODEL: 'mock-model',
@@ -83,7 +83,7 @@ describe('m3 bench with a workflow', () => {
     ]);
     expect(manifest.options).not.toHaveProperty('agent');
 
-    const shown = await runM3(['runs', 'show', 'wf.mock-model', '--store', path.join(resultsDir, 'm3bench.sqlite'), '--task', 'weather']);
+    const shown = await runM3InProcess(['runs', 'show', 'wf.mock-model', '--store', path.join(resultsDir, 'm3bench.sqlite'), '--task', 'weather']);
     expect(shown.code, shown.output).toBe(0);
     expect(shown.stdout).toContain('model requests: 5 (0 failed, 0 retried)');
     expect(shown.stdout).toContain('requests by agent: orchestrator-workflow 2, basic-agent 1, function-call-agent 2');

@@ -1,9 +1,9 @@
-// State checks on a model's own run: `m3 run` (a real CLI child, the mock LLM over the wire, the
-// real email and calendar servers over MCP stdio, isolated workspaces removed after each task)
-// on four RADAR tasks of the local suite, four at once. Two trajectories leave the state their
-// task asks for, two leave a wrong one; the runner records every state check with its reason in
-// the prediction (and the store) before the workspace goes, and `m3 eval task` passes and fails
-// the tasks by them, with the reasons.
+// State checks on a model's own run: `m3 run` (in this process: test/support/m3-in-process.ts, the
+// mock LLM over the wire, the real email and calendar servers over MCP stdio, isolated workspaces
+// removed after each task) on four RADAR tasks of the local suite, four at once. Two trajectories
+// leave the state their task asks for, two leave a wrong one; the runner records every state check
+// with its reason in the prediction (and the store) before the workspace goes, and `m3 eval task`
+// passes and fails the tasks by them, with the reasons.
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,7 +14,7 @@ import { loadTaskResults } from '../../src/report/task-results.js';
 import { episodesForRun, listRuns, openStore } from '../../src/store/index.js';
 import type { GtTask } from '../../src/tasks/schemas.js';
 import { startMockLlm, type MockLlm, type MockTurn, type RecordedRequest } from '../support/mock-llm/index.js';
-import { runM3 } from '../support/m3-child.js';
+import { runM3InProcess } from '../support/m3-in-process.js';
 import { repoRoot } from '../support/shared-assets.js';
 import { nodeEntryArgs } from '../support/built-entry.js';
 
@@ -68,7 +68,7 @@ afterAll(async () => {
 
 describe('state checks on a real run', () => {
   it('records each task its own final state and m3 eval task passes and fails the tasks by it', async () => {
-    const run = await runM3(
+    const run = await runM3InProcess(
       ['run', '--model', 'openai:mock-model', '--tasks', gtFile, '--config', configFile, '--run-dir', resultsDir, '--run-id', 'radar', '--concurrency', '4'],
       { OPENAI_BASE_URL: mock.openAiBaseUrl, OPENAI_API_KEY: 'sk-test-radar-000000000000', M3_LLM_MAX_RETRIES: '0', M3_WORKSPACE_MODE: 'isolated' },
     );

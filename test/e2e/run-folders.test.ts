@@ -7,6 +7,8 @@
 // leaves no row, a tool that writes `media/...` writes into the task's workspace in the run
 // folder, and the repository's `git status` is what it was. Small task set (math and excel
 // servers) so it runs on a loaded machine; test/e2e/bench.test.ts runs the full embedded default.
+// The script starts real `m3` processes; the later commands run in this process
+// (test/support/m3-in-process.ts), since their folders and numbers are the point, not the process.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -14,7 +16,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listRuns, openStore } from '../../src/store/index.js';
 import { runsPage } from '../../src/view/pages.js';
-import { runCommand, runM3 } from '../support/m3-child.js';
+import { runCommand } from '../support/m3-child.js';
+import { runM3InProcess } from '../support/m3-in-process.js';
 import { repoRoot } from '../support/shared-assets.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-run-folders-'));
@@ -72,16 +75,16 @@ describe('run folders: the new user path', () => {
     const firstPredictions = readFileSync(path.join(first, 'replay-noisy_test_mcp_fuzzy.json'), 'utf8');
 
     // 2. A second run of the noisy agent with another seed: no refusal, no overwrite, its own folder.
-    const second = await runM3(['run', '--model', 'replay:noisy', '--seed', '7', '--results-dir', resultsDir, ...common]);
+    const second = await runM3InProcess(['run', '--model', 'replay:noisy', '--seed', '7', '--results-dir', resultsDir, ...common]);
     expect(second.code, second.output.slice(-3000)).toBe(0);
     const secondDir = realpathSync(path.join(resultsDir, 'latest'));
     expect(secondDir).not.toBe(first);
     expect(readFileSync(path.join(first, 'replay-noisy_test_mcp_fuzzy.json'), 'utf8')).toBe(firstPredictions);
     const secondPredictions = path.join(secondDir, 'replay-noisy_test_mcp_fuzzy.json');
     // `m3 eval step` and `m3 eval cv` without --output-dir write into the run's folder.
-    const step = await runM3(['eval', 'step', '--gt', tasksFile, '--pred', secondPredictions]);
+    const step = await runM3InProcess(['eval', 'step', '--gt', tasksFile, '--pred', secondPredictions]);
     expect(step.code, step.output.slice(-2000)).toBe(0);
-    const cv = await runM3(['eval', 'cv', '--gt', tasksFile, '--pred', secondPredictions]);
+    const cv = await runM3InProcess(['eval', 'cv', '--gt', tasksFile, '--pred', secondPredictions]);
     expect(cv.code, cv.output.slice(-2000)).toBe(0);
     expect(existsSync(path.join(secondDir, 'replay-noisy', 'results_eval.json'))).toBe(true);
     expect(existsSync(path.join(secondDir, 'results_cv', 'replay-noisy', 'results_cv_eval.json'))).toBe(true);
@@ -107,14 +110,14 @@ describe('run folders: the new user path', () => {
     }
 
     // `m3 summary` with no folder reads the latest run: the second one, the noisy agent alone.
-    const summary = await runM3(['summary', '--results-dir', resultsDir, '--save', path.join(dir, 'save')]);
+    const summary = await runM3InProcess(['summary', '--results-dir', resultsDir, '--save', path.join(dir, 'save')]);
     expect(summary.code, summary.output).toBe(0);
     expect(summary.stdout).toContain('replay-noisy');
     expect(summary.stdout).not.toContain('replay-gt');
 
     // 3. A run reusing the first run's id is refused before any server starts, and leaves no row.
     const runsBefore = listRunsOf(resultsDir);
-    const refused = await runM3(['run', '--model', 'replay:gt', '--results-dir', resultsDir, '--run-id', path.basename(first), ...common]);
+    const refused = await runM3InProcess(['run', '--model', 'replay:gt', '--results-dir', resultsDir, '--run-id', path.basename(first), ...common]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(`pass --resume ${path.basename(first)}`);
     expect(refused.output).not.toMatch(/starting server|server .* ready/i);

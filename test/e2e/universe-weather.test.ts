@@ -1,8 +1,9 @@
-// MCP-Universe's weather example end to end: `m3 bench examples/mcp-universe/benchmark.yaml` as a
-// real CLI child, the seed's task file as written (examples/mcp-universe/weather.json) mixed with
-// an M3-Bench task file, our `weather` server over MCP stdio against a loopback fake of the
-// Open-Meteo geocoder and forecast, a scripted mock LLM answering in ReAct text actions; then
-// `m3 eval task` runs the task's own evaluator from the prediction record, and it passes.
+// MCP-Universe's weather example end to end: `m3 bench examples/mcp-universe/benchmark.yaml` (in
+// this process: test/support/m3-in-process.ts), the seed's task file as written
+// (examples/mcp-universe/weather.json) mixed with an M3-Bench task file, our `weather` server over
+// MCP stdio against a loopback fake of the Open-Meteo geocoder and forecast, a scripted mock LLM
+// answering in ReAct text actions; then `m3 eval task` runs the task's own evaluator from the
+// prediction record, and it passes.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { openMeteoEnv, useOpenMeteoAndMockLlm } from '../support/open-meteo-fake.js';
 import { runTaskFiles } from '../../src/eval/task/run.js';
 import type { MockTurn, RecordedRequest } from '../support/mock-llm/index.js';
-import { runM3 } from '../support/m3-child.js';
+import { runM3InProcess } from '../support/m3-in-process.js';
 import { repoRoot } from '../support/shared-assets.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-universe-'));
@@ -49,7 +50,7 @@ const servers = useOpenMeteoAndMockLlm(respond);
 
 describe('MCP-Universe weather task', () => {
   it('runs as written against our weather server, mixed with an M3-Bench task, and its evaluator passes', async () => {
-    const run = await runM3(
+    const run = await runM3InProcess(
       ['bench', path.join(example, 'benchmark.yaml'), '--run-dir', path.join(dir, 'results'), '--run-id', 'universe', '--trace-file', '--verbose'],
       {
         OPENAI_BASE_URL: servers.mock().openAiBaseUrl,
@@ -126,7 +127,16 @@ describe('MCP-Universe weather task', () => {
         .map((request) => request.query.name),
     ).toEqual(['San Francisco']);
 
-    const evaluated = await runM3(['eval', 'task', '--pred', predFile, '--gt', path.join(example, 'math-tasks.json'), '--out', path.join(dir, 'eval')]);
+    const evaluated = await runM3InProcess([
+      'eval',
+      'task',
+      '--pred',
+      predFile,
+      '--gt',
+      path.join(example, 'math-tasks.json'),
+      '--out',
+      path.join(dir, 'eval'),
+    ]);
     expect(evaluated.code, evaluated.output).toBe(0);
     const document = JSON.parse(readFileSync(path.join(dir, 'eval', 'task_eval.json'), 'utf8')) as {
       per_task: Array<{ id: string; success: boolean; success_rule: string; checks: Array<{ passed: boolean; actual?: unknown }> }>;

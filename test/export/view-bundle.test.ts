@@ -4,31 +4,28 @@
 // data: aborted: the runs page lists the run, the task table has both tasks, a transcript shows
 // its tool image (decoded from the inlined data: URL) and the alignment has the evaluation's
 // counts. The same run through `m3 runs export --inspect` gets its success scores from the run's
-// batch cell, and the CLI prints what it wrote.
-import { execFile } from 'node:child_process';
+// batch cell, and the CLI prints what it wrote. The commands run in this process
+// (test/support/m3-in-process.ts).
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listRuns, openStore } from '../../src/store/index.js';
 import { artifactPath, assertChromiumInCi, hasChromium, launchBrowser, missingChromiumMessage, type TestBrowser } from '../demo/browser.js';
+import { runM3InProcess } from '../support/m3-in-process.js';
 import { repoRoot } from '../support/shared-assets.js';
 
 assertChromiumInCi();
-const run = promisify(execFile);
 const taskIds = new Set(['L0012', 'L0041']);
 const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
 
+/** `m3 <args>` in this process (test/support/m3-in-process.ts); its stdout, or a throw naming its status and stderr. */
 async function m3(args: string[]): Promise<string> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
-    cwd: repoRoot,
-    env: { ...process.env, CI: '1' },
-    maxBuffer: 32 * 1024 * 1024,
-  });
-  return stdout;
+  const result = await runM3InProcess(args);
+  if (result.code !== 0) throw new Error(`m3 ${args.join(' ')} exited ${result.code}:\n${result.stderr.slice(-4000)}`);
+  return result.stdout;
 }
 
 function writeSubset(dir: string): { tasks: string; gt: string; servers: string } {

@@ -5,7 +5,8 @@
 // run's store, as `m3 view` serves it) and `m3 compare`. The headers of the summary's and the
 // report's tables name what each number is (pooled over calls or mean over tasks, which trial or
 // all trials), and a `--trials 2` run says which trial every per-file number is from, in the run's
-// own closing table and in `m3 summary`.
+// own closing table and in `m3 summary`. The commands run in this process (test/support/m3-in-process.ts:
+// the CLI's program, its printing and exit status); the counts are the point, not the node process.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,7 +14,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBatchManifest } from '../../src/runner/batch-manifest.js';
 import { openStore } from '../../src/store/index.js';
 import { runPage } from '../../src/view/pages.js';
-import { runM3, type Finished } from '../support/m3-child.js';
+import type { Finished } from '../support/m3-child.js';
+import { nodeEntryArgs } from '../support/built-entry.js';
+import { runM3InProcess } from '../support/m3-in-process.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-one-pass-count-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -47,7 +50,7 @@ let twice: Finished;
 let label = '';
 
 async function runAndScore(name: string, trials: number): Promise<Finished> {
-  const run = await runM3(
+  const run = await runM3InProcess(
     [
       'run',
       '--model',
@@ -68,17 +71,17 @@ async function runAndScore(name: string, trials: number): Promise<Finished> {
     { M3_WORKSPACE_MODE: 'isolated' },
   );
   expect(run.code, run.output).toBe(0);
-  const scored = await runM3(['eval', 'batch', path.join(runDir(name), `${name}.batch.json`)]);
+  const scored = await runM3InProcess(['eval', 'batch', path.join(runDir(name), `${name}.batch.json`)]);
   expect(scored.code, scored.output).toBe(0);
   return run;
 }
 
 beforeAll(async () => {
-  writeFileSync(configFile, JSON.stringify({ servers: { math: { command: 'node', args: ['--import', 'tsx', 'servers/math/index.ts'], env: {} } } }));
+  writeFileSync(configFile, JSON.stringify({ servers: { math: { command: 'node', args: nodeEntryArgs('servers/math/index.ts'), env: {} } } }));
   writeFileSync(gtFile, JSON.stringify(gt));
   single = await runAndScore('one', 1);
   label = loadBatchManifest(path.join(runDir('one'), 'one.batch.json')).cells[0]?.label ?? '';
-  const task = await runM3(['eval', 'task', '--pred', path.join(runDir('one'), `${label}_test_mcp_fuzzy.json`), '--gt', gtFile]);
+  const task = await runM3InProcess(['eval', 'task', '--pred', path.join(runDir('one'), `${label}_test_mcp_fuzzy.json`), '--gt', gtFile]);
   expect(task.code, task.output).toBe(0);
   twice = await runAndScore('two', 2);
 }, 600_000);
@@ -95,14 +98,14 @@ describe('one run, one pass count', { timeout: 300_000 }, () => {
     expect(passed).toBeGreaterThan(0);
     expect(passed).toBeLessThan(tasks);
 
-    const summary = await runM3(['summary', '--results-dir', runDir('one'), '--json']);
+    const summary = await runM3InProcess(['summary', '--results-dir', runDir('one'), '--json']);
     expect(summary.code, summary.output).toBe(0);
     const [cell] = (JSON.parse(summary.stdout) as { cells: Array<{ tasks: number; passAt1: { estimate: number } }> }).cells;
     expect(cell?.tasks).toBe(tasks);
     expect(Math.round((cell?.passAt1.estimate ?? 0) * tasks)).toBe(passed);
 
     const save = path.join(dir, 'save-one');
-    const report = await runM3(['report', '--results-dir', runDir('one'), '--save', save, '--gt', gtFile]);
+    const report = await runM3InProcess(['report', '--results-dir', runDir('one'), '--save', save, '--gt', gtFile]);
     expect(report.code, report.output).toBe(0);
     const [header, row] = readFileSync(path.join(save, 'task_metrics.csv'), 'utf8').trim().split('\n');
     const columns = (header ?? '').split(',');
@@ -123,7 +126,7 @@ describe('one run, one pass count', { timeout: 300_000 }, () => {
       store.close();
     }
 
-    const compare = await runM3(['compare', runDir('one'), runDir('one'), '--json']);
+    const compare = await runM3InProcess(['compare', runDir('one'), runDir('one'), '--json']);
     expect(compare.code, compare.output).toBe(0);
     const compared = JSON.parse(compare.stdout) as { tasks: number; a: number; b: number };
     expect(compared.tasks).toBe(tasks);
@@ -131,7 +134,7 @@ describe('one run, one pass count', { timeout: 300_000 }, () => {
   });
 
   it('every table header in m3 summary and m3 report names its definition', async () => {
-    const summary = await runM3(['summary', '--results-dir', runDir('one')]);
+    const summary = await runM3InProcess(['summary', '--results-dir', runDir('one')]);
     expect(summary.code, summary.output).toBe(0);
     // The per-file table: one trial, recall pooled over calls (its legend says so).
     expect(summary.stdout).toMatch(/^model\s+trial\s+recall\s+precis/m);
@@ -161,7 +164,7 @@ describe('one run, one pass count', { timeout: 300_000 }, () => {
     expect(twice.stdout).toMatch(new RegExp(`^${label}\\.trial-2\\s+2/2\\s+15\\s`, 'm'));
     expect(single.stdout).toMatch(new RegExp(`^${label}\\s+1/1\\s+15\\s`, 'm'));
     // m3 summary: the per-file rows name their trial; the batch table pools both.
-    const summary = await runM3(['summary', '--results-dir', runDir('two')]);
+    const summary = await runM3InProcess(['summary', '--results-dir', runDir('two')]);
     expect(summary.code, summary.output).toBe(0);
     expect(summary.stdout).toMatch(new RegExp(`^${label}\\.trial-1\\S*\\s+1\\s`, 'm'));
     expect(summary.stdout).toMatch(new RegExp(`^${label}\\.trial-2\\S*\\s+2\\s`, 'm'));

@@ -11,7 +11,7 @@ import { loadAllResults } from '../../src/report/load-results.js';
 import { loadPaperResults, paperComparisonFigure, paperComparisonTable, type PaperRunLabels } from '../../src/report/paper.js';
 import { mockedShare, type MockedShare } from '../../src/results/mocked-share.js';
 import { createResultsFixture, stepAggregates } from './fixture.js';
-import { runM3 } from './run-m3.js';
+import { runM3InProcess } from '../support/m3-in-process.js';
 
 const paperFile = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'paper-fixture.json');
 const fixture = createResultsFixture();
@@ -70,8 +70,19 @@ describe('paper comparison: mocked runs', () => {
   it('m3 report --paper leaves it out, --paper-include-mocked draws it labelled', async () => {
     const csvOf = async (dir: string, extra: string[]) => {
       const saveDir = path.join(fixture.root, dir);
-      const result = await runM3(['report', '--results', fixture.resultsDir, '--save', saveDir, '--gt', fixture.gtFile, '--paper', paperFile, ...extra]);
-      expect(result.status, result.stderr).toBe(0);
+      const result = await runM3InProcess([
+        'report',
+        '--results',
+        fixture.resultsDir,
+        '--save',
+        saveDir,
+        '--gt',
+        fixture.gtFile,
+        '--paper',
+        paperFile,
+        ...extra,
+      ]);
+      expect(result.code, result.stderr).toBe(0);
       return readFileSync(path.join(saveDir, 'paper_comparison.csv'), 'utf8');
     };
     const plain = await csvOf('save-plain', []);

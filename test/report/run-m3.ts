@@ -27,7 +27,7 @@ export function runM3(args: readonly string[], env: Record<string, string> = {})
 }
 
 /** The last stdout line as JSON: every m3 eval / report command ends with one. */
-export function lastJsonLine(result: RunResult): Record<string, unknown> {
+export function lastJsonLine(result: { stdout: string }): Record<string, unknown> {
   const lines = result.stdout.trim().split('\n');
   return JSON.parse(lines[lines.length - 1] ?? '{}') as Record<string, unknown>;
 }

@@ -1,13 +1,14 @@
 // `m3 summary` puts the mocked share and the placeholder count beside every model's scores: a
 // run whose calls the fallback layer answered, or whose images were placeholders, says so in the
-// same row (and 0/N for a clean run); the row's recall is named for what it pools.
+// same row (and 0/N for a clean run); the row's recall is named for what it pools. `m3 summary` runs in this process
+// (test/support/m3-in-process.ts).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createHashgramEmbedder } from '../../src/eval/embed/hashgram.js';
 import { runStepFiles } from '../../src/eval/step/run.js';
-import { runM3 } from '../support/m3-child.js';
+import { runM3InProcess } from '../support/m3-in-process.js';
 import { repoRoot } from '../support/shared-assets.js';
 
 const work = mkdtempSync(path.join(tmpdir(), 'm3-summary-shares-'));
@@ -41,7 +42,7 @@ describe('m3 summary: mocked share and placeholder count beside the scores', () 
       if (first) first.fallback = { tier: 'template' };
       (tasks[1] as Record<string, unknown>).placeholder_images = ['media/missing.png'];
     });
-    const result = await runM3(['summary', '--results-dir', work, '--save', path.join(work, 'save')]);
+    const result = await runM3InProcess(['summary', '--results-dir', work, '--save', path.join(work, 'save')]);
     expect(result.code, result.output).toBe(0);
     const lines = result.stdout.split('\n');
     expect(lines[0]).toMatch(/mocked\s+plchld/);

@@ -2,14 +2,15 @@
 // scored (`m3bench_mocked`, src/results/mocked-share.ts) beside its scores, and `m3 eval final`
 // records its inputs like the other layers. An offline-like prediction file (a call served by the
 // fallback layer, a task on placeholder images) is labelled so; a clean one carries zeros. At the
-// call level a mocked return is counted apart, never as a success.
+// call level a mocked return is counted apart, never as a success. The
+// `m3 eval` commands run in this process (test/support/m3-in-process.ts).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { evaluateCalls } from '../../src/eval/call/evaluate.js';
 import { loadPredictions } from '../../src/tasks/load.js';
-import { runM3 } from '../support/m3-child.js';
+import { runM3InProcess } from '../support/m3-in-process.js';
 import { repoRoot } from '../support/shared-assets.js';
 
 const work = mkdtempSync(path.join(tmpdir(), 'm3-mocked-labels-'));
@@ -63,7 +64,7 @@ async function evaluateAll(label: string, pred: string): Promise<Record<string, 
   ];
   const outputs: Record<string, Record<string, unknown>> = {};
   for (const [layer, args, file] of commands) {
-    const result = await runM3(args);
+    const result = await runM3InProcess(args);
     expect(result.code, result.output).toBe(0);
     outputs[layer] = read(file);
   }

@@ -1,16 +1,18 @@
 // Readers of batches (`m3 compare`, `m3 gate`, `m3 trends`, `m3 summary --json`, `m3 eval batch`)
 // refuse to score one run's predictions with another run's evaluation outputs, and to compare
 // cells scored against different ground truths, naming both sides and the field that differs. One
-// real `m3 run` of the oracle over the math server, scored by `m3 eval batch` (which records what
+// `m3 run` of the oracle over the math server, scored by `m3 eval batch` (which records what
 // it evaluated); the other folders are copies of it, changed the way a later run or a re-scoring
-// would change them.
+// would change them. The commands run in this process (test/support/m3-in-process.ts: the CLI's
+// program, its printing and exit status); the refusals are the point, not the node process.
 import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readEvaluationInputs } from '../../src/results/evaluation-inputs.js';
 import type { TrendLine } from '../../src/stats/trends.js';
-import { runM3 } from '../support/m3-child.js';
+import { nodeEntryArgs } from '../support/built-entry.js';
+import { runM3InProcess } from '../support/m3-in-process.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-cross-run-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -48,16 +50,16 @@ function copyBatch(id: string, startedAt: string, runId?: string): string {
 }
 
 beforeAll(async () => {
-  writeFileSync(configFile, JSON.stringify({ servers: { math: { command: 'node', args: ['--import', 'tsx', 'servers/math/index.ts'], env: {} } } }));
+  writeFileSync(configFile, JSON.stringify({ servers: { math: { command: 'node', args: nodeEntryArgs('servers/math/index.ts'), env: {} } } }));
   writeFileSync(gtFile, JSON.stringify(tasks));
   // The same tasks, one reference answer worded differently: another ground truth (sha256).
   writeFileSync(otherGt, JSON.stringify(tasks.map((task, index) => (index === 0 ? { ...task, final_reply: 'three' } : task))));
-  const run = await runM3(
+  const run = await runM3InProcess(
     ['run', '--model', 'replay:gt', '--tasks', gtFile, '--gt', gtFile, '--config', configFile, '--run-dir', path.join(results, 'a'), '--run-id', 'a'],
     { M3_WORKSPACE_MODE: 'isolated' },
   );
   expect(run.code, run.output).toBe(0);
-  const scored = await runM3(['eval', 'batch', path.join(results, 'a', 'a.batch.json')]);
+  const scored = await runM3InProcess(['eval', 'batch', path.join(results, 'a', 'a.batch.json')]);
   expect(scored.code, scored.output).toBe(0);
 }, 300_000);
 
@@ -76,13 +78,13 @@ describe('readers refuse outputs of another run or another ground truth', { time
     const expected = new RegExp(
       `${path.join(b, 'replay-gt', 'results_eval.json')} evaluated replay-gt_test_mcp_fuzzy.json of run a\\.replay-gt, not ${predictions} of run a\\.replay-gt \\(predictions_sha256: [0-9a-f]{12} vs [0-9a-f]{12}\\)`,
     );
-    const compare = await runM3(['compare', path.join(results, 'a'), b]);
+    const compare = await runM3InProcess(['compare', path.join(results, 'a'), b]);
     expect(compare.code).not.toBe(0);
     expect(compare.output).toMatch(expected);
-    const gate = await runM3(['gate', '--baseline', path.join(results, 'a'), '--candidate', b]);
+    const gate = await runM3InProcess(['gate', '--baseline', path.join(results, 'a'), '--candidate', b]);
     expect(gate.code).toBe(2);
     expect(gate.output).toMatch(expected);
-    const summary = await runM3(['summary', '--results-dir', b, '--json']);
+    const summary = await runM3InProcess(['summary', '--results-dir', b, '--json']);
     expect(summary.code).not.toBe(0);
     expect(summary.output).toMatch(expected);
     rmSync(b, { recursive: true });
@@ -90,7 +92,7 @@ describe('readers refuse outputs of another run or another ground truth', { time
 
   it("refuses a cell of run c whose step output is run a's", async () => {
     const c = copyBatch('c', '2099-01-01T00:00:00.000Z', 'c.replay-gt');
-    const compare = await runM3(['compare', path.join(results, 'a'), c]);
+    const compare = await runM3InProcess(['compare', path.join(results, 'a'), c]);
     expect(compare.code).not.toBe(0);
     expect(compare.output).toContain(
       `${path.join(c, 'replay-gt', 'results_eval.json')} evaluated replay-gt_test_mcp_fuzzy.json of run a.replay-gt, not ${path.join(c, 'replay-gt_test_mcp_fuzzy.json')} of run c.replay-gt (run_id: a.replay-gt vs c.replay-gt)`,
@@ -100,20 +102,20 @@ describe('readers refuse outputs of another run or another ground truth', { time
 
   it('compare refuses cells scored against different ground truths; trends splits the line there', async () => {
     const d = copyBatch('d', '2099-01-02T00:00:00.000Z');
-    const rescored = await runM3(['eval', 'batch', path.join(d, 'd.batch.json'), '--gt', otherGt]);
+    const rescored = await runM3InProcess(['eval', 'batch', path.join(d, 'd.batch.json'), '--gt', otherGt]);
     expect(rescored.code, rescored.output).toBe(0);
-    const compare = await runM3(['compare', path.join(results, 'a'), d]);
+    const compare = await runM3InProcess(['compare', path.join(results, 'a'), d]);
     expect(compare.code).not.toBe(0);
     expect(compare.output).toMatch(/are not comparable: ground truths differ \(replay-gt: gt sha256 [0-9a-f]{12}; replay-gt: gt sha256 [0-9a-f]{12}\)/);
-    const allowed = await runM3(['compare', path.join(results, 'a'), d, '--allow-mismatch']);
+    const allowed = await runM3InProcess(['compare', path.join(results, 'a'), d, '--allow-mismatch']);
     expect(allowed.code, allowed.output).toBe(0);
     expect(allowed.output).toContain('comparing anyway: ground truths differ');
 
-    const trends = await runM3(['trends', '--results', results, '--json']);
+    const trends = await runM3InProcess(['trends', '--results', results, '--json']);
     expect(trends.code, trends.output).toBe(0);
     const { lines } = JSON.parse(trends.stdout) as { lines: TrendLine[] };
     expect(lines[0]?.segments.map((segment) => segment.points.map((point) => point.batchId))).toEqual([['a'], ['d']]);
-    const joined = await runM3(['trends', '--results', results, '--join']);
+    const joined = await runM3InProcess(['trends', '--results', results, '--join']);
     expect(joined.stdout).toMatch(/joined across a boundary \(--join\) at d: ground truth [0-9a-f]{12} -> [0-9a-f]{12}/);
     rmSync(d, { recursive: true });
   });
@@ -122,7 +124,7 @@ describe('readers refuse outputs of another run or another ground truth', { time
     const e = copyBatch('e', '2099-01-03T00:00:00.000Z');
     const manifest = path.join(e, 'replay-gt_test_mcp_fuzzy.manifest.json');
     editJson(manifest, (value) => Object.assign(value, { batchId: 'later' }));
-    const scored = await runM3(['eval', 'batch', path.join(e, 'e.batch.json')]);
+    const scored = await runM3InProcess(['eval', 'batch', path.join(e, 'e.batch.json')]);
     expect(scored.code).not.toBe(0);
     expect(scored.output).toContain(`cell replay-gt trial 1 belongs to batch e, but ${manifest} was written by batch later (batchId differs)`);
     rmSync(e, { recursive: true });

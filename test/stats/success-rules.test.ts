@@ -1,6 +1,6 @@
 // Per-task success rules in the trial statistics: a task set mixing rule-evaluator tasks, precise
-// answer tasks and plain step tasks, run by the oracle and the seeded noisy oracle as real
-// `m3 run --trials 2` child processes over the real math server, each trial scored by the step
+// answer tasks and plain step tasks, run by the oracle and the seeded noisy oracle with
+// `m3 run --trials 2` (in this process: test/support/m3-in-process.ts) over the real math server, each trial scored by the step
 // layer. Every trial's pass must follow its task's rule: the checks for a task with checks
 // (whatever its step alignment), exact step alignment for the others.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { runStepFiles } from '../../src/eval/step/run.js';
 import { loadBatchManifest } from '../../src/runner/batch-manifest.js';
 import { loadBatchResults, type CellResults } from '../../src/stats/batch-results.js';
 import { summarizeCell } from '../../src/stats/cell-summary.js';
-import { runM3 } from '../support/m3-child.js';
+import { runM3InProcess } from '../support/m3-in-process.js';
 import { nodeEntryArgs } from '../support/built-entry.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-success-rules-'));
@@ -47,7 +47,7 @@ function task(kind: 'rules' | 'answer' | 'step', index: number) {
 const gt = (['rules', 'answer', 'step'] as const).flatMap((kind) => Array.from({ length: 5 }, (_, index) => task(kind, index + 1)));
 
 async function runAndScore(model: string, name: string) {
-  const outcome = await runM3(
+  const outcome = await runM3InProcess(
     ['run', '--model', model, '--tasks', gtFile, '--gt', gtFile, '--config', configFile, '--run-dir', results(name), '--store', storeFile].concat([
       '--run-id',
       name,
@@ -145,7 +145,7 @@ describe('trial pass rates follow each task’s success rule', { timeout: 120_00
   });
 
   it('m3 summary states the rule used per task', async () => {
-    const outcome = await runM3(['summary', '--results', results('noisy'), '--save', path.join(dir, 'save')]);
+    const outcome = await runM3InProcess(['summary', '--results', results('noisy'), '--save', path.join(dir, 'save')]);
     expect(outcome.code, outcome.output).toBe(0);
     expect(outcome.stdout).toContain(
       'success_rule answer 5 task(s) (answer-1, answer-2, answer-3, answer-4, answer-5); rules 5 task(s) (rules-1, rules-2, rules-3, rules-4, rules-5); step 5 task(s)',

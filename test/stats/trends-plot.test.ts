@@ -1,5 +1,5 @@
-// `m3 trends --plot`: three batches of one cell (a real `m3 run` of the oracle over the math
-// server, scored by the step layer, then two later copies of it), the last scored by another
+// `m3 trends --plot`: three batches of one cell (an `m3 run` of the oracle over the math
+// server, in this process (test/support/m3-in-process.ts) like the `m3 trends` calls, scored by the step layer, then two later copies of it), the last scored by another
 // step grader version. The text output splits the line in two segments there; the chart config
 // must hold the same two segments as separate datasets (no line drawn across the boundary), and
 // the PNG and SVG written must be real images.
@@ -13,7 +13,7 @@ import { runStepFiles } from '../../src/eval/step/run.js';
 import { trendFigure } from '../../src/report/trend-chart.js';
 import { loadBatchManifest } from '../../src/runner/batch-manifest.js';
 import type { TrendLine } from '../../src/stats/trends.js';
-import { runM3 } from '../support/m3-child.js';
+import { runM3InProcess } from '../support/m3-in-process.js';
 import { nodeEntryArgs } from '../support/built-entry.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-trends-plot-'));
@@ -55,7 +55,7 @@ beforeAll(async () => {
       })),
     ),
   );
-  const run = await runM3(
+  const run = await runM3InProcess(
     ['run', '--model', 'replay:gt', '--tasks', gtFile, '--gt', gtFile, '--config', configFile, '--run-dir', path.join(results, 'a'), '--run-id', 'a'],
     { M3_WORKSPACE_MODE: 'isolated' },
   );
@@ -78,7 +78,7 @@ beforeAll(async () => {
 describe('m3 trends --plot', { timeout: 120_000 }, () => {
   it('splits the line at the grader-version change in the text, the chart config, and writes a valid PNG and SVG', async () => {
     const png = path.join(dir, 'plots', 'trends.png');
-    const outcome = await runM3(['trends', '--results', results, '--json', '--plot', png]);
+    const outcome = await runM3InProcess(['trends', '--results', results, '--json', '--plot', png]);
     expect(outcome.code, outcome.output).toBe(0);
     const { lines, plot } = JSON.parse(outcome.stdout) as { lines: TrendLine[]; plot: string };
     expect(plot).toBe(png);
@@ -105,7 +105,7 @@ describe('m3 trends --plot', { timeout: 120_000 }, () => {
     expect(await sharp(bytes).metadata()).toMatchObject({ format: 'png', width: 1100, height: 520 });
 
     const svg = path.join(dir, 'plots', 'trends.svg');
-    const text = await runM3(['trends', '--results', results, '--plot', svg]);
+    const text = await runM3InProcess(['trends', '--results', results, '--plot', svg]);
     expect(text.code, text.output).toBe(0);
     expect(text.stdout).toContain('segment 2: grader step-2;success-3');
     expect(text.stdout).toContain(`plot: ${svg}`);

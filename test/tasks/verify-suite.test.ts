@@ -1,8 +1,8 @@
 // The bundled local suite (json/m3_local_*.json) replayed on the real MCP servers: every task
 // passes `m3 tasks verify`, the suite covers every tier, and deliberately broken copies of a task
 // (a wrong label in a fact, an argument that breaks the tool's schema, a reply that lacks the
-// fact's text) fail with messages naming the task and the fact. Also the CLI, as a child process.
-import { execFile } from 'node:child_process';
+// fact's text) fail with messages naming the task and the fact. Also the CLI's commands, in this
+// process (test/support/m3-in-process.ts: the CLI's program, its printing and exit status).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,7 +14,7 @@ import { McpHost } from '../../src/mcp/host.js';
 import { loadSuite, type LoadedSuite } from '../../src/tasks/verify-static.js';
 import { serversUsed, verifySuite, type VerifyReport } from '../../src/tasks/verify.js';
 import { assertAssetsInCi, missingAssetsMessage, repoRoot, sharedAssetsDir } from '../support/shared-assets.js';
-import { m3EntryArgs } from '../support/built-entry.js';
+import { runM3InProcess } from '../support/m3-in-process.js';
 
 assertAssetsInCi();
 const mirror = sharedAssetsDir();
@@ -22,22 +22,7 @@ const gtFile = path.join(repoRoot, 'json', 'm3_local_GT.json');
 const tasksFile = path.join(repoRoot, 'json', 'm3_local_tasks.json');
 const workDir = mkdtempSync(path.join(tmpdir(), 'm3-verify-suite-'));
 
-interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [...m3EntryArgs(), ...args],
-      { cwd: repoRoot, timeout: 400_000, maxBuffer: 32 * 1024 * 1024, env: { ...process.env, M3_LOG_LEVEL: 'warn', ...env } },
-      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
-    );
-  });
-}
+const runCli = (args: string[], env: Record<string, string> = {}) => runM3InProcess(args, env);
 
 /** A copy of the suite with one GT task changed by `edit`, restricted to that task. */
 function brokenCopy(suite: LoadedSuite, id: string, edit: (task: Record<string, unknown>) => void): LoadedSuite {

@@ -1,17 +1,18 @@
-// `m3 eval call` and scripts/evaluate_call.sh as real child processes on the fixture
-// predictions; the judge runs against the mock LLM server.
+// `m3 eval call` (in this process: test/support/m3-in-process.ts) and scripts/evaluate_call.sh
+// (a real child) on the fixture predictions; the judge runs against the mock LLM server.
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockLlm } from '../../support/mock-llm/index.js';
-import { lastJsonLine, runCommand, runM3 } from '../../report/run-m3.js';
+import { lastJsonLine, runCommand } from '../../report/run-m3.js';
+import { runM3InProcess } from '../../support/m3-in-process.js';
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
 const catalog = path.join(fixtures, 'catalog-list-tools.json');
 
-describe('m3 eval call (child process)', () => {
+describe('m3 eval call', () => {
   let work = '';
   let predFile = '';
   beforeAll(() => {
@@ -22,8 +23,8 @@ describe('m3 eval call (child process)', () => {
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
   it('writes results/<model>/callanalysis.json beside the predictions and one JSON line on stdout', async () => {
-    const result = await runM3(['eval', 'call', '--pred', predFile, '--catalog', catalog]);
-    expect(result.status, result.stderr).toBe(0);
+    const result = await runM3InProcess(['eval', 'call', '--pred', predFile, '--catalog', catalog]);
+    expect(result.code, result.stderr).toBe(0);
     const out = path.join(work, 'model-x', 'callanalysis.json');
     const written = JSON.parse(readFileSync(out, 'utf8')) as Record<string, unknown>;
     expect(Object.keys(written).slice(0, 5)).toEqual(['illegal_calling', 'unknown_tool', 'invalid_arguments', 'resource_not_found', 'success']);
@@ -38,11 +39,11 @@ describe('m3 eval call (child process)', () => {
     try {
       mock.enqueue({ text: '4' });
       const out = path.join(work, 'judged.json');
-      const result = await runM3(['eval', 'call', '--pred', predFile, '--catalog', catalog, '--judge', 'openai:judge-a', '--out', out], {
+      const result = await runM3InProcess(['eval', 'call', '--pred', predFile, '--catalog', catalog, '--judge', 'openai:judge-a', '--out', out], {
         OPENAI_API_KEY: 'sk-test-cli',
         OPENAI_BASE_URL: mock.openAiBaseUrl,
       });
-      expect(result.status, result.stderr).toBe(0);
+      expect(result.code, result.stderr).toBe(0);
       expect(mock.generations()).toHaveLength(1);
       const written = JSON.parse(readFileSync(out, 'utf8')) as { success: number; per_call: Array<{ source: string; label: string }> };
       expect(written.success).toBe(3);
@@ -53,8 +54,8 @@ describe('m3 eval call (child process)', () => {
   }, 120_000);
 
   it('names the file and field of a broken prediction file', async () => {
-    const result = await runM3(['eval', 'call', '--pred', path.join(fixtures, 'catalog-list-tools.json')]);
-    expect(result.status).toBe(2);
+    const result = await runM3InProcess(['eval', 'call', '--pred', path.join(fixtures, 'catalog-list-tools.json')]);
+    expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/catalog-list-tools\.json: at \$\[0\]: Invalid input/);
   });
 

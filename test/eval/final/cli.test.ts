@@ -1,17 +1,19 @@
-// `m3 eval final` and scripts/evaluate_final_answer.sh as real child processes: proxies when
-// no judge is configured, the judge ensemble against the mock LLM server (with resume).
+// `m3 eval final` (in this process: test/support/m3-in-process.ts) and
+// scripts/evaluate_final_answer.sh (a real child): proxies when no judge is configured, the judge
+// ensemble against the mock LLM server (with resume).
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockLlm, type MockTurn, type RecordedRequest } from '../../support/mock-llm/index.js';
-import { lastJsonLine, runCommand, runM3 } from '../../report/run-m3.js';
+import { lastJsonLine, runCommand } from '../../report/run-m3.js';
+import { runM3InProcess } from '../../support/m3-in-process.js';
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
 const gtFile = path.join(fixtures, 'gt.json');
 
-describe('m3 eval final (child process)', () => {
+describe('m3 eval final', () => {
   let work = '';
   let predFile = '';
   beforeAll(() => {
@@ -22,8 +24,8 @@ describe('m3 eval final (child process)', () => {
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
   it('computes labelled proxies when no judge is given', async () => {
-    const result = await runM3(['eval', 'final', '--gt', gtFile, '--pred', predFile]);
-    expect(result.status, result.stderr).toBe(0);
+    const result = await runM3InProcess(['eval', 'final', '--gt', gtFile, '--pred', predFile]);
+    expect(result.code, result.stderr).toBe(0);
     const out = path.join(work, 'model-y', 'final_proxy.json');
     const written = JSON.parse(readFileSync(out, 'utf8')) as { kind: string; aggregate: Record<string, number>; missing_predictions: string[] };
     expect(written.kind).toBe('proxy');
@@ -46,8 +48,8 @@ describe('m3 eval final (child process)', () => {
     const env = { OPENAI_API_KEY: 'sk-test-cli', OPENAI_BASE_URL: mock.openAiBaseUrl, ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: mock.url };
     const args = ['eval', 'final', '--gt', gtFile, '--pred', predFile, '--judges', 'openai:judge-a,anthropic:judge-b,openai:judge-c', '--retry-delay', '0'];
     try {
-      const first = await runM3(args, env);
-      expect(first.status, first.stderr).toBe(0);
+      const first = await runM3InProcess(args, env);
+      expect(first.code, first.stderr).toBe(0);
       expect(mock.generations()).toHaveLength(12);
       const out = path.join(work, 'model-y', 'taskcompletion.json');
       const written = JSON.parse(readFileSync(out, 'utf8')) as {
@@ -61,8 +63,8 @@ describe('m3 eval final (child process)', () => {
       expect(written.aggregate.completion_rate_all).toBeCloseTo(1.6 / 3, 12);
       expect(lastJsonLine(first)).toMatchObject({ wrote: out, num_scored: 2 });
 
-      const second = await runM3(args, env);
-      expect(second.status, second.stderr).toBe(0);
+      const second = await runM3InProcess(args, env);
+      expect(second.code, second.stderr).toBe(0);
       expect(mock.generations()).toHaveLength(12);
       expect(second.stderr).toContain('resuming: 2 task(s) already scored');
     } finally {
@@ -71,8 +73,8 @@ describe('m3 eval final (child process)', () => {
   }, 240_000);
 
   it('rejects a malformed judge list with the option name', async () => {
-    const result = await runM3(['eval', 'final', '--gt', gtFile, '--pred', predFile, '--judges', 'openai:a,,openai:b']);
-    expect(result.status).toBe(2);
+    const result = await runM3InProcess(['eval', 'final', '--gt', gtFile, '--pred', predFile, '--judges', 'openai:a,,openai:b']);
+    expect(result.code).toBe(2);
     expect(result.stderr).toContain('--judges "openai:a,,openai:b": empty entry');
   });
 

@@ -1,4 +1,4 @@
-// `m3 eval step` and scripts/evaluate_step.sh as real child processes on the real GT: every
+// `m3 eval step` (in this process) and scripts/evaluate_step.sh (a real child) on the real GT: every
 // output file is written, the CSV header is exact, stdout carries one JSON line, the cache is
 // reused on a second run, and reference-compat differs from the default mode on missing ids.
 import { spawnSync } from 'node:child_process';
@@ -10,22 +10,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { perturb, toPredictionRecords } from '../../support/perturb.js';
 import { loadTrajectories } from '../../../src/eval/step/trajectory.js';
 import { repoRoot, sharedDataDir } from '../../support/shared-assets.js';
-import { m3EntryArgs } from '../../support/built-entry.js';
+import { runM3InProcess } from '../../support/m3-in-process.js';
 
 const dataDir = sharedDataDir();
 const gtFile = path.join(dataDir ?? '', 'test_mcp_GT.json');
 const expectedHeader =
   'id,total_gt_calls,total_pred_calls,matched,recall,precision,avg_sim_all_cov,avg_sim_strong_cov,step_coherence_cov,merge_purity_cov,order_consistency_cov';
 
-function runCli(args: string[]) {
-  return spawnSync(process.execPath, [...m3EntryArgs(), 'eval', 'step', ...args], {
-    cwd: repoRoot,
-    encoding: 'utf8',
-    env: { ...process.env, M3_LOG_LEVEL: 'info' },
-  });
-}
+// In this process (test/support/m3-in-process.ts): the command's own stdout and stderr, apart,
+// and its exit status, at log level info.
+const runCli = (args: string[]) => runM3InProcess(['eval', 'step', ...args], { M3_LOG_LEVEL: 'info' });
 
-describe.skipIf(!dataDir)('m3 eval step (child process)', () => {
+describe.skipIf(!dataDir)('m3 eval step', () => {
   let work = '';
   let predFile = '';
 
@@ -39,10 +35,10 @@ describe.skipIf(!dataDir)('m3 eval step (child process)', () => {
 
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-  it('writes every output file with the reference names, an exact CSV header and a JSON line on stdout', () => {
+  it('writes every output file with the reference names, an exact CSV header and a JSON line on stdout', async () => {
     const out = path.join(work, 'out');
-    const result = runCli(['--gt', gtFile, '--pred', predFile, '--output-dir', out]);
-    expect(result.status, result.stderr).toBe(0);
+    const result = await runCli(['--gt', gtFile, '--pred', predFile, '--output-dir', out]);
+    expect(result.code, result.stderr).toBe(0);
     for (const name of ['results_eval.json', 'results_eval.csv', 'strong_matches.json', 'weak_matches.json', 'unmatched_predictions.json', '.emb_cache.json']) {
       expect(existsSync(path.join(out, name)), name).toBe(true);
     }
@@ -74,8 +70,8 @@ describe.skipIf(!dataDir)('m3 eval step (child process)', () => {
     const unmatched = JSON.parse(readFileSync(path.join(out, 'unmatched_predictions.json'), 'utf8')) as unknown[];
     expect(unmatched.length).toBeGreaterThan(0);
 
-    const again = runCli(['--gt', gtFile, '--pred', predFile, '--output-dir', out, '--reference-compat']);
-    expect(again.status, again.stderr).toBe(0);
+    const again = await runCli(['--gt', gtFile, '--pred', predFile, '--output-dir', out, '--reference-compat']);
+    expect(again.code, again.stderr).toBe(0);
     const compat = JSON.parse(again.stdout) as { num_ids: number; recall: number; mode: string; cache: { hits: number; misses: number } };
     expect(compat.mode).toBe('reference-compat');
     expect(compat.num_ids).toBeLessThan(208);
@@ -84,12 +80,12 @@ describe.skipIf(!dataDir)('m3 eval step (child process)', () => {
     expect(compat.cache.hits).toBeGreaterThan(0);
   });
 
-  it('fails with a clear message on a bad option or a missing file', () => {
-    const badTau = runCli(['--gt', gtFile, '--pred', predFile, '--output-dir', path.join(work, 'bad'), '--tau-weak', '0.9']);
-    expect(badTau.status).toBe(2);
+  it('fails with a clear message on a bad option or a missing file', async () => {
+    const badTau = await runCli(['--gt', gtFile, '--pred', predFile, '--output-dir', path.join(work, 'bad'), '--tau-weak', '0.9']);
+    expect(badTau.code).toBe(2);
     expect(badTau.stderr).toMatch(/--tau-weak \(0\.9\) must not exceed --tau-strong \(0\.8\)/);
-    const missing = runCli(['--gt', path.join(work, 'nope.json'), '--pred', predFile, '--output-dir', path.join(work, 'bad')]);
-    expect(missing.status).toBe(2);
+    const missing = await runCli(['--gt', path.join(work, 'nope.json'), '--pred', predFile, '--output-dir', path.join(work, 'bad')]);
+    expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/nope\.json: cannot read file \(ENOENT\)/);
   });
 
