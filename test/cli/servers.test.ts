@@ -27,8 +27,12 @@ function writeConfig(name: string, servers: Record<string, unknown>): string {
 }
 
 describe('m3 servers check', { timeout: 240_000 }, () => {
-  it('passes against the repository mcp_servers.json offline: the math row and every web server answering from its smoke fake', async () => {
-    const result = await runCli(['servers', 'check', '--smoke', '--offline', '--startup-timeout', '120']);
+  // All 29 configured servers start at once; on the 2-core machine at load 30-50 most of them
+  // missed a 120 s start bound. 600 s (and the test's own 900 s) are hang guards, not speed bounds.
+  it('passes against the repository mcp_servers.json offline: the math row and every web server answering from its smoke fake', {
+    timeout: 900_000,
+  }, async () => {
+    const result = await runCli(['servers', 'check', '--smoke', '--offline', '--startup-timeout', '600']);
     expect(result.stderr).not.toMatch(/m3: /);
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^server\s+status\s+tools\s+start ms\s+smoke$/m);
