@@ -8,7 +8,7 @@
 // dependency, and this is the whole of what the harness needs.
 import { sleep as sleepFor } from './sleep.js';
 
-/** @internal Exported for the retry tests; callers pass a RetryLimits. */
+/** The wait schedule: the retry loop's (within a RetryLimits) and the MCP host's restarts of a crashed server (src/mcp/server-connection.ts). */
 export interface Backoff {
   /** The wait before the first retry, doubled before each next one. */
   baseDelayMs: number;
@@ -30,7 +30,6 @@ export interface RetryLimits extends Backoff {
 }
 
 /**
- * @internal Used through retryDelay; exported for the retry tests.
  * The wait in ms before retry number `retry` (1 = the first), or undefined: do not retry (a retry-after too long to honour).
  */
 export function backoffDelay(backoff: Backoff, retry: number, retryAfterMs?: number, random: () => number = Math.random): number | undefined {

@@ -6,6 +6,7 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerSpec } from '../config/servers.js';
+import { backoffDelay } from '../core/retry-policy.js';
 import { CALL_CONTEXT_META_KEY, type CallContext, type HostInfraErrorCode } from '../core/tool-result-contract.js';
 import { errorMessage } from '../errors/index.js';
 import type { Logger } from '../log/logger.js';
@@ -201,7 +202,10 @@ export class ServerConnection {
         this.options.logger.error(this.error);
         return;
       }
-      await sleep(Math.min(policy.initialDelayMs * 2 ** this.consecutiveRestarts, policy.maxDelayMs), this.closing.signal);
+      await sleep(
+        backoffDelay({ baseDelayMs: policy.initialDelayMs, maxDelayMs: policy.maxDelayMs }, this.consecutiveRestarts + 1) ?? policy.maxDelayMs,
+        this.closing.signal,
+      );
       if (this.closed) return;
       this.consecutiveRestarts += 1;
       this.restarts += 1;

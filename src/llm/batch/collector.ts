@@ -6,6 +6,7 @@
 // ordinary path: the synchronous driver. Every job and request is written to the ledger (the run
 // store) before polling starts, so a process killed while a job is pending can be resumed: the
 // same request (same key) then waits for that job instead of being sent again.
+import { sleep } from '../../core/sleep.js';
 import type { Usage } from '../../core/usage.js';
 import { addUsage, emptyUsage } from '../../core/usage.js';
 import type { GenerateOptions, GenerateRequest, GenerateResponse, ModelDriver } from '../types.js';
@@ -72,7 +73,6 @@ interface Job {
   results?: Map<string, BatchItemResult>;
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const maxPollFailures = 5;
 
 export class BatchCollector {

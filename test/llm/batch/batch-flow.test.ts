@@ -43,7 +43,7 @@ function memoryLedger(): MemoryLedger {
 }
 
 async function collectorFor(vendor: BatchVendor, mock: MockLlm, ledger: BatchLedger) {
-  const context = { env: envOf(vendor, mock), timeoutMs: 10_000 };
+  const context = { env: envOf(vendor, mock), timeoutMs: 120_000 };
   const driver = await createDriver(specOf(vendor), context);
   const backend = await createBatchBackend(specOf(vendor), context);
   let sequence = 0;
@@ -162,7 +162,7 @@ describe('a request whose episode stopped waiting', () => {
     const mock = getMock();
     mock.batches.hold = true;
     mock.enqueue({ text: 'Answered once.' });
-    const context = { env: envFor('anthropic', mock), timeoutMs: 10_000 };
+    const context = { env: envFor('anthropic', mock), timeoutMs: 120_000 };
     const driver = await createDriver(specs.anthropic, context);
     const collector = new BatchCollector(await createBatchBackend(specs.anthropic, context), driver, memoryLedger(), {
       maxSize: 1,
