@@ -179,6 +179,15 @@ function filters(facets, query, onChange) {
 
 function intervalsLine(ci) {
   if (ci.missing) return h('p', { class: 'note', id: 'run-intervals-missing' }, `intervals: ${ci.missing}`);
+  if (ci.state === 'computing') {
+    // An earlier figure is of files that changed since: shown, but never as the current one.
+    const outdated = ci.outdated ? ` (until then, the figure of the run's earlier files, outdated: pass@1 ${interval(ci.outdated.passAt1)})` : '';
+    return h(
+      'p',
+      { class: 'meta', id: 'run-intervals-computing' },
+      `intervals: computing the bootstrap in the background since ${when(ci.startedAt)}…${outdated}`,
+    );
+  }
   return h(
     'p',
     { class: 'meta', id: 'run-intervals' },
@@ -186,12 +195,23 @@ function intervalsLine(ci) {
   );
 }
 
-/** The intervals line: a placeholder until the bootstrap (asked for after the rows are drawn) answers. */
+const intervalsPollMs = 2000;
+
+/**
+ * The intervals line: asked for after the rows are drawn; while the server computes the bootstrap
+ * (in the background, src/view/interval-jobs.ts) it says so and asks again until the figure is ready
+ * or the page is left.
+ */
 function intervalsSlot(runId) {
-  const slot = h('div', { id: 'intervals-slot' }, h('p', { class: 'meta' }, 'intervals: computing the bootstrap…'));
-  api(`/api/runs/${enc(runId)}/intervals`)
-    .then((ci) => slot.replaceChildren(intervalsLine(ci)))
-    .catch((error) => slot.replaceChildren(h('p', { class: 'note' }, `intervals: ${error.message}`)));
+  const slot = h('div', { id: 'intervals-slot' }, h('p', { class: 'meta' }, 'intervals: asking the server…'));
+  const ask = () =>
+    api(`/api/runs/${enc(runId)}/intervals`)
+      .then((ci) => {
+        slot.replaceChildren(intervalsLine(ci));
+        if (ci.state === 'computing') setTimeout(() => slot.isConnected && void ask(), intervalsPollMs);
+      })
+      .catch((error) => slot.replaceChildren(h('p', { class: 'note' }, `intervals: ${error.message}`)));
+  void ask();
   return slot;
 }
 

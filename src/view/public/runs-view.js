@@ -22,7 +22,17 @@ function progressCell(run) {
 
 const mockedText = (run) => (run.mocked.share === null ? '—' : `${(100 * run.mocked.share).toFixed(1)}% (${run.mocked.mockedCalls}/${run.mocked.calls})`);
 const intervalTitle = (run) =>
-  run.intervals.missing ?? `${run.intervals.rule}; ${Math.round(run.intervals.bootstrap.level * 100)}% percentile bootstrap over tasks`;
+  run.intervals.missing ??
+  (run.intervals.state === 'computing'
+    ? `the server is computing the bootstrap (since ${when(run.intervals.startedAt)})`
+    : `${run.intervals.rule}; ${Math.round(run.intervals.bootstrap.level * 100)}% percentile bootstrap over tasks`);
+
+/** The interval of `metric`; while the server computes it, "computing", with the figure of the run's earlier files marked outdated. */
+function intervalText(run, metric) {
+  if (run.intervals.state !== 'computing') return interval(run.intervals[metric]);
+  const outdated = run.intervals.outdated?.[metric];
+  return outdated ? h('span', { class: 'outdated' }, `computing… (outdated: ${interval(outdated)})`) : h('span', { class: 'computing' }, 'computing…');
+}
 
 const columns = [
   { key: 'run', title: 'run', value: (r) => r.runId },
@@ -47,7 +57,7 @@ const columns = [
 const agentKindNote = (spec) => (spec === 'replay:gt' ? ' (oracle)' : spec?.startsWith('replay:noisy') ? ' (synthetic agent)' : '');
 
 function row(run) {
-  const recall = run.intervals.recall ? interval(run.intervals.recall) : fmt(run.step?.recall);
+  const recall = run.intervals.recall || run.intervals.state === 'computing' ? intervalText(run, 'recall') : fmt(run.step?.recall);
   return h(
     'tr',
     { 'data-run': run.runId },
@@ -61,7 +71,7 @@ function row(run) {
     h('td', { class: 'num' }, run.byStatus.ok),
     h('td', { class: 'num' }, run.failures.model),
     h('td', { class: 'num' }, run.failures.infra),
-    h('td', { class: 'num', title: intervalTitle(run), 'data-metric': 'pass' }, interval(run.intervals.passAt1)),
+    h('td', { class: 'num', title: intervalTitle(run), 'data-metric': 'pass' }, intervalText(run, 'passAt1')),
     h('td', { class: 'num', title: intervalTitle(run) }, recall),
     h('td', { class: 'num' }, run.usage.inputTokens + run.usage.outputTokens),
     h('td', { class: 'num' }, run.costUsd === null || run.costUsd === undefined ? 'n/a' : fmt(run.costUsd, 4)),
@@ -126,5 +136,7 @@ export async function runsView() {
       ? h('div', { class: 'toolbar' }, 'Compare', a, 'with', b, compare, h('a', { href: '#/matrix', id: 'matrix-link' }, 'tasks × runs matrix'))
       : null,
   );
-  return { live: runs.some((run) => run.status === 'running'), watch: { url: '/api/runs-stamp', stamp } };
+  // A run in flight, or intervals the server is still computing: poll until they are there.
+  const live = runs.some((run) => run.status === 'running' || run.intervals.state === 'computing');
+  return { live, watch: { url: '/api/runs-stamp', stamp } };
 }
