@@ -25,7 +25,7 @@ import { getToolCall, modelCallsForEpisode, type Store } from '../store/index.js
 import { HttpError, securityHeaders, sendJson } from '../web/http-kit.js';
 import { listenWeb } from '../web/listen.js';
 import { dispatch, type Route } from '../web/router.js';
-import { StaticFiles } from '../web/static-files.js';
+import { sharedPublicDir, StaticFiles } from '../web/static-files.js';
 import { comparePage, runHeadline, runIntervalsPage, runOf, runPage, runsPage, runsStamp, type ViewSources } from './pages.js';
 import { createIntervalJobs } from './interval-jobs.js';
 import { matrixPage } from './matrix-page.js';
@@ -188,7 +188,7 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     ...(options.host ? { host: options.host } : {}),
     port: options.port,
     ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
-    statics: new StaticFiles(options.publicDir ?? fromRepo('src', 'view', 'public')),
+    statics: new StaticFiles([options.publicDir ?? fromRepo('src', 'view', 'public'), sharedPublicDir()]),
     api: (request, response, url) => dispatch(routes, context, request, response, url),
     logger: options.logger ?? log,
   });

@@ -1,6 +1,7 @@
 // @ts-check
 // The page's calls to the demo API. Errors come back as { error: { code, message } } and are
 // thrown as ApiError so every caller can show the server's message as is.
+import { errorText } from './dom.js';
 
 export class ApiError extends Error {
   constructor(status, code, message) {
@@ -29,7 +30,7 @@ async function send(method, url, body, headers = {}) {
   try {
     response = await fetch(url, { method, headers, body, credentials: 'same-origin' });
   } catch (error) {
-    throw new ApiError(0, 'network', `the demo server cannot be reached (${error.message}); is it still running?`);
+    throw new ApiError(0, 'network', `the demo server cannot be reached (${errorText(error)}); is it still running?`);
   }
   return parse(response);
 }

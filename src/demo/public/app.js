@@ -1,17 +1,18 @@
 // @ts-check
 // The demo page: loads the configuration, opens (or resumes) a session, streams its events
 // into the conversation, and wires the composer, the settings and the tool playground.
-import { api } from './api.js';
+import { ApiError, api } from './api.js';
 import { createComposer } from './composer.js';
-import { h } from './dom.js';
+import { byId, errorText, h } from './dom.js';
 import { createPlayground } from './playground.js';
 import { Conversation } from './timeline.js';
 
 const sessionKey = 'm3demo.session';
+/** @type {{ config: any, sessionId: string | null, images: Map<string, any>, running: any, events: EventSource | null }} */
 const state = { config: null, sessionId: null, images: new Map(), running: null, events: null };
 
 function showGlobalError(message) {
-  const banner = document.getElementById('global-error');
+  const banner = byId('global-error');
   banner.textContent = message;
   banner.hidden = !message;
 }
@@ -26,7 +27,7 @@ function selectedServers() {
 }
 
 function usableModel() {
-  const select = /** @type {HTMLSelectElement} */ (document.getElementById('model'));
+  const select = /** @type {HTMLSelectElement} */ (byId('model'));
   const model = state.config.models.find((entry) => entry.id === select.value);
   if (!model) return { ok: false, reason: state.config.note ?? 'No model is configured' };
   if (!model.available) return { ok: false, reason: `${model.id} cannot be used: ${model.error}` };
@@ -34,7 +35,7 @@ function usableModel() {
 }
 
 function renderSettings(config) {
-  const select = /** @type {HTMLSelectElement} */ (document.getElementById('model'));
+  const select = /** @type {HTMLSelectElement} */ (byId('model'));
   select.replaceChildren(
     ...config.models.map((model) =>
       h('option', { value: model.id, disabled: !model.available, title: model.error ?? '' }, model.available ? model.id : `${model.id} (unavailable)`),
@@ -45,32 +46,30 @@ function renderSettings(config) {
   if (firstUsable) select.value = firstUsable.id;
   const unavailable = config.models.filter((model) => !model.available).map((model) => `${model.id}: ${model.error}`);
   const note = [config.note, ...unavailable].filter(Boolean).join('\n');
-  const banner = document.getElementById('model-note');
+  const banner = byId('model-note');
   banner.textContent = note;
   banner.hidden = !note;
   const loop = config.loop;
-  document.getElementById('loop-info').textContent =
+  byId('loop-info').textContent =
     `Up to ${loop.maxStep} rounds, ${loop.maxConcurrent} parallel calls per round${loop.topTools > 0 ? `, the ${loop.topTools} best-ranked tools per message` : ', every tool'}.`;
-  document.getElementById('all-tools-label').hidden = !(loop.topTools > 0);
-  document
-    .getElementById('servers')
-    .replaceChildren(
-      ...config.servers.map((server) =>
+  byId('all-tools-label').hidden = !(loop.topTools > 0);
+  byId('servers').replaceChildren(
+    ...config.servers.map((server) =>
+      h(
+        'li',
+        {},
         h(
-          'li',
-          {},
-          h(
-            'label',
-            { title: server.error ?? '' },
-            h('input', { type: 'checkbox', value: server.name, checked: server.state === 'ready', disabled: server.state !== 'ready' }),
-            server.name,
-            server.state === 'ready' ? h('span', { class: 'count' }, `${server.toolCount} tools`) : h('span', { class: 'failed count' }, server.state),
-          ),
+          'label',
+          { title: server.error ?? '' },
+          h('input', { type: 'checkbox', value: server.name, checked: server.state === 'ready', disabled: server.state !== 'ready' }),
+          server.name,
+          server.state === 'ready' ? h('span', { class: 'count' }, `${server.toolCount} tools`) : h('span', { class: 'failed count' }, server.state),
         ),
       ),
-    );
+    ),
+  );
   select.addEventListener('change', () => composer.refresh());
-  document.getElementById('servers-toggle-all').addEventListener('click', () => {
+  byId('servers-toggle-all').addEventListener('click', () => {
     const boxes = [.../** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('#servers input[type=checkbox]:not(:disabled)'))];
     const anyOff = boxes.some((box) => !box.checked);
     for (const box of boxes) box.checked = anyOff;
@@ -99,7 +98,7 @@ function connectEvents(sessionId) {
     try {
       handleEvent(JSON.parse(message.data));
     } catch (error) {
-      showGlobalError(`Could not show an event: ${error.message}`);
+      showGlobalError(`Could not show an event: ${errorText(error)}`);
     }
   };
   source.onopen = () => showGlobalError('');
@@ -118,7 +117,7 @@ async function openSession(fresh) {
     try {
       session = await api.session(remembered);
     } catch (error) {
-      if (error.status !== 404) throw error;
+      if (!(error instanceof ApiError) || error.status !== 404) throw error;
     }
   }
   session ??= await api.createSession();
@@ -129,7 +128,7 @@ async function openSession(fresh) {
   conversation.clear();
   composer.setRunning(null);
   rememberImages(session.images);
-  document.getElementById('session-id').textContent = session.id;
+  byId('session-id').textContent = session.id;
   connectEvents(session.id);
 }
 
@@ -140,7 +139,7 @@ function setupTabs() {
       for (const other of tabs) {
         const selected = other === tab;
         other.setAttribute('aria-selected', String(selected));
-        document.getElementById(other.getAttribute('aria-controls')).hidden = !selected;
+        byId(other.getAttribute('aria-controls') ?? '').hidden = !selected;
       }
     });
   }
@@ -154,7 +153,7 @@ async function upload(file) {
 
 /** The bundled photos as one-click samples: the server adds the chosen one to the session. */
 function renderSamples(samples) {
-  const strip = document.getElementById('samples');
+  const strip = byId('samples');
   strip.hidden = samples.length === 0;
   const pick = async (sample) => {
     try {
@@ -162,7 +161,7 @@ function renderSamples(samples) {
       rememberImages([image]);
       composer.addImage(image, sample.name);
     } catch (error) {
-      composer.showError(`${sample.name}: ${error.message}`);
+      composer.showError(`${sample.name}: ${errorText(error)}`);
     }
   };
   strip.replaceChildren(
@@ -185,7 +184,7 @@ async function main() {
   setupTabs();
   const [config, catalog, samples] = await Promise.all([api.config(), api.tools(), api.samples()]);
   state.config = config;
-  conversation = new Conversation(document.getElementById('conversation'), { emptyState: document.getElementById('empty-state') });
+  conversation = new Conversation(byId('conversation'), { emptyState: byId('empty-state') });
   composer = createComposer({
     limits: config.limits,
     upload,
@@ -196,7 +195,7 @@ async function main() {
         model: usableModel().model,
         servers: selectedServers(),
         imageIds,
-        allTools: /** @type {HTMLInputElement} */ (document.getElementById('all-tools')).checked,
+        allTools: /** @type {HTMLInputElement} */ (byId('all-tools')).checked,
       }),
     cancel: (episodeId) => api.cancel(state.sessionId, episodeId ?? undefined),
   });
@@ -209,7 +208,7 @@ async function main() {
     upload,
   });
   renderSamples(samples.samples);
-  document.getElementById('new-session').addEventListener('click', () => openSession(true).catch((error) => showGlobalError(error.message)));
+  byId('new-session').addEventListener('click', () => openSession(true).catch((error) => showGlobalError(error.message)));
   await openSession(false);
   composer.refresh();
 }

@@ -1,7 +1,7 @@
 // @ts-check
 // The message composer: images by drag-and-drop or picker (uploaded at once, so a bad file is
 // reported before sending), the text, Send (or Ctrl/Cmd+Enter) and Cancel.
-import { formatBytes, h } from './dom.js';
+import { byId, errorText, formatBytes, h } from './dom.js';
 
 /** The raster type of a file from its first bytes, or undefined when it is none the demo accepts. */
 async function rasterTypeOf(file) {
@@ -16,15 +16,15 @@ async function rasterTypeOf(file) {
 }
 
 export function createComposer({ limits, upload, send, cancel, canSend }) {
-  const form = document.getElementById('composer');
-  const text = /** @type {HTMLTextAreaElement} */ (document.getElementById('message'));
-  const dropZone = document.getElementById('drop-zone');
-  const fileInput = /** @type {HTMLInputElement} */ (document.getElementById('file-input'));
-  const pendingList = document.getElementById('pending-images');
-  const error = document.getElementById('composer-error');
-  const sendButton = /** @type {HTMLButtonElement} */ (document.getElementById('send'));
-  const cancelButton = /** @type {HTMLButtonElement} */ (document.getElementById('cancel'));
-  document.getElementById('upload-hint').textContent = `Up to ${limits.maxImagesPerMessage} images, ${formatBytes(limits.maxUploadBytes)} each`;
+  const form = byId('composer');
+  const text = /** @type {HTMLTextAreaElement} */ (byId('message'));
+  const dropZone = byId('drop-zone');
+  const fileInput = /** @type {HTMLInputElement} */ (byId('file-input'));
+  const pendingList = byId('pending-images');
+  const error = byId('composer-error');
+  const sendButton = /** @type {HTMLButtonElement} */ (byId('send'));
+  const cancelButton = /** @type {HTMLButtonElement} */ (byId('cancel'));
+  byId('upload-hint').textContent = `Up to ${limits.maxImagesPerMessage} images, ${formatBytes(limits.maxUploadBytes)} each`;
   let pending = [];
   let running = null;
 
@@ -108,7 +108,7 @@ export function createComposer({ limits, upload, send, cancel, canSend }) {
       pending = [];
       renderPending();
     } catch (problem) {
-      showError(problem.message);
+      showError(errorText(problem));
     } finally {
       refresh();
     }
@@ -129,12 +129,12 @@ export function createComposer({ limits, upload, send, cancel, canSend }) {
     try {
       await cancel(running);
     } catch (problem) {
-      showError(`Cancel failed: ${problem.message}`);
+      showError(`Cancel failed: ${errorText(problem)}`);
       cancelButton.disabled = false;
     }
   });
   fileInput.addEventListener('change', () => {
-    const files = [...fileInput.files];
+    const files = [...(fileInput.files ?? [])];
     fileInput.value = '';
     void addFiles(files);
   });

@@ -3,7 +3,7 @@
 // inputs; enums a select; arrays of primitives a textarea with one value per line (or comma
 // separated); objects and arrays of objects a JSON textarea. Required fields are marked, and
 // string fields that take an image get a picker of the session's images.
-import { h } from './dom.js';
+import { errorText, h } from './dom.js';
 
 /** The effective schema of a property: `type: [x, "null"]` and anyOf/oneOf with one non-null branch unwrap to it. */
 export function effectiveSchema(schema) {
@@ -154,11 +154,11 @@ function readArguments(form, fields) {
         try {
           args[field.name] = JSON.parse(text);
         } catch (error) {
-          throw new Error(`${field.name}: not valid JSON (${error.message})`);
+          throw new Error(`${field.name}: not valid JSON (${errorText(error)})`);
         }
       } else args[field.name] = toPrimitive(text, field.kind, field.name);
     } catch (error) {
-      problems.push(error.message);
+      problems.push(errorText(error));
     }
   }
   if (problems.length > 0) throw new Error(problems.join('\n'));

@@ -4,7 +4,8 @@
 // arguments, see the messages) and the session's raw JSON-RPC log. A server that did not
 // declare resources or prompts says so in place of a list.
 import { api } from './api.js';
-import { append, clear, collapsible, formatBytes, h, imageGrid, prettyJson } from './dom.js';
+import { append, clear, errorText, formatBytes, h, prettyJson } from './dom.js';
+import { collapsible, imageGrid } from './widgets.js';
 
 /** @param {string} id An input or select of the panel. */
 const byId = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
@@ -69,7 +70,7 @@ export function createServerPanels({ sessionId, onImages }) {
         ),
       );
     } catch (problem) {
-      showError('pg-resource-error', problem.message);
+      showError('pg-resource-error', errorText(problem));
     }
     void refreshLog();
   };
@@ -153,7 +154,7 @@ export function createServerPanels({ sessionId, onImages }) {
         ),
       );
     } catch (problem) {
-      showError('pg-prompt-error', problem.message);
+      showError('pg-prompt-error', errorText(problem));
     }
     void refreshLog();
   };
@@ -167,7 +168,7 @@ export function createServerPanels({ sessionId, onImages }) {
         : 'This demo keeps no JSON-RPC log.';
       byId('pg-log').replaceChildren(...log.entries.map(logEntry).reverse());
     } catch (problem) {
-      byId('pg-log-note').textContent = problem.message;
+      byId('pg-log-note').textContent = errorText(problem);
     }
   }
 
@@ -182,7 +183,7 @@ export function createServerPanels({ sessionId, onImages }) {
       renderResources(overview);
       renderPrompts(overview);
     } catch (problem) {
-      byId('pg-resources').replaceChildren(h('p', { class: 'inline-error' }, problem.message));
+      byId('pg-resources').replaceChildren(h('p', { class: 'inline-error' }, errorText(problem)));
     }
     await refreshLog();
   };

@@ -3,7 +3,8 @@
 // reload (which replays the session's buffered events) rebuilds exactly what was shown live.
 // It follows a live run: after each event the page scrolls to the newest round, unless the
 // reader scrolled up to read something; scrolling back to the bottom follows again.
-import { append, collapsible, formatMs, h, imageGrid, resultDetails } from './dom.js';
+import { append, formatMs, h } from './dom.js';
+import { collapsible, imageGrid, resultDetails } from './widgets.js';
 
 /** How close to the bottom (px) still counts as "at the newest round". */
 const followSlack = 160;
@@ -42,7 +43,7 @@ export class Conversation {
   clear() {
     for (const episode of this.episodes.values()) episode.root.remove();
     this.episodes.clear();
-    this.emptyState.hidden = false;
+    if (this.emptyState) this.emptyState.hidden = false;
   }
 
   handle(event) {
@@ -86,7 +87,7 @@ export class Conversation {
       const root = h('li', { class: 'turn', dataset: { episode: id } }, user, timeline);
       episode = { id, root, user, timeline, status, statusText, rounds: new Map(), calls: new Map(), finished: false };
       this.episodes.set(id, episode);
-      this.emptyState.hidden = true;
+      if (this.emptyState) this.emptyState.hidden = true;
       this.list.append(root);
     }
     return episode;

@@ -2,7 +2,8 @@
 // The compare page: two runs on their shared tasks: the paired difference B - A of pass@1 and
 // recall with its bootstrap interval and the sign test (src/stats, as `m3 compare` computes it),
 // the tasks that flip pass/fail, and per-task deltas.
-import { api, enc, fmt, h, show, signed, sortableTable } from './dom.js';
+import { fmt, h } from './dom.js';
+import { api, enc, show, signed, sortableTable } from './view-kit.js';
 import { taskLink } from './run-view.js';
 
 const sortState = {};

@@ -2,7 +2,8 @@
 // The matrix page: tasks × runs, per cell the task's success (passes / decided trials, under the
 // one success rule) and its mean step recall, each cell a link to the task in that run. Tasks where
 // the runs disagree come first. #/matrix?runs=<a>,<b> picks the runs (default: every run, up to 12).
-import { api, enc, fmt, h, show } from './dom.js';
+import { fmt, h } from './dom.js';
+import { api, enc, show } from './view-kit.js';
 
 const shownRows = 500;
 

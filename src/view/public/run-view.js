@@ -5,7 +5,8 @@
 // a metric range), sort (failures first by default) and paging, all done by the server
 // (GET /api/runs/<id>/tasks, src/view/task-query.ts). Every filter, sort and page is in the URL
 // (#/run/<id>?q=...&outcome=fail&sort=recall&dir=desc&offset=100), so a view is a link.
-import { api, badge, enc, fmt, h, interval, show, sortHeader, stepCells, when } from './dom.js';
+import { fmt, h } from './dom.js';
+import { api, badge, enc, interval, show, sortHeader, stepCells, when } from './view-kit.js';
 
 const pageSize = 100;
 const defaults = {

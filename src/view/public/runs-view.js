@@ -3,7 +3,8 @@
 // pass@1 and recall with their bootstrap intervals, tokens, cost, the share of mocked tool calls
 // and, for a run in flight, its progress; and the two-run comparison picker. With no run in
 // flight the page watches the run list's stamp, so a run started later appears without a reload.
-import { api, badge, enc, fmt, h, interval, show, sortableTable, when } from './dom.js';
+import { fmt, h } from './dom.js';
+import { api, badge, enc, interval, show, sortableTable, when } from './view-kit.js';
 
 const sortState = {};
 

@@ -3,7 +3,8 @@
 // as sent, the task's success under the one success rule with each check's result and reason,
 // the step metrics with their definitions, and each GT call's best predicted call with the
 // similarity and the threshold that decided.
-import { enc, fmt, h, json } from './dom.js';
+import { fmt, h } from './dom.js';
+import { enc, imageSrc, json } from './view-kit.js';
 
 const stepDefinitions = [
   ['recall', 'matched GT calls / GT calls (a match: same tool, argument similarity ≥ τ_weak, optimal assignment per tool)'],
@@ -50,7 +51,11 @@ export function taskImagesSection(runId, taskId, trial, images) {
           'figure',
           { class: 'task-image', 'data-status': image.status },
           image.status === 'sent'
-            ? h('img', { src: `/api/runs/${enc(runId)}/tasks/${enc(taskId)}/images/${n}?trial=${trial}`, alt: `task image ${n + 1}`, class: 'tool-image' })
+            ? h('img', {
+                src: imageSrc(`/api/runs/${enc(runId)}/tasks/${enc(taskId)}/images/${n}?trial=${trial}`),
+                alt: `task image ${n + 1}`,
+                class: 'tool-image',
+              })
             : null,
           h(
             'figcaption',

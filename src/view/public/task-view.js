@@ -4,7 +4,8 @@
 // attempt and the request as the model received it; each tool call with arguments, result,
 // images, error code and fallback tier), the final answer beside the GT reply with the judge and
 // proxy scores, then the ground-truth alignment with each GT call's best predicted call.
-import { api, badge, enc, fmt, h, json, show } from './dom.js';
+import { fmt, h } from './dom.js';
+import { api, badge, enc, imageSrc, json, show } from './view-kit.js';
 import { requestView } from './request-view.js';
 import { bestMatchTable, questionSection, stepMetricsSection, successSection, taskImagesSection } from './task-score.js';
 
@@ -21,7 +22,7 @@ function conditionBadge(mark) {
 
 function toolEvent(call) {
   const images = Array.from({ length: call.imageCount }, (_, n) =>
-    h('img', { src: `/api/tool-calls/${call.id}/images/${n}`, alt: `${call.canonicalName} image ${n + 1}`, class: 'tool-image' }),
+    h('img', { src: imageSrc(`/api/tool-calls/${call.id}/images/${n}`), alt: `${call.canonicalName} image ${n + 1}`, class: 'tool-image' }),
   );
   return h(
     'div',

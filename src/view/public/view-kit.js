@@ -1,30 +1,16 @@
 // @ts-check
-// DOM and formatting helpers shared by the viewer's pages. Everything is built with DOM calls and
-// textContent (never innerHTML), so stored text (model replies, tool results) cannot inject markup.
-const page = document.getElementById('page');
+// The viewer's page helpers over the shared DOM helpers (src/web/public/dom.js): the page's
+// content, the API (or, in an exported page, the answers it carries), tables sorted by their
+// heads, intervals and badges.
+import { byId, fmt, h } from './dom.js';
+
+const page = byId('page');
 // A page written by `m3 view --export` (src/export/view-bundle.ts) carries the API's answers and
 // the images as data: URLs: it reads those, with no server behind it.
 const bundle = globalThis.m3ViewBundle;
 
-/**
- * @template {keyof HTMLElementTagNameMap} K
- * @param {K} tag
- * @param {Record<string, any>} [attrs]
- * @param {...any} children
- * @returns {HTMLElementTagNameMap[K]}
- */
-export function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === undefined || value === null || value === false) continue;
-    if (key === 'class') node.className = value;
-    else if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
-    else if (key === 'src' && bundle?.images[value]) node.setAttribute('src', bundle.images[value]);
-    else node.setAttribute(key, value === true ? '' : String(value));
-  }
-  for (const child of children.flat()) if (child !== undefined && child !== null && child !== false) node.append(child instanceof Node ? child : String(child));
-  return node;
-}
+/** An image route as the page shows it: in an exported page, the image itself (a data: URL). */
+export const imageSrc = (/** @type {string} */ route) => bundle?.images[route] ?? route;
 
 /** Replaces the page's content; children as in h() (nested arrays flattened, null skipped). */
 export function show(...children) {
@@ -37,11 +23,10 @@ export function show(...children) {
   );
   page.replaceChildren(...h('div', {}, ...children).childNodes);
   for (const node of /** @type {NodeListOf<HTMLDetailsElement>} */ (page.querySelectorAll('details[data-key]')))
-    if (toggled.has(node.dataset.key)) node.open = toggled.get(node.dataset.key);
+    if (toggled.has(node.dataset.key)) node.open = toggled.get(node.dataset.key) === true;
 }
 
 export const enc = encodeURIComponent;
-export const fmt = (value, digits = 3) => (typeof value === 'number' ? (Number.isInteger(value) ? String(value) : value.toFixed(digits)) : '—');
 export const when = (iso) => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z') : '—');
 export const badge = (status) => h('span', { class: `badge status-${status}`, 'data-status': status }, status);
 export const signed = (value) => (typeof value === 'number' ? `${value > 0 ? '+' : ''}${value.toFixed(3)}` : '—');
