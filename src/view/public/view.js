@@ -13,6 +13,7 @@ import { taskView } from './task-view.js';
 
 const liveBadge = byId('live');
 const pollMs = 2000;
+/** @type {ReturnType<typeof setTimeout> | undefined} */
 let timer;
 let generation = 0;
 
@@ -49,6 +50,10 @@ async function route() {
   }
 }
 
+/**
+ * @param {number} mine
+ * @param {{ url: string, stamp: string }} watched
+ */
 function watch(mine, { url, stamp }) {
   timer = setTimeout(async () => {
     if (mine !== generation) return;
@@ -59,6 +64,7 @@ function watch(mine, { url, stamp }) {
   }, pollMs);
 }
 
+/** @param {number} mine */
 async function refresh(mine) {
   const y = window.scrollY;
   generation = mine - 1;
