@@ -7,17 +7,25 @@ import { byId, errorText, h } from './dom.js';
 import { createPlayground } from './playground.js';
 import { Conversation } from './timeline.js';
 
+/** @typedef {import('./dom.js').Json} Json */
+
 const sessionKey = 'm3demo.session';
 /** @type {{ config: any, sessionId: string | null, images: Map<string, any>, running: any, events: EventSource | null }} */
 const state = { config: null, sessionId: null, images: new Map(), running: null, events: null };
 
-function showGlobalError(message) {
+/** The open session's id; every action of the page runs after main() opened one. */
+function currentSession() {
+  if (state.sessionId === null) throw new Error('no demo session is open yet');
+  return state.sessionId;
+}
+
+function showGlobalError(/** @type {string} */ message) {
   const banner = byId('global-error');
   banner.textContent = message;
   banner.hidden = !message;
 }
 
-function rememberImages(images) {
+function rememberImages(/** @type {Json[]} */ images) {
   for (const image of images ?? []) state.images.set(image.id, image);
   playground?.refreshPickers();
 }
@@ -28,23 +36,23 @@ function selectedServers() {
 
 function usableModel() {
   const select = /** @type {HTMLSelectElement} */ (byId('model'));
-  const model = state.config.models.find((entry) => entry.id === select.value);
+  const model = state.config.models.find((/** @type {Json} */ entry) => entry.id === select.value);
   if (!model) return { ok: false, reason: state.config.note ?? 'No model is configured' };
   if (!model.available) return { ok: false, reason: `${model.id} cannot be used: ${model.error}` };
   return { ok: true, model: model.id };
 }
 
-function renderSettings(config) {
+function renderSettings(/** @type {Json} */ config) {
   const select = /** @type {HTMLSelectElement} */ (byId('model'));
   select.replaceChildren(
-    ...config.models.map((model) =>
+    ...config.models.map((/** @type {Json} */ model) =>
       h('option', { value: model.id, disabled: !model.available, title: model.error ?? '' }, model.available ? model.id : `${model.id} (unavailable)`),
     ),
   );
   if (config.models.length === 0) select.append(h('option', { value: '' }, 'no model configured'));
-  const firstUsable = config.models.find((model) => model.available);
+  const firstUsable = config.models.find((/** @type {Json} */ model) => model.available);
   if (firstUsable) select.value = firstUsable.id;
-  const unavailable = config.models.filter((model) => !model.available).map((model) => `${model.id}: ${model.error}`);
+  const unavailable = config.models.filter((/** @type {Json} */ model) => !model.available).map((/** @type {Json} */ model) => `${model.id}: ${model.error}`);
   const note = [config.note, ...unavailable].filter(Boolean).join('\n');
   const banner = byId('model-note');
   banner.textContent = note;
@@ -54,7 +62,7 @@ function renderSettings(config) {
     `Up to ${loop.maxStep} rounds, ${loop.maxConcurrent} parallel calls per round${loop.topTools > 0 ? `, the ${loop.topTools} best-ranked tools per message` : ', every tool'}.`;
   byId('all-tools-label').hidden = !(loop.topTools > 0);
   byId('servers').replaceChildren(
-    ...config.servers.map((server) =>
+    ...config.servers.map((/** @type {Json} */ server) =>
       h(
         'li',
         {},
@@ -76,7 +84,7 @@ function renderSettings(config) {
   });
 }
 
-function handleEvent(event) {
+function handleEvent(/** @type {Json} */ event) {
   if (event.type === 'user_message') {
     rememberImages(event.images);
     state.running = event.episodeId;
@@ -90,7 +98,7 @@ function handleEvent(event) {
   conversation.handle(event);
 }
 
-function connectEvents(sessionId) {
+function connectEvents(/** @type {string} */ sessionId) {
   state.events?.close();
   // after=0 replays the session's buffered events, so a reload shows the conversation again.
   const source = new EventSource(`/api/sessions/${encodeURIComponent(sessionId)}/events?after=0`);
@@ -110,7 +118,7 @@ function connectEvents(sessionId) {
   state.events = source;
 }
 
-async function openSession(fresh) {
+async function openSession(/** @type {boolean} */ fresh) {
   let session = null;
   const remembered = fresh ? null : localStorage.getItem(sessionKey);
   if (remembered) {
@@ -145,19 +153,19 @@ function setupTabs() {
   }
 }
 
-async function upload(file) {
-  const image = await api.uploadImage(state.sessionId, file);
+async function upload(/** @type {File} */ file) {
+  const image = await api.uploadImage(currentSession(), file);
   rememberImages([image]);
   return image;
 }
 
 /** The bundled photos as one-click samples: the server adds the chosen one to the session. */
-function renderSamples(samples) {
+function renderSamples(/** @type {Json[]} */ samples) {
   const strip = byId('samples');
   strip.hidden = samples.length === 0;
-  const pick = async (sample) => {
+  const pick = async (/** @type {Json} */ sample) => {
     try {
-      const image = await api.addSample(state.sessionId, sample.name);
+      const image = await api.addSample(currentSession(), sample.name);
       rememberImages([image]);
       composer.addImage(image, sample.name);
     } catch (error) {
@@ -166,7 +174,7 @@ function renderSamples(samples) {
   };
   strip.replaceChildren(
     h('span', { class: 'muted small' }, 'Samples:'),
-    ...samples.map((sample) =>
+    ...samples.map((/** @type {Json} */ sample) =>
       h(
         'button',
         { type: 'button', class: 'sample', title: `Attach ${sample.name}`, dataset: { sample: sample.name }, onclick: () => void pick(sample) },
@@ -176,8 +184,11 @@ function renderSamples(samples) {
   );
 }
 
+/** @type {ReturnType<typeof createComposer>} */
 let composer;
+/** @type {Conversation} */
 let conversation;
+/** @type {ReturnType<typeof createPlayground> | undefined} */
 let playground;
 
 async function main() {
@@ -189,20 +200,20 @@ async function main() {
     limits: config.limits,
     upload,
     canSend: usableModel,
-    send: (text, imageIds) =>
-      api.sendMessage(state.sessionId, {
+    send: (/** @type {string} */ text, /** @type {string[]} */ imageIds) =>
+      api.sendMessage(currentSession(), {
         text,
         model: usableModel().model,
         servers: selectedServers(),
         imageIds,
         allTools: /** @type {HTMLInputElement} */ (byId('all-tools')).checked,
       }),
-    cancel: (episodeId) => api.cancel(state.sessionId, episodeId ?? undefined),
+    cancel: (/** @type {string | null} */ episodeId) => api.cancel(currentSession(), episodeId ?? undefined),
   });
   renderSettings(config);
   playground = createPlayground({
     tools: catalog.tools,
-    sessionId: () => state.sessionId,
+    sessionId: currentSession,
     images: () => [...state.images.values()],
     onImages: rememberImages,
     upload,

@@ -8,6 +8,17 @@ import { collapsible, imageGrid } from './widgets.js';
 import { renderSchemaForm } from './schema-form.js';
 import { createServerPanels } from './server-panels.js';
 
+/** @typedef {import('./dom.js').Json} Json */
+
+/**
+ * @param {{
+ *   tools: Json[],
+ *   sessionId: () => string,
+ *   images: () => Json[],
+ *   onImages: (images: Json[]) => void,
+ *   upload: (file: File) => Promise<Json>,
+ * }} options
+ */
 export function createPlayground({ tools, sessionId, images, onImages, upload }) {
   const serverSelect = /** @type {HTMLSelectElement} */ (byId('pg-server'));
   const toolSelect = /** @type {HTMLSelectElement} */ (byId('pg-tool'));
@@ -25,12 +36,12 @@ export function createPlayground({ tools, sessionId, images, onImages, upload })
   serverSelect.replaceChildren(...[...byServer.keys()].map((server) => h('option', { value: server }, `${server} (${byServer.get(server).length})`)));
   if (byServer.size === 0) serverSelect.append(h('option', { value: '' }, 'no MCP server is running'));
 
-  const showError = (message) => {
+  const showError = (/** @type {string} */ message) => {
     error.textContent = message;
     error.hidden = !message;
   };
 
-  const selectedTool = () => tools.find((tool) => tool.name === toolSelect.value);
+  const selectedTool = () => tools.find((/** @type {Json} */ tool) => tool.name === toolSelect.value);
 
   const renderForm = () => {
     const tool = selectedTool();
@@ -42,7 +53,7 @@ export function createPlayground({ tools, sessionId, images, onImages, upload })
 
   const renderTools = () => {
     const list = byServer.get(serverSelect.value) ?? [];
-    toolSelect.replaceChildren(...list.map((tool) => h('option', { value: tool.name }, tool.tool)));
+    toolSelect.replaceChildren(...list.map((/** @type {Json} */ tool) => h('option', { value: tool.name }, tool.tool)));
     renderForm();
     void panels.select(serverSelect.value);
   };

@@ -6,6 +6,9 @@
 import { append, formatMs, h } from './dom.js';
 import { collapsible, imageGrid, resultDetails } from './widgets.js';
 
+/** @typedef {import('./dom.js').Json} Json an event the server sent (src/demo/page-events.ts) */
+/** @typedef {Record<string, any>} Episode one turn's elements and state */
+
 /** How close to the bottom (px) still counts as "at the newest round". */
 const followSlack = 160;
 
@@ -23,8 +26,10 @@ export class Conversation {
     this.list = list;
     this.emptyState = emptyState;
     this.onEpisodeEnd = onEpisodeEnd;
+    /** @type {Map<string, Episode>} */
     this.episodes = new Map();
     this.follow = true;
+    this.scrolling = false;
     window.addEventListener('scroll', () => {
       if (!this.scrolling) this.follow = atBottom();
     });
@@ -46,6 +51,7 @@ export class Conversation {
     if (this.emptyState) this.emptyState.hidden = false;
   }
 
+  /** @param {Json} event */
   handle(event) {
     // A new message starts a new turn: follow it.
     if (event.type === 'user_message') this.follow = true;
@@ -53,6 +59,7 @@ export class Conversation {
     this.followLatest();
   }
 
+  /** @param {Json} event */
   apply(event) {
     const episode = this.episode(event.episodeId);
     switch (event.type) {
@@ -76,6 +83,10 @@ export class Conversation {
     }
   }
 
+  /**
+   * @param {string} id
+   * @returns {Episode}
+   */
   episode(id) {
     let episode = this.episodes.get(id);
     if (!episode) {
@@ -93,6 +104,10 @@ export class Conversation {
     return episode;
   }
 
+  /**
+   * @param {Episode} episode
+   * @param {Json} event
+   */
   userMessage(episode, event) {
     append(
       episode.user,
@@ -102,10 +117,18 @@ export class Conversation {
     );
   }
 
+  /**
+   * @param {Episode} episode
+   * @param {string} text
+   */
   status(episode, text) {
     if (!episode.finished) episode.statusText.textContent = text;
   }
 
+  /**
+   * @param {Episode} episode
+   * @param {number} number
+   */
   round(episode, number) {
     let round = episode.rounds.get(number);
     if (!round) {
@@ -119,6 +142,10 @@ export class Conversation {
     return round;
   }
 
+  /**
+   * @param {Episode} episode
+   * @param {Json} event
+   */
   modelCall(episode, event) {
     const tokens = `${event.usage.inputTokens.toLocaleString()} → ${event.usage.outputTokens.toLocaleString()} tokens`;
     const retries = event.attempts > 1 ? ` · ${event.attempts} attempts` : '';
@@ -141,6 +168,10 @@ export class Conversation {
     this.status(episode, event.toolCallCount > 0 ? `Round ${event.round}: running ${calls}…` : 'Answer received');
   }
 
+  /**
+   * @param {Episode} episode
+   * @param {Json} event
+   */
   callCard(episode, event) {
     const key = `${event.round}:${event.index}`;
     let card = episode.calls.get(key);
@@ -163,10 +194,18 @@ export class Conversation {
     return card;
   }
 
+  /**
+   * @param {Episode} episode
+   * @param {Json} event
+   */
   toolStart(episode, event) {
     this.callCard(episode, event);
   }
 
+  /**
+   * @param {Episode} episode
+   * @param {Json} event
+   */
   toolEnd(episode, event) {
     const card = this.callCard(episode, event);
     card.badge.className = `badge ${event.isError ? 'error' : 'ok'}`;
@@ -176,12 +215,20 @@ export class Conversation {
     append(card.body, resultDetails(event.result, { label: event.isError ? 'error' : 'result' }), imageGrid(event.images));
   }
 
+  /**
+   * @param {Episode} episode
+   * @param {Json} event
+   */
   final(episode, event) {
     if (episode.answer) return;
     episode.answer = h('div', { class: 'bubble answer' }, h('h3', {}, 'Answer'), event.text || '(the model gave an empty answer)');
     episode.root.append(episode.answer);
   }
 
+  /**
+   * @param {Episode} episode
+   * @param {Json} event
+   */
   end(episode, event) {
     episode.finished = true;
     episode.status.remove();

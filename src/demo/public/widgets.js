@@ -3,7 +3,13 @@
 // collapsed to its first lines, a grid of image thumbnails, a tool result as one summary line.
 import { h, prettyJson } from './dom.js';
 
-/** Long text shows its first lines and a button to expand; short text is shown as is. */
+/** @typedef {import('./dom.js').Json} Json */
+
+/**
+ * Long text shows its first lines and a button to expand; short text is shown as is.
+ * @param {unknown} text
+ * @param {{ limit?: number, previewLines?: number, label?: string, className?: string }} [options]
+ */
 export function collapsible(text, { limit = 600, previewLines = 12, label = 'result', className = 'result-text' } = {}) {
   const body = prettyJson(text);
   if (body.length <= limit) return h('pre', { class: className }, body);
@@ -22,12 +28,16 @@ export function collapsible(text, { limit = 600, previewLines = 12, label = 'res
   return h('div', { class: 'long-text' }, pre, button);
 }
 
+/**
+ * @param {Json[] | null | undefined} images
+ * @param {{ caption?: boolean }} [options]
+ */
 export function imageGrid(images, { caption = true } = {}) {
   if (!images || images.length === 0) return null;
   return h(
     'div',
     { class: 'image-grid' },
-    images.map((image) =>
+    images.map((/** @type {Json} */ image) =>
       h(
         'figure',
         { class: 'thumb' },
@@ -45,6 +55,8 @@ export function imageGrid(images, { caption = true } = {}) {
 /**
  * A tool result collapsed to one summary line (its first line, its size); the full text, pretty
  * JSON when it is JSON, opens on click.
+ * @param {unknown} text
+ * @param {{ label?: string, open?: boolean }} [options]
  */
 export function resultDetails(text, { label = 'result', open = false } = {}) {
   const body = prettyJson(text);

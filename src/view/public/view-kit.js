@@ -4,11 +4,7 @@
 // heads, intervals and badges.
 import { byId, fmt, h } from './dom.js';
 
-/**
- * An API answer as the page reads it: JSON whose shape the server's modules define
- * (src/view/pages.ts, task-page.ts, task-query.ts); the pages read the fields they show.
- * @typedef {Record<string, any>} Json
- */
+/** An API answer (src/view/pages.ts, task-page.ts, task-query.ts define its shape). @typedef {import('./dom.js').Json} Json */
 /**
  * A table column: `value` reads the row's sort key (a column without it is not sortable).
  * @typedef {{ key: string, title: string, num?: boolean, sortable?: boolean, value?: (row: any) => unknown }} Column

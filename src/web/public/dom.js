@@ -6,6 +6,12 @@
 // (model replies, tool results) cannot inject markup.
 
 /**
+ * JSON from the server, as a page reads it: the server's modules define its shape; a page reads
+ * the fields it shows.
+ * @typedef {Record<string, any>} Json
+ */
+
+/**
  * An element: `h('div', { class: 'x', onclick: fn, dataset: { key: 'v' } }, 'text', child)`.
  * Attributes that are undefined, null or false are left out; true sets an empty attribute;
  * `on<event>` functions become listeners. Children: nested arrays are flattened, null skipped.
