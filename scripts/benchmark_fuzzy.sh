@@ -63,16 +63,26 @@ SAVE_DIR="${M3_SAVE_DIR:-$RUN_DIR/save}"
 # The evaluation scripts take result-file labels (replay:gt -> replay-gt), like the reference's
 # model lists. A model whose prediction file holds no record is not evaluated: with coverage on,
 # every task would count as an empty trajectory and print a score of 0 nobody earned.
+# With --trials k > 1 a model's files are <label>.trial-<t>_test_mcp_fuzzy.json, one per trial;
+# each trial is evaluated under its own label (the summary and report group them again).
 labels=""
 unscored=()
+shopt -s nullglob
 for model in "${model_list[@]}"; do
   label="$(m3_label "$model")"
-  if m3_has_predictions "$RUN_DIR/${label}_test_mcp_fuzzy.json"; then
-    labels+="$label "
-  else
+  scored=0
+  for file in "$RUN_DIR/${label}_test_mcp_fuzzy.json" "$RUN_DIR/${label}".trial-*_test_mcp_fuzzy.json; do
+    if m3_has_predictions "$file"; then
+      name="$(basename "$file")"
+      labels+="${name%_test_mcp_fuzzy.json} "
+      scored=1
+    fi
+  done
+  if [[ $scored == 0 ]]; then
     unscored+=("$label")
   fi
 done
+shopt -u nullglob
 if [[ -z "$labels" ]]; then
   echo "benchmark_fuzzy.sh: nothing was scored: no model produced a prediction (${unscored[*]}); see the run's .manifest.json for each task's error" >&2
   exit 3
