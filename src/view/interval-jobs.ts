@@ -18,11 +18,8 @@ import { intervalInputs, type runIntervals } from './cell-stats.js';
 
 type Computed = ReturnType<typeof runIntervals>;
 type Intervals = Exclude<Computed, { missing: string }>;
-export type ReadyIntervals = Intervals & { state: 'ready'; computedAt: string };
-export type IntervalsAnswer =
-  | { missing: string }
-  | ReadyIntervals
-  | { state: 'computing'; startedAt: string; outdated: (ReadyIntervals & { outdated: true }) | null };
+type ReadyIntervals = Intervals & { state: 'ready'; computedAt: string };
+type IntervalsAnswer = { missing: string } | ReadyIntervals | { state: 'computing'; startedAt: string; outdated: (ReadyIntervals & { outdated: true }) | null };
 
 export interface IntervalJobs {
   /** The run's intervals as far as they are known now; starts their computation when they are not. */
