@@ -102,7 +102,7 @@ async function main(): Promise<void> {
       const lines = [
         `run page of a ${episodes}-episode run (load average ${loadavg()[0]?.toFixed(1)}; times include the API call)`,
         `page                          API answer                 first task row painted   rows drawn   page height`,
-        `before (${earlierPage}, all rows)   ${seconds(old.ms)} (${size(old.bytes)}, intervals kept)`.padEnd(57) +
+        `before (${earlierPage}, all rows)   ${seconds(old.ms)} (${size(old.bytes)})`.padEnd(57) +
           `${seconds(paintOld.ms)}`.padEnd(25) +
           `${paintOld.rows}`.padEnd(13) +
           `${paintOld.height} px`,
@@ -111,6 +111,7 @@ async function main(): Promise<void> {
           `${paintNew.rows}`.padEnd(13) +
           `${paintNew.height} px`,
         `                              ${seconds(newWarm.ms)} (${size(newWarm.bytes)}) a filter change`,
+        `(the earlier page's API time is with the run's intervals already kept; before them, its route computed them on the request)`,
         `runs list (/api/runs, load average ${loadavg()[0]?.toFixed(1)})`,
         `  cold (intervals not computed yet)   ${seconds(runsList.cold.ms)} (${size(runsList.cold.bytes)}), intervals "${runsList.coldState}"`,
         `  intervals computed in the background in ${seconds(runsList.computed)} (worker thread; the server answered meanwhile)`,
