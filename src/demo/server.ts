@@ -16,7 +16,7 @@ import type { ModelChoice } from './models.js';
 import { handleApi, type RouteContext } from './routes.js';
 import { SessionStore } from './sessions.js';
 import { listenWeb, type ListeningServer } from '../web/listen.js';
-import { StaticFiles } from '../web/static-files.js';
+import { sharedPublicDir, StaticFiles } from '../web/static-files.js';
 import { ToolViews } from './tool-view.js';
 
 export interface DemoServerOptions {
@@ -91,7 +91,7 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
       ...(options.host ? { host: options.host } : {}),
       port: options.port ?? 8000,
       ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
-      statics: new StaticFiles(options.publicDir ?? fromRepo('src', 'demo', 'public')),
+      statics: new StaticFiles([options.publicDir ?? fromRepo('src', 'demo', 'public'), sharedPublicDir()]),
       api: (request, response, url) => handleApi(context, request, response, url),
       logger,
     });

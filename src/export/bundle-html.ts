@@ -1,13 +1,14 @@
 // The viewer's page made self-contained: its index.html with the stylesheet, chart.js and the
 // page modules inlined (the modules bundled into one by esbuild, since a browser loads no module
 // file from file://), and the run's data as a JSON script the fetch helper reads
-// (globalThis.m3ViewBundle, src/view/public/dom.js).
-import { readFileSync } from 'node:fs';
+// (globalThis.m3ViewBundle, src/view/public/view-kit.js).
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 import { fromRepo } from '../config/paths.js';
 import { ConfigError } from '../errors/index.js';
+import { sharedPublicDir } from '../web/static-files.js';
 
 export interface BundleData {
   runId: string;
@@ -24,9 +25,24 @@ const publicDir = () => fromRepo('src', 'view', 'public');
 /** Text safe inside a <script> element: no `</script` (or `<!--`) can end it early. */
 const scriptSafe = (text: string) => text.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
 
+/**
+ * The pages' shared files (src/web/public/dom.js) sit beside each page's own on the server, so a
+ * page imports them as `./dom.js`: a sibling import the page's folder lacks is found there.
+ */
+const sharedModules: Plugin = {
+  name: 'shared-public-modules',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^\.\/[\w.-]+\.js$/ }, (args) => {
+      if (existsSync(path.join(args.resolveDir, args.path))) return undefined;
+      const shared = path.join(sharedPublicDir(), args.path);
+      return existsSync(shared) ? { path: shared } : undefined;
+    });
+  },
+};
+
 /** One esbuild bundle of `entry` for the browser, as text (the page loads no module file from file://). */
 async function bundled(entry: string, format: 'esm' | 'iife'): Promise<string> {
-  const result = await build({ entryPoints: [entry], bundle: true, format, platform: 'browser', write: false, logLevel: 'silent' });
+  const result = await build({ entryPoints: [entry], bundle: true, format, platform: 'browser', write: false, logLevel: 'silent', plugins: [sharedModules] });
   const output = result.outputFiles[0];
   if (!output) throw new ConfigError(`m3 view --export: esbuild produced no bundle of ${path.relative(fromRepo(), entry)}`);
   return output.text;

@@ -3,7 +3,7 @@
 // ask for this run (the runs page with this run, its task table, each task of each trial with
 // its transcript and alignment), in process; their answers and every tool image (a data: URL,
 // optionally downscaled) are embedded in the page, whose fetch helper reads them instead of the
-// network (src/view/public/dom.js). The page is assembled in bundle-html.ts.
+// network (src/view/public/view-kit.js). The page is assembled in bundle-html.ts.
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';

@@ -47,7 +47,15 @@ function cached<T>(key: string, files: readonly string[], compute: () => T): T {
   return value;
 }
 
-function findRunCell(resultsDir: string, runId: string): Lookup<RunCell> {
+interface CellInputs {
+  /** The batch manifest naming the run, and the run's cell label in it. */
+  file: string;
+  label: string;
+  /** The manifest and every trial's predictions and step evaluation: the cell is read from these. */
+  inputs: string[];
+}
+
+function findCellInputs(resultsDir: string, runId: string): Lookup<CellInputs> {
   let manifests: ReturnType<typeof findBatchManifests>;
   try {
     manifests = findBatchManifests(resultsDir);
@@ -59,18 +67,36 @@ function findRunCell(resultsDir: string, runId: string): Lookup<RunCell> {
     if (!entry) continue;
     const folder = path.dirname(file);
     const inputs = [file, ...entry.trials.flatMap((trial) => [path.resolve(folder, trial.predictions), path.join(folder, trial.label, resultFiles.step)])];
-    return cached(`${file}#${entry.label}`, inputs, (): Lookup<RunCell> => {
-      try {
-        const cell = loadBatchResults(file).cells.find((candidate) => candidate.label === entry.label);
-        if (!cell) return { missing: `${path.basename(file)} has no cell ${entry.label}` };
-        if (cell.overwrittenBy) return { missing: `the files of ${entry.label} were rewritten by batch ${cell.overwrittenBy}` };
-        return { found: { file, cell } };
-      } catch (error) {
-        return { missing: (error as Error).message.slice(0, 300) };
-      }
-    });
+    return { found: { file, label: entry.label, inputs } };
   }
   return { missing: `no batch manifest in ${path.basename(resultsDir)}/ names run ${runId} (intervals need the files \`m3 run\` writes)` };
+}
+
+/**
+ * Which files the run's intervals are computed from, and a fingerprint of their current versions
+ * (path, mtime, size): the same fingerprint means the same intervals. Cheap (the manifests and a
+ * stat per file), so a request can ask it without reading the cell.
+ */
+export function intervalInputs(resultsDir: string, runId: string): Lookup<{ key: string; signature: string }> {
+  const found = findCellInputs(resultsDir, runId);
+  if ('missing' in found) return found;
+  return { found: { key: `${found.found.file}#${found.found.label}`, signature: signatureOf(found.found.inputs) } };
+}
+
+function findRunCell(resultsDir: string, runId: string): Lookup<RunCell> {
+  const found = findCellInputs(resultsDir, runId);
+  if ('missing' in found) return found;
+  const { file, label, inputs } = found.found;
+  return cached(`${file}#${label}`, inputs, (): Lookup<RunCell> => {
+    try {
+      const cell = loadBatchResults(file).cells.find((candidate) => candidate.label === label);
+      if (!cell) return { missing: `${path.basename(file)} has no cell ${label}` };
+      if (cell.overwrittenBy) return { missing: `the files of ${label} were rewritten by batch ${cell.overwrittenBy}` };
+      return { found: { file, cell } };
+    } catch (error) {
+      return { missing: (error as Error).message.slice(0, 300) };
+    }
+  });
 }
 
 /**

@@ -13,11 +13,23 @@ import { HttpError } from '../web/http-kit.js';
 import { pairedDifference, runIntervals, taskOutcomes } from './cell-stats.js';
 import { finalScoresOf, readFinalScores } from './final-scores.js';
 import { allGtCallsMatched } from './gt-calls-matched.js';
+import type { IntervalJobs } from './interval-jobs.js';
 import { readStepResults, type StepResultsLookup } from './step-results.js';
 
 export interface ViewSources {
   store: Store;
   resultsDir: string;
+  /**
+   * Where the bootstrap intervals come from: the server's background jobs (a request never
+   * computes them); without it (the export bundle, tests) they are computed in place.
+   */
+  intervals?: IntervalJobs;
+}
+
+/** The run's bootstrap intervals: from the background jobs when the sources have them, else computed now. */
+function intervalsOf(sources: ViewSources, run: RunRow) {
+  const runDir = runFolderOfStoredRun(sources.resultsDir, run);
+  return sources.intervals ? sources.intervals.intervalsOf(runDir, run.runId) : runIntervals(runDir, run.runId);
 }
 
 export function runOf(sources: ViewSources, runId: string): RunRow {
@@ -72,7 +84,7 @@ function runHeader(sources: ViewSources, run: RunRow, intervals = true) {
     // Model responses replayed by the model-response cache or answered by a batch job (run manifest).
     modelResponses: modelResponsesOf((run.manifest ?? {}) as Parameters<typeof modelResponsesOf>[0]),
     progress: progressOf(sources.store, run, summary.byStatus),
-    intervals: intervals ? runIntervals(runFolderOfStoredRun(sources.resultsDir, run), run.runId) : { pending: true as const },
+    intervals: intervals ? intervalsOf(sources, run) : { pending: true as const },
     toolSurface: toolSurfaceOf(run),
   };
 }
@@ -187,8 +199,7 @@ export function runHeadline(sources: ViewSources, run: RunRow, intervals = true)
 
 /** The run's bootstrap intervals (the run page asks for them after drawing its rows). */
 export function runIntervalsPage(sources: ViewSources, runId: string) {
-  const run = runOf(sources, runId);
-  return runIntervals(runFolderOfStoredRun(sources.resultsDir, run), run.runId);
+  return intervalsOf(sources, runOf(sources, runId));
 }
 
 export function runPage(sources: ViewSources, runId: string) {

@@ -4,7 +4,8 @@
 //   GET /api/runs-stamp                        a fingerprint of the run list (the runs page polls it)
 //   GET /api/runs/:runId                       the run and its whole task table (the compare page; older pages)
 //   GET /api/runs/:runId/tasks?q=&outcome=&...  the run and one page of its task table: search, filters, sort (task-query.ts)
-//   GET /api/runs/:runId/intervals             the run's pass@1 / recall / precision bootstrap intervals
+//   GET /api/runs/:runId/intervals             the run's pass@1 / recall / precision bootstrap intervals (ready, or
+//                                              computing in the background: interval-jobs.ts)
 //   GET /api/runs/:runId/tasks/:taskId[?trial=t] transcript (model and tool calls), alignment, final scores
 //   GET /api/compare?a=<runId>&b=<runId>       two runs on their shared tasks
 //   GET /api/matrix[?runs=<a>,<b>,...]         tasks × runs: success and recall per cell (default: every run, up to 12)
@@ -24,8 +25,9 @@ import { getToolCall, modelCallsForEpisode, type Store } from '../store/index.js
 import { HttpError, securityHeaders, sendJson } from '../web/http-kit.js';
 import { listenWeb } from '../web/listen.js';
 import { dispatch, type Route } from '../web/router.js';
-import { StaticFiles } from '../web/static-files.js';
+import { sharedPublicDir, StaticFiles } from '../web/static-files.js';
 import { comparePage, runHeadline, runIntervalsPage, runOf, runPage, runsPage, runsStamp, type ViewSources } from './pages.js';
+import { createIntervalJobs } from './interval-jobs.js';
 import { matrixPage } from './matrix-page.js';
 import { indexedRows } from './task-index.js';
 import { queryTasks, taskQuerySchema } from './task-query.js';
@@ -173,8 +175,10 @@ const routes: Route<ViewContext>[] = [
 ];
 
 export async function startViewServer(options: ViewServerOptions): Promise<ViewServer> {
+  const intervals = createIntervalJobs(options.logger ?? log);
   const context: ViewContext = {
     store: options.store,
+    intervals,
     resultsDir: path.resolve(options.resultsDir),
     imageRoots: options.imageRoots ?? [fromRepo('media'), path.resolve(options.resultsDir)],
     chartJs: readChartJs(),
@@ -184,7 +188,7 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     ...(options.host ? { host: options.host } : {}),
     port: options.port,
     ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
-    statics: new StaticFiles(options.publicDir ?? fromRepo('src', 'view', 'public')),
+    statics: new StaticFiles([options.publicDir ?? fromRepo('src', 'view', 'public'), sharedPublicDir()]),
     api: (request, response, url) => dispatch(routes, context, request, response, url),
     logger: options.logger ?? log,
   });
@@ -194,6 +198,7 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     close: async () => {
       listening.server.closeAllConnections();
       await new Promise<void>((resolve) => listening.server.close(() => resolve()));
+      await intervals.close();
     },
   };
 }

@@ -4,7 +4,10 @@
 // by test/view/run-builder.ts (store, batch manifest, real step evaluation). Per page: the API
 // answer's time and size (the new page's first request, with its rows not yet indexed, and a
 // second one, a filter change on the indexed rows), and in Chromium the time from navigation to
-// the first task row painted, and the page's height. M3_BENCH_EPISODES=<n> changes the size.
+// the first task row painted, and the page's height. Then the runs list (/api/runs): its first
+// answer (cold: the bootstrap intervals are not computed yet, the answer says "computing" and a
+// worker thread computes them, src/view/interval-jobs.ts), the time until the intervals are ready,
+// and an answer after that (warm: the kept intervals). M3_BENCH_EPISODES=<n> changes the size.
 // Not a test: it prints a table, with the machine load.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -53,6 +56,26 @@ async function timePaint(view: ViewServer, runId: string): Promise<{ ms: number;
   }
 }
 
+/** The runs list cold (intervals not computed yet), the background computation, and the list warm. */
+async function timeRunsList(view: ViewServer, runId: string) {
+  const cold = await timeApi(new URL('/api/runs', view.url));
+  const coldState = ((await (await fetch(new URL('/api/runs', view.url))).json()) as { runs: Array<{ intervals: { state?: string } }> }).runs[0]?.intervals
+    .state;
+  const computed = await intervalsReady(view, runId);
+  return { cold, coldState: coldState ?? 'no state', computed, warm: await timeApi(new URL('/api/runs', view.url)) };
+}
+
+/** Asks for the run's intervals until the server's background computation has them; the time it took. */
+async function intervalsReady(view: ViewServer, runId: string): Promise<number> {
+  const start = performance.now();
+  for (;;) {
+    const answer = (await (await fetch(new URL(`/api/runs/${runId}/intervals`, view.url))).json()) as { state?: string; missing?: string };
+    if (answer.missing) throw new Error(`intervals: ${answer.missing}`);
+    if (answer.state !== 'computing') return performance.now() - start;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const size = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
 
@@ -67,8 +90,12 @@ async function main(): Promise<void> {
     const today = await startViewServer(sources);
     const before = await startViewServer({ ...sources, publicDir: checkoutPage(earlierPage, path.join(dir, 'earlier-page')) });
     try {
+      const runsList = await timeRunsList(today, built.runId);
       const newCold = await timeApi(new URL(`/api/runs/${built.runId}/tasks?limit=100`, today.url));
       const newWarm = await timeApi(new URL(`/api/runs/${built.runId}/tasks?limit=100&outcome=fail`, today.url));
+      // The earlier page reads the intervals from /api/runs/<id> as ready figures: its server computes
+      // them first (in the background, as today's does), so its times are of the page and its rows.
+      await intervalsReady(before, built.runId);
       const old = await timeApi(new URL(`/api/runs/${built.runId}`, before.url));
       const paintNew = await timePaint(today, built.runId);
       const paintOld = await timePaint(before, built.runId);
@@ -84,6 +111,11 @@ async function main(): Promise<void> {
           `${paintNew.rows}`.padEnd(13) +
           `${paintNew.height} px`,
         `                              ${seconds(newWarm.ms)} (${size(newWarm.bytes)}) a filter change`,
+        `(the earlier page's API time is with the run's intervals already kept; before them, its route computed them on the request)`,
+        `runs list (/api/runs, load average ${loadavg()[0]?.toFixed(1)})`,
+        `  cold (intervals not computed yet)   ${seconds(runsList.cold.ms)} (${size(runsList.cold.bytes)}), intervals "${runsList.coldState}"`,
+        `  intervals computed in the background in ${seconds(runsList.computed)} (worker thread; the server answered meanwhile)`,
+        `  warm (kept intervals)               ${seconds(runsList.warm.ms)} (${size(runsList.warm.bytes)})`,
       ];
       process.stdout.write(`${lines.join('\n')}\n`);
     } finally {

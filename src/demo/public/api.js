@@ -1,8 +1,16 @@
 // @ts-check
 // The page's calls to the demo API. Errors come back as { error: { code, message } } and are
 // thrown as ApiError so every caller can show the server's message as is.
+import { errorText } from './dom.js';
+
+/** @typedef {import('./dom.js').Json} Json */
 
 export class ApiError extends Error {
+  /**
+   * @param {number} status
+   * @param {string} code
+   * @param {string} message
+   */
   constructor(status, code, message) {
     super(message);
     this.status = status;
@@ -10,6 +18,10 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * @param {Response} response
+ * @returns {Promise<Json>}
+ */
 async function parse(response) {
   const text = await response.text();
   let body;
@@ -24,12 +36,18 @@ async function parse(response) {
   return body;
 }
 
+/**
+ * @param {string} method
+ * @param {string} url
+ * @param {BodyInit} [body]
+ * @param {Record<string, string>} [headers]
+ */
 async function send(method, url, body, headers = {}) {
   let response;
   try {
     response = await fetch(url, { method, headers, body, credentials: 'same-origin' });
   } catch (error) {
-    throw new ApiError(0, 'network', `the demo server cannot be reached (${error.message}); is it still running?`);
+    throw new ApiError(0, 'network', `the demo server cannot be reached (${errorText(error)}); is it still running?`);
   }
   return parse(response);
 }
@@ -38,24 +56,26 @@ export const api = {
   config: () => send('GET', '/api/config'),
   tools: () => send('GET', '/api/tools'),
   createSession: () => send('POST', '/api/sessions'),
-  session: (id) => send('GET', `/api/sessions/${encodeURIComponent(id)}`),
-  uploadImage: (sessionId, file) => send('POST', `/api/sessions/${encodeURIComponent(sessionId)}/images`, file, { 'content-type': 'application/octet-stream' }),
-  sendMessage: (sessionId, message) =>
+  session: (/** @type {string} */ id) => send('GET', `/api/sessions/${encodeURIComponent(id)}`),
+  uploadImage: (/** @type {string} */ sessionId, /** @type {Blob} */ file) =>
+    send('POST', `/api/sessions/${encodeURIComponent(sessionId)}/images`, file, { 'content-type': 'application/octet-stream' }),
+  sendMessage: (/** @type {string} */ sessionId, /** @type {Json} */ message) =>
     send('POST', `/api/sessions/${encodeURIComponent(sessionId)}/messages`, JSON.stringify(message), { 'content-type': 'application/json' }),
-  cancel: (sessionId, episodeId) =>
+  cancel: (/** @type {string} */ sessionId, /** @type {string | undefined} */ episodeId) =>
     send('POST', `/api/sessions/${encodeURIComponent(sessionId)}/cancel`, JSON.stringify({ episodeId }), { 'content-type': 'application/json' }),
   samples: () => send('GET', '/api/samples'),
-  addSample: (sessionId, name) =>
+  addSample: (/** @type {string} */ sessionId, /** @type {string} */ name) =>
     send('POST', `/api/sessions/${encodeURIComponent(sessionId)}/samples`, JSON.stringify({ name }), { 'content-type': 'application/json' }),
-  serverOverview: (server) => send('GET', `/api/servers/${encodeURIComponent(server)}`),
-  readResource: (server, sessionId, uri) =>
+  serverOverview: (/** @type {string} */ server) => send('GET', `/api/servers/${encodeURIComponent(server)}`),
+  readResource: (/** @type {string} */ server, /** @type {string} */ sessionId, /** @type {string} */ uri) =>
     send('POST', `/api/servers/${encodeURIComponent(server)}/resources/read`, JSON.stringify({ sessionId, uri }), { 'content-type': 'application/json' }),
-  getPrompt: (server, sessionId, name, args) =>
+  getPrompt: (/** @type {string} */ server, /** @type {string} */ sessionId, /** @type {string} */ name, /** @type {Json} */ args) =>
     send('POST', `/api/servers/${encodeURIComponent(server)}/prompts/get`, JSON.stringify({ sessionId, name, arguments: args }), {
       'content-type': 'application/json',
     }),
   // The log shows this session's calls only; the session's owner cookie goes with every request.
-  rpcLog: (server, sessionId) => send('GET', `/api/servers/${encodeURIComponent(server)}/rpc-log?session=${encodeURIComponent(sessionId)}`),
-  callTool: (sessionId, tool, args) =>
+  rpcLog: (/** @type {string} */ server, /** @type {string} */ sessionId) =>
+    send('GET', `/api/servers/${encodeURIComponent(server)}/rpc-log?session=${encodeURIComponent(sessionId)}`),
+  callTool: (/** @type {string} */ sessionId, /** @type {string} */ tool, /** @type {Json} */ args) =>
     send('POST', '/api/tools/call', JSON.stringify({ sessionId, tool, arguments: args }), { 'content-type': 'application/json' }),
 };

@@ -1,22 +1,31 @@
 // @ts-check
 // The demo page: loads the configuration, opens (or resumes) a session, streams its events
 // into the conversation, and wires the composer, the settings and the tool playground.
-import { api } from './api.js';
+import { ApiError, api } from './api.js';
 import { createComposer } from './composer.js';
-import { h } from './dom.js';
+import { byId, errorText, h } from './dom.js';
 import { createPlayground } from './playground.js';
 import { Conversation } from './timeline.js';
 
+/** @typedef {import('./dom.js').Json} Json */
+
 const sessionKey = 'm3demo.session';
+/** @type {{ config: any, sessionId: string | null, images: Map<string, any>, running: any, events: EventSource | null }} */
 const state = { config: null, sessionId: null, images: new Map(), running: null, events: null };
 
-function showGlobalError(message) {
-  const banner = document.getElementById('global-error');
+/** The open session's id; every action of the page runs after main() opened one. */
+function currentSession() {
+  if (state.sessionId === null) throw new Error('no demo session is open yet');
+  return state.sessionId;
+}
+
+function showGlobalError(/** @type {string} */ message) {
+  const banner = byId('global-error');
   banner.textContent = message;
   banner.hidden = !message;
 }
 
-function rememberImages(images) {
+function rememberImages(/** @type {Json[]} */ images) {
   for (const image of images ?? []) state.images.set(image.id, image);
   playground?.refreshPickers();
 }
@@ -26,58 +35,56 @@ function selectedServers() {
 }
 
 function usableModel() {
-  const select = /** @type {HTMLSelectElement} */ (document.getElementById('model'));
-  const model = state.config.models.find((entry) => entry.id === select.value);
+  const select = /** @type {HTMLSelectElement} */ (byId('model'));
+  const model = state.config.models.find((/** @type {Json} */ entry) => entry.id === select.value);
   if (!model) return { ok: false, reason: state.config.note ?? 'No model is configured' };
   if (!model.available) return { ok: false, reason: `${model.id} cannot be used: ${model.error}` };
   return { ok: true, model: model.id };
 }
 
-function renderSettings(config) {
-  const select = /** @type {HTMLSelectElement} */ (document.getElementById('model'));
+function renderSettings(/** @type {Json} */ config) {
+  const select = /** @type {HTMLSelectElement} */ (byId('model'));
   select.replaceChildren(
-    ...config.models.map((model) =>
+    ...config.models.map((/** @type {Json} */ model) =>
       h('option', { value: model.id, disabled: !model.available, title: model.error ?? '' }, model.available ? model.id : `${model.id} (unavailable)`),
     ),
   );
   if (config.models.length === 0) select.append(h('option', { value: '' }, 'no model configured'));
-  const firstUsable = config.models.find((model) => model.available);
+  const firstUsable = config.models.find((/** @type {Json} */ model) => model.available);
   if (firstUsable) select.value = firstUsable.id;
-  const unavailable = config.models.filter((model) => !model.available).map((model) => `${model.id}: ${model.error}`);
+  const unavailable = config.models.filter((/** @type {Json} */ model) => !model.available).map((/** @type {Json} */ model) => `${model.id}: ${model.error}`);
   const note = [config.note, ...unavailable].filter(Boolean).join('\n');
-  const banner = document.getElementById('model-note');
+  const banner = byId('model-note');
   banner.textContent = note;
   banner.hidden = !note;
   const loop = config.loop;
-  document.getElementById('loop-info').textContent =
+  byId('loop-info').textContent =
     `Up to ${loop.maxStep} rounds, ${loop.maxConcurrent} parallel calls per round${loop.topTools > 0 ? `, the ${loop.topTools} best-ranked tools per message` : ', every tool'}.`;
-  document.getElementById('all-tools-label').hidden = !(loop.topTools > 0);
-  document
-    .getElementById('servers')
-    .replaceChildren(
-      ...config.servers.map((server) =>
+  byId('all-tools-label').hidden = !(loop.topTools > 0);
+  byId('servers').replaceChildren(
+    ...config.servers.map((/** @type {Json} */ server) =>
+      h(
+        'li',
+        {},
         h(
-          'li',
-          {},
-          h(
-            'label',
-            { title: server.error ?? '' },
-            h('input', { type: 'checkbox', value: server.name, checked: server.state === 'ready', disabled: server.state !== 'ready' }),
-            server.name,
-            server.state === 'ready' ? h('span', { class: 'count' }, `${server.toolCount} tools`) : h('span', { class: 'failed count' }, server.state),
-          ),
+          'label',
+          { title: server.error ?? '' },
+          h('input', { type: 'checkbox', value: server.name, checked: server.state === 'ready', disabled: server.state !== 'ready' }),
+          server.name,
+          server.state === 'ready' ? h('span', { class: 'count' }, `${server.toolCount} tools`) : h('span', { class: 'failed count' }, server.state),
         ),
       ),
-    );
+    ),
+  );
   select.addEventListener('change', () => composer.refresh());
-  document.getElementById('servers-toggle-all').addEventListener('click', () => {
+  byId('servers-toggle-all').addEventListener('click', () => {
     const boxes = [.../** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('#servers input[type=checkbox]:not(:disabled)'))];
     const anyOff = boxes.some((box) => !box.checked);
     for (const box of boxes) box.checked = anyOff;
   });
 }
 
-function handleEvent(event) {
+function handleEvent(/** @type {Json} */ event) {
   if (event.type === 'user_message') {
     rememberImages(event.images);
     state.running = event.episodeId;
@@ -91,7 +98,7 @@ function handleEvent(event) {
   conversation.handle(event);
 }
 
-function connectEvents(sessionId) {
+function connectEvents(/** @type {string} */ sessionId) {
   state.events?.close();
   // after=0 replays the session's buffered events, so a reload shows the conversation again.
   const source = new EventSource(`/api/sessions/${encodeURIComponent(sessionId)}/events?after=0`);
@@ -99,7 +106,7 @@ function connectEvents(sessionId) {
     try {
       handleEvent(JSON.parse(message.data));
     } catch (error) {
-      showGlobalError(`Could not show an event: ${error.message}`);
+      showGlobalError(`Could not show an event: ${errorText(error)}`);
     }
   };
   source.onopen = () => showGlobalError('');
@@ -111,14 +118,14 @@ function connectEvents(sessionId) {
   state.events = source;
 }
 
-async function openSession(fresh) {
+async function openSession(/** @type {boolean} */ fresh) {
   let session = null;
   const remembered = fresh ? null : localStorage.getItem(sessionKey);
   if (remembered) {
     try {
       session = await api.session(remembered);
     } catch (error) {
-      if (error.status !== 404) throw error;
+      if (!(error instanceof ApiError) || error.status !== 404) throw error;
     }
   }
   session ??= await api.createSession();
@@ -129,7 +136,7 @@ async function openSession(fresh) {
   conversation.clear();
   composer.setRunning(null);
   rememberImages(session.images);
-  document.getElementById('session-id').textContent = session.id;
+  byId('session-id').textContent = session.id;
   connectEvents(session.id);
 }
 
@@ -140,34 +147,34 @@ function setupTabs() {
       for (const other of tabs) {
         const selected = other === tab;
         other.setAttribute('aria-selected', String(selected));
-        document.getElementById(other.getAttribute('aria-controls')).hidden = !selected;
+        byId(other.getAttribute('aria-controls') ?? '').hidden = !selected;
       }
     });
   }
 }
 
-async function upload(file) {
-  const image = await api.uploadImage(state.sessionId, file);
+async function upload(/** @type {File} */ file) {
+  const image = await api.uploadImage(currentSession(), file);
   rememberImages([image]);
   return image;
 }
 
 /** The bundled photos as one-click samples: the server adds the chosen one to the session. */
-function renderSamples(samples) {
-  const strip = document.getElementById('samples');
+function renderSamples(/** @type {Json[]} */ samples) {
+  const strip = byId('samples');
   strip.hidden = samples.length === 0;
-  const pick = async (sample) => {
+  const pick = async (/** @type {Json} */ sample) => {
     try {
-      const image = await api.addSample(state.sessionId, sample.name);
+      const image = await api.addSample(currentSession(), sample.name);
       rememberImages([image]);
       composer.addImage(image, sample.name);
     } catch (error) {
-      composer.showError(`${sample.name}: ${error.message}`);
+      composer.showError(`${sample.name}: ${errorText(error)}`);
     }
   };
   strip.replaceChildren(
     h('span', { class: 'muted small' }, 'Samples:'),
-    ...samples.map((sample) =>
+    ...samples.map((/** @type {Json} */ sample) =>
       h(
         'button',
         { type: 'button', class: 'sample', title: `Attach ${sample.name}`, dataset: { sample: sample.name }, onclick: () => void pick(sample) },
@@ -177,39 +184,42 @@ function renderSamples(samples) {
   );
 }
 
+/** @type {ReturnType<typeof createComposer>} */
 let composer;
+/** @type {Conversation} */
 let conversation;
+/** @type {ReturnType<typeof createPlayground> | undefined} */
 let playground;
 
 async function main() {
   setupTabs();
   const [config, catalog, samples] = await Promise.all([api.config(), api.tools(), api.samples()]);
   state.config = config;
-  conversation = new Conversation(document.getElementById('conversation'), { emptyState: document.getElementById('empty-state') });
+  conversation = new Conversation(byId('conversation'), { emptyState: byId('empty-state') });
   composer = createComposer({
     limits: config.limits,
     upload,
     canSend: usableModel,
-    send: (text, imageIds) =>
-      api.sendMessage(state.sessionId, {
+    send: (/** @type {string} */ text, /** @type {string[]} */ imageIds) =>
+      api.sendMessage(currentSession(), {
         text,
         model: usableModel().model,
         servers: selectedServers(),
         imageIds,
-        allTools: /** @type {HTMLInputElement} */ (document.getElementById('all-tools')).checked,
+        allTools: /** @type {HTMLInputElement} */ (byId('all-tools')).checked,
       }),
-    cancel: (episodeId) => api.cancel(state.sessionId, episodeId ?? undefined),
+    cancel: (/** @type {string | null} */ episodeId) => api.cancel(currentSession(), episodeId ?? undefined),
   });
   renderSettings(config);
   playground = createPlayground({
     tools: catalog.tools,
-    sessionId: () => state.sessionId,
+    sessionId: currentSession,
     images: () => [...state.images.values()],
     onImages: rememberImages,
     upload,
   });
   renderSamples(samples.samples);
-  document.getElementById('new-session').addEventListener('click', () => openSession(true).catch((error) => showGlobalError(error.message)));
+  byId('new-session').addEventListener('click', () => openSession(true).catch((error) => showGlobalError(error.message)));
   await openSession(false);
   composer.refresh();
 }

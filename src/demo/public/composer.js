@@ -1,12 +1,14 @@
 // @ts-check
 // The message composer: images by drag-and-drop or picker (uploaded at once, so a bad file is
 // reported before sending), the text, Send (or Ctrl/Cmd+Enter) and Cancel.
-import { formatBytes, h } from './dom.js';
+import { byId, errorText, formatBytes, h } from './dom.js';
+
+/** @typedef {import('./dom.js').Json} Json */
 
 /** The raster type of a file from its first bytes, or undefined when it is none the demo accepts. */
-async function rasterTypeOf(file) {
+async function rasterTypeOf(/** @type {File} */ file) {
   const bytes = new Uint8Array(await file.slice(0, 12).arrayBuffer());
-  const starts = (...values) => values.every((value, index) => bytes[index] === value);
+  const starts = (/** @type {number[]} */ ...values) => values.every((value, index) => bytes[index] === value);
   if (starts(0x89, 0x50, 0x4e, 0x47)) return 'image/png';
   if (starts(0xff, 0xd8, 0xff)) return 'image/jpeg';
   if (starts(0x47, 0x49, 0x46, 0x38)) return 'image/gif';
@@ -15,20 +17,31 @@ async function rasterTypeOf(file) {
   return undefined;
 }
 
+/**
+ * @param {{
+ *   limits: Json,
+ *   upload: (file: File) => Promise<Json>,
+ *   send: (text: string, imageIds: string[]) => Promise<Json>,
+ *   cancel: (episodeId: string | null) => Promise<Json>,
+ *   canSend: () => { ok: boolean, reason?: string },
+ * }} options
+ */
 export function createComposer({ limits, upload, send, cancel, canSend }) {
-  const form = document.getElementById('composer');
-  const text = /** @type {HTMLTextAreaElement} */ (document.getElementById('message'));
-  const dropZone = document.getElementById('drop-zone');
-  const fileInput = /** @type {HTMLInputElement} */ (document.getElementById('file-input'));
-  const pendingList = document.getElementById('pending-images');
-  const error = document.getElementById('composer-error');
-  const sendButton = /** @type {HTMLButtonElement} */ (document.getElementById('send'));
-  const cancelButton = /** @type {HTMLButtonElement} */ (document.getElementById('cancel'));
-  document.getElementById('upload-hint').textContent = `Up to ${limits.maxImagesPerMessage} images, ${formatBytes(limits.maxUploadBytes)} each`;
+  const form = byId('composer');
+  const text = /** @type {HTMLTextAreaElement} */ (byId('message'));
+  const dropZone = byId('drop-zone');
+  const fileInput = /** @type {HTMLInputElement} */ (byId('file-input'));
+  const pendingList = byId('pending-images');
+  const error = byId('composer-error');
+  const sendButton = /** @type {HTMLButtonElement} */ (byId('send'));
+  const cancelButton = /** @type {HTMLButtonElement} */ (byId('cancel'));
+  byId('upload-hint').textContent = `Up to ${limits.maxImagesPerMessage} images, ${formatBytes(limits.maxUploadBytes)} each`;
+  /** @type {Json[]} */
   let pending = [];
+  /** @type {string | null} */
   let running = null;
 
-  const showError = (message) => {
+  const showError = (/** @type {string} */ message) => {
     error.textContent = message;
     error.hidden = !message;
   };
@@ -37,7 +50,7 @@ export function createComposer({ limits, upload, send, cancel, canSend }) {
     const uploading = pending.some((item) => item.status === 'uploading');
     const ready = canSend();
     sendButton.disabled = Boolean(running) || uploading || !ready.ok;
-    sendButton.title = running ? 'A message is running' : uploading ? 'Images are still uploading' : ready.ok ? 'Send (Ctrl/⌘+Enter)' : ready.reason;
+    sendButton.title = running ? 'A message is running' : uploading ? 'Images are still uploading' : ready.ok ? 'Send (Ctrl/⌘+Enter)' : (ready.reason ?? '');
     cancelButton.disabled = !running;
   };
 
@@ -55,13 +68,13 @@ export function createComposer({ limits, upload, send, cancel, canSend }) {
     refresh();
   };
 
-  const remove = (item) => {
+  const remove = (/** @type {Json} */ item) => {
     if (item.preview && !item.sample) URL.revokeObjectURL(item.preview);
     pending = pending.filter((entry) => entry !== item);
     renderPending();
   };
 
-  const addFiles = async (files) => {
+  const addFiles = async (/** @type {Iterable<File>} */ files) => {
     const problems = [];
     for (const file of files) {
       if (pending.length >= limits.maxImagesPerMessage) {
@@ -76,16 +89,17 @@ export function createComposer({ limits, upload, send, cancel, canSend }) {
       // anything else (e.g. an .svg, which can carry script) gets no blob: URL at all. The server
       // stays the judge of what is accepted.
       const type = await rasterTypeOf(file);
+      /** @type {Json} */
       const item = { file, preview: type ? URL.createObjectURL(new Blob([file], { type })) : null, status: 'uploading', image: null };
       pending.push(item);
       renderPending();
       upload(file)
-        .then((image) => {
+        .then((/** @type {Json} */ image) => {
           item.image = image;
           item.status = 'ready';
         })
-        .catch((problem) => {
-          showError(`${file.name}: ${problem.message}`);
+        .catch((/** @type {unknown} */ problem) => {
+          showError(`${file.name}: ${errorText(problem)}`);
           remove(item);
         })
         .finally(renderPending);
@@ -108,7 +122,7 @@ export function createComposer({ limits, upload, send, cancel, canSend }) {
       pending = [];
       renderPending();
     } catch (problem) {
-      showError(problem.message);
+      showError(errorText(problem));
     } finally {
       refresh();
     }
@@ -129,12 +143,12 @@ export function createComposer({ limits, upload, send, cancel, canSend }) {
     try {
       await cancel(running);
     } catch (problem) {
-      showError(`Cancel failed: ${problem.message}`);
+      showError(`Cancel failed: ${errorText(problem)}`);
       cancelButton.disabled = false;
     }
   });
   fileInput.addEventListener('change', () => {
-    const files = [...fileInput.files];
+    const files = [...(fileInput.files ?? [])];
     fileInput.value = '';
     void addFiles(files);
   });
@@ -151,7 +165,7 @@ export function createComposer({ limits, upload, send, cancel, canSend }) {
   });
 
   /** A sample photo the server already added to the session: pending at once, nothing to upload. */
-  const addImage = (image, name) => {
+  const addImage = (/** @type {Json} */ image, /** @type {string} */ name) => {
     if (pending.length >= limits.maxImagesPerMessage) return showError(`${name}: at most ${limits.maxImagesPerMessage} images per message`);
     pending.push({ file: { name }, preview: image.url, status: 'ready', image, sample: true });
     renderPending();
@@ -159,7 +173,7 @@ export function createComposer({ limits, upload, send, cancel, canSend }) {
 
   return {
     addImage,
-    setRunning(episodeId) {
+    setRunning(/** @type {string | null} */ episodeId) {
       running = episodeId;
       refresh();
     },

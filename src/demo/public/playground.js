@@ -3,19 +3,31 @@
 // schema, a direct call through the demo's MCP host, and the result text and images; below,
 // the chosen server's resources, prompts and JSON-RPC log (server-panels.js).
 import { api } from './api.js';
-import { append, clear, collapsible, formatMs, h, imageGrid } from './dom.js';
+import { append, byId, clear, errorText, formatMs, h } from './dom.js';
+import { collapsible, imageGrid } from './widgets.js';
 import { renderSchemaForm } from './schema-form.js';
 import { createServerPanels } from './server-panels.js';
 
+/** @typedef {import('./dom.js').Json} Json */
+
+/**
+ * @param {{
+ *   tools: Json[],
+ *   sessionId: () => string,
+ *   images: () => Json[],
+ *   onImages: (images: Json[]) => void,
+ *   upload: (file: File) => Promise<Json>,
+ * }} options
+ */
 export function createPlayground({ tools, sessionId, images, onImages, upload }) {
-  const serverSelect = /** @type {HTMLSelectElement} */ (document.getElementById('pg-server'));
-  const toolSelect = /** @type {HTMLSelectElement} */ (document.getElementById('pg-tool'));
-  const description = document.getElementById('pg-description');
-  const form = /** @type {HTMLFormElement} */ (document.getElementById('pg-form'));
-  const error = document.getElementById('pg-error');
-  const result = document.getElementById('pg-result');
-  const callButton = /** @type {HTMLButtonElement} */ (document.getElementById('pg-call'));
-  const fileInput = /** @type {HTMLInputElement} */ (document.getElementById('pg-file-input'));
+  const serverSelect = /** @type {HTMLSelectElement} */ (byId('pg-server'));
+  const toolSelect = /** @type {HTMLSelectElement} */ (byId('pg-tool'));
+  const description = byId('pg-description');
+  const form = /** @type {HTMLFormElement} */ (byId('pg-form'));
+  const error = byId('pg-error');
+  const result = byId('pg-result');
+  const callButton = /** @type {HTMLButtonElement} */ (byId('pg-call'));
+  const fileInput = /** @type {HTMLInputElement} */ (byId('pg-file-input'));
   let readArguments = () => ({});
   const panels = createServerPanels({ sessionId, onImages });
 
@@ -24,12 +36,12 @@ export function createPlayground({ tools, sessionId, images, onImages, upload })
   serverSelect.replaceChildren(...[...byServer.keys()].map((server) => h('option', { value: server }, `${server} (${byServer.get(server).length})`)));
   if (byServer.size === 0) serverSelect.append(h('option', { value: '' }, 'no MCP server is running'));
 
-  const showError = (message) => {
+  const showError = (/** @type {string} */ message) => {
     error.textContent = message;
     error.hidden = !message;
   };
 
-  const selectedTool = () => tools.find((tool) => tool.name === toolSelect.value);
+  const selectedTool = () => tools.find((/** @type {Json} */ tool) => tool.name === toolSelect.value);
 
   const renderForm = () => {
     const tool = selectedTool();
@@ -41,7 +53,7 @@ export function createPlayground({ tools, sessionId, images, onImages, upload })
 
   const renderTools = () => {
     const list = byServer.get(serverSelect.value) ?? [];
-    toolSelect.replaceChildren(...list.map((tool) => h('option', { value: tool.name }, tool.tool)));
+    toolSelect.replaceChildren(...list.map((/** @type {Json} */ tool) => h('option', { value: tool.name }, tool.tool)));
     renderForm();
     void panels.select(serverSelect.value);
   };
@@ -65,7 +77,7 @@ export function createPlayground({ tools, sessionId, images, onImages, upload })
     try {
       args = readArguments();
     } catch (problem) {
-      return showError(problem.message);
+      return showError(errorText(problem));
     }
     showError('');
     callButton.disabled = true;
@@ -92,7 +104,7 @@ export function createPlayground({ tools, sessionId, images, onImages, upload })
       );
       result.hidden = false;
     } catch (problem) {
-      showError(`The call failed after ${formatMs(performance.now() - started)}: ${problem.message}`);
+      showError(`The call failed after ${formatMs(performance.now() - started)}: ${errorText(problem)}`);
     } finally {
       callButton.disabled = false;
       callButton.textContent = 'Call tool';
@@ -108,13 +120,13 @@ export function createPlayground({ tools, sessionId, images, onImages, upload })
     void call();
   });
   fileInput.addEventListener('change', async () => {
-    const files = [...fileInput.files];
+    const files = [...(fileInput.files ?? [])];
     fileInput.value = '';
     for (const file of files) {
       try {
         await upload(file);
       } catch (problem) {
-        showError(`${file.name}: ${problem.message}`);
+        showError(`${file.name}: ${errorText(problem)}`);
       }
     }
   });

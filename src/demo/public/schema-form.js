@@ -3,10 +3,12 @@
 // inputs; enums a select; arrays of primitives a textarea with one value per line (or comma
 // separated); objects and arrays of objects a JSON textarea. Required fields are marked, and
 // string fields that take an image get a picker of the session's images.
-import { h } from './dom.js';
+import { errorText, h } from './dom.js';
+
+/** @typedef {import('./dom.js').Json} Json */
 
 /** The effective schema of a property: `type: [x, "null"]` and anyOf/oneOf with one non-null branch unwrap to it. */
-export function effectiveSchema(schema) {
+export function effectiveSchema(/** @type {Json} */ schema) {
   if (!schema || typeof schema !== 'object') return {};
   const branches = schema.anyOf ?? schema.oneOf;
   if (Array.isArray(branches)) {
@@ -15,13 +17,13 @@ export function effectiveSchema(schema) {
     return { ...schema, type: 'json' };
   }
   if (Array.isArray(schema.type)) {
-    const real = schema.type.filter((type) => type !== 'null');
+    const real = schema.type.filter((/** @type {string} */ type) => type !== 'null');
     return { ...schema, type: real.length === 1 ? real[0] : 'json' };
   }
   return schema;
 }
 
-function kindOf(schema) {
+function kindOf(/** @type {Json} */ schema) {
   if (Array.isArray(schema.enum)) return 'enum';
   const type = schema.type;
   if (type === 'string' || type === 'number' || type === 'integer' || type === 'boolean') return type;
@@ -32,23 +34,23 @@ function kindOf(schema) {
   return 'json';
 }
 
-export function takesImage(name, schema) {
+export function takesImage(/** @type {string} */ name, /** @type {Json} */ schema) {
   return schema.type === 'string' && /image|input_?path|file|uri|^path$/i.test(name) && !/output|save|dest/i.test(name);
 }
 
-function typeLabel(schema, kind) {
+function typeLabel(/** @type {Json} */ schema, /** @type {string} */ kind) {
   if (kind === 'list') return `${effectiveSchema(schema.items).type}[]`;
   if (kind === 'enum') return 'choice';
   return kind === 'json' ? (schema.type ?? 'json') : kind;
 }
 
-function inputFor(id, name, schema, kind, images) {
+function inputFor(/** @type {string} */ id, /** @type {string} */ name, /** @type {Json} */ schema, /** @type {string} */ kind, /** @type {Json[]} */ images) {
   if (kind === 'enum') {
     return h(
       'select',
       { id, name },
       h('option', { value: '' }, '(not set)'),
-      schema.enum.map((value) => h('option', { value: JSON.stringify(value) }, String(value))),
+      schema.enum.map((/** @type {unknown} */ value) => h('option', { value: JSON.stringify(value) }, String(value))),
     );
   }
   if (kind === 'boolean') {
@@ -64,18 +66,19 @@ function inputFor(id, name, schema, kind, images) {
     'select',
     {
       'aria-label': `${name}: pick an image`,
-      onchange: (event) => {
-        if (event.target.value) text.value = event.target.value;
+      onchange: (/** @type {Event} */ event) => {
+        const picked = /** @type {HTMLSelectElement} */ (event.target);
+        if (picked.value) text.value = picked.value;
       },
     },
     h('option', { value: '' }, images.length > 0 ? 'Pick an image…' : 'No images yet: upload one'),
-    images.map((image) => h('option', { value: image.path }, `${image.source === 'upload' ? 'upload' : image.source} · ${image.id}`)),
+    images.map((/** @type {Json} */ image) => h('option', { value: image.path }, `${image.source === 'upload' ? 'upload' : image.source} · ${image.id}`)),
   );
   return h('div', { class: 'with-picker' }, text, picker);
 }
 
 /** For JSON fields: the keys an object (or each array item) takes, required ones marked with *. */
-function shapeHint(schema, kind) {
+function shapeHint(/** @type {Json} */ schema, /** @type {string} */ kind) {
   if (kind !== 'json') return '';
   const target = schema.type === 'array' ? effectiveSchema(schema.items) : schema;
   const keys = Object.keys(target.properties ?? {});
@@ -86,10 +89,11 @@ function shapeHint(schema, kind) {
 }
 
 /** Renders the form into `form`; returns a function that reads the arguments or throws a message. */
-export function renderSchemaForm(form, inputSchema, images) {
+export function renderSchemaForm(/** @type {HTMLFormElement} */ form, /** @type {Json} */ inputSchema, /** @type {Json[]} */ images) {
   form.replaceChildren();
   const properties = inputSchema?.properties ?? {};
   const required = new Set(inputSchema?.required ?? []);
+  /** @type {Json[]} */
   const fields = [];
   for (const [name, raw] of Object.entries(properties)) {
     const schema = effectiveSchema(raw);
@@ -119,7 +123,7 @@ export function renderSchemaForm(form, inputSchema, images) {
   return () => readArguments(form, fields);
 }
 
-function toPrimitive(text, type, name) {
+function toPrimitive(/** @type {string} */ text, /** @type {string} */ type, /** @type {string} */ name) {
   if (type === 'string') return text;
   if (type === 'boolean') {
     if (text === 'true' || text === 'false') return text === 'true';
@@ -131,11 +135,13 @@ function toPrimitive(text, type, name) {
   return value;
 }
 
-function readArguments(form, fields) {
+function readArguments(/** @type {HTMLFormElement} */ form, /** @type {Json[]} */ fields) {
+  /** @type {Record<string, unknown>} */
   const args = {};
+  /** @type {string[]} */
   const problems = [];
   for (const field of fields) {
-    const element = form.elements.namedItem(field.name);
+    const element = /** @type {HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement | null} */ (form.elements.namedItem(field.name));
     const text = (element?.value ?? '').trim();
     if (text === '') {
       if (field.required) problems.push(`${field.name} is required`);
@@ -147,18 +153,18 @@ function readArguments(form, fields) {
         const itemType = effectiveSchema(field.schema.items).type;
         const parts = text.includes('\n') ? text.split('\n') : text.split(',');
         args[field.name] = parts
-          .map((part) => part.trim())
-          .filter((part) => part !== '')
-          .map((part) => toPrimitive(part, itemType, field.name));
+          .map((/** @type {string} */ part) => part.trim())
+          .filter((/** @type {string} */ part) => part !== '')
+          .map((/** @type {string} */ part) => toPrimitive(part, itemType, field.name));
       } else if (field.kind === 'json') {
         try {
           args[field.name] = JSON.parse(text);
         } catch (error) {
-          throw new Error(`${field.name}: not valid JSON (${error.message})`);
+          throw new Error(`${field.name}: not valid JSON (${errorText(error)})`);
         }
       } else args[field.name] = toPrimitive(text, field.kind, field.name);
     } catch (error) {
-      problems.push(error.message);
+      problems.push(errorText(error));
     }
   }
   if (problems.length > 0) throw new Error(problems.join('\n'));

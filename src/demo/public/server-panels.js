@@ -4,13 +4,16 @@
 // arguments, see the messages) and the session's raw JSON-RPC log. A server that did not
 // declare resources or prompts says so in place of a list.
 import { api } from './api.js';
-import { append, clear, collapsible, formatBytes, h, imageGrid, prettyJson } from './dom.js';
+import { append, clear, errorText, formatBytes, h, prettyJson } from './dom.js';
+import { collapsible, imageGrid } from './widgets.js';
+
+/** @typedef {import('./dom.js').Json} Json */
 
 /** @param {string} id An input or select of the panel. */
 const byId = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
 
 /** One content item of a resource or a prompt message. */
-function contentView(item, onImages) {
+function contentView(/** @type {Json} */ item, /** @type {(images: Json[]) => void} */ onImages) {
   if (item.image) {
     onImages([item.image]);
     return imageGrid([item.image]);
@@ -20,13 +23,14 @@ function contentView(item, onImages) {
   return h('p', { class: 'muted small' }, `${item.type ?? 'link'}: ${item.uri ?? ''}`);
 }
 
-function declaredNote(kind, server) {
+function declaredNote(/** @type {string} */ kind, /** @type {string} */ server) {
   return h('p', { class: 'muted small not-declared' }, `${server} does not declare ${kind} (the MCP capability "${kind}"), so there is nothing to list.`);
 }
 
+/** @type {Record<string, string>} */
 const arrow = { sent: '→', received: '←' };
 
-function logEntry(entry) {
+function logEntry(/** @type {Json} */ entry) {
   const label = `${arrow[entry.direction]} ${entry.kind}${entry.method ? ` ${entry.method}` : ''}${entry.id !== undefined ? ` #${entry.id}` : ''}`;
   const body = prettyJson(entry.payload);
   return h(
@@ -44,22 +48,24 @@ function logEntry(entry) {
   );
 }
 
+/** @param {{ sessionId: () => string, onImages: (images: Json[]) => void }} options */
 export function createServerPanels({ sessionId, onImages }) {
   let server = '';
+  /** @type {Json[]} */
   let prompts = [];
 
-  const showError = (id, message) => {
+  const showError = (/** @type {string} */ id, /** @type {string} */ message) => {
     byId(id).textContent = message;
     byId(id).hidden = !message;
   };
 
-  const readResource = async (uri) => {
+  const readResource = async (/** @type {string} */ uri) => {
     showError('pg-resource-error', '');
     try {
       const answer = await api.readResource(server, sessionId(), uri);
       byId('pg-resource-result').replaceChildren(
         h('h3', {}, uri),
-        ...answer.contents.map((item) =>
+        ...answer.contents.map((/** @type {Json} */ item) =>
           h(
             'div',
             { class: 'resource-content', dataset: { uri: item.uri } },
@@ -69,12 +75,12 @@ export function createServerPanels({ sessionId, onImages }) {
         ),
       );
     } catch (problem) {
-      showError('pg-resource-error', problem.message);
+      showError('pg-resource-error', errorText(problem));
     }
     void refreshLog();
   };
 
-  const renderResources = (overview) => {
+  const renderResources = (/** @type {Json} */ overview) => {
     const list = byId('pg-resources');
     if (!overview.resources.declared) return list.replaceChildren(declaredNote('resources', server));
     if (overview.resources.error) return list.replaceChildren(h('p', { class: 'inline-error' }, `resources/list failed: ${overview.resources.error}`));
@@ -83,7 +89,7 @@ export function createServerPanels({ sessionId, onImages }) {
       h(
         'ul',
         { class: 'resource-list' },
-        overview.resources.items.map((resource) =>
+        overview.resources.items.map((/** @type {Json} */ resource) =>
           h(
             'li',
             { dataset: { uri: resource.uri } },
@@ -104,7 +110,7 @@ export function createServerPanels({ sessionId, onImages }) {
     const prompt = prompts.find((entry) => entry.name === byId('pg-prompt').value);
     byId('pg-prompt-description').textContent = prompt?.description ?? '';
     byId('pg-prompt-form').replaceChildren(
-      ...(prompt?.arguments ?? []).map((argument) =>
+      ...(prompt?.arguments ?? []).map((/** @type {Json} */ argument) =>
         h(
           'label',
           { class: 'field' },
@@ -115,7 +121,7 @@ export function createServerPanels({ sessionId, onImages }) {
     );
   };
 
-  const renderPrompts = (overview) => {
+  const renderPrompts = (/** @type {Json} */ overview) => {
     const declared = overview.prompts.declared && !overview.prompts.error && overview.prompts.items.length > 0;
     prompts = declared ? overview.prompts.items : [];
     byId('pg-prompt-controls').hidden = !declared;
@@ -124,7 +130,7 @@ export function createServerPanels({ sessionId, onImages }) {
     else if (overview.prompts.error) note.replaceChildren(h('p', { class: 'inline-error' }, `prompts/list failed: ${overview.prompts.error}`));
     else if (!declared) note.replaceChildren(h('p', { class: 'muted small' }, `${server} declares prompts but lists none.`));
     else note.replaceChildren();
-    byId('pg-prompt').replaceChildren(...prompts.map((prompt) => h('option', { value: prompt.name }, prompt.title ?? prompt.name)));
+    byId('pg-prompt').replaceChildren(...prompts.map((/** @type {Json} */ prompt) => h('option', { value: prompt.name }, prompt.title ?? prompt.name)));
     byId('pg-prompt-result').replaceChildren();
     renderPromptForm();
   };
@@ -132,6 +138,7 @@ export function createServerPanels({ sessionId, onImages }) {
   const getPrompt = async () => {
     const prompt = prompts.find((entry) => entry.name === byId('pg-prompt').value);
     if (!prompt) return;
+    /** @type {Record<string, string>} */
     const args = {};
     for (const argument of prompt.arguments ?? []) {
       const value = byId(`prompt-arg-${argument.name}`).value;
@@ -147,13 +154,13 @@ export function createServerPanels({ sessionId, onImages }) {
         h(
           'ol',
           { class: 'prompt-messages' },
-          answer.messages.map((message) =>
+          answer.messages.map((/** @type {Json} */ message) =>
             h('li', { dataset: { role: message.role } }, h('div', { class: 'label muted small' }, message.role), contentView(message, onImages)),
           ),
         ),
       );
     } catch (problem) {
-      showError('pg-prompt-error', problem.message);
+      showError('pg-prompt-error', errorText(problem));
     }
     void refreshLog();
   };
@@ -167,11 +174,11 @@ export function createServerPanels({ sessionId, onImages }) {
         : 'This demo keeps no JSON-RPC log.';
       byId('pg-log').replaceChildren(...log.entries.map(logEntry).reverse());
     } catch (problem) {
-      byId('pg-log-note').textContent = problem.message;
+      byId('pg-log-note').textContent = errorText(problem);
     }
   }
 
-  const select = async (name) => {
+  const select = async (/** @type {string} */ name) => {
     server = name;
     byId('pg-server-name').textContent = name;
     byId('pg-resource-result').replaceChildren();
@@ -182,7 +189,7 @@ export function createServerPanels({ sessionId, onImages }) {
       renderResources(overview);
       renderPrompts(overview);
     } catch (problem) {
-      byId('pg-resources').replaceChildren(h('p', { class: 'inline-error' }, problem.message));
+      byId('pg-resources').replaceChildren(h('p', { class: 'inline-error' }, errorText(problem)));
     }
     await refreshLog();
   };

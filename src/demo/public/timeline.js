@@ -3,7 +3,11 @@
 // reload (which replays the session's buffered events) rebuilds exactly what was shown live.
 // It follows a live run: after each event the page scrolls to the newest round, unless the
 // reader scrolled up to read something; scrolling back to the bottom follows again.
-import { append, collapsible, formatMs, h, imageGrid, resultDetails } from './dom.js';
+import { append, formatMs, h } from './dom.js';
+import { collapsible, imageGrid, resultDetails } from './widgets.js';
+
+/** @typedef {import('./dom.js').Json} Json an event the server sent (src/demo/page-events.ts) */
+/** @typedef {Record<string, any>} Episode one turn's elements and state */
 
 /** How close to the bottom (px) still counts as "at the newest round". */
 const followSlack = 160;
@@ -22,8 +26,10 @@ export class Conversation {
     this.list = list;
     this.emptyState = emptyState;
     this.onEpisodeEnd = onEpisodeEnd;
+    /** @type {Map<string, Episode>} */
     this.episodes = new Map();
     this.follow = true;
+    this.scrolling = false;
     window.addEventListener('scroll', () => {
       if (!this.scrolling) this.follow = atBottom();
     });
@@ -42,9 +48,10 @@ export class Conversation {
   clear() {
     for (const episode of this.episodes.values()) episode.root.remove();
     this.episodes.clear();
-    this.emptyState.hidden = false;
+    if (this.emptyState) this.emptyState.hidden = false;
   }
 
+  /** @param {Json} event */
   handle(event) {
     // A new message starts a new turn: follow it.
     if (event.type === 'user_message') this.follow = true;
@@ -52,6 +59,7 @@ export class Conversation {
     this.followLatest();
   }
 
+  /** @param {Json} event */
   apply(event) {
     const episode = this.episode(event.episodeId);
     switch (event.type) {
@@ -75,6 +83,10 @@ export class Conversation {
     }
   }
 
+  /**
+   * @param {string} id
+   * @returns {Episode}
+   */
   episode(id) {
     let episode = this.episodes.get(id);
     if (!episode) {
@@ -86,12 +98,16 @@ export class Conversation {
       const root = h('li', { class: 'turn', dataset: { episode: id } }, user, timeline);
       episode = { id, root, user, timeline, status, statusText, rounds: new Map(), calls: new Map(), finished: false };
       this.episodes.set(id, episode);
-      this.emptyState.hidden = true;
+      if (this.emptyState) this.emptyState.hidden = true;
       this.list.append(root);
     }
     return episode;
   }
 
+  /**
+   * @param {Episode} episode
+   * @param {Json} event
+   */
   userMessage(episode, event) {
     append(
       episode.user,
@@ -101,10 +117,18 @@ export class Conversation {
     );
   }
 
+  /**
+   * @param {Episode} episode
+   * @param {string} text
+   */
   status(episode, text) {
     if (!episode.finished) episode.statusText.textContent = text;
   }
 
+  /**
+   * @param {Episode} episode
+   * @param {number} number
+   */
   round(episode, number) {
     let round = episode.rounds.get(number);
     if (!round) {
@@ -118,6 +142,10 @@ export class Conversation {
     return round;
   }
 
+  /**
+   * @param {Episode} episode
+   * @param {Json} event
+   */
   modelCall(episode, event) {
     const tokens = `${event.usage.inputTokens.toLocaleString()} → ${event.usage.outputTokens.toLocaleString()} tokens`;
     const retries = event.attempts > 1 ? ` · ${event.attempts} attempts` : '';
@@ -140,6 +168,10 @@ export class Conversation {
     this.status(episode, event.toolCallCount > 0 ? `Round ${event.round}: running ${calls}…` : 'Answer received');
   }
 
+  /**
+   * @param {Episode} episode
+   * @param {Json} event
+   */
   callCard(episode, event) {
     const key = `${event.round}:${event.index}`;
     let card = episode.calls.get(key);
@@ -162,10 +194,18 @@ export class Conversation {
     return card;
   }
 
+  /**
+   * @param {Episode} episode
+   * @param {Json} event
+   */
   toolStart(episode, event) {
     this.callCard(episode, event);
   }
 
+  /**
+   * @param {Episode} episode
+   * @param {Json} event
+   */
   toolEnd(episode, event) {
     const card = this.callCard(episode, event);
     card.badge.className = `badge ${event.isError ? 'error' : 'ok'}`;
@@ -175,12 +215,20 @@ export class Conversation {
     append(card.body, resultDetails(event.result, { label: event.isError ? 'error' : 'result' }), imageGrid(event.images));
   }
 
+  /**
+   * @param {Episode} episode
+   * @param {Json} event
+   */
   final(episode, event) {
     if (episode.answer) return;
     episode.answer = h('div', { class: 'bubble answer' }, h('h3', {}, 'Answer'), event.text || '(the model gave an empty answer)');
     episode.root.append(episode.answer);
   }
 
+  /**
+   * @param {Episode} episode
+   * @param {Json} event
+   */
   end(episode, event) {
     episode.finished = true;
     episode.status.remove();

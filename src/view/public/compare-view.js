@@ -2,11 +2,19 @@
 // The compare page: two runs on their shared tasks: the paired difference B - A of pass@1 and
 // recall with its bootstrap interval and the sign test (src/stats, as `m3 compare` computes it),
 // the tasks that flip pass/fail, and per-task deltas.
-import { api, enc, fmt, h, show, signed, sortableTable } from './dom.js';
+import { fmt, h } from './dom.js';
+import { api, enc, show, signed, sortableTable } from './view-kit.js';
 import { taskLink } from './run-view.js';
+
+/** @typedef {import('./view-kit.js').Json} Json */
 
 const sortState = {};
 
+/**
+ * @param {string} id
+ * @param {string} name
+ * @param {Json} comparison
+ */
 function pairedLine(id, name, comparison) {
   const { difference, signTest } = comparison;
   return h(
@@ -24,6 +32,7 @@ function pairedLine(id, name, comparison) {
   );
 }
 
+/** @param {Json} paired */
 function pairedBlock(paired) {
   if (paired.missing) return h('p', { class: 'note', id: 'paired-missing' }, `paired difference: ${paired.missing}`);
   return h(
@@ -37,18 +46,27 @@ function pairedBlock(paired) {
   );
 }
 
+/**
+ * @param {string} aId
+ * @param {string} bId
+ */
 export async function compareView(aId, bId) {
   const { a, b, rows, onlyInA, onlyInB, paired } = await api(`/api/compare?a=${enc(aId)}&b=${enc(bId)}`);
-  const delta = (value) => h('td', { class: `num ${value > 0 ? 'delta-pos' : value < 0 ? 'delta-neg' : ''}` }, value === null ? '—' : signed(value));
+  const delta = (/** @type {number | null} */ value) =>
+    h(
+      'td',
+      { class: `num ${value !== null && value > 0 ? 'delta-pos' : value !== null && value < 0 ? 'delta-neg' : ''}` },
+      value === null ? '—' : signed(value),
+    );
   const columns = [
-    { key: 'task', title: 'task', value: (r) => r.taskId },
-    { key: 'a', title: 'A recall', num: true, value: (r) => r.a.step?.recall },
-    { key: 'b', title: 'B recall', num: true, value: (r) => r.b.step?.recall },
-    { key: 'recall-delta', title: 'Δ recall', num: true, value: (r) => r.recallDelta },
-    { key: 'precision-delta', title: 'Δ precision', num: true, value: (r) => r.precisionDelta },
-    { key: 'flip', title: 'flip', value: (r) => r.flip },
+    { key: 'task', title: 'task', value: (/** @type {Json} */ r) => r.taskId },
+    { key: 'a', title: 'A recall', num: true, value: (/** @type {Json} */ r) => r.a.step?.recall },
+    { key: 'b', title: 'B recall', num: true, value: (/** @type {Json} */ r) => r.b.step?.recall },
+    { key: 'recall-delta', title: 'Δ recall', num: true, value: (/** @type {Json} */ r) => r.recallDelta },
+    { key: 'precision-delta', title: 'Δ precision', num: true, value: (/** @type {Json} */ r) => r.precisionDelta },
+    { key: 'flip', title: 'flip', value: (/** @type {Json} */ r) => r.flip },
   ];
-  const flips = rows.filter((row) => row.flip);
+  const flips = rows.filter((/** @type {Json} */ row) => row.flip);
   show(
     h('h1', {}, 'Compare'),
     h(
@@ -60,7 +78,7 @@ export async function compareView(aId, bId) {
     h(
       'p',
       { id: 'flip-count' },
-      `${flips.length} task(s) flip pass/fail: ${flips.filter((r) => r.flip === 'broken').length} broken, ${flips.filter((r) => r.flip === 'fixed').length} fixed`,
+      `${flips.length} task(s) flip pass/fail: ${flips.filter((/** @type {Json} */ r) => r.flip === 'broken').length} broken, ${flips.filter((/** @type {Json} */ r) => r.flip === 'fixed').length} fixed`,
     ),
     sortableTable(
       columns,

@@ -2,10 +2,18 @@
 // The matrix page: tasks × runs, per cell the task's success (passes / decided trials, under the
 // one success rule) and its mean step recall, each cell a link to the task in that run. Tasks where
 // the runs disagree come first. #/matrix?runs=<a>,<b> picks the runs (default: every run, up to 12).
-import { api, enc, fmt, h, show } from './dom.js';
+import { fmt, h } from './dom.js';
+import { api, enc, show } from './view-kit.js';
+
+/** @typedef {import('./view-kit.js').Json} Json */
 
 const shownRows = 500;
 
+/**
+ * @param {Json} run
+ * @param {Json} task
+ * @param {Json | undefined} cell
+ */
 function cellView(run, task, cell) {
   if (!cell) return h('td', { class: 'matrix-cell missing', 'data-run': run.runId }, '—');
   const rate = cell.decided ? cell.passed / cell.decided : null;
@@ -23,6 +31,7 @@ function cellView(run, task, cell) {
   );
 }
 
+/** @param {URLSearchParams} params */
 export async function matrixView(params) {
   const runs = params.get('runs') ?? '';
   const data = await api(`/api/matrix${runs ? `?runs=${enc(runs)}` : ''}`);
@@ -49,18 +58,18 @@ export async function matrixView(params) {
             'tr',
             {},
             h('th', { scope: 'col' }, 'task'),
-            data.runs.map((run) => h('th', { scope: 'col', 'data-run': run.runId, title: `${run.model} · ${run.condition}` }, run.runId)),
+            data.runs.map((/** @type {Json} */ run) => h('th', { scope: 'col', 'data-run': run.runId, title: `${run.model} · ${run.condition}` }, run.runId)),
           ),
         ),
         h(
           'tbody',
           {},
-          rows.map((task) =>
+          rows.map((/** @type {Json} */ task) =>
             h(
               'tr',
               { 'data-task': task.taskId, 'data-rank': task.rank },
               h('th', { scope: 'row' }, task.taskId),
-              data.runs.map((run, index) => cellView(run, task, task.cells[index])),
+              data.runs.map((/** @type {Json} */ run, /** @type {number} */ index) => cellView(run, task, task.cells[index])),
             ),
           ),
         ),

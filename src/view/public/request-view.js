@@ -4,6 +4,9 @@
 // as the driver delivered them (size, bytes, sent / placeholder / dropped), tokens and cost.
 import { fmt, h } from './dom.js';
 
+/** @typedef {import('./view-kit.js').Json} Json */
+
+/** @param {Json[]} images */
 function imageTable(images) {
   if (images.length === 0) return h('p', { class: 'meta' }, 'no image in this request');
   return h(
@@ -37,17 +40,19 @@ function imageTable(images) {
   );
 }
 
+/** @param {Json} message */
 function messageItem(message) {
   return h(
     'li',
     { class: 'request-message', 'data-role': message.role },
     h('strong', {}, message.role),
-    message.parts.map((part) =>
+    message.parts.map((/** @type {Json} */ part) =>
       h('div', { class: `part part-${part.kind}` }, part.kind === 'text' ? '' : h('span', { class: 'meta' }, `${part.kind.replace('_', ' ')}: `), part.text),
     ),
   );
 }
 
+/** @param {Json} call */
 export function requestView(call) {
   // What the reply paid (the store's figure): batch replies at the batch price, cache-served ones $0.
   const billing = { batch: ` (provider batch ${call.vendorBatchId ?? ''}, batch price)`, cache: ' (served by the model cache)' }[call.billing] ?? '';

@@ -5,9 +5,15 @@
 // a metric range), sort (failures first by default) and paging, all done by the server
 // (GET /api/runs/<id>/tasks, src/view/task-query.ts). Every filter, sort and page is in the URL
 // (#/run/<id>?q=...&outcome=fail&sort=recall&dir=desc&offset=100), so a view is a link.
-import { api, badge, enc, fmt, h, interval, show, sortHeader, stepCells, when } from './dom.js';
+import { fmt, h } from './dom.js';
+import { api, badge, enc, interval, show, sortHeader, stepCells, when } from './view-kit.js';
+
+/** @typedef {import('./view-kit.js').Json} Json */
+/** @typedef {Record<string, string>} Query the task table's query, as in the URL */
+/** @typedef {(change: Query, paging?: boolean) => void} OnChange */
 
 const pageSize = 100;
+/** @type {Query} */
 const defaults = {
   q: '',
   outcome: 'all',
@@ -27,35 +33,58 @@ const defaults = {
   offset: '0',
 };
 
-/** The query of the URL, every key present (defaults filled in). */
+/**
+ * The query of the URL, every key present (defaults filled in).
+ * @param {URLSearchParams} params
+ * @returns {Query}
+ */
 function queryOf(params) {
   return Object.fromEntries(Object.entries(defaults).map(([key, value]) => [key, params.get(key) ?? value]));
 }
 
-/** Only what differs from the defaults goes into a link. */
+/**
+ * Only what differs from the defaults goes into a link.
+ * @param {Query} query
+ */
 function searchOf(query) {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) if (value !== defaults[key]) params.set(key, value);
   return params.toString();
 }
 
+/**
+ * @param {string} id
+ * @param {string} label
+ * @param {string[]} values
+ * @param {Query} query
+ * @param {string} key
+ * @param {OnChange} onChange
+ */
 function select(id, label, values, query, key, onChange) {
   const node = h(
     'select',
     { id, 'aria-label': label },
     values.map((value) => h('option', { value }, value)),
   );
-  node.value = values.includes(query[key]) ? query[key] : values[0];
+  node.value = values.includes(query[key] ?? '') ? (query[key] ?? '') : (values[0] ?? '');
   node.addEventListener('change', () => onChange({ [key]: node.value }));
   return h('label', {}, `${label} `, node);
 }
 
+/**
+ * @param {string} id
+ * @param {string} label
+ * @param {Query} query
+ * @param {string} key
+ * @param {OnChange} onChange
+ */
 function numberInput(id, label, query, key, onChange) {
   const node = h('input', { id, type: 'number', step: '0.05', min: '0', max: '1', 'aria-label': label, class: 'range', value: query[key] });
   node.addEventListener('change', () => onChange({ [key]: node.value }));
   return node;
 }
 
+/** @type {import('./view-kit.js').Column[]} */
 const columns = [
   { key: 'task', title: 'task', value: (t) => t.taskId },
   { key: 'status', title: 'status', value: (t) => t.status },
@@ -73,14 +102,14 @@ const columns = [
 ];
 
 /** A task's link; with k > 1 trials one row per trial, its link naming the trial. */
-export const taskLink = (runId, task, trials) =>
+export const taskLink = (/** @type {string} */ runId, /** @type {Json} */ task, /** @type {number} */ trials) =>
   h(
     'a',
     { href: `#/task/${enc(runId)}/${enc(task.taskId)}${trials > 1 ? `/${task.trial}` : ''}` },
     trials > 1 ? `${task.taskId} · trial ${task.trial}` : task.taskId,
   );
 
-const taskRow = (runId, trials) => (task) =>
+const taskRow = (/** @type {string} */ runId, /** @type {number} */ trials) => (/** @type {Json} */ task) =>
   h(
     'tr',
     { 'data-task': task.taskId, 'data-trial': task.trial, 'data-tiers': task.tiers.join(' ') },
@@ -89,7 +118,11 @@ const taskRow = (runId, trials) => (task) =>
     h(
       'td',
       {},
-      [task.errorCode, ...task.toolErrorCodes.map((code) => `tool: ${code}`), task.uncodedToolErrors ? `tool error (no code) ×${task.uncodedToolErrors}` : null]
+      [
+        task.errorCode,
+        ...task.toolErrorCodes.map((/** @type {string} */ code) => `tool: ${code}`),
+        task.uncodedToolErrors ? `tool error (no code) ×${task.uncodedToolErrors}` : null,
+      ]
         .filter(Boolean)
         .join(', '),
     ),
@@ -105,12 +138,21 @@ const taskRow = (runId, trials) => (task) =>
   );
 
 /** Per-task recall and precision in five bins, and tasks by status, as the server counted them (chart.js, no animation). */
+/**
+ * @param {Json} counts
+ * @param {number} total
+ */
 function charts(counts, total) {
   const { Chart } = /** @type {any} */ (window);
   if (!Chart || total === 0) return null;
   const metrics = h('canvas', { id: 'chart-metrics', 'aria-label': 'per-task recall and precision' });
   const statuses = h('canvas', { id: 'chart-status', 'aria-label': 'tasks by status' });
-  const options = (title) => ({ animation: false, responsive: true, maintainAspectRatio: false, plugins: { title: { display: true, text: title } } });
+  const options = (/** @type {string} */ title) => ({
+    animation: false,
+    responsive: true,
+    maintainAspectRatio: false,
+    plugins: { title: { display: true, text: title } },
+  });
   const axis = { y: { beginAtZero: true, ticks: { precision: 0 } } };
   queueMicrotask(() => {
     new Chart(metrics, {
@@ -133,6 +175,10 @@ function charts(counts, total) {
   return h('div', { class: 'charts' }, h('div', { class: 'chart' }, metrics), h('div', { class: 'chart' }, statuses));
 }
 
+/**
+ * @param {Query} query
+ * @param {OnChange} onChange
+ */
 function searchBox(query, onChange) {
   const node = h('input', {
     id: 'task-search',
@@ -142,6 +188,7 @@ function searchBox(query, onChange) {
     placeholder: 'search ids, questions, answers, tools, arguments',
     value: query.q,
   });
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer;
   node.addEventListener('input', () => {
     clearTimeout(timer);
@@ -150,7 +197,13 @@ function searchBox(query, onChange) {
   return node;
 }
 
+/**
+ * @param {Json} facets
+ * @param {Query} query
+ * @param {OnChange} onChange
+ */
 function filters(facets, query, onChange) {
+  /** @type {(id: string, label: string, key: string, values: string[]) => HTMLElement} */
   const pick = (id, label, key, values) => select(id, label, values, query, key, onChange);
   return h(
     'div',
@@ -177,8 +230,18 @@ function filters(facets, query, onChange) {
   );
 }
 
+/** @param {Json} ci */
 function intervalsLine(ci) {
   if (ci.missing) return h('p', { class: 'note', id: 'run-intervals-missing' }, `intervals: ${ci.missing}`);
+  if (ci.state === 'computing') {
+    // An earlier figure is of files that changed since: shown, but never as the current one.
+    const outdated = ci.outdated ? ` (until then, the figure of the run's earlier files, outdated: pass@1 ${interval(ci.outdated.passAt1)})` : '';
+    return h(
+      'p',
+      { class: 'meta', id: 'run-intervals-computing' },
+      `intervals: computing the bootstrap in the background since ${when(ci.startedAt)}…${outdated}`,
+    );
+  }
   return h(
     'p',
     { class: 'meta', id: 'run-intervals' },
@@ -186,15 +249,28 @@ function intervalsLine(ci) {
   );
 }
 
-/** The intervals line: a placeholder until the bootstrap (asked for after the rows are drawn) answers. */
+const intervalsPollMs = 2000;
+
+/**
+ * The intervals line: asked for after the rows are drawn; while the server computes the bootstrap
+ * (in the background, src/view/interval-jobs.ts) it says so and asks again until the figure is ready
+ * or the page is left.
+ */
+/** @param {string} runId */
 function intervalsSlot(runId) {
-  const slot = h('div', { id: 'intervals-slot' }, h('p', { class: 'meta' }, 'intervals: computing the bootstrap…'));
-  api(`/api/runs/${enc(runId)}/intervals`)
-    .then((ci) => slot.replaceChildren(intervalsLine(ci)))
-    .catch((error) => slot.replaceChildren(h('p', { class: 'note' }, `intervals: ${error.message}`)));
+  const slot = h('div', { id: 'intervals-slot' }, h('p', { class: 'meta' }, 'intervals: asking the server…'));
+  const ask = () =>
+    api(`/api/runs/${enc(runId)}/intervals`)
+      .then((ci) => {
+        slot.replaceChildren(intervalsLine(ci));
+        if (ci.state === 'computing') setTimeout(() => slot.isConnected && void ask(), intervalsPollMs);
+      })
+      .catch((error) => slot.replaceChildren(h('p', { class: 'note' }, `intervals: ${error.message}`)));
+  void ask();
   return slot;
 }
 
+/** @param {Json} run */
 function summaryLines(run) {
   return [
     h(
@@ -223,6 +299,10 @@ function summaryLines(run) {
   ];
 }
 
+/**
+ * @param {Json} data
+ * @param {OnChange} onChange
+ */
 function pager(data, onChange) {
   const from = data.matched === 0 ? 0 : data.offset + 1;
   const to = data.offset + data.rows.length;
@@ -238,8 +318,16 @@ function pager(data, onChange) {
   );
 }
 
+/**
+ * @param {string} runId
+ * @param {Json} run
+ * @param {Json} data
+ * @param {Query} query
+ * @param {OnChange} onChange
+ */
 function taskTable(runId, run, data, query, onChange) {
   const sort = { key: query.sort, direction: query.dir === 'desc' ? -1 : 1 };
+  /** @type {(key: string, direction: number) => void} */
   const onSort = (key, direction) => onChange({ sort: key, dir: direction === -1 ? 'desc' : 'asc' });
   const head = columns.map((column) => (column.sortable === false ? h('th', { scope: 'col' }, column.title) : sortHeader(column, sort, onSort)));
   return h(
@@ -254,7 +342,11 @@ function taskTable(runId, run, data, query, onChange) {
   );
 }
 
-/** The run page for view.js: live (polled) while the run is in flight. */
+/**
+ * The run page for view.js: live (polled) while the run is in flight.
+ * @param {string} runId
+ * @param {URLSearchParams} [params]
+ */
 export async function runView(runId, params = new URLSearchParams()) {
   const query = queryOf(params);
   const path = () => `/api/runs/${enc(runId)}/tasks?${new URLSearchParams({ ...query, limit: String(pageSize) })}`;
@@ -263,6 +355,7 @@ export async function runView(runId, params = new URLSearchParams()) {
   let pending = 0;
   // A change rewrites the URL (no new history entry, no re-render of the toolbar, so the search
   // box keeps its focus) and fetches the table again; a filter change goes back to the first page.
+  /** @type {(change: Query, paging?: boolean) => Promise<void>} */
   const onChange = async (change, paging = false) => {
     Object.assign(query, change, paging ? {} : { offset: '0' });
     history.replaceState(null, '', `#/run/${enc(runId)}${searchOf(query) ? `?${searchOf(query)}` : ''}`);

@@ -3,10 +3,15 @@
 // pass@1 and recall with their bootstrap intervals, tokens, cost, the share of mocked tool calls
 // and, for a run in flight, its progress; and the two-run comparison picker. With no run in
 // flight the page watches the run list's stamp, so a run started later appears without a reload.
-import { api, badge, enc, fmt, h, interval, show, sortableTable, when } from './dom.js';
+import { fmt, h } from './dom.js';
+import { api, badge, enc, interval, show, sortableTable, when } from './view-kit.js';
 
+/** @typedef {import('./view-kit.js').Json} Json */
+
+/** @type {import('./view-kit.js').SortState} */
 const sortState = {};
 
+/** @param {Json} run */
 function progressCell(run) {
   const cell = h('td', {}, badge(run.status));
   if (run.progress)
@@ -20,10 +25,26 @@ function progressCell(run) {
   return cell;
 }
 
-const mockedText = (run) => (run.mocked.share === null ? '—' : `${(100 * run.mocked.share).toFixed(1)}% (${run.mocked.mockedCalls}/${run.mocked.calls})`);
-const intervalTitle = (run) =>
-  run.intervals.missing ?? `${run.intervals.rule}; ${Math.round(run.intervals.bootstrap.level * 100)}% percentile bootstrap over tasks`;
+const mockedText = (/** @type {Json} */ run) =>
+  run.mocked.share === null ? '—' : `${(100 * run.mocked.share).toFixed(1)}% (${run.mocked.mockedCalls}/${run.mocked.calls})`;
+const intervalTitle = (/** @type {Json} */ run) =>
+  run.intervals.missing ??
+  (run.intervals.state === 'computing'
+    ? `the server is computing the bootstrap (since ${when(run.intervals.startedAt)})`
+    : `${run.intervals.rule}; ${Math.round(run.intervals.bootstrap.level * 100)}% percentile bootstrap over tasks`);
 
+/** The interval of `metric`; while the server computes it, "computing", with the figure of the run's earlier files marked outdated. */
+/**
+ * @param {Json} run
+ * @param {'passAt1' | 'recall'} metric
+ */
+function intervalText(run, metric) {
+  if (run.intervals.state !== 'computing') return interval(run.intervals[metric]);
+  const outdated = run.intervals.outdated?.[metric];
+  return outdated ? h('span', { class: 'outdated' }, `computing… (outdated: ${interval(outdated)})`) : h('span', { class: 'computing' }, 'computing…');
+}
+
+/** @type {import('./view-kit.js').Column[]} */
 const columns = [
   { key: 'run', title: 'run', value: (r) => r.runId },
   { key: 'model', title: 'model', value: (r) => r.model },
@@ -44,10 +65,12 @@ const columns = [
 ];
 
 /** The oracle and the synthetic agent are harness checks, marked as such in every list. */
-const agentKindNote = (spec) => (spec === 'replay:gt' ? ' (oracle)' : spec?.startsWith('replay:noisy') ? ' (synthetic agent)' : '');
+const agentKindNote = (/** @type {string | null | undefined} */ spec) =>
+  spec === 'replay:gt' ? ' (oracle)' : spec?.startsWith('replay:noisy') ? ' (synthetic agent)' : '';
 
+/** @param {Json} run */
 function row(run) {
-  const recall = run.intervals.recall ? interval(run.intervals.recall) : fmt(run.step?.recall);
+  const recall = run.intervals.recall || run.intervals.state === 'computing' ? intervalText(run, 'recall') : fmt(run.step?.recall);
   return h(
     'tr',
     { 'data-run': run.runId },
@@ -61,7 +84,7 @@ function row(run) {
     h('td', { class: 'num' }, run.byStatus.ok),
     h('td', { class: 'num' }, run.failures.model),
     h('td', { class: 'num' }, run.failures.infra),
-    h('td', { class: 'num', title: intervalTitle(run), 'data-metric': 'pass' }, interval(run.intervals.passAt1)),
+    h('td', { class: 'num', title: intervalTitle(run), 'data-metric': 'pass' }, intervalText(run, 'passAt1')),
     h('td', { class: 'num', title: intervalTitle(run) }, recall),
     h('td', { class: 'num' }, run.usage.inputTokens + run.usage.outputTokens),
     h('td', { class: 'num' }, run.costUsd === null || run.costUsd === undefined ? 'n/a' : fmt(run.costUsd, 4)),
@@ -81,7 +104,7 @@ function row(run) {
 
 /** What an empty store shows: how to make a run (this page picks it up without a reload). */
 function emptyStore() {
-  const step = (text, command) => h('li', {}, text, h('pre', {}, command));
+  const step = (/** @type {string} */ text, /** @type {string} */ command) => h('li', {}, text, h('pre', {}, command));
   return h(
     'div',
     { id: 'empty-store' },
@@ -102,11 +125,11 @@ function emptyStore() {
 /** The page's state for view.js: live while a run is in flight; else it watches the run list's stamp. */
 export async function runsView() {
   const { runs, stamp } = await api('/api/runs');
-  const pick = (name) =>
+  const pick = (/** @type {string} */ name) =>
     h(
       'select',
       { id: `compare-${name}`, 'aria-label': `run ${name}` },
-      runs.map((run) => h('option', { value: run.runId }, run.runId)),
+      runs.map((/** @type {Json} */ run) => h('option', { value: run.runId }, run.runId)),
     );
   const a = pick('a');
   const b = pick('b');
@@ -126,5 +149,7 @@ export async function runsView() {
       ? h('div', { class: 'toolbar' }, 'Compare', a, 'with', b, compare, h('a', { href: '#/matrix', id: 'matrix-link' }, 'tasks × runs matrix'))
       : null,
   );
-  return { live: runs.some((run) => run.status === 'running'), watch: { url: '/api/runs-stamp', stamp } };
+  // A run in flight, or intervals the server is still computing: poll until they are there.
+  const live = runs.some((/** @type {Json} */ run) => run.status === 'running' || run.intervals.state === 'computing');
+  return { live, watch: { url: '/api/runs-stamp', stamp } };
 }

@@ -3,7 +3,10 @@
 // as sent, the task's success under the one success rule with each check's result and reason,
 // the step metrics with their definitions, and each GT call's best predicted call with the
 // similarity and the threshold that decided.
-import { enc, fmt, h, json } from './dom.js';
+import { fmt, h } from './dom.js';
+import { enc, imageSrc, json } from './view-kit.js';
+
+/** @typedef {import('./view-kit.js').Json} Json */
 
 const stepDefinitions = [
   ['recall', 'matched GT calls / GT calls (a match: same tool, argument similarity ≥ τ_weak, optimal assignment per tool)'],
@@ -15,10 +18,11 @@ const stepDefinitions = [
   ['merge_purity_cov', '1 − normalised entropy of how predicted steps mix GT steps, times recall'],
 ];
 
-const verdictText = (passed) => (passed === null ? 'not evaluated' : passed ? 'pass' : 'fail');
-const verdictBadge = (passed, id) =>
+const verdictText = (/** @type {boolean | null} */ passed) => (passed === null ? 'not evaluated' : passed ? 'pass' : 'fail');
+const verdictBadge = (/** @type {boolean | null} */ passed, /** @type {string | undefined} */ id = undefined) =>
   h('span', { class: `badge verdict-${verdictText(passed).replace(' ', '-')}`, id, 'data-passed': String(passed) }, verdictText(passed));
 
+/** @param {Json} question */
 export function questionSection(question) {
   const same = question.asked !== null && question.asked === question.gt;
   return [
@@ -39,6 +43,12 @@ export function questionSection(question) {
   ];
 }
 
+/**
+ * @param {string} runId
+ * @param {string} taskId
+ * @param {number} trial
+ * @param {Json[]} images
+ */
 export function taskImagesSection(runId, taskId, trial, images) {
   if (images.length === 0) return [h('p', { class: 'meta', id: 'task-images' }, 'no task image was sent with the first request')];
   return [
@@ -50,7 +60,11 @@ export function taskImagesSection(runId, taskId, trial, images) {
           'figure',
           { class: 'task-image', 'data-status': image.status },
           image.status === 'sent'
-            ? h('img', { src: `/api/runs/${enc(runId)}/tasks/${enc(taskId)}/images/${n}?trial=${trial}`, alt: `task image ${n + 1}`, class: 'tool-image' })
+            ? h('img', {
+                src: imageSrc(`/api/runs/${enc(runId)}/tasks/${enc(taskId)}/images/${n}?trial=${trial}`),
+                alt: `task image ${n + 1}`,
+                class: 'tool-image',
+              })
             : null,
           h(
             'figcaption',
@@ -63,8 +77,9 @@ export function taskImagesSection(runId, taskId, trial, images) {
   ];
 }
 
+/** @param {Json} success */
 export function successSection(success) {
-  const rows = success.checks.map((check) =>
+  const rows = success.checks.map((/** @type {Json} */ check) =>
     h(
       'tr',
       { 'data-kind': check.kind, 'data-passed': String(check.passed) },
@@ -114,6 +129,7 @@ export function successSection(success) {
   ];
 }
 
+/** @param {Json} alignment */
 export function stepMetricsSection(alignment) {
   if (alignment.missing) return [];
   const { metrics } = alignment;
@@ -157,8 +173,9 @@ export function stepMetricsSection(alignment) {
 }
 
 /** Each GT call beside its matched or best same-tool predicted call. */
+/** @param {Json} alignment */
 export function bestMatchTable(alignment) {
-  const rows = alignment.best.map((line) => {
+  const rows = alignment.best.map((/** @type {Json} */ line) => {
     const gt = alignment.gt[line.gt];
     const pred = line.pred === null ? null : alignment.pred[line.pred];
     return h(
@@ -178,7 +195,7 @@ export function bestMatchTable(alignment) {
         'td',
         {},
         line.reason,
-        line.marks.map((mark) =>
+        line.marks.map((/** @type {string} */ mark) =>
           h(
             'span',
             { class: 'badge mark', title: mark === 'tie' ? 'another candidate is within float32 noise' : 'within float32 noise of a threshold' },

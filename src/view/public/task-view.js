@@ -4,11 +4,15 @@
 // attempt and the request as the model received it; each tool call with arguments, result,
 // images, error code and fallback tier), the final answer beside the GT reply with the judge and
 // proxy scores, then the ground-truth alignment with each GT call's best predicted call.
-import { api, badge, enc, fmt, h, json, show } from './dom.js';
+import { fmt, h } from './dom.js';
+import { api, badge, enc, imageSrc, json, show } from './view-kit.js';
 import { requestView } from './request-view.js';
 import { bestMatchTable, questionSection, stepMetricsSection, successSection, taskImagesSection } from './task-score.js';
 
+/** @typedef {import('./view-kit.js').Json} Json */
+
 /** What a robustness condition (docs/robustness.md) did to the call: never present in a run without one. */
+/** @param {Json} mark */
 function conditionBadge(mark) {
   const text =
     mark.kind === 'injection'
@@ -19,9 +23,10 @@ function conditionBadge(mark) {
   return h('span', { class: 'badge condition', 'data-condition': mark.kind, title: "changed by the run's robustness condition" }, text);
 }
 
+/** @param {Json} call */
 function toolEvent(call) {
   const images = Array.from({ length: call.imageCount }, (_, n) =>
-    h('img', { src: `/api/tool-calls/${call.id}/images/${n}`, alt: `${call.canonicalName} image ${n + 1}`, class: 'tool-image' }),
+    h('img', { src: imageSrc(`/api/tool-calls/${call.id}/images/${n}`), alt: `${call.canonicalName} image ${n + 1}`, class: 'tool-image' }),
   );
   return h(
     'div',
@@ -52,6 +57,7 @@ function toolEvent(call) {
   );
 }
 
+/** @param {Json} attempt */
 function attemptLine(attempt) {
   const outcome = attempt.ok ? 'ok' : `${attempt.errorClass ?? 'error'}${attempt.message ? `: ${attempt.message}` : ''}`;
   return h(
@@ -61,6 +67,7 @@ function attemptLine(attempt) {
   );
 }
 
+/** @param {Json} call */
 function modelEvent(call) {
   const response = call.response ?? {};
   const retries = Math.max(0, call.attempts.length - 1);
@@ -85,7 +92,12 @@ function modelEvent(call) {
   );
 }
 
+/**
+ * @param {Json[]} modelCalls
+ * @param {Json[]} toolCalls
+ */
 function transcript(modelCalls, toolCalls) {
+  /** @type {number[]} */
   const rounds = [...new Set([...modelCalls.map((c) => c.round), ...toolCalls.map((c) => c.round)])].sort((a, b) => a - b);
   return rounds.flatMap((round) => [
     ...modelCalls.filter((c) => c.round === round).map(modelEvent),
@@ -93,10 +105,11 @@ function transcript(modelCalls, toolCalls) {
   ]);
 }
 
+/** @param {Json} final */
 function judgeTable(final) {
   if (!final.judges) return h('p', { class: 'note', id: 'judges-missing' }, final.judgesMissing);
-  const rows = (metric, entry) =>
-    entry.judges.map((judge) =>
+  const rows = (/** @type {string} */ metric, /** @type {Json} */ entry) =>
+    entry.judges.map((/** @type {Json} */ judge) =>
       h(
         'tr',
         {},
@@ -137,6 +150,7 @@ function judgeTable(final) {
   );
 }
 
+/** @param {Json} final */
 function finalSection(final) {
   return [
     h('h2', {}, 'Final answer and ground truth'),
@@ -156,7 +170,7 @@ function finalSection(final) {
       ? h(
           'ul',
           { class: 'note', id: 'judge-failures' },
-          final.judgeFailures.map((failure) => h('li', {}, `${failure.judge} (${failure.metric}): ${failure.reason}`)),
+          final.judgeFailures.map((/** @type {Json} */ failure) => h('li', {}, `${failure.judge} (${failure.metric}): ${failure.reason}`)),
         )
       : null,
     final.proxies
@@ -173,6 +187,10 @@ function finalSection(final) {
   ];
 }
 
+/**
+ * @param {Json} call
+ * @param {'gt' | 'pred'} side
+ */
 function callBox(call, side) {
   const missing = call.matchedWith === null;
   return h(
@@ -190,10 +208,12 @@ function callBox(call, side) {
   );
 }
 
+/** @param {Json} alignment */
 function alignmentView(alignment) {
   if (alignment.missing) return [h('p', { class: 'note', id: 'alignment-missing' }, alignment.missing)];
   const { counts, metrics } = alignment;
-  const count = (id, label, value) => h('span', { class: 'count', id: `count-${id}`, 'data-value': value }, `${label}: ${value}`);
+  const count = (/** @type {string} */ id, /** @type {string} */ label, /** @type {unknown} */ value) =>
+    h('span', { class: 'count', id: `count-${id}`, 'data-value': value }, `${label}: ${value}`);
   const rows = [h('div', { class: 'head' }, 'ground truth'), h('div', { class: 'head link' }, 'match'), h('div', { class: 'head' }, 'predicted')];
   for (const pair of alignment.pairs) {
     rows.push(
@@ -202,8 +222,10 @@ function alignmentView(alignment) {
       callBox(alignment.pred[pair.pred], 'pred'),
     );
   }
-  for (const call of alignment.gt.filter((c) => c.matchedWith === null)) rows.push(callBox(call, 'gt'), h('div', { class: 'link' }, ''), h('div'));
-  for (const call of alignment.pred.filter((c) => c.matchedWith === null)) rows.push(h('div'), h('div', { class: 'link' }, ''), callBox(call, 'pred'));
+  for (const call of alignment.gt.filter((/** @type {Json} */ c) => c.matchedWith === null))
+    rows.push(callBox(call, 'gt'), h('div', { class: 'link' }, ''), h('div'));
+  for (const call of alignment.pred.filter((/** @type {Json} */ c) => c.matchedWith === null))
+    rows.push(h('div'), h('div', { class: 'link' }, ''), callBox(call, 'pred'));
   return [
     h(
       'div',
@@ -225,6 +247,11 @@ function alignmentView(alignment) {
   ];
 }
 
+/**
+ * @param {string} runId
+ * @param {string} taskId
+ * @param {string | undefined} trial
+ */
 export async function taskView(runId, taskId, trial) {
   const data = await api(`/api/runs/${enc(runId)}/tasks/${enc(taskId)}${trial ? `?trial=${enc(trial)}` : ''}`);
   const { episode, shown } = data;

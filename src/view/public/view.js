@@ -4,14 +4,16 @@
 // one module per page. A page of a running run polls its API route, so it follows the run
 // without a reload; the runs page also watches for runs started after it was opened.
 import { compareView } from './compare-view.js';
-import { api, h, show } from './dom.js';
+import { byId, errorText, h } from './dom.js';
+import { api, show } from './view-kit.js';
 import { matrixView } from './matrix-view.js';
 import { runView } from './run-view.js';
 import { runsView } from './runs-view.js';
 import { taskView } from './task-view.js';
 
-const liveBadge = document.getElementById('live');
+const liveBadge = byId('live');
 const pollMs = 2000;
+/** @type {ReturnType<typeof setTimeout> | undefined} */
 let timer;
 let generation = 0;
 
@@ -44,10 +46,14 @@ async function route() {
       }, pollMs);
     else if (typeof state === 'object' && state.watch) watch(mine, state.watch);
   } catch (error) {
-    show(h('h1', {}, 'Error'), h('p', { class: 'note', id: 'error' }, error.message), h('p', {}, h('a', { href: '#/' }, 'all runs')));
+    show(h('h1', {}, 'Error'), h('p', { class: 'note', id: 'error' }, errorText(error)), h('p', {}, h('a', { href: '#/' }, 'all runs')));
   }
 }
 
+/**
+ * @param {number} mine
+ * @param {{ url: string, stamp: string }} watched
+ */
 function watch(mine, { url, stamp }) {
   timer = setTimeout(async () => {
     if (mine !== generation) return;
@@ -58,6 +64,7 @@ function watch(mine, { url, stamp }) {
   }, pollMs);
 }
 
+/** @param {number} mine */
 async function refresh(mine) {
   const y = window.scrollY;
   generation = mine - 1;
