@@ -55,7 +55,9 @@ function messageItem(message) {
 /** @param {Json} call */
 export function requestView(call) {
   // What the reply paid (the store's figure): batch replies at the batch price, cache-served ones $0.
-  const billing = { batch: ` (provider batch ${call.vendorBatchId ?? ''}, batch price)`, cache: ' (served by the model cache)' }[call.billing] ?? '';
+  /** @type {Record<string, string>} */
+  const billingNotes = { batch: ` (provider batch ${call.vendorBatchId ?? ''}, batch price)`, cache: ' (served by the model cache)' };
+  const billing = billingNotes[String(call.billing)] ?? '';
   const saved = call.savedUsd ? `, $${fmt(call.savedUsd, 6)} saved` : '';
   const cost = call.costUsd === null ? 'cost n/a (no price known for this model)' : `$${fmt(call.costUsd, 6)} paid${billing}${saved}`;
   const totals = `in ${call.usage.inputTokens} / out ${call.usage.outputTokens} tokens · ${cost} · images: ${call.imagePayload.count ?? 0}, ${call.imagePayload.bytes ?? 0} bytes`;
