@@ -2,13 +2,12 @@
 // the run submits its tasks' first requests as one job, is killed (SIGKILL, process group) while
 // the job is pending, and `--resume` picks the job up from the run store: it polls that job,
 // takes its answers, and neither submits those requests again nor sends them the ordinary way.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getRun, providerBatchesOf } from '../../src/store/index.js';
 import { predictionSchema } from '../../src/tasks/schemas.js';
+import { writeChartRunFolder } from '../support/chart-run-folder.js';
 import { killGroup, readStore, runM3, startM3, waitFor } from '../support/m3-child.js';
 import { startMockLlm, type MockLlm } from '../support/mock-llm/index.js';
 
@@ -17,18 +16,7 @@ let dir: string;
 
 beforeAll(async () => {
   mock = await startMockLlm({ fallback: { text: 'The chart shows 5 bars.', usage: { inputTokens: 300, outputTokens: 8 } } });
-  dir = mkdtempSync(path.join(os.tmpdir(), 'm3-run-batch-'));
-  writeFileSync(
-    path.join(dir, 'servers.json'),
-    JSON.stringify({ servers: { math: { command: 'node', args: ['--import', 'tsx', 'servers/math/index.ts'], env: {} } } }),
-  );
-  await sharp({ create: { width: 64, height: 48, channels: 3, background: '#2a6' } })
-    .png()
-    .toFile(path.join(dir, 'chart.png'));
-  writeFileSync(
-    path.join(dir, 'tasks.json'),
-    JSON.stringify(['b1', 'b2'].map((id) => ({ id, image: 'chart.png', type: 'count', prompt: 'count', question: `How many bars are in chart ${id}?` }))),
-  );
+  dir = await writeChartRunFolder('m3-run-batch-', ['b1', 'b2']);
   const price = { input: 2, output: 10, checkedAt: '2026-12-01' };
   writeFileSync(path.join(dir, 'prices.json'), JSON.stringify({ 'mock-model': price, 'claude-mock': price, 'gemini-mock': price }));
 });

@@ -4,12 +4,11 @@
 // from the mock's usage and the price table); a `--cache` rerun is served whole by the cache, its
 // rows marked `cache`, $0 paid and the list price shown as saved (store, manifest, summary,
 // llm_stats.json).
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { episodesForRun, getRun, modelCallsForEpisode, runSummary, type Store } from '../../../src/store/index.js';
+import { writeChartRunFolder } from '../../support/chart-run-folder.js';
 import { readStore, runM3 } from '../../support/m3-child.js';
 import { startMockLlm, type MockLlm } from '../../support/mock-llm/index.js';
 
@@ -22,18 +21,7 @@ const listPerReply = (reply.usage.inputTokens * price.input + reply.usage.output
 
 beforeAll(async () => {
   mock = await startMockLlm({ fallback: reply });
-  dir = mkdtempSync(path.join(os.tmpdir(), 'm3-batch-cost-'));
-  writeFileSync(
-    path.join(dir, 'servers.json'),
-    JSON.stringify({ servers: { math: { command: 'node', args: ['--import', 'tsx', 'servers/math/index.ts'], env: {} } } }),
-  );
-  await sharp({ create: { width: 64, height: 48, channels: 3, background: '#2a6' } })
-    .png()
-    .toFile(path.join(dir, 'chart.png'));
-  writeFileSync(
-    path.join(dir, 'tasks.json'),
-    JSON.stringify(['c1', 'c2'].map((id) => ({ id, image: 'chart.png', type: 'count', prompt: 'count', question: `How many bars are in chart ${id}?` }))),
-  );
+  dir = await writeChartRunFolder('m3-batch-cost-', ['c1', 'c2']);
   writeFileSync(path.join(dir, 'prices.json'), JSON.stringify({ 'mock-model': price }));
 }, 60_000);
 afterAll(async () => {
