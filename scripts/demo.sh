@@ -16,12 +16,6 @@ if [[ "${M3_SKIP_ASSETS:-0}" != 1 ]] && m3_has_command assets; then
   m3 assets pull >&2 || echo "demo.sh: assets could not be pulled; detection tools may be unavailable" >&2
 fi
 
-exec_m3() {
-  if [[ "${M3_USE_DIST:-0}" == 1 ]]; then
-    exec node dist/src/cli/main.js "$@"
-  else
-    exec node --import tsx src/cli/main.ts "$@"
-  fi
-}
-# exec, so SIGINT/SIGTERM reach the demo directly and it shuts the MCP servers down.
-exec_m3 demo "$@"
+# exec, so SIGINT/SIGTERM reach the demo directly and it shuts the MCP servers down; the CLI runs
+# from where lib.sh's `m3` runs it (dist/ when fresh).
+exec node "${m3_cli[@]}" demo "$@"

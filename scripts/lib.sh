@@ -1,12 +1,31 @@
 # Shared helpers for the scripts in this folder (sourced, not run).
-# `m3` runs the CLI from source through tsx, or from dist/ with M3_USE_DIST=1 (after `npm run
-# build`); source is the default so an edited checkout never runs a stale build.
+# `m3` runs the CLI as the host runs our servers (src/config/built-servers.ts): the compiled
+# dist/src/cli/main.js when `npm run build` wrote it after the last change to any .ts file under
+# src/ and servers/, else the source through tsx (which costs 2-3x the CPU of every start, and
+# the scripts start m3 many times). An edit after the build makes it stale, so an edited checkout
+# never runs old code. M3_USE_DIST=1 forces dist/, M3_USE_DIST=0 the source. Decided once here.
+
+# `find -newer` lists a source modified strictly after the build: the same comparison as
+# built-servers.ts (stale when the build is older than the newest .ts; a tie counts as fresh),
+# over the same folders, node_modules skipped as there.
+m3_dist_is_fresh() {
+  [[ -f dist/src/cli/main.js ]] &&
+    [[ -z "$(find src servers -name node_modules -prune -o -name '*.ts' -newer dist/src/cli/main.js -print -quit 2>/dev/null)" ]]
+}
+case "${M3_USE_DIST:-}" in
+  1) m3_runs_from=dist ;;
+  0) m3_runs_from=source ;;
+  *) if m3_dist_is_fresh; then m3_runs_from=dist; else m3_runs_from=source; fi ;;
+esac
+if [[ $m3_runs_from == dist ]]; then
+  m3_cli=(dist/src/cli/main.js)
+else
+  m3_cli=(--import tsx src/cli/main.ts)
+fi
+
+# `node "${m3_cli[@]}" <args>` is the CLI; demo.sh execs it the same way.
 m3() {
-  if [[ "${M3_USE_DIST:-0}" == 1 ]]; then
-    node dist/src/cli/main.js "$@"
-  else
-    node --import tsx src/cli/main.ts "$@"
-  fi
+  node "${m3_cli[@]}" "$@"
 }
 
 # True when `m3 <name>` exists (scripts degrade gracefully while commands are being added).
@@ -15,10 +34,15 @@ m3_has_command() {
 }
 
 # The file label of a model spec, as `m3 run` names result files (replay:gt -> replay-gt):
-# asks the same modelLabel() the runner uses, so the two can never disagree.
+# asks the same modelLabel() the runner uses, so the two can never disagree (from where `m3` runs).
 m3_label() {
-  node --import tsx --input-type=module \
-    -e "import { modelLabel } from './src/llm/registry.ts'; process.stdout.write(modelLabel(process.argv[1]));" "$1"
+  if [[ $m3_runs_from == dist ]]; then
+    node --input-type=module \
+      -e "import { modelLabel } from './dist/src/llm/registry.js'; process.stdout.write(modelLabel(process.argv[1]));" "$1"
+  else
+    node --import tsx --input-type=module \
+      -e "import { modelLabel } from './src/llm/registry.ts'; process.stdout.write(modelLabel(process.argv[1]));" "$1"
+  fi
 }
 
 # True when a prediction file exists and holds at least one record.

@@ -2,13 +2,13 @@
 // file per trial (<label>.trial-<t>_test_mcp_fuzzy.json), and the script used to look only for
 // the unsuffixed file, printed "nothing was scored" and exited 3 after a successful run. Now each
 // trial is evaluated under its own label and the summary pools them. One model over the two-task
-// math fixture keeps it short; the scripts' `m3` runs from dist/ when the build is fresh.
+// math fixture keeps it short; the scripts' `m3` runs from dist/ when the build is fresh (scripts/lib.sh
+// decides; M3_TEST_FROM_SOURCE=1 keeps it on the source).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { distIsFresh } from '../support/built-entry.js';
 import { repoRoot } from '../support/shared-assets.js';
 
 const fixture = 'test/fixtures/tasks/math-gt.json';
@@ -25,7 +25,7 @@ it('evaluates every trial of a --trials 2 run and pools them in the summary', as
       M3_GT: fixture,
       M3_RESULTS_DIR: resultsDir,
       M3_SKIP_ASSETS: '1',
-      M3_USE_DIST: distIsFresh() ? '1' : '0',
+      ...(process.env.M3_TEST_FROM_SOURCE === '1' ? { M3_USE_DIST: '0' } : {}),
     },
   });
   let output = '';
