@@ -12,6 +12,8 @@
 # M3_MAX_DROP (1: report only), M3_MIN_PASS_RATE (unset), M3_BATCH_ID (a timestamp),
 # M3_CONFIG (mcp_servers.json), M3_SERVERS (space-separated subset of its servers; default all),
 # M3_BATCH_ROOT (results/batches), M3_STORE (results/m3bench.sqlite), M3_SAVE (save).
+# M3_BASELINE_BATCH: an evaluated baseline batch (its .batch.json or folder, from an earlier run of
+# this script) to gate against instead of running the baseline again.
 # Writes <batch id>-gate.json beside the batches; with GITHUB_OUTPUT set, adds pass_rate,
 # gate_passed and report (that gate file) to the step outputs. Exit status: the gate's (0 pass,
 # 1 fail, 2 bad input); a failing run or evaluation exits with its own non-zero status.
@@ -44,7 +46,11 @@ batch() { # <name> <model>
   echo "$dir/$ID-$1.batch.json"
 }
 
-base_file=$(batch baseline "$BASELINE")
+if [[ -n "${M3_BASELINE_BATCH:-}" ]]; then
+  base_file="$M3_BASELINE_BATCH"
+else
+  base_file=$(batch baseline "$BASELINE")
+fi
 cand_file=$(batch candidate "$CANDIDATE")
 m3 summary --results-dir "$ROOT/$ID-candidate" --save "${M3_SAVE:-save}"
 gate_args=(--baseline "$base_file" --candidate "$cand_file" --metric "${M3_GATE_METRIC:-pass}" --max-drop "${M3_MAX_DROP:-1}")

@@ -26,7 +26,15 @@ describe.skipIf(!sharedAssetsDir())(`npm run bench (embedded default)${sharedAss
   it('predicts, evaluates and reports the oracle and the noisy oracle', async () => {
     const child = spawn('bash', ['scripts/benchmark_fuzzy.sh'], {
       cwd: repoRoot,
-      env: { ...process.env, CI: '1', M3_RESULTS_DIR: resultsDir, M3_SAVE_DIR: saveDir, M3_SKIP_ASSETS: '1' },
+      env: {
+        ...process.env,
+        CI: '1',
+        M3_RESULTS_DIR: resultsDir,
+        M3_SAVE_DIR: saveDir,
+        M3_SKIP_ASSETS: '1',
+        // The scripts' m3 runs from dist/ when fresh (scripts/lib.sh); M3_TEST_FROM_SOURCE=1 keeps it on the source.
+        ...(process.env.M3_TEST_FROM_SOURCE === '1' ? { M3_USE_DIST: '0' } : {}),
+      },
     });
     let output = '';
     child.stdout.on('data', (chunk) => (output += String(chunk)));

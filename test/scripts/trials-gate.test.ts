@@ -2,7 +2,8 @@
 // running `m3 run --trials 2` twice over the real math server (a small task file via M3_TASKS and
 // M3_SERVERS), `m3 eval batch`, `m3 summary` and `m3 gate`, writing the gate verdict and the
 // GitHub step outputs. Identical runs pass (exit 0); a candidate with injected drops fails the
-// gate (exit 1). The workflow file must parse and run only commands that exist.
+// gate (exit 1) against the first scenario's baseline batch (M3_BASELINE_BATCH: the same replay:gt
+// runs need not run twice). The workflow file must parse and run only commands that exist.
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,9 +31,12 @@ writeFileSync(
   ),
 );
 
-async function gate(id: string, candidate: string) {
+async function gate(id: string, candidate: string, extraEnv: Record<string, string> = {}) {
   const outputs = path.join(dir, `${id}.outputs`);
   const env = {
+    ...extraEnv,
+    // M3_TEST_FROM_SOURCE=1 keeps the scripts' m3 on the source too (else lib.sh decides).
+    ...(process.env.M3_TEST_FROM_SOURCE === '1' ? { M3_USE_DIST: '0' } : {}),
     M3_TASKS: gtFile,
     M3_GT: gtFile,
     M3_SERVERS: 'math',
@@ -69,9 +73,14 @@ describe('scripts/trials_gate.sh', { timeout: 900_000 }, () => {
     expect(existsSync(path.join(dir, 'batches', 'same-candidate', 'same-candidate.batch.json'))).toBe(true);
   });
 
+  // Runs after the test above (tests of a file run in order), against the baseline batch it wrote.
   it('fails the gate (exit 1) on a candidate with injected drops, and says why', async () => {
-    const { outcome, stepOutputs } = await gate('drops', 'replay:noisy?seed=5&drop=0.5&noise=0&wrong=0');
+    const baselineBatch = path.join(dir, 'batches', 'same-baseline', 'same-baseline.batch.json');
+    expect(existsSync(baselineBatch)).toBe(true);
+    const { outcome, stepOutputs } = await gate('drops', 'replay:noisy?seed=5&drop=0.5&noise=0&wrong=0', { M3_BASELINE_BATCH: baselineBatch });
     expect(outcome.code, outcome.output).toBe(1);
+    // The baseline was not run again.
+    expect(existsSync(path.join(dir, 'batches', 'drops-baseline'))).toBe(false);
     expect(outcome.stdout).toMatch(/gate: FAIL\n {2}- pass dropped by 0\.\d{3} \(> max drop 0\.02\)/);
     expect(stepOutputs.gate_passed).toBe('false');
     expect(Number(stepOutputs.pass_rate)).toBeLessThan(1);

@@ -104,12 +104,13 @@ export function recipeEnv(recipe: ReadmeCommand, parent: NodeJS.ProcessEnv = pro
 /**
  * Starts the recipe in `cwd`: in a network namespace of its own when `offline` (loopback up when
  * `ip` is there), in its own process group so a caller can sample or stop the whole tree.
+ * `extraEnv` goes on top of the recipe's (the loopback guard where there is no namespace).
  */
-export function startRecipe(recipe: ReadmeCommand, cwd: string, offline: boolean) {
+export function startRecipe(recipe: ReadmeCommand, cwd: string, offline: boolean, extraEnv: NodeJS.ProcessEnv = {}) {
   const [command, args] = offline
     ? ['unshare', ['-rn', 'sh', '-c', 'ip link set lo up 2>/dev/null; exec "$@"', 'sh', recipe.command, ...recipe.args]]
     : [recipe.command, recipe.args];
-  return spawn(command as string, args as string[], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: recipeEnv(recipe) });
+  return spawn(command as string, args as string[], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...recipeEnv(recipe), ...extraEnv } });
 }
 
 /** The prediction file `m3 run` printed in its summary table (relative to its cwd). */
