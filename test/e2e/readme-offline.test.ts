@@ -2,10 +2,14 @@
 // the shared reference data (the oracle, replay:gt, the default model), checked two ways.
 // The run: the README's offline command as written (parsed from README.md, so the two cannot
 // drift: fallback on, simulator off, --placeholder-images, no key), in a fresh copy of the
-// checkout (no dist/ build, so the servers start from source as on a fresh clone) with no M3_*
-// switch of ours and, where `unshare -rn` works (CI runs as root), in a network namespace with no
-// route out, so every web call fails as it would on a machine without network (DNS failure).
+// checkout with no M3_* switch of ours and, where `unshare -rn` works (CI runs as root), in a
+// network namespace with no route out, so every web call fails as it would on a machine without
+// network (DNS failure).
 // Where it does not, the same command and configuration run with the loopback guard instead.
+// The copy gets the checkout's dist/ when that is fresh (CI builds before the tests), as after
+// `npm run build`: the README's advice for a busy machine. Its ~29 servers then start compiled, a
+// third of the CPU of tsx; from source they missed the default 120 s start-up bound at load
+// 40-80 here. Without a fresh build (M3_TEST_FROM_SOURCE=1) the copy has none: servers from source.
 // What the README promises: exit 0, no infrastructure failure, every mocked call in the audit
 // log, none of them after waiting out the tool-call timeout. What such a run promises: no task
 // fails for a server the configuration has, every task ran on placeholder images (and the
@@ -21,6 +25,7 @@ import { runStepEvaluation } from '../../src/eval/step/evaluate.js';
 import { loadTrajectories } from '../../src/eval/step/trajectory.js';
 import { argumentsKey } from '../../src/fallback/argument-key.js';
 import { mockedShare, placeholderImageTable } from '../../src/report/fallback-share.js';
+import { distIsFresh } from '../support/built-entry.js';
 import { readAudit } from '../support/fallback-kit.js';
 import { canRunWithoutNetwork, freshCopy, printedPredictionFile, readmeOfflineCommand, startRecipe } from '../support/readme-offline.js';
 import { sharedDataDir } from '../support/shared-assets.js';
@@ -76,7 +81,7 @@ afterAll(() => {
 async function runRecipe(gtFile: string): Promise<Run> {
   const recipe = readmeOfflineCommand();
   expect(recipe.text).toMatch(/--placeholder-images/);
-  copy = freshCopy(recipe, gtFile);
+  copy = freshCopy(recipe, gtFile, undefined, distIsFresh());
   const started = Date.now();
   let serversUpS: number | undefined;
   const child = startRecipe(recipe, copy, offline, offline ? {} : { M3_NETWORK_GUARD: 'loopback' });

@@ -68,9 +68,10 @@ export function recipeGtPath(recipe: ReadmeCommand): string {
 /**
  * A fresh copy of the checkout: the tracked files as they are now, the assets `m3 assets pull`
  * put in media/assets, node_modules linked, and the original GT (from the shared data) where the
- * recipe reads it, as `m3 dataset pull` would have put it.
+ * recipe reads it, as `m3 dataset pull` would have put it. `withBuild`: the checkout's dist/ too,
+ * copied after the sources so it is as fresh there as here (a clone after `npm run build`).
  */
-export function freshCopy(recipe: ReadmeCommand, gtSource: string, root = repoRoot): string {
+export function freshCopy(recipe: ReadmeCommand, gtSource: string, root = repoRoot, withBuild = false): string {
   const copy = mkdtempSync(path.join(os.tmpdir(), 'm3-readme-offline-'));
   const listed = spawnSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' });
   if (listed.status !== 0) throw new Error(`git ls-files failed in ${root}: ${listed.stderr}`);
@@ -83,6 +84,9 @@ export function freshCopy(recipe: ReadmeCommand, gtSource: string, root = repoRo
   const assets = path.join(root, 'media', 'assets');
   if (existsSync(assets)) cpSync(assets, path.join(copy, 'media', 'assets'), { recursive: true });
   symlinkSync(realpathSync(path.join(root, 'node_modules')), path.join(copy, 'node_modules'));
+  if (withBuild) {
+    cpSync(path.join(root, 'dist'), path.join(copy, 'dist'), { recursive: true, filter: (from) => !from.endsWith('.test-build-lock') });
+  }
   const gt = path.join(copy, recipeGtPath(recipe));
   mkdirSync(path.dirname(gt), { recursive: true });
   cpSync(gtSource, gt);
