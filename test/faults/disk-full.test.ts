@@ -11,7 +11,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { episodesForRun, listRuns, openStore } from '../../src/store/index.js';
 import { startMockLlm, type MockLlm } from '../support/mock-llm/index.js';
-import { runM3, taskFolder } from './run-child.js';
+import { runM3Child, taskFolder } from './run-child.js';
 
 function mountTmpfs(): { dir: string; reason?: string } {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-disk-full-'));
@@ -65,7 +65,7 @@ describe.skipIf(Boolean(tmpfs.reason))(`a run on a full disk${tmpfs.reason ? ` (
       M3_KEEP_WORKSPACE: '0',
     };
 
-    const first = await runM3(args, env);
+    const first = await runM3Child(args, env);
     expect(first.code, first.stderr).toBe(2);
     expect(first.stderr).toContain('disk full');
     expect(first.stderr).toContain('free space on the disk holding it and resume the run: run the same command with --resume full');
@@ -90,7 +90,7 @@ describe.skipIf(Boolean(tmpfs.reason))(`a run on a full disk${tmpfs.reason ? ` (
 
     // Space freed: the tmpfs grows to 64 MB, and the same command with --resume finishes the run.
     execFileSync('mount', ['-o', 'remount,size=64m', tmpfs.dir]);
-    const resumed = await runM3([...args, '--resume'], env);
+    const resumed = await runM3Child([...args, '--resume'], env);
     expect(resumed.code, resumed.stderr).toBe(0);
     const done = openStore(store, { readonly: true });
     try {

@@ -3,8 +3,9 @@
 // file's agent instruction and echoed by the model), a value substituted into a server's `args`
 // (`--sig ${SERVICE_SIG}`, a name no credential pattern knows), and a value passed in a server's
 // env. The fixture server repeats them on stderr and from a tool, a resource and a prompt.
-// `m3 bench` runs as a real child process against the wire-level mock; the demo runs in-process
-// the way `m3 demo` starts it (configuration through loadProjectConfig).
+// `m3 bench` runs in the test's process with a clean environment (run-child.ts) against the
+// wire-level mock, its servers real children; the demo runs in-process the way `m3 demo` starts it
+// (configuration through loadProjectConfig).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
