@@ -17,6 +17,7 @@ import { McpHost } from '../../src/mcp/index.js';
 import { openStore } from '../../src/store/index.js';
 import { collectEvents } from '../demo/demo-harness.js';
 import { rawRequest } from '../demo/raw-http.js';
+import { nodeEntryArgs } from '../support/built-entry.js';
 import { repoRoot } from '../support/shared-assets.js';
 import { startMockLlm, type MockLlm } from '../support/mock-llm/index.js';
 import { filesUnder, runM3 } from './run-child.js';
@@ -39,7 +40,7 @@ beforeAll(async () => {
       servers: {
         echo: {
           command: 'node',
-          args: ['--import', 'tsx', 'test/faults/fixtures/secret-echo-server.ts', '--sig', '${SERVICE_SIG}'],
+          args: [...nodeEntryArgs('test/support/fixture-servers/secret-echo-server.ts'), '--sig', '${SERVICE_SIG}'],
           env: { DB_PASS: '${SWEEP_DB}' },
         },
       },
