@@ -12,6 +12,7 @@ import type { GenerateResponse, ModelDriver } from '../../src/llm/types.js';
 import { McpHost } from '../../src/mcp/index.js';
 import { runTask } from '../../src/runner/run-task.js';
 import { fixtureSpec } from '../support/fixture-servers/fixture-spec.js';
+import { inProcessHost } from '../support/in-process-host.js';
 import { runM3InProcess } from '../support/m3-in-process.js';
 import { repoRoot } from '../support/shared-assets.js';
 
@@ -43,7 +44,8 @@ describe('timeouts at or above 2^31 ms', () => {
   describe('a task budget passed in ms by a library caller', () => {
     let host: McpHost;
     beforeAll(async () => {
-      host = await McpHost.start([fixtureSpec('echo')], { requireAll: true });
+      // The clamp is the host's and the runner's; the echo server answers in process (no process is the point here).
+      host = await McpHost.start([fixtureSpec('echo')], { requireAll: true, connectServer: inProcessHost().connectServer });
     });
     afterAll(async () => {
       await host?.close();
