@@ -2,11 +2,11 @@
 // `npx tsx src/cli/main.ts ...`, `npm run m3 -- ...`) names a command that exists and only options
 // that command (or its parents) declares; a quoted command without placeholders parses as written
 // (commander with the actions replaced, so nothing runs). The program is the CLI's own
-// (src/cli/program.ts).
+// (src/cli/program.ts), with every command loaded.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/program.js';
 import { repoRoot } from '../support/shared-assets.js';
 
@@ -59,7 +59,11 @@ function knownLongOptions(command: Command): Set<string> {
 const files = ['README.md', 'docs/running.md'];
 
 describe('commands quoted in the README and docs/running.md', () => {
-  const program = buildProgram();
+  // Every command (no command line: program.ts loads them all).
+  let program: Command;
+  beforeAll(async () => {
+    program = await buildProgram();
+  }, 120_000);
   for (const file of files) {
     const lines = quotedCommands(file);
     it(`${file}: every quoted command exists and names only options it has (${lines.length} quoted)`, () => {
@@ -92,20 +96,20 @@ describe('commands quoted in the README and docs/running.md', () => {
   }
 
   it('a quoted command without placeholders parses as written', async () => {
-    const program = buildProgram();
     const concrete = files
       .flatMap(quotedCommands)
       .filter((line) => !/[<[\]…$*{|]|\.\.\./.test(line) && argsOf(line).length > commandOf(program, argsOf(line)).path.length);
     expect(concrete.length).toBeGreaterThan(5);
     for (const line of concrete) {
-      const parser = buildProgram();
+      const args = argsOf(line).map((word) => word.replace(/^(['"])(.*)\1$/, '$2'));
+      // The program the CLI builds for this command line: only the modules it names.
+      const parser = await buildProgram(args);
       const quiet = (command: Command): void => {
         command.exitOverride().configureOutput({ writeOut: () => {}, writeErr: () => {} });
         if (command.commands.length === 0) command.action(() => {});
         for (const child of command.commands) quiet(child);
       };
       quiet(parser);
-      const args = argsOf(line).map((word) => word.replace(/^(['"])(.*)\1$/, '$2'));
       try {
         await parser.parseAsync(args, { from: 'user' });
       } catch (error) {
