@@ -2,7 +2,8 @@
 // `npx tsx src/cli/main.ts ...`, `npm run m3 -- ...`) names a command that exists and only options
 // that command (or its parents) declares; a quoted command without placeholders parses as written
 // (commander with the actions replaced, so nothing runs). The program is the CLI's own
-// (src/cli/program.ts), with every command loaded.
+// (src/cli/program.ts), with every command loaded; and each command as the CLI loads it alone (only
+// the module its name selects) has the same sub-commands, options and help as in the full program.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
@@ -94,6 +95,19 @@ describe('commands quoted in the README and docs/running.md', () => {
       }
     });
   }
+
+  it('each command loaded alone (as `m3 <command>` loads it) is the command of the full program', async () => {
+    const helpOf = (command: Command): string[] => [command.helpInformation(), ...command.commands.flatMap(helpOf)];
+    expect(program.commands.length).toBeGreaterThan(20);
+    for (const command of program.commands) {
+      const loaded = (await buildProgram([command.name()])).commands;
+      // Fewer than all: the name selects its module (an unknown name loads every command).
+      expect(loaded.length, `m3 ${command.name()} loads only its own module`).toBeLessThan(program.commands.length);
+      const alone = loaded.find((entry) => entry.name() === command.name());
+      expect(alone, `m3 ${command.name()} loads the module that registers it`).toBeDefined();
+      expect(helpOf(alone as Command)).toEqual(helpOf(command));
+    }
+  });
 
   it('a quoted command without placeholders parses as written', async () => {
     const concrete = files
