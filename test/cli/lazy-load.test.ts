@@ -1,6 +1,7 @@
 // The real `m3` (a child, from dist/ when fresh) imports only the command module its command line
 // names (src/cli/program.ts): `m3 summary --help` loads commands/summary and no other command
-// module, `m3 --version` none. The modules are recorded by a load hook
+// module, `m3 --version` none; `m3 run` without an OTLP endpoint does not load the OpenTelemetry
+// SDK (src/export/live-traces.ts). The modules are recorded by a load hook
 // (test/support/record-loads.mjs). That each command loaded alone is the same command as in the
 // full program is checked in process by test/docs/quoted-commands.test.ts.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -33,6 +34,14 @@ describe('m3 loads only the command it runs', () => {
     // The hook saw the CLI's own modules (a hook that records nothing would pass the next line).
     expect(urls.some((url) => /\/src\/cli\/program\.[jt]s$/.test(url))).toBe(true);
     expect(commands).toEqual(['summary']);
+  }, 120_000);
+
+  it('m3 run --help: commands/run and not the OpenTelemetry SDK (imported only when traces are sent)', async () => {
+    const { result, urls, commands } = await commandModulesLoaded(['run', '--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Usage: m3 run [options]');
+    expect(commands).toEqual(['run']);
+    expect(urls.filter((url) => url.includes('/node_modules/@opentelemetry/'))).toEqual([]);
   }, 120_000);
 
   it('m3 --version: no command module', async () => {
