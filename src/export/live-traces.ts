@@ -11,7 +11,8 @@ import type { RunRow, Store } from '../store/index.js';
 import type { CheckedExporter } from './otel-export.js';
 import { loadEpisodeRecord, requireRun } from './run-records.js';
 
-type OtelExport = typeof import('./otel-export.js');
+/** What a LiveTraces uses of otel-export.ts, imported with the SDK. */
+type OtelExport = Pick<typeof import('./otel-export.js'), 'createRunTraceProvider' | 'emitEpisode' | 'flush'>;
 
 /** The traces address the environment names (before tracesUrl checks it), or undefined when live traces are off. */
 function liveTracesAddress(env: Readonly<Record<string, string | undefined>>): string | undefined {
@@ -31,9 +32,13 @@ export async function liveTracesFor(
 ): Promise<EpisodeObserver | undefined> {
   const address = liveTracesAddress(env);
   if (!address) return undefined;
-  const [otel, { OTLPTraceExporter }] = await Promise.all([import('./otel-export.js'), import('@opentelemetry/exporter-trace-otlp-http')]);
-  const url = otel.tracesUrl(address);
-  return new LiveTraces(store, runId, url, logger, otel, new otel.CheckedExporter(new OTLPTraceExporter({ url, timeoutMillis: 30_000 })));
+  const [{ CheckedExporter, createRunTraceProvider, emitEpisode, flush, tracesUrl }, { OTLPTraceExporter }] = await Promise.all([
+    import('./otel-export.js'),
+    import('@opentelemetry/exporter-trace-otlp-http'),
+  ]);
+  const url = tracesUrl(address);
+  const exporter = new CheckedExporter(new OTLPTraceExporter({ url, timeoutMillis: 30_000 }));
+  return new LiveTraces(store, runId, url, logger, { createRunTraceProvider, emitEpisode, flush }, exporter);
 }
 
 class LiveTraces implements EpisodeObserver {
