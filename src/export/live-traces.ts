@@ -3,31 +3,45 @@
 // as soon as the episode is recorded and handed to the OpenTelemetry SDK's batch processor, which
 // sends it over OTLP/HTTP (JSON). The spans are the ones `m3 runs export --otlp` sends
 // (otel-spans.ts). A collector that fails does not stop the run: the count it accepted is logged.
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+// The SDK is imported only when an endpoint is set: it was about a quarter of what `m3 run` loads.
 import type { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import type { Logger } from '../log/logger.js';
 import type { EpisodeObserver } from '../runner/recorder.js';
 import type { RunRow, Store } from '../store/index.js';
-import { CheckedExporter, createRunTraceProvider, emitEpisode, flush, tracesUrl } from './otel-export.js';
+import type { CheckedExporter } from './otel-export.js';
 import { loadEpisodeRecord, requireRun } from './run-records.js';
 
-/** The traces endpoint the environment names, or undefined when live traces are off. */
-function liveTracesUrl(env: Readonly<Record<string, string | undefined>>): string | undefined {
+/** What a LiveTraces uses of otel-export.ts, imported with the SDK. */
+type OtelExport = Pick<typeof import('./otel-export.js'), 'createRunTraceProvider' | 'emitEpisode' | 'flush'>;
+
+/** The traces address the environment names (before tracesUrl checks it), or undefined when live traces are off. */
+function liveTracesAddress(env: Readonly<Record<string, string | undefined>>): string | undefined {
   const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
-  if (traces) return tracesUrl(traces);
+  if (traces) return traces;
   const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
   if (!base) return undefined;
-  return tracesUrl(`${base.replace(/\/+$/, '')}/v1/traces`);
+  return `${base.replace(/\/+$/, '')}/v1/traces`;
 }
 
 /** The live traces of one run when the environment names an endpoint (the runner's EpisodeObserverFactory). */
-export function liveTracesFor(env: Readonly<Record<string, string | undefined>>, store: Store, runId: string, logger: Logger): EpisodeObserver | undefined {
-  const url = liveTracesUrl(env);
-  return url ? new LiveTraces(store, runId, url, logger) : undefined;
+export async function liveTracesFor(
+  env: Readonly<Record<string, string | undefined>>,
+  store: Store,
+  runId: string,
+  logger: Logger,
+): Promise<EpisodeObserver | undefined> {
+  const address = liveTracesAddress(env);
+  if (!address) return undefined;
+  const [{ CheckedExporter, createRunTraceProvider, emitEpisode, flush, tracesUrl }, { OTLPTraceExporter }] = await Promise.all([
+    import('./otel-export.js'),
+    import('@opentelemetry/exporter-trace-otlp-http'),
+  ]);
+  const url = tracesUrl(address);
+  const exporter = new CheckedExporter(new OTLPTraceExporter({ url, timeoutMillis: 30_000 }));
+  return new LiveTraces(store, runId, url, logger, { createRunTraceProvider, emitEpisode, flush }, exporter);
 }
 
 class LiveTraces implements EpisodeObserver {
-  private readonly exporter: CheckedExporter;
   private provider: BasicTracerProvider | undefined;
   private run: RunRow | undefined;
   private spans = 0;
@@ -38,18 +52,18 @@ class LiveTraces implements EpisodeObserver {
     private readonly runId: string,
     readonly url: string,
     private readonly logger: Logger,
-  ) {
-    this.exporter = new CheckedExporter(new OTLPTraceExporter({ url, timeoutMillis: 30_000 }));
-  }
+    private readonly otel: OtelExport,
+    private readonly exporter: CheckedExporter,
+  ) {}
 
   /** Queues the trace of an episode just recorded (the batch processor sends it within a second or so). */
   episodeRecorded(episodeId: number): void {
     try {
       this.run ??= requireRun(this.store, this.runId);
-      this.provider ??= createRunTraceProvider(this.run, this.exporter);
+      this.provider ??= this.otel.createRunTraceProvider(this.run, this.exporter);
       const record = loadEpisodeRecord(this.store, episodeId);
       if (!record) return;
-      this.spans += emitEpisode(this.provider.getTracer('m3bench-run'), this.run, record);
+      this.spans += this.otel.emitEpisode(this.provider.getTracer('m3bench-run'), this.run, record);
       this.traces += 1;
     } catch (error) {
       this.logger.warn(`otlp: the trace of episode ${episodeId} was not sent: ${(error as Error).message}`);
@@ -59,7 +73,7 @@ class LiveTraces implements EpisodeObserver {
   /** Sends what is queued and says how much the collector took. */
   async close(): Promise<void> {
     if (!this.provider) return;
-    await flush(this.provider);
+    await this.otel.flush(this.provider);
     await this.provider.shutdown().catch(() => undefined);
     const line = `otlp: ${this.traces} trace(s), ${this.exporter.exported} of ${this.spans} span(s) accepted by ${this.url}`;
     if (this.exporter.failures.length > 0 || this.exporter.exported < this.spans) this.logger.warn(`${line}; ${this.exporter.failures[0] ?? ''}`);

@@ -40,7 +40,7 @@ export type EpisodeObserverFactory = (
   store: Store,
   runId: string,
   logger: Logger,
-) => EpisodeObserver | undefined;
+) => Promise<EpisodeObserver | undefined>;
 
 export interface RunRecorder {
   startEpisode(taskId: string, attempt: number): number;

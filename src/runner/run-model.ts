@@ -154,7 +154,7 @@ export async function runModel(request: RunModelRequest, deps: RunModelDeps): Pr
     onLost: (message) => stop.abort(new RunInterruptedError(message)),
   });
   let fallback: FallbackLayer | undefined;
-  const observer = deps.observeEpisodes?.(config.env, store, request.runId, logger);
+  const observer = await deps.observeEpisodes?.(config.env, store, request.runId, logger);
   try {
     const placeholderImagesDir = request.placeholderImages ? path.join(path.resolve(request.resultsDir), 'placeholder-images') : undefined;
     // Fixture assets (a downloaded PDF, an image) are written into the task's workspace, which lives in the run folder.

@@ -2,11 +2,12 @@
 // `npx tsx src/cli/main.ts ...`, `npm run m3 -- ...`) names a command that exists and only options
 // that command (or its parents) declares; a quoted command without placeholders parses as written
 // (commander with the actions replaced, so nothing runs). The program is the CLI's own
-// (src/cli/program.ts).
+// (src/cli/program.ts), with every command loaded; and each command as the CLI loads it alone (only
+// the module its name selects) has the same sub-commands, options and help as in the full program.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/program.js';
 import { repoRoot } from '../support/shared-assets.js';
 
@@ -59,7 +60,11 @@ function knownLongOptions(command: Command): Set<string> {
 const files = ['README.md', 'docs/running.md'];
 
 describe('commands quoted in the README and docs/running.md', () => {
-  const program = buildProgram();
+  // Every command (no command line: program.ts loads them all).
+  let program: Command;
+  beforeAll(async () => {
+    program = await buildProgram();
+  }, 120_000);
   for (const file of files) {
     const lines = quotedCommands(file);
     it(`${file}: every quoted command exists and names only options it has (${lines.length} quoted)`, () => {
@@ -91,21 +96,34 @@ describe('commands quoted in the README and docs/running.md', () => {
     });
   }
 
+  it('each command loaded alone (as `m3 <command>` loads it) is the command of the full program', async () => {
+    const helpOf = (command: Command): string[] => [command.helpInformation(), ...command.commands.flatMap(helpOf)];
+    expect(program.commands.length).toBeGreaterThan(20);
+    for (const command of program.commands) {
+      const loaded = (await buildProgram([command.name()])).commands;
+      // Fewer than all: the name selects its module (an unknown name loads every command).
+      expect(loaded.length, `m3 ${command.name()} loads only its own module`).toBeLessThan(program.commands.length);
+      const alone = loaded.find((entry) => entry.name() === command.name());
+      expect(alone, `m3 ${command.name()} loads the module that registers it`).toBeDefined();
+      expect(helpOf(alone as Command)).toEqual(helpOf(command));
+    }
+  });
+
   it('a quoted command without placeholders parses as written', async () => {
-    const program = buildProgram();
     const concrete = files
       .flatMap(quotedCommands)
       .filter((line) => !/[<[\]…$*{|]|\.\.\./.test(line) && argsOf(line).length > commandOf(program, argsOf(line)).path.length);
     expect(concrete.length).toBeGreaterThan(5);
     for (const line of concrete) {
-      const parser = buildProgram();
+      const args = argsOf(line).map((word) => word.replace(/^(['"])(.*)\1$/, '$2'));
+      // The program the CLI builds for this command line: only the modules it names.
+      const parser = await buildProgram(args);
       const quiet = (command: Command): void => {
         command.exitOverride().configureOutput({ writeOut: () => {}, writeErr: () => {} });
         if (command.commands.length === 0) command.action(() => {});
         for (const child of command.commands) quiet(child);
       };
       quiet(parser);
-      const args = argsOf(line).map((word) => word.replace(/^(['"])(.*)\1$/, '$2'));
       try {
         await parser.parseAsync(args, { from: 'user' });
       } catch (error) {

@@ -13,7 +13,8 @@
 // call, so calls must not overlap (a test file runs its tests one after another); commander's exits
 // become thrown CommanderErrors (exitOverride), mapped to the status commander would have exited
 // with; the logger's level is read once, when the CLI loads, and is `info` (a call cannot change
-// it).
+// it). Like the CLI, a call loads only the command modules its command line names (once per test
+// file, as a child would on each start).
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -151,7 +152,8 @@ export async function runM3InProcess(args: readonly string[], env: NodeJS.Proces
   });
   try {
     const { buildProgram, cliFailureOf } = await loadCli();
-    const program = buildProgram();
+    // The command's modules load on its first call (src/cli/program.ts), with the load-time values.
+    const program = await withLoadTimeVariables(() => buildProgram(args));
     overrideExits(program);
     try {
       await program.parseAsync(['node', 'm3', ...args]);

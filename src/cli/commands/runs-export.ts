@@ -1,7 +1,7 @@
 // `m3 runs export <run-id>`: a stored run as OpenTelemetry traces (OTLP/HTTP or an OTLP JSON
-// file) and as an inspect_ai eval log (src/export/).
+// file) and as an inspect_ai eval log (src/export/). The exporters, the OpenTelemetry SDK among
+// them, are imported by the action: `m3 runs list` and the other `runs` commands never need them.
 import type { Command } from 'commander';
-import { exportRun } from '../../export/run-export.js';
 
 interface ExportFlags {
   store: string;
@@ -22,6 +22,7 @@ export function registerRunsExportCommand(runs: Command): void {
     .option('--inspect <file>', 'write an inspect_ai eval log (.json) that `inspect view` opens: one sample per task and trial')
     .option('--results-dir <dir>', "results folder holding the run's evaluation outputs (the inspect log's scores)", 'results')
     .action(async (runId: string, flags: ExportFlags) => {
+      const { exportRun } = await import('../../export/run-export.js');
       const lines = await exportRun({
         storeFile: flags.store,
         runId,
