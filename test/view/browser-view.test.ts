@@ -6,11 +6,10 @@
 // live run (`m3 run` in a child process against the wire-level mock LLM, writing the same store,
 // its weather calls failing upstream and served by the fallback layer) appearing in a runs page
 // opened before it started, then followed without a reload, and the tier filter on it; screenshots at 1280 and 390 px in test-artifacts/.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log/logger.js';
@@ -23,19 +22,21 @@ import { closedPortUrl } from '../support/fallback-kit.js';
 import { startMockLlm, type MockLlm, type RecordedRequest } from '../support/mock-llm/index.js';
 import { repoRoot } from '../support/shared-assets.js';
 import { m3EntryArgs } from '../support/built-entry.js';
+import { runM3InProcess } from '../support/m3-in-process.js';
 
 assertChromiumInCi();
-const run = promisify(execFile);
 const taskIds = new Set(['L0007', 'L0012', 'L0033', 'L0041']);
 const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
 
+/**
+ * `m3 <args>` in this process (test/support/m3-in-process.ts): what these commands write and print
+ * is the point here, not their process; the live run below stays a child, a second process
+ * writing the store the viewer reads.
+ */
 async function m3(args: string[]): Promise<string> {
-  const { stdout } = await run(process.execPath, [...m3EntryArgs(), ...args], {
-    cwd: repoRoot,
-    env: { ...process.env, CI: '1' },
-    maxBuffer: 32 * 1024 * 1024,
-  });
-  return stdout;
+  const result = await runM3InProcess(args);
+  if (result.code !== 0) throw new Error(`m3 ${args.join(' ')} exited with ${result.code}:\n${result.output}`);
+  return result.stdout;
 }
 
 /** Task, GT and server files limited to `taskIds` and the servers their ground truth uses. */
