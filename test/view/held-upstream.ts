@@ -1,5 +1,7 @@
-// A loopback forwarder that holds every request until the test releases it, then passes it on to
-// `target` unchanged (method, path, headers, body) and streams the answer back. The live run of
+// A loopback forwarder that holds every POST (a model's generation) until the test releases it,
+// and passes every request on to `target` unchanged (method, path, headers, body), streaming the
+// answer back. GETs pass at once: `m3 run` looks the model up before it starts (src/llm/preflight.ts),
+// and a held look-up would only time out and delay the run. The live run of
 // browser-view.test.ts talks to the mock LLM through it, so the run stays in flight exactly as long
 // as the test needs to look at it (not for a fixed sleep that a loaded machine may outlast).
 import http from 'node:http';
@@ -8,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 export interface HeldUpstream {
   /** `target`'s URL with this forwarder's origin (same path). */
   url: string;
-  /** Lets every held and later request through. */
+  /** Lets every held and later POST through. */
   release(): void;
   close(): Promise<void>;
 }
@@ -20,7 +22,7 @@ export async function startHeldUpstream(target: string): Promise<HeldUpstream> {
     release = resolve;
   });
   const server = http.createServer((request, response) => {
-    void released.then(() => {
+    void (request.method === 'POST' ? released : Promise.resolve()).then(() => {
       const forwarded = http.request(
         { host: upstream.hostname, port: upstream.port, method: request.method, path: request.url, headers: request.headers },
         (answer) => {
