@@ -1,5 +1,6 @@
-// The image ablation (m3 run --condition images-off), checked at the wire: a real `m3 run` child
-// process against the mock LLM runs the baseline and the ablated cell of one batch; the ablated
+// The image ablation (m3 run --condition images-off), checked at the wire: `m3 run` (in this
+// process: test/support/m3-in-process.ts; the requests it sends are the point, not its process)
+// against the mock LLM runs the baseline and the ablated cell of one batch; the ablated
 // requests carry a flat grey placeholder of each image's size (the task's photo and the image a
 // tool returned) and none of the real bytes, while the baseline requests carry the real ones.
 import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -8,7 +9,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBatchManifest } from '../../src/runner/batch-manifest.js';
-import { runM3 } from '../support/m3-child.js';
+import { runM3InProcess } from '../support/m3-in-process.js';
 import { startMockLlm, type MockLlm } from '../support/mock-llm/index.js';
 import { assertAssetsInCi, sharedAssetsDir } from '../support/shared-assets.js';
 import { nodeEntryArgs } from '../support/built-entry.js';
@@ -63,7 +64,7 @@ describe.skipIf(!assets)('m3 run --condition images-off', () => {
     );
     const turns = () => [{ toolCalls: [{ name: 'image__make_image', arguments: { width: 40, height: 30 } }] }, { text: 'An apple and an orange.' }];
     mock.enqueue(...turns(), ...turns());
-    const outcome = await runM3(
+    const outcome = await runM3InProcess(
       [
         'run',
         '--model',

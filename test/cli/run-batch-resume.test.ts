@@ -2,13 +2,17 @@
 // the run submits its tasks' first requests as one job, is killed (SIGKILL, process group) while
 // the job is pending, and `--resume` picks the job up from the run store: it polls that job,
 // takes its answers, and neither submits those requests again nor sends them the ordinary way.
+// The killed run is a child (the kill is the point); the refused run, the resume and the summary
+// run in this process (test/support/m3-in-process.ts): what they read from the store and the mock
+// and what they print is checked, not their process.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getRun, providerBatchesOf } from '../../src/store/index.js';
 import { predictionSchema } from '../../src/tasks/schemas.js';
 import { writeChartRunFolder } from '../support/chart-run-folder.js';
-import { killGroup, readStore, runM3, startM3, waitFor } from '../support/m3-child.js';
+import { killGroup, readStore, startM3, waitFor } from '../support/m3-child.js';
+import { runM3InProcess } from '../support/m3-in-process.js';
 import { startMockLlm, type MockLlm } from '../support/mock-llm/index.js';
 
 let mock: MockLlm;
@@ -32,7 +36,7 @@ const vendors = [
 
 describe('m3 run --batch with a provider that has no batch API', () => {
   it('stops with exit status 2 before starting a server, naming the providers that have one', async () => {
-    const result = await runM3([
+    const result = await runM3InProcess([
       'run',
       '--model',
       'replay:gt',
@@ -93,7 +97,7 @@ describe('m3 run --batch: resume after a kill while the job is pending', () => {
 
       mock.batches.hold = false;
       const syncBefore = mock.generations().length;
-      const resumed = await runM3([...args, ...more, '--resume', batchId], env);
+      const resumed = await runM3InProcess([...args, ...more, '--resume', batchId], env);
       expect(resumed.code, resumed.output).toBe(0);
       expect(resumed.output).toContain(
         "2 request(s) wait in pending batch job(s) of an earlier process; the same requests made again take those jobs' answers",
@@ -110,7 +114,7 @@ describe('m3 run --batch: resume after a kill while the job is pending', () => {
       expect(manifest?.providerBatch).toMatchObject({ jobs: 0, resumed: 2, answered: 2, fallback: 0, discount: 0.5 });
       expect(manifest?.providerBatch?.answeredCostListUsd).toBeCloseTo(0.00136, 10);
       expect(manifest?.providerBatch?.answeredCostBatchUsd).toBeCloseTo(0.00068, 10);
-      const summary = await runM3(['summary', '--results', runDir, '--save', path.join(runDir, 'save')], env);
+      const summary = await runM3InProcess(['summary', '--results', runDir, '--save', path.join(runDir, 'save')], env);
       expect(summary.code, summary.output).toBe(0);
       expect(summary.stdout).toContain(
         `provider batch ${vendor.model.split(':')[1]}: 2 of 2 batched model responses answered by 0 batch job(s) (2 picked up from pending jobs), 0 sent the ordinary way; their cost $0.0007 at batch price ($0.0014 at list price) (m3 run --batch)`,

@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { episodesForRun, listRuns, modelCallsForEpisode, openStore } from '../../src/store/index.js';
+import { nodeEntryArgs } from '../support/built-entry.js';
 import { runM3InProcess } from '../support/m3-in-process.js';
 import { startMockLlm, type MockLlm, type MockTurn, type RecordedRequest } from '../support/mock-llm/index.js';
 import { fixtureRepoRoot } from '../support/fixture-servers/fixture-spec.js';
@@ -48,7 +49,8 @@ function respond(request: RecordedRequest): MockTurn {
 
 beforeAll(async () => {
   mock = await startMockLlm({ respond });
-  const server = { command: 'node', args: ['--import', 'tsx', 'test/support/fixture-servers/echo.ts'], env: {} };
+  // The echo fixture transpiled beside dist/ when fresh (test/support/built-entry.ts): through tsx each start transpiles it again.
+  const server = { command: 'node', args: nodeEntryArgs('test/support/fixture-servers/echo.ts'), env: {} };
   writeFileSync(path.join(dir, 'echo.json'), JSON.stringify({ servers: { echo: server } }));
 }, 60_000);
 afterAll(async () => {

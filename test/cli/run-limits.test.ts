@@ -7,6 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeEntryArgs } from '../support/built-entry.js';
 import { runM3InProcess } from '../support/m3-in-process.js';
 import { startMockLlm, type MockLlm } from '../support/mock-llm/index.js';
 
@@ -18,7 +19,8 @@ const usage = { inputTokens: 600, outputTokens: 100, cachedTokens: 200 };
 
 beforeAll(async () => {
   mock = await startMockLlm({ respond: () => ({ toolCalls: [{ name: 'echo__echo', arguments: { text: 'again' } }], usage }) });
-  const server = { command: 'node', args: ['--import', 'tsx', 'test/support/fixture-servers/echo.ts'], env: {} };
+  // The echo fixture's transpiled twin when dist/ is fresh (test/support/built-entry.ts): through tsx each start transpiles it again.
+  const server = { command: 'node', args: nodeEntryArgs('test/support/fixture-servers/echo.ts'), env: {} };
   writeFileSync(path.join(dir, 'echo.json'), JSON.stringify({ servers: { echo: server } }));
   const task = (id: string) => ({ id, type: 'text', prompt: 'echo', question: `Echo ${id} until told otherwise.` });
   writeFileSync(path.join(dir, 'tasks.json'), JSON.stringify([task('t1'), task('t2'), task('t3')]));

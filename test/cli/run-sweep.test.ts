@@ -1,9 +1,9 @@
-// `m3 run --max-step 1,3 --condition none,tool-count-hint` as a real child process against the
-// wire-level mock LLM and the real math server: four cells per model, each with its own
+// `m3 run --max-step 1,3 --condition none,tool-count-hint` (in this process, in a clean
+// environment: test/support/m3-in-process.ts; its cells and files are the point, not its process)
+// against the wire-level mock LLM and the real math server: four cells per model, each with its own
 // prediction file and manifest (K and condition recorded); the hint reaches the model on the
 // wire only in the hint cells; the task level and the report's sweep and condition tables pair
 // the cells up.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,7 +13,8 @@ import { conditionDeltas, loadTaskResults, maxStepSweeps } from '../../src/repor
 import { efficiencyTable } from '../../src/report/task-tables.js';
 import { startMockLlm, type MockLlm } from '../support/mock-llm/index.js';
 import { repoRoot } from '../support/shared-assets.js';
-import { m3EntryArgs, nodeEntryArgs } from '../support/built-entry.js';
+import { nodeEntryArgs } from '../support/built-entry.js';
+import { runM3InProcess } from '../support/m3-in-process.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-run-sweep-'));
 const configFile = path.join(dir, 'servers.json');
@@ -31,7 +32,6 @@ afterAll(async () => {
 
 function runCli(extra: string[]): Promise<{ code: number | null; output: string }> {
   const args = [
-    ...m3EntryArgs(),
     'run',
     '--model',
     'openai:mock-model',
@@ -47,18 +47,11 @@ function runCli(extra: string[]): Promise<{ code: number | null; output: string 
     ...extra,
   ];
   const env = {
-    PATH: process.env.PATH ?? '',
-    HOME: os.homedir(),
-    CI: '1',
     M3_LLM_MAX_RETRIES: '0',
     OPENAI_BASE_URL: mock.openAiBaseUrl,
     OPENAI_API_KEY: 'sk-test-openai-key-000000000000',
   };
-  const child = spawn(process.execPath, args, { cwd: repoRoot, env });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += String(chunk)));
-  child.stderr.on('data', (chunk) => (output += String(chunk)));
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, output })));
+  return runM3InProcess(args, env, { cleanEnv: true });
 }
 
 const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8'));

@@ -7,7 +7,8 @@
 // leaves no row, a tool that writes `media/...` writes into the task's workspace in the run
 // folder, and the repository's `git status` is what it was. Small task set (math and excel
 // servers) so it runs on a loaded machine; test/e2e/bench.test.ts runs the full embedded default.
-// The script starts real `m3` processes; the later commands run in this process
+// The script starts real `m3` processes (from dist/ when it is fresh, M3_USE_DIST=1: through tsx
+// each start transpiles every module it loads); the later commands run in this process
 // (test/support/m3-in-process.ts), since their folders and numbers are the point, not the process.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, writeFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listRuns, openStore } from '../../src/store/index.js';
 import { runsPage } from '../../src/view/pages.js';
+import { distIsFresh } from '../support/built-entry.js';
 import { runCommand } from '../support/m3-child.js';
 import { runM3InProcess } from '../support/m3-in-process.js';
 import { repoRoot } from '../support/shared-assets.js';
@@ -50,6 +52,7 @@ describe('run folders: the new user path', () => {
     const before = gitStatus();
     // 1. The benchmark script, as `npm run bench` runs it (the oracle and the noisy agent), all layers.
     const bench = await runCommand('bash', ['scripts/benchmark_fuzzy.sh', '--servers', 'math', 'excel'], {
+      M3_USE_DIST: distIsFresh() ? '1' : '0',
       M3_TASKS: tasksFile,
       M3_GT: tasksFile,
       M3_RESULTS_DIR: resultsDir,

@@ -2,13 +2,14 @@
 // temp folder (or the folder named with --workspace-dir), never under media/ or another path of
 // the repository: a task whose ground truth writes `./media/<name>.xlsx` is verified, a smoke
 // downloads a photo; neither file is anywhere under media/ (ignored folders included), and
-// `git status` of media/ and json/ is what it was.
+// `git status` of media/ and json/ is what it was. The commands run in this process
+// (test/support/m3-in-process.ts): the files they leave are the point, not the process.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runM3 } from '../support/m3-child.js';
+import { runM3InProcess } from '../support/m3-in-process.js';
 import { repoRoot } from '../support/shared-assets.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-scratch-outputs-'));
@@ -52,14 +53,14 @@ writeFileSync(linkimageConfig, JSON.stringify({ servers: { 'linkimage-mcp': serv
 describe('commands that call tools write outside the repository', { timeout: 300_000 }, () => {
   it('m3 tasks verify replays a task that writes ./media/x.xlsx into a temp folder, or into --workspace-dir', async () => {
     const before = trackedAreas();
-    const verify = await runM3(['tasks', 'verify', '--gt', gtFile, '--tasks', tasksFile, '--config', excelConfig, '--json']);
+    const verify = await runM3InProcess(['tasks', 'verify', '--gt', gtFile, '--tasks', tasksFile, '--config', excelConfig, '--json']);
     const report = JSON.parse(verify.stdout) as { tasks: Array<{ id: string; problems: string[] }> };
     expect(report.tasks.map((task) => task.id)).toEqual(['xlsx-verify-1']);
     expect(underMedia(outputName)).toEqual([]);
     expect(trackedAreas()).toBe(before);
 
     const kept = path.join(dir, 'workspaces');
-    const again = await runM3(['tasks', 'verify', '--gt', gtFile, '--tasks', tasksFile, '--config', excelConfig, '--workspace-dir', kept, '--json']);
+    const again = await runM3InProcess(['tasks', 'verify', '--gt', gtFile, '--tasks', tasksFile, '--config', excelConfig, '--workspace-dir', kept, '--json']);
     expect(again.stdout).toContain('xlsx-verify-1');
     const written = readdirSync(path.join(kept, 'xlsx-verify-1'), { recursive: true }).map(String);
     expect(
@@ -71,7 +72,7 @@ describe('commands that call tools write outside the repository', { timeout: 300
 
   it('m3 servers check --smoke downloads its photo into a temp folder', async () => {
     const before = trackedAreas();
-    const check = await runM3(['servers', 'check', '--config', linkimageConfig, '--smoke', '--offline', '--json', '--startup-timeout', '120']);
+    const check = await runM3InProcess(['servers', 'check', '--config', linkimageConfig, '--smoke', '--offline', '--json', '--startup-timeout', '120']);
     expect(check.code, check.output).toBe(0);
     const rows = (JSON.parse(check.stdout) as { servers: Array<{ server: string; smoke?: { state: string; detail: string } }> }).servers;
     expect(rows.map((row) => [row.server, row.smoke?.state])).toEqual([['linkimage-mcp', 'passed']]);

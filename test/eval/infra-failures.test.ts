@@ -3,7 +3,6 @@
 // scores; a task with neither a prediction nor such a record still counts as empty. Oracle
 // predictions (the GT itself) on the bundled local suite, through the step, final-answer proxy
 // and CLI paths.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,7 +13,7 @@ import { loadInfraFailures, manifestFileFor } from '../../src/eval/infra-failure
 import { runStepFiles } from '../../src/eval/step/run.js';
 import { loadGroundTruth, loadPredictions } from '../../src/tasks/load.js';
 import { repoRoot } from '../support/shared-assets.js';
-import { m3EntryArgs } from '../support/built-entry.js';
+import { runM3InProcess } from '../support/m3-in-process.js';
 
 const work = mkdtempSync(path.join(tmpdir(), 'm3-infra-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -103,23 +102,16 @@ describe('final-answer proxies with infrastructure failures', () => {
   });
 });
 
-describe('m3 eval step and m3 eval final read the manifest beside the predictions (child processes)', () => {
-  it('report the infra failure and keep the oracle at 1.0', () => {
+// In this process (test/support/m3-in-process.ts): what the commands read and print is the point, not their process.
+describe('m3 eval step and m3 eval final read the manifest beside the predictions', () => {
+  it('report the infra failure and keep the oracle at 1.0', async () => {
     const predFile = oracleRun('cli', [crashed]);
-    const step = spawnSync(
-      process.execPath,
-      [...m3EntryArgs(), 'eval', 'step', '--gt', gtFile, '--pred', predFile, '--output-dir', path.join(work, 'cli-out')],
-      { cwd: repoRoot, encoding: 'utf8' },
-    );
-    expect(step.status, step.stderr).toBe(0);
+    const step = await runM3InProcess(['eval', 'step', '--gt', gtFile, '--pred', predFile, '--output-dir', path.join(work, 'cli-out')]);
+    expect(step.code, step.stderr).toBe(0);
     expect(JSON.parse(step.stdout)).toMatchObject({ recall: 1, infra_failures: 1 });
     expect(step.stderr).toMatch(/1 GT id\(s\) ended as infrastructure failures/);
-    const final = spawnSync(
-      process.execPath,
-      [...m3EntryArgs(), 'eval', 'final', '--gt', gtFile, '--pred', predFile, '--proxy-out', path.join(work, 'cli-proxy.json')],
-      { cwd: repoRoot, encoding: 'utf8' },
-    );
-    expect(final.status, final.stderr).toBe(0);
+    const final = await runM3InProcess(['eval', 'final', '--gt', gtFile, '--pred', predFile, '--proxy-out', path.join(work, 'cli-proxy.json')]);
+    expect(final.code, final.stderr).toBe(0);
     expect(JSON.parse(final.stdout)).toMatchObject({ num_infra_failures: 1, token_f1_all: 1 });
   }, 180_000);
 });

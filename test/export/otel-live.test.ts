@@ -2,7 +2,9 @@
 // pyzbar servers) with OTEL_EXPORTER_OTLP_ENDPOINT pointing at a loopback receiver sends the
 // episode's trace while it runs: one trace, its invoke_agent root, a chat span per model request
 // and an execute_tool span per tool call under it, the same spans `m3 runs export --otlp-file`
-// writes from the store afterwards; the run logs how many spans the collector accepted.
+// writes from the store afterwards; the run logs how many spans the collector accepted. The run
+// is a child (from dist/ when fresh: test/support/built-entry.ts), as are its servers; the
+// export runs in this process (test/support/m3-in-process.ts): the file it writes is the point.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -10,6 +12,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { listRuns, openStore } from '../../src/store/index.js';
+import { m3EntryArgs } from '../support/built-entry.js';
+import { runM3InProcess } from '../support/m3-in-process.js';
 import { repoRoot } from '../support/shared-assets.js';
 import { attributes, type OtlpRequest, type OtlpSpan, spansOf, startReceiver } from './otlp-receiver.js';
 
@@ -48,7 +52,7 @@ describe('m3 run with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
       const files = writeSubset(dir);
       const resultsDir = path.join(dir, 'results');
       const args = ['run', '--model', 'replay:gt', '--tasks', files.tasks, '--gt', files.gt, '--image-dir', 'media', '--config', files.servers];
-      const { stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args, '--run-dir', resultsDir, '--overwrite'], {
+      const { stderr } = await run(process.execPath, [...m3EntryArgs(), ...args, '--run-dir', resultsDir, '--overwrite'], {
         cwd: repoRoot,
         env: { ...process.env, CI: '1', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
         maxBuffer: 32 * 1024 * 1024,
@@ -68,14 +72,8 @@ describe('m3 run with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
       const runId = listRuns(store)[0]!.runId;
       store.close();
       const file = path.join(dir, 'after.json');
-      await run(
-        process.execPath,
-        ['--import', 'tsx', 'src/cli/main.ts', 'runs', 'export', runId, '--store', path.join(resultsDir, 'm3bench.sqlite'), '--otlp-file', file],
-        {
-          cwd: repoRoot,
-          env: { ...process.env, CI: '1' },
-        },
-      );
+      const exported = await runM3InProcess(['runs', 'export', runId, '--store', path.join(resultsDir, 'm3bench.sqlite'), '--otlp-file', file]);
+      expect(exported.code, exported.output).toBe(0);
       expect(shape(spansOf([readJson(file) as OtlpRequest]))).toEqual(seen);
     } finally {
       await receiver.close();

@@ -16,6 +16,7 @@ import { closedPortUrl, fallbackRuntime, layerFor, readAudit, silentLogger, writ
 import { fixtureSpec } from '../support/fixture-servers/fixture-spec.js';
 import { inProcessHost } from '../support/in-process-host.js';
 import { startMockLlm, type MockLlm } from '../support/mock-llm/index.js';
+import { shortTimeoutEnv, slowReply } from '../support/slow-upstream.js';
 
 const runtime = fallbackRuntime({ M3_MOCK_LLM_MODEL: 'openai:simulator-model', M3_MOCK_ALLOW: 'flaky/forecast,refused/*,ocr/*' });
 const context: CallContext = { taskId: 'task-1', runId: 'run-1', workspace: runtime.dir };
@@ -34,16 +35,20 @@ beforeAll(async () => {
     { arguments: { city: 'Paris' }, result: 'fixture: Paris 21 °C', source: 'test' },
     { arguments: '*', result: 'fixture: default weather', source: 'test' },
   ]);
-  for (const name of ['refused/lookup', 'flaky/needs_key', 'flaky/reject', 'crashing/hang', 'crashing/crash', 'ocr/lookup']) {
+  for (const name of ['refused/lookup', 'late/lookup', 'flaky/needs_key', 'flaky/reject', 'crashing/hang', 'crashing/crash', 'ocr/lookup']) {
     writeFixture(runtime.dir, name, [{ arguments: '*', result: { served: name }, source: 'test' }]);
   }
-  const web = (name: string, url: string) => fixtureSpec('flaky-web', { name, env: { FLAKY_UPSTREAM_URL: url, M3_HTTP_TIMEOUT_MS: '5000' } });
-  host = await McpHost.start([web('flaky', fake.url), web('refused', await closedPortUrl()), web('ocr', fake.url), fixtureSpec('crashing')], {
-    requireAll: true,
-    startupTimeoutMs: 90_000,
-    logger: silentLogger,
-    connectServer: inProcessHost().connectServer,
-  });
+  const web = (name: string, url: string, env: Record<string, string> = {}) => fixtureSpec('flaky-web', { name, env: { FLAKY_UPSTREAM_URL: url, ...env } });
+  // `late` is the same server with a short timeout, for the slow answer (test/support/slow-upstream.ts).
+  host = await McpHost.start(
+    [web('flaky', fake.url), web('refused', await closedPortUrl()), web('late', fake.url, shortTimeoutEnv), web('ocr', fake.url), fixtureSpec('crashing')],
+    {
+      requireAll: true,
+      startupTimeoutMs: 90_000,
+      logger: silentLogger,
+      connectServer: inProcessHost().connectServer,
+    },
+  );
   layer = layerFor(runtime.settings, host, { OPENAI_API_KEY: 'sk-simulator-test', OPENAI_BASE_URL: llm.openAiBaseUrl });
 }, 120_000);
 
@@ -121,7 +126,7 @@ describe('the fallback layer', () => {
       ['flaky/lookup', { city: 'Bergen' }, 'upstream_rate_limited', () => fake.queueFault('/weather', { status: 429, headers: { 'retry-after': '120' } })],
       ['flaky/lookup', { city: 'Bergen' }, 'upstream_auth', () => fake.queueFault('/weather', { status: 401, body: 'bad key' })],
       ['flaky/lookup', { city: 'Bergen' }, 'upstream_server_error', () => fail500()],
-      ['flaky/lookup', { city: 'Bergen' }, 'upstream_timeout', () => fake.queueFault('/weather', { status: 200, body: 'late', delayMs: 7000 })],
+      ['late/lookup', { city: 'Bergen' }, 'upstream_timeout', () => fake.queueFault('/weather', slowReply('late'))],
       ['refused/lookup', { city: 'Bergen' }, 'upstream_network', () => undefined],
       ['flaky/needs_key', { city: 'Bergen' }, 'missing_credentials', () => undefined],
       ['crashing/hang', {}, 'tool_timeout', () => undefined, 500],

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCommand } from '../support/m3-child.js';
-import { nodeEntryArgs } from '../support/built-entry.js';
+import { distIsFresh, nodeEntryArgs } from '../support/built-entry.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-fault-allinfra-'));
 const resultsDir = path.join(dir, 'results');
@@ -38,6 +38,8 @@ function runScript() {
     M3_RESULTS_DIR: resultsDir,
     M3_SAVE_DIR: saveDir,
     M3_SKIP_ASSETS: '1',
+    // The script's `m3` from dist/ when it is fresh, as the test's own children run (scripts/lib.sh).
+    M3_USE_DIST: distIsFresh() ? '1' : '0',
   });
 }
 

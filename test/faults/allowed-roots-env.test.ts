@@ -1,13 +1,13 @@
-// M3_ALLOWED_ROOTS set in the user's environment must reach the servers: a real `m3 run` child
-// process starts the real imageops server, which reads an image from a folder outside media/
-// that only M3_ALLOWED_ROOTS allows. Before the fix the child-env allowlist dropped the
-// variable and the server refused the path.
+// M3_ALLOWED_ROOTS set in the user's environment must reach the servers: `m3 run` (in the test's
+// process, the variable in its environment: test/support/m3-in-process.ts) starts the real imageops
+// server as a child, which reads an image from a folder outside media/ that only M3_ALLOWED_ROOTS
+// allows. Before the fix the child-env allowlist dropped the variable and the server refused the path.
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { runM3 } from '../support/m3-child.js';
+import { runM3InProcess } from '../support/m3-in-process.js';
 import { nodeEntryArgs } from '../support/built-entry.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-fault-roots-'));
@@ -35,7 +35,7 @@ describe('M3_ALLOWED_ROOTS from the environment', () => {
       ]),
     );
     const resultsDir = path.join(dir, 'results');
-    const { code, output } = await runM3(
+    const { code, output } = await runM3InProcess(
       ['run', '--tasks', tasksFile, '--config', configFile, '--run-dir', resultsDir, '--store', path.join(dir, 'store.sqlite'), '--run-id', 'roots'],
       { M3_ALLOWED_ROOTS: allowed },
     );

@@ -1,6 +1,7 @@
 // Hostile files handed to the CLI (issue 30, minors): a YAML alias bomb in a benchmark file and a
 // damaged run store end with a typed error naming the file and the way out, exit 2, not an
-// uncaught ReferenceError or a raw SqliteError with exit 1. `m3` runs as a real child process.
+// uncaught ReferenceError or a raw SqliteError with exit 1. `m3` runs in the test's process, its
+// thrown error mapped to stderr and the exit status as main.ts maps it (run-child.ts).
 import { closeSync, openSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';

@@ -2,13 +2,16 @@
 // are refused with what was expected, omitting --model says the oracle runs, `--version`
 // exists, `m3 summary` on an empty folder names no figure or report that does not exist, the
 // progress bar never shows `ETA NFs`, and npm prints no warning about an unknown project config.
+// The `m3` commands run in the test's process (test/support/m3-in-process.ts): their messages and
+// exit statuses are the point; npm is a real child.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createProgress } from '../../src/log/progress.js';
-import { runCommand, runM3 as m3 } from '../support/m3-child.js';
+import { runCommand } from '../support/m3-child.js';
+import { runM3InProcess as m3 } from '../support/m3-in-process.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-fault-cli-'));
 

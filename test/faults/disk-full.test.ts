@@ -1,8 +1,10 @@
 // A run whose store sits on a 3 MB tmpfs (`mount -t tmpfs -o size=3m`, root only): when the disk
 // fills, the run stops with "disk full" and how to resume (exit 2), not with an internal error
 // about a missing episode; every task the progress printed as `ok` has its rows committed; and
-// after space is freed, the resume finishes every task. Skipped, saying why, where no tmpfs can
-// be mounted (not root, or no mount permission in the container).
+// after space is freed, the resume finishes every task. The run that fills the disk is a real
+// child (its exit status is main.ts's); the resume runs in the test's process (run-child.ts).
+// Skipped, saying why, where no tmpfs can be mounted (not root, or no mount permission in the
+// container).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmdirSync } from 'node:fs';
 import os from 'node:os';
@@ -11,7 +13,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { episodesForRun, listRuns, openStore } from '../../src/store/index.js';
 import { startMockLlm, type MockLlm } from '../support/mock-llm/index.js';
-import { runM3, taskFolder } from './run-child.js';
+import { runM3, runM3Child, taskFolder } from './run-child.js';
 
 function mountTmpfs(): { dir: string; reason?: string } {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-disk-full-'));
@@ -28,8 +30,10 @@ const tmpfs = process.getuid?.() === 0 ? mountTmpfs() : { dir: '', reason: 'not 
 let mock: MockLlm;
 
 beforeAll(async () => {
-  // Each answer is long, so each task's rows take room and the 3 MB fill after some dozens of tasks.
-  mock = await startMockLlm({ fallback: { text: `The answer is 5. ${'Reasoning at length. '.repeat(400)}` } });
+  // Each answer is long (50 KB), so each task's rows take room (about 125 KB) and the 3 MB fill
+  // after some twenty tasks, well before the 80 of the run: the cost of a task is mostly per task,
+  // not per byte, so few long tasks fill the disk for less work than many short ones.
+  mock = await startMockLlm({ fallback: { text: `The answer is 5. ${'Reasoning at length. '.repeat(2400)}` } });
 });
 
 afterAll(async () => {
@@ -47,7 +51,7 @@ function printedOk(stderr: string): string[] {
 
 describe.skipIf(Boolean(tmpfs.reason))(`a run on a full disk${tmpfs.reason ? ` (skipped: ${tmpfs.reason})` : ''}`, () => {
   it('stops with "disk full" and how to resume; `ok` only for committed tasks; the resume finishes the rest', async () => {
-    const ids = Array.from({ length: 300 }, (_, index) => `t${String(index).padStart(3, '0')}`);
+    const ids = Array.from({ length: 80 }, (_, index) => `t${String(index).padStart(3, '0')}`);
     const folder = taskFolder(
       'disk-full',
       ids.map((id) => ({ id, image: 'dot.png' })),
@@ -65,7 +69,7 @@ describe.skipIf(Boolean(tmpfs.reason))(`a run on a full disk${tmpfs.reason ? ` (
       M3_KEEP_WORKSPACE: '0',
     };
 
-    const first = await runM3(args, env);
+    const first = await runM3Child(args, env);
     expect(first.code, first.stderr).toBe(2);
     expect(first.stderr).toContain('disk full');
     expect(first.stderr).toContain('free space on the disk holding it and resume the run: run the same command with --resume full');

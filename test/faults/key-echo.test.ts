@@ -1,8 +1,10 @@
-// A provider error that echoes the API key must not put the key in any output. `m3 run` runs as
-// a real child process against the wire-level mock, whose 401 and 400 bodies quote the key the
-// request carried (as some gateways do); then `m3 eval step` and `m3 report` run on what it
-// wrote, and every file under the temporary tree (JSON, CSV, HTML, the SQLite file and its WAL
-// as raw bytes, server logs) plus stdout and stderr is searched for the key.
+// A provider error that echoes the API key must not put the key in any output. `m3 run` runs (in
+// the test's process, with a clean environment: run-child.ts) against the wire-level mock, whose
+// 401 and 400 bodies quote the key the request carried (as some gateways do); then `m3 eval step`
+// and `m3 report` run on what it wrote, and every file under the temporary tree (JSON, CSV, HTML,
+// the SQLite file and its WAL as raw bytes, server logs) plus stdout and stderr is searched for
+// the key. In one process the key the run registered stays registered for the two commands after
+// it; what they read was written redacted, so they have no key to leak either way.
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,6 +1,6 @@
 // The demo started in-process the way `m3 demo` starts it (configuration loaded by
 // loadProjectConfig, so every secret it passes to servers is registered), with the leaky
-// fixture server (test/faults/fixtures/leaky-server.ts) and the OpenAI driver on the mock LLM.
+// fixture server (test/support/fixture-servers/leaky-server.ts) and the OpenAI driver on the mock LLM.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +10,7 @@ import { createModelChoice, startDemoServer, type DemoServer } from '../../src/d
 import { createLogger } from '../../src/log/logger.js';
 import { McpHost } from '../../src/mcp/index.js';
 import { startMockLlm, type MockLlm } from '../support/mock-llm/index.js';
+import { nodeEntryArgs } from '../support/built-entry.js';
 import { repoRoot } from '../support/shared-assets.js';
 
 export const dbPassword = 'hunter2-sw0rdfish';
@@ -24,7 +25,7 @@ export interface LeakyDemo {
 
 async function startLeakyDemo(): Promise<LeakyDemo> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-leaky-demo-'));
-  const leaky = { command: 'node', args: ['--import', 'tsx', 'test/faults/fixtures/leaky-server.ts'] };
+  const leaky = { command: 'node', args: nodeEntryArgs('test/support/fixture-servers/leaky-server.ts') };
   const serversFile = path.join(dir, 'servers.json');
   writeFileSync(
     serversFile,

@@ -1,11 +1,14 @@
-// Runs `m3` as a real child process from the repository root, with only the environment given
-// (plus PATH, HOME, CI and the loopback network guard), and a task folder with a math server.
+// Runs `m3` with only the environment given (plus PATH, HOME, CI and the loopback network guard):
+// in the test's own process (runM3, test/support/m3-in-process.ts) where the exit status, what is
+// printed and what is written are the point, or as a real child process from the repository root
+// (runM3Child) where the process itself is; and a task folder with a math server.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { repoRoot } from '../support/shared-assets.js';
 import { m3EntryArgs, nodeEntryArgs } from '../support/built-entry.js';
+import { runM3InProcess } from '../support/m3-in-process.js';
 
 export interface ChildResult {
   code: number | null;
@@ -13,7 +16,18 @@ export interface ChildResult {
   stderr: string;
 }
 
-export function runM3(args: string[], env: Record<string, string>): Promise<ChildResult> {
+/**
+ * `m3 <args>` in this process, with the environment runM3Child gives a child (nothing of the
+ * developer's shell), one call at a time: the code a child runs (dist/ when fresh), without a
+ * node start and a load of every module per call.
+ */
+export async function runM3(args: string[], env: Record<string, string>): Promise<ChildResult> {
+  const { code, stdout, stderr } = await runM3InProcess(args, { M3_NETWORK_GUARD: 'loopback', ...env }, { cleanEnv: true });
+  return { code, stdout, stderr };
+}
+
+/** `m3 <args>` as a real child process from the repository root, to its end. */
+export function runM3Child(args: string[], env: Record<string, string>): Promise<ChildResult> {
   const child = spawn(process.execPath, [...m3EntryArgs(), ...args], {
     cwd: repoRoot,
     env: { PATH: process.env.PATH ?? '', HOME: os.homedir(), CI: '1', M3_NETWORK_GUARD: 'loopback', ...env },

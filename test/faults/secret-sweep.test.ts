@@ -3,8 +3,9 @@
 // file's agent instruction and echoed by the model), a value substituted into a server's `args`
 // (`--sig ${SERVICE_SIG}`, a name no credential pattern knows), and a value passed in a server's
 // env. The fixture server repeats them on stderr and from a tool, a resource and a prompt.
-// `m3 bench` runs as a real child process against the wire-level mock; the demo runs in-process
-// the way `m3 demo` starts it (configuration through loadProjectConfig).
+// `m3 bench` runs in the test's process with a clean environment (run-child.ts) against the
+// wire-level mock, its servers real children; the demo runs in-process the way `m3 demo` starts it
+// (configuration through loadProjectConfig).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +17,7 @@ import { McpHost } from '../../src/mcp/index.js';
 import { openStore } from '../../src/store/index.js';
 import { collectEvents } from '../demo/demo-harness.js';
 import { rawRequest } from '../demo/raw-http.js';
+import { nodeEntryArgs } from '../support/built-entry.js';
 import { repoRoot } from '../support/shared-assets.js';
 import { startMockLlm, type MockLlm } from '../support/mock-llm/index.js';
 import { filesUnder, runM3 } from './run-child.js';
@@ -38,7 +40,7 @@ beforeAll(async () => {
       servers: {
         echo: {
           command: 'node',
-          args: ['--import', 'tsx', 'test/faults/fixtures/secret-echo-server.ts', '--sig', '${SERVICE_SIG}'],
+          args: [...nodeEntryArgs('test/support/fixture-servers/secret-echo-server.ts'), '--sig', '${SERVICE_SIG}'],
           env: { DB_PASS: '${SWEEP_DB}' },
         },
       },

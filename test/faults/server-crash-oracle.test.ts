@@ -2,7 +2,9 @@
 // servers: the tasks whose call died are infrastructure failures (requeued, then left out of the
 // prediction file), never scored with the crash message as the tool's answer; a task that
 // recovers on its requeue is scored normally; and the oracle's recall and recall_success on
-// every scored task are what a run without the crash gives.
+// every scored task are what a run without the crash gives. The killed server is a real child
+// (its crash is a process exit); the others answer in the test's process
+// (test/support/in-process-host.ts), their tool code the same, without six more node starts.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,6 +23,7 @@ import { StoreRecorder } from '../../src/runner/store-recorder.js';
 import { loadTaskSet } from '../../src/runner/task-set.js';
 import { createRun, episodesForRun, openStore } from '../../src/store/index.js';
 import { serversUsed } from '../../src/tasks/verify.js';
+import { inProcessHost } from '../support/in-process-host.js';
 import { assertAssetsInCi, missingAssetsMessage, repoRoot, sharedAssetsDir } from '../support/shared-assets.js';
 
 assertAssetsInCi();
@@ -33,6 +36,8 @@ describe.skipIf(!sharedAssetsDir())(`a server killed during an oracle run${share
   let host: McpHost | undefined;
   const taskSet = loadTaskSet({ tasksFile, gtFile, fuzzy: true });
 
+  const inProcess = inProcessHost({ local: true });
+
   beforeAll(async () => {
     const config = loadProjectConfig();
     const needed = serversUsed([...taskSet.groundTruth.values()]);
@@ -42,8 +47,12 @@ describe.skipIf(!sharedAssetsDir())(`a server killed during an oracle run${share
         startupTimeoutMs: 240_000,
         requireAll: true,
         logger: createLogger('error'),
+        connectServer: (spec) => (spec.name === killed ? undefined : inProcess.connectServer(spec)),
       },
     );
+    // Every server but the killed one answers in process; the killed one is a process with a pid.
+    expect(inProcess.connected.sort()).toEqual(needed.filter((name) => name !== killed).sort());
+    expect(host.status().find((server) => server.name === killed)?.pid).toEqual(expect.any(Number));
   }, 300_000);
   afterAll(async () => {
     await host?.close();

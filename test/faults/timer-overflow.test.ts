@@ -12,19 +12,24 @@ import type { GenerateResponse, ModelDriver } from '../../src/llm/types.js';
 import { McpHost } from '../../src/mcp/index.js';
 import { runTask } from '../../src/runner/run-task.js';
 import { fixtureSpec } from '../support/fixture-servers/fixture-spec.js';
-import { runM3 } from '../support/m3-child.js';
+import { inProcessHost } from '../support/in-process-host.js';
+import { runM3InProcess } from '../support/m3-in-process.js';
 import { repoRoot } from '../support/shared-assets.js';
 
 describe('timeouts at or above 2^31 ms', () => {
   it('m3 refuses M3_TASK_TIMEOUT / M3_LLM_TIMEOUT / M3_TOOL_CALL_TIMEOUT = 9999999, naming each switch and the bound', async () => {
-    const { code, output } = await runM3(['config', 'check'], { M3_TASK_TIMEOUT: '9999999', M3_LLM_TIMEOUT: '9999999', M3_TOOL_CALL_TIMEOUT: '9999999' });
+    const { code, output } = await runM3InProcess(['config', 'check'], {
+      M3_TASK_TIMEOUT: '9999999',
+      M3_LLM_TIMEOUT: '9999999',
+      M3_TOOL_CALL_TIMEOUT: '9999999',
+    });
     expect(code, output).toBe(2);
     for (const name of ['M3_TASK_TIMEOUT', 'M3_LLM_TIMEOUT', 'M3_TOOL_CALL_TIMEOUT'])
       expect(output).toContain(`${name}="9999999": expected at most 2147483 seconds`);
   }, 60_000);
 
   it('m3 run refuses --startup-timeout 9999999 before starting anything', async () => {
-    const { code, output } = await runM3(['run', '--startup-timeout', '9999999', '--tasks', path.join(os.tmpdir(), 'no-such-tasks.json')]);
+    const { code, output } = await runM3InProcess(['run', '--startup-timeout', '9999999', '--tasks', path.join(os.tmpdir(), 'no-such-tasks.json')]);
     expect(code).not.toBe(0);
     expect(output).toMatch(/--startup-timeout.*expected at most 2147483 seconds/);
   }, 60_000);
@@ -39,7 +44,8 @@ describe('timeouts at or above 2^31 ms', () => {
   describe('a task budget passed in ms by a library caller', () => {
     let host: McpHost;
     beforeAll(async () => {
-      host = await McpHost.start([fixtureSpec('echo')], { requireAll: true });
+      // The clamp is the host's and the runner's; the echo server answers in process (no process is the point here).
+      host = await McpHost.start([fixtureSpec('echo')], { requireAll: true, connectServer: inProcessHost().connectServer });
     });
     afterAll(async () => {
       await host?.close();

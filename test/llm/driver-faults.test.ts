@@ -81,7 +81,8 @@ describe.each(vendors)('%s driver faults', (vendor) => {
 
   it('classifies the SDK client timeout (DriverContext.timeoutMs) as transient', async () => {
     const driver = await driverFor(vendor, mock, 300);
-    mock.enqueue({ text: 'too late', delayMs: 3_000 });
+    // The reply is held a hundred times the client timeout, so even a late timer fires first.
+    mock.enqueue({ text: 'too late', delayMs: 30_000 });
     const error = await expectProviderError(generateWithRetry(driver, request, policy({ maxRetries: 0, timeoutMs: 0 })));
     expect(error.errorClass).toBe('transient');
     expect(error.message).toMatch(/timed out|aborted/);

@@ -1,5 +1,6 @@
 // The same model error scored the same on every vendor, proven through whole episodes: the real
-// agent loop, a real MCP fixture server, the real SDKs and the wire-level mock, which produces
+// agent loop, an MCP fixture server (in this process: test/support/in-process-host.ts; the host's
+// path after the transport is the usual one), the real SDKs and the wire-level mock, which produces
 // each vendor's unusual stops (Gemini MALFORMED_FUNCTION_CALL and SAFETY; Anthropic refusal,
 // pause_turn, model_context_window_exceeded; OpenAI refusal, content_filter, `length` in the
 // middle of a tool call) and answers 400 to a history whose broken call is sent back as it came.
@@ -13,6 +14,7 @@ import { toPrediction } from '../../src/agent/to-prediction.js';
 import { createDriver } from '../../src/llm/registry.js';
 import { McpHost } from '../../src/mcp/index.js';
 import { fixtureSpec } from '../support/fixture-servers/fixture-spec.js';
+import { inProcessHost } from '../support/in-process-host.js';
 import { startMockLlm, type MockLlm, type MockTurn, type RecordedRequest } from '../support/mock-llm/index.js';
 import { testKeys } from './helpers.js';
 
@@ -22,7 +24,7 @@ let mock: MockLlm;
 let echo: string;
 
 beforeAll(async () => {
-  host = await McpHost.start([fixtureSpec('echo')], { requireAll: true, callTimeoutMs: 10_000 });
+  host = await McpHost.start([fixtureSpec('echo')], { requireAll: true, callTimeoutMs: 10_000, connectServer: inProcessHost().connectServer });
   echo = host.tools.find((tool) => tool.canonicalName === 'echo/echo')!.functionName;
 });
 afterAll(async () => {
@@ -175,7 +177,7 @@ describe('OpenRouter with a Gemini model: reasoning details come back with their
 
 describe("an image-heavy episode stays within the vendor's per-request image limit", () => {
   it('anthropic: 12 rounds of 9 image results (108 images) reach the final answer without a refused request', async () => {
-    const imageHost = await McpHost.start([fixtureSpec('image')], { requireAll: true, callTimeoutMs: 20_000 });
+    const imageHost = await McpHost.start([fixtureSpec('image')], { requireAll: true, callTimeoutMs: 20_000, connectServer: inProcessHost().connectServer });
     try {
       const make = imageHost.tools.find((tool) => tool.canonicalName === 'image/make_image')!.functionName;
       const round: MockTurn = { toolCalls: Array.from({ length: 9 }, (_, index) => ({ name: make, arguments: { width: 8 + index, height: 8 } })) };

@@ -24,7 +24,7 @@ describe('McpHost with echo, slow, image and paged fixtures in process', { timeo
       [
         fixtureSpec('echo'),
         fixtureSpec('slow'),
-        fixtureSpec('slow', { name: 'patient', callTimeoutMs: 2000 }),
+        fixtureSpec('slow', { name: 'patient', callTimeoutMs: 500 }),
         fixtureSpec('image'),
         fixtureSpec('paged', { env: { PAGED_TOOL_COUNT: '25', PAGED_PAGE_SIZE: '10' } }),
       ],
@@ -108,8 +108,8 @@ describe('McpHost with echo, slow, image and paged fixtures in process', { timeo
   it('uses the server callTimeoutMs over the host default and the per-call value', async () => {
     const outcome = await host.callTool('patient/sleep', { ms: 30_000 }, { timeoutMs: 60_000 });
     expect(outcome.errorCode).toBe('tool_timeout');
-    // "within 2000 ms" names the server's bound; neither the 60 s per-call value nor the 30 s sleep ended the call.
-    expect(outcome.text).toContain('within 2000 ms');
+    // "within 500 ms" names the server's bound; neither the 60 s per-call value nor the 30 s sleep ended the call.
+    expect(outcome.text).toContain('within 500 ms');
   });
 
   it('resolves an aborted call with errorCode aborted', async () => {

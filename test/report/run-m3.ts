@@ -1,8 +1,10 @@
 // Runs the real `m3` CLI or a script as a child process, asynchronously, so a mock LLM server
-// in the test process keeps answering while the child runs.
+// in the test process keeps answering while the child runs. A script's `m3` runs from dist/ when
+// it is fresh (M3_USE_DIST=1, scripts/lib.sh; a caller's env may say otherwise): through tsx each
+// start transpiles every module it loads.
 import { spawn } from 'node:child_process';
 import { repoRoot } from '../support/shared-assets.js';
-import { m3EntryArgs } from '../support/built-entry.js';
+import { distIsFresh, m3EntryArgs } from '../support/built-entry.js';
 
 export interface RunResult {
   status: number | null;
@@ -12,7 +14,11 @@ export interface RunResult {
 
 export function runCommand(command: string, args: readonly string[], env: Record<string, string> = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: repoRoot, env: { ...process.env, M3_LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd: repoRoot,
+      env: { ...process.env, M3_LOG_LEVEL: 'info', M3_USE_DIST: distIsFresh() ? '1' : '0', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));

@@ -2,7 +2,9 @@
 // prediction files and batch manifest in `<results-dir>/runs/<run-id>/` (the results root is the
 // folder of T), `latest` pointing at it, so `m3 eval batch` and `m3 summary` read it like any run;
 // `--run-dir <dir>` writes the same files flat into <dir> and leaves `latest` alone. Two real shard
-// workers of the oracle over the math server, each with its own store.
+// workers of the oracle over the math server, each with its own store (children, side by side);
+// the merges and the readers run in this process (test/support/m3-in-process.ts): the files and
+// the store they leave are the point, not the process.
 import { existsSync, lstatSync, mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getRun, openStore } from '../../src/store/index.js';
 import { nodeEntryArgs } from '../support/built-entry.js';
 import { runM3 } from '../support/m3-child.js';
+import { runM3InProcess } from '../support/m3-in-process.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-merge-run-folder-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -51,7 +54,7 @@ beforeAll(async () => {
 describe('m3 merge files the merged run in a run folder', { timeout: 300_000 }, () => {
   it('writes runs/<run-id>/ under the store folder, points latest at it, and the readers take it as one run', async () => {
     const results = path.join(dir, 'results');
-    const merge = await runM3(['merge', '--store', path.join(results, 'm3bench.sqlite'), '--from-store', shardStore(1), shardStore(2)]);
+    const merge = await runM3InProcess(['merge', '--store', path.join(results, 'm3bench.sqlite'), '--from-store', shardStore(1), shardStore(2)]);
     expect(merge.code, merge.output).toBe(0);
     const folder = path.join(results, 'runs', 'm');
     const predictions = path.join(folder, 'replay-gt_test_mcp_fuzzy.json');
@@ -69,9 +72,9 @@ describe('m3 merge files the merged run in a run folder', { timeout: 300_000 }, 
       store.close();
     }
 
-    const scored = await runM3(['eval', 'batch', path.join(folder, 'm.batch.json')]);
+    const scored = await runM3InProcess(['eval', 'batch', path.join(folder, 'm.batch.json')]);
     expect(scored.code, scored.output).toBe(0);
-    const summary = await runM3(['summary', '--results-dir', results, '--json']);
+    const summary = await runM3InProcess(['summary', '--results-dir', results, '--json']);
     expect(summary.code, summary.output).toBe(0);
     const parsed = JSON.parse(summary.stdout) as { batch: string; cells: Array<{ tasks: number; passAt1: { estimate: number } }> };
     expect(parsed.batch).toBe('m');
@@ -81,7 +84,16 @@ describe('m3 merge files the merged run in a run folder', { timeout: 300_000 }, 
   it('--run-dir writes the merged files flat into that folder and leaves latest alone', async () => {
     const results = path.join(dir, 'flat-results');
     const flat = path.join(dir, 'flat');
-    const merge = await runM3(['merge', '--store', path.join(results, 'm3bench.sqlite'), '--run-dir', flat, '--from-store', shardStore(1), shardStore(2)]);
+    const merge = await runM3InProcess([
+      'merge',
+      '--store',
+      path.join(results, 'm3bench.sqlite'),
+      '--run-dir',
+      flat,
+      '--from-store',
+      shardStore(1),
+      shardStore(2),
+    ]);
     expect(merge.code, merge.output).toBe(0);
     expect(existsSync(path.join(flat, 'replay-gt_test_mcp_fuzzy.json'))).toBe(true);
     expect(existsSync(path.join(flat, 'm.batch.json'))).toBe(true);

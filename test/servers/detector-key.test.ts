@@ -2,7 +2,6 @@
 // the one name it has everywhere: in the configuration, its MCP identity, the tool names the host
 // offers a model, the prediction file, the run store, and the step and call evaluators (the
 // call evaluator checked against the reference's own catalog, where `mcp-yolo` is unknown).
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,21 +14,19 @@ import { McpHost } from '../../src/mcp/host.js';
 import { episodesForRun, listRuns, openStore, toolCallsForEpisode } from '../../src/store/index.js';
 import { gtCalls } from '../support/reference-tools.js';
 import { assertAssetsInCi, missingAssetsMessage, repoRoot, sharedAssetsDir, sharedDataDir } from '../support/shared-assets.js';
-import { m3EntryArgs, nodeEntryArgs } from '../support/built-entry.js';
+import { nodeEntryArgs } from '../support/built-entry.js';
+import { inProcessHost } from '../support/in-process-host.js';
+import { runM3InProcess } from '../support/m3-in-process.js';
 
 const detectorEntry = path.join(repoRoot, 'servers', 'yolo', 'index.ts');
 const workDir = mkdtempSync(path.join(tmpdir(), 'm3-detector-key-'));
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
-function runCli(args: string[]): Promise<{ code: number; output: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [...m3EntryArgs(), ...args],
-      { cwd: repoRoot, timeout: 300_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, M3_LOG_LEVEL: 'warn' } },
-      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, output: `${stdout}\n${stderr}` }),
-    );
-  });
+// The m3 commands run in this process (test/support/m3-in-process.ts): what this file checks is the
+// name they record and judge, not the CLI's process; the run still starts the detector as a child.
+async function runCli(args: string[]): Promise<{ code: number; stdout: string; output: string }> {
+  const result = await runM3InProcess(args);
+  return { code: result.code ?? -1, stdout: result.stdout, output: result.output };
 }
 
 describe('the detector in the configuration and on the wire', () => {
@@ -56,8 +53,10 @@ describe('the detector in the configuration and on the wire', () => {
     } finally {
       await client.close();
     }
+    // The tool names the host offers come from the configured key, not the process: the host's
+    // server runs in this process (test/support/in-process-host.ts).
     const spec = loadProjectConfig().servers.filter((entry) => entry.name === 'dinox-mcp');
-    const host = await McpHost.start(spec, { requireAll: true, logger: createLogger('error') });
+    const host = await McpHost.start(spec, { requireAll: true, logger: createLogger('error'), connectServer: inProcessHost({ local: true }).connectServer });
     try {
       const calls = gtCalls('dinox-mcp');
       const gtTools = calls ? [...new Set(calls.map((call) => call.tool))] : ['detect-all-objects', 'detect-objects-by-text'];
@@ -163,7 +162,7 @@ describe.skipIf(!assets)(assets ? 'a replay-oracle run of the local suite detect
     const ours = await runCli(['servers', 'list-tools', '--config', files.config, '--json']);
     expect(ours.code, ours.output.slice(-3000)).toBe(0);
     const oursFile = path.join(workDir, 'our-tools.json');
-    writeFileSync(oursFile, ours.output.slice(0, ours.output.lastIndexOf('}') + 1));
+    writeFileSync(oursFile, ours.stdout);
     const labels = async (catalog: string) => {
       const out = path.join(workDir, `calls-${path.basename(catalog)}`);
       const call = await runCli(['eval', 'call', '--pred', files.pred, '--out', out, '--catalog', catalog]);

@@ -11,7 +11,7 @@ import { cocoLabels } from '../../servers/yolo/labels.js';
 import { decodeOutput, nonMaxSuppression, toOriginalFrame, type Box } from '../../servers/yolo/postprocess.js';
 import { createYoloSession, defaultScoreThreshold, detectObjects, nmsIouThreshold, runModel } from '../../servers/yolo/detector.js';
 import { checkImageBytes } from '../../servers/shared/image-input.js';
-import { inputSize, prepareImage } from '../../servers/yolo/preprocess.js';
+import { inputSize, type PreparedImage, prepareImage } from '../../servers/yolo/preprocess.js';
 import { createReferenceSession, referencePrepareImage } from '../support/yolo-reference-preprocess.js';
 import { assertAssetsInCi, loadSharedManifest, missingAssetsMessage, sharedAssetsDir } from '../support/shared-assets.js';
 
@@ -19,8 +19,20 @@ assertAssetsInCi();
 const assets = sharedAssetsDir();
 const photos = ((loadSharedManifest()?.files ?? []) as Array<{ path: string }>).map((file) => file.path).filter((file) => file.startsWith('images/detection/'));
 
-async function referenceDetections(session: ort.InferenceSession, bytes: Buffer): Promise<Box[]> {
-  const prepared = await referencePrepareImage(bytes);
+// The reference tensor of each photo, made once: the tensor test compares it with the current
+// path, the detection test runs the reference session on it (each sharp pass costs tens of ms).
+const referenceInputs = new Map<string, Promise<PreparedImage>>();
+function referenceInput(photo: string, bytes: Buffer): Promise<PreparedImage> {
+  let prepared = referenceInputs.get(photo);
+  if (!prepared) {
+    prepared = referencePrepareImage(bytes);
+    referenceInputs.set(photo, prepared);
+  }
+  return prepared;
+}
+
+async function referenceDetections(session: ort.InferenceSession, photo: string, bytes: Buffer): Promise<Box[]> {
+  const prepared = await referenceInput(photo, bytes);
   const output = await runModel(session, prepared.data);
   const decoded = decodeOutput(output, { size: inputSize, numClasses: cocoLabels.length, scoreThreshold: defaultScoreThreshold });
   return toOriginalFrame(nonMaxSuppression(decoded, nmsIouThreshold), prepared.letterbox.scale, prepared.width, prepared.height);
@@ -48,7 +60,7 @@ describe.skipIf(!assets)(`detector preprocessing before and after${assets ? '' :
     const reused = new Float32Array(3 * inputSize * inputSize).fill(-1);
     for (const photo of photos) {
       const bytes = readFileSync(path.join(assets ?? '', photo));
-      const before = await referencePrepareImage(bytes);
+      const before = await referenceInput(photo, bytes);
       const after = await prepareImage(bytes, inputSize, reused);
       expect([after.width, after.height, after.letterbox], photo).toEqual([before.width, before.height, before.letterbox]);
       expect(Buffer.from(after.data.buffer).equals(Buffer.from(before.data.buffer)), `${photo}: tensors differ`).toBe(true);
@@ -80,7 +92,7 @@ describe.skipIf(!assets)(`detector preprocessing before and after${assets ? '' :
     let compared = 0;
     for (const photo of photos) {
       const bytes = readFileSync(path.join(assets ?? '', photo));
-      const before = await referenceDetections(reference, bytes);
+      const before = await referenceDetections(reference, photo, bytes);
       const after = (await detectObjects(current, bytes)).detections;
       expect(
         after.map((box) => box.category),

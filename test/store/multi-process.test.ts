@@ -5,6 +5,7 @@ import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { checkIntegrity, createRun, episodesForRun, modelCallsForEpisode, openStore, toolCallsForEpisode, type Store } from '../../src/store/index.js';
+import { nodeEntryArgs } from '../support/built-entry.js';
 import { repoRoot } from '../support/shared-assets.js';
 import { tempStoreFile } from './temp-store.js';
 
@@ -17,7 +18,7 @@ interface Writer {
 }
 
 function startWriter(file: string, name: string, count: number, flags: string[] = []): Writer {
-  const args = ['--import', 'tsx', 'test/support/store-writer.ts', file, 'run', name, String(count), ...flags];
+  const args = [...nodeEntryArgs('test/support/fixture-servers/store-writer.ts'), file, 'run', name, String(count), ...flags];
   const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['pipe', 'pipe', 'pipe'] });
   const lines: string[] = [];
   const waiters: Array<{ match: (line: string) => boolean; resolve: () => void }> = [];

@@ -14,6 +14,7 @@ import { CALL_CONTEXT_META_KEY, type ToolErrorMeta } from '../../src/core/tool-r
 import { connectInProcess, serverKeyOf } from './in-process-servers.js';
 import { type GtCall, groundTruthCallsWhere, readSourcedFixture, readToolAnswer } from './server-child.js';
 import { repoRoot } from './shared-assets.js';
+import { shortTimeoutEnv } from './slow-upstream.js';
 
 export interface WebServerProcess {
   client: Client;
@@ -71,7 +72,9 @@ export interface WebServerHarness {
   server: () => WebServerProcess;
   /** Calls a tool (with the call context) and keeps its text for the secrets scan. */
   call: (name: string, args: Record<string, unknown>) => Promise<WebCall>;
-  /** Every text the server returned through `call`. */
+  /** `call` on a second connection of the server with the same env and the short timeout (slow-upstream.ts). */
+  callWithShortTimeout: (name: string, args: Record<string, unknown>) => Promise<WebCall>;
+  /** Every text the server returned through `call` and `callWithShortTimeout`. */
   texts: string[];
 }
 
@@ -106,6 +109,16 @@ export function useWebServer(
       const answer = await callWebTool(need(server, 'server'), name, args);
       texts.push(answer.text);
       return answer;
+    },
+    callWithShortTimeout: async (name, args) => {
+      const quick = await startWebServer(folder, { ...setup.env(need(fake, 'fake').url), ...shortTimeoutEnv });
+      try {
+        const answer = await callWebTool(quick, name, args);
+        texts.push(answer.text);
+        return answer;
+      } finally {
+        await quick.close();
+      }
     },
   };
 }

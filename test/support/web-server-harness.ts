@@ -34,6 +34,16 @@ export async function callTool(client: Client, name: string, args: Record<string
   return { text, isError: result.isError === true, meta: readToolErrorMeta(result._meta) };
 }
 
+/** One call on a connection of its own (e.g. with the short timeout of slow-upstream.ts), closed after. */
+export async function callOnce(entry: string, env: Record<string, string>, name: string, args: Record<string, unknown>): Promise<CallOutcome> {
+  const client = await startInProcessServer(entry, env);
+  try {
+    return await callTool(client, name, args);
+  } finally {
+    await client.close();
+  }
+}
+
 /** A recorded body from `<dir>/<name>`, numbers kept as written (643.0 stays 643.0). */
 export function loadRecordedBody(dir: string, name: string): unknown {
   return readSourcedFixture(path.join(dir, name));

@@ -14,6 +14,7 @@ import { fallbackFixtureProblems } from './reference-tools.js';
 import { repoRoot } from './shared-assets.js';
 import { connectInProcess, serverKeyOf } from './in-process-servers.js';
 import { readSourcedFixture, readToolAnswer } from './server-child.js';
+import { shortTimeoutEnv } from './slow-upstream.js';
 
 export interface WebToolResult {
   isError: boolean;
@@ -28,6 +29,8 @@ export interface WebServer {
   client: Client;
   tools: Tool[];
   call(name: string, args: Record<string, unknown>, context?: CallContext): Promise<WebToolResult>;
+  /** The same call on a second connection of the same server and env with the short timeout (slow-upstream.ts). */
+  callWithShortTimeout(name: string, args: Record<string, unknown>, context?: CallContext): Promise<WebToolResult>;
   close(): Promise<void>;
 }
 
@@ -41,7 +44,15 @@ export async function startWebServer(entry: string, env: Record<string, string>)
     const images = answer.imageParts.map((part) => ({ data: Buffer.from(part.data, 'base64'), mimeType: part.mimeType }));
     return { isError: answer.isError, text: answer.text, images, errorMeta: answer.errorMeta, raw };
   }
-  return { client: child.client, tools, call, close: child.close };
+  async function callWithShortTimeout(name: string, args: Record<string, unknown>, context?: CallContext): Promise<WebToolResult> {
+    const quick = await startWebServer(entry, { ...env, ...shortTimeoutEnv });
+    try {
+      return await quick.call(name, args, context);
+    } finally {
+      await quick.close();
+    }
+  }
+  return { client: child.client, tools, call, callWithShortTimeout, close: child.close };
 }
 
 /** The upstream body of a test fixture file `{ "_source": "...", "body": ... }`. */

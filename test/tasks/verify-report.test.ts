@@ -1,13 +1,12 @@
-// Renderings of `m3 tasks verify` / `m3 tasks list`, and `m3 tasks list` as a real CLI process
-// over the bundled suite (no servers needed).
-import { execFile } from 'node:child_process';
+// Renderings of `m3 tasks verify` / `m3 tasks list`, and `m3 tasks list` over the bundled suite
+// (no servers needed), run in this process (test/support/m3-in-process.ts: what it prints is the point).
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatSuiteSummary, formatVerifyReport, summariseSuite } from '../../src/tasks/verify-report.js';
 import { loadSuite } from '../../src/tasks/verify-static.js';
 import type { VerifyReport } from '../../src/tasks/verify.js';
 import { repoRoot } from '../support/shared-assets.js';
-import { m3EntryArgs } from '../support/built-entry.js';
+import { runM3InProcess } from '../support/m3-in-process.js';
 
 const gtFile = path.join(repoRoot, 'json', 'm3_local_GT.json');
 const tasksFile = path.join(repoRoot, 'json', 'm3_local_tasks.json');
@@ -68,11 +67,7 @@ describe('summariseSuite on the bundled suite', () => {
   });
 
   it('is printed by `m3 tasks list --json`', async () => {
-    const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, [...m3EntryArgs(), 'tasks', 'list', '--json'], { cwd: repoRoot, timeout: 60_000 }, (error, out, err) =>
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout: out, stderr: err }),
-      );
-    });
+    const { code, stdout, stderr } = await runM3InProcess(['tasks', 'list', '--json']);
     expect(code, stderr).toBe(0);
     expect(JSON.parse(stdout)).toEqual(summariseSuite(loadSuite(gtFile, tasksFile)));
   });

@@ -3,7 +3,6 @@
 // are asked again (3 attempts), labels land in the reference layout and are kept (not asked
 // again) on the next pass, other keys survive, and `m3 report`'s category donut counts them;
 // the command itself as a child process (Gemini wire) prints the counts and its exit status.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,8 +13,7 @@ import { createDriver } from '../../../src/llm/registry.js';
 import { loadReportCatalog } from '../../../src/report/catalog-categories.js';
 import { toolCategoryFigure } from '../../../src/report/chart-configs.js';
 import { startMockLlm, type MockLlm, type RecordedRequest } from '../../support/mock-llm/index.js';
-import { repoRoot } from '../../support/shared-assets.js';
-import { m3EntryArgs } from '../../support/built-entry.js';
+import { runM3InProcess } from '../../support/m3-in-process.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-classify-'));
 let mock: MockLlm;
@@ -111,22 +109,15 @@ describe('classifyCatalogTools (OpenAI SDK against the mock)', () => {
 
 function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const env = {
-    PATH: process.env.PATH ?? '',
-    HOME: os.homedir(),
-    CI: '1',
     M3_LLM_MAX_RETRIES: '0',
     GEMINI_BASE_URL: mock.url,
     GEMINI_API_KEY: 'test-gemini-key-0000000000',
   };
-  const child = spawn(process.execPath, [...m3EntryArgs(), 'tools', 'classify', ...args], { cwd: repoRoot, env });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += String(chunk)));
-  child.stderr.on('data', (chunk) => (stderr += String(chunk)));
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
+  // In this process, in a clean environment (test/support/m3-in-process.ts): the command's output and exit status are the point, not its process.
+  return runM3InProcess(['tools', 'classify', ...args], env, { cleanEnv: true });
 }
 
-describe('m3 tools classify (child process, Gemini SDK against the mock)', () => {
+describe('m3 tools classify (Gemini SDK against the mock)', () => {
   it('prints the counts, names the tools it could not label and exits 1 for them', async () => {
     const file = path.join(dir, 'cli.json');
     writeCatalog(file);

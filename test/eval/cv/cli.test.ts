@@ -1,6 +1,7 @@
-// `m3 eval cv` and scripts/evaluate_cv.sh as real child processes on the bundled local suite:
-// the reference's output files and CSV header, the metrics entry, the encoder note, per-tau
-// folders and the merged results_cv/step_eval_result.json.
+// `m3 eval cv` (in this process: test/support/m3-in-process.ts; its files and printed lines are
+// the point, not the process) and scripts/evaluate_cv.sh (a real child, its `m3` from dist/ when
+// fresh) on the bundled local suite: the reference's output files and CSV header, the metrics
+// entry, the encoder note, per-tau folders and the merged results_cv/step_eval_result.json.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { perturb, toPredictionRecords } from '../../support/perturb.js';
 import { loadTrajectories } from '../../../src/eval/step/trajectory.js';
 import { repoRoot } from '../../support/shared-assets.js';
-import { m3EntryArgs } from '../../support/built-entry.js';
+import { distIsFresh } from '../../support/built-entry.js';
+import { runM3InProcess } from '../../support/m3-in-process.js';
 
 const work = mkdtempSync(path.join(tmpdir(), 'm3-eval-cv-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -24,37 +26,29 @@ function writePredictions(dir: string, model: string, strength: number): string 
   return file;
 }
 
-describe('m3 eval cv (child process)', () => {
-  it("writes results_cv_eval.json and .csv, appends the metrics entry, and says the encoder is not the paper's", () => {
+describe('m3 eval cv', () => {
+  it("writes results_cv_eval.json and .csv, appends the metrics entry, and says the encoder is not the paper's", async () => {
     const pred = writePredictions(path.join(work, 'results'), 'model-a', 0.3);
     const out = path.join(work, 'cv-out');
     const metrics = path.join(work, 'metrics', 'entries.json');
     const run = () =>
-      spawnSync(
-        process.execPath,
-        [
-          ...m3EntryArgs(),
-          'eval',
-          'cv',
-          '--gt',
-          gtFile,
-          '--pred',
-          pred,
-          '--output-dir',
-          out,
-          '--reference-compat',
-          '--experiment-name',
-          'model-a',
-          '--save-metrics-to',
-          metrics,
-        ],
-        {
-          cwd: repoRoot,
-          encoding: 'utf8',
-        },
-      );
-    const result = run();
-    expect(result.status, result.stderr).toBe(0);
+      runM3InProcess([
+        'eval',
+        'cv',
+        '--gt',
+        gtFile,
+        '--pred',
+        pred,
+        '--output-dir',
+        out,
+        '--reference-compat',
+        '--experiment-name',
+        'model-a',
+        '--save-metrics-to',
+        metrics,
+      ]);
+    const result = await run();
+    expect(result.code, result.stderr).toBe(0);
     const line = JSON.parse(result.stdout) as Record<string, unknown>;
     expect(line).toMatchObject({ mode: 'reference-compat', paper_encoder: false, num_grounding_tasks: 0 });
     expect(line.perception_recall_avg as number).toBeLessThan(1);
@@ -80,7 +74,7 @@ describe('m3 eval cv (child process)', () => {
     const csv = readFileSync(path.join(out, 'results_cv_eval.csv'), 'utf8').split('\r\n');
     expect(csv[0]).toBe(header);
     expect(csv[1]).toMatch(/^\w+,\d\.\d+(e-\d+)?,\d\.\d+,(\d\.\d|),(True|False),(True|False),(True|False)$/);
-    expect(run().status).toBe(0);
+    expect((await run()).code).toBe(0);
     const entries = JSON.parse(readFileSync(metrics, 'utf8')) as Array<Record<string, unknown>>;
     expect(entries).toHaveLength(2);
     expect(Object.keys(entries[0] ?? {})).toEqual(
@@ -102,6 +96,7 @@ describe('scripts/evaluate_cv.sh', () => {
       GT_PATH: gtFile,
       M3_MODELS: 'model-b,model-c,model-absent',
       M3_TAU_WEAKS: '0.6 0.7',
+      M3_USE_DIST: distIsFresh() ? '1' : '0',
     };
     const result = spawnSync('bash', ['scripts/evaluate_cv.sh'], { cwd: repoRoot, encoding: 'utf8', env });
     expect(result.status, result.stderr).toBe(0);

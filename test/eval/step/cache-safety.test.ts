@@ -1,8 +1,8 @@
 // Cache safety: a reference-format cache (the reference's .emb_cache.json, 384-d MiniLM vectors)
 // is refused for an embedder of another dimension instead of silently mixing vectors, and a cache
 // m3bench did not write is never overwritten unless --update-reference-cache is given. Library
-// level and through `m3 eval step` as a child process.
-import { spawnSync } from 'node:child_process';
+// level and through `m3 eval step` (in this process: test/support/m3-in-process.ts; the command's
+// exit status, messages and the cache file are the point, not the process).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,7 +12,7 @@ import { createHashgramEmbedder } from '../../../src/eval/embed/hashgram.js';
 import { unitDraw } from '../../support/perturb.js';
 import { loadTrajectories } from '../../../src/eval/step/trajectory.js';
 import { repoRoot } from '../../support/shared-assets.js';
-import { m3EntryArgs } from '../../support/built-entry.js';
+import { runM3InProcess } from '../../support/m3-in-process.js';
 
 const work = mkdtempSync(path.join(tmpdir(), 'm3-cache-safety-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -47,28 +47,25 @@ describe('reference-format caches, library level', () => {
 });
 
 function runCli(args: string[]) {
-  return spawnSync(process.execPath, [...m3EntryArgs(), 'eval', 'step', '--gt', gtFile, '--pred', gtFile, ...args], {
-    cwd: repoRoot,
-    encoding: 'utf8',
-  });
+  return runM3InProcess(['eval', 'step', '--gt', gtFile, '--pred', gtFile, ...args]);
 }
 
-describe('m3 eval step with --cache-format reference (child process)', () => {
+describe('m3 eval step with --cache-format reference', () => {
   const texts = [...loadTrajectories(gtFile, 'gt').byId.values()].flatMap((trajectory) => trajectory.calls.map((call) => call.text));
 
-  it('exits 2 for a 384-d reference cache with the 512-d default embedder, naming both dimensions; the cache is unchanged', () => {
+  it('exits 2 for a 384-d reference cache with the 512-d default embedder, naming both dimensions; the cache is unchanged', async () => {
     const file = referenceCache('cli-384.json', texts, 384);
     const before = readFileSync(file, 'utf8');
-    const result = runCli(['--output-dir', path.join(work, 'out-384'), '--cache-format', 'reference', '--embedding-cache', file]);
-    expect(result.status).toBe(2);
+    const result = await runCli(['--output-dir', path.join(work, 'out-384'), '--cache-format', 'reference', '--embedding-cache', file]);
+    expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/holds 384-dimensional vectors .* produces 512-dimensional ones/);
     expect(readFileSync(file, 'utf8')).toBe(before);
   }, 180_000);
 
-  it('uses a matching cache without writing it, and writes it only with --update-reference-cache', () => {
+  it('uses a matching cache without writing it, and writes it only with --update-reference-cache', async () => {
     const file = referenceCache('cli-128.json', texts.slice(0, 10), 128);
     const before = readFileSync(file, 'utf8');
-    const read = runCli([
+    const read = await runCli([
       '--output-dir',
       path.join(work, 'out-128'),
       '--cache-format',
@@ -78,11 +75,11 @@ describe('m3 eval step with --cache-format reference (child process)', () => {
       '--embedder',
       'hashgram-v1/128',
     ]);
-    expect(read.status, read.stderr).toBe(0);
+    expect(read.code, read.stderr).toBe(0);
     expect(JSON.parse(read.stdout).cache.hits).toBeGreaterThan(0);
     expect(read.stderr).toMatch(/left untouched: \d+ new vector/);
     expect(readFileSync(file, 'utf8')).toBe(before);
-    const written = runCli([
+    const written = await runCli([
       '--output-dir',
       path.join(work, 'out-128b'),
       '--cache-format',
@@ -93,7 +90,7 @@ describe('m3 eval step with --cache-format reference (child process)', () => {
       'hashgram-v1/128',
       '--update-reference-cache',
     ]);
-    expect(written.status, written.stderr).toBe(0);
+    expect(written.code, written.stderr).toBe(0);
     expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')) as object).length).toBe(new Set(texts).size);
   }, 180_000);
 });

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { perturb, toPredictionRecords } from '../../support/perturb.js';
 import { loadTrajectories } from '../../../src/eval/step/trajectory.js';
 import { repoRoot, sharedDataDir } from '../../support/shared-assets.js';
+import { distIsFresh } from '../../support/built-entry.js';
 import { runM3InProcess } from '../../support/m3-in-process.js';
 
 const dataDir = sharedDataDir();
@@ -96,7 +97,15 @@ describe.skipIf(!dataDir)('m3 eval step', () => {
     const result = spawnSync('bash', ['scripts/evaluate_step.sh'], {
       cwd: repoRoot,
       encoding: 'utf8',
-      env: { ...process.env, M3_RESULTS_DIR: results, GT_PATH: gtFile, M3_MODELS: 'model-x,model-absent', M3_SKIP_REPORT: '1' },
+      // Its `m3` from dist/ when fresh (M3_USE_DIST=1): through tsx each start transpiles every module it loads.
+      env: {
+        ...process.env,
+        M3_USE_DIST: distIsFresh() ? '1' : '0',
+        M3_RESULTS_DIR: results,
+        GT_PATH: gtFile,
+        M3_MODELS: 'model-x,model-absent',
+        M3_SKIP_REPORT: '1',
+      },
     });
     expect(result.status, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/skipping model-absent: no predictions/);

@@ -1,5 +1,6 @@
-// What a batched run and a cache-served rerun paid, end to end: real `m3 run` child processes with
-// the OpenAI driver against the mock. A `--batch --cache` run marks every model call row as
+// What a batched run and a cache-served rerun paid, end to end: `m3 run` with the OpenAI driver
+// against the mock, in this process (test/support/m3-in-process.ts: the point is what the runs
+// record and print, not the CLI's process; the runs' servers are still children). A `--batch --cache` run marks every model call row as
 // answered by its batch job and prices the episodes and the run at the batch price (computed here
 // from the mock's usage and the price table); a `--cache` rerun is served whole by the cache, its
 // rows marked `cache`, $0 paid and the list price shown as saved (store, manifest, summary,
@@ -9,7 +10,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { episodesForRun, getRun, modelCallsForEpisode, runSummary, type Store } from '../../../src/store/index.js';
 import { writeChartRunFolder } from '../../support/chart-run-folder.js';
-import { readStore, runM3 } from '../../support/m3-child.js';
+import { readStore } from '../../support/m3-child.js';
+import { runM3InProcess } from '../../support/m3-in-process.js';
 import { startMockLlm, type MockLlm } from '../../support/mock-llm/index.js';
 
 let mock: MockLlm;
@@ -30,7 +32,7 @@ afterAll(async () => {
 
 async function run(name: string, extra: string[]) {
   const runDir = path.join(dir, name);
-  const outcome = await runM3(
+  const outcome = await runM3InProcess(
     [
       'run',
       '--model',
@@ -130,7 +132,7 @@ describe('what a batched run and a cache-served rerun paid', () => {
     expect(rerun.outcome.output).toContain(`$0.0000 paid, $${cacheSaved.toFixed(4)} served by the model cache (saved)`);
 
     // m3 summary reads the same figures back from the manifests.
-    const summary = await runM3(['summary', '--results', rerun.runDir, '--save', path.join(rerun.runDir, 'save')], {});
+    const summary = await runM3InProcess(['summary', '--results', rerun.runDir, '--save', path.join(rerun.runDir, 'save')], {});
     expect(summary.code, summary.output).toBe(0);
     expect(summary.stdout).toContain(`cost          mock-model: $0.0000 paid, $${cacheSaved.toFixed(4)} served by the model cache (saved)`);
   }, 300_000);

@@ -2,6 +2,7 @@
 // all 90 GT search calls answer in the reference's exact plain-text layout, the request carries
 // the key as api_key and the GT parameters, and failures are typed without showing the key.
 import { describe, expect, it } from 'vitest';
+import { shortTimeoutMessage, slowReply } from '../../support/slow-upstream.js';
 import { groundTruthCalls, loadFixture, missingSharedData, useWebServer } from '../../support/keyed-web-server.js';
 
 const KEY = 'rainforest-test-key-51d0';
@@ -14,7 +15,7 @@ const blocks = [
 
 const web = useWebServer('amazon', {
   routes: () => [{ path: '/request', reply: (request) => ({ body: loadFixture('amazon', request.query.type === 'product' ? 'product' : 'search') }) }],
-  env: (url) => ({ RAINFOREST_API_KEY: KEY, M3_UPSTREAM_RAINFOREST_URL: url, M3_HTTP_TIMEOUT_MS: '5000' }),
+  env: (url) => ({ RAINFOREST_API_KEY: KEY, M3_UPSTREAM_RAINFOREST_URL: url }),
 });
 const call = web.call;
 
@@ -73,8 +74,10 @@ describe('amazon: failures', () => {
     expect((await call('search_products', { keywords: 'pepsi' })).meta?.code).toBe('upstream_server_error');
     web.fake().queueFault('/request', { body: '{"search_results": [', headers: { 'content-type': 'application/json' } });
     expect((await call('search_products', { keywords: 'pepsi' })).meta?.code).toBe('upstream_bad_response');
-    web.fake().queueFault('/request', { delayMs: 15_000, body: {} });
-    expect((await call('search_products', { keywords: 'pepsi' })).meta?.code).toBe('upstream_timeout');
+    web.fake().queueFault('/request', slowReply({}));
+    const slow = await web.callWithShortTimeout('search_products', { keywords: 'pepsi' });
+    expect(slow.meta?.code).toBe('upstream_timeout');
+    expect(slow.text).toContain(shortTimeoutMessage);
   });
 
   it('other 4xx answers are ordinary tool errors in the reference wording, with an echoed key redacted', async () => {

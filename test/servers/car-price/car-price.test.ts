@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smoke } from '../../../servers/car-price/smoke.js';
 import { startHttpFake, type HttpFake } from '../../../servers/shared/http-fake.js';
 import { argumentCheckProblems, catalogTools, distinctArguments, gtCalls, schemaParityProblems } from '../../support/reference-tools.js';
+import { shortTimeoutMessage, slowReply } from '../../support/slow-upstream.js';
 import { describeFixturesAndSmoke, loadFixtureBody, startWebServer, type WebServer } from '../../support/web-server.js';
 
 const fixtures = path.join(import.meta.dirname, 'fixtures');
@@ -26,7 +27,6 @@ beforeAll(async () => {
   server = await startWebServer('servers/car-price/index.ts', {
     M3_UPSTREAM_FIPE_URL: `${fake.url}/fipe/api/v1`,
     FIPE_API_TOKEN: 'test-fipe-token',
-    M3_HTTP_TIMEOUT_MS: '5000',
   });
 });
 
@@ -123,7 +123,7 @@ describe('car-price/search_brand_model_price', () => {
 
 describe('car-price refusals and upstream failures (a server with a cold cache, without a token)', () => {
   it('words a refused brand list as the reference did; types 429, 500, a refused token, malformed JSON, a wrong shape and a slow answer', async () => {
-    const fresh = await startWebServer('servers/car-price/index.ts', { M3_UPSTREAM_FIPE_URL: `${fake.url}/fipe/api/v1`, M3_HTTP_TIMEOUT_MS: '5000' });
+    const fresh = await startWebServer('servers/car-price/index.ts', { M3_UPSTREAM_FIPE_URL: `${fake.url}/fipe/api/v1` });
     try {
       fake.queueFault(base, { status: 404, body: { error: 'gone' } });
       expect(await fresh.call('get_car_brands', {})).toMatchObject({
@@ -152,8 +152,10 @@ describe('car-price refusals and upstream failures (a server with a cold cache, 
       expect((await fresh.call('get_car_brands', {})).errorMeta?.code).toBe('upstream_bad_response');
       fake.queueFault(base, { body: { marcas: [] } });
       expect((await fresh.call('get_car_brands', {})).errorMeta?.code).toBe('upstream_bad_response');
-      fake.queueFault(base, { delayMs: 15_000, body: brands });
-      expect((await fresh.call('get_car_brands', {})).errorMeta?.code).toBe('upstream_timeout');
+      fake.queueFault(base, slowReply(brands));
+      const slow = await fresh.callWithShortTimeout('get_car_brands', {});
+      expect(slow.errorMeta?.code).toBe('upstream_timeout');
+      expect(slow.text).toContain(shortTimeoutMessage);
     } finally {
       await fresh.close();
     }

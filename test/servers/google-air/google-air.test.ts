@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { shortTimeoutMessage, slowReply } from '../../support/slow-upstream.js';
 import { groundTruthCalls, loadFixture, missingSharedData, useWebServer } from '../../support/keyed-web-server.js';
 
 const KEY = 'air-quality-test-key-0c1e';
@@ -27,7 +28,7 @@ const web = useWebServer('google-air', {
       { path: /^\/v1\/mapTypes\/[^/]+\/heatmapTiles\/\d+\/\d+\/\d+$/, reply: { body: tile, headers: { 'content-type': 'image/png' } } },
     ];
   },
-  env: (url) => ({ GOOGLE_MAPS_API_KEY: KEY, M3_UPSTREAM_GOOGLE_AIR_QUALITY_URL: url, M3_HTTP_TIMEOUT_MS: '5000' }),
+  env: (url) => ({ GOOGLE_MAPS_API_KEY: KEY, M3_UPSTREAM_GOOGLE_AIR_QUALITY_URL: url }),
 });
 const call = web.call;
 
@@ -117,8 +118,10 @@ describe('google-air', () => {
     const ocean = await call('current_conditions', { lat: 0, lng: -30 });
     expect([ocean.isError, ocean.meta]).toEqual([true, undefined]);
     expect(ocean.text).toMatch(/^Error executing tool current_conditions: HTTP 400 at .*Information is unavailable/);
-    web.fake().queueFault(/heatmapTiles/, { delayMs: 15_000, body: tile });
-    expect((await call('heatmap_tile', { z: 1, x: 0, y: 0 })).meta?.code).toBe('upstream_timeout');
+    web.fake().queueFault(/heatmapTiles/, slowReply(tile));
+    const slow = await web.callWithShortTimeout('heatmap_tile', { z: 1, x: 0, y: 0 });
+    expect(slow.meta?.code).toBe('upstream_timeout');
+    expect(slow.text).toContain(shortTimeoutMessage);
   });
 
   it('no result and no stderr line contained the key', () => {

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../../../servers/shared/http-fake.js';
+import { shortTimeoutMessage, slowReply } from '../../support/slow-upstream.js';
 import { groundTruthCalls, loadFixture, missingSharedData, useWebServer } from '../../support/keyed-web-server.js';
 
 const KEY = 'gmaps-test-key-7f3a9c';
@@ -66,7 +67,6 @@ const web = useWebServer('google-maps', {
     M3_UPSTREAM_GOOGLE_ROADS_URL: `${url}/roads`,
     M3_UPSTREAM_GOOGLE_GEOLOCATION_URL: `${url}/geo`,
     M3_UPSTREAM_GOOGLE_PHOTOS_URL: `${url}/gphotos`,
-    M3_HTTP_TIMEOUT_MS: '5000',
   }),
 });
 const call = web.call;
@@ -306,8 +306,10 @@ describe('google-maps: failures are typed and never show the key', () => {
     expect((await call('compute_route', { origin: { placeId: 'a' }, destination: { placeId: 'b' } })).meta?.code).toBe('upstream_server_error');
     web.fake().queueFault('/gmaps/maps/api/distancematrix/json', { body: '{"rows": [', headers: { 'content-type': 'application/json' } });
     expect((await call('distance_matrix', { origins: ['a'], destinations: ['b'] })).meta?.code).toBe('upstream_bad_response');
-    web.fake().queueFault('/gmaps/maps/api/elevation/json', { delayMs: 15_000, body: fixture('elevation') });
-    expect((await call('elevation_by_locations', { locations: ['1,2'] })).meta?.code).toBe('upstream_timeout');
+    web.fake().queueFault('/gmaps/maps/api/elevation/json', slowReply(fixture('elevation')));
+    const slow = await web.callWithShortTimeout('elevation_by_locations', { locations: ['1,2'] });
+    expect(slow.meta?.code).toBe('upstream_timeout');
+    expect(slow.text).toContain(shortTimeoutMessage);
   });
 
   it('v1 errors: an unknown place is an ordinary tool error, an invalid key is auth', async () => {

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpFake } from '../../../servers/shared/http-fake.js';
 import { distinctArguments, gtCalls } from '../../support/reference-tools.js';
+import { shortTimeoutMessage, slowReply } from '../../support/slow-upstream.js';
 import { startWebServer, type WebServer, type WebToolResult } from '../../support/web-server.js';
 import { fixtureRecord, healthcareEnv, startHealthcareFake } from './fake-upstreams.js';
 
@@ -12,7 +13,7 @@ let server: WebServer;
 
 beforeAll(async () => {
   fake = await startHealthcareFake();
-  server = await startWebServer('servers/healthcare/index.ts', { ...healthcareEnv(fake), M3_HTTP_TIMEOUT_MS: '5000' });
+  server = await startWebServer('servers/healthcare/index.ts', healthcareEnv(fake));
 });
 afterAll(async () => {
   await server?.close();
@@ -162,8 +163,10 @@ describe('fda_drug_lookup upstream failures are typed', () => {
   });
 
   it('an answer slower than the timeout → upstream_timeout', async () => {
-    fake.queueFault(path, { delayMs: 15_000, body: {} });
-    expect((await lookup(args)).errorMeta).toMatchObject({ code: 'upstream_timeout' });
+    fake.queueFault(path, slowReply({}));
+    const slow = await server.callWithShortTimeout('fda_drug_lookup', args);
+    expect(slow.errorMeta).toMatchObject({ code: 'upstream_timeout' });
+    expect(slow.text).toContain(shortTimeoutMessage);
   });
 
   it('a dropped connection → upstream_network', async () => {

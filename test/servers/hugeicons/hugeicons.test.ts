@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smoke } from '../../../servers/hugeicons/smoke.js';
 import { startHttpFake, type HttpFake } from '../../../servers/shared/http-fake.js';
 import { argumentCheckProblems, catalogTools, distinctArguments, gtCalls, schemaParityProblems } from '../../support/reference-tools.js';
+import { shortTimeoutMessage, slowReply } from '../../support/slow-upstream.js';
 import { describeFixturesAndSmoke, loadFixtureBody, startWebServer, type WebServer } from '../../support/web-server.js';
 
 const fixtures = path.join(import.meta.dirname, 'fixtures');
@@ -26,7 +27,6 @@ beforeAll(async () => {
     M3_UPSTREAM_HUGEICONS_URL: `${fake.url}/site`,
     M3_UPSTREAM_HUGEICONS_SEARCH_URL: `${fake.url}/search-api`,
     M3_UPSTREAM_HUGEICONS_API_URL: `${fake.url}/api/v1`,
-    M3_HTTP_TIMEOUT_MS: '5000',
   });
 });
 
@@ -123,8 +123,10 @@ describe('hugeicons-mcp upstream failures are typed (the reference answered a fa
     expect((await server.call('search_icons', { query: 'tree' })).errorMeta?.code).toBe('upstream_bad_response');
     fake.queueFault('/api/v1/icon/home-01/glyphs', { body: { success: true, data: {} } });
     expect((await server.call('get_icon_glyphs', { icon_name: 'home-01' })).errorMeta?.code).toBe('upstream_bad_response');
-    fake.queueFault('/search-api/search', { delayMs: 15_000, body: {} });
-    expect((await server.call('search_icons', { query: 'tree' })).errorMeta?.code).toBe('upstream_timeout');
+    fake.queueFault('/search-api/search', slowReply({}));
+    const slow = await server.callWithShortTimeout('search_icons', { query: 'tree' });
+    expect(slow.errorMeta?.code).toBe('upstream_timeout');
+    expect(slow.text).toContain(shortTimeoutMessage);
   });
 });
 

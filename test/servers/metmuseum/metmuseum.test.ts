@@ -10,6 +10,7 @@ import { smoke } from '../../../servers/metmuseum/smoke.js';
 import { startHttpFake, type HttpFake } from '../../../servers/shared/http-fake.js';
 import { argumentCheckProblems, catalogTools, distinctArguments, gtCalls, schemaParityProblems } from '../../support/reference-tools.js';
 import { assertAssetsInCi, missingAssetsMessage, sharedAssetsDir } from '../../support/shared-assets.js';
+import { shortTimeoutMessage, slowReply } from '../../support/slow-upstream.js';
 import { describeFixturesAndSmoke, loadFixtureBody, startWebServer, type WebServer } from '../../support/web-server.js';
 
 assertAssetsInCi();
@@ -51,7 +52,6 @@ beforeAll(async () => {
     M3_UPSTREAM_MET_COLLECTION_URL: `${fake.url}/met`,
     M3_UPSTREAM_MET_IMAGES_URL: `${fake.url}/images`,
     M3_ALLOWED_ROOTS: workspaceRoot,
-    M3_HTTP_TIMEOUT_MS: '5000',
   });
 });
 
@@ -162,8 +162,10 @@ describe('metmuseum-mcp upstream failures are typed', () => {
     expect((await server.call('search-museum-objects', { q: 'x' })).errorMeta?.code).toBe('upstream_bad_response');
     fake.queueFault('/images/CRDImages/as/web-large/DP251139.jpg', { body: '<html>not found</html>', headers: { 'content-type': 'text/html' } });
     expect((await server.call('get-museum-object', { objectId: 45734 })).errorMeta?.code).toBe('upstream_bad_response');
-    fake.queueFault(/^\/met\/objects\/\d+$/, { delayMs: 15_000, body: quail });
-    expect((await server.call('get-museum-object', { objectId: 45734 })).errorMeta?.code).toBe('upstream_timeout');
+    fake.queueFault(/^\/met\/objects\/\d+$/, slowReply(quail));
+    const slow = await server.callWithShortTimeout('get-museum-object', { objectId: 45734 });
+    expect(slow.errorMeta?.code).toBe('upstream_timeout');
+    expect(slow.text).toContain(shortTimeoutMessage);
   });
 });
 

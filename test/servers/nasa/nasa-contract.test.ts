@@ -9,7 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smoke } from '../../../servers/nasa/smoke.js';
 import { startHttpFake, type HttpFake } from '../../../servers/shared/http-fake.js';
 import { repoRoot } from '../../support/shared-assets.js';
+import { shortTimeoutEnv, shortTimeoutMessage, slowReply } from '../../support/slow-upstream.js';
 import {
+  callOnce,
   callTool,
   catalogTools,
   groundTruthCalls,
@@ -25,14 +27,11 @@ let fake: HttpFake;
 let client: Client;
 let tools: Tool[];
 const flareDay = { start_date: '2025-01-03', end_date: '2025-01-03' };
+const nasaEnv = (upstream: HttpFake) => ({ M3_UPSTREAM_NASA_URL: upstream.url, M3_UPSTREAM_NASA_EXOPLANET_URL: upstream.url });
 
 beforeAll(async () => {
   fake = await startHttpFake([{ path: '/DONKI/FLR', reply: recordedReply(fixtures, 'donki-flr-2024-05-09.json') }]);
-  client = await startInProcessServer('servers/nasa/index.ts', {
-    M3_UPSTREAM_NASA_URL: fake.url,
-    M3_UPSTREAM_NASA_EXOPLANET_URL: fake.url,
-    M3_HTTP_TIMEOUT_MS: '5000',
-  });
+  client = await startInProcessServer('servers/nasa/index.ts', nasaEnv(fake));
   tools = (await client.listTools()).tools;
 });
 afterAll(async () => {
@@ -86,8 +85,10 @@ describe('nasa-mcp upstream failures are typed', () => {
   });
 
   it('a slow answer → upstream_timeout; an unreachable host → upstream_network', async () => {
-    fake.queueFault('/DONKI/FLR', { delayMs: 15_000, body: [] });
-    expect((await callTool(client, 'get_solar_flare', flareDay)).meta).toMatchObject({ code: 'upstream_timeout' });
+    fake.queueFault('/DONKI/FLR', slowReply([]));
+    const slow = await callOnce('servers/nasa/index.ts', { ...nasaEnv(fake), ...shortTimeoutEnv }, 'get_solar_flare', flareDay);
+    expect(slow.meta).toMatchObject({ code: 'upstream_timeout' });
+    expect(slow.text).toContain(shortTimeoutMessage);
     const closed = await startHttpFake();
     const unreachable = closed.url;
     await closed.close();

@@ -10,7 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smoke } from '../../../servers/nixos/smoke.js';
 import { startHttpFake, type HttpFake } from '../../../servers/shared/http-fake.js';
 import { repoRoot } from '../../support/shared-assets.js';
+import { shortTimeoutEnv, shortTimeoutMessage, slowReply } from '../../support/slow-upstream.js';
 import {
+  callOnce,
   callTool,
   catalogTools,
   groundTruthCalls,
@@ -27,7 +29,7 @@ let tools: Tool[];
 
 beforeAll(async () => {
   fake = await startNixosFake();
-  client = await startInProcessServer('servers/nixos/index.ts', nixosEnv(fake, { M3_HTTP_TIMEOUT_MS: '5000' }));
+  client = await startInProcessServer('servers/nixos/index.ts', nixosEnv(fake));
   tools = (await client.listTools()).tools;
 });
 afterAll(async () => {
@@ -64,8 +66,10 @@ describe('nixos upstream failures are typed', () => {
   });
 
   it('a slow option page → upstream_timeout; nixhub 500 → upstream_server_error', async () => {
-    fake.queueFault('/home-manager/options.xhtml', { delayMs: 15_000, body: '' });
-    expect((await callTool(client, 'home_manager_info', { name: 'programs.zsh.enable' })).meta).toMatchObject({ code: 'upstream_timeout' });
+    fake.queueFault('/home-manager/options.xhtml', slowReply(''));
+    const slow = await callOnce('servers/nixos/index.ts', nixosEnv(fake, shortTimeoutEnv), 'home_manager_info', { name: 'programs.zsh.enable' });
+    expect(slow.meta).toMatchObject({ code: 'upstream_timeout' });
+    expect(slow.text).toContain(shortTimeoutMessage);
     fake.queueFault('/packages/firefox', { status: 500, body: 'oops' });
     expect((await callTool(client, 'nixhub_package_versions', { package_name: 'firefox' })).meta).toMatchObject({ code: 'upstream_server_error', status: 500 });
   });

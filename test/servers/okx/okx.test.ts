@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smoke } from '../../../servers/okx/smoke.js';
 import { startHttpFake, type HttpFake } from '../../../servers/shared/http-fake.js';
 import { argumentCheckProblems, catalogTools, distinctArguments, gtCalls, schemaParityProblems } from '../../support/reference-tools.js';
+import { shortTimeoutMessage, slowReply } from '../../support/slow-upstream.js';
 import { describeFixturesAndSmoke, loadFixtureBody, startWebServer, type WebServer } from '../../support/web-server.js';
 
 const fixtures = path.join(import.meta.dirname, 'fixtures');
@@ -19,7 +20,7 @@ beforeAll(async () => {
     { path: '/api/v5/market/ticker', reply: { body: loadFixtureBody(fixtures, 'ticker') } },
     { path: '/api/v5/market/candles', reply: { body: loadFixtureBody(fixtures, 'candles') } },
   ]);
-  server = await startWebServer('servers/okx/index.ts', { M3_UPSTREAM_OKX_URL: fake.url, M3_HTTP_TIMEOUT_MS: '5000' });
+  server = await startWebServer('servers/okx/index.ts', { M3_UPSTREAM_OKX_URL: fake.url });
 });
 
 afterAll(async () => {
@@ -143,8 +144,10 @@ describe('okx upstream failures are typed', () => {
     expect((await server.call('get_price', { instrument: 'BTC-USDT' })).errorMeta?.code).toBe('upstream_bad_response');
     fake.queueFault('/api/v5/market/candles', { body: { code: '0', msg: '', data: [['soon', '1', '1', '1', '1', '1', '1']] } });
     expect((await server.call('get_candlesticks', { instrument: 'BTC-USDT' })).errorMeta?.code).toBe('upstream_bad_response');
-    fake.queueFault('/api/v5/market/ticker', { delayMs: 15_000, body: loadFixtureBody(fixtures, 'ticker') });
-    expect((await server.call('get_price', { instrument: 'BTC-USDT' })).errorMeta?.code).toBe('upstream_timeout');
+    fake.queueFault('/api/v5/market/ticker', slowReply(loadFixtureBody(fixtures, 'ticker')));
+    const slow = await server.callWithShortTimeout('get_price', { instrument: 'BTC-USDT' });
+    expect(slow.errorMeta?.code).toBe('upstream_timeout');
+    expect(slow.text).toContain(shortTimeoutMessage);
   });
 });
 

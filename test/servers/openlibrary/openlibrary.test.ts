@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smoke } from '../../../servers/openlibrary/smoke.js';
 import { startHttpFake, type HttpFake } from '../../../servers/shared/http-fake.js';
 import { argumentCheckProblems, catalogTools, distinctArguments, gtCalls, schemaParityProblems } from '../../support/reference-tools.js';
+import { shortTimeoutMessage, slowReply } from '../../support/slow-upstream.js';
 import { describeFixturesAndSmoke, loadFixtureBody, startWebServer, type WebServer } from '../../support/web-server.js';
 
 const fixtures = path.join(import.meta.dirname, 'fixtures');
@@ -21,7 +22,7 @@ beforeAll(async () => {
     { path: '/api/books', reply: (request) => ({ body: { [String(request.query.bibkeys)]: tomSawyer } }) },
     { path: '/search.json', reply: { body: loadFixtureBody(fixtures, 'search-lord-of-the-rings') } },
   ]);
-  server = await startWebServer('servers/openlibrary/index.ts', { M3_UPSTREAM_OPENLIBRARY_URL: fake.url, M3_HTTP_TIMEOUT_MS: '5000' });
+  server = await startWebServer('servers/openlibrary/index.ts', { M3_UPSTREAM_OPENLIBRARY_URL: fake.url });
 });
 
 afterAll(async () => {
@@ -140,8 +141,10 @@ describe('openlibrary_mcp upstream failures are typed (the reference answered th
     expect((await server.call('get_book_info', { isbn: '1' })).errorMeta?.code).toBe('upstream_bad_response');
     fake.queueFault('/search.json', { body: { docs: 'none' } });
     expect((await server.call('get_book_info', { title: 'Dune' })).errorMeta?.code).toBe('upstream_bad_response');
-    fake.queueFault('/api/books', { delayMs: 15_000, body: {} });
-    expect((await server.call('get_book_info', { isbn: '1' })).errorMeta?.code).toBe('upstream_timeout');
+    fake.queueFault('/api/books', slowReply({}));
+    const slow = await server.callWithShortTimeout('get_book_info', { isbn: '1' });
+    expect(slow.errorMeta?.code).toBe('upstream_timeout');
+    expect(slow.text).toContain(shortTimeoutMessage);
   });
 });
 

@@ -9,6 +9,7 @@ import { smoke } from '../../../servers/weather/smoke.js';
 import { parseCityState } from '../../../servers/weather/us-states.js';
 import { pythonNumberText } from '../../../servers/shared/python-format.js';
 import { argumentCheckProblems, catalogTools, distinctArguments, gtCalls, schemaParityProblems } from '../../support/reference-tools.js';
+import { shortTimeoutMessage, slowReply } from '../../support/slow-upstream.js';
 import { describeFixturesAndSmoke, loadFixtureBody, startWebServer, type WebServer } from '../../support/web-server.js';
 
 const fixtures = path.join(import.meta.dirname, 'fixtures');
@@ -30,7 +31,6 @@ beforeAll(async () => {
     M3_UPSTREAM_ZIPPOPOTAM_URL: `${fake.url}/zip`,
     M3_UPSTREAM_OPEN_METEO_GEOCODING_URL: `${fake.url}/geo`,
     M3_UPSTREAM_OPEN_METEO_URL: `${fake.url}/meteo`,
-    M3_HTTP_TIMEOUT_MS: '5000',
   });
 });
 
@@ -164,8 +164,10 @@ describe('weather upstream failures are typed', () => {
     expect((await server.call('get_weather', { location: 'Berlin, NJ' })).errorMeta?.code).toBe('upstream_bad_response');
     fake.queueFault('/zip/us/90210', { body: { places: [{ 'place name': 'Beverly Hills' }] } });
     expect((await server.call('get_weather', { location: '90210' })).errorMeta?.code).toBe('upstream_bad_response');
-    fake.queueFault('/geo/v1/search', { delayMs: 15_000, body: berlin });
-    expect((await server.call('get_weather', { location: 'Berlin, NJ' })).errorMeta?.code).toBe('upstream_timeout');
+    fake.queueFault('/geo/v1/search', slowReply(berlin));
+    const slow = await server.callWithShortTimeout('get_weather', { location: 'Berlin, NJ' });
+    expect(slow.errorMeta?.code).toBe('upstream_timeout');
+    expect(slow.text).toContain(shortTimeoutMessage);
   });
 });
 

@@ -8,6 +8,7 @@ import { startHttpFake, type HttpFake } from '../../../servers/shared/http-fake.
 import { pythonQuote } from '../../../servers/wiki/wikipedia.js';
 import { smoke } from '../../../servers/wiki/smoke.js';
 import { argumentCheckProblems, catalogTools, distinctArguments, gtCalls, schemaParityProblems } from '../../support/reference-tools.js';
+import { shortTimeoutMessage, slowReply } from '../../support/slow-upstream.js';
 import { describeFixturesAndSmoke, loadFixtureBody, startWebServer, type WebServer } from '../../support/web-server.js';
 
 const fixtures = path.join(import.meta.dirname, 'fixtures');
@@ -30,7 +31,6 @@ beforeAll(async () => {
   server = await startWebServer('servers/wiki/index.ts', {
     M3_UPSTREAM_WIKIPEDIA_URL: fake.url,
     M3_UPSTREAM_WIKIMEDIA_API_URL: fake.url,
-    M3_HTTP_TIMEOUT_MS: '5000',
   });
 });
 
@@ -189,9 +189,10 @@ describe('wiki upstream failures are typed', () => {
   });
 
   it('a slow answer → upstream_timeout', async () => {
-    fake.queueFault(summary, { delayMs: 15_000, body: cassidy });
-    const result = await server.call('summary', { title: 'Apple' });
+    fake.queueFault(summary, slowReply(cassidy));
+    const result = await server.callWithShortTimeout('summary', { title: 'Apple' });
     expect(result.errorMeta?.code).toBe('upstream_timeout');
+    expect(result.text).toContain(shortTimeoutMessage);
   });
 });
 

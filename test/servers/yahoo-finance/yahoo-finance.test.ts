@@ -8,6 +8,7 @@ import { startHttpFake, type HttpFake, type RecordedRequest } from '../../../ser
 import { zonedMidnight } from '../../../servers/yahoo-finance/history.js';
 import { smoke } from '../../../servers/yahoo-finance/smoke.js';
 import { argumentCheckProblems, catalogTools, distinctArguments, gtCalls, schemaParityProblems } from '../../support/reference-tools.js';
+import { shortTimeoutMessage, slowReply } from '../../support/slow-upstream.js';
 import { describeFixturesAndSmoke, loadFixtureBody, loadFixtureText, startWebServer, type WebServer } from '../../support/web-server.js';
 
 const fixtures = path.join(import.meta.dirname, 'fixtures');
@@ -114,7 +115,6 @@ beforeAll(async () => {
     M3_UPSTREAM_YAHOO_QUERY1_URL: `${fake.url}/q1`,
     M3_UPSTREAM_YAHOO_QUERY2_URL: `${fake.url}/q2`,
     M3_UPSTREAM_YAHOO_ROOT_URL: `${fake.url}/root`,
-    M3_HTTP_TIMEOUT_MS: '5000',
   });
 });
 
@@ -303,8 +303,10 @@ describe('yahoo-finance crumb renewal and typed failures', () => {
     expect((await server.call('get_historical_stock_prices', { ticker: 'AMD', start_date: '2024-10-01', end_date: '2024-10-03' })).errorMeta?.code).toBe(
       'upstream_bad_response',
     );
-    fake.queueFault(/^\/q2\/v7\/finance\/options\//, { delayMs: 15_000, body: {} });
-    expect((await server.call('get_option_expiration_dates', { ticker: 'MSFT' })).errorMeta?.code).toBe('upstream_timeout');
+    fake.queueFault(/^\/q2\/v7\/finance\/options\//, slowReply({}));
+    const slow = await server.callWithShortTimeout('get_option_expiration_dates', { ticker: 'MSFT' });
+    expect(slow.errorMeta?.code).toBe('upstream_timeout');
+    expect(slow.text).toContain(shortTimeoutMessage);
   });
 });
 

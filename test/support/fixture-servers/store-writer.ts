@@ -2,7 +2,10 @@
 // the command line and writes whole episodes (episode + model call + two tool calls, one
 // transaction each), printing `committed <i>` only after each transaction has committed.
 //
-//   node --import tsx test/support/store-writer.ts <db> <runId> <writer> <count> [--wait-go] [--pause-ms=N]
+//   node --import tsx test/support/fixture-servers/store-writer.ts <db> <runId> <writer> <count> [--wait-go] [--pause-ms=N]
+//
+// It lives beside the fixture servers so the suite's global setup transpiles it into dist/ with
+// them and the tests start it compiled (built-entry.ts's nodeEntryArgs), not through tsx.
 //
 // count 0 writes until killed. With --wait-go it prints `ready` and waits for a `go` line on
 // stdin, so the parent can release several writers at the same instant. --pause-ms spaces the
@@ -10,7 +13,7 @@
 // back and starves the others past their busy timeout.
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { finishEpisode, inTransaction, openStore, recordModelCall, recordToolCalls, startEpisode, type Store } from '../../src/store/index.js';
+import { finishEpisode, inTransaction, openStore, recordModelCall, recordToolCalls, startEpisode, type Store } from '../../../src/store/index.js';
 
 interface WriterArgs {
   file: string;
