@@ -40,7 +40,7 @@ interface ChatBody {
 }
 
 beforeAll(async () => {
-  harness = await startDemoHarness({ servers: ['math', 'imagesorcery-mcp'] });
+  harness = await startDemoHarness({ inProcess: true, servers: ['math', 'imagesorcery-mcp'] });
 });
 afterAll(async () => {
   await harness?.close();

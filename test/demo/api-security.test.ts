@@ -37,7 +37,7 @@ function upload(sessionId: string, body: Buffer) {
 }
 
 beforeAll(async () => {
-  harness = await startDemoHarness({ servers: ['math'], limits: { maxUploadBytes: 256 * 1024, maxJsonBytes: 8 * 1024 } });
+  harness = await startDemoHarness({ inProcess: true, servers: ['math'], limits: { maxUploadBytes: 256 * 1024, maxJsonBytes: 8 * 1024 } });
 });
 afterAll(async () => {
   await harness?.close();

@@ -25,7 +25,7 @@ describe.skipIf(skipReason !== '')(`demo chat in Chromium${skipReason ? ` (skipp
   const dogPhoto = path.join(assets ?? '', 'images', 'detection', 'dog_bicycle_car.jpg');
 
   beforeAll(async () => {
-    harness = await startDemoHarness({ servers: ['dinox-mcp', 'math', 'imagesorcery-mcp'] });
+    harness = await startDemoHarness({ inProcess: true, servers: ['dinox-mcp', 'math', 'imagesorcery-mcp'] });
     browser = await launchBrowser();
     browser.context.on('response', (response) => {
       if (!response.headers()['content-type']?.startsWith('text/event-stream'))

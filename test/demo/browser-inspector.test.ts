@@ -19,7 +19,11 @@ describe.skipIf(!hasChromium)(
     let page: Page;
 
     beforeAll(async () => {
-      harness = await startDemoHarness({ servers: ['math', 'imagesorcery-mcp'], serverEnv: { 'imagesorcery-mcp': { IMAGEOPS_LICENCE: configuredSecret } } });
+      harness = await startDemoHarness({
+        inProcess: true,
+        servers: ['math', 'imagesorcery-mcp'],
+        serverEnv: { 'imagesorcery-mcp': { IMAGEOPS_LICENCE: configuredSecret } },
+      });
       browser = await launchBrowser();
       page = await browser.context.newPage();
       await page.goto(harness.url);

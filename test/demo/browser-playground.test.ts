@@ -23,7 +23,7 @@ describe.skipIf(!hasChromium)(`demo playground and errors in Chromium${hasChromi
   let photo: Buffer;
 
   beforeAll(async () => {
-    harness = await startDemoHarness({ servers: ['math', 'imagesorcery-mcp'], limits: { maxUploadBytes: 512 * 1024 } });
+    harness = await startDemoHarness({ inProcess: true, servers: ['math', 'imagesorcery-mcp'], limits: { maxUploadBytes: 512 * 1024 } });
     browser = await launchBrowser();
     page = await browser.context.newPage();
     await page.goto(harness.url);
@@ -109,8 +109,10 @@ describe.skipIf(!hasChromium)(`demo playground and errors in Chromium${hasChromi
     await page.setInputFiles('#file-input', { name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('just some text pretending to be a PNG\n') });
     await expect.poll(() => page.textContent('#composer-error')).toMatch(/notes\.png: the upload is not a supported image \(detected unknown data\)/);
     expect(await page.locator('.pending').count()).toBe(0);
-    const big = await sharp({ create: { width: 1200, height: 1200, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
-      .png()
+    // Stored without compression (level 0), so its size is its pixels': over the limit at a tenth
+    // of the encoding work a compressed noise image of that size takes.
+    const big = await sharp({ create: { width: 640, height: 640, channels: 3, background: '#808080' } })
+      .png({ compressionLevel: 0 })
       .toBuffer();
     expect(big.length).toBeGreaterThan(512 * 1024);
     await page.setInputFiles('#file-input', { name: 'noise.png', mimeType: 'image/png', buffer: big });

@@ -11,7 +11,7 @@ import { listRuns, openStore } from '../../src/store/index.js';
 import { startMockLlm, type MockLlm } from '../support/mock-llm/index.js';
 import { repoRoot } from '../support/shared-assets.js';
 import { collectEvents, pageHeaders, testApiKey } from './demo-harness.js';
-import { m3EntryArgs, nodeEntryArgs } from '../support/built-entry.js';
+import { distIsFresh, m3EntryArgs, nodeEntryArgs } from '../support/built-entry.js';
 
 let workDir: string;
 let mock: MockLlm;
@@ -119,7 +119,9 @@ describe('m3 demo as a process', () => {
   });
 
   it('scripts/demo.sh forwards flags and, with no model anywhere, serves the playground only', async () => {
-    const env: Record<string, string | undefined> = { ...process.env, M3_SKIP_ASSETS: '1' };
+    // The script's own switch to the compiled CLI when dist/ is fresh (as the other children here):
+    // what the script forwards is checked the same either way, at a third of tsx's start-up CPU.
+    const env: Record<string, string | undefined> = { ...process.env, M3_SKIP_ASSETS: '1', M3_USE_DIST: distIsFresh() ? '1' : '0' };
     delete env.OPENAI_BASE_URL;
     const demo = await start('bash', ['scripts/demo.sh', '--port', '0', '--config', configFile, '--no-store', '--log-dir', path.join(workDir, 'log-sh')], env);
     const config = (await (await fetch(`${demo.url}api/config`)).json()) as { models: unknown[]; note: string };

@@ -1,5 +1,7 @@
 // Starts the demo in-process for tests: the real MCP servers of mcp_servers.json (a chosen
-// subset), the OpenAI driver pointed at the mock LLM, a throw-away run store and log folder.
+// subset; as child processes, or with `inProcess` their tools in the test's own process through
+// test/support/in-process-host.ts, where the server process is not what the test checks), the
+// OpenAI driver pointed at the mock LLM, a throw-away run store and log folder.
 // Uploads go to media/uploads/test-<random>/ (inside media/, where the servers may read) and
 // are removed again by close().
 import { randomBytes } from 'node:crypto';
@@ -13,6 +15,7 @@ import { createLogger } from '../../src/log/logger.js';
 import { registerPassedValues, registerSecret } from '../../src/log/redact.js';
 import { McpHost } from '../../src/mcp/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
+import { inProcessHost } from '../support/in-process-host.js';
 import { startMockLlm, type MockLlm } from '../support/mock-llm/index.js';
 import { repoRoot, sharedAssetsDir } from '../support/shared-assets.js';
 import { visitorCookie } from './raw-http.js';
@@ -40,6 +43,13 @@ export interface HarnessOptions {
   maxStep?: number;
   /** Extra variables for a server, by name, registered as secrets the way configuration loading does. */
   serverEnv?: Record<string, Record<string, string>>;
+  /**
+   * Serve the servers' tools in this process (the MCP SDK's in-memory transport; every part of
+   * the host after the transport, the rpc log included, as with children). The servers then read
+   * the test process's env, not their spec's (serverEnv is still registered as secrets), and the
+   * YOLO model is the pulled asset the global setup put in media/assets/.
+   */
+  inProcess?: boolean;
 }
 
 export function yoloModelPath(): string | undefined {
@@ -63,6 +73,7 @@ export async function startDemoHarness(options: HarnessOptions): Promise<DemoHar
     sharedEnv: yolo ? { M3_YOLO_MODEL: yolo } : {},
     logger: createLogger('error'),
     rpcLogEntries: playgroundRpcLogEntries,
+    ...(options.inProcess ? { connectServer: inProcessHost({ local: true }).connectServer } : {}),
   });
   const storeFile = path.join(workDir, 'store.sqlite');
   const store = openStore(storeFile);

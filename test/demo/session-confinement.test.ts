@@ -37,7 +37,7 @@ function call(sessionId: string, tool: string, args: Record<string, unknown>) {
 const digest = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
 beforeAll(async () => {
-  harness = await startDemoHarness({ servers: ['imagesorcery-mcp', 'ocr'] });
+  harness = await startDemoHarness({ inProcess: true, servers: ['imagesorcery-mcp', 'ocr'] });
 });
 afterAll(async () => {
   await harness?.close();

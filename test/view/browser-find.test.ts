@@ -1,7 +1,8 @@
 // Finding a task in Chromium (issue 33 items 2 and 6) on a 150-task run (run-builder.ts): from
 // the runs page, a search for a task id; the failures filter, with failures first and the view in
 // the URL, and the same URL opened afresh reproducing it; sorting by keyboard alone with the
-// order in aria-sort; paging; and an empty store's page saying how to make a run.
+// order in aria-sort; paging; a cell of the tasks × runs matrix opening the task in that run
+// (the matrix's data: matrix.test.ts); and an empty store's page saying how to make a run.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -106,6 +107,18 @@ describe.skipIf(!hasChromium)(`finding a task in Chromium${hasChromium ? '' : ` 
     expect(await rowIds(page)).toEqual(Array.from({ length: 50 }, (_, n) => taskIdOf(50 - n)));
     expect(await page.textContent('#task-range')).toBe(' · rows 101–150');
     await page.screenshot({ path: artifactPath('view-find-1280.png'), fullPage: true });
+  });
+
+  it('opens the task in that run from a cell of the matrix', async () => {
+    await page.goto(new URL('#/matrix', view.url).href);
+    await page.waitForSelector('#matrix tbody tr');
+    const cell = page.locator(`#matrix tr[data-task="${taskIdOf(5)}"] td[data-run="${built.runId}"]`);
+    expect(await cell.getAttribute('data-outcome')).toBe('fail');
+    expect(await cell.textContent()).toBe('fail · recall 0');
+    await cell.locator('a').click();
+    await page.waitForSelector('#success-verdict');
+    expect(new URL(page.url()).hash).toBe(`#/task/${built.runId}/${taskIdOf(5)}`);
+    expect(await page.textContent('#success-verdict')).toBe('fail');
   });
 
   it('tells an empty store how to make a run', async () => {

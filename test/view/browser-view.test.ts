@@ -1,16 +1,16 @@
 // The run viewer end to end: a store built by `m3 run` (replay:gt and replay:noisy over four
-// bundled local tasks, with only the servers they need) and `m3 eval step`, served by the
+// bundled local tasks, with only the servers they need) and `m3 eval step` (both in the test's
+// process, test/support/m3-in-process.ts), served by the
 // viewer and driven in Debian's Chromium: runs → run → task, a tool's image in the transcript,
 // the alignment's matched/missed/extra counts equal to the evaluation output, the status
 // filter, the comparison of the two runs with the paired difference `m3 compare` prints; then a
 // live run (`m3 run` in a child process against the wire-level mock LLM, writing the same store,
 // its weather calls failing upstream and served by the fallback layer) appearing in a runs page
 // opened before it started, then followed without a reload, and the tier filter on it; screenshots at 1280 and 390 px in test-artifacts/.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log/logger.js';
@@ -21,21 +21,24 @@ import { startViewServer, type ViewServer } from '../../src/view/index.js';
 import { artifactPath, assertChromiumInCi, hasChromium, launchBrowser, missingChromiumMessage, type TestBrowser } from '../demo/browser.js';
 import { closedPortUrl } from '../support/fallback-kit.js';
 import { startMockLlm, type MockLlm, type RecordedRequest } from '../support/mock-llm/index.js';
+import { startHeldUpstream, type HeldUpstream } from './held-upstream.js';
 import { repoRoot } from '../support/shared-assets.js';
 import { m3EntryArgs } from '../support/built-entry.js';
+import { runM3InProcess } from '../support/m3-in-process.js';
 
 assertChromiumInCi();
-const run = promisify(execFile);
 const taskIds = new Set(['L0007', 'L0012', 'L0033', 'L0041']);
 const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
 
+/**
+ * `m3 <args>` in this process (test/support/m3-in-process.ts): what these commands write and print
+ * is the point here, not their process; the live run below stays a child, a second process
+ * writing the store the viewer reads.
+ */
 async function m3(args: string[]): Promise<string> {
-  const { stdout } = await run(process.execPath, [...m3EntryArgs(), ...args], {
-    cwd: repoRoot,
-    env: { ...process.env, CI: '1' },
-    maxBuffer: 32 * 1024 * 1024,
-  });
-  return stdout;
+  const result = await runM3InProcess(args);
+  if (result.code !== 0) throw new Error(`m3 ${args.join(' ')} exited with ${result.code}:\n${result.output}`);
+  return result.stdout;
 }
 
 /** Task, GT and server files limited to `taskIds` and the servers their ground truth uses. */
@@ -56,20 +59,21 @@ const liveTasks = ['L0007', 'L0012', 'L0033'];
 
 /**
  * The mock model of the live run: the first and third task ask the weather tool once, then
- * answer; the second answers at once (no tool, nothing mocked). Every reply waits, so the run
- * lasts several of the page's polls. The weather upstream is a closed port, so every call fails
- * for an infrastructure reason and the fallback layer serves it.
+ * answer; the second answers at once (no tool, nothing mocked). The run reaches the model through
+ * held-upstream.ts, so it stays in flight (its first request held) until the test has seen it in
+ * the page. The weather upstream is a closed port, so every call fails for an infrastructure
+ * reason and the fallback layer serves it.
  */
 function liveModel() {
   let tasksStarted = 0;
   const usage = { inputTokens: 100, outputTokens: 10 };
-  const answer = { text: 'live answer: the weather service did not answer', usage, delayMs: 1500 };
+  const answer = { text: 'live answer: the weather service did not answer', usage };
   return (request: RecordedRequest) => {
     const messages = (request.body as { messages?: Array<{ role?: string }> }).messages ?? [];
     if (messages.some((message) => message.role === 'tool')) return answer;
     tasksStarted += 1;
     if (tasksStarted === 2) return answer;
-    return { toolCalls: [{ name: 'weather__get_weather', arguments: { location: 'Boston', units: 'us' } }], usage, delayMs: 1500 };
+    return { toolCalls: [{ name: 'weather__get_weather', arguments: { location: 'Boston', units: 'us' } }], usage };
   };
 }
 
@@ -79,7 +83,7 @@ interface LiveRun {
   output: () => string;
 }
 
-async function startLiveRun(dir: string, storeFile: string, llm: MockLlm): Promise<LiveRun> {
+async function startLiveRun(dir: string, storeFile: string, openAiBaseUrl: string): Promise<LiveRun> {
   const tasks = path.join(dir, 'live-tasks.json');
   const servers = path.join(dir, 'live-servers.json');
   const upstream = await closedPortUrl();
@@ -99,7 +103,7 @@ async function startLiveRun(dir: string, storeFile: string, llm: MockLlm): Promi
       HOME: os.homedir(),
       CI: '1',
       M3_NETWORK_GUARD: 'loopback',
-      OPENAI_BASE_URL: llm.openAiBaseUrl,
+      OPENAI_BASE_URL: openAiBaseUrl,
       OPENAI_API_KEY: 'sk-test-live-run-000000000000',
       M3_LLM_MAX_RETRIES: '0',
       M3_MOCK_FALLBACK: '1',
@@ -132,6 +136,7 @@ describe.skipIf(!hasChromium)(`m3 view in Chromium${hasChromium ? '' : ` (skippe
   let page: Page;
   let runIds: { gt: string; noisy: string };
   let mock: MockLlm;
+  let held: HeldUpstream;
   let live: LiveRun | undefined;
 
   beforeAll(async () => {
@@ -172,9 +177,11 @@ describe.skipIf(!hasChromium)(`m3 view in Chromium${hasChromium ? '' : ` (skippe
     browser = await launchBrowser();
     page = await browser.context.newPage();
     mock = await startMockLlm({ respond: liveModel() });
+    held = await startHeldUpstream(mock.openAiBaseUrl);
   }, 600_000);
   afterAll(async () => {
     if (live && live.child.exitCode === null) live.child.kill();
+    await held?.close();
     await mock?.close();
     await browser?.close();
     await view?.close();
@@ -299,7 +306,7 @@ describe.skipIf(!hasChromium)(`m3 view in Chromium${hasChromium ? '' : ` (skippe
     await page.waitForSelector(`tr[data-run="${runIds.gt}"]`);
     const loadsAtOpen = loads.length;
     expect(await page.locator(`tr[data-run="${liveRunId}"]`).count()).toBe(0);
-    live = await startLiveRun(dir, path.join(resultsDir, 'm3bench.sqlite'), mock);
+    live = await startLiveRun(dir, path.join(resultsDir, 'm3bench.sqlite'), held.url);
     // The idle runs page watches the run list; the child's run row appears in the open page.
     await page.waitForSelector(`tr[data-run="${liveRunId}"]`, { timeout: 180_000 });
     expect(loads.length).toBe(loadsAtOpen);
@@ -309,6 +316,8 @@ describe.skipIf(!hasChromium)(`m3 view in Chromium${hasChromium ? '' : ` (skippe
     const loadsBefore = loads.length;
     expect(await page.locator('#live').isHidden()).toBe(false);
     const firstCount = await page.locator('tbody tr').count();
+    // Seen in flight: the model may answer now, and the page must follow the run to its end.
+    held.release();
     // The finished badge only appears once the page has polled the run to its end.
     await page.waitForSelector('p.meta [data-status="finished"]', { timeout: 240_000 });
     expect(await page.locator('tbody tr').count()).toBe(liveTasks.length);

@@ -1,18 +1,15 @@
 // The tasks × runs matrix (issue 33 item 3) on two real runs of one task set (run-builder.ts;
 // the second with the step evaluation of a prediction file where every task is answered right):
-// per cell the success under the one rule and the mean recall, disagreeing tasks first, and a
-// cell's link opening the task in that run in Chromium.
+// per cell the success under the one rule and the mean recall, disagreeing tasks first. A
+// cell's link opening the task in that run is followed in Chromium by browser-find.test.ts, on
+// its run of the same builder (one browser for both).
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/log/logger.js';
-import { startViewServer, type ViewServer } from '../../src/view/index.js';
 import { matrixPage } from '../../src/view/matrix-page.js';
-import { assertChromiumInCi, hasChromium, launchBrowser } from '../demo/browser.js';
 import { buildRun, kindOf, taskIdOf, type BuiltRun } from './run-builder.js';
 
-assertChromiumInCi();
 const count = 30;
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-view-matrix-'));
 let built: BuiltRun;
@@ -54,28 +51,4 @@ describe('the tasks × runs matrix', () => {
       ),
     ).toThrow(/at most 12 runs, got 13/);
   });
-
-  it.skipIf(!hasChromium)(
-    'opens the task in that run from a cell',
-    async () => {
-      const view: ViewServer = await startViewServer({ store: built.store, resultsDir: built.resultsDir, port: 0, logger: createLogger('error') });
-      const browser = await launchBrowser();
-      try {
-        const page = await browser.context.newPage();
-        await page.goto(new URL('#/matrix', view.url).href);
-        await page.waitForSelector('#matrix tbody tr');
-        const cell = page.locator(`#matrix tr[data-task="${taskIdOf(5)}"] td[data-run="${built.runId}"]`);
-        expect(await cell.getAttribute('data-outcome')).toBe('fail');
-        expect(await cell.textContent()).toBe('fail · recall 0');
-        await cell.locator('a').click();
-        await page.waitForSelector('#success-verdict');
-        expect(new URL(page.url()).hash).toBe(`#/task/${built.runId}/${taskIdOf(5)}`);
-        expect(await page.textContent('#success-verdict')).toBe('fail');
-      } finally {
-        await browser.close();
-        await view.close();
-      }
-    },
-    120_000,
-  );
 });
