@@ -82,6 +82,8 @@ export class BatchCollector {
   private sequence = 0;
   private readonly jobs = new Map<string, Job>();
   private readonly resumable = new Map<string, Array<{ vendorBatchId: string; customId: string }>>();
+  /** Keys whose job is being created: ends once the job's slots are attached or resumable. */
+  private readonly submitting = new Map<string, Promise<void>>();
 
   constructor(
     private readonly backend: BatchBackend,
@@ -111,15 +113,31 @@ export class BatchCollector {
         if (signal.aborted) return reject(signal.reason);
         signal.addEventListener('abort', () => this.abandon(waiter, signal.reason), { once: true });
       }
-      const earlier = this.resumable.get(waiter.key)?.shift();
-      if (earlier) {
-        this.counts.resumed += 1;
-        this.attach(earlier.vendorBatchId, earlier.customId, waiter);
-        return;
-      }
-      this.queue.push({ customId: this.nextCustomId(waiter.key), waiter });
-      this.schedule();
+      // The same request may sit in a job still being created, left by an episode that stopped
+      // waiting meanwhile: its slot is known once the job is, so look again then.
+      const creating = this.submitting.get(waiter.key);
+      if (creating) void creating.then(() => this.enqueue(waiter));
+      else this.enqueue(waiter);
     });
+  }
+
+  /** Attaches the waiter to a job that already holds its request, else queues it for the next job. */
+  private enqueue(waiter: Waiter): void {
+    if (waiter.done) return;
+    const earlier = this.resumable.get(waiter.key)?.shift();
+    if (earlier) {
+      this.counts.resumed += 1;
+      this.attach(earlier.vendorBatchId, earlier.customId, waiter);
+      return;
+    }
+    this.queue.push({ customId: this.nextCustomId(waiter.key), waiter });
+    this.schedule();
+  }
+
+  private resumeLater(key: string, slot: { vendorBatchId: string; customId: string }): void {
+    const list = this.resumable.get(key) ?? [];
+    list.push(slot);
+    this.resumable.set(key, list);
   }
 
   private nextCustomId(key: string): string {
@@ -135,11 +153,7 @@ export class BatchCollector {
   private abandon(waiter: Waiter, reason: unknown): void {
     if (waiter.done) return;
     waiter.done = true;
-    if (waiter.slot) {
-      const list = this.resumable.get(waiter.key) ?? [];
-      list.push(waiter.slot);
-      this.resumable.set(waiter.key, list);
-    }
+    if (waiter.slot) this.resumeLater(waiter.key, waiter.slot);
     waiter.reject(reason);
   }
 
@@ -159,6 +173,18 @@ export class BatchCollector {
     const entries = this.queue.filter((entry) => !entry.waiter.done);
     this.queue = [];
     if (entries.length === 0) return;
+    let created!: () => void;
+    const creating = new Promise<void>((resolve) => (created = resolve));
+    for (const entry of entries) this.submitting.set(entry.waiter.key, creating);
+    try {
+      await this.submitJob(entries);
+    } finally {
+      for (const entry of entries) if (this.submitting.get(entry.waiter.key) === creating) this.submitting.delete(entry.waiter.key);
+      created();
+    }
+  }
+
+  private async submitJob(entries: ReadonlyArray<{ customId: string; waiter: Waiter }>): Promise<void> {
     let vendorBatchId: string;
     try {
       vendorBatchId = (await this.backend.submit(entries.map((entry) => ({ customId: entry.customId, request: entry.waiter.request })))).vendorBatchId;
@@ -174,7 +200,12 @@ export class BatchCollector {
     this.counts.jobs += 1;
     this.counts.submitted += entries.length;
     this.options.onState?.(`batch ${vendorBatchId} (${this.backend.id}): submitted ${entries.length} request(s)`);
-    for (const entry of entries) this.attach(vendorBatchId, entry.customId, entry.waiter);
+    for (const entry of entries) {
+      // An episode that stopped waiting while the job was created: the job holds its request,
+      // so the same request made again waits for it (abandon() does this for one already attached).
+      if (entry.waiter.done) this.resumeLater(entry.waiter.key, { vendorBatchId, customId: entry.customId });
+      else this.attach(vendorBatchId, entry.customId, entry.waiter);
+    }
   }
 
   private attach(vendorBatchId: string, customId: string, waiter: Waiter): void {

@@ -5,7 +5,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import OpenAI, { toFile } from 'openai';
 import { describe, expect, it } from 'vitest';
-import { BatchCollector, checkBatchModel, createBatchBackend, type BatchLedger } from '../../../src/llm/batch/index.js';
+import { BatchCollector, checkBatchModel, createBatchBackend, type BatchBackend, type BatchLedger } from '../../../src/llm/batch/index.js';
 import { createDriver } from '../../../src/llm/registry.js';
 import type { GenerateRequest } from '../../../src/llm/types.js';
 import type { MockLlm, MockTurn } from '../../support/mock-llm/index.js';
@@ -179,6 +179,48 @@ describe('a request whose episode stopped waiting', () => {
     await expect(first).rejects.toThrow('task timeout');
     const again = collector.generate(request as GenerateRequest);
     mock.batches.hold = false;
+    expect((await again).text).toBe('Answered once.');
+    expect(mock.batches.jobs).toHaveLength(1);
+    expect(mock.generations()).toHaveLength(0);
+    expect(collector.counts).toMatchObject({ jobs: 1, submitted: 1, resumed: 1, answered: 1, fallback: 0 });
+  });
+
+  it('is not submitted again when its episode stopped waiting while the job was being created', async () => {
+    const mock = getMock();
+    mock.enqueue({ text: 'Answered once.' });
+    const context = { env: envFor('anthropic', mock), timeoutMs: 120_000 };
+    const driver = await createDriver(specs.anthropic, context);
+    const backend = await createBatchBackend(specs.anthropic, context);
+    // The job's creation is held until the episode has stopped waiting and the request is made again.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let started!: () => void;
+    const submitStarted = new Promise<void>((resolve) => (started = resolve));
+    const held: BatchBackend = {
+      id: backend.id,
+      submit: async (items) => {
+        started();
+        await released;
+        return backend.submit(items);
+      },
+      poll: (vendorBatchId) => backend.poll(vendorBatchId),
+      results: (vendorBatchId, requests) => backend.results(vendorBatchId, requests),
+    };
+    const collector = new BatchCollector(held, driver, memoryLedger(), {
+      maxSize: 1,
+      windowMs: 5_000,
+      pollMs: 10,
+      pollMaxMs: 40,
+      keyOf: (request) => JSON.stringify(request.messages),
+    });
+    const [request] = await threeRequests();
+    const stop = new AbortController();
+    const first = collector.generate(request as GenerateRequest, { signal: stop.signal });
+    await submitStarted;
+    stop.abort(new Error('task timeout'));
+    await expect(first).rejects.toThrow('task timeout');
+    const again = collector.generate(request as GenerateRequest);
+    release();
     expect((await again).text).toBe('Answered once.');
     expect(mock.batches.jobs).toHaveLength(1);
     expect(mock.generations()).toHaveLength(0);
