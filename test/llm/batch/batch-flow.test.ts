@@ -156,6 +156,8 @@ describe.each(batchVendors)('%s batch API through its SDK against the mock', (ve
 });
 
 describe('a request whose episode stopped waiting', () => {
+  /** One request per job, polled quickly, requests told apart by their messages. */
+  const oneRequestJobs = { maxSize: 1, windowMs: 5_000, pollMs: 10, pollMaxMs: 40, keyOf: (request: GenerateRequest) => JSON.stringify(request.messages) };
   const getMock = useMockLlm();
 
   it('is not submitted again when the same request is made again: it waits for the job that holds it', async () => {
@@ -164,13 +166,7 @@ describe('a request whose episode stopped waiting', () => {
     mock.enqueue({ text: 'Answered once.' });
     const context = { env: envFor('anthropic', mock), timeoutMs: 120_000 };
     const driver = await createDriver(specs.anthropic, context);
-    const collector = new BatchCollector(await createBatchBackend(specs.anthropic, context), driver, memoryLedger(), {
-      maxSize: 1,
-      windowMs: 5_000,
-      pollMs: 10,
-      pollMaxMs: 40,
-      keyOf: (request) => JSON.stringify(request.messages),
-    });
+    const collector = new BatchCollector(await createBatchBackend(specs.anthropic, context), driver, memoryLedger(), oneRequestJobs);
     const [request] = await threeRequests();
     const stop = new AbortController();
     const first = collector.generate(request as GenerateRequest, { signal: stop.signal });
@@ -206,13 +202,7 @@ describe('a request whose episode stopped waiting', () => {
       poll: (vendorBatchId) => backend.poll(vendorBatchId),
       results: (vendorBatchId, requests) => backend.results(vendorBatchId, requests),
     };
-    const collector = new BatchCollector(held, driver, memoryLedger(), {
-      maxSize: 1,
-      windowMs: 5_000,
-      pollMs: 10,
-      pollMaxMs: 40,
-      keyOf: (request) => JSON.stringify(request.messages),
-    });
+    const collector = new BatchCollector(held, driver, memoryLedger(), oneRequestJobs);
     const [request] = await threeRequests();
     const stop = new AbortController();
     const first = collector.generate(request as GenerateRequest, { signal: stop.signal });
