@@ -17,11 +17,15 @@ case "${M3_USE_DIST:-}" in
   0) m3_runs_from=source ;;
   *) if m3_dist_is_fresh; then m3_runs_from=dist; else m3_runs_from=source; fi ;;
 esac
+# dist/ mirrors the source tree, .ts -> .js: `m3_code <path without extension>` names a module.
 if [[ $m3_runs_from == dist ]]; then
-  m3_cli=(dist/src/cli/main.js)
+  m3_loader=()
+  m3_code() { echo "./dist/$1.js"; }
 else
-  m3_cli=(--import tsx src/cli/main.ts)
+  m3_loader=(--import tsx)
+  m3_code() { echo "./$1.ts"; }
 fi
+m3_cli=("${m3_loader[@]}" "$(m3_code src/cli/main)")
 
 # `node "${m3_cli[@]}" <args>` is the CLI; demo.sh execs it the same way.
 m3() {
@@ -36,13 +40,8 @@ m3_has_command() {
 # The file label of a model spec, as `m3 run` names result files (replay:gt -> replay-gt):
 # asks the same modelLabel() the runner uses, so the two can never disagree (from where `m3` runs).
 m3_label() {
-  if [[ $m3_runs_from == dist ]]; then
-    node --input-type=module \
-      -e "import { modelLabel } from './dist/src/llm/registry.js'; process.stdout.write(modelLabel(process.argv[1]));" "$1"
-  else
-    node --import tsx --input-type=module \
-      -e "import { modelLabel } from './src/llm/registry.ts'; process.stdout.write(modelLabel(process.argv[1]));" "$1"
-  fi
+  node "${m3_loader[@]}" --input-type=module \
+    -e "import { modelLabel } from '$(m3_code src/llm/registry)'; process.stdout.write(modelLabel(process.argv[1]));" "$1"
 }
 
 # True when a prediction file exists and holds at least one record.
