@@ -10,6 +10,7 @@ import { bmpAsPng } from '../core/bmp-decode.js';
 import type { ImageFacts, ImagePart } from '../core/content.js';
 import { MediaError } from '../errors/index.js';
 import type { ImageDestination } from './image-destination.js';
+import { createPreparedImages } from './prepared-images.js';
 import { transportPayload } from './transport-policy.js';
 
 export interface ImagePolicy {
@@ -69,7 +70,14 @@ async function decodableBytes(bytes: Buffer, detected: string, source: string): 
   }
 }
 
-export async function prepareImage(original: Buffer, source: string, policy: ImagePolicy): Promise<ImagePart> {
+const prepared = createPreparedImages();
+
+/** The part a model receives for `original` under `policy`; the same bytes and policy are prepared once (src/media/prepared-images.ts). */
+export function prepareImage(original: Buffer, source: string, policy: ImagePolicy): Promise<ImagePart> {
+  return prepared(original, JSON.stringify(policy), source, () => prepareUncached(original, source, policy));
+}
+
+async function prepareUncached(original: Buffer, source: string, policy: ImagePolicy): Promise<ImagePart> {
   const detected = await detectMediaType(original);
   if (!detected || !decodableTypes.has(detected)) {
     throw new MediaError(`${source}: not an image (${detected ? `detected ${detected}` : 'unrecognised bytes'})`);
