@@ -4,7 +4,7 @@
 // recovers on its requeue is scored normally; and the oracle's recall and recall_success on
 // every scored task are what a run without the crash gives. The killed server is a real child
 // (its crash is a process exit); the others answer in the test's process
-// (test/support/in-process-host.ts), their tool code the same, without six more node starts.
+// (test/support/in-process-host.ts), their tool code the same, without more node starts.
 //
 // The run covers six of the suite's tasks, not all 44: the three that call the killed server
 // with the barcode server only (the kill is aimed at the first and third; the second makes sure
