@@ -9,11 +9,12 @@
 // The run covers six of the suite's tasks, not all 44: the three that call the killed server
 // with the barcode server only (the kill is aimed at the first and third; the second makes sure
 // the server is back before the third starts), and three that do not call it, one basic and two
-// exception-tier tasks whose ground truth fails a call on purpose (`expect_error`), on the barcode
-// and image-operations servers. Those three prove that the crash leaves the rest of the run scored as a clean
-// run (recall 1, recall_success short only by the deliberate failures); that every task of the
-// suite replays cleanly is test/tasks/verify-suite.test.ts's job. The subset keeps the OCR and
-// detector models out of the run (each would load in this process and run on every image).
+// exception-tier tasks whose ground truth fails a call on purpose (`expect_error`), on the
+// barcode and image-operations servers. Those three prove that the crash leaves the rest of the
+// run scored as a clean run (recall 1, recall_success short only by the deliberate failures);
+// that every task of the suite replays cleanly is test/tasks/verify-suite.test.ts's job. The
+// subset keeps the OCR and detector models out of the run (each would load in this process and
+// run on every image).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
