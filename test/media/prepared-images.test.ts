@@ -1,7 +1,9 @@
 // The prepared-image cache: the same bytes under the same policy are prepared once, every caller
 // gets its own part object with its own source, a failure is never kept, and the size bound
 // pushes the least recently used payload out. prepareImage through the cache gives the bytes it
-// gave without one (the uncached result is computed here with a distinct policy key).
+// gave without one (the uncached result is computed here with a distinct policy key). The full
+// decode that precedes every preparation (raw pixels, not sharp's stats()) still refuses a cut
+// body and still tells an alpha channel that shows from one that is 255 everywhere.
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { ImagePart } from '../../src/core/content.js';
@@ -84,5 +86,34 @@ describe('prepareImage through the cache', () => {
     expect(again.facts?.source).toBe('again.png');
     expect({ ...again, facts: { ...again.facts, source: 'x' } }).toEqual({ ...own, facts: { ...own.facts, source: 'x' } });
     expect({ ...first, facts: { ...first.facts, source: 'x' } }).toEqual({ ...own, facts: { ...own.facts, source: 'x' } });
+  });
+});
+
+describe('the full decode before any preparation', () => {
+  const policy = { recodeOverKb: 512, maxEdge: 1568, transport: { vendor: 'generic' as const, accepts: ['image/png', 'image/jpeg'] } };
+  const noisy = (channels: 3 | 4, opaque: boolean) => {
+    const raw = Buffer.alloc(120 * 90 * channels);
+    for (let at = 0; at < raw.length; at += 1) raw[at] = channels === 4 && at % 4 === 3 ? (opaque || at !== 7 ? 255 : 254) : (at * 7919) % 251;
+    // Stored uncompressed, the file is never the smallest candidate: the payload is a re-encode.
+    return sharp(raw, { raw: { width: 120, height: 90, channels } })
+      .png({ compressionLevel: 0 })
+      .toBuffer();
+  };
+
+  it('refuses a PNG whose body is cut, with or without an alpha channel', async () => {
+    for (const channels of [3, 4] as const) {
+      const png = await noisy(channels, true);
+      const cut = png.subarray(0, Math.floor(png.length * 0.6));
+      await expect(prepareImage(cut, `cut-${channels}.png`, policy)).rejects.toThrow(new RegExp(`cut-${channels}\\.png: corrupt or unreadable image/png`));
+    }
+  });
+
+  it('sees transparency in one pixel of 254, and none in an alpha channel of 255 only', async () => {
+    const decoded = async (bytes: Buffer) => {
+      const part = await prepareImage(bytes, 'alpha.png', policy);
+      return sharp(Buffer.from(part.data, 'base64')).metadata();
+    };
+    expect((await decoded(await noisy(4, false))).hasAlpha).toBe(true);
+    expect((await decoded(await noisy(4, true))).hasAlpha).toBe(false);
   });
 });
