@@ -5,8 +5,9 @@
 // math fixture keeps it short; `--servers math` (passed on to `m3 run`) starts the one server its
 // tasks call instead of every enabled server (~12 CPU-s of server starts): which servers run is not
 // what this test is about (test/e2e/bench.test.ts runs the script on the full set), the trial
-// files and their evaluation are, and both fixture tasks call only math tools. The scripts' `m3` runs from dist/ when the
-// build is fresh (scripts/lib.sh decides; M3_TEST_FROM_SOURCE=1 keeps it on the source).
+// files and their evaluation are, and both fixture tasks call only math tools. The scripts' `m3`
+// runs from dist/ when the build is fresh (scripts/lib.sh decides; M3_TEST_FROM_SOURCE=1 keeps it
+// on the source).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
 import os from 'node:os';
