@@ -128,7 +128,7 @@ describe("scripts/lib.sh's m3_has_command", { timeout: 120_000 }, () => {
       .flatMap((file) =>
         [...readFileSync(path.join(repoRoot, 'scripts', file), 'utf8').matchAll(/m3_has_command ([a-z][\w-]*)/g)].map((match) => match[1] ?? ''),
       );
-    expect(new Set(asked)).toEqual(new Set(['assets', 'report']));
+    expect(asked).toEqual(expect.arrayContaining(['assets', 'report']));
     // m3 itself fails here: a name the table did not answer would be reported missing.
     const result = spawnSync(
       'bash',
