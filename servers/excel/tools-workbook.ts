@@ -1,11 +1,10 @@
 // Workbook and worksheet tools: create, add/rename/delete sheets, metadata.
 import { stat } from 'node:fs/promises';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import ExcelJS from 'exceljs';
 import { z } from 'zod';
 import { guarded, jsonResult } from '../shared/tool-result.js';
 import { rangeLabel, usedEnd } from './cells.js';
-import { checkSheetName, fileExists, loadWorkbook, resolveWorkbookPath, saveWorkbook, sheetOf, withFileLock } from './workbook-files.js';
+import { checkSheetName, fileExists, loadWorkbook, newWorkbook, resolveWorkbookPath, saveWorkbook, sheetOf, withFileLock } from './workbook-files.js';
 
 export const filepath = z.string().min(1).describe('Workbook path: relative to EXCEL_FILES_PATH (default media/) or absolute inside the allowed folders');
 
@@ -23,7 +22,7 @@ function registerCreateTools(server: McpServer): void {
         checkSheetName(sheetName);
         return withFileLock(file, async () => {
           const replaced = await fileExists(file);
-          const workbook = new ExcelJS.Workbook();
+          const workbook = await newWorkbook();
           workbook.addWorksheet(sheetName);
           await saveWorkbook(workbook, file, { keepCharts: false });
           return jsonResult({

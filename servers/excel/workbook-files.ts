@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { allowedRoots, resolveAllowedPath } from '../shared/allowed-roots.js';
 import { resolveOutputArgument, stripFileUri } from '../shared/task-paths.js';
 import { addCharts, extractCharts, type PlacedChart } from './chart-parts.js';
@@ -55,9 +55,18 @@ export function withFileLock<T>(file: string, body: () => Promise<T>): Promise<T
   return next;
 }
 
+/**
+ * A new, empty workbook. exceljs is loaded at the first call, not at start: it is most of the
+ * server's start-up CPU, and every `m3 run` starts this server whether a task uses it or not.
+ */
+export async function newWorkbook(): Promise<ExcelJS.Workbook> {
+  const { default: exceljs } = await import('exceljs');
+  return new exceljs.Workbook();
+}
+
 export async function loadWorkbook(file: string, argument: string): Promise<ExcelJS.Workbook> {
   if (!(await fileExists(file))) throw new Error(`workbook "${argument}" does not exist (${file}); create it with create_workbook first`);
-  const workbook = new ExcelJS.Workbook();
+  const workbook = await newWorkbook();
   try {
     await workbook.xlsx.readFile(file);
   } catch (error) {

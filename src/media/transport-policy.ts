@@ -24,6 +24,13 @@ export interface TransportInput {
   transparent: boolean;
   /** More than one frame (an animated GIF or WebP): never passed through as is. */
   animated: boolean;
+  /** Given by the caller that decoded them already: the pixels of an image without alpha, rotated and flattened on white. */
+  flattened?: RawPixels;
+}
+
+export interface RawPixels {
+  data: Buffer;
+  info: sharp.OutputInfo;
 }
 
 export interface TransportPayload {
@@ -92,19 +99,20 @@ export function hasAtMostColours(pixels: Uint8Array, channels: number, limit: nu
   return true;
 }
 
-async function fitsPalette(pipeline: () => sharp.Sharp): Promise<boolean> {
-  const { data, info } = await pipeline().raw().toBuffer({ resolveWithObject: true });
+/** `pixels`: the pipeline's own raw output when the caller has it (the same pixels, not decoded again). */
+async function fitsPalette(pipeline: () => sharp.Sharp, pixels: RawPixels | undefined): Promise<boolean> {
+  const { data, info } = pixels ?? (await pipeline().raw().toBuffer({ resolveWithObject: true }));
   return hasAtMostColours(data, info.channels, paletteColours);
 }
 
 /** Every exact encoding the destination takes; the palette PNG only when it loses no colour. */
-async function losslessCandidates(pipeline: () => sharp.Sharp, accepts: readonly string[]): Promise<Candidate[]> {
+async function losslessCandidates(pipeline: () => sharp.Sharp, accepts: readonly string[], pixels: RawPixels | undefined): Promise<Candidate[]> {
   const found: Candidate[] = [];
   if (accepts.includes('image/webp')) found.push({ mediaType: 'image/webp', data: await pipeline().webp({ lossless: true, effort: 4 }).toBuffer() });
   if (accepts.includes('image/png')) {
     const png = await pipeline().png({ compressionLevel: 9 }).toBuffer();
     found.push({ mediaType: 'image/png', data: png });
-    if (!(await fitsPalette(pipeline))) return found;
+    if (!(await fitsPalette(pipeline, pixels))) return found;
     const palette = await pipeline().png({ compressionLevel: 9, palette: true, colours: paletteColours, dither: 0 }).toBuffer();
     if (palette.length < png.length && (await samePixels(png, palette))) found.push({ mediaType: 'image/png', data: palette });
   }
@@ -125,7 +133,8 @@ export async function transportPayload(input: TransportInput, destination: Image
   const { accepts } = destination;
   let candidates: Candidate[];
   if (kind === 'graphic' && !lossySources.has(input.mediaType)) {
-    candidates = await losslessCandidates(pipeline, accepts);
+    // Unresized and opaque, the pipeline is sharp(bytes).rotate().flatten(): the caller's pixels are its output.
+    candidates = await losslessCandidates(pipeline, accepts, !resized && !input.transparent ? input.flattened : undefined);
   } else {
     const quality = kind === 'photo' ? { webp: photoWebpQuality, jpeg: photoJpegQuality } : { webp: graphicLossyQuality, jpeg: graphicLossyQuality };
     const [mediaType, encode] = lossy(accepts, input.transparent, quality);
