@@ -2,11 +2,11 @@
 // its bootstrap interval: pass@1, pass@k, pass^k, avg@k, and every step metric as the mean over
 // tasks of the task's mean over trials, plus the spread (mean/min/max/std) of the per-trial
 // means. Tasks with no valid trial are not in the sample (infrastructure failures only).
-import { bootstrapInterval, defaultBootstrap, meanOfTaskMeans, resampleTrials, type BootstrapSettings, type Interval } from './bootstrap.js';
+import { bootstrapInterval, defaultBootstrap, resampleTrials, type BootstrapSettings, type Interval } from './bootstrap.js';
 import type { CellResults, TrialMetric, TrialOutcome } from './batch-results.js';
 import { trialMetrics } from './batch-results.js';
 import { spread, type Spread } from './describe.js';
-import { avgAtK, meanAtK, passAtK, passHatK } from './pass-at-k.js';
+import { avgAtK, passAtK, passHatK } from './pass-at-k.js';
 import type { SuccessRule } from './task-success.js';
 import { mean } from '../core/number-format.js';
 
@@ -40,10 +40,44 @@ export interface CellSummary {
 
 type Unit = readonly TrialOutcome[];
 
-const passes = (unit: Unit) => ({ taskId: '', passed: unit.map((outcome) => outcome.passed) });
+// The statistics below run once per bootstrap replicate (2000 per interval, src/stats/bootstrap.ts),
+// so they loop without building arrays; each adds the same values in the same order as
+// meanAtK and meanOfTaskMeans over mapped arrays would, so the numbers are bit for bit theirs.
 
+/** meanAtK(sample's pass lists, k, estimator), without building the lists. */
 function estimatorOver(k: number, estimator: (n: number, c: number, k: number) => number) {
-  return (sample: readonly Unit[]) => meanAtK(sample.map(passes), k, estimator);
+  return (sample: readonly Unit[]) => {
+    let total = 0;
+    let count = 0;
+    for (const unit of sample) {
+      if (unit.length < k) continue;
+      let passed = 0;
+      for (const outcome of unit) if (outcome.passed) passed += 1;
+      total += estimator(unit.length, passed, k);
+      count += 1;
+    }
+    return count === 0 ? Number.NaN : total / count;
+  };
+}
+
+/** meanOfTaskMeans of each unit's defined values of `metric`, without building the lists. */
+function meanOfTaskMetricMeans(sample: readonly Unit[], metric: TrialMetric): number {
+  let total = 0;
+  let count = 0;
+  for (const unit of sample) {
+    let unitTotal = 0;
+    let values = 0;
+    for (const outcome of unit) {
+      const value = outcome.metrics[metric];
+      if (value === undefined) continue;
+      unitTotal += value;
+      values += 1;
+    }
+    if (values === 0) continue;
+    total += unitTotal / values;
+    count += 1;
+  }
+  return count === 0 ? Number.NaN : total / count;
 }
 
 /** Per trial index, the mean over tasks that have that trial. */
@@ -59,12 +93,10 @@ function perTrialMeans(units: readonly Unit[], trials: number, value: (outcome: 
 }
 
 function metricSummary(units: readonly Unit[], trials: number, metric: TrialMetric, settings: BootstrapSettings): MetricSummary {
-  const values = (sample: readonly Unit[]) =>
-    sample.map((unit) => unit.map((outcome) => outcome.metrics[metric]).filter((entry): entry is number => entry !== undefined));
   return {
     interval: bootstrapInterval(
       units,
-      (sample) => meanOfTaskMeans(values(sample)),
+      (sample) => meanOfTaskMetricMeans(sample, metric),
       settings,
       (unit, random) => resampleTrials(unit, random),
     ),

@@ -25,6 +25,7 @@ export function passHatK(n: number, c: number, k: number): number {
   return all;
 }
 
+/** @internal Exported for its tests (meanAtK's input). */
 export interface TaskTrials {
   taskId: string;
   /** One entry per valid trial: did it pass. */
@@ -35,7 +36,11 @@ function countPasses(task: TaskTrials): number {
   return task.passed.filter(Boolean).length;
 }
 
-/** Mean over tasks of the per-task estimator, over tasks with at least k valid trials. */
+/**
+ * Mean over tasks of the per-task estimator, over tasks with at least k valid trials (the
+ * definition src/stats/cell-summary.ts's bootstrap statistics compute without building lists).
+ * @internal Exported for its tests.
+ */
 export function meanAtK(tasks: readonly TaskTrials[], k: number, estimator: (n: number, c: number, k: number) => number): number {
   const values = tasks.filter((task) => task.passed.length >= k).map((task) => estimator(task.passed.length, countPasses(task), k));
   return mean(values);

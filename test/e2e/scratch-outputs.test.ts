@@ -3,12 +3,15 @@
 // the repository: a task whose ground truth writes `./media/<name>.xlsx` is verified, a smoke
 // downloads a photo; neither file is anywhere under media/ (ignored folders included), and
 // `git status` of media/ and json/ is what it was. The commands run in this process
-// (test/support/m3-in-process.ts): the files they leave are the point, not the process.
+// (test/support/m3-in-process.ts): the files they leave are the point, not the process. The
+// excel and linkimage servers are real children, from dist/ when it is fresh
+// (test/support/built-entry.ts): through tsx each of the three starts transpiled its module graph.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { nodeEntryArgs } from '../support/built-entry.js';
 import { runM3InProcess } from '../support/m3-in-process.js';
 import { repoRoot } from '../support/shared-assets.js';
 
@@ -19,7 +22,7 @@ const gtFile = path.join(dir, 'gt.json');
 const tasksFile = path.join(dir, 'tasks.json');
 const excelConfig = path.join(dir, 'excel.json');
 const linkimageConfig = path.join(dir, 'linkimage.json');
-const server = (name: string) => ({ command: 'node', args: ['--import', 'tsx', `servers/${name}/index.ts`], env: {} });
+const server = (name: string) => ({ command: 'node', args: nodeEntryArgs(`servers/${name}/index.ts`), env: {} });
 /**
  * media/ and json/ as git sees them, untracked files included. Ignored files are left out: other
  * test files running at the same time may write there (test/tasks/verify-suite.test.ts replays into

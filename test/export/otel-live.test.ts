@@ -3,21 +3,18 @@
 // episode's trace while it runs: one trace, its invoke_agent root, a chat span per model request
 // and an execute_tool span per tool call under it, the same spans `m3 runs export --otlp-file`
 // writes from the store afterwards; the run logs how many spans the collector accepted. The run
-// is a child (from dist/ when fresh: test/support/built-entry.ts), as are its servers; the
-// export runs in this process (test/support/m3-in-process.ts): the file it writes is the point.
-import { execFile } from 'node:child_process';
+// and the export run in this process (test/support/m3-in-process.ts, the environment overlay
+// applied for the call, as a child would read it): the spans the receiver gets, the log line and
+// the file written are the point, not the process. The servers are real children.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { listRuns, openStore } from '../../src/store/index.js';
-import { m3EntryArgs } from '../support/built-entry.js';
 import { runM3InProcess } from '../support/m3-in-process.js';
 import { repoRoot } from '../support/shared-assets.js';
 import { attributes, type OtlpRequest, type OtlpSpan, spansOf, startReceiver } from './otlp-receiver.js';
 
-const run = promisify(execFile);
 const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
 
 function writeSubset(dir: string): { tasks: string; gt: string; servers: string } {
@@ -51,12 +48,22 @@ describe('m3 run with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     try {
       const files = writeSubset(dir);
       const resultsDir = path.join(dir, 'results');
-      const args = ['run', '--model', 'replay:gt', '--tasks', files.tasks, '--gt', files.gt, '--image-dir', 'media', '--config', files.servers];
-      const { stderr } = await run(process.execPath, [...m3EntryArgs(), ...args, '--run-dir', resultsDir, '--overwrite'], {
-        cwd: repoRoot,
-        env: { ...process.env, CI: '1', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
-        maxBuffer: 32 * 1024 * 1024,
-      });
+      const args = [
+        'run',
+        '--model',
+        'replay:gt',
+        '--tasks',
+        files.tasks,
+        '--gt',
+        files.gt,
+        '--image-dir',
+        path.join(repoRoot, 'media'),
+        '--config',
+        files.servers,
+      ];
+      const finished = await runM3InProcess([...args, '--run-dir', resultsDir, '--overwrite'], { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url });
+      expect(finished.code, finished.output).toBe(0);
+      const { stderr } = finished;
       const live = spansOf(receiver.bodies);
       expect(new Set(live.map((span) => span.traceId)).size).toBe(1);
       const seen = shape(live);

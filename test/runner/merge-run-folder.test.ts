@@ -1,17 +1,17 @@
 // `m3 merge --store T --from-store a b` files the merged run as `m3 run` files a run: its merged
 // prediction files and batch manifest in `<results-dir>/runs/<run-id>/` (the results root is the
 // folder of T), `latest` pointing at it, so `m3 eval batch` and `m3 summary` read it like any run;
-// `--run-dir <dir>` writes the same files flat into <dir> and leaves `latest` alone. Two real shard
-// workers of the oracle over the math server, each with its own store (children, side by side);
-// the merges and the readers run in this process (test/support/m3-in-process.ts): the files and
-// the store they leave are the point, not the process.
+// `--run-dir <dir>` writes the same files flat into <dir> and leaves `latest` alone. Two shard
+// workers of the oracle over the real math server (a child), each with its own store, one after
+// the other; the workers, the merges and the readers run in this process
+// (test/support/m3-in-process.ts): the files and the stores they leave are the point, not the
+// process. Shard workers as real processes side by side are test/runner/shard-merge-e2e.test.ts's.
 import { existsSync, lstatSync, mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getRun, openStore } from '../../src/store/index.js';
 import { nodeEntryArgs } from '../support/built-entry.js';
-import { runM3 } from '../support/m3-child.js';
 import { runM3InProcess } from '../support/m3-in-process.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-merge-run-folder-'));
@@ -37,18 +37,17 @@ beforeAll(async () => {
       })),
     ),
   );
-  const workers = await Promise.all(
-    [1, 2].map((index) =>
-      runM3(
-        ['run', '--model', 'replay:gt', '--tasks', gtFile, '--gt', gtFile, '--config', configFile, '--run-id', 'm', '--shard', `${index}/2`].concat([
-          '--results-dir',
-          path.dirname(shardStore(index)),
-        ]),
-        { M3_WORKSPACE_MODE: 'isolated' },
-      ),
-    ),
-  );
-  for (const worker of workers) expect(worker.code, worker.output).toBe(0);
+  // One after the other: in-process calls must not overlap (their stdout is captured per call).
+  for (const index of [1, 2]) {
+    const worker = await runM3InProcess(
+      ['run', '--model', 'replay:gt', '--tasks', gtFile, '--gt', gtFile, '--config', configFile, '--run-id', 'm', '--shard', `${index}/2`].concat([
+        '--results-dir',
+        path.dirname(shardStore(index)),
+      ]),
+      { M3_WORKSPACE_MODE: 'isolated' },
+    );
+    expect(worker.code, worker.output).toBe(0);
+  }
 }, 300_000);
 
 describe('m3 merge files the merged run in a run folder', { timeout: 300_000 }, () => {
