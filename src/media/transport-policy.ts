@@ -7,8 +7,11 @@
 // Transparency that shows (an alpha channel that is not all opaque) is kept: WebP or PNG, never
 // JPEG. The original bytes are sent instead whenever the endpoint takes their type, no resize is
 // needed and they are not larger. Only types in the destination's list are ever produced.
+// Encodes are kept per input, size and alpha (src/media/encode-memo.ts): a run sends a task's
+// image again in every episode.
 import sharp from 'sharp';
 import { MediaError } from '../errors/index.js';
+import { inputDigest, memoised } from './encode-memo.js';
 import { classOf, imageStatistics, type ImageClass } from './image-class.js';
 import type { ImageDestination } from './image-destination.js';
 import { transportSize } from './transport-size.js';
@@ -97,16 +100,25 @@ async function fitsPalette(pipeline: () => sharp.Sharp): Promise<boolean> {
   return hasAtMostColours(data, info.channels, paletteColours);
 }
 
-/** Every exact encoding the destination takes; the palette PNG only when it loses no colour. */
-async function losslessCandidates(pipeline: () => sharp.Sharp, accepts: readonly string[]): Promise<Candidate[]> {
+/**
+ * Every exact encoding the destination takes; the palette PNG only when it loses no colour.
+ * `key` names the pipeline's pixels (input, size, alpha) for the encode memo.
+ */
+async function losslessCandidates(pipeline: () => sharp.Sharp, key: string, accepts: readonly string[]): Promise<Candidate[]> {
   const found: Candidate[] = [];
-  if (accepts.includes('image/webp')) found.push({ mediaType: 'image/webp', data: await pipeline().webp({ lossless: true, effort: 4 }).toBuffer() });
+  if (accepts.includes('image/webp')) {
+    found.push({ mediaType: 'image/webp', data: await memoised(`${key}|webp-lossless`, () => pipeline().webp({ lossless: true, effort: 4 }).toBuffer()) });
+  }
   if (accepts.includes('image/png')) {
-    const png = await pipeline().png({ compressionLevel: 9 }).toBuffer();
+    const png = await memoised(`${key}|png`, () => pipeline().png({ compressionLevel: 9 }).toBuffer());
     found.push({ mediaType: 'image/png', data: png });
-    if (!(await fitsPalette(pipeline))) return found;
-    const palette = await pipeline().png({ compressionLevel: 9, palette: true, colours: paletteColours, dither: 0 }).toBuffer();
-    if (palette.length < png.length && (await samePixels(png, palette))) found.push({ mediaType: 'image/png', data: palette });
+    if (!(await memoised(`${key}|fits-palette`, () => fitsPalette(pipeline)))) return found;
+    const palette = await memoised(`${key}|palette`, () =>
+      pipeline().png({ compressionLevel: 9, palette: true, colours: paletteColours, dither: 0 }).toBuffer(),
+    );
+    if (palette.length < png.length && (await memoised(`${key}|palette-exact`, () => samePixels(png, palette)))) {
+      found.push({ mediaType: 'image/png', data: palette });
+    }
   }
   if (found.length === 0) throw new MediaError(`the destination takes neither WebP nor PNG (${accepts.join(', ')})`);
   return found;
@@ -122,14 +134,17 @@ export async function transportPayload(input: TransportInput, destination: Image
     const sized = resized ? base.resize({ width: target.width, height: target.height, fit: 'fill' }) : base;
     return input.transparent ? sized.ensureAlpha() : sized.flatten({ background: '#ffffff' });
   };
+  // Everything the pipeline's pixels depend on: the bytes (and so their size and orientation),
+  // the target size and whether alpha is kept.
+  const key = `${inputDigest(input.bytes)}|${target.width}x${target.height}|${input.transparent ? 'alpha' : 'flat'}`;
   const { accepts } = destination;
   let candidates: Candidate[];
   if (kind === 'graphic' && !lossySources.has(input.mediaType)) {
-    candidates = await losslessCandidates(pipeline, accepts);
+    candidates = await losslessCandidates(pipeline, key, accepts);
   } else {
     const quality = kind === 'photo' ? { webp: photoWebpQuality, jpeg: photoJpegQuality } : { webp: graphicLossyQuality, jpeg: graphicLossyQuality };
     const [mediaType, encode] = lossy(accepts, input.transparent, quality);
-    candidates = [{ mediaType, data: await encode(pipeline()) }];
+    candidates = [{ mediaType, data: await memoised(`${key}|lossy|${mediaType}|${quality.webp}|${quality.jpeg}`, () => encode(pipeline())) }];
   }
   if (!resized && !input.animated && accepts.includes(input.mediaType)) candidates.push({ mediaType: input.mediaType, data: input.bytes });
   const best = candidates.reduce((smallest, next) => (next.data.length < smallest.data.length ? next : smallest));
