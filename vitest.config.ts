@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import HeavyFirstSequencer from './test/support/heavy-first-sequencer.js';
 
 // Tests spawn real child processes (MCP servers, the CLI) and some load ONNX models, so
 // parallelism stays modest on the 2-core machines this runs on: three workers, since a test that
@@ -20,6 +21,8 @@ export default defineConfig({
     expect: { poll: { timeout: 30_000 } },
     // The slowest files first, then Vitest's own summary as the last lines of the run.
     reporters: ['./test/support/slowest-files-reporter.ts', 'default'],
+    // Whole-pipeline files start first on a fresh clone (no recorded durations), so none runs alone at the end.
+    sequence: { sequencer: HeavyFirstSequencer },
     setupFiles: ['test/support/setup-no-network.ts'],
     globalSetup: ['test/support/global-setup.ts'],
   },
