@@ -54,6 +54,18 @@ const vectorOf = (text: string): Float32Array => {
   if (!vector) memo.set(text, (vector = hashgramVector(text, dimension)));
   return vector;
 };
+/**
+ * A vector as JSON, once per text (the GT's texts are in every set's cache): the text
+ * JSON.stringify gives for an array of finite numbers, without an array per vector per set.
+ */
+const vectorJsonMemo = new Map<string, string>();
+const vectorJson = (text: string): string => {
+  const known = vectorJsonMemo.get(text);
+  if (known !== undefined) return known;
+  const json = `[${vectorOf(text).join(',')}]`;
+  vectorJsonMemo.set(text, json);
+  return json;
+};
 const embedder: Embedder = { id: `hashgram-${dimension}`, dimension, embed: async (texts) => texts.map(vectorOf) };
 
 /** Each task whose draw is below the strength repeats one of its rounds right after itself. */
@@ -136,9 +148,8 @@ function runReference(evaluator: { file: string; source: string; output: string 
     const argvs = jobs.map((job) => {
       const outDir = path.join(job.workDir, `out-${path.parse(evaluator.file).name}`);
       mkdirSync(outDir, { recursive: true });
-      const cache: Record<string, number[]> = {};
-      for (const text of job.texts) cache[text] = Array.from(vectorOf(text));
-      writeFileSync(path.join(outDir, '.emb_cache.json'), JSON.stringify(cache));
+      const entries = Array.from(job.texts, (text) => `${JSON.stringify(text)}:${vectorJson(text)}`);
+      writeFileSync(path.join(outDir, '.emb_cache.json'), `{${entries.join(',')}}`);
       return ['--gt', job.gtFile, '--pred', job.predFile, '--output-dir', outDir];
     });
     writeFileSync(path.join(scriptDir, 'jobs.json'), JSON.stringify(argvs));
