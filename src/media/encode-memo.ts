@@ -1,17 +1,18 @@
-// The transport policy's encodes, kept for the images a process sends again. Lossless WebP and the
-// palette PNG cost most of an image's preparation (a few hundred ms of CPU for a screenshot), and a
-// run prepares the same task image once per episode: every trial, condition and model of a task
-// again, for destinations that often share the target size and so the encoding. An encode is a
-// pure function of the input bytes and its key (size, alpha, encoder and options), so a kept
-// result is the bytes a new encode would give. Bounded by entries and bytes, oldest out first;
-// a failed encode is not kept.
+// The transport policy's encodes (and the decodes that depend on the bytes alone: the full
+// decode check, the colour statistics), kept for the images a process sends again. Lossless WebP
+// and the palette PNG cost most of an image's preparation (a few hundred ms of CPU for a
+// screenshot), and a run prepares the same task image once per episode: every trial, condition and
+// model of a task again, for destinations that often share the target size and so the encoding.
+// Each is a pure function of the input bytes and its key (size, alpha, encoder and options), so a
+// kept result is what a new run would give; callers only read it. Bounded by entries and bytes
+// (buffers count their length), oldest out first; a failure is not kept.
 import { createHash } from 'node:crypto';
 
 const maxEntries = 64;
 const maxBytes = 64 * 1024 * 1024;
 
 interface Entry {
-  value: Promise<Buffer | boolean>;
+  value: Promise<unknown>;
   bytes: number;
 }
 
@@ -32,7 +33,7 @@ function evict(): void {
 }
 
 /** The result kept under `key`, or `make()`'s (kept once it succeeds); concurrent callers share one run. */
-export function memoised<T extends Buffer | boolean>(key: string, make: () => Promise<T>): Promise<T> {
+export function memoised<T>(key: string, make: () => Promise<T>): Promise<T> {
   const found = kept.get(key);
   if (found) {
     kept.delete(key); // most recently used last
@@ -44,7 +45,7 @@ export function memoised<T extends Buffer | boolean>(key: string, make: () => Pr
   entry.value.then(
     (value) => {
       if (kept.get(key) !== entry) return;
-      entry.bytes = typeof value === 'boolean' ? 0 : value.length;
+      entry.bytes = Buffer.isBuffer(value) ? value.length : 0;
       keptBytes += entry.bytes;
       evict();
     },

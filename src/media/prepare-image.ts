@@ -9,6 +9,7 @@ import sharp from 'sharp';
 import { bmpAsPng } from '../core/bmp-decode.js';
 import type { ImageFacts, ImagePart } from '../core/content.js';
 import { MediaError } from '../errors/index.js';
+import { inputDigest, memoised } from './encode-memo.js';
 import type { ImageDestination } from './image-destination.js';
 import { transportPayload } from './transport-policy.js';
 
@@ -78,9 +79,12 @@ export async function prepareImage(original: Buffer, source: string, policy: Ima
   let metadata: sharp.Metadata;
   let stats: sharp.Stats;
   try {
-    metadata = await sharp(bytes, { limitInputPixels: maxInputPixels }).metadata();
-    // Decodes every pixel: the header alone does not show a truncated or corrupt body.
-    stats = await sharp(bytes, { limitInputPixels: maxInputPixels, animated: false }).stats();
+    // Kept per bytes (src/media/encode-memo.ts): a run prepares a task's image in every episode.
+    ({ metadata, stats } = await memoised(`${inputDigest(bytes)}|decode`, async () => ({
+      metadata: await sharp(bytes, { limitInputPixels: maxInputPixels }).metadata(),
+      // Decodes every pixel: the header alone does not show a truncated or corrupt body.
+      stats: await sharp(bytes, { limitInputPixels: maxInputPixels, animated: false }).stats(),
+    })));
   } catch (error) {
     throw new MediaError(`${source}: corrupt or unreadable ${detected} image (${(error as Error).message})`, { cause: error });
   }

@@ -126,7 +126,8 @@ async function losslessCandidates(pipeline: () => sharp.Sharp, key: string, acce
 
 /** Encodes `input` for `destination`; `maxEdge` (0 = none) bounds the long edge. */
 export async function transportPayload(input: TransportInput, destination: ImageDestination, maxEdge: number): Promise<TransportPayload> {
-  const kind = classOf(await imageStatistics(input.bytes));
+  const digest = inputDigest(input.bytes);
+  const kind = classOf(await memoised(`${digest}|statistics`, () => imageStatistics(input.bytes)));
   const target = transportSize({ width: input.width, height: input.height }, kind, destination, maxEdge);
   const resized = target.width !== input.width || target.height !== input.height;
   const pipeline = (): sharp.Sharp => {
@@ -136,7 +137,7 @@ export async function transportPayload(input: TransportInput, destination: Image
   };
   // Everything the pipeline's pixels depend on: the bytes (and so their size and orientation),
   // the target size and whether alpha is kept.
-  const key = `${inputDigest(input.bytes)}|${target.width}x${target.height}|${input.transparent ? 'alpha' : 'flat'}`;
+  const key = `${digest}|${target.width}x${target.height}|${input.transparent ? 'alpha' : 'flat'}`;
   const { accepts } = destination;
   let candidates: Candidate[];
   if (kind === 'graphic' && !lossySources.has(input.mediaType)) {
