@@ -40,7 +40,7 @@ for model in "${models[@]}"; do
 done
 
 if [[ "${M3_SKIP_REPORT:-0}" != "1" && $evaluated -gt 0 ]]; then
-  if m3 --help 2>/dev/null | grep -Eq '^[[:space:]]+report\b'; then
+  if m3_has_command report; then
     m3 report
   else
     echo "evaluate_step.sh: no \`m3 report\` command in this checkout; skipping the report" >&2

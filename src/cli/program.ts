@@ -18,8 +18,9 @@ interface CommandModules {
 
 /**
  * Every `m3` command, in the order `m3 --help` lists them (registration order). The one place a
- * new command module is added; test/cli/lazy-load.test.ts checks the names against what the
- * registrars add.
+ * new command module is added; test/docs/quoted-commands.test.ts checks that each registered
+ * command's name selects the module that registers it (scripts/lib.sh's m3_has_command reads
+ * these names too).
  */
 const commandModules: readonly CommandModules[] = [
   { names: ['config'], load: async () => [(await import('./commands/config.js')).registerConfigCommands] },

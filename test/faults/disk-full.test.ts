@@ -1,4 +1,4 @@
-// A run whose store sits on a 3 MB tmpfs (`mount -t tmpfs -o size=3m`, root only): when the disk
+// A run whose store sits on a 1.5 MB tmpfs (`mount -t tmpfs -o size=1500k`, root only): when the disk
 // fills, the run stops with "disk full" and how to resume (exit 2), not with an internal error
 // about a missing episode; every task the progress printed as `ok` has its rows committed; and
 // after space is freed, the resume finishes every task. The run that fills the disk is a real
@@ -18,21 +18,22 @@ import { runM3, runM3Child, taskFolder } from './run-child.js';
 function mountTmpfs(): { dir: string; reason?: string } {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-disk-full-'));
   try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=3m', 'tmpfs', dir], { stdio: 'pipe' });
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1500k', 'tmpfs', dir], { stdio: 'pipe' });
     return { dir };
   } catch (error) {
     rmdirSync(dir);
-    return { dir, reason: `cannot mount a 3 MB tmpfs (${String((error as { stderr?: unknown }).stderr ?? error).trim()}); run as root to test a full disk` };
+    return { dir, reason: `cannot mount a 1.5 MB tmpfs (${String((error as { stderr?: unknown }).stderr ?? error).trim()}); run as root to test a full disk` };
   }
 }
 
-const tmpfs = process.getuid?.() === 0 ? mountTmpfs() : { dir: '', reason: 'not root: mounting a 3 MB tmpfs needs root' };
+const tmpfs = process.getuid?.() === 0 ? mountTmpfs() : { dir: '', reason: 'not root: mounting a 1.5 MB tmpfs needs root' };
 let mock: MockLlm;
 
 beforeAll(async () => {
-  // Each answer is long (50 KB), so each task's rows take room (about 125 KB) and the 3 MB fill
-  // after some twenty tasks, well before the 80 of the run: the cost of a task is mostly per task,
-  // not per byte, so few long tasks fill the disk for less work than many short ones.
+  // Each answer is long (50 KB), so each task's rows take room (about 125 KB) and the 1.5 MB fill
+  // after some eight tasks (the empty store takes 90 KB), well before the 24 of the run, which
+  // leaves the resume sixteen to finish: the cost of a task is mostly per task, not per byte, so
+  // few long tasks fill the disk for less work than many short ones.
   mock = await startMockLlm({ fallback: { text: `The answer is 5. ${'Reasoning at length. '.repeat(2400)}` } });
 });
 
@@ -51,7 +52,7 @@ function printedOk(stderr: string): string[] {
 
 describe.skipIf(Boolean(tmpfs.reason))(`a run on a full disk${tmpfs.reason ? ` (skipped: ${tmpfs.reason})` : ''}`, () => {
   it('stops with "disk full" and how to resume; `ok` only for committed tasks; the resume finishes the rest', async () => {
-    const ids = Array.from({ length: 80 }, (_, index) => `t${String(index).padStart(3, '0')}`);
+    const ids = Array.from({ length: 24 }, (_, index) => `t${String(index).padStart(3, '0')}`);
     const folder = taskFolder(
       'disk-full',
       ids.map((id) => ({ id, image: 'dot.png' })),

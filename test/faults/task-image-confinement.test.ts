@@ -1,6 +1,8 @@
 // A hostile task file: `image` entries that point outside the image folders (absolute or with
 // `..`), or a text file named like an image. Each must end the task as an infrastructure
-// failure before any byte is copied into media/, and the model must never be asked.
+// failure before any byte is copied into media/, and the model must never be asked. The host's
+// one server (the echo fixture) answers in this process (test/support/in-process-host.ts): the
+// task's image paths are checked before any server is involved, so no process is needed.
 import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +13,7 @@ import type { GenerateResponse, ModelDriver } from '../../src/llm/types.js';
 import { McpHost } from '../../src/mcp/index.js';
 import { runTask, type TaskEnvironment } from '../../src/runner/run-task.js';
 import { fixtureSpec } from '../support/fixture-servers/fixture-spec.js';
+import { inProcessHost } from '../support/in-process-host.js';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'm3-fault-images-'));
 const datasetDir = path.join(root, 'datasets');
@@ -71,7 +74,7 @@ beforeAll(async () => {
     .png()
     .toFile(path.join(datasetDir, 'images', 'ok.png'));
   writeFileSync(path.join(root, 'secret.png'), 'outside the dataset folder');
-  host = await McpHost.start([fixtureSpec('echo')], { requireAll: true });
+  host = await McpHost.start([fixtureSpec('echo')], { requireAll: true, connectServer: inProcessHost().connectServer });
 });
 afterAll(async () => {
   await host?.close();

@@ -2,8 +2,12 @@
 // file per trial (<label>.trial-<t>_test_mcp_fuzzy.json), and the script used to look only for
 // the unsuffixed file, printed "nothing was scored" and exited 3 after a successful run. Now each
 // trial is evaluated under its own label and the summary pools them. One model over the two-task
-// math fixture keeps it short; the scripts' `m3` runs from dist/ when the build is fresh (scripts/lib.sh
-// decides; M3_TEST_FROM_SOURCE=1 keeps it on the source).
+// math fixture keeps it short; `--servers math` (passed on to `m3 run`) starts the one server its
+// tasks call instead of every enabled server (~12 CPU-s of server starts): which servers run is not
+// what this test is about (test/e2e/bench.test.ts runs the script on the full set), the trial
+// files and their evaluation are, and both fixture tasks call only math tools. The scripts' `m3`
+// runs from dist/ when the build is fresh (scripts/lib.sh decides; M3_TEST_FROM_SOURCE=1 keeps it
+// on the source).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
 import os from 'node:os';
@@ -16,7 +20,7 @@ const fixture = 'test/fixtures/tasks/math-gt.json';
 it('evaluates every trial of a --trials 2 run and pools them in the summary', async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'm3-bench-trials-'));
   const resultsDir = path.join(dir, 'results');
-  const child = spawn('bash', ['scripts/benchmark_fuzzy.sh', '--trials', '2'], {
+  const child = spawn('bash', ['scripts/benchmark_fuzzy.sh', '--trials', '2', '--servers', 'math'], {
     cwd: repoRoot,
     env: {
       ...process.env,

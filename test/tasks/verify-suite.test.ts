@@ -1,8 +1,13 @@
-// The bundled local suite (json/m3_local_*.json) replayed on the real MCP servers: every task
-// passes `m3 tasks verify`, the suite covers every tier, and deliberately broken copies of a task
-// (a wrong label in a fact, an argument that breaks the tool's schema, a reply that lacks the
-// fact's text) fail with messages naming the task and the fact. Also the CLI's commands, in this
-// process (test/support/m3-in-process.ts: the CLI's program, its printing and exit status).
+// The bundled local suite (json/m3_local_*.json) replayed on our MCP servers' tool code: every
+// task passes `m3 tasks verify`, the suite covers every tier, and deliberately broken copies of a
+// task (a wrong label in a fact, an argument that breaks the tool's schema, a reply that lacks the
+// fact's text) fail with messages naming the task and the fact. The library checks run on an
+// McpHost whose servers answer in this process (test/support/in-process-host.ts: each server's
+// own register function behind the SDK's in-memory transport, the host's every other part as in
+// a run): what is checked is what the tools answer, not their processes, whose start-up
+// test/cli/servers.test.ts checks for every configured server. The CLI's commands run in this
+// process too (test/support/m3-in-process.ts: the CLI's program, its printing and exit status),
+// and start the servers they need as children, as `m3 tasks verify` does.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,6 +20,7 @@ import { loadSuite, type LoadedSuite } from '../../src/tasks/verify-static.js';
 import { serversUsed, verifySuite, type VerifyReport } from '../../src/tasks/verify.js';
 import { assertAssetsInCi, missingAssetsMessage, repoRoot, sharedAssetsDir } from '../support/shared-assets.js';
 import { runM3InProcess } from '../support/m3-in-process.js';
+import { inProcessHost } from '../support/in-process-host.js';
 
 assertAssetsInCi();
 const mirror = sharedAssetsDir();
@@ -42,6 +48,7 @@ afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 describe.skipIf(!mirror)(mirror ? 'm3 tasks verify on the bundled local suite' : `m3 tasks verify (skipped: ${missingAssetsMessage})`, () => {
   let host: McpHost | undefined;
   let suite: LoadedSuite;
+  const inProcess = inProcessHost({ local: true });
 
   beforeAll(async () => {
     const pulled = await runCli(['assets', 'pull'], { M3_ASSET_MIRROR: mirror ?? '' });
@@ -51,8 +58,10 @@ describe.skipIf(!mirror)(mirror ? 'm3 tasks verify on the bundled local suite' :
     const config = loadProjectConfig();
     host = await McpHost.start(
       config.servers.filter((spec) => needed.includes(spec.name)),
-      { startupTimeoutMs: 240_000, requireAll: true, logger: createLogger('error') },
+      { startupTimeoutMs: 240_000, requireAll: true, logger: createLogger('error'), connectServer: inProcess.connectServer },
     );
+    // Every server the suite uses answers in process: none is left to start as a child.
+    expect(inProcess.connected.sort()).toEqual([...needed].sort());
   }, 400_000);
 
   afterAll(async () => {
