@@ -21,10 +21,17 @@ function numpySum(values: number[]): number {
   return f(numpySum(values.slice(0, half)) + numpySum(values.slice(half)));
 }
 
+// Each vector's unit vector once per vector object (the callers' vectors are memoised per text):
+// recomputing it for every task's matrix was most of this file's cost in the agreement tests.
+const units = new WeakMap<Float32Array, Float32Array>();
 function unit(vector: Float32Array): Float32Array {
+  const known = units.get(vector);
+  if (known) return known;
   const squares = numpySum(Array.from(vector, (value) => f(value * value)));
   const denominator = f(f(Math.sqrt(squares)) + f(1e-8));
-  return vector.map((value) => f(value / denominator));
+  const result = vector.map((value) => f(value / denominator));
+  units.set(vector, result);
+  return result;
 }
 
 export function similarityMatrix(gt: Float32Array[], pred: Float32Array[]): number[][] {

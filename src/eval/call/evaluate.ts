@@ -148,8 +148,25 @@ function summariseCalls(predictions: readonly Prediction[], records: readonly Ca
   };
 }
 
-export async function evaluateCalls(predictions: readonly Prediction[], options: EvaluateCallsOptions = {}): Promise<CallAnalysis> {
+/**
+ * One set of compiled validators per catalog object: compiling a tool's schema costs more than
+ * classifying its calls, and one process may label several prediction files against the same
+ * catalog (eval task over several runs' labels, a sweep). Validation results do not depend on
+ * what was compiled before, so sharing changes no label.
+ */
+const validatorsByCatalog = new WeakMap<ToolCatalog, SchemaValidators>();
+
+function validatorsFor(catalog: ToolCatalog | undefined): SchemaValidators {
+  if (!catalog) return new SchemaValidators();
+  const known = validatorsByCatalog.get(catalog);
+  if (known) return known;
   const validators = new SchemaValidators();
+  validatorsByCatalog.set(catalog, validators);
+  return validators;
+}
+
+export async function evaluateCalls(predictions: readonly Prediction[], options: EvaluateCallsOptions = {}): Promise<CallAnalysis> {
+  const validators = validatorsFor(options.catalog);
   const calls = flattenCalls(predictions);
   const records = calls.map((call) =>
     call.conditionKind

@@ -43,16 +43,44 @@ export function tokenF1(prediction: string, reference: string): number {
   return (2 * precision * recall) / (precision + recall);
 }
 
+/**
+ * Length of the longest common subsequence. Exact shortcuts before the quadratic table: a common
+ * prefix and suffix belong to some longest subsequence, and a token absent from the other side
+ * can never be matched; the rest is counted on integer ids in two reused typed rows (replies of a
+ * few hundred tokens made the row-per-token arrays of strings the hot spot of the proxies).
+ */
 function lcsLength(a: readonly string[], b: readonly string[]): number {
-  let previous = new Array<number>(b.length + 1).fill(0);
-  for (const tokenA of a) {
-    const current = new Array<number>(b.length + 1).fill(0);
-    for (let j = 1; j <= b.length; j += 1) {
-      current[j] = tokenA === b[j - 1] ? (previous[j - 1] ?? 0) + 1 : Math.max(previous[j] ?? 0, current[j - 1] ?? 0);
-    }
-    previous = current;
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start += 1;
+  let endA = a.length;
+  let endB = b.length;
+  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
+    endA -= 1;
+    endB -= 1;
   }
-  return previous[b.length] ?? 0;
+  const shared = start + (a.length - endA);
+  const inA = new Set(a.slice(start, endA));
+  const ids = new Map<string, number>();
+  const right: number[] = [];
+  for (let j = start; j < endB; j += 1) {
+    const token = b[j] as string;
+    if (!inA.has(token)) continue;
+    const id = ids.get(token) ?? ids.size;
+    if (id === ids.size) ids.set(token, id);
+    right.push(id);
+  }
+  if (right.length === 0) return shared;
+  let previous = new Int32Array(right.length + 1);
+  let current = new Int32Array(right.length + 1);
+  for (let i = start; i < endA; i += 1) {
+    const id = ids.get(a[i] as string);
+    if (id === undefined) continue;
+    for (let j = 1; j <= right.length; j += 1) {
+      current[j] = id === right[j - 1] ? (previous[j - 1] as number) + 1 : Math.max(previous[j] as number, current[j - 1] as number);
+    }
+    [previous, current] = [current, previous];
+  }
+  return shared + (previous[right.length] as number);
 }
 
 /** @internal Exported for its tests. */

@@ -43,10 +43,16 @@ function pairwiseSumFloat32(values: ArrayLike<number>, start = 0, count = values
 
 /** `a / (np.linalg.norm(a) + 1e-8)` in float32. */
 function float32UnitVector(vector: ArrayLike<number>): Float32Array {
-  const squares = Float32Array.from(vector, (value) => f(f(value) * f(value)));
+  const squares = new Float32Array(vector.length);
+  for (let index = 0; index < vector.length; index += 1) {
+    const value = f(vector[index] as number);
+    squares[index] = f(value * value);
+  }
   const norm = f(Math.sqrt(pairwiseSumFloat32(squares)));
   const denominator = f(norm + EPSILON32);
-  return Float32Array.from(vector, (value) => f(f(value) / denominator));
+  const result = new Float32Array(vector.length);
+  for (let index = 0; index < vector.length; index += 1) result[index] = f(f(vector[index] as number) / denominator);
+  return result;
 }
 
 /** Dot product accumulated in float32, index order. */

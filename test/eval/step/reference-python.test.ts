@@ -7,15 +7,18 @@
 // The reference's code is read at test time from a git copy of the reference repository
 // (M3_REFERENCE_GIT, default the local mirror); it is never part of this repository. Where the
 // copy, python3, numpy or scipy is missing the test says which and skips.
+// One python3 process per evaluator runs the reference's own `main(argv)` once per set, with the
+// argv its command line would get (importing numpy and scipy cost half of each separate run);
+// `main` keeps no state between calls (its encoder and cache are built from each output folder).
 //
 // Claim checked (issue 37): on every task m3bench does not flag as tie-sensitive, every metric
 // equals the reference's within float32 accumulation noise (< 1e-5); on a flagged task the
 // reference's value lies within the task's `tie_bounds`; the aggregates likewise.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmbeddingCache } from '../../../src/eval/embed/cache.js';
 import { evaluateCv } from '../../../src/eval/cv/evaluate.js';
 import { hashgramVector } from '../../../src/eval/embed/hashgram.js';
@@ -50,6 +53,18 @@ const vectorOf = (text: string): Float32Array => {
   let vector = memo.get(text);
   if (!vector) memo.set(text, (vector = hashgramVector(text, dimension)));
   return vector;
+};
+/**
+ * A vector as JSON, once per text (the GT's texts are in every set's cache): the text
+ * JSON.stringify gives for an array of finite numbers, without an array per vector per set.
+ */
+const vectorJsonMemo = new Map<string, string>();
+const vectorJson = (text: string): string => {
+  const known = vectorJsonMemo.get(text);
+  if (known !== undefined) return known;
+  const json = `[${vectorOf(text).join(',')}]`;
+  vectorJsonMemo.set(text, json);
+  return json;
 };
 const embedder: Embedder = { id: `hashgram-${dimension}`, dimension, embed: async (texts) => texts.map(vectorOf) };
 
@@ -87,41 +102,68 @@ function referenceSource(file: string, variable?: string): string | undefined {
   return source.status === 0 ? source.stdout : undefined;
 }
 
-/** Runs one of the reference's evaluators on two files, its embedding cache filled with our vectors. */
-function runReference(
-  evaluator: { file: string; source: string; output: string },
-  workDir: string,
-  gtFile: string,
-  predFile: string,
-  texts: Iterable<string>,
-): ReferenceOutput {
-  const script = path.join(workDir, evaluator.file);
-  writeFileSync(script, evaluator.source);
-  const stand = path.join(workDir, 'stand-in', 'sentence_transformers');
-  mkdirSync(stand, { recursive: true });
-  writeFileSync(
-    path.join(stand, '__init__.py'),
-    [
-      'class SentenceTransformer:',
-      '    def __init__(self, name):',
-      '        self.name = name',
-      '    def encode(self, texts, **kwargs):',
-      '        raise RuntimeError("not in the embedding cache: " + repr(texts[:3]))',
-      '',
-    ].join('\n'),
-  );
-  const outDir = path.join(workDir, 'out');
-  mkdirSync(outDir, { recursive: true });
-  const cache: Record<string, number[]> = {};
-  for (const text of texts) cache[text] = Array.from(vectorOf(text));
-  writeFileSync(path.join(outDir, '.emb_cache.json'), JSON.stringify(cache));
-  const run = spawnSync('python3', [script, '--gt', gtFile, '--pred', predFile, '--output-dir', outDir], {
-    encoding: 'utf8',
-    env: { ...process.env, PYTHONPATH: path.join(workDir, 'stand-in') },
-    maxBuffer: 1 << 26,
-  });
-  if (run.status !== 0) throw new Error(`the reference evaluator failed (exit ${run.status}):\n${run.stderr}`);
-  return JSON.parse(readFileSync(path.join(outDir, evaluator.output), 'utf8')) as ReferenceOutput;
+interface ReferenceJob {
+  workDir: string;
+  gtFile: string;
+  predFile: string;
+  texts: Iterable<string>;
+}
+
+/** Imports the evaluator as a module once, then calls its `main` with each job's command line. */
+const driver = [
+  'import importlib.util, json, sys',
+  'spec = importlib.util.spec_from_file_location("reference_evaluator", sys.argv[1])',
+  'module = importlib.util.module_from_spec(spec)',
+  'sys.modules[spec.name] = module',
+  'spec.loader.exec_module(module)',
+  'for argv in json.load(open(sys.argv[2], encoding="utf-8")):',
+  '    code = module.main(argv)',
+  '    if code != 0:',
+  '        raise SystemExit(f"main({argv}) returned {code}")',
+  '',
+].join('\n');
+
+/**
+ * Runs one of the reference's evaluators on each job's two files, each job's embedding cache filled
+ * with our vectors, all in one python3 process; returns the outputs in job order.
+ */
+function runReference(evaluator: { file: string; source: string; output: string }, jobs: readonly ReferenceJob[]): ReferenceOutput[] {
+  const scriptDir = mkdtempSync(path.join(os.tmpdir(), 'm3-refpy-script-'));
+  try {
+    const script = path.join(scriptDir, evaluator.file);
+    writeFileSync(script, evaluator.source);
+    const stand = path.join(scriptDir, 'stand-in', 'sentence_transformers');
+    mkdirSync(stand, { recursive: true });
+    writeFileSync(
+      path.join(stand, '__init__.py'),
+      [
+        'class SentenceTransformer:',
+        '    def __init__(self, name):',
+        '        self.name = name',
+        '    def encode(self, texts, **kwargs):',
+        '        raise RuntimeError("not in the embedding cache: " + repr(texts[:3]))',
+        '',
+      ].join('\n'),
+    );
+    const argvs = jobs.map((job) => {
+      const outDir = path.join(job.workDir, `out-${path.parse(evaluator.file).name}`);
+      mkdirSync(outDir, { recursive: true });
+      const entries = Array.from(job.texts, (text) => `${JSON.stringify(text)}:${vectorJson(text)}`);
+      writeFileSync(path.join(outDir, '.emb_cache.json'), `{${entries.join(',')}}`);
+      return ['--gt', job.gtFile, '--pred', job.predFile, '--output-dir', outDir];
+    });
+    writeFileSync(path.join(scriptDir, 'jobs.json'), JSON.stringify(argvs));
+    writeFileSync(path.join(scriptDir, 'driver.py'), driver);
+    const run = spawnSync('python3', [path.join(scriptDir, 'driver.py'), script, path.join(scriptDir, 'jobs.json')], {
+      encoding: 'utf8',
+      env: { ...process.env, PYTHONPATH: path.join(scriptDir, 'stand-in') },
+      maxBuffer: 1 << 26,
+    });
+    if (run.status !== 0) throw new Error(`the reference evaluator failed (exit ${run.status}):\n${run.stderr}`);
+    return argvs.map((argv) => JSON.parse(readFileSync(path.join(argv[5] ?? '', evaluator.output), 'utf8')) as ReferenceOutput);
+  } finally {
+    rmSync(scriptDir, { recursive: true, force: true });
+  }
 }
 
 const within = (value: number, [low, high]: readonly [number, number]) => value >= low - tolerance && value <= high + tolerance;
@@ -212,20 +254,35 @@ function expectAggregate(
   }
 }
 
+/** Every set prepared once per file (both evaluators read the same files); removed after the file. */
+let preparedSets: Map<string, Prepared> | undefined;
+function allPrepared(): Map<string, Prepared> {
+  preparedSets ??= new Map(sets.map(([label, build]) => [label, prepare(build)]));
+  return preparedSets;
+}
+afterAll(() => {
+  for (const set of preparedSets?.values() ?? []) rmSync(set.workDir, { recursive: true, force: true });
+});
+
+/** The reference's output for every set, from one python3 process; keyed by the set's label. */
+function referenceOutputs(evaluator: { file: string; source: string; output: string }): Map<string, ReferenceOutput> {
+  const prepared = allPrepared();
+  const outputs = runReference(evaluator, [...prepared.values()]);
+  return new Map([...prepared.keys()].map((label, index) => [label, outputs[index] as ReferenceOutput]));
+}
+
 describe.skipIf(reason !== undefined)("step metrics: reference-compat against the reference's own evaluate_trajectories.py (python3, numpy, scipy)", () => {
+  let references: Map<string, ReferenceOutput>;
+  beforeAll(() => {
+    references = referenceOutputs({ file: 'evaluate_trajectories.py', source: referenceSource('evaluate_trajectories.py') ?? '', output: 'results_eval.json' });
+  }, 600_000);
+
   it.each(sets)(
     '%s: every unflagged task equals the reference within 1e-5, every flagged one lies within its bounds',
-    async (_label, build) => {
-      const set = prepare(build);
+    async (_label) => {
+      const set = allPrepared().get(_label) as Prepared;
       const ours = await runStepEvaluation({ gt: set.gt, pred: set.pred, embedder, mode: 'reference-compat' });
-      const source = referenceSource('evaluate_trajectories.py') ?? '';
-      const reference = runReference(
-        { file: 'evaluate_trajectories.py', source, output: 'results_eval.json' },
-        set.workDir,
-        set.gtFile,
-        set.predFile,
-        set.texts,
-      );
+      const reference = references.get(_label) as ReferenceOutput;
       const byId = new Map(ours.perId.map((score) => [score.id, score]));
       for (const row of reference.per_id) if (!byId.get(row.id)?.tie_sensitive) expect(byId.get(row.id)?.matched, `${row.id} matched`).toBe(row.matched);
       const flagged = expectPerTask(ours.perId, reference.per_id, metricKeys, `step, ${_label}`);
@@ -247,20 +304,19 @@ if (reason === undefined && !cvSource)
 const cvKeys = ['perception_recall', 'grounding_arg_sim', 'visual_reasoning_ability'] as const;
 
 describe.skipIf(!cvSource)("CV metrics: reference-compat against the reference's own evaluate_cv_issues.py (python3, numpy, scipy)", () => {
+  let references: Map<string, ReferenceOutput>;
+  beforeAll(() => {
+    references = referenceOutputs({ file: 'evaluate_cv_issues.py', source: cvSource ?? '', output: 'results_cv_eval.json' });
+  }, 600_000);
+
   it.each(sets)(
     '%s: every unflagged task equals the reference within 1e-5, every flagged one lies within its bounds',
-    async (_label, build) => {
-      const set = prepare(build);
+    async (_label) => {
+      const set = allPrepared().get(_label) as Prepared;
       const pairs = planPairs(set.gt, set.pred, 'reference-compat');
       const similarity = await embedPairs(pairs, embedder, EmbeddingCache.memory(embedder.id), true);
       const ours = evaluateCv(set.gt, set.pred, similarity, { mode: 'reference-compat', tauWeak: 0.6 });
-      const reference = runReference(
-        { file: 'evaluate_cv_issues.py', source: cvSource ?? '', output: 'results_cv_eval.json' },
-        set.workDir,
-        set.gtFile,
-        set.predFile,
-        set.texts,
-      );
+      const reference = references.get(_label) as ReferenceOutput;
       const flagged = expectPerTask(ours.perId, reference.per_id, cvKeys, `CV, ${_label}`);
       expect(ours.aggregate.tie_sensitive.count).toBe(flagged);
       expectAggregate(ours.aggregate as unknown as Record<string, unknown>, ours.aggregate.tie_sensitive.bounds, reference.aggregate, [
