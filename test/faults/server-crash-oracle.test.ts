@@ -17,6 +17,7 @@
 // run on every image).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentOptionsFrom } from '../../src/agent/options.js';
@@ -95,7 +96,13 @@ describe.skipIf(!sharedAssetsDir())(`a server killed during an oracle run${share
     const attempts = new Map<string, number>();
     const killedIn = new Set<string>();
     const kills: string[] = [];
-    const onEvent = (event: { type: string; taskId: string; name?: string }) => {
+    // The call a kill is aimed at: set by the agent's tool_call_start event, carried out in the
+    // host's callTool just before the call is sent. A requeued attempt can start while the server
+    // is still restarting from the kill before it; the kill then waits for the new process (the
+    // call itself would wait for it too), so it always lands on a live server's call.
+    const aimed = new Map<string, string>();
+    const killedPids = new Set<number>();
+    const onEvent = (event: { type: string; taskId: string; name?: string; arguments?: unknown }) => {
       if (event.type === 'episode_start') attempts.set(event.taskId, (attempts.get(event.taskId) ?? 0) + 1);
       if (event.type !== 'tool_call_start' || !event.name?.startsWith(`${killed}/`)) return;
       const attempt = attempts.get(event.taskId) ?? 0;
@@ -103,10 +110,21 @@ describe.skipIf(!sharedAssetsDir())(`a server killed during an oracle run${share
       const key = `${event.taskId}#${attempt}`;
       if (!wanted || killedIn.has(key)) return;
       killedIn.add(key);
-      const pid = liveHost.status().find((server) => server.name === killed)?.pid;
-      if (pid === undefined) return; // still restarting: the assertion on `kills` reports it
-      process.kill(pid, 'SIGKILL');
-      kills.push(key);
+      aimed.set(event.name, key);
+    };
+    const callTool = liveHost.callTool.bind(liveHost);
+    liveHost.callTool = async (canonicalName, args, callOptions) => {
+      const key = aimed.get(canonicalName);
+      if (key !== undefined) {
+        aimed.delete(canonicalName);
+        const pid = await restartedPid(liveHost, killed, killedPids);
+        if (pid !== undefined) {
+          process.kill(pid, 'SIGKILL');
+          killedPids.add(pid);
+          kills.push(key); // an undefined pid (never back) leaves `kills` short: the assertion reports it
+        }
+      }
+      return callTool(canonicalName, args, callOptions);
     };
 
     const store = openStore(path.join(workDir, 'store.sqlite'));
@@ -172,3 +190,18 @@ describe.skipIf(!sharedAssetsDir())(`a server killed during an oracle run${share
     expect(withDeliberate).toEqual(['L0037', 'L0041']);
   }, 900_000);
 });
+
+/**
+ * The pid of `server` once a process not killed before is running and ready (bounded: a hang
+ * guard sized for a loaded machine). A killed process can still show as ready for a moment,
+ * until the host has read its exit.
+ */
+async function restartedPid(host: McpHost, server: string, killedPids: ReadonlySet<number>): Promise<number | undefined> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const status = host.status().find((entry) => entry.name === server);
+    if (status?.state === 'ready' && status.pid !== undefined && !killedPids.has(status.pid)) return status.pid;
+    if (Date.now() > deadline) return undefined;
+    await sleep(20);
+  }
+}
