@@ -206,7 +206,7 @@ describe.skipIf(skipReason !== '')(`demo chat in Chromium${skipReason ? ` (skipp
     // The reader scrolls up to read round 1: the page stays there while rounds 3 and 4 arrive.
     await page.evaluate('window.scrollTo(0, 0)');
     await page.locator('.round[data-round="3"] .badge.ok').waitFor({ timeout: 60_000 });
-    await page.locator('.bubble.answer').waitFor({ timeout: 60_000 });
+    await page.locator('.bubble.answer', { hasText: 'done' }).waitFor({ timeout: 60_000 });
     expect(await page.evaluate<number>('window.scrollY')).toBe(0);
     await page.close();
   });
@@ -220,7 +220,13 @@ describe.skipIf(skipReason !== '')(`demo chat in Chromium${skipReason ? ` (skipp
       : [];
   });
   it.skipIf(sampleNames.length === 0)('offers the bundled photos as samples; at 390 px the conversation comes before the settings', async () => {
-    const { page, sessionId } = await openPage();
+    const { page, sessionId: visitorSession } = await openPage();
+    // A session of its own: the visitor's earlier session replays its turns (their answers too)
+    // into the page, at a moment of its own.
+    await page.click('#new-session');
+    await expect.poll(() => page.textContent('#session-id')).not.toBe(visitorSession);
+    await expect.poll(() => page.locator('.turn').count()).toBe(0);
+    const sessionId = (await page.textContent('#session-id')) ?? '';
     const offered = await page
       .locator('#samples button.sample')
       .evaluateAll((buttons) => buttons.map((button) => (button as unknown as { dataset: { sample: string } }).dataset.sample));
@@ -233,7 +239,8 @@ describe.skipIf(skipReason !== '')(`demo chat in Chromium${skipReason ? ` (skipp
     harness.mock.enqueue({ text: 'A dog.' });
     await page.fill('#message', 'What animal is this?');
     await page.click('#send');
-    await page.locator('.bubble.answer').waitFor({ timeout: 60_000 });
+    await page.locator('.bubble.answer', { hasText: 'A dog.' }).waitFor({ timeout: 60_000 });
+    expect(await page.locator('.bubble.answer').count()).toBe(1);
     expect(await page.locator('.bubble.user img').count()).toBe(1);
     await page.setViewportSize({ width: 390, height: 844 });
     const conversationTop = (await page.locator('#conversation').boundingBox())?.y ?? Number.POSITIVE_INFINITY;
