@@ -5,7 +5,6 @@
 // src/llm/replay/perturb.ts). With every unit identical the interval is that single point.
 import { createRandom } from '../core/seeded-random.js';
 import { finite, quantileSorted } from './describe.js';
-import { mean } from '../core/number-format.js';
 
 export interface BootstrapSettings {
   /** Number of bootstrap replicates. */
@@ -62,13 +61,25 @@ export function bootstrapInterval<U>(
   return { estimate, low: quantileSorted(sorted, alpha), high: quantileSorted(sorted, 1 - alpha) };
 }
 
-/** Mean over tasks of each task's mean over its trials (tasks weigh equally). */
-export function meanOfTaskMeans(units: ReadonlyArray<readonly number[]>): number {
+/**
+ * Mean over tasks of each task's mean over the values `pick` gives for its trials (undefined: left
+ * out; a task with none is left out): tasks weigh equally. Runs once per bootstrap replicate, so it
+ * adds as it goes instead of building lists.
+ */
+export function meanOfTaskMeans<T>(units: ReadonlyArray<readonly T[]>, pick: (item: T) => number | undefined): number {
   let total = 0;
   let count = 0;
-  for (const trials of units) {
-    if (trials.length === 0) continue;
-    total += mean(trials);
+  for (const unit of units) {
+    let unitTotal = 0;
+    let values = 0;
+    for (const item of unit) {
+      const value = pick(item);
+      if (value === undefined) continue;
+      unitTotal += value;
+      values += 1;
+    }
+    if (values === 0) continue;
+    total += unitTotal / values;
     count += 1;
   }
   return count === 0 ? Number.NaN : total / count;

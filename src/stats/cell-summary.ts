@@ -2,7 +2,7 @@
 // its bootstrap interval: pass@1, pass@k, pass^k, avg@k, and every step metric as the mean over
 // tasks of the task's mean over trials, plus the spread (mean/min/max/std) of the per-trial
 // means. Tasks with no valid trial are not in the sample (infrastructure failures only).
-import { bootstrapInterval, defaultBootstrap, resampleTrials, type BootstrapSettings, type Interval } from './bootstrap.js';
+import { bootstrapInterval, defaultBootstrap, meanOfTaskMeans, resampleTrials, type BootstrapSettings, type Interval } from './bootstrap.js';
 import type { CellResults, TrialMetric, TrialOutcome } from './batch-results.js';
 import { trialMetrics } from './batch-results.js';
 import { spread, type Spread } from './describe.js';
@@ -41,8 +41,8 @@ export interface CellSummary {
 type Unit = readonly TrialOutcome[];
 
 // The statistics below run once per bootstrap replicate (2000 per interval, src/stats/bootstrap.ts),
-// so they loop without building arrays; each adds the same values in the same order as
-// meanAtK and meanOfTaskMeans over mapped arrays would, so the numbers are bit for bit theirs.
+// so they loop without building arrays; each adds the same values in the same order as meanAtK
+// over mapped arrays would, so the numbers are bit for bit its.
 
 /** meanAtK(sample's pass lists, k, estimator), without building the lists. */
 function estimatorOver(k: number, estimator: (n: number, c: number, k: number) => number) {
@@ -58,26 +58,6 @@ function estimatorOver(k: number, estimator: (n: number, c: number, k: number) =
     }
     return count === 0 ? Number.NaN : total / count;
   };
-}
-
-/** meanOfTaskMeans of each unit's defined values of `metric`, without building the lists. */
-function meanOfTaskMetricMeans(sample: readonly Unit[], metric: TrialMetric): number {
-  let total = 0;
-  let count = 0;
-  for (const unit of sample) {
-    let unitTotal = 0;
-    let values = 0;
-    for (const outcome of unit) {
-      const value = outcome.metrics[metric];
-      if (value === undefined) continue;
-      unitTotal += value;
-      values += 1;
-    }
-    if (values === 0) continue;
-    total += unitTotal / values;
-    count += 1;
-  }
-  return count === 0 ? Number.NaN : total / count;
 }
 
 /** Per trial index, the mean over tasks that have that trial. */
@@ -96,7 +76,7 @@ function metricSummary(units: readonly Unit[], trials: number, metric: TrialMetr
   return {
     interval: bootstrapInterval(
       units,
-      (sample) => meanOfTaskMetricMeans(sample, metric),
+      (sample) => meanOfTaskMeans(sample, (outcome) => outcome.metrics[metric]),
       settings,
       (unit, random) => resampleTrials(unit, random),
     ),

@@ -22,30 +22,15 @@ function trialValue(outcome: TrialOutcome, metric: CompareMetric): number | unde
 }
 
 export function pairedMetric(metric: CompareMetric): PairedMetric<TrialOutcome> {
-  const values = (trials: readonly TrialOutcome[]) =>
-    trials.map((outcome) => trialValue(outcome, metric)).filter((entry): entry is number => entry !== undefined && Number.isFinite(entry));
+  // A trial without a finite value of the metric is left out of its task's mean.
+  const finiteValue = (outcome: TrialOutcome) => {
+    const value = trialValue(outcome, metric);
+    return value !== undefined && Number.isFinite(value) ? value : undefined;
+  };
   return {
-    // Once per bootstrap replicate: meanOfTaskMeans(sample.map(values)) without building the lists
-    // (the same values added in the same order, so the same number).
-    statistic: (sample) => {
-      let total = 0;
-      let count = 0;
-      for (const trials of sample) {
-        let taskTotal = 0;
-        let values = 0;
-        for (const outcome of trials) {
-          const value = trialValue(outcome, metric);
-          if (value === undefined || !Number.isFinite(value)) continue;
-          taskTotal += value;
-          values += 1;
-        }
-        if (values === 0) continue;
-        total += taskTotal / values;
-        count += 1;
-      }
-      return count === 0 ? Number.NaN : total / count;
-    },
-    perTask: (trials) => meanOfTaskMeans([values(trials)]),
+    // Once per bootstrap replicate: meanOfTaskMeans(sample.map(values)) without building the lists.
+    statistic: (sample) => meanOfTaskMeans(sample, finiteValue),
+    perTask: (trials) => meanOfTaskMeans([trials], finiteValue),
   };
 }
 

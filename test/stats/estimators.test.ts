@@ -3,6 +3,7 @@
 // definitions, the exact sign test against hand-computed tails, and degenerate inputs.
 import { describe, expect, it } from 'vitest';
 import { createRandom } from '../../src/core/seeded-random.js';
+import { mean } from '../../src/core/number-format.js';
 import { bootstrapInterval, defaultBootstrap, meanOfTaskMeans, resampleTrials } from '../../src/stats/bootstrap.js';
 import { spread } from '../../src/stats/describe.js';
 import { comparePaired, describeComparison, signTest } from '../../src/stats/paired.js';
@@ -14,6 +15,9 @@ function choose(n: number, k: number): number {
   return value;
 }
 
+/** Tasks' trial values as they are: the statistic the intervals below are taken of. */
+const taskMeans = (units: ReadonlyArray<readonly number[]>) => meanOfTaskMeans(units, (value) => value);
+
 describe('bootstrap intervals', () => {
   it('match the closed-form interval of a Bernoulli mean', () => {
     for (const [n, passes] of [
@@ -24,7 +28,7 @@ describe('bootstrap intervals', () => {
       const units = Array.from({ length: n }, (_, index) => [index < passes ? 1 : 0]);
       const p = passes / n;
       const half = 1.959964 * Math.sqrt((p * (1 - p)) / n);
-      const interval = bootstrapInterval(units, meanOfTaskMeans, { ...defaultBootstrap, resamples: 4000 });
+      const interval = bootstrapInterval(units, taskMeans, { ...defaultBootstrap, resamples: 4000 });
       expect(interval.estimate).toBeCloseTo(p, 12);
       // The percentile bootstrap converges to the normal interval; 4000 replicates keep the
       // Monte Carlo error of each bound well under 0.01.
@@ -41,9 +45,9 @@ describe('bootstrap intervals', () => {
     const k = 4;
     const q = 0.4;
     const units: Array<readonly number[]> = Array.from({ length: n }, () => Array.from({ length: k }, () => (random() < q ? 1 : 0)));
-    const estimate = meanOfTaskMeans(units);
+    const estimate = taskMeans(units);
     const half = 1.959964 * Math.sqrt((estimate * (1 - estimate)) / (n * k));
-    const interval = bootstrapInterval(units, meanOfTaskMeans, { ...defaultBootstrap, resamples: 3000 }, resampleTrials);
+    const interval = bootstrapInterval(units, taskMeans, { ...defaultBootstrap, resamples: 3000 }, resampleTrials);
     const width = interval.high - interval.low;
     expect(width / (2 * half)).toBeGreaterThan(0.85);
     expect(width / (2 * half)).toBeLessThan(1.5);
@@ -51,18 +55,37 @@ describe('bootstrap intervals', () => {
 
   it('collapses to a point when every unit is the same, and is reproducible from its seed', () => {
     const same: Array<readonly number[]> = Array.from({ length: 50 }, () => [1, 1, 1]);
-    expect(bootstrapInterval(same, meanOfTaskMeans, defaultBootstrap, resampleTrials)).toEqual({ estimate: 1, low: 1, high: 1 });
+    expect(bootstrapInterval(same, taskMeans, defaultBootstrap, resampleTrials)).toEqual({ estimate: 1, low: 1, high: 1 });
     const random = createRandom(3);
     const mixed: Array<readonly number[]> = Array.from({ length: 30 }, () => [random(), random()]);
-    const first = bootstrapInterval(mixed, meanOfTaskMeans, defaultBootstrap, resampleTrials);
-    expect(bootstrapInterval(mixed, meanOfTaskMeans, defaultBootstrap, resampleTrials)).toEqual(first);
-    expect(bootstrapInterval(mixed, meanOfTaskMeans, { ...defaultBootstrap, seed: 2 }, resampleTrials)).not.toEqual(first);
+    const first = bootstrapInterval(mixed, taskMeans, defaultBootstrap, resampleTrials);
+    expect(bootstrapInterval(mixed, taskMeans, defaultBootstrap, resampleTrials)).toEqual(first);
+    expect(bootstrapInterval(mixed, taskMeans, { ...defaultBootstrap, seed: 2 }, resampleTrials)).not.toEqual(first);
     expect(first.low).toBeLessThan(first.estimate);
     expect(first.high).toBeGreaterThan(first.estimate);
   });
 
+  it("meanOfTaskMeans is the mean of the tasks' means of their picked values, bit for bit, tasks without one left out", () => {
+    const random = createRandom(7);
+    for (let round = 0; round < 500; round += 1) {
+      // Tasks of 0-5 trials, a value left out now and then, values of every magnitude.
+      const units = Array.from({ length: 1 + Math.floor(random() * 12) }, () =>
+        Array.from({ length: Math.floor(random() * 6) }, () => (random() < 0.2 ? undefined : (random() - 0.3) * 10 ** Math.floor(random() * 6))),
+      );
+      const picked = units.map((unit) => unit.filter((value): value is number => value !== undefined)).filter((unit) => unit.length > 0);
+      const expected = mean(picked.map((unit) => mean(unit)));
+      expect(
+        Object.is(
+          meanOfTaskMeans(units, (value) => value),
+          expected,
+        ),
+      ).toBe(true);
+    }
+    expect(meanOfTaskMeans([[undefined], []], (value: number | undefined) => value)).toBeNaN();
+  });
+
   it('reports no interval for no data', () => {
-    const empty = bootstrapInterval([] as number[][], meanOfTaskMeans);
+    const empty = bootstrapInterval([] as number[][], taskMeans);
     expect(Number.isNaN(empty.estimate) && Number.isNaN(empty.low) && Number.isNaN(empty.high)).toBe(true);
   });
 });
@@ -119,7 +142,7 @@ describe('paired comparison and the sign test', () => {
     expect(signTest(500, 500).pValue).toBe(1);
   });
 
-  const metric = { statistic: meanOfTaskMeans, perTask: (trials: readonly number[]) => meanOfTaskMeans([trials]) };
+  const metric = { statistic: taskMeans, perTask: (trials: readonly number[]) => taskMeans([trials]) };
 
   it('separates a clearly better side and says so only then', () => {
     const units = Array.from({ length: 60 }, (_, index) => ({
