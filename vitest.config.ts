@@ -4,7 +4,8 @@ import HeavyFirstSequencer from './test/support/heavy-first-sequencer.js';
 // Tests spawn real child processes (MCP servers, the CLI) and some load ONNX models, so
 // parallelism stays modest on the 2-core machines this runs on: three workers, since a test that
 // waits on a child or a browser leaves a core idle (the same checkout on the idle 2-core machine: 497 s
-// with two workers, 438 s with three, the whole run at 188 % CPU). M3_TEST_WORKERS overrides.
+// with two workers, 438 s with three, the whole run at 188 % CPU; a later checkout: 361 s with
+// three, 402 s with four, whose files spent 256 s importing instead of 149). M3_TEST_WORKERS overrides.
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
