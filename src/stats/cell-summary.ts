@@ -41,8 +41,8 @@ export interface CellSummary {
 type Unit = readonly TrialOutcome[];
 
 // The statistics below run once per bootstrap replicate (2000 per interval, src/stats/bootstrap.ts),
-// so they loop without building arrays; each adds the same values in the same order as meanAtK
-// over mapped arrays would, so the numbers are bit for bit its.
+// so they loop without building arrays, adding the same values in the same order as meanAtK over
+// mapped arrays would: the numbers are bit for bit meanAtK's.
 
 /** meanAtK(sample's pass lists, k, estimator), without building the lists. */
 function estimatorOver(k: number, estimator: (n: number, c: number, k: number) => number) {

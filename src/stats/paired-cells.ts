@@ -28,7 +28,7 @@ export function pairedMetric(metric: CompareMetric): PairedMetric<TrialOutcome> 
     return value !== undefined && Number.isFinite(value) ? value : undefined;
   };
   return {
-    // Once per bootstrap replicate: meanOfTaskMeans(sample.map(values)) without building the lists.
+    // Once per bootstrap replicate.
     statistic: (sample) => meanOfTaskMeans(sample, finiteValue),
     perTask: (trials) => meanOfTaskMeans([trials], finiteValue),
   };

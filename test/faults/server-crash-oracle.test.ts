@@ -102,7 +102,7 @@ describe.skipIf(!sharedAssetsDir())(`a server killed during an oracle run${share
     // call itself would wait for it too), so it always lands on a live server's call.
     const aimed = new Map<string, string>();
     const killedPids = new Set<number>();
-    const onEvent = (event: { type: string; taskId: string; name?: string; arguments?: unknown }) => {
+    const onEvent = (event: { type: string; taskId: string; name?: string }) => {
       if (event.type === 'episode_start') attempts.set(event.taskId, (attempts.get(event.taskId) ?? 0) + 1);
       if (event.type !== 'tool_call_start' || !event.name?.startsWith(`${killed}/`)) return;
       const attempt = attempts.get(event.taskId) ?? 0;
