@@ -1,5 +1,12 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import HeavyFirstSequencer from './test/support/heavy-first-sequencer.js';
+import { filesSharingAProcess } from './test/support/process-sharing.js';
+
+const liveTests = 'test/**/*.live.test.ts';
+// Files that leave no process-wide state behind run one after another in a worker that stays
+// alive; the rest get a fresh process each (test/support/process-sharing.ts says which and why).
+const sharing = filesSharingAProcess(fileURLToPath(new URL('.', import.meta.url)));
 
 // Tests spawn real child processes (MCP servers, the CLI) and some load ONNX models, so
 // parallelism stays modest on the 2-core machines this runs on: three workers, since a test that
@@ -8,9 +15,14 @@ import HeavyFirstSequencer from './test/support/heavy-first-sequencer.js';
 // three, 402 s with four, whose files spent 256 s importing instead of 149). M3_TEST_WORKERS overrides.
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    exclude: ['test/**/*.live.test.ts', 'node_modules/**'],
     pool: 'forks',
+    projects: [
+      { extends: true, test: { name: 'own-process', include: ['test/**/*.test.ts'], exclude: [liveTests, ...sharing] } },
+      {
+        extends: true,
+        test: { name: 'shared-process', include: sharing, isolate: false, setupFiles: ['test/support/shared-process-guard.ts'] },
+      },
+    ],
     maxWorkers: Number(process.env.M3_TEST_WORKERS) || 3,
     // Hang guards, not speed bounds: sized for the 2-core machine at a load average of 40, where a
     // test that spawns the CLI on the real ground truth took 92 s (test/eval/step/cli.test.ts) and

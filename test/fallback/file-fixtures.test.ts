@@ -3,6 +3,8 @@
 // committed arXiv stand-in written by download_arxiv's fixture is then read by the real
 // paper_search server (real MCP stdio, network guard on, no fake upstream): read_arxiv_paper
 // finds the file where it looks and returns exactly the text its own fixture holds.
+// @own-process: reading a PDF loads pdfjs-dist, which adds globals (Path2D from its own @napi-rs/canvas, self,
+// navigator) and core-js polyfills to the process; chart.js in a later file would draw with that Path2D.
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -2,6 +2,8 @@
 // appear, the run metadata from the manifests, no machine path anywhere, the figures also as
 // valid PDFs (parsed with pdfjs-dist: page count and the text on each page), and the fixed
 // charts (average score defined, illegal calling with counts, server names as written).
+// @own-process: reading a PDF loads pdfjs-dist, which adds globals (Path2D from its own @napi-rs/canvas, self,
+// navigator) and core-js polyfills to the process; chart.js in a later file would draw with that Path2D.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';

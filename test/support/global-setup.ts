@@ -6,7 +6,17 @@ import { pullAssets } from '../../src/assets/index.js';
 import { buildOnce } from './build-once.js';
 import { sharedAssetsDir } from './shared-assets.js';
 
-export default async function setup(): Promise<void> {
+// Each project of vitest.config.ts loads and runs its global setup on its own; the work is done
+// once for the run, kept on the main process's global object, which the projects share.
+const prepared = Symbol.for('m3bench.testSetup');
+
+export default function setup(): Promise<void> {
+  const global = globalThis as typeof globalThis & { [prepared]?: Promise<void> };
+  global[prepared] ??= prepare();
+  return global[prepared];
+}
+
+async function prepare(): Promise<void> {
   process.stderr.write(`[test setup] ${await buildOnce()}\n`);
   const mirror = sharedAssetsDir();
   if (!mirror) {

@@ -13,6 +13,7 @@
 // of the one a message reached last (see holdEnv). Each connection by key loads the server's modules afresh
 // (vi.resetModules), so module-level state (HTTP clients built from the env, caches, loaded
 // models) starts empty as in a new process, whatever the test file imported before.
+// @restores-process-state: a connection's env leaves process.env when the connection closes.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';

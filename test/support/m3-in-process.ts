@@ -15,6 +15,7 @@
 // with; the logger's level is read once, when the CLI loads, and is `info` (a call cannot change
 // it). Like the CLI, a call loads only the command modules its command line names (once per test
 // file, as a child would on each start).
+// @restores-process-state: the env overlay and process.exitCode are put back after each call.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';

@@ -21,11 +21,16 @@ function hostOf(args: unknown[]): string | undefined {
   return undefined;
 }
 
-const originalConnect = net.Socket.prototype.connect;
-net.Socket.prototype.connect = function patchedConnect(this: net.Socket, ...args: unknown[]) {
-  const host = hostOf(args);
-  if (host !== undefined && !allowedHosts.has(host) && !host.startsWith('127.')) {
-    throw new Error(`test network guard: connection to ${host} refused (tests may only reach loopback)`);
-  }
-  return (originalConnect as (...a: unknown[]) => net.Socket).apply(this, args);
-} as typeof net.Socket.prototype.connect;
+// In a worker shared by several files (vitest.config.ts) this runs once per file: patch once.
+const guarded = Symbol.for('m3bench.networkGuard');
+const socketPrototype = net.Socket.prototype as typeof net.Socket.prototype & { [guarded]?: true };
+const originalConnect = socketPrototype.connect;
+if (!socketPrototype[guarded])
+  socketPrototype.connect = function patchedConnect(this: net.Socket, ...args: unknown[]) {
+    const host = hostOf(args);
+    if (host !== undefined && !allowedHosts.has(host) && !host.startsWith('127.')) {
+      throw new Error(`test network guard: connection to ${host} refused (tests may only reach loopback)`);
+    }
+    return (originalConnect as (...a: unknown[]) => net.Socket).apply(this, args);
+  } as typeof net.Socket.prototype.connect;
+socketPrototype[guarded] = true;

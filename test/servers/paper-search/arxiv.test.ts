@@ -2,6 +2,8 @@
 // loopback arXiv: the Atom query it sends, FastMCP's layout of the papers (one JSON text part per
 // paper, none for no papers), PDFs saved only into the task workspace and typed by bytes, text
 // read from a real PDF, the 2026 reference's retry on 429/5xx, and typed failures.
+// @own-process: reading a PDF loads pdfjs-dist, which adds globals (Path2D from its own @napi-rs/canvas, self,
+// navigator) and core-js polyfills to the process; chart.js in a later file would draw with that Path2D.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -2,6 +2,8 @@
 // (XML), bioRxiv/medRxiv, Google Scholar and IACR (HTML), Semantic Scholar and CrossRef, with
 // the requests they send and the reference's layouts, quirks included; the explanation tools;
 // schema parity with the catalog, the GT argument check, and the offline smoke call.
+// @own-process: reading a PDF loads pdfjs-dist, which adds globals (Path2D from its own @napi-rs/canvas, self,
+// navigator) and core-js polyfills to the process; chart.js in a later file would draw with that Path2D.
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
