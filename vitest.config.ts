@@ -12,7 +12,8 @@ const sharing = filesSharingAProcess(fileURLToPath(new URL('.', import.meta.url)
 // parallelism stays modest on the 2-core machines this runs on: three workers, since a test that
 // waits on a child or a browser leaves a core idle (the same checkout on the idle 2-core machine: 497 s
 // with two workers, 438 s with three, the whole run at 188 % CPU; a later checkout: 361 s with
-// three, 402 s with four, whose files spent 256 s importing instead of 149). M3_TEST_WORKERS overrides.
+// three, 402 s with four, whose files spent 256 s importing instead of 149; with the shared-process
+// project, shuffled orders: 273-296 s with three, 299 s with four). M3_TEST_WORKERS overrides.
 export default defineConfig({
   test: {
     pool: 'forks',
