@@ -1,9 +1,10 @@
 // A setup file of the files that share a worker process (vitest.config.ts): after each file, the
-// process.env, exit code, working directory and process listeners it started with must be back, and the global
-// object must have no name the worker's first file did not start with. A file that leaves one
-// changed fails here, naming what it left, and the next file still starts from the state before
-// it; without this, the change would fail whichever file the worker happened to run next (a
-// file that loaded pdfjs-dist, whose global Path2D then broke chart.js in another file).
+// process.env, exit code, working directory and SIGINT/SIGTERM listeners it started with must be
+// back, and the global object must have no name the worker's first file did not start with. A
+// file that leaves one changed fails here, naming what it left, and the next file still starts
+// from the state before it; without this, the change would fail whichever file the worker
+// happened to run next (a file that loaded pdfjs-dist, whose global Path2D then broke chart.js
+// in another file).
 import { afterAll } from 'vitest';
 
 // Set once per process by a library as it loads, not by a test: libvips (under sharp) sets
